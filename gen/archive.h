@@ -1,0 +1,85 @@
+/*
+ * archive.h — reads a benchmark archive folder into typed tables.
+ *
+ *   DIR/clusters.csv              one row per resource (cluster)
+ *   DIR/<campaign>/runs.csv       one row per run; empty time_s = target
+ *   DIR/<campaign>/experiments.csv one row per fitted experiment
+ *   DIR/<campaign>/README.md      the campaign's own description
+ *
+ * archive/README.md documents every column. Problems are recorded in a
+ * diag_list as FILE:LINE:COL: message; a campaign with any problem is kept
+ * out of `campaigns` (listed in `skipped`) and the others load normally.
+ *
+ * Ownership: archive_load fills an archive the caller releases with
+ * archive_free; every pointer inside belongs to the archive.
+ */
+#ifndef PERFCAST_ARCHIVE_H
+#define PERFCAST_ARCHIVE_H
+
+#include <stdbool.h>
+#include "gen/diag.h"
+#include "models/table.h"
+
+/* One row of clusters.csv. Numbers are NAN when the cell is empty. */
+typedef struct {
+    char *name;                /* `cluster`, required, unique */
+    char *description;         /* may be NULL */
+    double nodes;
+    double cores_per_node;
+    double mem_per_core_gb;
+    char *interconnect;        /* may be NULL */
+    double rate_per_core_hour; /* cost units per core-hour */
+    char *currency;            /* may be NULL: "units" is shown then */
+    double mbw_read_gbs;       /* memory read bandwidth of a node, GB/s */
+    double mbw_write_gbs;
+    double net_bw_gbs;
+    double platform_contribution;
+    long line;                 /* line in clusters.csv */
+} cluster_info;
+
+/* One row of experiments.csv. Empty optional cells are NULL. */
+typedef struct {
+    char *name;     /* required; letters, digits, '_' and '-' */
+    char *model;    /* scopred | strip | block | multicluster | multicore */
+    char *response; /* column(s) to predict: "time_s" (default) or
+                       components joined by '+': "time_setup_s+time_evolve_s" */
+    char *formula;  /* model-specific: ScoPred complexity formula, multicore factors */
+    char *train;    /* filter over runs: rows used to fit; NULL = all measured rows */
+    char *target;   /* filter over runs: rows to predict; NULL = none */
+    char *title;    /* human title; NULL = name */
+    char *options;  /* model-specific "key=value;key=value", may be NULL */
+    long line;      /* line in experiments.csv */
+} experiment_info;
+
+typedef struct {
+    char *name;        /* folder name */
+    char *dir;         /* DIR/<name> */
+    table runs;        /* all columns of runs.csv; see archive/README.md */
+    experiment_info *experiments;
+    size_t nexperiments;
+    char *readme;      /* README.md text, NULL when absent */
+} campaign;
+
+typedef struct {
+    char *dir;
+    cluster_info *clusters;
+    size_t nclusters;
+    campaign *campaigns;  /* sorted by name; only those without problems */
+    size_t ncampaigns;
+    char **skipped;       /* names of campaigns left out because of problems */
+    size_t nskipped;
+} archive;
+
+/* Load DIR. Returns false only when nothing could be loaded at all
+ * (DIR unreadable, clusters.csv unusable); problems are added to diags
+ * either way. The archive must be freed with archive_free in every case. */
+bool archive_load(const char *dir, archive *a, diag_list *diags);
+
+void archive_free(archive *a);
+
+/* Lookups; NULL when absent. */
+const cluster_info *archive_cluster(const archive *a, const char *name);
+const campaign *archive_campaign(const archive *a, const char *name);
+const experiment_info *campaign_experiment(const campaign *c, const char *name);
+
+#endif

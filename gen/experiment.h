@@ -1,0 +1,70 @@
+/*
+ * experiment.h — runs one experiment of a campaign: selects the training
+ * runs and the target configurations with the experiment's filters, hands
+ * them to the model named in experiments.csv, and fills a report.
+ *
+ * Target rows that share every identifying column (see
+ * experiment_is_identifying) form one configuration; their measured
+ * responses are averaged and the signed error 100*(estimate-measured)/measured
+ * is computed here, the same way for every model.
+ *
+ * Ownership: experiment_run fills an experiment_result that the caller
+ * releases with experiment_result_free.
+ */
+#ifndef PERFCAST_EXPERIMENT_H
+#define PERFCAST_EXPERIMENT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include "gen/archive.h"
+#include "models/report.h"
+
+/* One target configuration: rows of the campaign's runs table. */
+typedef struct {
+    size_t *rows;     /* indices into campaign.runs */
+    size_t nrows;
+    double measured;  /* mean of the measured responses, NAN if none */
+    size_t nmeasured;
+    double error_pct; /* 100*(estimate-measured)/measured, NAN if unmeasured */
+} target_config;
+
+/* What a model adapter receives. */
+typedef struct {
+    const archive *arch;
+    const campaign *camp;
+    const experiment_info *exp;
+    char **responses;        /* response columns (components are summed) */
+    size_t nresponses;
+    size_t *train_rows;      /* runs rows selected by `train` that are measured */
+    size_t ntrain;
+    target_config *targets;  /* configurations selected by `target` */
+    size_t ntargets;
+} experiment_input;
+
+/* A model adapter (gen/model_<name>.c): fit on in->train_rows, predict one
+ * report_prediction per target (config = its index). On failure return
+ * false and write a one-line reason into err (the site shows it). */
+typedef bool (*model_adapter_fn)(const experiment_input *in, report *out,
+                                 char *err, size_t errlen);
+
+typedef struct {
+    experiment_input input;
+    report rep;
+    bool ok;
+    char error[512];
+} experiment_result;
+
+/* Run an experiment. Always fills res (check res->ok); returns res->ok. */
+bool experiment_run(const archive *a, const campaign *c,
+                    const experiment_info *e, experiment_result *res);
+
+void experiment_result_free(experiment_result *res);
+
+/* True for the columns that identify a configuration: everything except
+ * responses (time_*), rep, date, note and published_* columns. */
+bool experiment_is_identifying(const char *column);
+
+/* The adapter for a model name, or NULL when the model is unknown. */
+model_adapter_fn experiment_adapter(const char *model);
+
+#endif

@@ -1,0 +1,867 @@
+/*
+ * expr.c — recursive-descent parser and tree evaluator for expr.h.
+ *
+ * The parser keeps the source column of every node so evaluation errors
+ * (unknown column, division by zero) can point at the exact place, the same
+ * way syntax errors do.
+ */
+#include "models/expr.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef enum {
+    NODE_NUMBER, NODE_STRING, NODE_NAME, NODE_CALL,
+    NODE_NEG, NODE_NOT, NODE_BINARY
+} node_kind;
+
+typedef enum {
+    OP_ADD, OP_SUB, OP_MUL, OP_DIV, OP_POW,
+    OP_EQ, OP_NE, OP_LT, OP_LE, OP_GT, OP_GE, OP_AND, OP_OR
+} binary_op;
+
+typedef enum { FN_LOG, FN_LOG2, FN_LOG10, FN_SQRT, FN_EXP, FN_ABS } function_id;
+
+struct expr {
+    node_kind kind;
+    int column;          /* 1-based position in the source text */
+    double number;       /* NODE_NUMBER */
+    char *text;          /* NODE_STRING, NODE_NAME */
+    binary_op op;        /* NODE_BINARY */
+    function_id fn;      /* NODE_CALL */
+    struct expr *left;   /* operand of NEG, NOT, CALL; left of BINARY */
+    struct expr *right;  /* right of BINARY */
+};
+
+static const struct { const char *name; function_id id; } functions[] = {
+    {"log", FN_LOG}, {"log2", FN_LOG2}, {"log10", FN_LOG10},
+    {"sqrt", FN_SQRT}, {"exp", FN_EXP}, {"abs", FN_ABS},
+};
+
+static const char *const op_text[] = {
+    "+", "-", "*", "/", "^", "==", "!=", "<", "<=", ">", ">=", "&&", "||"
+};
+
+/* ------------------------------------------------------------------ */
+/* Errors                                                              */
+
+static void set_error(expr_error *err, int column, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static void set_error(expr_error *err, int column, const char *fmt, ...)
+{
+    if (!err)
+        return;
+    err->column = column;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err->message, sizeof err->message, fmt, ap);
+    va_end(ap);
+}
+
+/* ------------------------------------------------------------------ */
+/* Nodes                                                               */
+
+static expr *node_new(node_kind kind, int column)
+{
+    expr *e = calloc(1, sizeof *e);
+    if (e) {
+        e->kind = kind;
+        e->column = column;
+    }
+    return e;
+}
+
+void expr_free(expr *e)
+{
+    if (!e)
+        return;
+    expr_free(e->left);
+    expr_free(e->right);
+    free(e->text);
+    free(e);
+}
+
+expr *expr_copy(const expr *e)
+{
+    if (!e)
+        return NULL;
+    expr *c = node_new(e->kind, e->column);
+    if (!c)
+        return NULL;
+    c->number = e->number;
+    c->op = e->op;
+    c->fn = e->fn;
+    bool ok = true;
+    if (e->text && !(c->text = strdup(e->text)))
+        ok = false;
+    if (ok && e->left && !(c->left = expr_copy(e->left)))
+        ok = false;
+    if (ok && e->right && !(c->right = expr_copy(e->right)))
+        ok = false;
+    if (!ok) {
+        expr_free(c);
+        return NULL;
+    }
+    return c;
+}
+
+/* ------------------------------------------------------------------ */
+/* Parser                                                              */
+
+typedef struct {
+    const char *text;
+    size_t pos;
+    expr_error *err;
+    bool failed;
+} parser;
+
+static int column_of(const parser *p) { return (int)p->pos + 1; }
+
+static void skip_space(parser *p)
+{
+    while (isspace((unsigned char)p->text[p->pos]))
+        p->pos++;
+}
+
+static void fail(parser *p, const char *fmt, const char *detail)
+{
+    if (p->failed)
+        return;
+    p->failed = true;
+    set_error(p->err, column_of(p), fmt, detail);
+}
+
+/* Describe what is at the cursor, for "expected X, found Y" messages. */
+static void describe_here(const parser *p, char *buf, size_t len)
+{
+    char c = p->text[p->pos];
+    if (c == '\0')
+        snprintf(buf, len, "end of text");
+    else if (isprint((unsigned char)c))
+        snprintf(buf, len, "'%c'", c);
+    else
+        snprintf(buf, len, "byte 0x%02x", (unsigned char)c);
+}
+
+static void fail_expected(parser *p, const char *what)
+{
+    char found[32], msg[96];
+    describe_here(p, found, sizeof found);
+    snprintf(msg, sizeof msg, "expected %s, found %s", what, found);
+    fail(p, "%s", msg);
+}
+
+/* Match an operator token; returns its length or 0. "<" must not match "<=". */
+static size_t match(parser *p, const char *token)
+{
+    skip_space(p);
+    size_t n = strlen(token);
+    if (strncmp(p->text + p->pos, token, n) != 0)
+        return 0;
+    if (n == 1 && (token[0] == '<' || token[0] == '>' || token[0] == '!') &&
+        p->text[p->pos + 1] == '=')
+        return 0;
+    if (n == 1 && token[0] == '*' && p->text[p->pos + 1] == '*')
+        return 0;
+    return n;
+}
+
+static expr *make_binary(parser *p, binary_op op, int column, expr *l, expr *r)
+{
+    if (!l || !r) {
+        expr_free(l);
+        expr_free(r);
+        return NULL;
+    }
+    expr *e = node_new(NODE_BINARY, column);
+    if (!e) {
+        fail(p, "%s", "out of memory");
+        expr_free(l);
+        expr_free(r);
+        return NULL;
+    }
+    e->op = op;
+    e->left = l;
+    e->right = r;
+    return e;
+}
+
+static expr *parse_or(parser *p);
+static expr *parse_unary(parser *p);
+
+static expr *parse_number(parser *p)
+{
+    const char *start = p->text + p->pos;
+    char *end;
+    double v = strtod(start, &end);
+    /* parse_atom only calls here on a digit or ".digit", which rules out
+     * strtod's "inf" and "nan"; hexadecimal is not part of the language. */
+    bool hex = start[0] == '0' && (start[1] == 'x' || start[1] == 'X');
+    if (end == start || hex) {
+        fail_expected(p, "a number");
+        return NULL;
+    }
+    expr *e = node_new(NODE_NUMBER, column_of(p));
+    if (!e) {
+        fail(p, "%s", "out of memory");
+        return NULL;
+    }
+    e->number = v;
+    p->pos += (size_t)(end - start);
+    return e;
+}
+
+static expr *parse_string(parser *p)
+{
+    char quote = p->text[p->pos];
+    int column = column_of(p);
+    size_t start = ++p->pos;
+    while (p->text[p->pos] && p->text[p->pos] != quote)
+        p->pos++;
+    if (!p->text[p->pos]) {
+        p->pos = start - 1;
+        fail(p, "%s", "unterminated string");
+        return NULL;
+    }
+    expr *e = node_new(NODE_STRING, column);
+    if (!e || !(e->text = strndup(p->text + start, p->pos - start))) {
+        free(e);
+        fail(p, "%s", "out of memory");
+        return NULL;
+    }
+    p->pos++;
+    return e;
+}
+
+static expr *parse_call(parser *p, char *name, int column)
+{
+    size_t i;
+    for (i = 0; i < sizeof functions / sizeof functions[0]; i++)
+        if (strcmp(functions[i].name, name) == 0)
+            break;
+    if (i == sizeof functions / sizeof functions[0]) {
+        char msg[96];
+        snprintf(msg, sizeof msg, "unknown function '%.40s'", name);
+        p->pos = (size_t)column - 1;
+        fail(p, "%s", msg);
+        return NULL;
+    }
+    p->pos++; /* '(' */
+    expr *arg = parse_or(p);
+    if (!arg)
+        return NULL;
+    if (!match(p, ")")) {
+        fail_expected(p, "')'");
+        expr_free(arg);
+        return NULL;
+    }
+    p->pos++;
+    expr *e = node_new(NODE_CALL, column);
+    if (!e) {
+        fail(p, "%s", "out of memory");
+        expr_free(arg);
+        return NULL;
+    }
+    e->fn = functions[i].id;
+    e->left = arg;
+    return e;
+}
+
+static expr *parse_name(parser *p)
+{
+    int column = column_of(p);
+    size_t start = p->pos;
+    while (isalnum((unsigned char)p->text[p->pos]) || p->text[p->pos] == '_')
+        p->pos++;
+    char *name = strndup(p->text + start, p->pos - start);
+    if (!name) {
+        fail(p, "%s", "out of memory");
+        return NULL;
+    }
+    skip_space(p);
+    if (p->text[p->pos] == '(') {
+        expr *e = parse_call(p, name, column);
+        free(name);
+        return e;
+    }
+    expr *e = node_new(NODE_NAME, column);
+    if (!e) {
+        free(name);
+        fail(p, "%s", "out of memory");
+        return NULL;
+    }
+    e->text = name;
+    return e;
+}
+
+static expr *parse_atom(parser *p)
+{
+    skip_space(p);
+    char c = p->text[p->pos];
+    if (isdigit((unsigned char)c) || (c == '.' && isdigit((unsigned char)p->text[p->pos + 1])))
+        return parse_number(p);
+    if (c == '"' || c == '\'')
+        return parse_string(p);
+    if (isalpha((unsigned char)c) || c == '_')
+        return parse_name(p);
+    if (c == '(') {
+        p->pos++;
+        expr *inner = parse_or(p);
+        if (!inner)
+            return NULL;
+        if (!match(p, ")")) {
+            fail_expected(p, "')'");
+            expr_free(inner);
+            return NULL;
+        }
+        p->pos++;
+        return inner;
+    }
+    fail_expected(p, "a number, a name or '('");
+    return NULL;
+}
+
+static expr *parse_power(parser *p)
+{
+    expr *base = parse_atom(p);
+    if (!base)
+        return NULL;
+    if (!match(p, "^"))
+        return base;
+    int column = column_of(p);
+    p->pos++;
+    /* The exponent may carry its own sign: 2^-1. Right-associative. */
+    return make_binary(p, OP_POW, column, base, parse_unary(p));
+}
+
+static expr *parse_unary(parser *p)
+{
+    if (match(p, "-") || match(p, "+")) {
+        char sign = p->text[p->pos];
+        int column = column_of(p);
+        p->pos++;
+        expr *operand = parse_unary(p);
+        if (!operand || sign == '+')
+            return operand;
+        expr *e = node_new(NODE_NEG, column);
+        if (!e) {
+            fail(p, "%s", "out of memory");
+            expr_free(operand);
+            return NULL;
+        }
+        e->left = operand;
+        return e;
+    }
+    return parse_power(p);
+}
+
+/* One level of left-associative binary operators. */
+typedef struct {
+    const char *token;
+    binary_op op;
+} op_entry;
+
+static expr *parse_left_assoc(parser *p, expr *(*operand)(parser *),
+                              const op_entry *ops, size_t nops)
+{
+    expr *left = operand(p);
+    while (left) {
+        size_t i, len = 0;
+        for (i = 0; i < nops; i++)
+            if ((len = match(p, ops[i].token)) != 0)
+                break;
+        if (i == nops)
+            break;
+        int column = column_of(p);
+        p->pos += len;
+        left = make_binary(p, ops[i].op, column, left, operand(p));
+    }
+    return left;
+}
+
+static expr *parse_product(parser *p)
+{
+    static const op_entry ops[] = {{"*", OP_MUL}, {"/", OP_DIV}};
+    return parse_left_assoc(p, parse_unary, ops, 2);
+}
+
+static expr *parse_sum(parser *p)
+{
+    static const op_entry ops[] = {{"+", OP_ADD}, {"-", OP_SUB}};
+    return parse_left_assoc(p, parse_product, ops, 2);
+}
+
+static expr *parse_comparison(parser *p)
+{
+    static const op_entry ops[] = {
+        {"==", OP_EQ}, {"!=", OP_NE}, {"<=", OP_LE}, {">=", OP_GE},
+        {"<", OP_LT}, {">", OP_GT},
+    };
+    expr *left = parse_sum(p);
+    if (!left)
+        return NULL;
+    for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++) {
+        size_t len = match(p, ops[i].token);
+        if (len) {
+            int column = column_of(p);
+            p->pos += len;
+            return make_binary(p, ops[i].op, column, left, parse_sum(p));
+        }
+    }
+    return left;
+}
+
+static expr *parse_not(parser *p)
+{
+    if (match(p, "!")) {
+        int column = column_of(p);
+        p->pos++;
+        expr *operand = parse_not(p);
+        if (!operand)
+            return NULL;
+        expr *e = node_new(NODE_NOT, column);
+        if (!e) {
+            fail(p, "%s", "out of memory");
+            expr_free(operand);
+            return NULL;
+        }
+        e->left = operand;
+        return e;
+    }
+    return parse_comparison(p);
+}
+
+static expr *parse_and(parser *p)
+{
+    static const op_entry ops[] = {{"&&", OP_AND}};
+    return parse_left_assoc(p, parse_not, ops, 1);
+}
+
+static expr *parse_or(parser *p)
+{
+    static const op_entry ops[] = {{"||", OP_OR}};
+    return parse_left_assoc(p, parse_and, ops, 1);
+}
+
+expr *expr_parse(const char *text, expr_error *err)
+{
+    parser p = {text ? text : "", 0, err, false};
+    expr *e = parse_or(&p);
+    if (e) {
+        skip_space(&p);
+        if (p.text[p.pos] != '\0') {
+            fail_expected(&p, "an operator or end of text");
+            expr_free(e);
+            return NULL;
+        }
+    } else if (!p.failed) {
+        set_error(err, column_of(&p), "out of memory");
+    }
+    return e;
+}
+
+/* ------------------------------------------------------------------ */
+/* Evaluation                                                          */
+
+typedef struct {
+    expr_lookup_fn lookup;
+    void *ctx;
+    expr_error *err;
+} eval_env;
+
+static bool eval_node(const expr *e, const eval_env *env, expr_value *out);
+
+static bool want_number(const expr *e, const expr_value *v, const eval_env *env)
+{
+    if (v->kind != VALUE_NUMBER) {
+        set_error(env->err, e->column, "expected a number, found the text \"%.40s\"",
+                  v->string ? v->string : "");
+        return false;
+    }
+    return true;
+}
+
+static bool finite_result(const expr *e, double v, const eval_env *env, const char *what)
+{
+    if (isfinite(v))
+        return true;
+    set_error(env->err, e->column, "%s is not a finite number", what);
+    return false;
+}
+
+static bool eval_name(const expr *e, const eval_env *env, expr_value *out)
+{
+    if (!env->lookup || !env->lookup(env->ctx, e->text, out)) {
+        set_error(env->err, e->column, "unknown column '%.60s'", e->text);
+        return false;
+    }
+    bool missing = out->kind == VALUE_NUMBER ? isnan(out->number) : out->string == NULL;
+    if (missing) {
+        set_error(env->err, e->column, "column '%.60s' has no value here", e->text);
+        return false;
+    }
+    return true;
+}
+
+static bool eval_call(const expr *e, const eval_env *env, expr_value *out)
+{
+    expr_value a;
+    if (!eval_node(e->left, env, &a) || !want_number(e->left, &a, env))
+        return false;
+    double x = a.number, r;
+    const char *name = functions[0].name;
+    for (size_t i = 0; i < sizeof functions / sizeof functions[0]; i++)
+        if (functions[i].id == e->fn)
+            name = functions[i].name;
+    switch (e->fn) {
+    case FN_LOG:   r = x > 0 ? log(x) : NAN; break;
+    case FN_LOG2:  r = x > 0 ? log2(x) : NAN; break;
+    case FN_LOG10: r = x > 0 ? log10(x) : NAN; break;
+    case FN_SQRT:  r = x >= 0 ? sqrt(x) : NAN; break;
+    case FN_EXP:   r = exp(x); break;
+    default:       r = fabs(x); break;
+    }
+    if (!isfinite(r)) {
+        set_error(env->err, e->column, "%s(%g) is not a finite number", name, x);
+        return false;
+    }
+    out->kind = VALUE_NUMBER;
+    out->number = r;
+    return true;
+}
+
+static bool compare_values(const expr *e, const expr_value *l, const expr_value *r,
+                           const eval_env *env, int *cmp)
+{
+    if (l->kind != r->kind) {
+        set_error(env->err, e->column, "cannot compare a number with a text");
+        return false;
+    }
+    if (l->kind == VALUE_STRING)
+        *cmp = strcmp(l->string, r->string);
+    else
+        *cmp = (l->number > r->number) - (l->number < r->number);
+    return true;
+}
+
+static bool eval_arith(const expr *e, double a, double b, const eval_env *env, double *r)
+{
+    switch (e->op) {
+    case OP_ADD: *r = a + b; break;
+    case OP_SUB: *r = a - b; break;
+    case OP_MUL: *r = a * b; break;
+    case OP_DIV:
+        if (b == 0) {
+            set_error(env->err, e->column, "division by zero");
+            return false;
+        }
+        *r = a / b;
+        break;
+    default: *r = pow(a, b); break;
+    }
+    return finite_result(e, *r, env, "the result");
+}
+
+static bool eval_binary(const expr *e, const eval_env *env, expr_value *out)
+{
+    expr_value l, r;
+    out->kind = VALUE_NUMBER;
+    if (!eval_node(e->left, env, &l))
+        return false;
+    if (e->op == OP_AND || e->op == OP_OR) {
+        /* Short-circuit, so `np > 1 && x/np > 2` never divides by zero. */
+        if (!want_number(e->left, &l, env))
+            return false;
+        bool lv = l.number != 0;
+        if ((e->op == OP_AND && !lv) || (e->op == OP_OR && lv)) {
+            out->number = lv;
+            return true;
+        }
+        if (!eval_node(e->right, env, &r) || !want_number(e->right, &r, env))
+            return false;
+        out->number = r.number != 0;
+        return true;
+    }
+    if (!eval_node(e->right, env, &r))
+        return false;
+    if (e->op >= OP_EQ) {
+        int cmp;
+        if (!compare_values(e, &l, &r, env, &cmp))
+            return false;
+        switch (e->op) {
+        case OP_EQ: out->number = cmp == 0; break;
+        case OP_NE: out->number = cmp != 0; break;
+        case OP_LT: out->number = cmp < 0; break;
+        case OP_LE: out->number = cmp <= 0; break;
+        case OP_GT: out->number = cmp > 0; break;
+        default:    out->number = cmp >= 0; break;
+        }
+        return true;
+    }
+    if (!want_number(e->left, &l, env) || !want_number(e->right, &r, env))
+        return false;
+    return eval_arith(e, l.number, r.number, env, &out->number);
+}
+
+static bool eval_node(const expr *e, const eval_env *env, expr_value *out)
+{
+    switch (e->kind) {
+    case NODE_NUMBER:
+        out->kind = VALUE_NUMBER;
+        out->number = e->number;
+        return true;
+    case NODE_STRING:
+        out->kind = VALUE_STRING;
+        out->string = e->text;
+        return true;
+    case NODE_NAME:
+        return eval_name(e, env, out);
+    case NODE_CALL:
+        return eval_call(e, env, out);
+    case NODE_NEG:
+        if (!eval_node(e->left, env, out) || !want_number(e->left, out, env))
+            return false;
+        out->number = -out->number;
+        return true;
+    case NODE_NOT:
+        if (!eval_node(e->left, env, out) || !want_number(e->left, out, env))
+            return false;
+        out->number = out->number == 0;
+        return true;
+    case NODE_BINARY:
+        return eval_binary(e, env, out);
+    }
+    return false;
+}
+
+bool expr_eval(const expr *e, expr_lookup_fn lookup, void *ctx,
+               expr_value *out, expr_error *err)
+{
+    eval_env env = {lookup, ctx, err};
+    return eval_node(e, &env, out);
+}
+
+bool expr_eval_number(const expr *e, expr_lookup_fn lookup, void *ctx,
+                      double *out, expr_error *err)
+{
+    expr_value v;
+    eval_env env = {lookup, ctx, err};
+    if (!eval_node(e, &env, &v) || !want_number(e, &v, &env))
+        return false;
+    *out = v.number;
+    return true;
+}
+
+/* ------------------------------------------------------------------ */
+/* Terms, text, names                                                  */
+
+typedef struct {
+    expr **items;
+    int count;
+    int cap;
+    bool oom;
+} term_list;
+
+static void term_push(term_list *l, expr *e)
+{
+    if (!e) {
+        l->oom = true;
+        return;
+    }
+    if (l->count == l->cap) {
+        int cap = l->cap ? l->cap * 2 : 8;
+        expr **items = realloc(l->items, (size_t)cap * sizeof *items);
+        if (!items) {
+            expr_free(e);
+            l->oom = true;
+            return;
+        }
+        l->items = items;
+        l->cap = cap;
+    }
+    l->items[l->count++] = e;
+}
+
+static expr *negated_copy(const expr *e)
+{
+    expr *inner = expr_copy(e);
+    expr *neg = inner ? node_new(NODE_NEG, e->column) : NULL;
+    if (!neg) {
+        expr_free(inner);
+        return NULL;
+    }
+    neg->left = inner;
+    return neg;
+}
+
+static void collect_terms(const expr *e, bool negate, term_list *l)
+{
+    if (e->kind == NODE_BINARY && (e->op == OP_ADD || e->op == OP_SUB)) {
+        collect_terms(e->left, negate, l);
+        collect_terms(e->right, e->op == OP_SUB ? !negate : negate, l);
+        return;
+    }
+    term_push(l, negate ? negated_copy(e) : expr_copy(e));
+}
+
+int expr_split_terms(const expr *e, expr ***terms)
+{
+    term_list l = {0};
+    collect_terms(e, false, &l);
+    if (l.oom) {
+        for (int i = 0; i < l.count; i++)
+            expr_free(l.items[i]);
+        free(l.items);
+        *terms = NULL;
+        return -1;
+    }
+    *terms = l.items;
+    return l.count;
+}
+
+typedef struct {
+    char *buf;
+    size_t len;
+    size_t cap;
+    bool oom;
+} text_buf;
+
+static void put(text_buf *b, const char *s)
+{
+    size_t n = strlen(s);
+    if (b->oom)
+        return;
+    if (b->len + n + 1 > b->cap) {
+        size_t cap = b->cap ? b->cap : 64;
+        while (cap < b->len + n + 1)
+            cap *= 2;
+        char *buf = realloc(b->buf, cap);
+        if (!buf) {
+            b->oom = true;
+            return;
+        }
+        b->buf = buf;
+        b->cap = cap;
+    }
+    memcpy(b->buf + b->len, s, n + 1);
+    b->len += n;
+}
+
+/* Binding strength, to print only the parentheses the tree needs. */
+static int precedence(const expr *e)
+{
+    if (e->kind == NODE_NOT)
+        return 3;
+    if (e->kind == NODE_NEG)
+        return 6;
+    if (e->kind != NODE_BINARY)
+        return 8;
+    switch (e->op) {
+    case OP_OR:  return 1;
+    case OP_AND: return 2;
+    case OP_ADD: case OP_SUB: return 5;
+    case OP_MUL: case OP_DIV: return 6;
+    case OP_POW: return 7;
+    default:     return 4;
+    }
+}
+
+static void write_node(text_buf *b, const expr *e);
+
+static void write_child(text_buf *b, const expr *child, int min_prec)
+{
+    bool paren = precedence(child) < min_prec;
+    if (paren)
+        put(b, "(");
+    write_node(b, child);
+    if (paren)
+        put(b, ")");
+}
+
+static void write_node(text_buf *b, const expr *e)
+{
+    char num[40];
+    switch (e->kind) {
+    case NODE_NUMBER:
+        snprintf(num, sizeof num, "%.17g", e->number);
+        put(b, num);
+        break;
+    case NODE_STRING:
+        put(b, "\"");
+        put(b, e->text);
+        put(b, "\"");
+        break;
+    case NODE_NAME:
+        put(b, e->text);
+        break;
+    case NODE_CALL:
+        for (size_t i = 0; i < sizeof functions / sizeof functions[0]; i++)
+            if (functions[i].id == e->fn)
+                put(b, functions[i].name);
+        put(b, "(");
+        write_node(b, e->left);
+        put(b, ")");
+        break;
+    case NODE_NEG:
+        put(b, "-");
+        write_child(b, e->left, 7);
+        break;
+    case NODE_NOT:
+        put(b, "!");
+        write_child(b, e->left, 4);
+        break;
+    case NODE_BINARY: {
+        int prec = precedence(e);
+        bool spaced = prec <= 5;
+        /* Left-associative operators need parentheses on an equal-precedence
+         * right child (a-(b-c)); the right-associative ^ on its left child. */
+        write_child(b, e->left, e->op == OP_POW ? prec + 1 : prec);
+        put(b, spaced ? " " : "");
+        put(b, op_text[e->op]);
+        put(b, spaced ? " " : "");
+        write_child(b, e->right, e->op == OP_POW ? prec : prec + 1);
+        break;
+    }
+    }
+}
+
+char *expr_to_string(const expr *e)
+{
+    text_buf b = {0};
+    write_node(&b, e);
+    if (b.oom) {
+        free(b.buf);
+        return NULL;
+    }
+    return b.buf;
+}
+
+bool expr_visit_names(const expr *e, bool (*fn)(void *ctx, const char *name, int column), void *ctx)
+{
+    if (!e)
+        return true;
+    if (e->kind == NODE_NAME && !fn(ctx, e->text, e->column))
+        return false;
+    return expr_visit_names(e->left, fn, ctx) && expr_visit_names(e->right, fn, ctx);
+}
+
+bool expr_lookup_table_row(void *ctx, const char *name, expr_value *out)
+{
+    const table_row_ctx *rc = ctx;
+    int col = table_find(rc->t, name);
+    if (col < 0)
+        return false;
+    if (rc->t->cols[col].kind == COL_TEXT) {
+        out->kind = VALUE_STRING;
+        out->string = table_text(rc->t, rc->row, (size_t)col);
+    } else {
+        out->kind = VALUE_NUMBER;
+        out->number = table_number(rc->t, rc->row, (size_t)col);
+    }
+    return true;
+}

@@ -1,0 +1,91 @@
+/*
+ * expr.h — the small expression language shared by experiment filters
+ * (`np <= 8 && cluster == "wrg3-myrinet"`) and model formulas
+ * (`N^3/(3*P*Q) + N*log(P)`).
+ *
+ * Grammar, lowest precedence first:
+ *   or      := and ( "||" and )*
+ *   and     := not ( "&&" not )*
+ *   not     := "!" not | cmp
+ *   cmp     := sum ( ("=="|"!="|"<"|"<="|">"|">=") sum )?
+ *   sum     := prod ( ("+"|"-") prod )*
+ *   prod    := unary ( ("*"|"/") unary )*
+ *   unary   := "-" unary | "+" unary | power
+ *   power   := atom ( "^" unary )?          (right-associative: 2^3^2 = 2^9;
+ *                                            -2^2 = -4 as in mathematics)
+ *   atom    := number | string | name | name "(" expr ")" | "(" expr ")"
+ * Functions: log (natural), log2, log10, sqrt, exp, abs.
+ * Strings are "double" or 'single' quoted. Booleans are numbers (0 false,
+ * anything else true); comparisons and logic yield 1 or 0.
+ * Names are letters, digits and '_' not starting with a digit.
+ *
+ * Ownership: expr_parse returns a tree the caller frees with expr_free.
+ * No function here does I/O; errors come back in an expr_error.
+ */
+#ifndef PERFCAST_EXPR_H
+#define PERFCAST_EXPR_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+typedef struct expr expr;
+
+typedef struct {
+    int column;        /* 1-based column in the source text of the error */
+    char message[160]; /* "expected ')'", "unknown function 'lg'", ... */
+} expr_error;
+
+typedef enum { VALUE_NUMBER, VALUE_STRING } value_kind;
+
+typedef struct {
+    value_kind kind;
+    double number;      /* when kind == VALUE_NUMBER; NAN = missing */
+    const char *string; /* when kind == VALUE_STRING; NULL = missing; borrowed */
+} expr_value;
+
+/* Look up a variable. Return false when the name is unknown.
+ * A found but missing value is a number NAN or a string NULL. */
+typedef bool (*expr_lookup_fn)(void *ctx, const char *name, expr_value *out);
+
+/* Parse text. Returns NULL and fills err on a syntax error or out of memory. */
+expr *expr_parse(const char *text, expr_error *err);
+
+void expr_free(expr *e);
+
+/* Evaluate. Returns false and fills err on an unknown name, a type mismatch
+ * (string in arithmetic), a missing value, division by zero, or a result that
+ * is not finite (log of 0, sqrt of -1). err->column points at the culprit. */
+bool expr_eval(const expr *e, expr_lookup_fn lookup, void *ctx,
+               expr_value *out, expr_error *err);
+
+/* Convenience: evaluate to a finite number (strings are an error). */
+bool expr_eval_number(const expr *e, expr_lookup_fn lookup, void *ctx,
+                      double *out, expr_error *err);
+
+/* Split a formula into its top-level additive terms: `a + b - c` gives
+ * a, b and -c (the minus kept as a factor -1). Returns the number of terms
+ * and stores a newly allocated array of newly allocated trees in *terms
+ * (free each with expr_free, then free the array), or -1 when out of memory. */
+int expr_split_terms(const expr *e, expr ***terms);
+
+/* Canonical text of an expression, fully determined by the tree (used to
+ * name terms and to detect duplicate terms). Returns a malloc'ed string the
+ * caller frees, or NULL when out of memory. */
+char *expr_to_string(const expr *e);
+
+/* Call fn for every variable name the expression uses (with repeats).
+ * Stops and returns false as soon as fn returns false. */
+bool expr_visit_names(const expr *e, bool (*fn)(void *ctx, const char *name, int column), void *ctx);
+
+/* A deep copy, or NULL when out of memory. */
+expr *expr_copy(const expr *e);
+
+/* Lookup over one row of a table: ctx is a table_row_ctx. */
+#include "models/table.h"
+typedef struct {
+    const table *t;
+    size_t row;
+} table_row_ctx;
+bool expr_lookup_table_row(void *ctx, const char *name, expr_value *out);
+
+#endif

@@ -1,0 +1,69 @@
+/*
+ * report.h — what fitting one experiment produces, whatever the model.
+ *
+ * Every model (scopred, strip, block, multicluster, multicore) fills the
+ * same structure, so `perfcast fit/predict` and the site show all models
+ * with one set of columns. A value that does not exist for a model (no
+ * interval, no standard error) is NAN and is printed as an empty cell or
+ * "—" with the reason in `note`; it is never printed as "nan".
+ *
+ * Ownership: the report owns every string and array in it; report_free
+ * releases them. The add functions copy their string arguments.
+ */
+#ifndef PERFCAST_REPORT_H
+#define PERFCAST_REPORT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+typedef struct {
+    char *term;         /* "N^3/(3*P*Q)", "(Intercept)", "alpha.c", ... */
+    double coefficient; /* NAN when aliased */
+    double std_error;   /* NAN when unknown */
+    double t;
+    double p;
+    bool aliased;       /* not estimable from the training data */
+} report_coef;
+
+typedef struct {
+    char *name;   /* "r2", "adj_r2", "f", "f_p", "sigma", "n", "df_resid", ... */
+    double value; /* NAN when it cannot exist; then text says why */
+    char *text;   /* optional human explanation, may be NULL */
+} report_stat;
+
+typedef struct {
+    size_t config;      /* index of the target configuration (gen/ groups rows) */
+    double estimate;    /* seconds (or the response's unit) */
+    double ci_low, ci_high;   /* 95% confidence interval of the mean; NAN = absent */
+    double pi_low, pi_high;   /* 95% prediction interval of a new run; NAN = absent */
+    bool extrapolation;       /* outside the training data's range */
+    char *note;               /* why an interval is absent, which term dominates, ... */
+} report_prediction;
+
+typedef struct {
+    char *model;            /* "scopred", ... */
+    char *formula;          /* the formula as fitted (after term search), may be NULL */
+    char *equation;         /* human readable fitted equation, may be NULL */
+    report_coef *coefs;      size_t ncoefs;
+    report_stat *stats;      size_t nstats;
+    report_prediction *preds; size_t npreds;
+    char **diagnostics;      size_t ndiagnostics; /* one-line verdicts */
+    char **warnings;         size_t nwarnings;    /* aliased terms, dropped factors, ... */
+} report;
+
+void report_init(report *r);
+void report_free(report *r);
+
+/* Each returns false only when out of memory. */
+bool report_set_text(char **field, const char *text);
+bool report_add_coef(report *r, const char *term, double coefficient,
+                     double std_error, double t, double p, bool aliased);
+bool report_add_stat(report *r, const char *name, double value, const char *text);
+bool report_add_prediction(report *r, const report_prediction *p); /* copies p->note */
+bool report_add_diagnostic(report *r, const char *line);
+bool report_add_warning(report *r, const char *line);
+
+/* The stat called name, or NULL. */
+const report_stat *report_find_stat(const report *r, const char *name);
+
+#endif

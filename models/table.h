@@ -1,0 +1,67 @@
+/*
+ * table.h — an in-memory table of named columns, the common currency between
+ * archive ingest (gen/), the models (models/) and the renderers (render/).
+ *
+ * A column is either numeric or text. A missing numeric value is NAN (ingest
+ * rejects NaN and infinities in the input, so NAN can only mean "missing");
+ * a missing text value is NULL. Each row remembers the line of the file it
+ * came from, so later stages can point at the source of a problem.
+ *
+ * Ownership: a table owns its column names, its cells and its strings.
+ * table_free() releases everything. Pointers returned by the accessors stay
+ * valid until the table is modified or freed. No function here does I/O.
+ */
+#ifndef PERFCAST_TABLE_H
+#define PERFCAST_TABLE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+typedef enum { COL_NUMBER, COL_TEXT } column_kind;
+
+typedef struct {
+    char *name;
+    column_kind kind;
+    double *num;  /* nrows values when kind == COL_NUMBER; NAN = missing */
+    char **text;  /* nrows strings when kind == COL_TEXT; NULL = missing */
+} table_column;
+
+typedef struct {
+    size_t ncols;
+    size_t nrows;
+    size_t row_cap;
+    table_column *cols;
+    long *line;   /* source line of each row, or 0 when the row was built in memory */
+} table;
+
+/* Initialise an empty table (no columns, no rows). */
+void table_init(table *t);
+
+/* Release everything the table owns; the table is left empty and reusable. */
+void table_free(table *t);
+
+/* Add a column; every existing row gets a missing value in it.
+ * Returns the new column's index, or -1 when out of memory or the name exists. */
+int table_add_column(table *t, const char *name, column_kind kind);
+
+/* Index of the column called name, or -1. */
+int table_find(const table *t, const char *name);
+
+/* Append a row of missing values; returns its index, or -1 when out of memory. */
+long table_add_row(table *t, long source_line);
+
+/* Set a cell. table_set_text copies s (NULL stores "missing").
+ * Both return false when out of memory or on a kind mismatch. */
+bool table_set_number(table *t, size_t row, size_t col, double v);
+bool table_set_text(table *t, size_t row, size_t col, const char *s);
+
+/* Read a cell; NAN / NULL when missing or when the kind does not match. */
+double table_number(const table *t, size_t row, size_t col);
+const char *table_text(const table *t, size_t row, size_t col);
+
+/* Copy of the rows whose indices are listed, all columns kept.
+ * Returns false when out of memory (dst is then left empty). dst must be
+ * initialised or freed; the caller owns the result. */
+bool table_select_rows(const table *src, const size_t *rows, size_t nrows, table *dst);
+
+#endif

@@ -1,0 +1,129 @@
+/*
+ * testutil.c — see testutil.h.
+ */
+#include "tests/testutil.h"
+
+#include <CUnit/Basic.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+int testutil_run_suites(const testutil_suite *suites)
+{
+    if (CU_initialize_registry() != CUE_SUCCESS)
+        return 2;
+    for (const testutil_suite *s = suites; s->name; s++) {
+        CU_pSuite suite = CU_add_suite(s->name, NULL, NULL);
+        if (!suite)
+            goto fail;
+        for (const testutil_test *t = s->tests; t->name; t++)
+            if (!CU_add_test(suite, t->name, t->fn))
+                goto fail;
+    }
+    CU_basic_set_mode(CU_BRM_NORMAL);
+    CU_basic_run_tests();
+    unsigned failed = CU_get_number_of_failures() + CU_get_number_of_tests_failed();
+    unsigned ran = CU_get_number_of_tests_run();
+    CU_cleanup_registry();
+    return failed == 0 && ran > 0 ? 0 : 1;
+fail:
+    fprintf(stderr, "CUnit registry error: %s\n", CU_get_error_msg());
+    CU_cleanup_registry();
+    return 2;
+}
+
+double testutil_rel_diff(double a, double b)
+{
+    double scale = fabs(b) > 1e-300 ? fabs(b) : 1e-300;
+    return fabs(a - b) / scale;
+}
+
+char *testutil_read_file(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    size_t cap = 4096, len = 0, n;
+    char *buf = malloc(cap);
+    while (buf && (n = fread(buf + len, 1, cap - len - 1, f)) > 0) {
+        len += n;
+        if (len + 1 == cap) {
+            char *bigger = realloc(buf, cap * 2);
+            if (!bigger) {
+                free(buf);
+                buf = NULL;
+                break;
+            }
+            buf = bigger;
+            cap *= 2;
+        }
+    }
+    fclose(f);
+    if (buf)
+        buf[len] = '\0';
+    return buf;
+}
+
+bool testutil_write_file(const char *path, const char *text)
+{
+    char cmd[4200];
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%s", path);
+    char *slash = strrchr(dir, '/');
+    if (slash) {
+        *slash = '\0';
+        snprintf(cmd, sizeof cmd, "mkdir -p '%s'", dir);
+        if (system(cmd) != 0)
+            return false;
+    }
+    FILE *f = fopen(path, "wb");
+    if (!f)
+        return false;
+    size_t n = strlen(text);
+    bool ok = fwrite(text, 1, n, f) == n;
+    return fclose(f) == 0 && ok;
+}
+
+bool testutil_temp_dir(char *out, size_t len)
+{
+    const char *base = getenv("TMPDIR");
+    snprintf(out, len, "%s/perfcast-test-XXXXXX", base && *base ? base : "/tmp");
+    return mkdtemp(out) != NULL;
+}
+
+int testutil_run_command(const char *command, char **output)
+{
+    char full[8192];
+    snprintf(full, sizeof full, "(%s) 2>&1", command);
+    FILE *p = popen(full, "r");
+    if (!p)
+        return -1;
+    size_t cap = 4096, len = 0, n;
+    char *buf = malloc(cap);
+    while (buf && (n = fread(buf + len, 1, cap - len - 1, p)) > 0) {
+        len += n;
+        if (len + 1 == cap) {
+            char *bigger = realloc(buf, cap * 2);
+            if (!bigger)
+                break;
+            buf = bigger;
+            cap *= 2;
+        }
+    }
+    if (buf)
+        buf[len] = '\0';
+    int status = pclose(p);
+    if (output)
+        *output = buf;
+    else
+        free(buf);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+const char *testutil_perfcast(void)
+{
+    const char *p = getenv("PERFCAST");
+    return p && *p ? p : "build/plain/perfcast";
+}

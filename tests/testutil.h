@@ -1,0 +1,50 @@
+/*
+ * testutil.h — shared plumbing for the CUnit test programs.
+ *
+ * Each tests/test_<module>.c is its own program: it lists its suites in a
+ * testutil_suite array and calls testutil_run_suites from main. The basic
+ * interface prints CUnit's run summary, which CI reads.
+ */
+#ifndef PERFCAST_TESTUTIL_H
+#define PERFCAST_TESTUTIL_H
+
+#include <CUnit/CUnit.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+typedef struct {
+    const char *name;
+    CU_TestFunc fn;
+} testutil_test;
+
+typedef struct {
+    const char *name;
+    const testutil_test *tests; /* terminated by {NULL, NULL} */
+} testutil_suite;
+
+/* Register and run the suites (terminated by {NULL, NULL}); returns the
+ * process exit status: 0 when every assertion passed. */
+int testutil_run_suites(const testutil_suite *suites);
+
+/* Relative difference |a-b|/max(|b|, tiny). */
+double testutil_rel_diff(double a, double b);
+
+/* Read a whole file into a NUL-terminated malloc'ed buffer (caller frees),
+ * or NULL. */
+char *testutil_read_file(const char *path);
+
+/* Write text to path (creating folders as needed); false on failure. */
+bool testutil_write_file(const char *path, const char *text);
+
+/* Make a fresh empty temporary folder and return its path (static buffer
+ * owned by the caller's string: copy it). Returns false on failure. */
+bool testutil_temp_dir(char *out, size_t len);
+
+/* Run a shell command, capture stdout+stderr into *output (malloc'ed, caller
+ * frees) and return its exit status (or -1). */
+int testutil_run_command(const char *command, char **output);
+
+/* Path of the perfcast binary under test ($PERFCAST, else build/plain/perfcast). */
+const char *testutil_perfcast(void);
+
+#endif
