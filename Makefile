@@ -57,7 +57,7 @@ deps:
 
 $(B)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(PKG_CFLAGS) $(CFLAGS) -MMD -MP -c $< -o $@
+	@echo "  CC  $<"; $(CC) $(CPPFLAGS) $(PKG_CFLAGS) $(CFLAGS) -MMD -MP -c $< -o $@
 
 $(LIB_MODELS): $(call obj,$(MODELS_SRC))
 	@mkdir -p $(dir $@)
