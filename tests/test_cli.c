@@ -106,6 +106,32 @@ static void test_usage_errors(void)
     free(out);
 }
 
+/* The end-to-end run under valgrind: no invalid access, no leak.
+ * valgrind is installed by .ci/deps; its own exit code 9 marks a finding. */
+static void test_valgrind_clean(void)
+{
+    const char *archives[] = {"archive", "tests/fixtures/bad"};
+    const char *san = getenv("PERFCAST_SAN");
+    if (san && strcmp(san, "1") == 0) {
+        /* valgrind cannot run a sanitizer build; the plain build covers it. */
+        fprintf(stderr, "(valgrind skipped under SAN=1) ");
+        return;
+    }
+    for (size_t i = 0; i < 2; i++) {
+        char cmd[1024];
+        snprintf(cmd, sizeof cmd,
+                 "valgrind -q --error-exitcode=9 --leak-check=full "
+                 "--errors-for-leak-kinds=definite,indirect %s check --archive %s",
+                 testutil_perfcast(), archives[i]);
+        char *out = NULL;
+        int rc = testutil_run_command(cmd, &out);
+        if (rc == 9 || rc < 0)
+            fprintf(stderr, "\n%s\n", out ? out : "");
+        CU_ASSERT_TRUE(rc == 0 || rc == 1);
+        free(out);
+    }
+}
+
 int main(void)
 {
     static const testutil_test tests[] = {
@@ -113,6 +139,7 @@ int main(void)
         {"check: every bad input, positioned", test_check_bad_archive},
         {"--help everywhere", test_help},
         {"usage errors and exit codes", test_usage_errors},
+        {"valgrind-clean end to end", test_valgrind_clean},
         {NULL, NULL},
     };
     static const testutil_suite suites[] = {{"cli", tests}, {NULL, NULL}};
