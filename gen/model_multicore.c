@@ -224,8 +224,9 @@ static bool add_equation(const experiment_input *in, const multicore_spec *spec,
         if (fit->factors[i].status != MULTICORE_KEPT)
             continue;
         if (len > 0 && (size_t)len < sizeof eq)
-            len += snprintf(eq + len, sizeof eq - (size_t)len, " * (%.6g %+.6g*%s)",
-                            fit->factors[i].a0, fit->factors[i].a1, name);
+            len += snprintf(eq + len, sizeof eq - (size_t)len, " * (%.6g %c %.6g*%s)",
+                            fit->factors[i].a0, fit->factors[i].a1 < 0 ? '-' : '+',
+                            fabs(fit->factors[i].a1), name);
         size_t wl = strlen(where);
         snprintf(where + wl, sizeof where - wl, "%s%s = %s", wl ? ", " : " where ", name,
                  multicore_factor_definition(spec->factors[i]));
@@ -267,10 +268,11 @@ static bool add_fit_messages(const multicore_spec *spec, const multicore_fit *fi
                      "identified and is dropped", name, def, f->zref);
         else if (f->status == MULTICORE_DUPLICATE)
             snprintf(line, sizeof line, "factor %s (%s) varies exactly as %s (%s) in the training runs "
-                     "(%s = %.6g*%s %+.6g): the two cannot be told apart and %s is dropped", name, def,
-                     multicore_factor_name(spec->factors[f->duplicate_of]),
+                     "(%s = %.6g*%s %c %.6g): the two cannot be told apart and %s is dropped", name,
+                     def, multicore_factor_name(spec->factors[f->duplicate_of]),
                      multicore_factor_definition(spec->factors[f->duplicate_of]), name, f->dup_slope,
-                     multicore_factor_name(spec->factors[f->duplicate_of]), f->dup_offset, name);
+                     multicore_factor_name(spec->factors[f->duplicate_of]),
+                     f->dup_offset < 0 ? '-' : '+', fabs(f->dup_offset), name);
         else
             continue;
         ok = report_add_warning(out, line);

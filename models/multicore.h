@@ -143,7 +143,9 @@ typedef struct {
     bool identifiable;             /* Jacobian of full rank at the solution */
     bool converged;                /* the winning start met the tolerances */
     size_t starts, starts_converged;
-    size_t starts_at_best;         /* converged starts within 1e-6 (relative) of the best cost */
+    size_t starts_at_best;         /* converged starts whose residual norm is within 1e-6
+                                      (relative) of the best, or within 1e-10 of the
+                                      norm of the weighted data */
     size_t iterations;             /* of the winning start */
 } multicore_fit;
 

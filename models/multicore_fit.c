@@ -151,6 +151,8 @@ static bool affine_in(const multicore_data *d, const multicore_fit *fit, size_t 
     }
     *slope = sxy / sxx;
     *offset = fi->zref - *slope * fk->zref;
+    if (fabs(*offset) <= 1e-12 * fi->zref)
+        *offset = 0; /* proportional: keep rounding noise out of messages */
     for (size_t j = 0; j < d->n; j++) {
         double fitted = *slope * d->z[j * d->m + k] + *offset;
         if (fabs(d->z[j * d->m + i] - fitted) > DUPLICATE_TOL * (fi->zmax - fi->zmin))
@@ -326,10 +328,16 @@ static bool fit_starts(const problem *pb, const multicore_data *d, const multico
             best->iterations = cur.iterations;
         }
     }
+    /* "At the best" compares residual norms, relatively, with a floor far
+     * below any data's own size for fits that are exact to rounding. */
+    double floor = 0;
+    for (size_t j = 0; j < pb->n; j++)
+        floor += pb->w[j] * pb->y[j] * pb->w[j] * pb->y[j];
+    floor = 1e-10 * sqrt(floor);
     fit->starts = o->starts;
     for (size_t s = 0; ok && s < o->starts; s++) {
         fit->starts_converged += conv[s];
-        fit->starts_at_best += conv[s] && costs[s] <= best->cost * (1 + 1e-6) + 1e-300;
+        fit->starts_at_best += conv[s] && sqrt(costs[s]) <= sqrt(best->cost) * (1 + 1e-6) + floor;
     }
     free(conv);
     free(costs);
