@@ -4,8 +4,9 @@
  * target and adds the paper's Table II error summary to the report.
  *
  * Inputs. The experiment's formula names the factors ("procs * nodes *
- * cores * mbw_read"). Per run: Nn from the `nodes` column and Nc from `ppn`;
- * when one of them is empty it is np divided by the other. Bandwidths and the
+ * cores * mbw_read"); an empty one means MULTICORE_DEFAULT_FORMULA. Per
+ * run: Nn from the `nodes` column and Nc from `ppn`; when one of them is
+ * empty it is np divided by the other. Bandwidths and the
  * platform contribution come from the run's cluster in clusters.csv.
  * Options (experiments.csv `options`): starts=N (default 8),
  * residuals=relative|absolute (default relative).
@@ -364,14 +365,14 @@ static const char *row_dataset(const table *runs, size_t row)
     return ds ? ds : "all";
 }
 
-/* Add err_mean/min/max/n (with suffix) for the errors listed. */
+/* Add err_mean/min/max/n (with suffix) for the errors listed; the summary
+ * goes to *s. */
 static bool add_error_stats(report *out, const char *suffix, const char *words,
-                            const double *errs, size_t n)
+                            const double *errs, size_t n, multicore_error_summary *s)
 {
-    multicore_error_summary s;
-    multicore_summarise_errors(errs, n, &s);
+    multicore_summarise_errors(errs, n, s);
     static const char *const kinds[] = {"err_mean", "err_min", "err_max", "err_n"};
-    double values[] = {s.mean, s.min, s.max, (double)s.n};
+    double values[] = {s->mean, s->min, s->max, (double)s->n};
     char name[256];
     for (size_t k = 0; k < 4; k++) {
         snprintf(name, sizeof name, "%s%s", kinds[k], suffix);
@@ -381,45 +382,55 @@ static bool add_error_stats(report *out, const char *suffix, const char *words,
     return true;
 }
 
+/* Do targets a and b share data set and platform? */
+static bool same_group(const table *runs, const target_config *a, const target_config *b)
+{
+    const char *pa = run_text(runs, a->rows[0], "cluster"), *pb = run_text(runs, b->rows[0], "cluster");
+    return pa && pb && strcmp(pa, pb) == 0 &&
+           strcmp(row_dataset(runs, a->rows[0]), row_dataset(runs, b->rows[0])) == 0;
+}
+
+/* One Table II row: the errors of the targets from `first` on that share its
+ * group (marked done), as stats and a diagnostic line. */
+static bool add_group_summary(const experiment_input *in, const double *errs, size_t first,
+                              bool *done, double *group, report *out)
+{
+    const table *runs = &in->camp->runs;
+    const target_config *t0 = &in->targets[first];
+    size_t k = 0;
+    for (size_t u = first; u < in->ntargets; u++)
+        if (!done[u] && same_group(runs, t0, &in->targets[u])) {
+            done[u] = true;
+            group[k++] = errs[u];
+        }
+    const char *ds = row_dataset(runs, t0->rows[0]), *pf = run_text(runs, t0->rows[0], "cluster");
+    char suffix[200], words[300], line[600];
+    snprintf(suffix, sizeof suffix, ":%s:%s", ds, pf ? pf : "");
+    snprintf(words, sizeof words, "data set %s on platform %s", ds, pf ? pf : "");
+    multicore_error_summary s;
+    if (!add_error_stats(out, suffix, words, group, k, &s))
+        return false;
+    if (s.n == 0)
+        return true;
+    snprintf(line, sizeof line, "Table II: %s: mean %.2f%%, min %.2f%%, max %.2f%% "
+             "(100*|actual-predicted|/actual over %zu configurations)", words, s.mean, s.min, s.max, s.n);
+    return report_add_diagnostic(out, line);
+}
+
 /* Table II: per data set and platform, mean/min/max of equation (3). */
 static bool add_error_summary(const experiment_input *in, const double *estimates, report *out)
 {
-    const table *runs = &in->camp->runs;
     size_t n = in->ntargets;
     double *errs = malloc((n ? n : 1) * sizeof *errs), *group = malloc((n ? n : 1) * sizeof *group);
     bool *done = calloc(n ? n : 1, sizeof *done);
     bool ok = errs && group && done;
     for (size_t t = 0; ok && t < n; t++)
         errs[t] = in->targets[t].nmeasured ? multicore_error_pct(in->targets[t].measured, estimates[t]) : NAN;
-    ok = ok && add_error_stats(out, "", "all targets: 100*|actual-predicted|/actual", errs, n);
-    for (size_t t = 0; ok && t < n; t++) {
-        if (done[t])
-            continue;
-        const char *ds = row_dataset(runs, in->targets[t].rows[0]);
-        const char *pf = run_text(runs, in->targets[t].rows[0], "cluster");
-        size_t k = 0;
-        for (size_t u = t; u < n; u++) {
-            size_t r = in->targets[u].rows[0];
-            const char *pu = run_text(runs, r, "cluster");
-            if (!done[u] && strcmp(row_dataset(runs, r), ds) == 0 && pu && pf && strcmp(pu, pf) == 0) {
-                done[u] = true;
-                group[k++] = errs[u];
-            }
-        }
-        char suffix[200], words[300];
-        snprintf(suffix, sizeof suffix, ":%s:%s", ds, pf ? pf : "");
-        snprintf(words, sizeof words, "data set %s on platform %s", ds, pf ? pf : "");
-        ok = add_error_stats(out, suffix, words, group, k);
-        multicore_error_summary s;
-        multicore_summarise_errors(group, k, &s);
-        if (ok && s.n) {
-            char line[600];
-            snprintf(line, sizeof line, "Table II: %s: mean %.2f%%, min %.2f%%, max %.2f%% "
-                     "(100*|actual-predicted|/actual over %zu configurations)", words, s.mean, s.min,
-                     s.max, s.n);
-            ok = report_add_diagnostic(out, line);
-        }
-    }
+    multicore_error_summary all;
+    ok = ok && add_error_stats(out, "", "all targets: 100*|actual-predicted|/actual", errs, n, &all);
+    for (size_t t = 0; ok && t < n; t++)
+        if (!done[t])
+            ok = add_group_summary(in, errs, t, done, group, out);
     free(done);
     free(group);
     free(errs);
@@ -470,7 +481,10 @@ static bool fill_report(const experiment_input *in, const multicore_spec *spec,
 bool model_multicore_run(const experiment_input *in, report *out, char *err, size_t errlen)
 {
     multicore_spec spec;
-    if (!multicore_parse_formula(in->exp->formula, spec.factors, MULTICORE_NFACTORS, &spec.m, err, errlen) ||
+    const char *formula = in->exp->formula;
+    if (!formula || strspn(formula, " \t") == strlen(formula))
+        formula = MULTICORE_DEFAULT_FORMULA;
+    if (!multicore_parse_formula(formula, spec.factors, MULTICORE_NFACTORS, &spec.m, err, errlen) ||
         !parse_options(in->exp->options, &spec.options, err, errlen))
         return false;
     double *z = malloc((in->ntrain ? in->ntrain : 1) * spec.m * sizeof *z);

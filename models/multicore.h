@@ -68,6 +68,11 @@ typedef enum {
     MULTICORE_NFACTORS
 } multicore_factor;
 
+/* The combination section II.E found best for multicore runs ("MBW_RD,
+ * MBW_WR, number-of-nodes, total processors, network bandwidth, and
+ * cores-per-node"); used when an experiment names no factors. */
+#define MULTICORE_DEFAULT_FORMULA "mbw_read * mbw_write * nodes * procs * net_bw * cores"
+
 /* Where a run's z values come from: Nn and Nc from the run, the rest from
  * its cluster (node bandwidths, the platform contribution). NAN = unknown. */
 typedef struct {

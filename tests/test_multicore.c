@@ -731,7 +731,8 @@ static void write_adapter_archive(const char *dir)
         "nobw,multicore,mbw_read,cluster == 'gamma',,\n"
         "gamma,multicore,procs,cluster == 'gamma',cluster == 'gamma',residuals=absolute\n"
         "badopt,multicore,procs,,,starts=0\n"
-        "badkey,multicore,procs,,,colour=blue\n"));
+        "badkey,multicore,procs,,,colour=blue\n"
+        "default,multicore,,cluster != 'gamma',,\n"));
     snprintf(path, sizeof path, "%s/mc/README.md", dir);
     CU_ASSERT_FATAL(testutil_write_file(path, "Synthetic runs from a known law (test only).\n"));
 }
@@ -894,6 +895,20 @@ static void test_adapter_oversubscribed_and_absolute(void)
     adapter_case_free(&ac);
 }
 
+static void test_adapter_default_formula(void)
+{
+    /* No formula: the combination of section II.E. */
+    adapter_case ac;
+    CU_ASSERT_TRUE_FATAL(run_adapter(&ac, "default"));
+    const report *r = &ac.res.rep;
+    CU_ASSERT_STRING_EQUAL(r->formula, MULTICORE_DEFAULT_FORMULA);
+    CU_ASSERT_STRING_EQUAL(r->formula, "mbw_read * mbw_write * nodes * procs * net_bw * cores");
+    CU_ASSERT_EQUAL(r->ncoefs, 13);
+    CU_ASSERT_EQUAL(r->npreds, 0);
+    CU_ASSERT_EQUAL(stat_value(r, "err_n"), 0);
+    adapter_case_free(&ac);
+}
+
 static void test_adapter_errors(void)
 {
     static const struct { const char *experiment, *message; } cases[] = {
@@ -916,6 +931,7 @@ static const testutil_test adapter_tests[] = {
     {"extrapolation in nodes and cross-platform", test_adapter_extrapolation_and_cross_platform},
     {"dropped factors are reported and aliased", test_adapter_dropped_factors},
     {"oversubscription note, absolute residuals", test_adapter_oversubscribed_and_absolute},
+    {"an empty formula means section II.E's factors", test_adapter_default_formula},
     {"clear errors for missing bandwidth and bad options", test_adapter_errors},
     {NULL, NULL},
 };
