@@ -24,7 +24,8 @@
  *              100*|actual - predicted|/actual (the paper's equation (3)):
  *                err_mean, err_min, err_max, err_n            all targets
  *                err_mean:<dataset>:<platform>  (and err_min:, err_max:, err_n:)
- *              per data set (the `dataset` column, else `code`, else "all")
+ *              per data set (the `dataset` column; else `code` and the mesh,
+ *              "mgbench 1024x1024", or whichever of them exists; else "all")
  *              and platform (the cluster), in the order the groups first
  *              appear among the targets. The platform is the text after the
  *              last ':' (cluster names have none); the data set is between the
@@ -356,13 +357,20 @@ static bool predict_target(const experiment_input *in, const multicore_spec *spe
     return report_add_prediction(out, &rp) || failf(err, errlen, "out of memory");
 }
 
-/* The data set a row belongs to (Table II's first column). */
-static const char *row_dataset(const table *runs, size_t row)
+/* The data set a row belongs to (Table II's first column): the `dataset`
+ * column; else the code and the mesh ("mgbench 1024x1024"), either alone
+ * when the other is absent; else "all". Written into buf. */
+static const char *row_dataset(const table *runs, size_t row, char *buf, size_t len)
 {
-    const char *ds = run_text(runs, row, "dataset");
-    if (!ds)
-        ds = run_text(runs, row, "code");
-    return ds ? ds : "all";
+    const char *ds = run_text(runs, row, "dataset"), *code = run_text(runs, row, "code");
+    double na = run_number(runs, row, "na"), nb = run_number(runs, row, "nb");
+    if (ds)
+        snprintf(buf, len, "%s", ds);
+    else if (!isnan(na) && !isnan(nb))
+        snprintf(buf, len, "%s%s%.0fx%.0f", code ? code : "", code ? " " : "", na, nb);
+    else
+        snprintf(buf, len, "%s", code ? code : "all");
+    return buf;
 }
 
 /* Add err_mean/min/max/n (with suffix) for the errors listed; the summary
@@ -386,8 +394,10 @@ static bool add_error_stats(report *out, const char *suffix, const char *words,
 static bool same_group(const table *runs, const target_config *a, const target_config *b)
 {
     const char *pa = run_text(runs, a->rows[0], "cluster"), *pb = run_text(runs, b->rows[0], "cluster");
+    char da[128], db[128];
     return pa && pb && strcmp(pa, pb) == 0 &&
-           strcmp(row_dataset(runs, a->rows[0]), row_dataset(runs, b->rows[0])) == 0;
+           strcmp(row_dataset(runs, a->rows[0], da, sizeof da),
+                  row_dataset(runs, b->rows[0], db, sizeof db)) == 0;
 }
 
 /* One Table II row: the errors of the targets from `first` on that share its
@@ -403,8 +413,9 @@ static bool add_group_summary(const experiment_input *in, const double *errs, si
             done[u] = true;
             group[k++] = errs[u];
         }
-    const char *ds = row_dataset(runs, t0->rows[0]), *pf = run_text(runs, t0->rows[0], "cluster");
-    char suffix[200], words[300], line[600];
+    char dsbuf[128], suffix[200], words[300], line[600];
+    const char *ds = row_dataset(runs, t0->rows[0], dsbuf, sizeof dsbuf);
+    const char *pf = run_text(runs, t0->rows[0], "cluster");
     snprintf(suffix, sizeof suffix, ":%s:%s", ds, pf ? pf : "");
     snprintf(words, sizeof words, "data set %s on platform %s", ds, pf ? pf : "");
     multicore_error_summary s;

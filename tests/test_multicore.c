@@ -695,14 +695,14 @@ static void append_runs(char *buf, size_t len, const char *cluster, const platfo
                 CU_ASSERT_FATAL(multicore_factor_z(adapter_factors[i], &c, &z[i], &missing));
             }
             size_t used = strlen(buf);
-            snprintf(buf + used, len - used, "%s,mgbench,d300,%g,%g,%g,%.17g,1,\n", cluster,
+            snprintf(buf + used, len - used, "%s,mgbench,d300,64,64,%g,%g,%g,%.17g,1,\n", cluster,
                      nodes[a] * ppn[b], nodes[a], ppn[b], law_value(&adapter_law, z));
         }
 }
 
 static void write_adapter_archive(const char *dir)
 {
-    char path[512], runs[16384] = "cluster,code,dataset,np,nodes,ppn,time_s,rep,note\n";
+    char path[512], runs[16384] = "cluster,code,dataset,na,nb,np,nodes,ppn,time_s,rep,note\n";
     snprintf(path, sizeof path, "%s/clusters.csv", dir);
     CU_ASSERT_FATAL(testutil_write_file(path,
         "cluster,cores_per_node,mbw_read_gbs,mbw_write_gbs,net_bw_gbs,platform_contribution\n"
@@ -711,11 +711,12 @@ static void write_adapter_archive(const char *dir)
         "gamma,2,,,,\n"));
     append_runs(runs, sizeof runs, "alpha", &alpha, (double[]){1, 2, 4, 8}, 4, (double[]){1, 2, 4}, 3);
     append_runs(runs, sizeof runs, "beta", &beta, (double[]){2, 4, 8, 16}, 4, (double[]){1, 2, 4, 8}, 4);
-    strcat(runs, "beta,mgbench,d300,256,32,8,,,to predict\n"
-                 "gamma,mgbench,d300,1,1,1,10.0,1,\n"
-                 "gamma,mgbench,d300,2,1,2,5.5,1,\n"
-                 "gamma,mgbench,d300,2,1,2,5.3,2,\n"
-                 "gamma,mgbench,d300,4,1,4,6.0,1,oversubscribed\n");
+    /* gamma's runs name no data set: the code and the mesh stand for it. */
+    strcat(runs, "beta,mgbench,d300,64,64,256,32,8,,,to predict\n"
+                 "gamma,mgbench,,64,64,1,1,1,10.0,1,\n"
+                 "gamma,mgbench,,64,64,2,1,2,5.5,1,\n"
+                 "gamma,mgbench,,64,64,2,1,2,5.3,2,\n"
+                 "gamma,mgbench,,64,64,4,1,4,6.0,1,oversubscribed\n");
     snprintf(path, sizeof path, "%s/mc/runs.csv", dir);
     CU_ASSERT_FATAL(testutil_write_file(path, runs));
     snprintf(path, sizeof path, "%s/mc/experiments.csv", dir);
@@ -890,8 +891,11 @@ static void test_adapter_oversubscribed_and_absolute(void)
     for (size_t i = 0; i < r->npreds; i++)
         over += r->preds[i].note && strstr(r->preds[i].note, "oversubscribed: 4 processes per node on 2 cores");
     CU_ASSERT_EQUAL(over, 1);
-    /* Three configurations (ppn 1, 2 with two runs, 4), dataset from the column. */
-    CU_ASSERT_EQUAL(stat_value(r, "err_n:d300:gamma"), 3);
+    /* Three configurations (ppn 1, 2 with two runs, 4); no dataset cell, so
+     * the data set is the code and the mesh. */
+    CU_ASSERT_EQUAL(stat_value(r, "err_n:mgbench 64x64:gamma"), 3);
+    CU_ASSERT_TRUE(has_line(r->diagnostics, r->ndiagnostics,
+                            "Table II: data set mgbench 64x64 on platform gamma"));
     adapter_case_free(&ac);
 }
 
