@@ -75,6 +75,7 @@ static void test_selection_and_means(void)
     experiment_result_free(&res);
     archive_free(&a);
     diag_free(&d);
+    testutil_remove_dir(dir);
 }
 
 static void test_identifying_columns(void)

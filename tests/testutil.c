@@ -93,6 +93,17 @@ bool testutil_temp_dir(char *out, size_t len)
     return mkdtemp(out) != NULL;
 }
 
+void testutil_remove_dir(const char *path)
+{
+    char cmd[4200];
+    /* Only ever remove what testutil_temp_dir made. */
+    if (!strstr(path, "/perfcast-test-"))
+        return;
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", path);
+    if (system(cmd) != 0)
+        fprintf(stderr, "could not remove %s\n", path);
+}
+
 int testutil_run_command(const char *command, char **output)
 {
     char full[8192];
