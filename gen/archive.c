@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 
 #include "gen/csvread.h"
+#include "gen/fileio.h"
 #include "gen/experiment_check.h"
 #include "gen/schema.h"
 
@@ -99,33 +100,13 @@ static const char *column_text(const table *t, size_t row, const char *name)
 /* Read a whole text file; NULL (and a problem, unless missing_ok) on failure. */
 static char *read_text(const char *path, const char *display, bool missing_ok, diag_list *d)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        if (!(missing_ok && errno == ENOENT))
-            diag_add(d, display, 0, 0, "cannot open: %s", strerror(errno));
-        return NULL;
-    }
-    size_t cap = 4096, len = 0, n;
-    char *buf = malloc(cap);
-    while (buf && (n = fread(buf + len, 1, cap - len - 1, f)) > 0) {
-        len += n;
-        if (len + 1 == cap) {
-            char *bigger = realloc(buf, cap * 2);
-            if (!bigger) {
-                free(buf);
-                buf = NULL;
-                break;
-            }
-            buf = bigger;
-            cap *= 2;
-        }
-    }
-    fclose(f);
+    size_t len;
+    char *buf = fileio_read_file(path, &len);
     if (!buf) {
-        diag_add(d, display, 0, 0, "out of memory");
+        if (!(missing_ok && errno == ENOENT))
+            diag_add(d, display, 0, 0, "cannot read: %s", strerror(errno));
         return NULL;
     }
-    buf[len] = '\0';
     if (strlen(buf) != len || csv_utf8_invalid_at(buf, len) != len) {
         diag_add(d, display, 0, 0, "not UTF-8 text");
         free(buf);
