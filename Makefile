@@ -103,7 +103,7 @@ bench: deps
 install: $(PERFCAST) $(INSTALL_EXTRA)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/perfcast/templates
 	install -m 755 $(PERFCAST) $(DESTDIR)$(PREFIX)/bin/perfcast
-	install -m 644 templates/* $(DESTDIR)$(PREFIX)/share/perfcast/templates/
+	for f in templates/*; do [ ! -f "$$f" ] || install -m 644 "$$f" $(DESTDIR)$(PREFIX)/share/perfcast/templates/ || exit 1; done
 
 clean:
 	rm -rf build
