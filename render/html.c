@@ -225,8 +225,10 @@ static bool looks_like_table(cmark_node *para)
 static bool collect_table(page *p, cmark_node *para)
 {
     int depth = quote_depth(para);
-    if (depth < 0 || !looks_like_table(para) || !index_lines(p)) {
-        p->oom |= !p->line_start;
+    if (depth < 0 || !looks_like_table(para))
+        return false;
+    if (!index_lines(p)) {
+        p->oom = true;
         return false;
     }
     int first = cmark_node_get_start_line(para), last = cmark_node_get_end_line(para);

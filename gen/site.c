@@ -1,0 +1,129 @@
+/*
+ * site.c — the order of a build: data, templates, pages, swap.
+ */
+#include "gen/site.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gen/fileio.h"
+#include "gen/site_data.h"
+#include "gen/site_out.h"
+#include "gen/site_pages.h"
+#include "render/template.h"
+
+static char *read_template_file(const char *dir, const char *name, char *err, size_t errlen)
+{
+    size_t n = strlen(dir) + strlen(name) + 2;
+    char *path = malloc(n);
+    if (!path) {
+        snprintf(err, errlen, "out of memory");
+        return NULL;
+    }
+    snprintf(path, n, "%s/%s", dir, name);
+    char *text = fileio_read_file(path, NULL);
+    if (!text)
+        snprintf(err, errlen, "cannot read the template %s", path);
+    free(path);
+    return text;
+}
+
+static bool write_pages(site_ctx *c, const char *css)
+{
+    rbuf style;
+    rbuf_init(&style);
+    rbuf_puts(&style, css);
+    bool ok = site_file(c, "style.css", &style);
+    rbuf_free(&style);
+    for (size_t i = 0; ok && i < c->data->ncamps; i++)
+        ok = site_write_campaign(c, i);
+    for (size_t i = 0; ok && i < c->data->nclusters; i++)
+        ok = site_write_cluster(c, i);
+    return ok && site_write_alerts(c) && site_write_advice(c) && site_write_index(c);
+}
+
+static void count(const site_data *d, const site_ctx *c, site_stats *s)
+{
+    memset(s, 0, sizeof *s);
+    for (size_t i = 0; i < d->ncamps; i++) {
+        s->campaigns++;
+        s->skipped_campaigns += d->camps[i].camp == NULL;
+        for (size_t k = 0; k < d->camps[i].nexps; k++) {
+            s->experiments++;
+            s->failed_experiments += !d->camps[i].exps[k].res.ok;
+        }
+    }
+    s->problems = d->diags.count;
+    s->alerts = d->nalerts;
+    s->pages = c->pages;
+    s->charts = c->charts;
+    s->charts_drawn = c->charts_drawn;
+}
+
+/* The archive's problems as printable lines. */
+static void export_diags(const site_data *d, char ***out, size_t *n)
+{
+    *out = calloc(d->diags.count + 1, sizeof **out);
+    *n = 0;
+    for (size_t i = 0; *out && i < d->diags.count; i++) {
+        const diag *g = &d->diags.items[i];
+        rbuf b;
+        rbuf_init(&b);
+        if (g->line > 0)
+            rbuf_printf(&b, "%s:%ld:%ld: %s", g->file, g->line, g->column > 0 ? g->column : 1,
+                        g->message);
+        else
+            rbuf_printf(&b, "%s: %s", g->file, g->message);
+        char *line = rbuf_take(&b);
+        if (line)
+            (*out)[(*n)++] = line;
+    }
+}
+
+bool site_build(const site_options *opt, site_stats *stats, char ***diags, size_t *ndiags,
+                char *err, size_t errlen)
+{
+    site_data d;
+    if (!site_data_load(&d, opt->archive_dir, opt->source_date_epoch, err, errlen)) {
+        site_data_free(&d);
+        return false;
+    }
+    char *page_html = read_template_file(opt->templates_dir, "page.html", err, errlen);
+    char *css = page_html ? read_template_file(opt->templates_dir, "style.css", err, errlen) : NULL;
+    template *tpl = css ? template_parse(page_html, err, errlen) : NULL;
+    if (tpl && !template_uses(tpl, "content")) {
+        snprintf(err, errlen, "%s/page.html has no {{{content}}}", opt->templates_dir);
+        template_free(tpl);
+        tpl = NULL;
+    }
+    site_out_options oo = {opt->fail_after, opt->fail_kill};
+    site_out *out = tpl ? site_out_begin(opt->out_dir, &oo, err, errlen) : NULL;
+    bool ok = out != NULL;
+    if (ok) {
+        site_ctx c = {.out = out, .tpl = tpl, .data = &d};
+        rbuf_init(&c.html);
+        rbuf_init(&c.page);
+        ok = write_pages(&c, css);
+        rbuf_free(&c.html);
+        rbuf_free(&c.page);
+        count(&d, &c, stats);
+        site_out_stats os;
+        site_out_get_stats(out, &os);
+        stats->files_written = os.written;
+        stats->files_kept = os.linked;
+        if (ok) {
+            ok = site_out_commit(out, err, errlen);
+        } else {
+            snprintf(err, errlen, "%s", site_out_failed(out) ? site_out_error(out) : "out of memory");
+            site_out_abort(out);
+        }
+    }
+    if (diags)
+        export_diags(&d, diags, ndiags);
+    template_free(tpl);
+    free(page_html);
+    free(css);
+    site_data_free(&d);
+    return ok;
+}
