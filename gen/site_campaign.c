@@ -132,7 +132,7 @@ static void filter_line(page_state *s, const char *what, const char *filter, siz
     else
         md_text(&s->md, what[0] == 'T' && what[1] == 'r' ? "all measured runs" : "none");
     rbuf_clear(&s->tmp);
-    rbuf_printf(&s->tmp, " (%zu %s)", n, unit);
+    rbuf_printf(&s->tmp, " (%zu %s%s)", n, unit, n == 1 ? "" : "s");
     md_text(&s->md, rbuf_str(&s->tmp));
     md_end_item(&s->md);
 }
@@ -159,8 +159,8 @@ static void experiment_header(page_state *s)
         md_code(&s->md, e->info->formula, false);
         md_end_item(&s->md);
     }
-    filter_line(s, "Training runs", e->info->train, e->res.input.ntrain, "runs");
-    filter_line(s, "Targets", e->info->target, e->res.input.ntargets, "configurations");
+    filter_line(s, "Training runs", e->info->train, e->res.input.ntrain, "run");
+    filter_line(s, "Targets", e->info->target, e->res.input.ntargets, "configuration");
     md_end_list(&s->md);
 }
 
@@ -569,9 +569,7 @@ static char *series_label(const site_experiment *e, size_t row)
 {
     rbuf b;
     rbuf_init(&b);
-    site_config_label(e, row, true, e->x_col, &b);
-    if (b.len == 0)
-        rbuf_puts(&b, "all runs");
+    site_series_label(e, row, &b);
     return rbuf_take(&b);
 }
 

@@ -73,6 +73,27 @@ void site_config_label(const site_experiment *e, size_t row, bool with_cluster, 
     }
 }
 
+void site_series_label(const site_experiment *e, size_t row, rbuf *out)
+{
+    const table *t = &e->res.input.camp->runs;
+    bool x_counts = e->x_col >= 0 && site_is_process_count(t->cols[e->x_col].name);
+    size_t before = out->len;
+    for (size_t i = 0; i < e->nshown; i++) {
+        size_t c = e->shown[i];
+        const char *name = t->cols[c].name;
+        if (!e->varies[i] || (int)c == e->x_col || (x_counts && site_is_process_count(name)) ||
+            cell_missing(&t->cols[c], row))
+            continue;
+        if (out->len > before)
+            rbuf_puts(out, ", ");
+        if (strcmp(name, "cluster") != 0)
+            rbuf_printf(out, "%s=", name);
+        site_cell_text(t, row, c, out);
+    }
+    if (out->len == before)
+        rbuf_puts(out, "all runs");
+}
+
 int site_cluster_index(const site_data *d, const char *name)
 {
     for (size_t i = 0; name && i < d->nclusters; i++)
@@ -120,7 +141,8 @@ static bool choose_columns(site_experiment *e)
     size_t *rows;
     size_t n = experiment_rows(in, &rows);
     e->shown = malloc((t->ncols ? t->ncols : 1) * sizeof *e->shown);
-    if (!rows || !e->shown) {
+    e->varies = malloc((t->ncols ? t->ncols : 1) * sizeof *e->varies);
+    if (!rows || !e->shown || !e->varies) {
         free(rows);
         return false;
     }
@@ -139,6 +161,7 @@ static bool choose_columns(site_experiment *e)
         bool always = strcmp(col->name, "cluster") == 0 || strcmp(col->name, "np") == 0;
         if (!any || !(varies || always))
             continue;
+        e->varies[e->nshown] = varies;
         e->shown[e->nshown++] = c;
         if (strcmp(col->name, "np") == 0)
             np_col = (int)c, np_varies = varies;
@@ -527,6 +550,7 @@ void site_data_free(site_data *d)
             experiment_result_free(&sc->exps[e].res);
             free(sc->exps[e].anchor);
             free(sc->exps[e].shown);
+            free(sc->exps[e].varies);
         }
         free(sc->exps);
         free(sc->slug);

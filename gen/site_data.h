@@ -26,6 +26,7 @@ typedef struct {
     size_t *shown;          /* identifying columns that tell its configurations
                                apart (cluster and np always), in table order */
     size_t nshown;
+    bool *varies;           /* per shown column: does its value differ between rows */
     int x_col;              /* the x of "time vs processors": np when it varies,
                                else the first varying numeric column; -1 none */
     axis_scale x_scale;     /* SCALE_LOG2 for process counts */
@@ -106,6 +107,11 @@ double site_response(const site_experiment *e, size_t row);
  * leaving out the cluster and/or the column skip (-1 = none). */
 void site_config_label(const site_experiment *e, size_t row, bool with_cluster, int skip,
                        rbuf *out);
+
+/* The series of a row on a chart against x: the shown columns that vary,
+ * without x itself and, when x counts processes, without the other
+ * process counts (P, Q of an np follow from it); "all runs" when none. */
+void site_series_label(const site_experiment *e, size_t row, rbuf *out);
 
 /* One cell's value as text ("8000", "wrg3-myrinet"); "" when missing. */
 void site_cell_text(const table *t, size_t row, size_t col, rbuf *out);

@@ -139,52 +139,93 @@ bool esc_html(rbuf *b, const char *s)
     return each_char(b, s, emit_html, NULL);
 }
 
-/* Markdown: `at_start` is true until the first character was written;
- * `pending_space` holds a run of blanks not yet written. */
-typedef struct {
-    bool trim;
-    bool at_start;
-    bool pending_space;
-    bool after_digits_at_start; /* "12" so far: a following . or ) would make a list */
-} md_state;
+/* ------------------------------------------------------------------ */
+/* Markdown                                                            */
 
-static bool md_always_special(unsigned cp)
+static bool is_alnum(unsigned char c)
 {
-    return cp < 0x80 && strchr("\\`*_[]<>&|~#!", (int)cp) != NULL;
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
 }
 
-static bool md_special_at_start(unsigned cp)
+static bool is_blank(unsigned char c)
 {
-    return cp < 0x80 && strchr("-+=", (int)cp) != NULL;
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r';
 }
 
-static bool emit_markdown(rbuf *b, unsigned cp, void *state)
+/* Would c at s[i] be read as markup? prev is the previous byte written
+ * (0 at the start of the text), s + i + 1 what follows. */
+static bool md_needs_escape(const char *s, size_t i, unsigned char prev, bool at_start)
 {
-    md_state *st = state;
-    if (cp == ' ' || cp == '\t' || cp == '\n' || cp == '\r') {
-        st->pending_space = !(st->trim && st->at_start);
-        st->after_digits_at_start = false;
+    unsigned char c = (unsigned char)s[i], next = (unsigned char)s[i + 1];
+    bool next_ends = next == 0 || is_blank(next);
+    switch (c) {
+    case '\\': case '`': case '*': case '[': case ']': case '<': case '|': case '~':
         return true;
+    case '_': /* emphasis, except inside a word (snake_case) */
+        return !(is_alnum(prev) && is_alnum(next));
+    case '&': /* an entity: &amp; &#38; */
+        return is_alnum(next) || next == '#';
+    case '#': case '>': /* a heading or a quote at the start of a line */
+        return at_start;
+    case '-': case '+': case '=': /* a list item, a rule or a setext underline */
+        return at_start && (next_ends || next == c);
+    default:
+        return false;
     }
-    if (st->pending_space && !rbuf_putc(b, ' '))
-        return false;
-    st->pending_space = false;
-    bool escape = md_always_special(cp) || (st->at_start && md_special_at_start(cp)) ||
-                  (st->after_digits_at_start && (cp == '.' || cp == ')'));
-    st->after_digits_at_start = (st->at_start || st->after_digits_at_start) && cp >= '0' && cp <= '9';
-    st->at_start = false;
-    if (escape && !rbuf_putc(b, '\\'))
-        return false;
-    return utf8_encode(b, is_control(cp) ? REPLACEMENT : cp);
+}
+
+/* The length of the run of ASCII digits at the start of s. */
+static size_t leading_digits(const char *s)
+{
+    size_t n = 0;
+    while (s[n] >= '0' && s[n] <= '9')
+        n++;
+    return n;
 }
 
 bool esc_markdown(rbuf *b, const char *s, bool trim)
 {
-    md_state st = {trim, true, false, false};
-    if (!each_char(b, s, emit_markdown, &st))
-        return false;
-    if (st.pending_space && !trim)
-        rbuf_putc(b, ' ');
+    if (!s)
+        return !b->oom;
+    if (trim)
+        while (is_blank((unsigned char)*s))
+            s++;
+    size_t len = strlen(s);
+    if (trim)
+        while (len > 0 && is_blank((unsigned char)s[len - 1]))
+            len--;
+    size_t digits = leading_digits(s);
+    unsigned char prev = 0;
+    bool in_blanks = false;
+    for (size_t i = 0; i < len;) {
+        unsigned char c = (unsigned char)s[i];
+        if (is_blank(c)) { /* runs of blanks and line breaks become one space */
+            if (!in_blanks)
+                rbuf_putc(b, ' ');
+            in_blanks = true;
+            prev = ' ';
+            i++;
+            continue;
+        }
+        in_blanks = false;
+        bool list_number = i == digits && digits > 0 && (c == '.' || c == ')') &&
+                           (i + 1 >= len || is_blank((unsigned char)s[i + 1]));
+        if (c < 0x80) {
+            if (list_number || md_needs_escape(s, i, prev, i == 0))
+                rbuf_putc(b, '\\');
+            if (c < 0x20 || c == 0x7F)
+                utf8_encode(b, REPLACEMENT);
+            else
+                rbuf_putc(b, (char)c);
+            prev = c;
+            i++;
+            continue;
+        }
+        unsigned cp;
+        i += (size_t)utf8_decode(s + i, &cp);
+        utf8_encode(b, is_control(cp) ? REPLACEMENT : cp);
+        prev = 0x80;
+    }
     return !b->oom;
 }
 

@@ -35,12 +35,14 @@ bool esc_clean(rbuf *b, const char *s);
  * and tabs are kept; other control characters become U+FFFD (valid XML 1.0). */
 bool esc_html(rbuf *b, const char *s);
 
-/* Inline Markdown text that renders as exactly the given characters: every
- * character CommonMark or GFM could read as markup (\ ` * _ [ ] < > & | ~ #
- * !), and those that start a block at the beginning of the text (- + = and
- * . ) after leading digits), is backslash-escaped. Runs of blanks and line
- * breaks become one space, so the text stays on one line; with trim, blanks
- * at either end are dropped (for table cells and headings). */
+/* Inline Markdown text that renders as exactly the given characters, and
+ * still reads well as plain text: backslash escapes go only where
+ * CommonMark or GFM could read markup (always before \ ` * [ ] < | ~;
+ * before _ unless inside a word; before & that could start an entity;
+ * and at the start before # > and before - + = or "12." that could open a
+ * heading, quote, list, rule or setext underline). Runs of blanks and line
+ * breaks become one space, so the text stays on one line (a table cell, a
+ * heading); with trim, blanks at either end are dropped. */
 bool esc_markdown(rbuf *b, const char *s, bool trim);
 
 /* One RFC 4180 CSV field: line breaks and tabs become spaces; quoted when it

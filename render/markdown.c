@@ -81,18 +81,22 @@ void md_code(rbuf *b, const char *code, bool in_table)
     rbuf_init(&clean);
     esc_text(&clean, code);
     const char *s = rbuf_str(&clean);
-    size_t fence = longest_backtick_run(s) + 1;
+    size_t fence = longest_backtick_run(s) + 1, n = strlen(s);
+    /* A space on each side keeps a leading or trailing backtick apart from
+     * the fence, and keeps spaces at both ends; CommonMark strips exactly
+     * one such space on each side. */
+    bool pad = n == 0 || s[0] == '`' || s[n - 1] == '`' || (s[0] == ' ' && s[n - 1] == ' ');
     for (size_t i = 0; i < fence; i++)
         rbuf_putc(b, '`');
-    /* A space on each side keeps a leading or trailing backtick apart from
-     * the fence; CommonMark strips exactly one such space. */
-    rbuf_putc(b, ' ');
+    if (pad)
+        rbuf_putc(b, ' ');
     for (; *s; s++) {
         if (*s == '|' && in_table)
             rbuf_putc(b, '\\');
         rbuf_putc(b, *s);
     }
-    rbuf_putc(b, ' ');
+    if (pad)
+        rbuf_putc(b, ' ');
     for (size_t i = 0; i < fence; i++)
         rbuf_putc(b, '`');
     rbuf_free(&clean);

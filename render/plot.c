@@ -540,6 +540,11 @@ static bool make_frame(cairo_t *cr, const plot_spec *s, frame *f, size_t *hidden
     f->top = MARGIN_TOP;
     f->right = PLOT_WIDTH - MARGIN_RIGHT - legend;
     f->bottom = PLOT_HEIGHT - MARGIN_BOTTOM;
+    if (s->same_range) { /* a square plot: y = x at 45 degrees */
+        double side = fmin(f->right - f->left, f->bottom - f->top);
+        f->right = f->left + side;
+        f->bottom = f->top + side;
+    }
     f->x.p0 = f->left, f->x.p1 = f->right;
     f->y.p0 = f->bottom, f->y.p1 = f->top;
     return true;
