@@ -22,6 +22,7 @@
 static const unsigned palette[PLOT_PALETTE_SIZE] = {
     0x0072B2, 0xE69F00, 0x009E73, 0xCC79A7, 0xD55E00, 0x56B4E9, 0x000000, 0xF0E442};
 static const unsigned grey = 0x777777;
+enum { TEXT_DARK = 0x1A1A1A, TEXT_MID = 0x333333, TEXT_MUTED = 0x595959 };
 
 enum {
     MARGIN_TOP = 44, MARGIN_LEFT = 72, MARGIN_BOTTOM = 60, MARGIN_RIGHT = 20,
@@ -43,6 +44,15 @@ static void set_color(cairo_t *cr, unsigned rgb, double alpha)
     cairo_set_source_rgba(cr, ((rgb >> 16) & 0xFF) / 255.0, ((rgb >> 8) & 0xFF) / 255.0,
                           (rgb & 0xFF) / 255.0, alpha);
 }
+
+/* Where text goes: Cairo glyphs on the PNG; <text> elements on the SVG,
+ * collected in svg_text and added after Cairo has written the graphics
+ * (Cairo would write every glyph as an outline, which is most of the
+ * file and of the time, and unreadable to screen readers and search). */
+typedef struct {
+    cairo_t *cr;
+    rbuf *svg_text; /* NULL when drawing the PNG */
+} canvas;
 
 /* ------------------------------------------------------------------ */
 /* Axes                                                                */
@@ -172,20 +182,46 @@ static void fit_text(cairo_t *cr, const char *text, double max_width, rbuf *out)
     }
 }
 
-static void draw_text(cairo_t *cr, double x, double y, const char *text, align a, double size,
-                      bool bold, double max_width)
+static void svg_text(rbuf *out, double x, double y, const char *text, align a, double size,
+                     bool bold, unsigned rgb, bool vertical)
 {
+    static const char *const anchors[] = {"start", "middle", "end"};
+    rbuf_printf(out, "<text x=\"%.2f\" y=\"%.2f\" font-family=\"DejaVu Sans, Verdana, sans-serif\" "
+                "font-size=\"%g\"%s fill=\"#%06X\" text-anchor=\"%s\"", x, y, size,
+                bold ? " font-weight=\"bold\"" : "", rgb, anchors[a]);
+    if (vertical)
+        rbuf_printf(out, " transform=\"rotate(-90 %.2f %.2f)\"", x, y);
+    rbuf_putc(out, '>');
+    esc_html(out, text);
+    rbuf_puts(out, "</text>\n");
+}
+
+/* Text at (x, y), aligned on x; vertical text reads bottom to top. */
+static void draw_text(const canvas *cv, double x, double y, const char *text, align a,
+                      double size, bool bold, double max_width, unsigned rgb, bool vertical)
+{
+    cairo_t *cr = cv->cr;
     cairo_select_font_face(cr, font_family, CAIRO_FONT_SLANT_NORMAL,
                            bold ? CAIRO_FONT_WEIGHT_BOLD : CAIRO_FONT_WEIGHT_NORMAL);
     cairo_set_font_size(cr, size);
     rbuf t;
     rbuf_init(&t);
     fit_text(cr, text, max_width, &t);
-    cairo_text_extents_t ext;
-    cairo_text_extents(cr, rbuf_str(&t), &ext);
-    double dx = a == ALIGN_LEFT ? 0 : a == ALIGN_CENTER ? ext.x_advance / 2 : ext.x_advance;
-    cairo_move_to(cr, x - dx, y);
-    cairo_show_text(cr, rbuf_str(&t));
+    if (cv->svg_text) {
+        svg_text(cv->svg_text, x, y, rbuf_str(&t), a, size, bold, rgb, vertical);
+    } else {
+        cairo_text_extents_t ext;
+        cairo_text_extents(cr, rbuf_str(&t), &ext);
+        double dx = a == ALIGN_LEFT ? 0 : a == ALIGN_CENTER ? ext.x_advance / 2 : ext.x_advance;
+        cairo_save(cr);
+        cairo_translate(cr, x, y);
+        if (vertical)
+            cairo_rotate(cr, -M_PI / 2);
+        set_color(cr, rgb, 1);
+        cairo_move_to(cr, -dx, 0);
+        cairo_show_text(cr, rbuf_str(&t));
+        cairo_restore(cr);
+    }
     rbuf_free(&t);
 }
 
@@ -444,9 +480,10 @@ static void legend_symbol(cairo_t *cr, const plot_layer *l, double x, double y)
     }
 }
 
-static void draw_legend(cairo_t *cr, const plot_spec *s, double x, double top, double width,
+static void draw_legend(const canvas *cv, const plot_spec *s, double x, double top, double width,
                         double bottom)
 {
+    cairo_t *cr = cv->cr;
     double y = top + 8;
     size_t shown = 0, total = 0;
     for (size_t k = 0; k < s->nlayers; k++)
@@ -458,14 +495,12 @@ static void draw_legend(cairo_t *cr, const plot_spec *s, double x, double top, d
         if (y + 2 * LEGEND_ROW > bottom && shown + 1 < total) {
             char more[48];
             snprintf(more, sizeof more, "\xE2\x80\xA6 %zu more", total - shown);
-            cairo_set_source_rgb(cr, 0.2, 0.2, 0.2);
-            draw_text(cr, x, y + 4, more, ALIGN_LEFT, FONT_TICK, false, width);
+            draw_text(cv, x, y + 4, more, ALIGN_LEFT, FONT_TICK, false, width, TEXT_MUTED, false);
             return;
         }
         legend_symbol(cr, l, x, y);
-        cairo_set_source_rgb(cr, 0.13, 0.13, 0.13);
-        draw_text(cr, x + LEGEND_SYMBOL + 2, y + 4, l->legend, ALIGN_LEFT, FONT_TICK, false,
-                  width - LEGEND_SYMBOL - 4);
+        draw_text(cv, x + LEGEND_SYMBOL + 2, y + 4, l->legend, ALIGN_LEFT, FONT_TICK, false,
+                  width - LEGEND_SYMBOL - 4, TEXT_DARK, false);
         y += LEGEND_ROW;
         shown++;
     }
@@ -474,8 +509,9 @@ static void draw_legend(cairo_t *cr, const plot_spec *s, double x, double top, d
 /* ------------------------------------------------------------------ */
 /* Axes, grid, frame                                                   */
 
-static void draw_axes(cairo_t *cr, const plot_spec *s, const frame *f)
+static void draw_axes(const canvas *cv, const plot_spec *s, const frame *f)
 {
+    cairo_t *cr = cv->cr;
     cairo_set_line_width(cr, 1);
     cairo_set_source_rgb(cr, 0.88, 0.88, 0.88);
     for (size_t i = 0; i < f->x.ticks.n; i++) {
@@ -489,20 +525,16 @@ static void draw_axes(cairo_t *cr, const plot_spec *s, const frame *f)
         cairo_line_to(cr, f->right, py);
     }
     cairo_stroke(cr);
-    cairo_set_source_rgb(cr, 0.2, 0.2, 0.2);
     for (size_t i = 0; i < f->x.ticks.n; i++)
-        draw_text(cr, to_px(&f->x, f->x.ticks.at[i]), f->bottom + 16, f->x.ticks.label[i],
-                  ALIGN_CENTER, FONT_TICK, false, 0);
+        draw_text(cv, to_px(&f->x, f->x.ticks.at[i]), f->bottom + 16, f->x.ticks.label[i],
+                  ALIGN_CENTER, FONT_TICK, false, 0, TEXT_MID, false);
     for (size_t i = 0; i < f->y.ticks.n; i++)
-        draw_text(cr, f->left - 6, to_px(&f->y, f->y.ticks.at[i]) + 4, f->y.ticks.label[i],
-                  ALIGN_RIGHT, FONT_TICK, false, 0);
-    draw_text(cr, (f->left + f->right) / 2, f->bottom + 36, s->x_label, ALIGN_CENTER, FONT_LABEL,
-              false, f->right - f->left);
-    cairo_save(cr);
-    cairo_translate(cr, 18, (f->top + f->bottom) / 2);
-    cairo_rotate(cr, -M_PI / 2);
-    draw_text(cr, 0, 0, s->y_label, ALIGN_CENTER, FONT_LABEL, false, f->bottom - f->top);
-    cairo_restore(cr);
+        draw_text(cv, f->left - 6, to_px(&f->y, f->y.ticks.at[i]) + 4, f->y.ticks.label[i],
+                  ALIGN_RIGHT, FONT_TICK, false, 0, TEXT_MID, false);
+    draw_text(cv, (f->left + f->right) / 2, f->bottom + 36, s->x_label, ALIGN_CENTER, FONT_LABEL,
+              false, f->right - f->left, TEXT_MID, false);
+    draw_text(cv, 18, (f->top + f->bottom) / 2, s->y_label, ALIGN_CENTER, FONT_LABEL, false,
+              f->bottom - f->top, TEXT_MID, true);
 }
 
 static void draw_frame(cairo_t *cr, const frame *f)
@@ -550,8 +582,9 @@ static bool make_frame(cairo_t *cr, const plot_spec *s, frame *f, size_t *hidden
     return true;
 }
 
-static bool draw_plot(cairo_t *cr, const plot_spec *s, char *err, size_t errlen)
+static bool draw_plot(const canvas *cv, const plot_spec *s, char *err, size_t errlen)
 {
+    cairo_t *cr = cv->cr;
     cairo_font_options_t *fo = cairo_font_options_create();
     cairo_font_options_set_hint_metrics(fo, CAIRO_HINT_METRICS_OFF);
     cairo_font_options_set_hint_style(fo, CAIRO_HINT_STYLE_NONE);
@@ -566,9 +599,9 @@ static bool draw_plot(cairo_t *cr, const plot_spec *s, char *err, size_t errlen)
         snprintf(err, errlen, "no usable axis range");
         return false;
     }
-    cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
-    draw_text(cr, PLOT_WIDTH / 2.0, 26, s->title, ALIGN_CENTER, FONT_TITLE, true, PLOT_WIDTH - 20);
-    draw_axes(cr, s, &f);
+    draw_text(cv, PLOT_WIDTH / 2.0, 26, s->title, ALIGN_CENTER, FONT_TITLE, true, PLOT_WIDTH - 20,
+              TEXT_DARK, false);
+    draw_axes(cv, s, &f);
     cairo_save(cr);
     cairo_rectangle(cr, f.left, f.top, f.right - f.left, f.bottom - f.top);
     cairo_clip(cr);
@@ -576,13 +609,12 @@ static bool draw_plot(cairo_t *cr, const plot_spec *s, char *err, size_t errlen)
         draw_layer(cr, s, &f, &s->layers[k]);
     cairo_restore(cr);
     draw_frame(cr, &f);
-    draw_legend(cr, s, f.right + 14, f.top, PLOT_WIDTH - f.right - 18, f.bottom);
+    draw_legend(cv, s, f.right + 14, f.top, PLOT_WIDTH - f.right - 18, f.bottom);
     if (hidden) {
         char note[96];
         snprintf(note, sizeof note, "%zu point%s not shown (missing, or not positive on a log axis)",
                  hidden, hidden == 1 ? "" : "s");
-        cairo_set_source_rgb(cr, 0.35, 0.35, 0.35);
-        draw_text(cr, 8, PLOT_HEIGHT - 6, note, ALIGN_LEFT, FONT_NOTE, false, 0);
+        draw_text(cv, 8, PLOT_HEIGHT - 6, note, ALIGN_LEFT, FONT_NOTE, false, 0, TEXT_MUTED, false);
     }
     cairo_status_t st = cairo_status(cr);
     if (st != CAIRO_STATUS_SUCCESS) {
@@ -642,9 +674,11 @@ static bool render_svg(const plot_spec *spec, rbuf *out, char *err, size_t errle
 #if CAIRO_VERSION >= CAIRO_VERSION_ENCODE(1, 16, 0)
     cairo_svg_surface_set_document_unit(surface, CAIRO_SVG_UNIT_PX);
 #endif
-    cairo_t *cr = cairo_create(surface);
-    bool ok = draw_plot(cr, spec, err, errlen);
-    cairo_destroy(cr);
+    rbuf texts;
+    rbuf_init(&texts);
+    canvas cv = {cairo_create(surface), &texts};
+    bool ok = draw_plot(&cv, spec, err, errlen);
+    cairo_destroy(cv.cr);
     cairo_surface_finish(surface);
     cairo_status_t st = cairo_surface_status(surface);
     cairo_surface_destroy(surface);
@@ -652,18 +686,27 @@ static bool render_svg(const plot_spec *spec, rbuf *out, char *err, size_t errle
         snprintf(err, errlen, "cairo svg: %s", cairo_status_to_string(st));
         ok = false;
     }
-    if (ok)
-        normalize_svg_ids(rbuf_str(&raw), raw.len, out);
+    const char *end = ok ? strstr(rbuf_str(&raw), "</svg>") : NULL;
+    if (ok && !end) {
+        snprintf(err, errlen, "cairo svg: no </svg>");
+        ok = false;
+    }
+    if (ok) {
+        normalize_svg_ids(rbuf_str(&raw), (size_t)(end - rbuf_str(&raw)), out);
+        rbuf_put(out, texts.data, texts.len);
+        rbuf_puts(out, end);
+    }
     rbuf_free(&raw);
+    rbuf_free(&texts);
     return ok && !out->oom;
 }
 
 static bool render_png(const plot_spec *spec, rbuf *out, char *err, size_t errlen)
 {
     cairo_surface_t *surface = cairo_image_surface_create(CAIRO_FORMAT_RGB24, PLOT_WIDTH, PLOT_HEIGHT);
-    cairo_t *cr = cairo_create(surface);
-    bool ok = draw_plot(cr, spec, err, errlen);
-    cairo_destroy(cr);
+    canvas cv = {cairo_create(surface), NULL};
+    bool ok = draw_plot(&cv, spec, err, errlen);
+    cairo_destroy(cv.cr);
     cairo_surface_flush(surface);
     if (ok && cairo_surface_status(surface) != CAIRO_STATUS_SUCCESS) {
         snprintf(err, errlen, "cairo: %s", cairo_status_to_string(cairo_surface_status(surface)));

@@ -10,10 +10,12 @@
  *
  * Colours are the Okabe-Ito palette (distinguishable with the common
  * colour-vision deficiencies); markers also differ between series so
- * nothing depends on colour alone. Text uses "DejaVu Sans" through
- * fontconfig; archive strings are cleaned (render/escape.h) before Cairo
- * sees them, and Cairo writes text as glyph outlines, so no string reaches
- * the SVG as markup.
+ * nothing depends on colour alone. Text is laid out with the metrics of
+ * "DejaVu Sans" from fontconfig. Cairo draws everything on the PNG; on
+ * the SVG it draws the graphics and the text is added as <text> elements
+ * (selectable, readable by screen readers, a fraction of the size and of
+ * the time of Cairo's glyph outlines), every string cleaned and
+ * XML-escaped (render/escape.h).
  *
  * Output is deterministic: the same spec gives the same bytes (the SVG's
  * process-wide surface ids are renumbered from 1).
