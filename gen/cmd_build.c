@@ -12,9 +12,11 @@
 #include <unistd.h>
 
 #include "gen/site.h"
+#include "gen/site_verify.h"
 
 static const char usage[] =
-    "usage: perfcast build [--archive DIR] [--out DIR] [--templates DIR] [--strict] [--quiet]\n"
+    "usage: perfcast build [--archive DIR] [--out DIR] [--templates DIR] [--verify]\n"
+    "                      [--strict] [--quiet]\n"
     "\n"
     "Publishes the archive as a static site: per campaign its README, fitted\n"
     "equations, goodness of fit, predictions with intervals and errors, charts\n"
@@ -32,6 +34,8 @@ static const char usage[] =
     "  --out DIR        the site folder (default: site)\n"
     "  --templates DIR  page.html and style.css (default: $PERFCAST_TEMPLATES, else\n"
     "                   ./templates, else PREFIX/share/perfcast/templates)\n"
+    "  --verify         check the built site: pages and charts parse, every relative\n"
+    "                   link and image resolves, no script; exit 1 on a problem\n"
     "  --strict         exit 1 when the archive has problems or a fit fails\n"
     "  --quiet          no summary line\n"
     "  --help           this text\n"
@@ -92,6 +96,20 @@ static long long env_number(const char *name, long long fallback)
     return v;
 }
 
+static bool verify_site(const char *dir, bool quiet)
+{
+    site_report r;
+    bool ok = site_verify(dir, &r);
+    for (size_t i = 0; i < r.nproblems; i++)
+        fprintf(stderr, "%s/%s\n", dir, r.problems[i]);
+    if (!quiet || !ok)
+        printf("%s: verified %zu files: %zu pages, %zu charts, %zu links, %zu images; "
+               "%zu problem%s\n", dir, r.files, r.pages, r.charts, r.links, r.images,
+               r.nproblems, r.nproblems == 1 ? "" : "s");
+    site_report_free(&r);
+    return ok;
+}
+
 static int usage_error(const char *what, const char *arg)
 {
     fprintf(stderr, "perfcast build: %s%s%s\n%s", what, arg ? " " : "", arg ? arg : "", usage);
@@ -101,7 +119,7 @@ static int usage_error(const char *what, const char *arg)
 int cmd_build(int argc, char **argv)
 {
     site_options opt = {.archive_dir = "archive", .out_dir = "site", .templates_dir = NULL};
-    bool strict = false, quiet = false;
+    bool strict = false, quiet = false, verify = false;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         const char **value = !strcmp(a, "--archive")     ? &opt.archive_dir
@@ -119,6 +137,8 @@ int cmd_build(int argc, char **argv)
             strict = true;
         } else if (!strcmp(a, "--quiet")) {
             quiet = true;
+        } else if (!strcmp(a, "--verify")) {
+            verify = true;
         } else {
             return usage_error(a[0] == '-' ? "unknown option" : "unexpected argument", a);
         }
@@ -150,5 +170,7 @@ int cmd_build(int argc, char **argv)
                opt.out_dir, st.pages, st.charts, st.charts_drawn, st.files_written,
                st.files_kept, st.campaigns, st.skipped_campaigns, st.experiments,
                st.failed_experiments, st.alerts);
+    if (verify && !verify_site(opt.out_dir, quiet))
+        return 1;
     return strict && (st.problems || st.failed_experiments) ? 1 : 0;
 }

@@ -34,9 +34,48 @@ typedef struct {
     size_t n;
 } name_set;
 
+static bool is_digit(char c)
+{
+    return c >= '0' && c <= '9';
+}
+
+/* Natural order: digit runs compare as numbers, so "N=8000" comes
+ * before "N=10000"; otherwise byte order. Ties fall back to strcmp so
+ * the order is total. */
+static int natural_compare(const char *a, const char *b)
+{
+    const char *x = a, *y = b;
+    while (*x && *y) {
+        if (is_digit(*x) && is_digit(*y)) {
+            while (*x == '0')
+                x++;
+            while (*y == '0')
+                y++;
+            size_t nx = 0, ny = 0;
+            while (is_digit(x[nx]))
+                nx++;
+            while (is_digit(y[ny]))
+                ny++;
+            if (nx != ny)
+                return nx < ny ? -1 : 1;
+            int c = strncmp(x, y, nx);
+            if (c)
+                return c;
+            x += nx, y += ny;
+        } else {
+            if (*x != *y)
+                return (unsigned char)*x < (unsigned char)*y ? -1 : 1;
+            x++, y++;
+        }
+    }
+    if (*x || *y)
+        return *x ? 1 : -1;
+    return strcmp(a, b);
+}
+
 static int compare_names(const void *a, const void *b)
 {
-    return strcmp(*(const char *const *)a, *(const char *const *)b);
+    return natural_compare(*(const char *const *)a, *(const char *const *)b);
 }
 
 /* The distinct names of `all` (n of them; NULL counts as ""). */
@@ -50,7 +89,7 @@ static bool name_set_make(name_set *s, const char **all, size_t n)
         s->names[i] = all[i] ? all[i] : "";
     qsort(s->names, n, sizeof *s->names, compare_names);
     for (size_t i = 0; i < n; i++)
-        if (s->n == 0 || strcmp(s->names[s->n - 1], s->names[i]) != 0)
+        if (s->n == 0 || compare_names(&s->names[s->n - 1], &s->names[i]) != 0)
             s->names[s->n++] = s->names[i];
     return true;
 }

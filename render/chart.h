@@ -4,8 +4,8 @@
  * or predicts: the caller passes measured and predicted values.
  *
  * Groups and series (clusters, jobs) get colours and markers in the
- * order of their names, so one cluster has the same colour in every
- * chart that shows the same set of clusters.
+ * natural order of their names (N=8000 before N=10000), so one cluster
+ * has the same colour in every chart that shows the same set of clusters.
  *
  * Every function fills both files of a chart_files (initialised by the
  * caller with chart_files_init) and returns false with a reason in err

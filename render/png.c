@@ -8,6 +8,7 @@
  */
 #include "render/png.h"
 
+#include <cairo.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -305,4 +306,63 @@ bool png_encode_rgb24(const unsigned char *pixels, int width, int height, int st
     c = begin_chunk(out, "IEND");
     end_chunk(out, c, &ct);
     return !out->oom;
+}
+
+/* ------------------------------------------------------------------ */
+/* Reading back                                                        */
+
+typedef struct {
+    const unsigned char *data;
+    size_t len, pos;
+} png_reader;
+
+static cairo_status_t read_chunk(void *closure, unsigned char *out, unsigned int n)
+{
+    png_reader *r = closure;
+    if (n > r->len - r->pos)
+        return CAIRO_STATUS_READ_ERROR;
+    memcpy(out, r->data + r->pos, n);
+    r->pos += n;
+    return CAIRO_STATUS_SUCCESS;
+}
+
+enum { COLOR_LIMIT = 16 };
+
+static size_t count_colors(cairo_surface_t *s)
+{
+    const size_t limit = COLOR_LIMIT;
+    uint32_t seen[COLOR_LIMIT];
+    size_t n = 0;
+    const unsigned char *px = cairo_image_surface_get_data(s);
+    int w = cairo_image_surface_get_width(s), h = cairo_image_surface_get_height(s);
+    int stride = cairo_image_surface_get_stride(s);
+    for (int y = 0; y < h && n < limit; y++)
+        for (int x = 0; x < w && n < limit; x++) {
+            uint32_t p;
+            memcpy(&p, px + (size_t)y * (size_t)stride + 4 * (size_t)x, 4);
+            size_t i = 0;
+            while (i < n && seen[i] != p)
+                i++;
+            if (i == n)
+                seen[n++] = p;
+        }
+    return n;
+}
+
+bool png_inspect(const void *data, size_t len, png_info *info)
+{
+    memset(info, 0, sizeof *info);
+    if (len < 8 || memcmp(data, "\x89PNG\r\n\x1a\n", 8) != 0)
+        return false;
+    png_reader r = {data, len, 0};
+    cairo_surface_t *s = cairo_image_surface_create_from_png_stream(read_chunk, &r);
+    bool ok = cairo_surface_status(s) == CAIRO_STATUS_SUCCESS;
+    if (ok) {
+        cairo_surface_flush(s);
+        info->width = cairo_image_surface_get_width(s);
+        info->height = cairo_image_surface_get_height(s);
+        info->colors = count_colors(s);
+    }
+    cairo_surface_destroy(s);
+    return ok;
 }

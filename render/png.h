@@ -22,4 +22,14 @@
  * for a size outside 1..16384 pixels or when out of memory. */
 bool png_encode_rgb24(const unsigned char *pixels, int width, int height, int stride, rbuf *out);
 
+/* What a PNG file holds, read back with Cairo's (libpng's) decoder: for
+ * checking the charts a build wrote. */
+typedef struct {
+    int width, height;
+    size_t colors;  /* distinct colours, counted up to 16 */
+} png_info;
+
+/* Decode data; false when it is not a PNG Cairo can read. */
+bool png_inspect(const void *data, size_t len, png_info *info);
+
 #endif
