@@ -16,7 +16,7 @@
 
 static const char usage[] =
     "usage: perfcast build [--archive DIR] [--out DIR] [--templates DIR] [--verify]\n"
-    "                      [--strict] [--quiet]\n"
+    "                      [--jobs N] [--strict] [--quiet]\n"
     "\n"
     "Publishes the archive as a static site: per campaign its README, fitted\n"
     "equations, goodness of fit, predictions with intervals and errors, charts\n"
@@ -34,6 +34,8 @@ static const char usage[] =
     "  --out DIR        the site folder (default: site)\n"
     "  --templates DIR  page.html and style.css (default: $PERFCAST_TEMPLATES, else\n"
     "                   ./templates, else PREFIX/share/perfcast/templates)\n"
+    "  --jobs N         threads drawing pages and charts (default: one per processor;\n"
+    "                   the output does not depend on it)\n"
     "  --verify         check the built site: pages and charts parse, every relative\n"
     "                   link and image resolves, no script; exit 1 on a problem\n"
     "  --strict         exit 1 when the archive has problems or a fit fails\n"
@@ -139,6 +141,13 @@ int cmd_build(int argc, char **argv)
             quiet = true;
         } else if (!strcmp(a, "--verify")) {
             verify = true;
+        } else if (!strcmp(a, "--jobs")) {
+            char *end;
+            long n = i + 1 < argc ? strtol(argv[i + 1], &end, 10) : 0;
+            if (i + 1 >= argc || *end || n < 1 || n > 64)
+                return usage_error("--jobs needs a number from 1 to 64, not", i + 1 < argc ? argv[i + 1] : "nothing");
+            opt.jobs = (int)n;
+            i++;
         } else {
             return usage_error(a[0] == '-' ? "unknown option" : "unexpected argument", a);
         }

@@ -3,9 +3,11 @@
  */
 #include "gen/site.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "gen/fileio.h"
 #include "gen/site_data.h"
@@ -29,17 +31,95 @@ static char *read_template_file(const char *dir, const char *name, char *err, si
     return text;
 }
 
-static bool write_pages(site_ctx *c, const char *css)
+/* Campaign and cluster pages (with their charts, which is where the time
+ * goes) are independent: workers take the next one until none is left. */
+typedef struct {
+    pthread_mutex_t lock;
+    size_t next, njobs;
+    bool failed;
+} job_queue;
+
+typedef struct {
+    site_ctx ctx;
+    job_queue *queue;
+    pthread_t thread;
+} worker;
+
+static bool take_job(job_queue *q, size_t *job)
+{
+    pthread_mutex_lock(&q->lock);
+    bool ok = !q->failed && q->next < q->njobs;
+    if (ok)
+        *job = q->next++;
+    pthread_mutex_unlock(&q->lock);
+    return ok;
+}
+
+static void *work(void *arg)
+{
+    worker *w = arg;
+    size_t ncamps = w->ctx.data->ncamps, job;
+    while (take_job(w->queue, &job)) {
+        bool ok = job < ncamps ? site_write_campaign(&w->ctx, job)
+                               : site_write_cluster(&w->ctx, job - ncamps);
+        if (!ok) {
+            pthread_mutex_lock(&w->queue->lock);
+            w->queue->failed = true;
+            pthread_mutex_unlock(&w->queue->lock);
+        }
+    }
+    return NULL;
+}
+
+static size_t thread_count(const site_options *opt)
+{
+    long n = opt->jobs > 0 ? opt->jobs : sysconf(_SC_NPROCESSORS_ONLN);
+    return n < 1 ? 1 : n > 16 ? 16 : (size_t)n;
+}
+
+/* Run the campaign and cluster pages on the workers; c gets their counts. */
+static bool write_parallel(site_ctx *c, size_t nthreads)
+{
+    job_queue q = {.njobs = c->data->ncamps + c->data->nclusters};
+    pthread_mutex_init(&q.lock, NULL);
+    worker *w = calloc(nthreads, sizeof *w);
+    size_t started = 0;
+    for (size_t i = 0; w && i < nthreads; i++) {
+        w[i].ctx = (site_ctx){.out = c->out, .tpl = c->tpl, .data = c->data};
+        rbuf_init(&w[i].ctx.html);
+        rbuf_init(&w[i].ctx.page);
+        w[i].queue = &q;
+        /* The first worker is this thread; the others are started. */
+        if (i == 0 || pthread_create(&w[i].thread, NULL, work, &w[i]) == 0)
+            started++;
+        else
+            break;
+    }
+    if (w && started)
+        work(&w[0]);
+    for (size_t i = 0; w && i < started; i++) {
+        if (i > 0)
+            pthread_join(w[i].thread, NULL);
+        c->pages += w[i].ctx.pages;
+        c->charts += w[i].ctx.charts;
+        c->charts_drawn += w[i].ctx.charts_drawn;
+        rbuf_free(&w[i].ctx.html);
+        rbuf_free(&w[i].ctx.page);
+    }
+    bool ok = w && started && !q.failed && q.next >= q.njobs;
+    free(w);
+    pthread_mutex_destroy(&q.lock);
+    return ok;
+}
+
+static bool write_pages(site_ctx *c, const char *css, size_t nthreads)
 {
     rbuf style;
     rbuf_init(&style);
     rbuf_puts(&style, css);
     bool ok = site_file(c, "style.css", &style);
     rbuf_free(&style);
-    for (size_t i = 0; ok && i < c->data->ncamps; i++)
-        ok = site_write_campaign(c, i);
-    for (size_t i = 0; ok && i < c->data->nclusters; i++)
-        ok = site_write_cluster(c, i);
+    ok = ok && write_parallel(c, nthreads);
     return ok && site_write_alerts(c) && site_write_advice(c) && site_write_index(c);
 }
 
@@ -104,7 +184,7 @@ bool site_build(const site_options *opt, site_stats *stats, char ***diags, size_
         site_ctx c = {.out = out, .tpl = tpl, .data = &d};
         rbuf_init(&c.html);
         rbuf_init(&c.page);
-        ok = write_pages(&c, css);
+        ok = write_pages(&c, css, thread_count(opt));
         rbuf_free(&c.html);
         rbuf_free(&c.page);
         count(&d, &c, stats);

@@ -18,6 +18,7 @@ typedef struct {
     const char *out_dir;
     const char *templates_dir;    /* holds page.html and style.css */
     long long source_date_epoch;  /* < 0: unset */
+    int jobs;                     /* threads drawing pages; 0 = one per processor */
     long fail_after;              /* fault injection (tests): see site_out.h; < 0 = never */
     bool fail_kill;
 } site_options;

@@ -11,6 +11,7 @@
 #include <fcntl.h>
 #include <ftw.h>
 #include <inttypes.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -46,6 +47,7 @@ struct site_out {
     long files;          /* written or linked, for fail_after */
     char made_dir[4096]; /* the last folder known to exist in tmp_dir */
     char error[512];
+    pthread_mutex_t lock; /* page writers run in several threads */
 };
 
 /* ------------------------------------------------------------------ */
@@ -86,19 +88,29 @@ static bool fail(site_out *o, const char *fmt, ...)
     return false;
 }
 
-bool site_out_failed(const site_out *o)
+static bool failed(const site_out *o)
 {
     return o->error[0] != '\0';
 }
 
-const char *site_out_error(const site_out *o)
+bool site_out_failed(site_out *o)
 {
-    return o->error;
+    pthread_mutex_lock(&o->lock);
+    bool f = failed(o);
+    pthread_mutex_unlock(&o->lock);
+    return f;
 }
 
-void site_out_get_stats(const site_out *o, site_out_stats *s)
+const char *site_out_error(site_out *o)
 {
+    return o->error; /* set once, never changed after */
+}
+
+void site_out_get_stats(site_out *o, site_out_stats *s)
+{
+    pthread_mutex_lock(&o->lock);
     *s = o->stats;
+    pthread_mutex_unlock(&o->lock);
 }
 
 static char *join(const char *a, const char *b)
@@ -318,7 +330,7 @@ static bool try_keep(site_out *o, const char *path, uint64_t key, uint64_t hash,
 
 static bool begin_file(site_out *o, const char *path)
 {
-    if (site_out_failed(o))
+    if (failed(o))
         return false;
     if (!valid_site_path(path))
         return fail(o, "invalid site path '%s'", path);
@@ -339,33 +351,45 @@ static bool put(site_out *o, const char *path, uint64_t key, const void *data, s
 
 bool site_out_write(site_out *o, const char *path, const void *data, size_t len)
 {
-    return put(o, path, 0, data, len);
+    pthread_mutex_lock(&o->lock);
+    bool ok = put(o, path, 0, data, len);
+    pthread_mutex_unlock(&o->lock);
+    return ok;
 }
 
 bool site_out_write_keyed(site_out *o, const char *path, uint64_t key, const void *data,
                           size_t len)
 {
-    return put(o, path, key ? key : 1, data, len);
+    pthread_mutex_lock(&o->lock);
+    bool ok = put(o, path, key ? key : 1, data, len);
+    pthread_mutex_unlock(&o->lock);
+    return ok;
 }
 
 /* The previous manifest's entry for path made from key, or NULL. */
 static const entry *reusable(const site_out *o, const char *path, uint64_t key)
 {
-    if (site_out_failed(o) || !o->out_exists || !valid_site_path(path))
+    if (failed(o) || !o->out_exists || !valid_site_path(path))
         return NULL;
     const entry *e = entry_find(&o->old, path);
     return e && e->key == (key ? key : 1) ? e : NULL;
 }
 
-bool site_out_can_reuse(const site_out *o, const char *path, uint64_t key)
+bool site_out_can_reuse(site_out *o, const char *path, uint64_t key)
 {
-    return reusable(o, path, key) != NULL;
+    pthread_mutex_lock(&o->lock);
+    bool ok = reusable(o, path, key) != NULL;
+    pthread_mutex_unlock(&o->lock);
+    return ok;
 }
 
 bool site_out_reuse(site_out *o, const char *path, uint64_t key)
 {
+    pthread_mutex_lock(&o->lock);
     const entry *e = reusable(o, path, key);
-    return e && begin_file(o, path) && try_keep(o, path, e->key, e->hash, e->size);
+    bool ok = e && begin_file(o, path) && try_keep(o, path, e->key, e->hash, e->size);
+    pthread_mutex_unlock(&o->lock);
+    return ok;
 }
 
 /* ------------------------------------------------------------------ */
@@ -434,6 +458,7 @@ site_out *site_out_begin(const char *out_dir, const site_out_options *opt, char 
         snprintf(err, errlen, "out of memory");
         return NULL;
     }
+    pthread_mutex_init(&o->lock, NULL);
     o->opt = opt ? *opt : (site_out_options){-1, false};
     size_t n = strlen(o->out_dir);
     while (n > 1 && o->out_dir[n - 1] == '/')
@@ -445,13 +470,13 @@ site_out *site_out_begin(const char *out_dir, const site_out_options *opt, char 
             fail(o, "%s exists and is not a folder", o->out_dir);
         else
             read_manifest(o);
-        if (!site_out_failed(o) && o->old.n == 0)
+        if (!failed(o) && o->old.n == 0)
             replaceable(o);
     }
     char parent[4096];
     const char *base;
     split_out_dir(o->out_dir, parent, sizeof parent, &base);
-    if (!site_out_failed(o)) {
+    if (!failed(o)) {
         remove_stale(parent, base);
         char tmp[4096 + 600];
         snprintf(tmp, sizeof tmp, "%s/.%s.build-%ld", parent, base, (long)getpid());
@@ -460,7 +485,7 @@ site_out *site_out_begin(const char *out_dir, const site_out_options *opt, char 
         else if (mkdir(o->tmp_dir, 0755) != 0)
             fail(o, "cannot make %s: %s", o->tmp_dir, strerror(errno));
     }
-    if (site_out_failed(o)) {
+    if (failed(o)) {
         snprintf(err, errlen, "%s", o->error);
         site_out_abort(o);
         return NULL;
@@ -473,6 +498,7 @@ site_out *site_out_begin(const char *out_dir, const site_out_options *opt, char 
 
 static void release(site_out *o)
 {
+    pthread_mutex_destroy(&o->lock);
     entry_list_free(&o->old);
     entry_list_free(&o->now);
     free(o->out_dir);
@@ -546,7 +572,7 @@ bool site_out_commit(site_out *o, char *err, size_t errlen)
     if (!text)
         fail(o, "out of memory");
     /* The manifest does not list itself: it is compared by its bytes. */
-    if (!site_out_failed(o)) {
+    if (!failed(o)) {
         char *old_path = join(o->out_dir, manifest_name);
         size_t old_len = 0;
         char *old_text = o->out_exists && old_path ? fileio_read_file(old_path, &old_len) : NULL;
@@ -557,11 +583,11 @@ bool site_out_commit(site_out *o, char *err, size_t errlen)
         free(old_path);
     }
     free(text);
-    if (!site_out_failed(o)) {
+    if (!failed(o)) {
         carry_over_foreign(o);
         swap_in(o);
     }
-    bool ok = !site_out_failed(o);
+    bool ok = !failed(o);
     if (!ok)
         snprintf(err, errlen, "%s", o->error);
     site_out_abort(o); /* after the swap, tmp_dir holds the previous site */

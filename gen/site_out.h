@@ -25,6 +25,9 @@
  * Errors are sticky: after the first failure every call is a no-op
  * returning false, and site_out_error says what happened.
  *
+ * Threads: the writing and reusing calls may come from several threads at
+ * once (a lock serialises them); begin, commit and abort from one.
+ *
  * Ownership: site_out_begin returns a writer that site_out_commit or
  * site_out_abort releases (exactly one of them).
  */
@@ -62,7 +65,7 @@ bool site_out_write(site_out *o, const char *path, const void *data, size_t len)
 
 /* Whether the previous site has path made from inputs whose hash is key
  * (charts), so that site_out_reuse can keep it. No side effect. */
-bool site_out_can_reuse(const site_out *o, const char *path, uint64_t key);
+bool site_out_can_reuse(site_out *o, const char *path, uint64_t key);
 
 /* Keep the previous site's path made from the same key: true when it was
  * linked and the caller need not make it; false otherwise (and on error). */
@@ -72,9 +75,9 @@ bool site_out_reuse(site_out *o, const char *path, uint64_t key);
 bool site_out_write_keyed(site_out *o, const char *path, uint64_t key, const void *data,
                           size_t len);
 
-bool site_out_failed(const site_out *o);
-const char *site_out_error(const site_out *o);
-void site_out_get_stats(const site_out *o, site_out_stats *s);
+bool site_out_failed(site_out *o);
+const char *site_out_error(site_out *o);
+void site_out_get_stats(site_out *o, site_out_stats *s);
 
 /* Write the manifest and swap the new site in. Releases o. Returns false
  * with the reason in err (the previous site is then untouched). */
