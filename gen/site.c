@@ -161,14 +161,10 @@ static void export_diags(const site_data *d, char ***out, size_t *n)
     }
 }
 
-bool site_build(const site_options *opt, site_stats *stats, char ***diags, size_t *ndiags,
-                char *err, size_t errlen)
+bool site_write(const site_data *d, const site_options *opt, site_stats *stats, char *err,
+                size_t errlen)
 {
-    site_data d;
-    if (!site_data_load(&d, opt->archive_dir, opt->source_date_epoch, err, errlen)) {
-        site_data_free(&d);
-        return false;
-    }
+    memset(stats, 0, sizeof *stats);
     char *page_html = read_template_file(opt->templates_dir, "page.html", err, errlen);
     char *css = page_html ? read_template_file(opt->templates_dir, "style.css", err, errlen) : NULL;
     template *tpl = css ? template_parse(page_html, err, errlen) : NULL;
@@ -181,13 +177,13 @@ bool site_build(const site_options *opt, site_stats *stats, char ***diags, size_
     site_out *out = tpl ? site_out_begin(opt->out_dir, &oo, err, errlen) : NULL;
     bool ok = out != NULL;
     if (ok) {
-        site_ctx c = {.out = out, .tpl = tpl, .data = &d};
+        site_ctx c = {.out = out, .tpl = tpl, .data = d};
         rbuf_init(&c.html);
         rbuf_init(&c.page);
         ok = write_pages(&c, css, thread_count(opt));
         rbuf_free(&c.html);
         rbuf_free(&c.page);
-        count(&d, &c, stats);
+        count(d, &c, stats);
         site_out_stats os;
         site_out_get_stats(out, &os);
         stats->files_written = os.written;
@@ -199,11 +195,21 @@ bool site_build(const site_options *opt, site_stats *stats, char ***diags, size_
             site_out_abort(out);
         }
     }
-    if (diags)
-        export_diags(&d, diags, ndiags);
     template_free(tpl);
     free(page_html);
     free(css);
+    return ok;
+}
+
+bool site_build(const site_options *opt, site_stats *stats, char ***diags, size_t *ndiags,
+                char *err, size_t errlen)
+{
+    site_data d;
+    bool ok = site_data_load(&d, opt->archive_dir, opt->source_date_epoch, NULL, NULL, err,
+                             errlen) &&
+              site_write(&d, opt, stats, err, errlen);
+    if (diags)
+        export_diags(&d, diags, ndiags);
     site_data_free(&d);
     return ok;
 }

@@ -12,6 +12,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include "gen/site_data.h"
 
 typedef struct {
     const char *archive_dir;
@@ -35,8 +36,14 @@ typedef struct {
  * be built; the previous site is then untouched. Problems of single
  * campaigns and failed fits do not fail the build: they are shown on the
  * pages and counted in stats. diags, when not NULL, receives the archive's
- * problems as "FILE:LINE:COL: message" lines. */
+ * problems as "FILE:LINE:COL: message" lines (the caller frees each line
+ * and the array). */
 bool site_build(const site_options *opt, site_stats *stats, char ***diags, size_t *ndiags,
                 char *err, size_t errlen);
+
+/* The second half of site_build, for data already loaded (opt->archive_dir
+ * is not used). */
+bool site_write(const site_data *data, const site_options *opt, site_stats *stats, char *err,
+                size_t errlen);
 
 #endif

@@ -212,7 +212,7 @@ static char *make_anchor(const char *name)
     return a;
 }
 
-static bool load_experiments(site_data *d, site_campaign *sc)
+static bool load_experiments(site_data *d, site_campaign *sc, site_fit_fn fit, void *fit_ctx)
 {
     const campaign *c = sc->camp;
     sc->exps = calloc(c->nexperiments ? c->nexperiments : 1, sizeof *sc->exps);
@@ -221,7 +221,10 @@ static bool load_experiments(site_data *d, site_campaign *sc)
     for (size_t i = 0; i < c->nexperiments; i++) {
         site_experiment *e = &sc->exps[sc->nexps++];
         e->info = &c->experiments[i];
-        experiment_run(&d->arch, c, e->info, &e->res);
+        if (fit)
+            fit(fit_ctx, &d->arch, c, e->info, &e->res);
+        else
+            experiment_run(&d->arch, c, e->info, &e->res);
         if (!(e->anchor = make_anchor(e->info->name)) || !choose_columns(e))
             return false;
     }
@@ -272,7 +275,7 @@ static int compare_campaigns(const void *a, const void *b)
     return strcmp(((const site_campaign *)a)->name, ((const site_campaign *)b)->name);
 }
 
-static bool load_campaigns(site_data *d)
+static bool load_campaigns(site_data *d, site_fit_fn fit, void *fit_ctx)
 {
     const archive *a = &d->arch;
     size_t n = a->ncampaigns + a->nskipped;
@@ -290,7 +293,7 @@ static bool load_campaigns(site_data *d)
             newest_date(&sc->camp->runs, sc->last_date, &sc->nmeasured);
             if (strcmp(sc->last_date, d->last_date) > 0)
                 memcpy(d->last_date, sc->last_date, 11);
-            if (!load_experiments(d, sc))
+            if (!load_experiments(d, sc, fit, fit_ctx))
                 return false;
         }
         rbuf prefix;
@@ -512,7 +515,7 @@ static void date_of_epoch(long long epoch, char out[11])
 }
 
 bool site_data_load(site_data *d, const char *archive_dir, long long source_date_epoch,
-                    char *err, size_t errlen)
+                    site_fit_fn fit, void *fit_ctx, char *err, size_t errlen)
 {
     memset(d, 0, sizeof *d);
     diag_init(&d->diags);
@@ -528,7 +531,8 @@ bool site_data_load(site_data *d, const char *archive_dir, long long source_date
         rbuf_free(&b);
         return false;
     }
-    if (!load_clusters(d) || !load_campaigns(d) || !archive_problems(d) || !derive(d)) {
+    if (!load_clusters(d) || !load_campaigns(d, fit, fit_ctx) || !archive_problems(d) ||
+        !derive(d)) {
         snprintf(err, errlen, "out of memory");
         return false;
     }

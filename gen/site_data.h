@@ -91,11 +91,17 @@ typedef struct {
     char build_date[11];      /* SOURCE_DATE_EPOCH as a date, "" when unset */
 } site_data;
 
-/* Load the archive and run every experiment. Returns false with a reason
- * in err only when nothing can be shown (no archive, out of memory);
- * problems with single campaigns are kept in the data and shown. */
+/* How an experiment is run: experiment_run (gen/experiment.h) unless a
+ * caller (a test) supplies its own. Must always fill res. */
+typedef bool (*site_fit_fn)(void *ctx, const archive *a, const campaign *c,
+                            const experiment_info *e, experiment_result *res);
+
+/* Load the archive and run every experiment with fit (NULL = experiment_run).
+ * Returns false with a reason in err only when nothing can be shown (no
+ * archive, out of memory); problems with single campaigns are kept in the
+ * data and shown. site_data_free must be called in every case. */
 bool site_data_load(site_data *d, const char *archive_dir, long long source_date_epoch,
-                    char *err, size_t errlen);
+                    site_fit_fn fit, void *fit_ctx, char *err, size_t errlen);
 
 void site_data_free(site_data *d);
 
