@@ -269,16 +269,37 @@ static double scaled_value(const ols_model *m, const double *terms, size_t q)
     return term_or_one(terms, c) / m->scale[c];
 }
 
-/* h = || R11^-T x~ ||^2 over the estimable (scaled) columns, for one row of
- * term values. */
-static double leverage_of(const ols_model *m, const double *terms)
+/* Component j of z = R11^-T x~ for one row of term values: the row in the
+ * coordinates where the hat matrix is a dot product, H_ab = z_a.z_b. */
+static double whitened(const ols_model *m, const double *terms, size_t j)
 {
     size_t r = m->rank;
+    double z = 0;
+    for (size_t i = 0; i <= j; i++)
+        z += m->rinv[i * r + j] * scaled_value(m, terms, i);
+    return z;
+}
+
+static void whiten(const ols_model *m, const double *terms, double *z)
+{
+    for (size_t j = 0; j < m->rank; j++)
+        z[j] = whitened(m, terms, j);
+}
+
+static double dot(const double *a, const double *b, size_t len)
+{
+    double s = 0;
+    for (size_t i = 0; i < len; i++)
+        s += a[i] * b[i];
+    return s;
+}
+
+/* The leverage x0'(X'X)^-1 x0 = ||z||^2 of one row of term values. */
+static double leverage_of(const ols_model *m, const double *terms)
+{
     double h = 0;
-    for (size_t j = 0; j < r; j++) {
-        double z = 0;
-        for (size_t i = 0; i <= j; i++)
-            z += m->rinv[i * r + j] * scaled_value(m, terms, i);
+    for (size_t j = 0; j < m->rank; j++) {
+        double z = whitened(m, terms, j);
         h += z * z;
     }
     return h;
@@ -464,15 +485,137 @@ void ols_predict(const ols_model *m, const double *x0, double level, ols_predict
     out->pi_high = out->estimate + pi;
 }
 
-double ols_loo_mse(const ols_model *m)
+/* Solve a u = b in place (a is g x g, row-major, destroyed) by Gaussian
+ * elimination with partial pivoting; false when a is singular to rounding. */
+static bool solve_small(double *a, double *b, size_t g)
 {
-    double s = 0;
-    for (size_t i = 0; i < m->n; i++) {
-        double keep = 1 - m->hat[i];
-        if (keep < 1e-10)
-            return INFINITY;
-        double e = m->residuals[i] / keep;
-        s += e * e;
+    for (size_t c = 0; c < g; c++) {
+        size_t piv = c;
+        for (size_t r = c + 1; r < g; r++)
+            if (fabs(a[r * g + c]) > fabs(a[piv * g + c]))
+                piv = r;
+        if (fabs(a[piv * g + c]) < 1e-10)
+            return false;
+        for (size_t j = 0; j < g; j++) {
+            double t = a[c * g + j];
+            a[c * g + j] = a[piv * g + j];
+            a[piv * g + j] = t;
+        }
+        double t = b[c];
+        b[c] = b[piv];
+        b[piv] = t;
+        for (size_t r = c + 1; r < g; r++) {
+            double f = a[r * g + c] / a[c * g + c];
+            for (size_t j = c; j < g; j++)
+                a[r * g + j] -= f * a[c * g + j];
+            b[r] -= f * b[c];
+        }
     }
-    return s / (double)m->n;
+    for (size_t c = g; c-- > 0;) {
+        for (size_t j = c + 1; j < g; j++)
+            b[c] -= a[c * g + j] * b[j];
+        b[c] /= a[c * g + c];
+    }
+    return true;
+}
+
+/* Leave-out residuals of the runs members[g] taken out together:
+ * (I - H_GG)^-1 e_G. False when the group cannot be left out. */
+static bool group_residuals(const ols_model *m, const double *x, size_t k,
+                            const size_t *members, size_t g, double *z, double *a,
+                            double *out)
+{
+    size_t r = m->rank;
+    for (size_t i = 0; i < g; i++)
+        whiten(m, x + members[i] * k, z + i * r);
+    for (size_t i = 0; i < g; i++) {
+        for (size_t j = 0; j < g; j++)
+            a[i * g + j] = (i == j) - dot(z + i * r, z + j * r, r);
+        out[i] = m->residuals[members[i]];
+    }
+    return solve_small(a, out, g);
+}
+
+/* Gather into members the runs of i's group not yet done; returns how many. */
+static size_t gather_group(const size_t *group, size_t n, size_t i, bool *done,
+                           size_t *members)
+{
+    size_t g = 0;
+    for (size_t j = i; j < n; j++)
+        if (j == i || (group && !done[j] && group[j] == group[i])) {
+            members[g++] = j;
+            done[j] = true;
+        }
+    return g;
+}
+
+ols_status ols_loo_residuals(const ols_model *m, const double *x, size_t k,
+                             const size_t *group, double *out)
+{
+    size_t n = m->n;
+    size_t *members = malloc(n * sizeof *members);
+    bool *done = calloc(n, sizeof *done);
+    double *z = malloc((n * m->rank + 1) * sizeof *z), *res = malloc(n * sizeof *res);
+    double *a = NULL;
+    size_t acap = 0;
+    ols_status st = members && done && z && res ? OLS_OK : OLS_ERR_NOMEM;
+    for (size_t i = 0; i < n && st == OLS_OK; i++) {
+        if (done[i])
+            continue;
+        size_t g = gather_group(group, n, i, done, members);
+        if (g * g > acap) {
+            double *bigger = realloc(a, g * g * sizeof *a);
+            if (!bigger) {
+                st = OLS_ERR_NOMEM;
+                break;
+            }
+            a = bigger;
+            acap = g * g;
+        }
+        bool ok = group_residuals(m, x, k, members, g, z, a, res);
+        for (size_t j = 0; j < g; j++)
+            out[members[j]] = ok ? res[j] : INFINITY;
+    }
+    free(members);
+    free(done);
+    free(z);
+    free(res);
+    free(a);
+    return st;
+}
+
+/* Position of coefficient j in the pivoted order. */
+static size_t position_of(const ols_model *m, size_t j)
+{
+    size_t q = 0;
+    while (q < m->ncoef && m->order[q] != j)
+        q++;
+    return q;
+}
+
+ols_status ols_hc3_std_error(const ols_model *m, const double *x, size_t k, size_t j,
+                             double *se)
+{
+    *se = NAN;
+    size_t q = position_of(m, j), r = m->rank;
+    if (q >= r)
+        return OLS_OK;
+    double *z = malloc(r * sizeof *z);
+    if (!z)
+        return OLS_ERR_NOMEM;
+    /* b = (X'X)^-1 X'y, so b_j = sum_i a_ji y_i with a_i = R11^-1 z_i
+     * (scaled); HC3 weighs each run by its squared leave-one-out residual. */
+    double var = 0;
+    for (size_t i = 0; i < m->n; i++) {
+        whiten(m, x + i * k, z);
+        double a = 0;
+        for (size_t l = q; l < r; l++)
+            a += m->rinv[q * r + l] * z[l];
+        double keep = 1 - m->hat[i];
+        double e = keep < 1e-10 ? INFINITY : m->residuals[i] / keep;
+        var += a * a * e * e;
+    }
+    free(z);
+    *se = sqrt(var) / m->scale[j];
+    return OLS_OK;
 }

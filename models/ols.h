@@ -97,10 +97,24 @@ void ols_free(ols_model *m);
 /* Predict at the k term values x0 with intervals at level (0.95 for 95%). */
 void ols_predict(const ols_model *m, const double *x0, double level, ols_prediction *out);
 
-/* Mean squared leave-one-out residual e_i/(1-h_i), from the hat matrix
- * without refitting; INFINITY when some run has leverage 1 (the fit without
- * it is undetermined). */
-double ols_loo_mse(const ols_model *m);
+/* Leave-out residuals of every run: y_i minus the prediction of a fit
+ * without it (e_i / (1 - h_i) from the hat matrix, no refitting). With
+ * group (a group id per run, may be NULL), all runs of a group are left out
+ * together: (I - H_GG)^-1 e_G, so repeated runs of one configuration do not
+ * vouch for each other. A run whose group cannot be left out (the fit would
+ * be undetermined without it) gets INFINITY. x is the row-major n x k term
+ * matrix the model was fitted on; out has n values. Returns OLS_OK or
+ * OLS_ERR_NOMEM. */
+ols_status ols_loo_residuals(const ols_model *m, const double *x, size_t k,
+                             const size_t *group, double *out);
+
+/* Heteroscedasticity-consistent standard error of coefficient j (HC3,
+ * MacKinnon & White 1985): valid when the spread of the errors changes
+ * with the terms, as run-time noise that grows with the time does. NAN
+ * for an aliased coefficient, INFINITY when a run has leverage 1. x is the
+ * term matrix the model was fitted on. Returns OLS_OK or OLS_ERR_NOMEM. */
+ols_status ols_hc3_std_error(const ols_model *m, const double *x, size_t k, size_t j,
+                             double *se);
 
 /* One line saying why a statistic is absent ("" for OLS_PRESENT). */
 const char *ols_absence_text(ols_absence a);
