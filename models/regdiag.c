@@ -151,6 +151,10 @@ static bool check_variance(const ols_model *m, const double *x, size_t k, regdia
         r->variance_skipped = ols_absence_text(m->test_absent);
         return true;
     }
+    if (m->df_resid < 3) {
+        r->variance_skipped = TOO_FEW_DF;
+        return true;
+    }
     size_t n = m->n;
     double *w = malloc(n * sizeof *w);
     if (!w)

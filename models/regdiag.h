@@ -6,9 +6,11 @@
  * plus the paper's own F test of significance. Each becomes a one-line
  * verdict for the report.
  *
- * Tests are at the 5% level. Every check that cannot be done says why
- * (too few residual degrees of freedom, an exact fit) instead of printing
- * a number.
+ * Tests are at the 5% level. Normality and constant variance need at least
+ * 3 residual degrees of freedom (with fewer, residuals are nearly
+ * determined by the design and the tests have no power). Every check that
+ * cannot be done says why (too few residual degrees of freedom, an exact
+ * fit) instead of printing a number.
  *
  * Ownership: regdiag_run fills a regdiag_result the caller releases with
  * regdiag_free (also after a failure). No I/O, no global state.

@@ -210,9 +210,7 @@ static bool add_alias_warnings(const scopred_formula *f, const ols_model *m,
     return true;
 }
 
-/* "b0 + b1*(term) - b2*(term)", estimable terms only. */
-static void write_equation(const scopred_formula *f, const ols_model *m, char *buf,
-                           size_t len)
+void scopred_equation(const scopred_formula *f, const ols_model *m, char *buf, size_t len)
 {
     size_t used = (size_t)snprintf(buf, len, "%.6g", m->coef[0]);
     for (size_t j = 1; j < m->ncoef && used < len; j++) {
@@ -236,7 +234,7 @@ bool scopred_report_fit(const scopred_formula *f, const ols_model *m,
     if (!name_prefix && !report_set_text(&r->formula, f->text))
         return false;
     char eq[2048];
-    write_equation(f, m, eq, sizeof eq);
+    scopred_equation(f, m, eq, sizeof eq);
     if (!name_prefix && !report_set_text(&r->equation, eq))
         return false;
     return add_coefs(f, m, prefix, r) && add_stats(m, prefix, r) &&

@@ -70,6 +70,10 @@ bool scopred_design(const scopred_formula *f, const table *t, const size_t *rows
 bool scopred_report_fit(const scopred_formula *f, const ols_model *m,
                         const char *name_prefix, report *r);
 
+/* The fitted equation "b0 + b1*(term) - b2*(term)" (estimable terms only,
+ * six significant digits) into buf; truncated to len. */
+void scopred_equation(const scopred_formula *f, const ols_model *m, char *buf, size_t len);
+
 /* One line describing why a prediction has no intervals, or that it is not
  * estimable, into buf (at least 256 bytes advised). Empty when neither. */
 void scopred_prediction_note(const scopred_formula *f, const ols_prediction *p,
