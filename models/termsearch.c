@@ -15,7 +15,7 @@
 #define MAX_QUARTERS 12  /* exponents from -3 to 3 in steps of 1/4 */
 #define MAX_LOG_POWER 2
 #define MAX_FACTORS 4    /* parameters in one product term */
-#define SEEDS 4          /* best single factors grown into products */
+#define SEEDS 2          /* best single factors of each parameter to grow */
 #define MAX_MOVES 64     /* bound on the improvement steps of one term */
 #define MOVE_GAIN 0.01   /* a change of shape must lower the error by 1% */
 #define ALPHA 0.05       /* significance of an added term, before Bonferroni */
@@ -165,50 +165,56 @@ static bool best_move(search *s, term *t, double *error)
     return true;
 }
 
-/* Indices of the SEEDS single factors with the lowest error. */
-static size_t best_seeds(search *s, size_t *seeds, double *seed_error)
+/* Insert candidate a with error e into the list idx/err (count entries,
+ * at most cap, lowest error first). */
+static void keep_best(size_t *idx, double *err, size_t *count, size_t cap, size_t a, double e)
 {
-    size_t ns = 0;
-    for (size_t a = 0; a < s->nalphabet; a++) {
-        term t = {.f = {s->alphabet[a]}, .nf = 1};
-        double e = score(s, &t);
-        if (!isfinite(e))
-            continue;
-        size_t at = ns < SEEDS ? ns++ : SEEDS;
-        while (at > 0 && seed_error[at - 1] > e) {
-            if (at < SEEDS) {
-                seeds[at] = seeds[at - 1];
-                seed_error[at] = seed_error[at - 1];
-            }
-            at--;
+    size_t at = *count < cap ? (*count)++ : cap;
+    while (at > 0 && err[at - 1] > e) {
+        if (at < cap) {
+            idx[at] = idx[at - 1];
+            err[at] = err[at - 1];
         }
-        if (at < SEEDS) {
-            seeds[at] = a;
-            seed_error[at] = e;
-        }
+        at--;
     }
-    return ns;
+    if (at < cap) {
+        idx[at] = a;
+        err[at] = e;
+    }
 }
 
-/* The best next term: the best single factors, each grown and reshaped
- * one move at a time while that lowers the error. */
+/* The best next term. Each parameter's SEEDS best single factors start a
+ * local search that moves one step at a time while that lowers the error.
+ * Seeds of every parameter, not only the best overall: for T = N/P with
+ * few N values, P's factors alone look best, yet only N*P^(-1) fits, and
+ * it is one move away from N but several from any P factor. */
 static bool next_term(search *s, term *out, double *out_error)
 {
     size_t seeds[SEEDS];
     double seed_error[SEEDS];
-    size_t ns = best_seeds(s, seeds, seed_error);
+    bool any = false;
     *out_error = INFINITY;
-    for (size_t i = 0; i < ns; i++) {
-        term t = {.f = {s->alphabet[seeds[i]]}, .nf = 1};
-        double e = seed_error[i];
-        for (size_t moves = 0; moves < MAX_MOVES && best_move(s, &t, &e); moves++)
-            ;
-        if (e < *out_error) {
-            *out_error = e;
-            *out = t;
+    for (size_t p = 0; p < s->m; p++) {
+        size_t ns = 0;
+        for (size_t a = 0; a < s->nalphabet; a++) {
+            term t = {.f = {s->alphabet[a]}, .nf = 1};
+            double e = s->alphabet[a].param == p ? score(s, &t) : INFINITY;
+            if (isfinite(e))
+                keep_best(seeds, seed_error, &ns, SEEDS, a, e);
         }
+        for (size_t i = 0; i < ns; i++) {
+            term t = {.f = {s->alphabet[seeds[i]]}, .nf = 1};
+            double e = seed_error[i];
+            for (size_t moves = 0; moves < MAX_MOVES && best_move(s, &t, &e); moves++)
+                ;
+            if (e < *out_error) {
+                *out_error = e;
+                *out = t;
+            }
+        }
+        any |= ns > 0;
     }
-    return ns > 0;
+    return any;
 }
 
 static bool usable_param(const search *s, size_t p)

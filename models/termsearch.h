@@ -4,13 +4,13 @@
  * Candidate terms are products of per-parameter factors p^i * log2(p)^j
  * with i in {-3, -11/4, ..., -1/4, 0, 1/4, ..., 3} (negative exponents for
  * strong scaling, time falling with p) and j in {0, 1, 2}. Terms are added
- * one at a time. For each new term, the single factors that do best start
- * a local search that multiplies in a factor of another parameter,
- * replaces a factor by another of the same parameter, or drops one, while
- * that lowers the error; so N*P^(-1) and N^3*P^(-1)*Q^(-1) are reachable
- * without trying every product; a change of shape must lower the error by
- * 1%, so near ties go to the simpler shape (whole powers before halves
- * before quarters, fewer logs). A term is added while it lowers the error
+ * one at a time. For each new term, the two best single factors of every
+ * parameter start a local search that multiplies in a factor of another
+ * parameter, replaces a factor by another of the same parameter, or drops
+ * one, while that lowers the error; so N*P^(-1) and N^3*P^(-1)*Q^(-1) are
+ * reachable without trying every product. A change of shape must lower the
+ * error by 1%, so near ties go to the simpler shape (whole powers before
+ * halves before quarters, fewer logs). A term is added while it lowers the error
  * by at least min_gain and its coefficient is significant at 5% after a
  * Bonferroni correction for the candidates tried for it, with a
  * heteroscedasticity-consistent (HC3) standard error: searching hundreds
