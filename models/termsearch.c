@@ -304,7 +304,9 @@ static double last_term_p(search *s, const term *t)
     ols_model m;
     double p = 1, se = NAN;
     ols_status st = ols_fit(s->x, s->y, s->n, cols, &m);
-    if (st == OLS_OK && !m.aliased[cols] && !m.test_absent)
+    if (st == OLS_OK && !m.aliased[cols] && m.test_absent == OLS_EXACT_FIT)
+        p = 0; /* noise-free data: the term explains everything left */
+    else if (st == OLS_OK && !m.aliased[cols] && !m.test_absent)
         st = ols_hc3_std_error(&m, s->x, cols, cols, &se);
     if (st == OLS_OK && se > 0 && isfinite(se))
         p = 2 * gsl_cdf_tdist_Q(fabs(m.coef[cols] / se), (double)m.df_resid);
@@ -319,8 +321,11 @@ static double last_term_p(search *s, const term *t)
  * of them fits the noise). Returns the final error. */
 static double select_terms(search *s, size_t max_terms, double min_gain, double base)
 {
-    double current = base;
-    while (s->nchosen < max_terms && !s->nomem) {
+    double current = base, scale = 0;
+    for (size_t i = 0; i < s->n; i++)
+        scale += s->y[i] * s->y[i] / (double)s->n;
+    /* Once the error is rounding noise, nothing is left to explain. */
+    while (s->nchosen < max_terms && !s->nomem && current > 1e-20 * scale) {
         term t;
         double e;
         size_t before = s->evaluated;

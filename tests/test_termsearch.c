@@ -235,6 +235,23 @@ static void test_log_squared(void) { check_scenario(log_squared, 9, 0.05); }
 static void test_ep_product(void) { check_scenario(ep, 8, 0.05); }
 static void test_three_parameters(void) { check_scenario(linpack, 7, 0.05); }
 
+/* Noise-free data: the generating term is found and nothing else. */
+static void test_exact_data(void)
+{
+    const char *names[] = {"P"};
+    double p[8], y[8];
+    for (size_t i = 0; i < 8; i++) {
+        p[i] = (double)(1u << i);
+        y[i] = 2 + 50 / p[i];
+    }
+    termsearch_result r;
+    CU_ASSERT_TRUE_FATAL(termsearch_run(names, p, 8, 1, y, NULL, &r));
+    CU_ASSERT_PTR_NOT_NULL_FATAL(r.formula);
+    CU_ASSERT_STRING_EQUAL(r.formula, "P^(-1)");
+    CU_ASSERT_TRUE(r.loo_rmse < 1e-9);
+    termsearch_free(&r);
+}
+
 static void test_cannot_search(void)
 {
     const char *names[] = {"P", "Z"};
@@ -275,6 +292,7 @@ int main(void)
         {"log2(P)^2 + P, ten draws", test_log_squared},
         {"EP: N*P^(-1), ten draws", test_ep_product},
         {"Linpack: N^3*P^(-1)*Q^(-1), ten draws", test_three_parameters},
+        {"noise-free data", test_exact_data},
         {"no search possible, or nothing found", test_cannot_search},
         {NULL, NULL},
     };
