@@ -150,6 +150,18 @@ static block_status fit_direction(block_model *m, const block_options *opt, dire
     return s;
 }
 
+/* Step 1's (2,2) run at the target's mesh enters the prediction: flag it. */
+static void mark_reference(block_model *m, const block_target *t)
+{
+    mesh_lookup ref;
+    if (mesh_lookup_time(&m->configs, 2, 2, t->pa, t->pb, t->work_mb, NAN, false, &ref) !=
+        MESH_NONE) {
+        mesh_config *c = &m->configs.configs[ref.config - m->configs.configs];
+        c->used = true;
+        m->max_spread_pct = fmax(m->max_spread_pct, c->spread_pct);
+    }
+}
+
 static bool has_grid(const mesh_configs *cs, double npa, double npb)
 {
     for (size_t k = 0; k < cs->nconfigs; k++)
@@ -187,6 +199,7 @@ block_status block_fit(const mesh_run *runs, size_t n, const block_options *opt,
         s = fit_direction(out, opt, (direction){true}, t->pb, &out->a, &ls);
         if (s == BLOCK_OK)
             s = fit_direction(out, opt, (direction){false}, t->pa, &out->b, &ls);
+        mark_reference(out, t);
     }
     if (law_status)
         *law_status = ls;

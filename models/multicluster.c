@@ -11,7 +11,7 @@ bool multicluster_predict(const multicluster_side sides[2], double n_msg, const 
 {
     memset(out, 0, sizeof *out);
     for (int i = 0; i < 2; i++) {
-        strip_target t = {sides[i].np, n_msg, rows[i], NAN};
+        strip_target t = {sides[i].np, rows[i], n_msg, NAN};
         if (!sides[i].model || !(rows[i] > 0) || !strip_predict(sides[i].model, &t, &out->side[i]))
             return false;
         out->rows[i] = rows[i];

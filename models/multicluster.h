@@ -1,9 +1,10 @@
 /*
  * multicluster.h — one job split across two clusters (seed 000, section
- * V.B): the N x R mesh is partitioned by rows, side A's npA processes each
- * holding rowsA rows of length N and side B's npB processes rowsB rows
- * (npA*rowsA + npB*rowsB = R). Each side is predicted by the strip model
- * fitted on its own cluster, for its own per-process mesh N x rows, and
+ * V.B): an R x N mesh (R rows of length N) is partitioned by rows, side
+ * A's npA processes each holding rowsA rows and side B's npB processes
+ * rowsB rows (npA*rowsA + npB*rowsB = R), each side an npX x 1 strip grid.
+ * Each side is predicted by the strip model fitted on its own cluster, for
+ * its own per-process mesh rows x N, and
  *
  *     T = max(TA, TB)
  *

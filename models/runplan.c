@@ -90,20 +90,21 @@ static long divide(long rows, long level, const char *what, char *err, size_t er
     return rows / level;
 }
 
-/* The strip runs of one side: Tcomp at na x rows/l and np0 x that. */
-static bool strip_side(long na, long rows, long np, int side, const runplan_options *o,
+/* The strip runs of one side, rows of length nb: Tcomp on (rows/l) x nb
+ * and the np0 x 1 grids on (np0*rows/l) x nb. */
+static bool strip_side(long rows, long nb, long np, int side, const runplan_options *o,
                        runplan *out, char *err, size_t errlen)
 {
     for (size_t l = 0; l < o->nlevels; l++) {
         long r = divide(rows, o->levels[l], "rows per process", err, errlen);
-        if (!r || !add(out, (runplan_run){RUNPLAN_TCOMP, side, 1, 1, 1, na, r, o->levels[l],
+        if (!r || !add(out, (runplan_run){RUNPLAN_TCOMP, side, 1, 1, 1, r, nb, o->levels[l],
                                           o->reps, o->levels[l] == 1 ? np : 0}))
             return false;
     }
     for (size_t k = 0; k < o->nnps; k++)
         for (size_t l = 0; l < o->nlevels; l++) {
             long np0 = o->nps[k], r = rows / o->levels[l];
-            if (!add(out, (runplan_run){RUNPLAN_STRIP_OVERHEAD, side, np0, 1, np0, na, np0 * r,
+            if (!add(out, (runplan_run){RUNPLAN_STRIP_OVERHEAD, side, np0, np0, 1, np0 * r, nb,
                                         o->levels[l], o->reps, 0}))
                 return false;
         }
@@ -128,13 +129,13 @@ bool runplan_strip(long na, long nb, long np, const runplan_options *opt, runpla
         snprintf(err, errlen, "the target mesh and np must be positive");
         return false;
     }
-    if (nb % np != 0) {
-        snprintf(err, errlen, "nb = %ld is not divisible by np = %ld", nb, np);
+    if (na % np != 0) {
+        snprintf(err, errlen, "na = %ld is not divisible by np = %ld", na, np);
         return false;
     }
     if (!resolve(opt, STRIP_NPS, 2, STRIP_LEVELS, 2, 2, &o, err, errlen))
         return false;
-    return strip_side(na, nb / np, np, 0, &o, out, err, errlen) || fail_nomem(out, err, errlen);
+    return strip_side(na / np, nb, np, 0, &o, out, err, errlen) || fail_nomem(out, err, errlen);
 }
 
 /* One direction's strips: (np,1) on (np*pa/l) x pb, or (1,np) transposed. */
@@ -197,7 +198,7 @@ bool runplan_multicluster(long n_msg, const long np[2], const long rows[2],
     if (!resolve(opt, STRIP_NPS, 2, STRIP_LEVELS, 2, 2, &o, err, errlen))
         return false;
     for (int side = 0; side < 2; side++)
-        if (!strip_side(n_msg, rows[side], np[side], side, &o, out, err, errlen))
+        if (!strip_side(rows[side], n_msg, np[side], side, &o, out, err, errlen))
             return fail_nomem(out, err, errlen);
     return true;
 }

@@ -3,10 +3,11 @@
  * predict a target (seed 000 steps 1-2 for strip, seed 001 steps 1-2 for
  * block), so that a campaign measures nothing more and nothing less.
  *
- * Mesh conventions (the same as the models and mgbench): a run solves an
- * na x nb mesh on an npa x npb process grid. A strip target na x nb on np
- * processes is the grid 1 x np: each process holds na x nb/np (rows of
- * length na, the halo message length). A block target uses npa x npb.
+ * Mesh conventions (the same as the models, mgbench and archive/README.md):
+ * a run solves an na x nb mesh on an npa x npb process grid, each process
+ * holding na/npa rows of nb/npb points. A strip target na x nb on np
+ * processes is the grid np x 1: each process holds na/np rows of length nb
+ * (nb is the halo message length). A block target uses npa x npb.
  *
  * Ownership: the runplan_* builders fill a runplan released by
  * runplan_free. No I/O; errors come back as one line in err.
@@ -53,7 +54,7 @@ typedef struct {
 /* Role as a short phrase ("sequential Tcomp", "(2,2) reference", ...). */
 const char *runplan_role_text(runplan_role r);
 
-/* Strip model runs for an na x nb target on np processes (grid 1 x np). */
+/* Strip model runs for an na x nb target on np processes (grid np x 1). */
 bool runplan_strip(long na, long nb, long np, const runplan_options *opt, runplan *out,
                    char *err, size_t errlen);
 
@@ -62,7 +63,7 @@ bool runplan_block(long na, long nb, long npa, long npb, const runplan_options *
                    runplan *out, char *err, size_t errlen);
 
 /* Multi-cluster runs: the strip runs of each side for rows of length n_msg,
- * side i having np[i] processes of rows[i] rows each. */
+ * side i having np[i] processes of rows[i] rows each (grids np x 1). */
 bool runplan_multicluster(long n_msg, const long np[2], const long rows[2],
                           const runplan_options *opt, runplan *out, char *err, size_t errlen);
 
