@@ -57,7 +57,7 @@ deps:
 
 $(B)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(PKG_CFLAGS) $(CFLAGS) -MMD -MP -c $< -o $@
+	@echo "  CC  $<"; $(CC) $(CPPFLAGS) $(PKG_CFLAGS) $(CFLAGS) -MMD -MP -c $< -o $@
 
 $(LIB_MODELS): $(call obj,$(MODELS_SRC))
 	@mkdir -p $(dir $@)
@@ -94,7 +94,7 @@ check: deps
 	@$(MAKE) --no-print-directory unit-check
 
 unit-check: $(PERFCAST) $(TEST_BINS) $(CHECK_EXTRA)
-	@PERFCAST=$(PERFCAST) tests/run_all $(TEST_BINS) $(EXTRA_TEST_BINS)
+	@PERFCAST=$(PERFCAST) PERFCAST_SAN=$(SAN) tests/run_all $(TEST_BINS) $(EXTRA_TEST_BINS)
 
 bench: deps
 	@$(MAKE) --no-print-directory $(PERFCAST) $(BENCH_BINS) $(BENCH_EXTRA)
@@ -103,7 +103,7 @@ bench: deps
 install: $(PERFCAST) $(INSTALL_EXTRA)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/perfcast/templates
 	install -m 755 $(PERFCAST) $(DESTDIR)$(PREFIX)/bin/perfcast
-	install -m 644 templates/* $(DESTDIR)$(PREFIX)/share/perfcast/templates/
+	for f in templates/*; do [ ! -f "$$f" ] || install -m 644 "$$f" $(DESTDIR)$(PREFIX)/share/perfcast/templates/ || exit 1; done
 
 clean:
 	rm -rf build

@@ -64,6 +64,7 @@ typedef struct {
     char *dir;
     cluster_info *clusters;
     size_t nclusters;
+    table cluster_table;  /* clusters.csv as loaded, unknown columns included */
     campaign *campaigns;  /* sorted by name; only those without problems */
     size_t ncampaigns;
     char **skipped;       /* names of campaigns left out because of problems */

@@ -60,6 +60,15 @@ bool experiment_run(const archive *a, const campaign *c,
 
 void experiment_result_free(experiment_result *res);
 
+/* The first half of experiment_run: responses, training rows, target
+ * configurations and their measured means; no model is called. */
+bool experiment_prepare(const archive *a, const campaign *c,
+                        const experiment_info *e, experiment_result *res);
+
+/* The second half: error_pct of every target that has a prediction in
+ * res->rep and a measurement. */
+void experiment_compute_errors(experiment_result *res);
+
 /* True for the columns that identify a configuration: everything except
  * responses (time_*), rep, date, note and published_* columns. */
 bool experiment_is_identifying(const char *column);

@@ -1,2 +1,49 @@
+/*
+ * main.c — the perfcast command line: dispatches to one subcommand.
+ */
 #include <stdio.h>
-int main(void) { puts("perfcast: under construction"); return 2; }
+#include <string.h>
+
+#include "gen/commands.h"
+
+static const char usage[] =
+    "usage: perfcast COMMAND [OPTIONS]   (perfcast COMMAND --help for its options)\n"
+    "\n"
+    "Predicts how long a parallel job takes on many processors, and what it costs,\n"
+    "from benchmark runs on a few, with the models of Romanazzi & Jimack (strip,\n"
+    "block, multi-cluster), Delgado et al. (multicore) and ScoPred.\n"
+    "\n"
+    "commands:\n"
+    "  check     lint the archive; every problem as FILE:LINE:COL: message\n"
+    "  build     publish the static site (Markdown, HTML, charts, CSV)\n"
+    "  fit       fit one experiment and show its coefficients and goodness of fit\n"
+    "  predict   predict one experiment's targets with intervals and errors\n"
+    "  advise    fastest and cheapest options for a problem on the free resources\n"
+    "  plan      the small runs a model needs, as a table, mpirun lines or Slurm\n"
+    "\n"
+    "Exit status: 0 ok, 1 input problems, 2 usage.\n";
+
+static const struct {
+    const char *name;
+    int (*run)(int argc, char **argv);
+} commands[] = {
+    {"check", cmd_check}, {"build", cmd_build}, {"fit", cmd_fit},
+    {"predict", cmd_predict}, {"advise", cmd_advise}, {"plan", cmd_plan},
+};
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        fputs(usage, stderr);
+        return 2;
+    }
+    if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "help") == 0) {
+        fputs(usage, stdout);
+        return 0;
+    }
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        if (strcmp(argv[1], commands[i].name) == 0)
+            return commands[i].run(argc - 1, argv + 1);
+    fprintf(stderr, "perfcast: unknown command '%s'\n\n%s", argv[1], usage);
+    return 2;
+}

@@ -2,6 +2,7 @@
  * testutil.c — see testutil.h.
  */
 #include "tests/testutil.h"
+#include "gen/fileio.h"
 
 #include <CUnit/Basic.h>
 #include <math.h>
@@ -42,28 +43,7 @@ double testutil_rel_diff(double a, double b)
 
 char *testutil_read_file(const char *path)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    size_t cap = 4096, len = 0, n;
-    char *buf = malloc(cap);
-    while (buf && (n = fread(buf + len, 1, cap - len - 1, f)) > 0) {
-        len += n;
-        if (len + 1 == cap) {
-            char *bigger = realloc(buf, cap * 2);
-            if (!bigger) {
-                free(buf);
-                buf = NULL;
-                break;
-            }
-            buf = bigger;
-            cap *= 2;
-        }
-    }
-    fclose(f);
-    if (buf)
-        buf[len] = '\0';
-    return buf;
+    return fileio_read_file(path, NULL);
 }
 
 bool testutil_write_file(const char *path, const char *text)
@@ -93,6 +73,17 @@ bool testutil_temp_dir(char *out, size_t len)
     return mkdtemp(out) != NULL;
 }
 
+void testutil_remove_dir(const char *path)
+{
+    char cmd[4200];
+    /* Only ever remove what testutil_temp_dir made. */
+    if (!strstr(path, "/perfcast-test-"))
+        return;
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", path);
+    if (system(cmd) != 0)
+        fprintf(stderr, "could not remove %s\n", path);
+}
+
 int testutil_run_command(const char *command, char **output)
 {
     char full[8192];
@@ -100,20 +91,7 @@ int testutil_run_command(const char *command, char **output)
     FILE *p = popen(full, "r");
     if (!p)
         return -1;
-    size_t cap = 4096, len = 0, n;
-    char *buf = malloc(cap);
-    while (buf && (n = fread(buf + len, 1, cap - len - 1, p)) > 0) {
-        len += n;
-        if (len + 1 == cap) {
-            char *bigger = realloc(buf, cap * 2);
-            if (!bigger)
-                break;
-            buf = bigger;
-            cap *= 2;
-        }
-    }
-    if (buf)
-        buf[len] = '\0';
+    char *buf = fileio_read_stream(p, NULL);
     int status = pclose(p);
     if (output)
         *output = buf;

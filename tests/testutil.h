@@ -40,6 +40,9 @@ bool testutil_write_file(const char *path, const char *text);
  * owned by the caller's string: copy it). Returns false on failure. */
 bool testutil_temp_dir(char *out, size_t len);
 
+/* Remove a temporary folder made by testutil_temp_dir, with its contents. */
+void testutil_remove_dir(const char *path);
+
 /* Run a shell command, capture stdout+stderr into *output (malloc'ed, caller
  * frees) and return its exit status (or -1). */
 int testutil_run_command(const char *command, char **output);

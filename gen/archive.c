@@ -1,0 +1,386 @@
+/*
+ * archive.c — loads clusters.csv and every campaign folder of an archive.
+ *
+ * A campaign is all-or-nothing: if any of its files has a problem, the
+ * problems are reported and the campaign is skipped, so a site never shows
+ * predictions built on half a file. Other campaigns are unaffected.
+ */
+#include "gen/archive.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "gen/csvread.h"
+#include "gen/fileio.h"
+#include "gen/experiment_check.h"
+#include "gen/schema.h"
+
+static const column_spec cluster_columns[] = {
+    {"cluster", RULE_TEXT, true, true, "the resource's name, unique"},
+    {"description", RULE_TEXT, false, false, "free text"},
+    {"nodes", RULE_COUNT, false, false, "number of nodes"},
+    {"cores_per_node", RULE_COUNT, false, false, "cores per node"},
+    {"mem_per_core_gb", RULE_POSITIVE, false, false, "memory per core, GB"},
+    {"interconnect", RULE_TEXT, false, false, "network fabric"},
+    {"rate_per_core_hour", RULE_NONNEGATIVE, false, false, "charge per core-hour"},
+    {"currency", RULE_TEXT, false, false, "unit of the charge"},
+    {"mbw_read_gbs", RULE_POSITIVE, false, false, "memory read bandwidth per node, GB/s"},
+    {"mbw_write_gbs", RULE_POSITIVE, false, false, "memory write bandwidth per node, GB/s"},
+    {"net_bw_gbs", RULE_POSITIVE, false, false, "network bandwidth per node, GB/s"},
+    {"platform_contribution", RULE_POSITIVE, false, false, "relative platform speed"},
+    {NULL, RULE_TEXT, false, false, NULL},
+};
+
+static const column_spec run_columns[] = {
+    {"cluster", RULE_TEXT, true, true, "the cluster of clusters.csv the run used"},
+    {"code", RULE_TEXT, false, false, "the program that ran"},
+    {"np", RULE_COUNT, true, true, "number of processes"},
+    {"npa", RULE_COUNT, false, false, "processes along the first grid axis"},
+    {"npb", RULE_COUNT, false, false, "processes along the second grid axis"},
+    {"na", RULE_COUNT, false, false, "mesh points along the first axis"},
+    {"nb", RULE_COUNT, false, false, "mesh points along the second axis"},
+    {"nodes", RULE_COUNT, false, false, "nodes used"},
+    {"ppn", RULE_COUNT, false, false, "processes per node"},
+    {"work_mb", RULE_POSITIVE, false, false, "memory per process, MB"},
+    {"time_s", RULE_POSITIVE, true, false, "wall time, seconds; empty = to predict"},
+    {"rep", RULE_INDEX, false, false, "repetition number"},
+    {"date", RULE_DATE, false, false, "date of the run"},
+    {"note", RULE_TEXT, false, false, "free text"},
+    {"dataset", RULE_TEXT, false, false, "input data set"},
+    {"seq_of_np", RULE_COUNT, false, false, "sequential run standing for this np's per-process mesh"},
+    {NULL, RULE_TEXT, false, false, NULL},
+};
+
+static const column_spec experiment_columns[] = {
+    {"name", RULE_TEXT, true, true, "the experiment's name"},
+    {"model", RULE_TEXT, true, true, "scopred, strip, block, multicluster or multicore"},
+    {"response", RULE_TEXT, false, false, "column(s) to predict"},
+    {"formula", RULE_TEXT, false, false, "the model's formula"},
+    {"train", RULE_TEXT, false, false, "filter of the runs to fit"},
+    {"target", RULE_TEXT, false, false, "filter of the runs to predict"},
+    {"title", RULE_TEXT, false, false, "a human title"},
+    {"options", RULE_TEXT, false, false, "key=value;key=value"},
+    {NULL, RULE_TEXT, false, false, NULL},
+};
+
+/* ------------------------------------------------------------------ */
+/* Small helpers                                                       */
+
+static char *join_path(const char *a, const char *b)
+{
+    size_t n = strlen(a) + strlen(b) + 2;
+    char *p = malloc(n);
+    if (p)
+        snprintf(p, n, "%s/%s", a, b);
+    return p;
+}
+
+static char *dup_or_null(const char *s)
+{
+    return s ? strdup(s) : NULL;
+}
+
+static double column_number(const table *t, size_t row, const char *name)
+{
+    int c = table_find(t, name);
+    return c < 0 ? NAN : table_number(t, row, (size_t)c);
+}
+
+static const char *column_text(const table *t, size_t row, const char *name)
+{
+    int c = table_find(t, name);
+    return c < 0 ? NULL : table_text(t, row, (size_t)c);
+}
+
+/* Read a whole text file; NULL (and a problem, unless missing_ok) on failure. */
+static char *read_text(const char *path, const char *display, bool missing_ok, diag_list *d)
+{
+    size_t len;
+    char *buf = fileio_read_file(path, &len);
+    if (!buf) {
+        if (!(missing_ok && errno == ENOENT))
+            diag_add(d, display, 0, 0, "cannot read: %s", strerror(errno));
+        return NULL;
+    }
+    if (strlen(buf) != len || csv_utf8_invalid_at(buf, len) != len) {
+        diag_add(d, display, 0, 0, "not UTF-8 text");
+        free(buf);
+        return NULL;
+    }
+    return buf;
+}
+
+/* Load one CSV file into a typed table; false when it is unusable or has
+ * any problem. */
+static bool load_csv(const char *path, const schema *s, table *out, diag_list *d)
+{
+    csv_doc doc;
+    size_t before = d->count;
+    table_init(out);
+    if (csv_read_file(path, s->file, &doc, d))
+        schema_load_table(&doc, s, out, d);
+    csv_doc_free(&doc);
+    return d->count == before;
+}
+
+/* ------------------------------------------------------------------ */
+/* Clusters                                                            */
+
+static bool load_clusters(archive *a, diag_list *d)
+{
+    char *path = join_path(a->dir, "clusters.csv");
+    if (!path)
+        return false;
+    schema s = {.file = path, .specs = cluster_columns, .allow_unknown = true};
+    bool ok = load_csv(path, &s, &a->cluster_table, d);
+    const table *t = &a->cluster_table;
+    a->clusters = t->nrows ? calloc(t->nrows, sizeof *a->clusters) : NULL;
+    for (size_t r = 0; r < t->nrows && a->clusters; r++) {
+        const char *name = column_text(t, r, "cluster");
+        if (archive_cluster(a, name)) {
+            diag_add(d, path, t->line[r], 1, "duplicate cluster '%s' (expected each cluster once)", name);
+            ok = false;
+            continue;
+        }
+        cluster_info *c = &a->clusters[a->nclusters++];
+        c->name = strdup(name);
+        c->description = dup_or_null(column_text(t, r, "description"));
+        c->interconnect = dup_or_null(column_text(t, r, "interconnect"));
+        c->currency = dup_or_null(column_text(t, r, "currency"));
+        c->nodes = column_number(t, r, "nodes");
+        c->cores_per_node = column_number(t, r, "cores_per_node");
+        c->mem_per_core_gb = column_number(t, r, "mem_per_core_gb");
+        c->rate_per_core_hour = column_number(t, r, "rate_per_core_hour");
+        c->mbw_read_gbs = column_number(t, r, "mbw_read_gbs");
+        c->mbw_write_gbs = column_number(t, r, "mbw_write_gbs");
+        c->net_bw_gbs = column_number(t, r, "net_bw_gbs");
+        c->platform_contribution = column_number(t, r, "platform_contribution");
+        c->line = t->line[r];
+    }
+    free(path);
+    return ok && a->nclusters > 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Campaigns                                                           */
+
+static const char *check_cluster_known(void *ctx, const char *column, const char *value)
+{
+    const archive *a = ctx;
+    if (strcmp(column, "cluster") == 0 && !archive_cluster(a, value))
+        return "unknown cluster (not in clusters.csv)";
+    return NULL;
+}
+
+static void campaign_free(campaign *c)
+{
+    free(c->name);
+    free(c->dir);
+    table_free(&c->runs);
+    for (size_t i = 0; i < c->nexperiments; i++) {
+        experiment_info *e = &c->experiments[i];
+        free(e->name);
+        free(e->model);
+        free(e->response);
+        free(e->formula);
+        free(e->train);
+        free(e->target);
+        free(e->title);
+        free(e->options);
+    }
+    free(c->experiments);
+    free(c->readme);
+    memset(c, 0, sizeof *c);
+}
+
+static void fill_experiment(experiment_info *e, const table *t, size_t r)
+{
+    e->name = dup_or_null(column_text(t, r, "name"));
+    e->model = dup_or_null(column_text(t, r, "model"));
+    const char *response = column_text(t, r, "response");
+    e->response = strdup(response ? response : "time_s");
+    e->formula = dup_or_null(column_text(t, r, "formula"));
+    e->train = dup_or_null(column_text(t, r, "train"));
+    e->target = dup_or_null(column_text(t, r, "target"));
+    e->title = dup_or_null(column_text(t, r, "title"));
+    e->options = dup_or_null(column_text(t, r, "options"));
+    e->line = t->line[r];
+}
+
+static bool load_experiments(campaign *c, const char *path, const char *display, diag_list *d)
+{
+    csv_doc doc;
+    table t;
+    size_t before = d->count;
+    schema s = {.file = display, .specs = experiment_columns, .allow_no_rows = true};
+    table_init(&t);
+    if (csv_read_file(path, display, &doc, d) && schema_load_table(&doc, &s, &t, d)) {
+        c->experiments = t.nrows ? calloc(t.nrows, sizeof *c->experiments) : NULL;
+        for (size_t r = 0; r < t.nrows && c->experiments; r++)
+            fill_experiment(&c->experiments[c->nexperiments++], &t, r);
+        experiment_check_all(c, &doc, display, d);
+    }
+    csv_doc_free(&doc);
+    table_free(&t);
+    return d->count == before;
+}
+
+static bool load_campaign(const archive *a, const char *name, campaign *c, diag_list *d)
+{
+    memset(c, 0, sizeof *c);
+    table_init(&c->runs);
+    c->name = strdup(name);
+    c->dir = join_path(a->dir, name);
+    char *runs = join_path(c->dir, "runs.csv");
+    char *exps = join_path(c->dir, "experiments.csv");
+    char *readme = join_path(c->dir, "README.md");
+    size_t before = d->count;
+    if (c->name && c->dir && runs && exps && readme) {
+        schema s = {.file = runs, .specs = run_columns, .allow_unknown = true,
+                    .check_text = check_cluster_known, .check_ctx = (void *)a};
+        bool runs_ok = load_csv(runs, &s, &c->runs, d);
+        struct stat st;
+        if (stat(exps, &st) != 0)
+            diag_add(d, exps, 0, 0, "missing experiments.csv (expected the campaign's experiments: "
+                     "a header line 'name,model,response,formula,train,target,title,options')");
+        else if (runs_ok)
+            load_experiments(c, exps, exps, d);
+        c->readme = read_text(readme, readme, true, d);
+        if (!c->readme && stat(readme, &st) != 0)
+            diag_add(d, readme, 0, 0, "missing README.md (expected the campaign's description and source)");
+    } else {
+        diag_add(d, name, 0, 0, "out of memory");
+    }
+    free(runs);
+    free(exps);
+    free(readme);
+    return d->count == before;
+}
+
+static int compare_names(const void *x, const void *y)
+{
+    return strcmp(*(char *const *)x, *(char *const *)y);
+}
+
+/* Sub-folders of dir, sorted byte-wise so every machine lists them alike. */
+static char **list_campaigns(const char *dir, size_t *count, diag_list *d)
+{
+    *count = 0;
+    DIR *h = opendir(dir);
+    if (!h) {
+        diag_add(d, dir, 0, 0, "cannot open the archive folder: %s", strerror(errno));
+        return NULL;
+    }
+    char **names = NULL;
+    size_t cap = 0;
+    struct dirent *ent;
+    while ((ent = readdir(h)) != NULL) {
+        if (ent->d_name[0] == '.')
+            continue;
+        char *path = join_path(dir, ent->d_name);
+        struct stat st;
+        bool is_dir = path && stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+        free(path);
+        if (!is_dir)
+            continue;
+        if (*count == cap) {
+            cap = cap ? cap * 2 : 16;
+            char **more = realloc(names, cap * sizeof *names);
+            if (!more)
+                break;
+            names = more;
+        }
+        if (!(names[*count] = strdup(ent->d_name)))
+            break;
+        (*count)++;
+    }
+    closedir(h);
+    if (*count)
+        qsort(names, *count, sizeof *names, compare_names);
+    return names;
+}
+
+bool archive_load(const char *dir, archive *a, diag_list *d)
+{
+    memset(a, 0, sizeof *a);
+    table_init(&a->cluster_table);
+    a->dir = strdup(dir);
+    if (!a->dir)
+        return false;
+    struct stat st;
+    if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
+        diag_add(d, dir, 0, 0, "not an archive folder (expected a folder with clusters.csv)");
+        return false;
+    }
+    if (!load_clusters(a, d))
+        return false;
+    size_t n;
+    char **names = list_campaigns(dir, &n, d);
+    a->campaigns = n ? calloc(n, sizeof *a->campaigns) : NULL;
+    a->skipped = n ? calloc(n, sizeof *a->skipped) : NULL;
+    for (size_t i = 0; i < n; i++) {
+        campaign c;
+        if (a->campaigns && load_campaign(a, names[i], &c, d)) {
+            a->campaigns[a->ncampaigns++] = c;
+            free(names[i]);
+        } else {
+            campaign_free(&c);
+            if (a->skipped)
+                a->skipped[a->nskipped++] = names[i];
+            else
+                free(names[i]);
+        }
+    }
+    free(names);
+    return true;
+}
+
+void archive_free(archive *a)
+{
+    for (size_t i = 0; i < a->nclusters; i++) {
+        cluster_info *c = &a->clusters[i];
+        free(c->name);
+        free(c->description);
+        free(c->interconnect);
+        free(c->currency);
+    }
+    free(a->clusters);
+    table_free(&a->cluster_table);
+    for (size_t i = 0; i < a->ncampaigns; i++)
+        campaign_free(&a->campaigns[i]);
+    free(a->campaigns);
+    for (size_t i = 0; i < a->nskipped; i++)
+        free(a->skipped[i]);
+    free(a->skipped);
+    free(a->dir);
+    memset(a, 0, sizeof *a);
+}
+
+const cluster_info *archive_cluster(const archive *a, const char *name)
+{
+    for (size_t i = 0; name && i < a->nclusters; i++)
+        if (strcmp(a->clusters[i].name, name) == 0)
+            return &a->clusters[i];
+    return NULL;
+}
+
+const campaign *archive_campaign(const archive *a, const char *name)
+{
+    for (size_t i = 0; name && i < a->ncampaigns; i++)
+        if (strcmp(a->campaigns[i].name, name) == 0)
+            return &a->campaigns[i];
+    return NULL;
+}
+
+const experiment_info *campaign_experiment(const campaign *c, const char *name)
+{
+    for (size_t i = 0; name && i < c->nexperiments; i++)
+        if (strcmp(c->experiments[i].name, name) == 0)
+            return &c->experiments[i];
+    return NULL;
+}

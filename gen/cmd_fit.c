@@ -1,0 +1,299 @@
+/*
+ * cmd_fit.c — `perfcast fit` and `perfcast predict`: run one experiment and
+ * print its report (fit: coefficients and goodness of fit; predict: one row
+ * per target configuration) as text, CSV or JSON. The printing knows
+ * nothing of the model: every model fills the same report.
+ */
+#include "gen/commands.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "gen/archive.h"
+#include "gen/cli.h"
+#include "gen/experiment.h"
+#include "gen/textout.h"
+
+static const char fit_usage[] =
+    "usage: perfcast fit [--archive DIR] [--format text|json] CAMPAIGN EXPERIMENT\n"
+    "\n"
+    "Fits the experiment's model on its training runs and prints the fitted\n"
+    "terms (coefficient, standard error, t, p, aliased), the goodness of fit\n"
+    "(r2, adj_r2, f, f_p, sigma, n, df_resid where the model has them), the\n"
+    "formula, diagnostics and warnings.\n"
+    "\n"
+    "  --archive DIR   the archive folder (default: archive)\n"
+    "  --format F      text (default) or json\n"
+    "  --help          this text\n"
+    "Exit status: 0 ok, 1 input problem or failed fit, 2 usage.\n";
+
+static const char predict_usage[] =
+    "usage: perfcast predict [--archive DIR] [--format text|csv|json] CAMPAIGN EXPERIMENT\n"
+    "\n"
+    "Fits the experiment and predicts every target configuration: the target's\n"
+    "identifying columns as in runs.csv, then estimate_s, ci_low_s, ci_high_s,\n"
+    "pi_low_s, pi_high_s (95% intervals, empty where the model has none),\n"
+    "measured_s (mean of the measured runs), error_pct = 100*(estimate-measured)/measured,\n"
+    "extrapolation.\n"
+    "\n"
+    "  --archive DIR   the archive folder (default: archive)\n"
+    "  --format F      text (default), csv or json\n"
+    "  --help          this text\n"
+    "Exit status: 0 ok, 1 input problem or failed fit, 2 usage.\n";
+
+/* Load the archive and run the named experiment; returns an exit status. */
+static int run_named(const cli_args *args, const char *usage, archive *a, experiment_result *res)
+{
+    if (args->npositional != 2) {
+        fprintf(stderr, "perfcast %s: expected CAMPAIGN and EXPERIMENT\n%s",
+                usage == fit_usage ? "fit" : "predict", usage);
+        return 2;
+    }
+    diag_list diags;
+    diag_init(&diags);
+    archive_load(args->archive, a, &diags);
+    const campaign *c = archive_campaign(a, args->positional[0]);
+    diag_print(&diags, stderr);
+    diag_free(&diags);
+    if (!c) {
+        fprintf(stderr, "perfcast: no usable campaign '%s' in %s\n", args->positional[0], args->archive);
+        return 1;
+    }
+    const experiment_info *e = campaign_experiment(c, args->positional[1]);
+    if (!e) {
+        fprintf(stderr, "perfcast: campaign '%s' has no experiment '%s'\n", c->name, args->positional[1]);
+        return 1;
+    }
+    if (!experiment_run(a, c, e, res)) {
+        fprintf(stderr, "perfcast: %s/%s: %s\n", c->name, e->name, res->error);
+        return 1;
+    }
+    return 0;
+}
+
+static void print_fit_text(const experiment_result *res, FILE *out)
+{
+    const report *r = &res->rep;
+    const experiment_info *e = res->input.exp;
+    fprintf(out, "%s/%s (%s)%s%s\n", res->input.camp->name, e->name, e->model,
+            e->title ? ": " : "", e->title ? e->title : "");
+    if (r->formula)
+        fprintf(out, "formula: %s\n", r->formula);
+    if (r->equation)
+        fprintf(out, "fitted:  %s\n", r->equation);
+    fprintf(out, "\n%-32s %14s %14s %10s %10s\n", "term", "coefficient", "std_error", "t", "p");
+    for (size_t i = 0; i < r->ncoefs; i++) {
+        const report_coef *c = &r->coefs[i];
+        fprintf(out, "%-32s ", c->term);
+        if (c->aliased) {
+            fprintf(out, "%14s\n", "aliased");
+            continue;
+        }
+        fprintf(out, "%14.6g %14.6g %10.4g %10.4g\n", c->coefficient, c->std_error, c->t, c->p);
+    }
+    fputc('\n', out);
+    for (size_t i = 0; i < r->nstats; i++) {
+        fprintf(out, "%-10s ", r->stats[i].name);
+        textout_human_number(out, r->stats[i].value);
+        fprintf(out, "%s%s\n", r->stats[i].text ? "  " : "", r->stats[i].text ? r->stats[i].text : "");
+    }
+    for (size_t i = 0; i < r->ndiagnostics; i++)
+        fprintf(out, "diagnostic: %s\n", r->diagnostics[i]);
+    for (size_t i = 0; i < r->nwarnings; i++)
+        fprintf(out, "warning: %s\n", r->warnings[i]);
+}
+
+static void print_json_strings(FILE *out, const char *key, char **items, size_t n)
+{
+    fprintf(out, ",\n  \"%s\": [", key);
+    for (size_t i = 0; i < n; i++) {
+        fputs(i ? ", " : "", out);
+        textout_json_text(out, items[i]);
+    }
+    fputc(']', out);
+}
+
+static void print_fit_json(const experiment_result *res, FILE *out)
+{
+    const report *r = &res->rep;
+    fputs("{\n  \"campaign\": ", out);
+    textout_json_text(out, res->input.camp->name);
+    fputs(",\n  \"experiment\": ", out);
+    textout_json_text(out, res->input.exp->name);
+    fputs(",\n  \"model\": ", out);
+    textout_json_text(out, res->input.exp->model);
+    fputs(",\n  \"formula\": ", out);
+    textout_json_text(out, r->formula);
+    fputs(",\n  \"equation\": ", out);
+    textout_json_text(out, r->equation);
+    fputs(",\n  \"terms\": [", out);
+    for (size_t i = 0; i < r->ncoefs; i++) {
+        const report_coef *c = &r->coefs[i];
+        fputs(i ? ",\n    {\"term\": " : "\n    {\"term\": ", out);
+        textout_json_text(out, c->term);
+        fputs(", \"coefficient\": ", out);
+        textout_json_number(out, c->coefficient);
+        fputs(", \"std_error\": ", out);
+        textout_json_number(out, c->std_error);
+        fputs(", \"t\": ", out);
+        textout_json_number(out, c->t);
+        fputs(", \"p\": ", out);
+        textout_json_number(out, c->p);
+        fprintf(out, ", \"aliased\": %s}", c->aliased ? "true" : "false");
+    }
+    fputs(r->ncoefs ? "\n  ]" : "]", out);
+    for (size_t i = 0; i < r->nstats; i++) {
+        fputs(",\n  ", out);
+        textout_json_text(out, r->stats[i].name);
+        fputs(": ", out);
+        textout_json_number(out, r->stats[i].value);
+    }
+    print_json_strings(out, "diagnostics", r->diagnostics, r->ndiagnostics);
+    print_json_strings(out, "warnings", r->warnings, r->nwarnings);
+    fputs("\n}\n", out);
+}
+
+int cmd_fit(int argc, char **argv)
+{
+    static const char *const formats[] = {"text", "json", NULL};
+    cli_args args;
+    if (!cli_parse(argc, argv, formats, 2, fit_usage, &args))
+        return 2;
+    if (args.help) {
+        fputs(fit_usage, stdout);
+        return 0;
+    }
+    archive a = {0};
+    experiment_result res = {0};
+    int status = run_named(&args, fit_usage, &a, &res);
+    if (status == 0) {
+        if (strcmp(args.format, "json") == 0)
+            print_fit_json(&res, stdout);
+        else
+            print_fit_text(&res, stdout);
+    }
+    experiment_result_free(&res);
+    archive_free(&a);
+    return status;
+}
+
+/* ------------------------------------------------------------------ */
+/* predict                                                             */
+
+typedef enum { OUT_TEXT, OUT_CSV, OUT_JSON } out_format;
+
+static const char *const value_columns[] = {
+    "estimate_s", "ci_low_s", "ci_high_s", "pi_low_s", "pi_high_s", "measured_s", "error_pct",
+};
+
+static void prediction_values(const report_prediction *p, const target_config *t, double v[7])
+{
+    v[0] = p->estimate;
+    v[1] = p->ci_low;
+    v[2] = p->ci_high;
+    v[3] = p->pi_low;
+    v[4] = p->pi_high;
+    v[5] = t->measured;
+    v[6] = t->error_pct;
+}
+
+static void put_value(FILE *out, out_format f, double v)
+{
+    if (f == OUT_CSV)
+        textout_csv_number(out, v);
+    else if (f == OUT_JSON)
+        textout_json_number(out, v);
+    else
+        textout_human_number(out, v);
+}
+
+static void put_cell(FILE *out, out_format f, const table_column *col, size_t row)
+{
+    if (col->kind == COL_TEXT) {
+        if (f == OUT_JSON)
+            textout_json_text(out, col->text[row]);
+        else if (f == OUT_CSV)
+            textout_csv_text(out, col->text[row]);
+        else
+            fputs(col->text[row] ? col->text[row] : "—", out);
+    } else {
+        put_value(out, f, col->num[row]);
+    }
+}
+
+static void print_predictions(const experiment_result *res, out_format f, FILE *out)
+{
+    const table *runs = &res->input.camp->runs;
+    const char *sep = f == OUT_CSV ? "," : f == OUT_TEXT ? "\t" : ", ";
+    bool first_col = true;
+    if (f != OUT_JSON) {
+        for (size_t c = 0; c < runs->ncols; c++)
+            if (experiment_is_identifying(runs->cols[c].name)) {
+                fprintf(out, "%s%s", first_col ? "" : sep, runs->cols[c].name);
+                first_col = false;
+            }
+        for (size_t k = 0; k < 7; k++)
+            fprintf(out, "%s%s", sep, value_columns[k]);
+        fprintf(out, "%sextrapolation\n", sep);
+    } else {
+        fputs("[", out);
+    }
+    for (size_t i = 0; i < res->rep.npreds; i++) {
+        const report_prediction *p = &res->rep.preds[i];
+        const target_config *t = &res->input.targets[p->config];
+        size_t row = t->rows[0];
+        first_col = true;
+        fputs(f == OUT_JSON ? (i ? ",\n  {" : "\n  {") : "", out);
+        for (size_t c = 0; c < runs->ncols; c++) {
+            if (!experiment_is_identifying(runs->cols[c].name))
+                continue;
+            fputs(first_col ? "" : sep, out);
+            if (f == OUT_JSON)
+                fprintf(out, "\"%s\": ", runs->cols[c].name);
+            put_cell(out, f, &runs->cols[c], row);
+            first_col = false;
+        }
+        double v[7];
+        prediction_values(p, t, v);
+        for (size_t k = 0; k < 7; k++) {
+            fputs(sep, out);
+            if (f == OUT_JSON)
+                fprintf(out, "\"%s\": ", value_columns[k]);
+            put_value(out, f, v[k]);
+        }
+        fputs(sep, out);
+        fprintf(out, f == OUT_JSON ? "\"extrapolation\": %s" : "%s", p->extrapolation ? "true" : "false");
+        if (f == OUT_JSON) {
+            fputs(", \"note\": ", out);
+            textout_json_text(out, p->note);
+            fputc('}', out);
+        }
+        fputc(f == OUT_JSON ? ' ' : '\n', out);
+    }
+    if (f == OUT_JSON)
+        fputs("\n]\n", out);
+}
+
+int cmd_predict(int argc, char **argv)
+{
+    static const char *const formats[] = {"text", "csv", "json", NULL};
+    cli_args args;
+    if (!cli_parse(argc, argv, formats, 2, predict_usage, &args))
+        return 2;
+    if (args.help) {
+        fputs(predict_usage, stdout);
+        return 0;
+    }
+    archive a = {0};
+    experiment_result res = {0};
+    int status = run_named(&args, predict_usage, &a, &res);
+    if (status == 0) {
+        out_format f = strcmp(args.format, "csv") == 0 ? OUT_CSV
+                     : strcmp(args.format, "json") == 0 ? OUT_JSON : OUT_TEXT;
+        print_predictions(&res, f, stdout);
+    }
+    experiment_result_free(&res);
+    archive_free(&a);
+    return status;
+}

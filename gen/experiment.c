@@ -1,0 +1,294 @@
+/*
+ * experiment.c — selection of training runs and target configurations, and
+ * the one place where measured means and errors are computed for all models.
+ */
+#include "gen/experiment.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gen/model_adapters.h"
+#include "models/expr.h"
+
+static const struct {
+    const char *model;
+    model_adapter_fn run;
+} adapters[] = {
+    {"scopred", model_scopred_run},
+    {"strip", model_strip_run},
+    {"block", model_block_run},
+    {"multicluster", model_multicluster_run},
+    {"multicore", model_multicore_run},
+};
+
+model_adapter_fn experiment_adapter(const char *model)
+{
+    for (size_t i = 0; model && i < sizeof adapters / sizeof adapters[0]; i++)
+        if (strcmp(adapters[i].model, model) == 0)
+            return adapters[i].run;
+    return NULL;
+}
+
+static bool has_prefix(const char *s, const char *p)
+{
+    return strncmp(s, p, strlen(p)) == 0;
+}
+
+bool experiment_is_identifying(const char *column)
+{
+    return !has_prefix(column, "time_") && !has_prefix(column, "published_") &&
+           strcmp(column, "rep") != 0 && strcmp(column, "date") != 0 &&
+           strcmp(column, "note") != 0;
+}
+
+static void fail(experiment_result *res, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void fail(experiment_result *res, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(res->error, sizeof res->error, fmt, ap);
+    va_end(ap);
+    res->ok = false;
+}
+
+/* Split "a + b" into trimmed names. */
+static bool split_responses(const char *text, experiment_input *in)
+{
+    const char *s = text;
+    while (*s) {
+        s += strspn(s, " \t+");
+        size_t n = strcspn(s, "+"), len = n;
+        while (len > 0 && isspace((unsigned char)s[len - 1]))
+            len--;
+        if (len > 0) {
+            char **more = realloc(in->responses, (in->nresponses + 1) * sizeof *more);
+            if (!more)
+                return false;
+            in->responses = more;
+            if (!(in->responses[in->nresponses] = strndup(s, len)))
+                return false;
+            in->nresponses++;
+        }
+        s += n;
+    }
+    return in->nresponses > 0;
+}
+
+/* The summed response of a row, NAN when any component is missing. */
+static double row_response(const experiment_input *in, size_t row)
+{
+    double sum = 0;
+    for (size_t i = 0; i < in->nresponses; i++) {
+        int c = table_find(&in->camp->runs, in->responses[i]);
+        double v = c < 0 ? NAN : table_number(&in->camp->runs, row, (size_t)c);
+        if (isnan(v))
+            return NAN;
+        sum += v;
+    }
+    return sum;
+}
+
+/* Evaluate a filter on every row: matches[r] = 1/0. A NULL filter matches
+ * all rows. Returns false with a message on a parse or evaluation error. */
+static bool evaluate_filter(const char *text, const char *what, const table *runs,
+                            bool *matches, experiment_result *res)
+{
+    if (!text || strspn(text, " \t") == strlen(text)) {
+        for (size_t r = 0; r < runs->nrows; r++)
+            matches[r] = true;
+        return true;
+    }
+    expr_error err;
+    expr *e = expr_parse(text, &err);
+    if (!e) {
+        fail(res, "%s:%d: %s", what, err.column, err.message);
+        return false;
+    }
+    bool ok = true;
+    for (size_t r = 0; r < runs->nrows && ok; r++) {
+        table_row_ctx ctx = {runs, r};
+        double v;
+        if (expr_eval_number(e, expr_lookup_table_row, &ctx, &v, &err))
+            matches[r] = v != 0;
+        else if (strstr(err.message, "has no value"))
+            matches[r] = false; /* a run without the column simply does not match */
+        else {
+            fail(res, "%s:%d: %s (runs.csv line %ld)", what, err.column, err.message, runs->line[r]);
+            ok = false;
+        }
+    }
+    expr_free(e);
+    return ok;
+}
+
+/* Do rows a and b agree on every identifying column? */
+static bool same_configuration(const table *t, size_t a, size_t b)
+{
+    for (size_t c = 0; c < t->ncols; c++) {
+        const table_column *col = &t->cols[c];
+        if (!experiment_is_identifying(col->name))
+            continue;
+        if (col->kind == COL_NUMBER) {
+            double x = col->num[a], y = col->num[b];
+            if (!(x == y || (isnan(x) && isnan(y))))
+                return false;
+        } else {
+            const char *x = col->text[a], *y = col->text[b];
+            if (!(x == y || (x && y && strcmp(x, y) == 0)))
+                return false;
+        }
+    }
+    return true;
+}
+
+static bool add_target_row(experiment_input *in, size_t row)
+{
+    for (size_t i = 0; i < in->ntargets; i++) {
+        target_config *t = &in->targets[i];
+        if (same_configuration(&in->camp->runs, t->rows[0], row)) {
+            size_t *rows = realloc(t->rows, (t->nrows + 1) * sizeof *rows);
+            if (!rows)
+                return false;
+            t->rows = rows;
+            t->rows[t->nrows++] = row;
+            return true;
+        }
+    }
+    target_config *more = realloc(in->targets, (in->ntargets + 1) * sizeof *more);
+    if (!more)
+        return false;
+    in->targets = more;
+    target_config *t = &in->targets[in->ntargets];
+    memset(t, 0, sizeof *t);
+    if (!(t->rows = malloc(sizeof *t->rows)))
+        return false;
+    t->rows[0] = row;
+    t->nrows = 1;
+    t->measured = NAN;
+    t->error_pct = NAN;
+    in->ntargets++;
+    return true;
+}
+
+static void measure_targets(experiment_input *in)
+{
+    for (size_t i = 0; i < in->ntargets; i++) {
+        target_config *t = &in->targets[i];
+        double sum = 0;
+        t->nmeasured = 0;
+        for (size_t k = 0; k < t->nrows; k++) {
+            double v = row_response(in, t->rows[k]);
+            if (!isnan(v)) {
+                sum += v;
+                t->nmeasured++;
+            }
+        }
+        t->measured = t->nmeasured ? sum / (double)t->nmeasured : NAN;
+    }
+}
+
+static bool select_rows(experiment_input *in, experiment_result *res)
+{
+    const table *runs = &in->camp->runs;
+    size_t n = runs->nrows;
+    bool *train = calloc(n ? n : 1, sizeof *train);
+    bool *target = calloc(n ? n : 1, sizeof *target);
+    in->train_rows = malloc((n ? n : 1) * sizeof *in->train_rows);
+    bool ok = train && target && in->train_rows;
+    if (!ok)
+        fail(res, "out of memory");
+    ok = ok && evaluate_filter(in->exp->train, "train", runs, train, res);
+    /* Without a target filter there is nothing to predict. */
+    if (ok && in->exp->target) {
+        ok = evaluate_filter(in->exp->target, "target", runs, target, res);
+    }
+    for (size_t r = 0; ok && r < n; r++) {
+        if (train[r] && !isnan(row_response(in, r)))
+            in->train_rows[in->ntrain++] = r;
+        if (target[r] && !add_target_row(in, r)) {
+            fail(res, "out of memory");
+            ok = false;
+        }
+    }
+    free(train);
+    free(target);
+    if (ok && in->ntrain == 0) {
+        fail(res, "the train filter selects no measured run");
+        ok = false;
+    }
+    return ok;
+}
+
+void experiment_compute_errors(experiment_result *res)
+{
+    experiment_input *in = &res->input;
+    for (size_t i = 0; i < res->rep.npreds; i++) {
+        const report_prediction *p = &res->rep.preds[i];
+        if (p->config >= in->ntargets)
+            continue;
+        target_config *t = &in->targets[p->config];
+        if (t->nmeasured > 0 && isfinite(p->estimate))
+            t->error_pct = 100.0 * (p->estimate - t->measured) / t->measured;
+    }
+}
+
+bool experiment_prepare(const archive *a, const campaign *c, const experiment_info *e,
+                        experiment_result *res)
+{
+    memset(res, 0, sizeof *res);
+    report_init(&res->rep);
+    experiment_input *in = &res->input;
+    in->arch = a;
+    in->camp = c;
+    in->exp = e;
+    res->ok = true;
+    model_adapter_fn adapter = experiment_adapter(e->model);
+    if (!adapter) {
+        fail(res, "unknown model '%s'", e->model);
+        return false;
+    }
+    if (!split_responses(e->response ? e->response : "time_s", in)) {
+        fail(res, "no response column");
+        return false;
+    }
+    if (!select_rows(in, res))
+        return false;
+    measure_targets(in);
+    return true;
+}
+
+bool experiment_run(const archive *a, const campaign *c, const experiment_info *e,
+                    experiment_result *res)
+{
+    if (!experiment_prepare(a, c, e, res))
+        return false;
+    experiment_input *in = &res->input;
+    model_adapter_fn adapter = experiment_adapter(e->model);
+    if (!adapter(in, &res->rep, res->error, sizeof res->error)) {
+        res->ok = false;
+        if (!res->error[0])
+            snprintf(res->error, sizeof res->error, "the %s fit failed", e->model);
+        return false;
+    }
+    experiment_compute_errors(res);
+    return true;
+}
+
+void experiment_result_free(experiment_result *res)
+{
+    experiment_input *in = &res->input;
+    for (size_t i = 0; i < in->nresponses; i++)
+        free(in->responses[i]);
+    free(in->responses);
+    free(in->train_rows);
+    for (size_t i = 0; i < in->ntargets; i++)
+        free(in->targets[i].rows);
+    free(in->targets);
+    report_free(&res->rep);
+    memset(res, 0, sizeof *res);
+}

@@ -1,0 +1,185 @@
+/*
+ * experiment_check.c — see experiment_check.h.
+ */
+#include "gen/experiment_check.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "models/expr.h"
+
+const char *const experiment_models[] = {
+    "scopred", "strip", "block", "multicluster", "multicore", NULL,
+};
+
+const char *const multicore_factor_names[] = {
+    "mbw_read", "mbw_write", "nodes", "cores", "procs", "net_bw", "platform", NULL,
+};
+
+typedef struct {
+    const char *file;
+    const csv_row *header;
+    const csv_row *row;
+    const campaign *camp;
+    diag_list *d;
+} cell_ctx;
+
+static bool in_list(const char *const *list, const char *s)
+{
+    for (; *list; list++)
+        if (strcmp(*list, s) == 0)
+            return true;
+    return false;
+}
+
+/* The field of the current row under column name (NULL when absent). */
+static const csv_field *cell(const cell_ctx *x, const char *name)
+{
+    for (size_t i = 0; i < x->header->nfields && i < x->row->nfields; i++)
+        if (strcmp(x->header->fields[i].text, name) == 0)
+            return &x->row->fields[i];
+    return NULL;
+}
+
+/* Column of character `offset` (0-based) of a cell's text. */
+static long column_at(const csv_field *f, long offset)
+{
+    return f->column + (f->quoted ? 1 : 0) + offset;
+}
+
+typedef struct {
+    const cell_ctx *x;
+    const csv_field *f;
+    const char *what;        /* "filter", "formula" */
+    const char *const *allowed; /* names allowed instead of run columns, or NULL */
+    bool ok;
+} name_check;
+
+static bool check_name(void *ctx, const char *name, int column)
+{
+    name_check *nc = ctx;
+    bool known = nc->allowed ? in_list(nc->allowed, name) : table_find(&nc->x->camp->runs, name) >= 0;
+    if (!known) {
+        diag_add(nc->x->d, nc->x->file, nc->f->line, column_at(nc->f, column - 1),
+                 nc->allowed ? "unknown factor '%s' in the %s (expected one of mbw_read, mbw_write, "
+                               "nodes, cores, procs, net_bw, platform)"
+                             : "unknown column '%s' in the %s (not in runs.csv)",
+                 name, nc->what);
+        nc->ok = false;
+    }
+    return true;
+}
+
+static void check_expression(const cell_ctx *x, const char *name, const char *what,
+                             const char *const *allowed)
+{
+    const csv_field *f = cell(x, name);
+    if (!f || strspn(f->text, " \t") == strlen(f->text))
+        return;
+    expr_error err;
+    expr *e = expr_parse(f->text, &err);
+    if (!e) {
+        diag_add(x->d, x->file, f->line, column_at(f, err.column - 1), "%s in the %s", err.message, what);
+        return;
+    }
+    name_check nc = {x, f, what, allowed, true};
+    expr_visit_names(e, check_name, &nc);
+    expr_free(e);
+}
+
+static void check_response(const cell_ctx *x)
+{
+    const csv_field *f = cell(x, "response");
+    if (!f)
+        return;
+    const char *s = f->text;
+    while (*s) {
+        size_t skip = strspn(s, " \t+");
+        s += skip;
+        size_t n = strcspn(s, "+");
+        size_t len = n;
+        while (len > 0 && isspace((unsigned char)s[len - 1]))
+            len--;
+        if (len == 0)
+            break;
+        char *name = strndup(s, len);
+        int col = name ? table_find(&x->camp->runs, name) : -1;
+        if (name && (col < 0 || x->camp->runs.cols[col].kind != COL_NUMBER))
+            diag_add(x->d, x->file, f->line, column_at(f, (long)(s - f->text)),
+                     "unknown response column '%s' (expected a numeric column of runs.csv, e.g. time_s)",
+                     name);
+        free(name);
+        s += n;
+    }
+}
+
+static void check_options(const cell_ctx *x)
+{
+    const csv_field *f = cell(x, "options");
+    if (!f)
+        return;
+    const char *s = f->text;
+    while (*s) {
+        size_t n = strcspn(s, ";");
+        size_t lead = strspn(s, " \t");
+        if (n > lead) {
+            const char *eq = memchr(s, '=', n);
+            if (!eq || eq == s + lead)
+                diag_add(x->d, x->file, f->line, column_at(f, (long)(s + lead - f->text)),
+                         "expected key=value in the options (separate several with ';')");
+        }
+        s += n;
+        if (*s == ';')
+            s++;
+    }
+}
+
+static bool valid_name(const char *s)
+{
+    if (!*s)
+        return false;
+    for (; *s; s++)
+        if (!isalnum((unsigned char)*s) && *s != '_' && *s != '-')
+            return false;
+    return true;
+}
+
+static void check_one(const cell_ctx *x, const experiment_info *e, size_t index)
+{
+    const csv_field *name = cell(x, "name");
+    const csv_field *model = cell(x, "model");
+    if (name && !valid_name(e->name))
+        diag_add(x->d, x->file, name->line, name->column,
+                 "experiment name '%s' must be letters, digits, '_' or '-'", e->name);
+    for (size_t i = 0; i < index; i++)
+        if (name && strcmp(x->camp->experiments[i].name, e->name) == 0)
+            diag_add(x->d, x->file, name->line, name->column,
+                     "duplicate experiment name '%s' (first on line %ld)", e->name,
+                     x->camp->experiments[i].line);
+    if (model && !in_list(experiment_models, e->model))
+        diag_add(x->d, x->file, model->line, model->column,
+                 "unknown model '%s' (expected scopred, strip, block, multicluster or multicore)",
+                 e->model);
+    check_response(x);
+    check_expression(x, "train", "train filter", NULL);
+    check_expression(x, "target", "target filter", NULL);
+    bool multicore = strcmp(e->model, "multicore") == 0;
+    check_expression(x, "formula", "formula", multicore ? multicore_factor_names : NULL);
+    check_options(x);
+}
+
+void experiment_check_all(const campaign *c, const csv_doc *doc, const char *file, diag_list *d)
+{
+    if (doc->nrows == 0)
+        return;
+    for (size_t i = 0; i < c->nexperiments; i++) {
+        const experiment_info *e = &c->experiments[i];
+        for (size_t r = 1; r < doc->nrows; r++)
+            if (doc->rows[r].line == e->line) {
+                cell_ctx x = {file, &doc->rows[0], &doc->rows[r], c, d};
+                check_one(&x, e, i);
+                break;
+            }
+    }
+}

@@ -1,0 +1,24 @@
+/*
+ * experiment_check.h — lints the rows of a campaign's experiments.csv
+ * against its runs: known model, unique valid names, responses that are
+ * numeric columns, filters and formulas that parse and name existing
+ * columns, options of the form key=value;key=value. Every problem is
+ * reported with the position of the offending character.
+ */
+#ifndef PERFCAST_EXPERIMENT_CHECK_H
+#define PERFCAST_EXPERIMENT_CHECK_H
+
+#include "gen/archive.h"
+#include "gen/csvread.h"
+
+/* The models perfcast knows, NULL-terminated. */
+extern const char *const experiment_models[];
+
+/* The factor names a multicore formula may use, NULL-terminated. */
+extern const char *const multicore_factor_names[];
+
+/* Check every experiment of c; doc is the parsed experiments.csv (for
+ * positions), file its display name. */
+void experiment_check_all(const campaign *c, const csv_doc *doc, const char *file, diag_list *d);
+
+#endif

@@ -1,0 +1,26 @@
+/*
+ * textout.h — writing values for machines: CSV cells (RFC 4180 quoting),
+ * JSON strings and numbers. A missing number (NAN) is an empty CSV cell and
+ * a JSON null, never "nan".
+ */
+#ifndef PERFCAST_TEXTOUT_H
+#define PERFCAST_TEXTOUT_H
+
+#include <stdio.h>
+
+/* A CSV cell: quoted only when it holds a comma, quote, CR or LF. NULL = empty. */
+void textout_csv_text(FILE *out, const char *s);
+
+/* A CSV number with 10 significant digits; empty when not finite. */
+void textout_csv_number(FILE *out, double v);
+
+/* A JSON string literal with escapes; NULL gives null. */
+void textout_json_text(FILE *out, const char *s);
+
+/* A JSON number with 17 significant digits (round-trips); null when not finite. */
+void textout_json_number(FILE *out, double v);
+
+/* A number for people: 6 significant digits, "—" when not finite. */
+void textout_human_number(FILE *out, double v);
+
+#endif

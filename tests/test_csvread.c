@@ -1,0 +1,138 @@
+/*
+ * test_csvread.c — CSV reading: RFC 4180 quoting, line ends, BOM, blank
+ * lines, positions, numbers, and the problems that make a file unusable.
+ */
+#include "gen/csvread.h"
+#include "tests/testutil.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static bool parse(const char *text, size_t len, csv_doc *doc, diag_list *d)
+{
+    diag_init(d);
+    return csv_parse_buffer(text, len, "t.csv", doc, d);
+}
+
+static void test_quoting_and_line_ends(void)
+{
+    const char text[] = "\xEF\xBB\xBF" "a,b,c\r\n"
+                        "\"x, y\",\"say \"\"hi\"\"\",\"two\nlines\"\r\n"
+                        "\r\n"
+                        "\n"
+                        "1,,3\n";
+    csv_doc doc;
+    diag_list d;
+    CU_ASSERT_TRUE_FATAL(parse(text, sizeof text - 1, &doc, &d));
+    CU_ASSERT_EQUAL(d.count, 0);
+    CU_ASSERT_EQUAL_FATAL(doc.nrows, 3); /* blank lines are skipped */
+    CU_ASSERT_STRING_EQUAL(doc.rows[0].fields[0].text, "a"); /* BOM gone */
+    CU_ASSERT_STRING_EQUAL(doc.rows[1].fields[0].text, "x, y");
+    CU_ASSERT_STRING_EQUAL(doc.rows[1].fields[1].text, "say \"hi\"");
+    CU_ASSERT_STRING_EQUAL(doc.rows[1].fields[2].text, "two\nlines");
+    CU_ASSERT_TRUE(doc.rows[1].fields[1].quoted);
+    /* Positions: the third row starts on line 6 (the quoted newline and
+     * the two blank lines count). Its empty middle field is at column 3. */
+    CU_ASSERT_EQUAL(doc.rows[2].line, 6);
+    CU_ASSERT_STRING_EQUAL(doc.rows[2].fields[1].text, "");
+    CU_ASSERT_EQUAL(doc.rows[2].fields[1].column, 3);
+    CU_ASSERT_EQUAL(doc.rows[2].fields[2].column, 4);
+    CU_ASSERT_EQUAL(doc.rows[1].fields[2].line, 2);
+    CU_ASSERT_EQUAL(doc.rows[1].fields[2].column, 21);
+    csv_doc_free(&doc);
+    diag_free(&d);
+}
+
+static void test_no_final_newline_and_utf8_columns(void)
+{
+    const char text[] = "name,x\ncafé,ß\nlast,1";
+    csv_doc doc;
+    diag_list d;
+    CU_ASSERT_TRUE_FATAL(parse(text, sizeof text - 1, &doc, &d));
+    CU_ASSERT_EQUAL_FATAL(doc.nrows, 3);
+    CU_ASSERT_STRING_EQUAL(doc.rows[2].fields[1].text, "1");
+    /* Columns count characters: "café," is five characters. */
+    CU_ASSERT_EQUAL(doc.rows[1].fields[1].column, 6);
+    csv_doc_free(&doc);
+    diag_free(&d);
+}
+
+static void test_big_field(void)
+{
+    size_t n = 1 << 20;
+    char *text = malloc(n + 16);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+    memcpy(text, "a\n\"", 3);
+    memset(text + 3, 'x', n);
+    memcpy(text + 3 + n, "\"\n", 3);
+    csv_doc doc;
+    diag_list d;
+    CU_ASSERT_TRUE(parse(text, n + 5, &doc, &d));
+    CU_ASSERT_EQUAL_FATAL(doc.nrows, 2);
+    CU_ASSERT_EQUAL(strlen(doc.rows[1].fields[0].text), n);
+    csv_doc_free(&doc);
+    diag_free(&d);
+    free(text);
+}
+
+static void expect_problem(const char *text, size_t len, long line, long column, const char *msg)
+{
+    csv_doc doc;
+    diag_list d;
+    CU_ASSERT_FALSE(parse(text, len, &doc, &d));
+    CU_ASSERT_EQUAL_FATAL(d.count, 1);
+    CU_ASSERT_EQUAL(d.items[0].line, line);
+    CU_ASSERT_EQUAL(d.items[0].column, column);
+    CU_ASSERT_PTR_NOT_NULL(strstr(d.items[0].message, msg));
+    csv_doc_free(&doc);
+    diag_free(&d);
+}
+
+static void test_problems(void)
+{
+    expect_problem("", 0, 0, 0, "the file is empty");
+    expect_problem("\xEF\xBB\xBF\r\n\n", 5, 0, 0, "the file is empty");
+    expect_problem("a,b\n1,\"open\n2,3\n", 16, 2, 3, "unterminated quoted field");
+    expect_problem("a,b\n1,\"x\"y\n", 11, 2, 6, "after a closing quote");
+    expect_problem("a,b\n1,x\"y\n", 10, 2, 4, "inside an unquoted field");
+    expect_problem("a,b\n1,\xC3\x28\n", 9, 2, 3, "invalid UTF-8 (byte 0xc3)");
+    /* Overlong encoding of '/' and a UTF-16 surrogate are invalid too. */
+    expect_problem("a\n\xC0\xAF\n", 5, 2, 1, "invalid UTF-8");
+    expect_problem("a\n\xED\xA0\x80\n", 6, 2, 1, "invalid UTF-8");
+}
+
+static void test_numbers(void)
+{
+    const char *why;
+    double v;
+    CU_ASSERT_TRUE(csv_parse_number("1e-3", &v, &why));
+    CU_ASSERT_DOUBLE_EQUAL(v, 1e-3, 0);
+    CU_ASSERT_TRUE(csv_parse_number("65536", &v, &why));
+    CU_ASSERT_DOUBLE_EQUAL(v, 65536, 0);
+    CU_ASSERT_TRUE(csv_parse_number(" 12.5 ", &v, &why));
+    CU_ASSERT_DOUBLE_EQUAL(v, 12.5, 0);
+    CU_ASSERT_TRUE(csv_parse_number("-.5E+2", &v, &why));
+    CU_ASSERT_DOUBLE_EQUAL(v, -50, 0);
+    const char *bad[] = {"", "abc", "1.2.3", "0x10", "1,5", "12 s", "1e400", "nan", "-inf", "Infinity"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        CU_ASSERT_FALSE(csv_parse_number(bad[i], &v, &why));
+    csv_parse_number("1e400", &v, &why);
+    CU_ASSERT_STRING_EQUAL(why, "not a finite number");
+    csv_parse_number("NaN", &v, &why);
+    CU_ASSERT_STRING_EQUAL(why, "not a finite number");
+}
+
+int main(void)
+{
+    static const testutil_test tests[] = {
+        {"quoting and line ends", test_quoting_and_line_ends},
+        {"no final newline, UTF-8 columns", test_no_final_newline_and_utf8_columns},
+        {"1 MB field", test_big_field},
+        {"problems", test_problems},
+        {"numbers", test_numbers},
+        {NULL, NULL},
+    };
+    static const testutil_suite suites[] = {{"csvread", tests}, {NULL, NULL}};
+    return testutil_run_suites(suites);
+}

@@ -1,0 +1,102 @@
+/*
+ * test_experiment.c — selection of training runs and target configurations,
+ * measured means over repetitions, component sums and the signed error,
+ * worked by hand on a small archive.
+ */
+#include "gen/experiment.h"
+#include "tests/testutil.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+static char dir[256];
+
+static void make_archive(void)
+{
+    char path[512];
+    CU_ASSERT_TRUE_FATAL(testutil_temp_dir(dir, sizeof dir));
+    snprintf(path, sizeof path, "%s/clusters.csv", dir);
+    testutil_write_file(path, "cluster\nA\nB\n");
+    snprintf(path, sizeof path, "%s/c/runs.csv", dir);
+    testutil_write_file(path,
+        "cluster,np,N,time_s,time_a_s,time_b_s,rep,note\n"
+        "A,1,10,4.0,1,3,1,\n"
+        "A,2,10,2.0,0.5,1.5,1,\n"
+        "A,4,10,1.1,0.25,0.8,1,first\n"
+        "A,4,10,0.9,0.25,0.6,2,second\n"   /* same configuration as the line above */
+        "B,4,10,1.0,,,1,\n"                 /* other cluster: other configuration */
+        "A,8,10,,,,,to predict\n");
+    snprintf(path, sizeof path, "%s/c/experiments.csv", dir);
+    testutil_write_file(path,
+        "name,model,response,train,target\n"
+        "total,scopred,time_s,np <= 2,np >= 4\n"
+        "parts,scopred,time_a_s + time_b_s,np <= 4 && cluster == 'A',np >= 4\n");
+    snprintf(path, sizeof path, "%s/c/README.md", dir);
+    testutil_write_file(path, "c\n");
+}
+
+static void test_selection_and_means(void)
+{
+    make_archive();
+    archive a;
+    diag_list d;
+    diag_init(&d);
+    archive_load(dir, &a, &d);
+    CU_ASSERT_EQUAL_FATAL(a.ncampaigns, 1);
+    const campaign *c = &a.campaigns[0];
+    experiment_result res;
+    CU_ASSERT_TRUE_FATAL(experiment_prepare(&a, c, campaign_experiment(c, "total"), &res));
+    CU_ASSERT_EQUAL(res.input.ntrain, 2);
+    /* Targets: (A,4) with two runs, (B,4), (A,8) unmeasured. */
+    CU_ASSERT_EQUAL_FATAL(res.input.ntargets, 3);
+    CU_ASSERT_EQUAL(res.input.targets[0].nrows, 2);
+    CU_ASSERT_EQUAL(res.input.targets[0].nmeasured, 2);
+    CU_ASSERT_DOUBLE_EQUAL(res.input.targets[0].measured, 1.0, 1e-15);
+    CU_ASSERT_DOUBLE_EQUAL(res.input.targets[1].measured, 1.0, 1e-15);
+    CU_ASSERT_TRUE(isnan(res.input.targets[2].measured));
+    /* Errors: an estimate of 1.1 against 1.0 is +10%; none without a measurement. */
+    for (size_t i = 0; i < 3; i++) {
+        report_prediction p = {.config = i, .estimate = 1.1, .ci_low = NAN, .ci_high = NAN,
+                               .pi_low = NAN, .pi_high = NAN};
+        report_add_prediction(&res.rep, &p);
+    }
+    experiment_compute_errors(&res);
+    CU_ASSERT_DOUBLE_EQUAL(res.input.targets[0].error_pct, 10.0, 1e-12);
+    CU_ASSERT_TRUE(isnan(res.input.targets[2].error_pct));
+    experiment_result_free(&res);
+
+    /* Components are summed per run; runs missing a component are not measured. */
+    CU_ASSERT_TRUE_FATAL(experiment_prepare(&a, c, campaign_experiment(c, "parts"), &res));
+    CU_ASSERT_EQUAL(res.input.nresponses, 2);
+    CU_ASSERT_EQUAL(res.input.ntrain, 4);
+    CU_ASSERT_DOUBLE_EQUAL(res.input.targets[0].measured, (1.05 + 0.85) / 2, 1e-15);
+    CU_ASSERT_EQUAL(res.input.targets[1].nmeasured, 0);
+    experiment_result_free(&res);
+    archive_free(&a);
+    diag_free(&d);
+    testutil_remove_dir(dir);
+}
+
+static void test_identifying_columns(void)
+{
+    CU_ASSERT_TRUE(experiment_is_identifying("np"));
+    CU_ASSERT_TRUE(experiment_is_identifying("cluster"));
+    CU_ASSERT_TRUE(experiment_is_identifying("N"));
+    CU_ASSERT_FALSE(experiment_is_identifying("time_s"));
+    CU_ASSERT_FALSE(experiment_is_identifying("time_setup_s"));
+    CU_ASSERT_FALSE(experiment_is_identifying("rep"));
+    CU_ASSERT_FALSE(experiment_is_identifying("published_prediction_s"));
+    CU_ASSERT_FALSE(experiment_is_identifying("note"));
+}
+
+int main(void)
+{
+    static const testutil_test tests[] = {
+        {"selection, grouping, means, errors", test_selection_and_means},
+        {"identifying columns", test_identifying_columns},
+        {NULL, NULL},
+    };
+    static const testutil_suite suites[] = {{"experiment", tests}, {NULL, NULL}};
+    return testutil_run_suites(suites);
+}
