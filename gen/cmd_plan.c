@@ -215,7 +215,8 @@ static void print_csv(const plan_args *a, const runplan *p, FILE *out)
             fprintf(out, ",%ld,%ld,%ld,%ld,%ld,", r->np, r->npa, r->npb, r->na, r->nb);
             if (r->seq_of_np)
                 fprintf(out, "%ld", r->seq_of_np);
-            fprintf(out, ",%ld,,%s level %ld\n", rep, runplan_role_text(r->role), r->level);
+            fprintf(out, ",%ld,,%s level %ld%s\n", rep, runplan_role_text(r->role), r->level,
+                    strcmp(a->model, "multicluster") != 0 ? "" : r->side ? " side B" : " side A");
         }
     }
 }
