@@ -103,6 +103,9 @@ static bool fit_warnings(report *r, const stripfit *g)
     if (m->nunmatched)
         ok = rjreport_warn(r, "%s%zu parallel configuration(s) left out: no sequential run with "
                               "the same per-process mesh or work", g->prefix, m->nunmatched);
+    if (ok && m->nno_work)
+        ok = rjreport_warn(r, "%s%zu parallel configuration(s) left out: no work_mb", g->prefix,
+                           m->nno_work);
     if (ok && m->nother_msg)
         ok = rjreport_warn(r, "%s%zu parallel configuration(s) left out: message length differs "
                               "from the target's nb = %g", g->prefix, m->nother_msg, g->msg_len);

@@ -18,6 +18,9 @@ const char *strip_status_text(strip_status s, overhead_status law_status)
     case STRIP_NO_MATCH:
         return "no parallel strip run has a sequential run with the same per-process mesh "
                "or work, so no overhead Tcomm = T - Tcomp can be measured";
+    case STRIP_NO_WORK:
+        return "the runs give no work_mb (memory per process), which the overhead line "
+               "Tcomm = alpha + gamma*work needs";
     case STRIP_OVERHEAD: return overhead_status_text(law_status);
     }
     return "unknown error";
@@ -93,7 +96,10 @@ static size_t overhead_points(strip_model *m, const strip_options *opt, bool by_
             mesh_lookup_time(cs, 1, 1, c->pa, c->pb, c->work_mb, NAN, false, &seq);
             double work = isfinite(seq.work_mb) ? seq.work_mb : c->work_mb;
             if (!seq.config || !isfinite(work)) {
-                m->nunmatched++;
+                if (seq.config)
+                    m->nno_work++;
+                else
+                    m->nunmatched++;
                 continue;
             }
             pts[n] = (overhead_point){c->npa * c->npb, work, c->time_s - seq.time_s};
@@ -152,7 +158,7 @@ strip_status strip_fit(const mesh_run *runs, size_t n, const strip_options *opt,
         if (out->nsequential == 0)
             s = STRIP_NO_SEQUENTIAL;
         else if (npts == 0)
-            s = STRIP_NO_MATCH;
+            s = out->nno_work ? STRIP_NO_WORK : STRIP_NO_MATCH;
         else if ((ls = overhead_fit(pts, npts, 1, &out->law)) != OVERHEAD_OK)
             s = ls == OVERHEAD_NOMEM ? STRIP_NOMEM : STRIP_OVERHEAD;
         else

@@ -46,6 +46,7 @@ typedef struct {
     size_t nsequential;     /* sequential configurations */
     size_t nmatched;        /* parallel configurations matched to a sequential one */
     size_t nunmatched;      /* parallel strip configurations left out: no sequential partner */
+    size_t nno_work;        /* ... left out: matched, but neither run gives work_mb */
     size_t nother_msg;      /* parallel strip configurations left out: other message length */
     size_t nnot_strip;      /* configurations left out: block grids (npa, npb > 1) */
     bool msg_len_fallback;  /* no run had opt->msg_len: every message length was used */
@@ -58,6 +59,7 @@ typedef enum {
     STRIP_BAD_INPUT,      /* a run with a non-positive time or grid */
     STRIP_NO_SEQUENTIAL,  /* no sequential run */
     STRIP_NO_MATCH,       /* no parallel run matches a sequential run */
+    STRIP_NO_WORK,        /* matches exist, but no run gives its memory (work_mb) */
     STRIP_OVERHEAD        /* the overhead law could not be fitted: see law_status */
 } strip_status;
 

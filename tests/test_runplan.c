@@ -9,6 +9,9 @@
 #include "tests/testutil.h"
 
 #include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const double MBPP = 32.0 / 1048576.0;
@@ -231,6 +234,194 @@ static void test_plan_errors(void)
     runplan_free(&p);
 }
 
+/* ---- The command line: perfcast plan -> fabricated runs -> perfcast fit/predict. */
+
+/* The law behind the fabricated runs of the CLI tests. */
+static double cli_time(long np, long npa, long npb, double pa, double pb, bool block)
+{
+    double w = work_of(pa, pb);
+    if (!block)
+        return np == 1 ? tcomp(pa, pb) : tcomp(pa, pb) + C + D * log2((double)np) + GAMMA * w;
+    if (npa == 2 && npb == 2)
+        return 1.1 * tcomp(pa, pb);
+    double L = log2((double)np);
+    return 1.05 * tcomp(pa, pb) + (np > 2 ? QC + QD * L + QE * L * L + QG * w : 0);
+}
+
+/* Run a shell command line; output in *out (caller frees). */
+static int sh(char **out, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static int sh(char **out, const char *fmt, ...)
+{
+    char cmd[4096];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(cmd, sizeof cmd, fmt, ap);
+    va_end(ap);
+    return testutil_run_command(cmd, out);
+}
+
+/* Turn `plan --format csv` output into runs.csv text with time_s and
+ * work_mb filled from the law, plus the target row; counts the rows. */
+static char *fabricate_runs(const char *plan, bool block, const char *target, size_t *nrows)
+{
+    size_t cap = strlen(plan) * 2 + 4096, len = 0;
+    char *out = malloc(cap);
+    len += (size_t)snprintf(out, cap, "cluster,code,np,npa,npb,na,nb,seq_of_np,rep,time_s,work_mb\n");
+    const char *line = strchr(plan, '\n');
+    *nrows = 0;
+    while (line && line[1]) {
+        line++;
+        char cluster[64], code[64];
+        long np, npa, npb, na, nb, rep;
+        char seq[32] = "";
+        if (sscanf(line, "%63[^,],%63[^,],%ld,%ld,%ld,%ld,%ld,", cluster, code, &np, &npa, &npb,
+                   &na, &nb) != 7)
+            break;
+        const char *p = line;
+        for (int commas = 0; commas < 7; p++)
+            commas += *p == ',';
+        sscanf(p, "%31[^,]", seq);
+        p = strchr(p, ',') + 1;
+        rep = atol(p);
+        double pa = (double)na / (double)npa, pb = (double)nb / (double)npb;
+        len += (size_t)snprintf(out + len, cap - len, "%s,%s,%ld,%ld,%ld,%ld,%ld,%s,%ld,%.17g,%.17g\n",
+                                cluster, code, np, npa, npb, na, nb, seq, rep,
+                                cli_time(np, npa, npb, pa, pb, block), work_of(pa, pb));
+        (*nrows)++;
+        line = strchr(line, '\n');
+    }
+    snprintf(out + len, cap - len, "%s\n", target);
+    return out;
+}
+
+/* The value of column name in the first data row of CSV text. */
+static double csv_value(const char *text, const char *name)
+{
+    const char *header_end = strchr(text, '\n');
+    if (!header_end)
+        return NAN;
+    int col = 0;
+    for (const char *p = text; p < header_end; col++) {
+        size_t n = strcspn(p, ",\n");
+        if (n == strlen(name) && strncmp(p, name, n) == 0) {
+            const char *v = header_end + 1;
+            for (int k = 0; k < col && v; k++)
+                v = strchr(v, ',') ? strchr(v, ',') + 1 : NULL;
+            return v ? atof(v) : NAN;
+        }
+        p += n + 1;
+    }
+    return NAN;
+}
+
+/* Plan with plan_args, fabricate, fit with the experiment, compare. */
+static void plan_fit_predict(const char *plan_args, bool block, const char *target_row,
+                             const char *experiment, double want)
+{
+    char dir[256], path[512], *plan = NULL, *out = NULL;
+    CU_ASSERT_TRUE_FATAL(testutil_temp_dir(dir, sizeof dir));
+    CU_ASSERT_EQUAL_FATAL(sh(&plan, "%s plan %s --cluster X --code mg --reps 2 --format csv",
+                             testutil_perfcast(), plan_args), 0);
+    size_t nrows;
+    char *runs = fabricate_runs(plan, block, target_row, &nrows);
+    snprintf(path, sizeof path, "%s/clusters.csv", dir);
+    testutil_write_file(path, "cluster\nX\n");
+    snprintf(path, sizeof path, "%s/c/runs.csv", dir);
+    testutil_write_file(path, runs);
+    snprintf(path, sizeof path, "%s/c/experiments.csv", dir);
+    testutil_write_file(path, experiment);
+    snprintf(path, sizeof path, "%s/c/README.md", dir);
+    testutil_write_file(path, "planned runs\n");
+    CU_ASSERT_EQUAL(sh(&out, "%s predict --archive %s --format csv c e", testutil_perfcast(), dir), 0);
+    double got = csv_value(out, "estimate_s");
+    if (testutil_rel_diff(got, want) > 1e-8)
+        fprintf(stderr, "%s\n", out);
+    CU_ASSERT_TRUE(testutil_rel_diff(got, want) <= 1e-8);
+    free(out);
+    /* Every planned run entered the fit: the "runs" stat counts them all. */
+    CU_ASSERT_EQUAL(sh(&out, "%s fit --archive %s --format json c e", testutil_perfcast(), dir), 0);
+    char want_runs[64];
+    snprintf(want_runs, sizeof want_runs, "\"runs\": %zu,", nrows);
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, want_runs));
+    free(out);
+    free(runs);
+    free(plan);
+    testutil_remove_dir(dir);
+}
+
+static void test_cli_strip_plan_fit(void)
+{
+    double want = cli_time(32, 32, 1, 128, 1024, false);
+    plan_fit_predict("--model strip --target 4096x1024 --np 32", false,
+                     "X,mg,32,32,1,4096,1024,,,,",
+                     "name,model,train,target\ne,strip,time_s > 0,np == 32\n", want);
+}
+
+static void test_cli_block_plan_fit(void)
+{
+    double w = work_of(256, 512), L = log2(16);
+    double want = 1.1 * tcomp(256, 512) + QC + QD * L + QE * L * L + QG * w;
+    plan_fit_predict("--model block --target 2048x8192 --grid 8x16", true,
+                     "X,mg,128,8,16,2048,8192,,,,",
+                     "name,model,train,target\ne,block,time_s > 0,np == 128\n", want);
+}
+
+/* The Slurm script is valid shell, asks for the largest job, and runs
+ * every planned configuration once (each with --reps). */
+static void test_cli_slurm_script(void)
+{
+    char dir[256], path[512], *out = NULL;
+    CU_ASSERT_TRUE_FATAL(testutil_temp_dir(dir, sizeof dir));
+    snprintf(path, sizeof path, "%s/plan.sh", dir);
+    CU_ASSERT_EQUAL(sh(NULL, "%s plan --model block --target 65536x131072 --grid 8x16 --format slurm "
+                             "--cluster \"it's\" --campaign mgbench-block --partition short > %s",
+                       testutil_perfcast(), path), 0);
+    CU_ASSERT_EQUAL(sh(&out, "bash -n %s", path), 0);
+    free(out);
+    char *script = testutil_read_file(path);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(script);
+    CU_ASSERT_PTR_NOT_NULL(strstr(script, "#SBATCH --ntasks=16\n"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(script, "#SBATCH --partition=short\n"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(script, "--cluster 'it'\\''s'"));
+    size_t lines = 0;
+    for (const char *p = script; (p = strstr(p, "\nsrun ")); p++)
+        lines++;
+    CU_ASSERT_EQUAL(lines, 25); /* (2,2) + 2 directions x 4 np x 3 levels */
+    free(script);
+    /* Multi-cluster: one script per side, each valid shell. */
+    CU_ASSERT_EQUAL(sh(NULL, "%s plan --model multicluster --target 65536x65536 --np 64,32 "
+                             "--cluster A,B --format slurm --side B > %s",
+                       testutil_perfcast(), path), 0);
+    CU_ASSERT_EQUAL(sh(NULL, "bash -n %s", path), 0);
+    script = testutil_read_file(path);
+    CU_ASSERT_PTR_NOT_NULL(strstr(script, "--cluster B"));
+    CU_ASSERT_PTR_NULL(strstr(script, "--cluster A"));
+    free(script);
+    testutil_remove_dir(dir);
+}
+
+static void test_cli_usage(void)
+{
+    char *out = NULL;
+    CU_ASSERT_EQUAL(sh(&out, "%s plan --help", testutil_perfcast()), 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "--format F"));
+    free(out);
+    CU_ASSERT_EQUAL(sh(&out, "%s plan --model strip", testutil_perfcast()), 2);
+    free(out);
+    CU_ASSERT_EQUAL(sh(&out, "%s plan --model nosuch --target 8x8", testutil_perfcast()), 2);
+    free(out);
+    CU_ASSERT_EQUAL(sh(&out, "%s plan --model strip --target 8x8 --np 4 --format pdf",
+                       testutil_perfcast()), 2);
+    free(out);
+    CU_ASSERT_EQUAL(sh(&out, "%s plan --model multicluster --target 8x8 --np 4,4 --format slurm",
+                       testutil_perfcast()), 2);
+    free(out);
+    CU_ASSERT_EQUAL(sh(&out, "%s plan --model strip --target 1000x8 --np 64", testutil_perfcast()), 1);
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "not divisible"));
+    free(out);
+}
+
 int main(void)
 {
     static const testutil_test tests[] = {
@@ -239,6 +430,10 @@ int main(void)
         {"block plan with npa <= 2", test_block_plan_small_direction},
         {"multicluster plan -> fits", test_multicluster_plan_fit},
         {"plan errors", test_plan_errors},
+        {"CLI: strip plan -> fit -> predict", test_cli_strip_plan_fit},
+        {"CLI: block plan -> fit -> predict", test_cli_block_plan_fit},
+        {"CLI: Slurm script", test_cli_slurm_script},
+        {"CLI: usage", test_cli_usage},
         {NULL, NULL},
     };
     static const testutil_suite suites[] = {{"runplan", tests}, {NULL, NULL}};

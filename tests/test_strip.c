@@ -376,7 +376,7 @@ static void test_unpredictable_target(void)
         s.runs[i].work_mb = NAN; /* no memory figures: no work at all */
     strip_options opt = default_options(4096);
     strip_model m;
-    CU_ASSERT_EQUAL(strip_fit(s.runs, s.n, &opt, &m, NULL), STRIP_NO_MATCH);
+    CU_ASSERT_EQUAL(strip_fit(s.runs, s.n, &opt, &m, NULL), STRIP_NO_WORK);
     strip_model_free(&m);
 
     s.n = 0;
