@@ -143,14 +143,12 @@ static bool report_group(report *out, block_group *g, bool several, char *eq, si
                              used ? "; " : "", g->prefix);
     for (int d = 0; d < 2 && used < eqlen; d++) {
         const block_direction *bd = d == 0 ? &m->a : &m->b;
-        if (bd->needed)
-            used += (size_t)snprintf(eq + used, eqlen - used,
-                                     ", %s = %.6g + %.6g*L + %.6g*L^2 + %.6g*work_mb",
-                                     d == 0 ? "Ta" : "Tb", bd->law.coef[0], bd->law.coef[1],
-                                     bd->law.coef[2], bd->law.gamma);
+        if (!bd->needed)
+            continue;
+        used += (size_t)snprintf(eq + used, eqlen - used, ", %s = ", d == 0 ? "Ta" : "Tb");
+        if (used < eqlen)
+            used += (size_t)rjreport_law_text(eq + used, eqlen - used, &bd->law, false);
     }
-    if (used < eqlen && (m->a.needed || m->b.needed))
-        snprintf(eq + used, eqlen - used, " (L = log2 np)");
     if (m->a.needed)
         ok = rjreport_law(out, pa, &m->a.law) && direction_warnings(out, g->prefix, "Ta", &m->a);
     if (ok && m->b.needed)

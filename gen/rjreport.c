@@ -93,6 +93,23 @@ bool rjreport_configs(report *r, const char *prefix, const mesh_configs *cs,
                                        : "unknown: no run gives both work_mb and its mesh");
 }
 
+int rjreport_law_text(char *buf, size_t len, const overhead_law *law, bool leading_plus)
+{
+    const double v[4] = {law->coef[0], law->coef[1], law->coef[2], law->gamma};
+    static const char *const unit[4] = {"", "*log2(np)", "*log2(np)^2", "*work_mb"};
+    int used = 0;
+    for (int k = 0; k < 4; k++) {
+        if (k == 2 && law->degree < 2)
+            continue;
+        bool first = used == 0 && !leading_plus;
+        const char *sign = first ? (v[k] < 0 ? "-" : "") : (v[k] < 0 ? " - " : " + ");
+        int n = snprintf(buf + used, (size_t)used < len ? len - (size_t)used : 0, "%s%.6g%s", sign,
+                         fabs(v[k]), unit[k]);
+        used += n > 0 ? n : 0;
+    }
+    return used;
+}
+
 bool rjreport_predict(report *r, size_t config, double estimate, bool extrapolation,
                       const char *note)
 {

@@ -40,6 +40,11 @@ bool rjreport_law(report *r, const char *prefix, const overhead_law *law);
 bool rjreport_configs(report *r, const char *prefix, const mesh_configs *cs,
                       double max_spread_pct, double mb_per_point);
 
+/* The law as signed terms, "0.5 + 0.1*log2(np) - 0.002*log2(np)^2 +
+ * 0.003*work_mb"; with leading_plus a first " + " or " - " too (to follow
+ * another term). Returns the length written (as snprintf). */
+int rjreport_law_text(char *buf, size_t len, const overhead_law *law, bool leading_plus);
+
 /* A prediction with no interval; note is copied. */
 bool rjreport_predict(report *r, size_t config, double estimate, bool extrapolation,
                       const char *note);

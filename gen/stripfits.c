@@ -134,10 +134,10 @@ bool stripfits_report(stripfits *f, report *r, char *eq, size_t eqlen)
                      g->code ? g->code : "-", g->msg_len);
         const overhead_law *law = &g->model.law;
         if (used < eqlen)
-            used += (size_t)snprintf(eq + used, eqlen - used,
-                                     "%s%sT = Tcomp(per-process mesh) + %.6g + %.6g*log2(np) + "
-                                     "%.6g*work_mb", used ? "; " : "", g->prefix, law->coef[0],
-                                     law->coef[1], law->gamma);
+            used += (size_t)snprintf(eq + used, eqlen - used, "%s%sT = Tcomp(per-process mesh)",
+                                     used ? "; " : "", g->prefix);
+        if (used < eqlen)
+            used += (size_t)rjreport_law_text(eq + used, eqlen - used, law, true);
         ok = rjreport_law(r, g->prefix, law) &&
              rjreport_configs(r, g->prefix, &g->model.configs, g->model.max_spread_pct,
                               g->model.mb_per_point) &&
