@@ -27,8 +27,6 @@
 #include "gen/rjreport.h"
 #include "models/block.h"
 
-static const char *const BLOCK_KEYS[] = {"nps", "work_tol", "t22", NULL};
-
 typedef struct {
     double nps[32];
     size_t nnps;
@@ -48,7 +46,7 @@ static bool read_settings(const char *text, block_settings *s, char *err, size_t
 {
     rjopts o;
     memset(s, 0, sizeof *s);
-    if (!rjopts_parse(text, BLOCK_KEYS, &o, err, errlen))
+    if (!rjopts_parse(text, rjopts_keys("block"), &o, err, errlen))
         return false;
     const char *nps = rjopts_get(&o, "nps");
     bool ok = rjopts_number(&o, "work_tol", 0.02, &s->work_tol, err, errlen) &&

@@ -34,8 +34,6 @@
 #include "models/costing.h"
 #include "models/multicluster.h"
 
-static const char *const MC_KEYS[] = {"cluster_b", "np0", "work_tol", "tcomp", "quantum", NULL};
-
 typedef struct {
     stripfit_settings fit;
     bool exact;
@@ -58,7 +56,7 @@ static bool read_settings(const char *text, mc_settings *s, char *err, size_t er
 {
     rjopts o;
     memset(s, 0, sizeof *s);
-    if (!rjopts_parse(text, MC_KEYS, &o, err, errlen))
+    if (!rjopts_parse(text, rjopts_keys("multicluster"), &o, err, errlen))
         return false;
     const char *b = rjopts_get(&o, "cluster_b");
     snprintf(s->cluster_b, sizeof s->cluster_b, "%s", b ? b : "");

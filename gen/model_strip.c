@@ -27,13 +27,11 @@
 #include "gen/rjreport.h"
 #include "gen/stripfits.h"
 
-static const char *const STRIP_KEYS[] = {"np0", "work_tol", "tcomp", NULL};
-
 static bool read_settings(const char *text, stripfit_settings *s, bool *exact, char *err,
                           size_t errlen)
 {
     rjopts o;
-    if (!rjopts_parse(text, STRIP_KEYS, &o, err, errlen))
+    if (!rjopts_parse(text, rjopts_keys("strip"), &o, err, errlen))
         return false;
     bool ok = stripfits_settings(rjopts_get(&o, "np0"), rjopts_get(&o, "work_tol"), s, err,
                                  errlen) &&

@@ -10,6 +10,23 @@
 #include <stdlib.h>
 #include <string.h>
 
+const char *const *rjopts_keys(const char *model)
+{
+    static const char *const strip[] = {"np0", "work_tol", "tcomp", NULL};
+    static const char *const block[] = {"nps", "work_tol", "t22", NULL};
+    static const char *const multicluster[] = {"cluster_b", "np0", "work_tol", "tcomp", "quantum",
+                                               NULL};
+    if (!model)
+        return NULL;
+    if (strcmp(model, "strip") == 0)
+        return strip;
+    if (strcmp(model, "block") == 0)
+        return block;
+    if (strcmp(model, "multicluster") == 0)
+        return multicluster;
+    return NULL;
+}
+
 void rjopts_free(rjopts *o)
 {
     for (size_t i = 0; i < o->n; i++) {

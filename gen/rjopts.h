@@ -22,6 +22,11 @@ typedef struct {
     size_t n;
 } rjopts;
 
+/* The option keys a model accepts (NULL-terminated), or NULL for a model
+ * other than strip, block and multicluster: the one list the adapters
+ * check against, also usable by `perfcast check`. */
+const char *const *rjopts_keys(const char *model);
+
 /* Parse "key=value;key=value" (spaces around keys and values ignored; an
  * empty or NULL text is no options). Rejects a key that is not in allowed
  * (NULL-terminated), naming the keys that are, and repeated keys. */
