@@ -77,6 +77,12 @@ static bool fit_group(const block_settings *s, block_group *g, char *err, size_t
         return false;
     }
     size_t n = meshrows_select(s->runs, s->nruns, g->key.cluster, g->key.code, runs);
+    if (n == 0) {
+        free(runs);
+        snprintf(err, errlen, "no training run of cluster %s%s%s", g->key.cluster,
+                 g->key.code ? ", code " : "", g->key.code ? g->key.code : "");
+        return false;
+    }
     block_options opt = {s->work_tol, s->nnps ? s->nps : NULL, s->nnps};
     block_target t = target_of(&g->key);
     overhead_status ls;

@@ -56,6 +56,12 @@ static void fit(const stripfits *f, stripfit *g)
         return;
     }
     size_t n = meshrows_select(f->runs, f->nruns, g->cluster, g->code, runs);
+    if (n == 0) {
+        free(runs);
+        snprintf(g->error, sizeof g->error, "no training run of cluster %s%s%s", g->cluster,
+                 g->code ? ", code " : "", g->code ? g->code : "");
+        return;
+    }
     const stripfit_settings *s = &f->settings;
     strip_options opt = {s->work_tol, s->nnp0 ? s->np0 : NULL, s->nnp0, g->msg_len};
     overhead_status ls;
