@@ -1,30 +1,286 @@
 /*
- * cmd_advise.c — `perfcast advise`: not yet available. --help shows the interface
- * it will have; running it says so and exits 2 rather than printing
- * anything that could be mistaken for a result.
+ * cmd_advise.c — `perfcast advise`: which of the free resources to use for
+ * a problem (seed 000 Scenario 1: fastest or cheapest) or how large a
+ * problem they can hold and at what cost (Scenario 2), from the models
+ * fitted on the archive (gen/advise.h), printed as text, CSV or JSON
+ * (gen/advise_out.h).
  */
 #include "gen/commands.h"
 
+#include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "gen/advise.h"
+#include "gen/advise_out.h"
+#include "gen/rjopts.h"
+
 static const char usage[] =
-    "usage: perfcast advise [--archive DIR] --size NAxNB --free CLUSTER:CORES[,...]\n"
-    "                      [--deadline SECONDS] [--budget UNITS] [--maximize-size]\n"
-    "                      [--format text|csv|json]\n"
+    "usage: perfcast advise --free C:N[,C:N...] (--size NAxNB | --maximize-size) [options]\n"
     "\n"
-    "Ranks every option (each cluster alone, each split) by time and by cost.\n"
+    "Weighs every way to run a problem on the free resources: each cluster alone\n"
+    "and the job split by rows across each pair of clusters (T = max(TA, TB),\n"
+    "rows balanced between the sides within their memory; two fabrics of one\n"
+    "machine, <machine>-<fabric>, are not paired). For each option: the predicted\n"
+    "time, its source (the strip or multi-cluster model fitted on the archive's\n"
+    "runs of the code, else a prediction a paper printed for exactly that\n"
+    "configuration, else none), the memory per process, core-hours = np*T/3600\n"
+    "and the cost at the cluster's rate. Options ranked fastest first and\n"
+    "cheapest first; infeasible ones (memory per process above the cluster's\n"
+    "memory per core, over the deadline or the budget) listed with the reason.\n"
     "\n"
-    "  --archive DIR   the archive folder (default: archive)\n"
-    "  --help          this text\n";
+    "  --free C:N,...        free processes per cluster (clusters of clusters.csv)\n"
+    "  --size NAxNB          the problem: NA rows of NB points (Scenario 1)\n"
+    "  --maximize-size       Scenario 2: per option, the largest N = 2^k such that\n"
+    "                        N x N fits its memory, and its time and cost there\n"
+    "  --deadline S          options predicted slower than S seconds are infeasible\n"
+    "  --budget U            options costing more than U are infeasible\n"
+    "  --code NAME           the code (needed when the clusters ran several)\n"
+    "  --campaign NAME       use only this campaign's runs (default: all)\n"
+    "  --bytes-per-point B   memory per mesh point (default: from the runs' work_mb,\n"
+    "                        else from the memory per process printed by a paper)\n"
+    "  --quantum Q           rows per process of a split are multiples of Q (default 1)\n"
+    "  --archive DIR         the archive folder (default: archive)\n"
+    "  --format F            text (default), csv or json\n"
+    "  --help                this text\n"
+    "Exit status: 0 ok, 1 input problems (unknown cluster, ambiguous code), 2 usage.\n";
+
+#define MAX_FREE 16
+
+typedef struct {
+    const char *free, *size, *deadline, *budget, *code, *campaign, *bytes, *quantum;
+    const char *archive, *format;
+    bool maximize, help;
+} advise_args;
+
+static const char **slot(advise_args *a, const char *name)
+{
+    static const char *const names[] = {"free", "size", "deadline", "budget", "code", "campaign",
+                                        "bytes-per-point", "quantum", "archive", "format"};
+    const char **slots[] = {&a->free, &a->size, &a->deadline, &a->budget, &a->code, &a->campaign,
+                            &a->bytes, &a->quantum, &a->archive, &a->format};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (strcmp(name, names[i]) == 0)
+            return slots[i];
+    return NULL;
+}
+
+static int usage_error(const char *what, const char *arg)
+{
+    fprintf(stderr, "perfcast advise: %s%s%s\n%s", what, arg ? " " : "", arg ? arg : "", usage);
+    return 2;
+}
+
+static int parse_args(int argc, char **argv, advise_args *a)
+{
+    memset(a, 0, sizeof *a);
+    for (int i = 1; i < argc; i++) {
+        const char *arg = argv[i];
+        if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
+            a->help = true;
+        } else if (strcmp(arg, "--maximize-size") == 0) {
+            a->maximize = true;
+        } else {
+            const char **s = strncmp(arg, "--", 2) == 0 ? slot(a, arg + 2) : NULL;
+            if (!s)
+                return usage_error("unknown option or argument", arg);
+            if (i + 1 >= argc)
+                return usage_error("missing value after", arg);
+            *s = argv[++i];
+        }
+    }
+    return 0;
+}
+
+/* A number option (NAN when absent); false when it is not a number > 0. */
+static bool positive(const char *text, double *out)
+{
+    size_t n;
+    char err[200];
+    *out = NAN;
+    return !text || rjopts_number_list(text, out, 1, &n, err, sizeof err);
+}
+
+/* Every option: each cluster alone, each pair of different machines. */
+static bool enumerate(advise_ctx *ctx, const cluster_info *const *cl, const double *np, size_t n,
+                      bool maximize, double na, double nb, advise_list *out)
+{
+    size_t cap = n + n * (n - 1) / 2;
+    out->items = calloc(cap ? cap : 1, sizeof *out->items);
+    out->size = calloc(cap ? cap : 1, sizeof *out->size);
+    if (!out->items || !out->size)
+        return false;
+    for (size_t i = 0; i < n; i++)
+        for (size_t j = i; j < n; j++) {
+            if (j > i && advise_same_machine(cl[i]->name, cl[j]->name))
+                continue;
+            const cluster_info *pair[2] = {cl[i], cl[j]};
+            double nps[2] = {np[i], np[j]};
+            int sides = j == i ? 1 : 2;
+            advise_option *o = &out->items[out->n];
+            if (maximize)
+                out->size[out->n] = advise_largest(ctx, sides, pair, nps, o);
+            else
+                advise_evaluate(ctx, sides, pair, nps, na, nb, o);
+            out->n++;
+        }
+    return true;
+}
+
+/* Deadline and budget turn options infeasible. */
+static void apply_limits(advise_list *l, double deadline, double budget)
+{
+    for (size_t i = 0; i < l->n; i++) {
+        advise_option *o = &l->items[i];
+        if (!o->feasible)
+            continue;
+        if (isfinite(deadline) && isfinite(o->time_s) && o->time_s > deadline) {
+            o->feasible = false;
+            snprintf(o->reason, sizeof o->reason, "predicted %.4g s, over the deadline of %g s",
+                     o->time_s, deadline);
+        } else if (isfinite(budget) && isfinite(o->cost.cost) && o->cost.cost > budget) {
+            o->feasible = false;
+            snprintf(o->reason, sizeof o->reason, "costs %.4g %s, over the budget of %g",
+                     o->cost.cost, o->cost.currency, budget);
+        }
+    }
+}
+
+/* Indices of the feasible options with a known key, ascending by key
+ * (time when by_cost is false, else cost); returns their count. */
+static size_t ranking(const advise_list *l, bool by_cost, size_t *order)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < l->n; i++) {
+        const advise_option *o = &l->items[i];
+        double key = by_cost ? o->cost.cost : o->time_s;
+        if (!o->feasible || !isfinite(key))
+            continue;
+        size_t k = n++;
+        for (; k > 0; k--) {
+            const advise_option *p = &l->items[order[k - 1]];
+            if ((by_cost ? p->cost.cost : p->time_s) <= key)
+                break;
+            order[k] = order[k - 1];
+        }
+        order[k] = i;
+    }
+    return n;
+}
+
+
+/* Scenario 2 ranks the largest mesh first: put larger N before smaller
+ * in both rankings (stable within the same N). */
+static void larger_first(const advise_list *l, size_t *order, size_t n)
+{
+    for (size_t i = 1; i < n; i++)
+        for (size_t k = i; k > 0 && l->size[order[k - 1]] < l->size[order[k]]; k--) {
+            size_t t = order[k];
+            order[k] = order[k - 1];
+            order[k - 1] = t;
+        }
+}
+
+/* Look the free clusters up; 1 with a message when one is unknown. */
+static int resolve_free(const archive *a, const rjopts_resource *res, size_t n,
+                        const cluster_info **cl, double *np, const char **names)
+{
+    for (size_t i = 0; i < n; i++) {
+        cl[i] = archive_cluster(a, res[i].name);
+        if (!cl[i]) {
+            fprintf(stderr, "perfcast advise: unknown cluster '%s' (not in %s/clusters.csv)\n",
+                    res[i].name, a->dir ? a->dir : "the archive's");
+            return 1;
+        }
+        np[i] = (double)res[i].np;
+        names[i] = cl[i]->name;
+    }
+    return 0;
+}
+
+static int advise(const advise_args *a, const rjopts_resource *res, size_t nres, long na,
+                  long nb, double deadline, double budget, double bytes, double quantum)
+{
+    archive arch;
+    diag_list diags;
+    diag_init(&diags);
+    bool loaded = archive_load(a->archive ? a->archive : "archive", &arch, &diags);
+    diag_print(&diags, stderr);
+    diag_free(&diags);
+    const cluster_info *cl[MAX_FREE];
+    double np[MAX_FREE];
+    const char *names[MAX_FREE];
+    int rc = loaded ? resolve_free(&arch, res, nres, cl, np, names) : 1;
+    advise_ctx ctx;
+    char err[300];
+    advise_request req = {&arch, a->campaign, a->code, bytes / 1048576, quantum};
+    if (rc == 0 && !advise_open(&req, names, nres, &ctx, err, sizeof err)) {
+        fprintf(stderr, "perfcast advise: %s\n", err);
+        rc = 1;
+    }
+    if (rc != 0) {
+        archive_free(&arch);
+        return rc;
+    }
+    advise_list l = {0};
+    size_t *fast = NULL, *cheap = NULL;
+    bool ok = enumerate(&ctx, cl, np, nres, a->maximize, (double)na, (double)nb, &l) &&
+              (fast = calloc(l.n + 1, sizeof *fast)) && (cheap = calloc(l.n + 1, sizeof *cheap));
+    if (ok) {
+        apply_limits(&l, deadline, budget);
+        size_t nfast = ranking(&l, false, fast), ncheap = ranking(&l, true, cheap);
+        if (a->maximize) {
+            larger_first(&l, fast, nfast);
+            larger_first(&l, cheap, ncheap);
+        }
+        const char *f = a->format ? a->format : "text";
+        if (strcmp(f, "csv") == 0)
+            advise_print_csv(stdout, &l, fast, nfast, cheap, ncheap);
+        else if (strcmp(f, "json") == 0)
+            advise_print_json(stdout, &ctx, &l, a->maximize, fast, nfast, cheap, ncheap);
+        else
+            advise_print_text(stdout, &ctx, &l, a->maximize, fast, nfast, cheap, ncheap);
+    } else {
+        fprintf(stderr, "perfcast advise: out of memory\n");
+    }
+    free(fast);
+    free(cheap);
+    free(l.items);
+    free(l.size);
+    advise_close(&ctx);
+    archive_free(&arch);
+    return ok ? 0 : 1;
+}
 
 int cmd_advise(int argc, char **argv)
 {
-    for (int i = 1; i < argc; i++)
-        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-            fputs(usage, stdout);
-            return 0;
-        }
-    fprintf(stderr, "perfcast advise: not yet available\n");
-    return 2;
+    advise_args a;
+    int rc = parse_args(argc, argv, &a);
+    if (rc != 0)
+        return rc;
+    if (a.help) {
+        fputs(usage, stdout);
+        return 0;
+    }
+    char err[300];
+    rjopts_resource res[MAX_FREE];
+    size_t nres = 0;
+    long na = 0, nb = 0;
+    double deadline, budget, bytes, quantum;
+    if (!a.free)
+        return usage_error("--free is required", NULL);
+    if (!rjopts_resources(a.free, res, MAX_FREE, &nres, err, sizeof err))
+        return usage_error(err, NULL);
+    if (a.maximize == (a.size != NULL))
+        return usage_error("give either --size NAxNB or --maximize-size", NULL);
+    if (a.size && !rjopts_size(a.size, &na, &nb, err, sizeof err))
+        return usage_error(err, NULL);
+    if (a.format && strcmp(a.format, "text") && strcmp(a.format, "csv") && strcmp(a.format, "json"))
+        return usage_error("unknown format", a.format);
+    if (!positive(a.deadline, &deadline) || !positive(a.budget, &budget) ||
+        !positive(a.bytes, &bytes) || !positive(a.quantum, &quantum))
+        return usage_error("--deadline, --budget, --bytes-per-point and --quantum take a "
+                           "number > 0", NULL);
+    return advise(&a, res, nres, na, nb, deadline, budget, bytes, isfinite(quantum) ? quantum : 1);
 }

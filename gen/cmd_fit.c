@@ -90,7 +90,16 @@ static void print_fit_text(const experiment_result *res, FILE *out)
             fprintf(out, "%14s\n", "aliased");
             continue;
         }
-        fprintf(out, "%14.6g %14.6g %10.4g %10.4g\n", c->coefficient, c->std_error, c->t, c->p);
+        const double values[] = {c->coefficient, c->std_error, c->t, c->p};
+        const int widths[] = {14, 14, 10, 10};
+        for (size_t k = 0; k < 4; k++) {
+            /* A value that does not exist for this model shows as a dash. */
+            if (isfinite(values[k]))
+                fprintf(out, "%*.*g ", widths[k], k < 2 ? 6 : 4, values[k]);
+            else
+                fprintf(out, "%*s ", widths[k] + 2, "—"); /* the dash is 3 bytes, 1 column */
+        }
+        fputc('\n', out);
     }
     fputc('\n', out);
     for (size_t i = 0; i < r->nstats; i++) {

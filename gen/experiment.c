@@ -38,11 +38,19 @@ static bool has_prefix(const char *s, const char *p)
     return strncmp(s, p, strlen(p)) == 0;
 }
 
+/* Columns that record what a run measured or when, not what was run. */
+static const char *const measurement_columns[] = {
+    "rep", "date", "note", "cycles", "iterations", "rel_residual", "error_max", NULL,
+};
+
 bool experiment_is_identifying(const char *column)
 {
-    return !has_prefix(column, "time_") && !has_prefix(column, "published_") &&
-           strcmp(column, "rep") != 0 && strcmp(column, "date") != 0 &&
-           strcmp(column, "note") != 0;
+    if (has_prefix(column, "time_") || has_prefix(column, "published_"))
+        return false;
+    for (const char *const *m = measurement_columns; *m; m++)
+        if (strcmp(column, *m) == 0)
+            return false;
+    return true;
 }
 
 static void fail(experiment_result *res, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

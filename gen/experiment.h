@@ -70,7 +70,8 @@ bool experiment_prepare(const archive *a, const campaign *c,
 void experiment_compute_errors(experiment_result *res);
 
 /* True for the columns that identify a configuration: everything except
- * responses (time_*), rep, date, note and published_* columns. */
+ * responses (time_*), published_* columns and the measurement columns rep,
+ * date, note, cycles, iterations, rel_residual, error_max. */
 bool experiment_is_identifying(const char *column);
 
 /* The adapter for a model name, or NULL when the model is unknown. */

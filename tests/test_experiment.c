@@ -88,6 +88,9 @@ static void test_identifying_columns(void)
     CU_ASSERT_FALSE(experiment_is_identifying("rep"));
     CU_ASSERT_FALSE(experiment_is_identifying("published_prediction_s"));
     CU_ASSERT_FALSE(experiment_is_identifying("note"));
+    CU_ASSERT_FALSE(experiment_is_identifying("rel_residual"));
+    CU_ASSERT_FALSE(experiment_is_identifying("cycles"));
+    CU_ASSERT_TRUE(experiment_is_identifying("work_mb"));
 }
 
 int main(void)
