@@ -531,7 +531,8 @@ bool site_data_load(site_data *d, const char *archive_dir, long long source_date
         rbuf_free(&b);
         return false;
     }
-    if (!load_clusters(d) || !load_campaigns(d, fit, fit_ctx) || !archive_problems(d) ||
+    if (!load_clusters(d) || !load_campaigns(d, fit, fit_ctx) ||
+        !site_scenarios_load(&d->arch, &d->scenarios, &d->diags) || !archive_problems(d) ||
         !derive(d)) {
         snprintf(err, errlen, "out of memory");
         return false;
@@ -574,6 +575,7 @@ void site_data_free(site_data *d)
     free(d->by_job);
     free(d->alerts);
     free_strings(d->problems, d->nproblems);
+    site_scenarios_free(&d->scenarios);
     archive_free(&d->arch);
     diag_free(&d->diags);
     memset(d, 0, sizeof *d);

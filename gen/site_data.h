@@ -16,6 +16,7 @@
 #include "gen/archive.h"
 #include "gen/diag.h"
 #include "gen/experiment.h"
+#include "gen/site_scenarios.h"
 #include "render/buf.h"
 #include "render/ticks.h"
 
@@ -87,6 +88,7 @@ typedef struct {
     size_t *by_job;           /* option indices sorted by job, then cluster */
     site_alert *alerts;
     size_t nalerts;
+    site_scenarios scenarios; /* advice.csv, evaluated */
     char last_date[11];       /* newest run date of the archive, "" when none */
     char build_date[11];      /* SOURCE_DATE_EPOCH as a date, "" when unset */
 } site_data;

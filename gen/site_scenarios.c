@@ -1,0 +1,200 @@
+/*
+ * site_scenarios.c — reads advice.csv and evaluates its scenarios with
+ * gen/advise.h (see site_scenarios.h).
+ */
+#include "gen/site_scenarios.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "gen/csvread.h"
+#include "gen/rjopts.h"
+#include "gen/schema.h"
+
+enum { MAX_FREE = 16 };
+
+static const column_spec advice_columns[] = {
+    {"scenario", RULE_COUNT, true, true, "1 (fastest for a size) or 2 (largest size)"},
+    {"name", RULE_TEXT, true, true, "the scenario's name"},
+    {"title", RULE_TEXT, false, false, "a human title"},
+    {"free", RULE_TEXT, true, true, "free resources, cluster:processes,..."},
+    {"size", RULE_TEXT, false, false, "the problem NAxNB (scenario 1)"},
+    {"campaign", RULE_TEXT, false, false, "use only this campaign's runs"},
+    {"code", RULE_TEXT, false, false, "the code, when the clusters ran several"},
+    {"note", RULE_TEXT, false, false, "free text"},
+    {NULL, RULE_TEXT, false, false, NULL},
+};
+
+static char *text_of(const table *t, size_t row, const char *column)
+{
+    int c = table_find(t, column);
+    const char *s = c >= 0 ? table_text(t, row, (size_t)c) : NULL;
+    return s ? strdup(s) : NULL;
+}
+
+static void fail(site_scenario *s, const char *what)
+{
+    s->ok = false;
+    snprintf(s->error, sizeof s->error, "%s", what);
+}
+
+/* Every option: each cluster alone, each pair of different machines. */
+static bool evaluate_all(site_scenario *s, advise_ctx *ctx, const cluster_info *const *cl,
+                         const double *np, size_t n, long na, long nb)
+{
+    size_t cap = n + n * (n - 1) / 2;
+    s->options = calloc(cap ? cap : 1, sizeof *s->options);
+    s->mesh = calloc(cap ? cap : 1, sizeof *s->mesh);
+    if (!s->options || !s->mesh)
+        return false;
+    for (size_t i = 0; i < n; i++)
+        for (size_t j = i; j < n; j++) {
+            if (j > i && advise_same_machine(cl[i]->name, cl[j]->name))
+                continue;
+            const cluster_info *pair[2] = {cl[i], cl[j]};
+            double nps[2] = {np[i], np[j]};
+            advise_option *o = &s->options[s->noptions];
+            if (s->scenario == 2) {
+                s->mesh[s->noptions] = advise_largest(ctx, j == i ? 1 : 2, pair, nps, o);
+            } else {
+                advise_evaluate(ctx, j == i ? 1 : 2, pair, nps, (double)na, (double)nb, o);
+                s->mesh[s->noptions] = (double)na;
+            }
+            s->noptions++;
+        }
+    return true;
+}
+
+/* Feasible options with a known key, by key (larger mesh first when
+ * mesh_first), ties kept in option order. */
+static size_t rank(const site_scenario *s, bool by_cost, bool mesh_first, size_t *order)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < s->noptions; i++) {
+        const advise_option *o = &s->options[i];
+        double key = by_cost ? o->cost.cost : o->time_s;
+        if (!o->feasible || !isfinite(key))
+            continue;
+        size_t k = n++;
+        for (; k > 0; k--) {
+            const advise_option *p = &s->options[order[k - 1]];
+            double pm = s->mesh[order[k - 1]], m = s->mesh[i];
+            bool before = mesh_first && pm != m ? pm > m
+                                                : (by_cost ? p->cost.cost : p->time_s) <= key;
+            if (before)
+                break;
+            order[k] = order[k - 1];
+        }
+        order[k] = i;
+    }
+    return n;
+}
+
+static bool evaluate(const archive *a, site_scenario *s, const char *campaign, const char *code)
+{
+    rjopts_resource res[MAX_FREE];
+    size_t n = 0;
+    long na = 0, nb = 0;
+    char err[300];
+    if (!rjopts_resources(s->free, res, MAX_FREE, &n, err, sizeof err)) {
+        fail(s, err);
+        return true;
+    }
+    if (s->scenario == 1 && (!s->size || !rjopts_size(s->size, &na, &nb, err, sizeof err))) {
+        fail(s, s->size ? err : "scenario 1 needs a size NAxNB");
+        return true;
+    }
+    const cluster_info *cl[MAX_FREE];
+    double np[MAX_FREE];
+    const char *names[MAX_FREE];
+    for (size_t i = 0; i < n; i++) {
+        if (!(cl[i] = archive_cluster(a, res[i].name))) {
+            snprintf(err, sizeof err, "unknown cluster '%.200s'", res[i].name);
+            fail(s, err);
+            return true;
+        }
+        np[i] = (double)res[i].np;
+        names[i] = cl[i]->name;
+    }
+    advise_request req = {a, campaign, code, NAN, 1};
+    advise_ctx ctx;
+    if (!advise_open(&req, names, n, &ctx, err, sizeof err)) {
+        fail(s, err);
+        return true;
+    }
+    bool ok = evaluate_all(s, &ctx, cl, np, n, na, nb);
+    s->code = ctx.code ? strdup(ctx.code) : NULL;
+    s->mb_per_point = ctx.mb_per_point;
+    s->mb_source = strdup(ctx.mb_source);
+    advise_close(&ctx);
+    s->fast = calloc(s->noptions + 1, sizeof *s->fast);
+    s->cheap = calloc(s->noptions + 1, sizeof *s->cheap);
+    if (!ok || !s->fast || !s->cheap || !s->mb_source)
+        return false;
+    s->nfast = rank(s, false, s->scenario == 2, s->fast);
+    s->ncheap = rank(s, true, s->scenario == 2, s->cheap);
+    return true;
+}
+
+static bool load_row(const archive *a, const table *t, size_t r, site_scenario *s, diag_list *d,
+                     const char *file)
+{
+    int sc = table_find(t, "scenario");
+    double kind = sc >= 0 ? table_number(t, r, (size_t)sc) : NAN;
+    *s = (site_scenario){.scenario = kind == 2 ? 2 : 1, .ok = true};
+    if (kind != 1 && kind != 2)
+        diag_add(d, file, t->line[r], 1, "scenario must be 1 or 2");
+    s->name = text_of(t, r, "name");
+    s->title = text_of(t, r, "title");
+    s->free = text_of(t, r, "free");
+    s->size = text_of(t, r, "size");
+    s->note = text_of(t, r, "note");
+    char *campaign = text_of(t, r, "campaign"), *code = text_of(t, r, "code");
+    bool ok = s->name && s->free && evaluate(a, s, campaign, code);
+    free(campaign);
+    free(code);
+    return ok;
+}
+
+bool site_scenarios_load(const archive *a, site_scenarios *out, diag_list *diags)
+{
+    memset(out, 0, sizeof *out);
+    size_t n = strlen(a->dir) + 16;
+    char *path = malloc(n);
+    if (!path)
+        return false;
+    snprintf(path, n, "%s/advice.csv", a->dir);
+    struct stat st;
+    csv_doc doc = {0};
+    table t;
+    table_init(&t);
+    schema s = {.file = path, .specs = advice_columns, .allow_unknown = false,
+                .allow_no_rows = true};
+    bool ok = true;
+    if (stat(path, &st) == 0 && csv_read_file(path, path, &doc, diags) &&
+        schema_load_table(&doc, &s, &t, diags)) {
+        out->items = calloc(t.nrows ? t.nrows : 1, sizeof *out->items);
+        ok = out->items != NULL;
+        for (size_t r = 0; ok && r < t.nrows; r++)
+            ok = load_row(a, &t, r, &out->items[out->n++], diags, path);
+    }
+    csv_doc_free(&doc);
+    table_free(&t);
+    free(path);
+    return ok;
+}
+
+void site_scenarios_free(site_scenarios *s)
+{
+    for (size_t i = 0; i < s->n; i++) {
+        site_scenario *x = &s->items[i];
+        free(x->name), free(x->title), free(x->free), free(x->size), free(x->note);
+        free(x->code), free(x->mb_source);
+        free(x->options), free(x->mesh), free(x->fast), free(x->cheap);
+    }
+    free(s->items);
+    memset(s, 0, sizeof *s);
+}
