@@ -13,6 +13,7 @@
 
 #include "gen/site.h"
 #include "gen/site_verify.h"
+#include "render/plot.h"
 
 static const char usage[] =
     "usage: perfcast build [--archive DIR] [--out DIR] [--templates DIR] [--verify]\n"
@@ -170,6 +171,7 @@ int cmd_build(int argc, char **argv)
     }
     free(diags);
     if (!ok) {
+        plot_release_fonts();
         fprintf(stderr, "perfcast build: %s\n", err);
         return 2;
     }
@@ -179,7 +181,9 @@ int cmd_build(int argc, char **argv)
                opt.out_dir, st.pages, st.charts, st.charts_drawn, st.files_written,
                st.files_kept, st.campaigns, st.skipped_campaigns, st.experiments,
                st.failed_experiments, st.alerts);
-    if (verify && !verify_site(opt.out_dir, quiet))
+    bool verified = !verify || verify_site(opt.out_dir, quiet);
+    plot_release_fonts(); /* nothing is drawn after this */
+    if (!verified)
         return 1;
     return strict && (st.problems || st.failed_experiments) ? 1 : 0;
 }

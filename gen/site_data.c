@@ -11,6 +11,7 @@
 #include <time.h>
 
 #include "gen/site_slug.h"
+#include "models/costing.h"
 
 /* ------------------------------------------------------------------ */
 /* Cells and labels                                                    */
@@ -348,11 +349,16 @@ static bool add_option(site_data *d, size_t ci, size_t ei, const report_predicti
         return false;
     d->options = more;
     site_option *o = &d->options[d->noptions];
-    double rate = d->clusters[k].info->rate_per_core_hour;
+    const cluster_info *info = d->clusters[k].info;
+    costing_cluster rates = {info->name, info->mem_per_core_gb, info->rate_per_core_hour,
+                             info->currency};
+    costing_side side = {&rates, np, NAN};
+    costing_result cost;
+    if (!costing_evaluate(&side, 1, p->estimate, &cost))
+        return true;
     *o = (site_option){.camp = ci, .exp = ei, .target = p->config, .cluster = (size_t)k,
-                       .np = np, .time_s = p->estimate, .core_hours = np * p->estimate / 3600,
-                       .cost = NAN};
-    o->cost = isfinite(rate) ? o->core_hours * rate : NAN;
+                       .np = np, .time_s = p->estimate, .core_hours = cost.core_hours,
+                       .cost = cost.cost};
     d->noptions++;
     rbuf label;
     rbuf_init(&label);

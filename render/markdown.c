@@ -3,8 +3,11 @@
  */
 #include "render/markdown.h"
 
+#include <cmark.h>
 #include <stdbool.h>
+#include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "render/escape.h"
 
@@ -122,11 +125,88 @@ void md_end_list(rbuf *b)
     rbuf_putc(b, '\n');
 }
 
-void md_quote_markdown(rbuf *b, const char *markdown)
+/* The schemes cmark's safe mode drops (its _scan_dangerous_url). */
+static bool dangerous_url(const char *url)
+{
+    static const char *const schemes[] = {"javascript:", "vbscript:", "file:", "data:"};
+    static const char *const images[] = {"data:image/png", "data:image/gif", "data:image/jpeg",
+                                         "data:image/webp"};
+    while (*url == ' ' || *url == '\t')
+        url++;
+    for (size_t i = 0; i < sizeof images / sizeof images[0]; i++)
+        if (strncasecmp(url, images[i], strlen(images[i])) == 0)
+            return false;
+    for (size_t i = 0; i < sizeof schemes / sizeof schemes[0]; i++)
+        if (strncasecmp(url, schemes[i], strlen(schemes[i])) == 0)
+            return true;
+    return false;
+}
+
+/* Swap raw HTML for text that shows it, and drop dangerous link targets. */
+static void defuse(cmark_node *n)
+{
+    cmark_node_type t = cmark_node_get_type(n);
+    if (t == CMARK_NODE_LINK || t == CMARK_NODE_IMAGE) {
+        const char *url = cmark_node_get_url(n);
+        if (url && dangerous_url(url))
+            cmark_node_set_url(n, "");
+        return;
+    }
+    cmark_node *text = cmark_node_new(t == CMARK_NODE_HTML_BLOCK ? CMARK_NODE_CODE_BLOCK
+                                                                   : CMARK_NODE_TEXT);
+    const char *literal = cmark_node_get_literal(n);
+    cmark_node_set_literal(text, literal ? literal : "");
+    if (t == CMARK_NODE_HTML_BLOCK)
+        cmark_node_set_fence_info(text, "html");
+    cmark_node_replace(n, text);
+    cmark_node_free(n);
+}
+
+void md_sanitize(rbuf *b, const char *markdown)
 {
     rbuf clean;
     rbuf_init(&clean);
     esc_clean(&clean, markdown);
+    cmark_node *doc = cmark_parse_document(rbuf_str(&clean), clean.len, CMARK_OPT_DEFAULT);
+    /* Collect first: the tree must not change under the iterator. */
+    cmark_node **found = NULL;
+    size_t n = 0, cap = 0;
+    cmark_iter *it = cmark_iter_new(doc);
+    cmark_event_type ev;
+    while ((ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
+        cmark_node *node = cmark_iter_get_node(it);
+        cmark_node_type t = cmark_node_get_type(node);
+        if (ev != CMARK_EVENT_ENTER || (t != CMARK_NODE_HTML_BLOCK && t != CMARK_NODE_HTML_INLINE &&
+                                        t != CMARK_NODE_LINK && t != CMARK_NODE_IMAGE))
+            continue;
+        if (n == cap) {
+            cap = cap ? 2 * cap : 16;
+            cmark_node **more = realloc(found, cap * sizeof *more);
+            if (!more)
+                break;
+            found = more;
+        }
+        found[n++] = node;
+    }
+    cmark_iter_free(it);
+    for (size_t i = 0; i < n; i++)
+        defuse(found[i]);
+    free(found);
+    char *text = cmark_render_commonmark(doc, CMARK_OPT_DEFAULT, 0);
+    if (text)
+        rbuf_puts(b, text);
+    else
+        b->oom = true;
+    free(text);
+    cmark_node_free(doc);
+    rbuf_free(&clean);
+}
+
+void md_quote_markdown(rbuf *b, const char *markdown)
+{
+    rbuf clean;
+    rbuf_init(&clean);
+    md_sanitize(&clean, markdown);
     const char *s = rbuf_str(&clean);
     while (*s) {
         size_t n = strcspn(s, "\n");

@@ -35,9 +35,17 @@ void md_bullet(rbuf *b);     /* starts "- " */
 void md_end_item(rbuf *b);   /* "\n" */
 void md_end_list(rbuf *b);   /* "\n" */
 
-/* Quote foreign Markdown (a campaign README) as a block quote: whatever it
- * leaves open (a fence, an HTML block) is closed where the quote ends, so
- * it cannot swallow the rest of the page. */
+/* Foreign Markdown (a campaign README) made safe for any Markdown viewer,
+ * not only for perfcast's HTML: cmark reads it, raw HTML becomes visible
+ * text (an HTML block a code block, inline HTML plain text), links and
+ * images to javascript:, vbscript:, file: or data: (but raw images) lose
+ * their destination, and cmark writes it back as CommonMark (every fence
+ * closed). Appends the result to b. */
+void md_sanitize(rbuf *b, const char *markdown);
+
+/* Quote foreign Markdown (a campaign README), sanitized as above, as a
+ * block quote: whatever it could leave open ends with the quote, so it
+ * cannot swallow the rest of the page. */
 void md_quote_markdown(rbuf *b, const char *markdown);
 
 /* Pipe tables. Begin with the header texts and one alignment letter per

@@ -9,6 +9,7 @@
 
 #include <cairo-svg.h>
 #include <cairo.h>
+#include <fontconfig/fontconfig.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,6 +32,12 @@ enum {
 };
 
 static const char *const font_family = "DejaVu Sans";
+
+void plot_release_fonts(void)
+{
+    cairo_debug_reset_static_data();
+    FcFini();
+}
 
 unsigned plot_color(int i)
 {

@@ -72,6 +72,11 @@ typedef enum { PLOT_SVG, PLOT_PNG } plot_format;
  * reason in err when Cairo fails or memory runs out. */
 bool plot_render(const plot_spec *spec, plot_format format, rbuf *out, char *err, size_t errlen);
 
+/* Release the font caches Cairo and fontconfig keep for the life of the
+ * process, so leak checkers see a clean exit. Call once, after the last
+ * drawing of the process (no drawing may follow). */
+void plot_release_fonts(void);
+
 /* The palette colour i (modulo the palette; -1 = grey) as 0xRRGGBB. */
 unsigned plot_color(int i);
 
