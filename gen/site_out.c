@@ -187,7 +187,7 @@ static int compare_entries(const void *a, const void *b)
 static const entry *entry_find(const entry_list *l, const char *path)
 {
     entry key = {(char *)path, 0, 0, 0};
-    return bsearch(&key, l->items, l->n, sizeof *l->items, compare_entries);
+    return l->n ? bsearch(&key, l->items, l->n, sizeof *l->items, compare_entries) : NULL;
 }
 
 /* Read "HASH KEY SIZE PATH" lines; a malformed manifest counts as empty
@@ -210,7 +210,8 @@ static void read_manifest(site_out *o)
         line = end ? end + 1 : line + strlen(line);
     }
     free(text);
-    qsort(o->old.items, o->old.n, sizeof *o->old.items, compare_entries);
+    if (o->old.n)
+        qsort(o->old.items, o->old.n, sizeof *o->old.items, compare_entries);
 }
 
 static void manifest_text(const entry_list *l, char **text, size_t *len)
@@ -562,7 +563,8 @@ static bool swap_in(site_out *o)
 
 bool site_out_commit(site_out *o, char *err, size_t errlen)
 {
-    qsort(o->now.items, o->now.n, sizeof *o->now.items, compare_entries);
+    if (o->now.n)
+        qsort(o->now.items, o->now.n, sizeof *o->now.items, compare_entries);
     for (size_t i = 1; i < o->now.n; i++)
         if (strcmp(o->now.items[i - 1].path, o->now.items[i].path) == 0)
             fail(o, "%s was written twice", o->now.items[i].path);

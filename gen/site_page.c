@@ -46,6 +46,9 @@ bool site_page(site_ctx *c, const char *path, const char *title, const rbuf *md)
     rbuf_clear(&c->page);
     ok = ok && html_from_markdown(rbuf_str(md), md->len, &c->html);
     const site_data *d = c->data;
+    /* Values every page can use. A value that changes with any new run
+     * (the newest date) would rewrite every page each night: page.html
+     * leaves it to the front page. */
     template_var vars[] = {
         {"title", title},
         {"root", rbuf_str(&root)},

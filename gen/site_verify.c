@@ -56,7 +56,7 @@ static int compare_strings(const void *a, const void *b)
 
 static bool list_has(const string_list *l, const char *s)
 {
-    return bsearch(&s, l->items, l->n, sizeof *l->items, compare_strings) != NULL;
+    return l->n && bsearch(&s, l->items, l->n, sizeof *l->items, compare_strings) != NULL;
 }
 
 /* A link from a page, checked once every page has been read. */
@@ -537,11 +537,13 @@ bool site_verify(const char *dir, site_report *report)
     verifier v = {.root = dir, .report = report};
     if (!collect(dir, "", &v.files, 0))
         problem(&v, dir, "cannot list the site");
-    qsort(v.files.items, v.files.n, sizeof *v.files.items, compare_strings);
+    if (v.files.n)
+        qsort(v.files.items, v.files.n, sizeof *v.files.items, compare_strings);
     report->files = v.files.n;
     for (size_t i = 0; i < v.files.n; i++)
         check_file(&v, v.files.items[i]);
-    qsort(v.ids.items, v.ids.n, sizeof *v.ids.items, compare_strings);
+    if (v.ids.n)
+        qsort(v.ids.items, v.ids.n, sizeof *v.ids.items, compare_strings);
     check_links(&v);
     for (size_t i = 0; i < v.nlinks; i++)
         free(v.links[i].from), free(v.links[i].target), free(v.links[i].fragment);

@@ -512,6 +512,6 @@ int main(void)
     static const testutil_suite suites[] = {
         {"escape", escape_tests}, {"markdown", markdown_tests}, {"charts", chart_tests}, {NULL, NULL}};
     int rc = testutil_run_suites(suites);
-    cairo_debug_reset_static_data();
+    plot_release_fonts();
     return rc;
 }
