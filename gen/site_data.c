@@ -23,7 +23,7 @@ void site_cell_text(const table *t, size_t row, size_t col, rbuf *out)
         if (c->text[row])
             rbuf_puts(out, c->text[row]);
     } else if (!isnan(c->num[row])) {
-        rbuf_printf(out, "%.10g", c->num[row]);
+        rbuf_number(out, c->num[row]);
     }
 }
 

@@ -11,7 +11,7 @@
  * per file: content hash, input key, size and path, sorted by path, with
  * no dates (it is itself deterministic). A file whose content hash (or,
  * for charts, whose input key) and size match the previous build's entry,
- * and whose bytes on disk still hash to it, is hard-linked from the
+ * and which is still a regular file of that size, is hard-linked from the
  * previous site instead of written: it keeps its inode and mtime, so a
  * rebuild with unchanged inputs rewrites no file, and a chart whose data
  * did not change is not even drawn again.

@@ -180,7 +180,7 @@ void site_fmt_pct(rbuf *out, double v)
 void site_csv_num(rbuf *out, double v)
 {
     if (isfinite(v))
-        rbuf_printf(out, "%.10g", v == 0 ? 0.0 : v);
+        rbuf_number(out, v == 0 ? 0.0 : v);
 }
 
 void site_csv_text(rbuf *out, const char *s)

@@ -74,17 +74,44 @@ bool rbuf_putc(rbuf *b, char c)
 
 bool rbuf_printf(rbuf *b, const char *fmt, ...)
 {
+    if (!rbuf_reserve(b, 64))
+        return false;
+    /* Usually the text fits the room there is: one formatting pass. */
+    size_t room = b->cap - b->len;
     va_list ap;
     va_start(ap, fmt);
-    int n = vsnprintf(NULL, 0, fmt, ap);
+    int n = vsnprintf(b->data + b->len, room, fmt, ap);
     va_end(ap);
-    if (n < 0 || !rbuf_reserve(b, (size_t)n))
+    if (n < 0) {
+        b->data[b->len] = '\0';
         return false;
-    va_start(ap, fmt);
-    vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);
-    va_end(ap);
+    }
+    if ((size_t)n >= room) {
+        if (!rbuf_reserve(b, (size_t)n))
+            return false;
+        va_start(ap, fmt);
+        vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);
+        va_end(ap);
+    }
     b->len += (size_t)n;
     return true;
+}
+
+bool rbuf_number(rbuf *b, double v)
+{
+    /* Whole numbers below 1e10 print the same under %.10g as as integers. */
+    if (v > -1e10 && v < 1e10 && v == (double)(long long)v) {
+        char digits[24], *p = digits + sizeof digits;
+        long long n = (long long)v;
+        unsigned long long u = n < 0 ? (unsigned long long)-n : (unsigned long long)n;
+        do
+            *--p = (char)('0' + u % 10);
+        while ((u /= 10) > 0);
+        if (n < 0)
+            *--p = '-';
+        return rbuf_put(b, p, (size_t)(digits + sizeof digits - p));
+    }
+    return rbuf_printf(b, "%.10g", v);
 }
 
 const char *rbuf_str(const rbuf *b)

@@ -38,6 +38,10 @@ bool rbuf_puts(rbuf *b, const char *s);
 bool rbuf_putc(rbuf *b, char c);
 bool rbuf_printf(rbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* A number as "%.10g" would write it, with a fast path for whole numbers
+ * (run tables are mostly process counts and sizes). */
+bool rbuf_number(rbuf *b, double v);
+
 /* The text so far; "" when nothing was appended (never NULL). */
 const char *rbuf_str(const rbuf *b);
 

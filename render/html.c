@@ -289,18 +289,20 @@ static bool split_items(const char *html, size_t ncells, const char **start, siz
 
 static void put_table(rbuf *out, const table_info *t, const char **cell, const size_t *len)
 {
+    static const char *const open[2][3] = {{"<th>", "<th class=\"r\">", "<th class=\"c\">"},
+                                           {"<td>", "<td class=\"r\">", "<td class=\"c\">"}};
     rbuf_puts(out, "<div class=\"table\"><table>\n<thead>\n");
     for (size_t r = 0; r < t->nrows; r++) {
         if (r == 1)
             rbuf_puts(out, "<tbody>\n");
         rbuf_puts(out, "<tr>\n");
-        const char *tag = r == 0 ? "th" : "td";
+        int body = r > 0;
         for (size_t c = 0; c < t->ncols; c++) {
             size_t i = t->first_cell + r * t->ncols + c;
             char a = t->align[c];
-            rbuf_printf(out, "<%s%s>", tag, a == 'r' ? " class=\"r\"" : a == 'c' ? " class=\"c\"" : "");
+            rbuf_puts(out, open[body][a == 'r' ? 1 : a == 'c' ? 2 : 0]);
             rbuf_put(out, cell[i], len[i]);
-            rbuf_printf(out, "</%s>\n", tag);
+            rbuf_puts(out, body ? "</td>\n" : "</th>\n");
         }
         rbuf_puts(out, "</tr>\n");
         if (r == 0)
