@@ -271,6 +271,33 @@ static void test_quote_isolates_readme(void)
     }
 }
 
+/* A README is safe in any viewer: raw HTML shows as text even when the
+ * viewer would render raw HTML (cmark with CMARK_OPT_UNSAFE plays one). */
+static void test_sanitize_readme(void)
+{
+    rbuf md;
+    rbuf_init(&md);
+    md_sanitize(&md, "# Title\n\n<script>alert(1)</script>\n\nText <b onclick=\"x()\">bold</b> "
+                     "[js](javascript:alert(1)) [ok](runs.csv) ![img](data:image/png;base64,AA) "
+                     "![bad](data:text/html,x)\n\n| a | b |\n|---|---|\n| 1 | 2 |\n");
+    char *html = cmark_markdown_to_html(rbuf_str(&md), md.len, CMARK_OPT_UNSAFE);
+    CU_ASSERT_EQUAL(count(html, "<script"), 0);
+    CU_ASSERT_EQUAL(count(html, "<b "), 0);
+    CU_ASSERT_EQUAL(count(html, "javascript:"), 0);
+    CU_ASSERT_EQUAL(count(html, "data:text/html"), 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(html, "&lt;script&gt;alert(1)&lt;/script&gt;"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(html, "&lt;b onclick=&quot;x()&quot;&gt;bold&lt;/b&gt;"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(html, "href=\"runs.csv\""));
+    CU_ASSERT_PTR_NOT_NULL(strstr(html, "src=\"data:image/png;base64,AA\""));
+    CU_ASSERT_PTR_NOT_NULL(strstr(html, "<h1>Title</h1>"));
+    free(html);
+    /* The table survives for GFM viewers and for html_from_markdown. */
+    html = to_html(rbuf_str(&md));
+    CU_ASSERT_EQUAL(count(html, "<table>"), 1);
+    free(html);
+    rbuf_free(&md);
+}
+
 static void test_md_links(void)
 {
     rbuf md;
@@ -500,6 +527,7 @@ int main(void)
         {"raw HTML and dangerous URLs are inert", test_html_safety},
         {"heading ids and .md links", test_links_and_ids},
         {"a README cannot swallow the page", test_quote_isolates_readme},
+        {"a README is inert in any Markdown viewer", test_sanitize_readme},
         {"link and image URLs", test_md_links},
         {"templates", test_template},
         {NULL, NULL}};
