@@ -146,7 +146,8 @@ int cmd_build(int argc, char **argv)
             char *end;
             long n = i + 1 < argc ? strtol(argv[i + 1], &end, 10) : 0;
             if (i + 1 >= argc || *end || n < 1 || n > 64)
-                return usage_error("--jobs needs a number from 1 to 64, not", i + 1 < argc ? argv[i + 1] : "nothing");
+                return usage_error("--jobs needs a number from 1 to 64, not",
+                                   i + 1 < argc ? argv[i + 1] : "nothing");
             opt.jobs = (int)n;
             i++;
         } else {

@@ -129,13 +129,13 @@ static void ranked_table(const site_scenario *s, rbuf *md)
     double cheapest = cheapest_cost(s);
     for (size_t r = 0; r < s->nfast; r++) {
         const advise_option *o = &s->options[s->fast[r]];
-        rbuf_clear(&cell), rbuf_printf(&cell, "%zu", r + 1), md_table_text(&t, rbuf_str(&cell));
+        site_md_cell_count(&t, r + 1);
         md_table_text(&t, o->name);
         rbuf_clear(&cell), mesh_text(s, s->fast[r], &cell), md_table_text(&t, rbuf_str(&cell));
-        rbuf_clear(&cell), site_fmt(&cell, o->time_s), md_table_text(&t, rbuf_str(&cell));
-        rbuf_clear(&cell), site_fmt(&cell, o->cost.core_hours), md_table_text(&t, rbuf_str(&cell));
+        site_md_cell_number(&t, o->time_s);
+        site_md_cell_number(&t, o->cost.core_hours);
         rbuf_clear(&cell), cost_text(o, &cell), md_table_text(&t, rbuf_str(&cell));
-        rbuf_clear(&cell), site_fmt(&cell, o->cost.cost / cheapest), md_table_text(&t, rbuf_str(&cell));
+        site_md_cell_number(&t, o->cost.cost / cheapest);
         rbuf_clear(&cell), memory_text(o, &cell), md_table_text(&t, rbuf_str(&cell));
         md_table_text(&t, o->source);
     }
@@ -262,8 +262,8 @@ static bool scenario_chart(site_ctx *c, const site_scenario *s, const char *base
         rbuf csv_name;
         rbuf_init(&csv_name);
         rbuf_printf(&csv_name, "%s.csv", base);
-        if (site_chart(c, rbuf_str(&path), site_chart_key("advice", rbuf_str(&title), csv),
-                       draw_cost, &job, err, sizeof err)) {
+        uint64_t key = site_chart_key("advice", rbuf_str(&title), rbuf_str(&label), csv);
+        if (site_chart(c, rbuf_str(&path), key, draw_cost, &job, err, sizeof err)) {
             site_md_chart(md, rbuf_str(&name), rbuf_str(&alt), rbuf_str(&csv_name));
         } else {
             ok = !site_out_failed(c->out);
@@ -379,21 +379,21 @@ static void problem_row(const site_data *d, const ranked *r, size_t n, md_table 
     rbuf_init(&cell);
     md_table_text(t, fast->problem_label);
     option_cell(d, fast, &cell), md_table_markdown(t, rbuf_str(&cell));
-    rbuf_clear(&cell), site_fmt(&cell, fast->time_s), md_table_text(t, rbuf_str(&cell));
+    site_md_cell_number(t, fast->time_s);
     rbuf_clear(&cell), option_cost(d, fast, &cell), md_table_text(t, rbuf_str(&cell));
     rbuf_clear(&cell);
     if (cheap)
         option_cell(d, cheap, &cell), md_table_markdown(t, rbuf_str(&cell));
     else
         md_table_text(t, "\xE2\x80\x94 (no rates known)");
-    rbuf_clear(&cell), site_fmt(&cell, cheap ? cheap->time_s : NAN), md_table_text(t, rbuf_str(&cell));
+    site_md_cell_number(t, cheap ? cheap->time_s : NAN);
     rbuf_clear(&cell);
     if (cheap)
         option_cost(d, cheap, &cell);
     else
         site_fmt(&cell, NAN);
     md_table_text(t, rbuf_str(&cell));
-    rbuf_clear(&cell), rbuf_printf(&cell, "%zu", n), md_table_text(t, rbuf_str(&cell));
+    site_md_cell_count(t, n);
     for (size_t i = 0; i < n; i++) {
         const site_option *o = &d->options[r[i].option];
         const char *cur = d->clusters[o->cluster].info->currency;

@@ -87,7 +87,7 @@ static void table_row(const site_data *d, const site_alert *a, md_table *t, rbuf
     site_csv_text(csv, v.date ? v.date : "");
     double nums[] = {a->measured, v.p ? v.p->estimate : NAN};
     for (size_t i = 0; i < 2; i++) {
-        rbuf_clear(&cell), site_fmt(&cell, nums[i]), md_table_text(t, rbuf_str(&cell));
+        site_md_cell_number(t, nums[i]);
         rbuf_putc(csv, ','), site_csv_num(csv, nums[i]);
     }
     rbuf_clear(&cell);
@@ -95,7 +95,7 @@ static void table_row(const site_data *d, const site_alert *a, md_table *t, rbuf
     rbuf_puts(&cell, " \xE2\x80\x93 ");
     site_fmt(&cell, v.p ? v.p->pi_high : NAN);
     md_table_text(t, rbuf_str(&cell));
-    rbuf_clear(&cell), site_fmt_pct(&cell, v.deviation), md_table_text(t, rbuf_str(&cell));
+    site_md_cell_pct(t, v.deviation);
     double more[] = {v.p ? v.p->pi_low : NAN, v.p ? v.p->pi_high : NAN, v.deviation, v.rep};
     for (size_t i = 0; i < 4; i++)
         rbuf_putc(csv, ','), site_csv_num(csv, more[i]);

@@ -370,12 +370,14 @@ static bool predictions(page_state *s, rbuf *csv)
             site_cell_text(t, tc->rows[0], s->e->shown[c], &s->tmp);
             md_table_text(&tab, rbuf_str(&s->tmp));
         }
-        rbuf_clear(&s->tmp), site_fmt(&s->tmp, p->estimate), md_table_text(&tab, rbuf_str(&s->tmp));
-        rbuf_clear(&s->tmp), interval(&s->tmp, p->ci_low, p->ci_high), md_table_text(&tab, rbuf_str(&s->tmp));
-        rbuf_clear(&s->tmp), interval(&s->tmp, p->pi_low, p->pi_high), md_table_text(&tab, rbuf_str(&s->tmp));
-        rbuf_clear(&s->tmp), site_fmt(&s->tmp, tc->measured), md_table_text(&tab, rbuf_str(&s->tmp));
-        rbuf_clear(&s->tmp), rbuf_printf(&s->tmp, "%zu", tc->nmeasured), md_table_text(&tab, rbuf_str(&s->tmp));
-        rbuf_clear(&s->tmp), site_fmt_pct(&s->tmp, tc->error_pct), md_table_text(&tab, rbuf_str(&s->tmp));
+        site_md_cell_number(&tab, p->estimate);
+        rbuf_clear(&s->tmp), interval(&s->tmp, p->ci_low, p->ci_high);
+        md_table_text(&tab, rbuf_str(&s->tmp));
+        rbuf_clear(&s->tmp), interval(&s->tmp, p->pi_low, p->pi_high);
+        md_table_text(&tab, rbuf_str(&s->tmp));
+        site_md_cell_number(&tab, tc->measured);
+        site_md_cell_count(&tab, tc->nmeasured);
+        site_md_cell_pct(&tab, tc->error_pct);
         md_table_text(&tab, p->extrapolation ? "yes (outside the training range)" : "");
         if (notes)
             md_table_text(&tab, p->note ? p->note : "");

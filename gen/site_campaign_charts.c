@@ -49,8 +49,8 @@ static bool draw_scaling(const void *ctx, chart_files *out, char *err, size_t er
 
 /* Emit one chart and the Markdown that shows it (or says why not). */
 static bool chart(page_state *s, const char *suffix, const char *kind, const char *title,
-                  const char *alt, const char *csv_name, const rbuf *csv, site_draw_fn draw,
-                  const void *job)
+                  const char *axes, const char *alt, const char *csv_name, const rbuf *csv,
+                  site_draw_fn draw, const void *job)
 {
     rbuf path, name;
     rbuf_init(&path);
@@ -58,7 +58,7 @@ static bool chart(page_state *s, const char *suffix, const char *kind, const cha
     rbuf_printf(&name, "%s-%s", rbuf_str(&s->base), suffix);
     rbuf_printf(&path, "%s%s", s->dir, rbuf_str(&name));
     char err[256] = "";
-    bool drawn = site_chart(s->c, rbuf_str(&path), site_chart_key(kind, title, csv), draw, job,
+    bool drawn = site_chart(s->c, rbuf_str(&path), site_chart_key(kind, title, axes, csv), draw, job,
                             err, sizeof err);
     if (drawn) {
         site_md_chart(&s->md, rbuf_str(&name), alt, csv_name);
@@ -124,8 +124,8 @@ bool campaign_pvm_and_residuals(page_state *s, const rbuf *pred_csv)
                 "log-log, with the line y = x and a band of plus or minus 10%%, points coloured "
                 "by cluster", rbuf_str(&unit), e->info->name, n);
     pvm_job pj = {rbuf_str(&title), rbuf_str(&unit), p, n};
-    bool ok = chart(s, "predicted-vs-measured", "pvm", rbuf_str(&title), rbuf_str(&alt),
-                    rbuf_str(&csv_copy), pred_csv, draw_pvm, &pj);
+    bool ok = chart(s, "predicted-vs-measured", "pvm", rbuf_str(&title), rbuf_str(&unit),
+                    rbuf_str(&alt), rbuf_str(&csv_copy), pred_csv, draw_pvm, &pj);
 
     const table *t = &s->sc->camp->runs;
     rbuf_puts(&xl, e->x_col >= 0 ? t->cols[e->x_col].name : "configuration");
@@ -138,7 +138,7 @@ bool campaign_pvm_and_residuals(page_state *s, const rbuf *pred_csv)
                 e->info->name, n);
     residual_job rj = {rbuf_str(&title), rbuf_str(&xl), e->x_scale, r, n};
     ok = ok && (e->x_col < 0 ||
-                chart(s, "residuals", "residuals", rbuf_str(&title), rbuf_str(&alt),
+                chart(s, "residuals", "residuals", rbuf_str(&title), rbuf_str(&xl), rbuf_str(&alt),
                       rbuf_str(&csv_copy), pred_csv, draw_residuals, &rj));
     free(p), free(r);
     rbuf_free(&unit), rbuf_free(&title), rbuf_free(&alt), rbuf_free(&xl), rbuf_free(&csv_copy);
@@ -287,7 +287,8 @@ bool campaign_scaling(page_state *s)
         const char *x = s->sc->camp->runs.cols[e->x_col].name;
         rbuf_puts(&xl, strcmp(x, "np") == 0 ? "processes (np)" : x);
         campaign_response_label(e, &unit);
-        rbuf_printf(&title, "%s vs %s: %s", strcmp(rbuf_str(&unit), "time (s)") == 0 ? "Time" : "Response",
+        bool time = strcmp(rbuf_str(&unit), "time (s)") == 0;
+        rbuf_printf(&title, "%s vs %s: %s", time ? "Time" : "Response",
                     strcmp(x, "np") == 0 ? "processes" : x, e->info->name);
         rbuf_printf(&alt, "%s against %s for experiment %s: measured runs with their spread "
                     "(training runs filled, held-out runs hollow), predicted curve and 95%% "
@@ -298,10 +299,14 @@ bool campaign_scaling(page_state *s)
         rbuf name;
         rbuf_init(&name);
         rbuf_puts(&name, csv_name);
+        rbuf axes;
+        rbuf_init(&axes);
+        rbuf_printf(&axes, "%s\x1f%s", rbuf_str(&xl), rbuf_str(&unit));
         ok = campaign_write_csv(s, rbuf_str(&name), &csv) &&
-             chart(s, "scaling", "scaling", rbuf_str(&title), rbuf_str(&alt), rbuf_str(&name),
-                   &csv, draw_scaling, &data);
+             chart(s, "scaling", "scaling", rbuf_str(&title), rbuf_str(&axes), rbuf_str(&alt),
+                   rbuf_str(&name), &csv, draw_scaling, &data);
         rbuf_free(&name);
+        rbuf_free(&axes);
     }
     free(runs);
     scaling_points_free(&sp);

@@ -180,8 +180,8 @@ static bool cost_chart(site_ctx *c, const site_cluster *k, const char *dir, cons
     cost_job job = {rbuf_str(&title), rbuf_str(&label), p, n};
     char err[256] = "";
     bool ok = true;
-    if (site_chart(c, rbuf_str(&path), site_chart_key("cost", rbuf_str(&title), csv), draw_cost,
-                   &job, err, sizeof err)) {
+    uint64_t key = site_chart_key("cost", rbuf_str(&title), rbuf_str(&label), csv);
+    if (site_chart(c, rbuf_str(&path), key, draw_cost, &job, err, sizeof err)) {
         site_md_chart(md, "cost-time", rbuf_str(&alt), "cost.csv");
     } else {
         ok = !site_out_failed(c->out);

@@ -56,9 +56,9 @@ static bool campaigns(site_ctx *c, rbuf *md)
         link_to(&cell, sc->name, "campaigns/%s/index.md", sc->slug);
         md_table_markdown(&t, rbuf_str(&cell));
         size_t runs = sc->camp ? sc->camp->runs.nrows : 0;
-        rbuf_clear(&cell), rbuf_printf(&cell, "%zu", sc->nexps), md_table_text(&t, rbuf_str(&cell));
-        rbuf_clear(&cell), rbuf_printf(&cell, "%zu", fitted(sc)), md_table_text(&t, rbuf_str(&cell));
-        rbuf_clear(&cell), rbuf_printf(&cell, "%zu", runs), md_table_text(&t, rbuf_str(&cell));
+        site_md_cell_count(&t, sc->nexps);
+        site_md_cell_count(&t, fitted(sc));
+        site_md_cell_count(&t, runs);
         md_table_text(&t, sc->last_date[0] ? sc->last_date : "\xE2\x80\x94");
         rbuf_clear(&cell);
         campaign_status(sc, &cell);
@@ -101,8 +101,8 @@ static bool clusters(site_ctx *c, rbuf *md)
         rbuf_clear(&cell);
         link_to(&cell, ci->name, "clusters/%s/index.md", d->clusters[i].slug);
         md_table_markdown(&t, rbuf_str(&cell));
-        rbuf_clear(&cell), site_fmt(&cell, ci->nodes), md_table_text(&t, rbuf_str(&cell));
-        rbuf_clear(&cell), site_fmt(&cell, ci->cores_per_node), md_table_text(&t, rbuf_str(&cell));
+        site_md_cell_number(&t, ci->nodes);
+        site_md_cell_number(&t, ci->cores_per_node);
         md_table_text(&t, ci->interconnect ? ci->interconnect : "\xE2\x80\x94");
         rbuf_clear(&cell);
         site_fmt(&cell, ci->rate_per_core_hour);
@@ -110,7 +110,7 @@ static bool clusters(site_ctx *c, rbuf *md)
             rbuf_printf(&cell, " %s", ci->currency ? ci->currency : "units");
         md_table_text(&t, rbuf_str(&cell));
         size_t n = predictions_on(d, i);
-        rbuf_clear(&cell), rbuf_printf(&cell, "%zu", n), md_table_text(&t, rbuf_str(&cell));
+        site_md_cell_count(&t, n);
         site_csv_text(&csv, ci->name);
         double v[] = {ci->nodes, ci->cores_per_node};
         for (size_t k = 0; k < 2; k++)
@@ -195,11 +195,11 @@ static bool accuracy_section(site_ctx *c, rbuf *md)
         double mean = a->held_out ? a->sum_abs / (double)a->held_out : NAN;
         double max = a->held_out ? a->max_abs : NAN;
         md_table_text(&t, a->model);
-        rbuf_clear(&cell), rbuf_printf(&cell, "%zu", a->experiments), md_table_text(&t, rbuf_str(&cell));
-        rbuf_clear(&cell), rbuf_printf(&cell, "%zu", a->fitted), md_table_text(&t, rbuf_str(&cell));
-        rbuf_clear(&cell), rbuf_printf(&cell, "%zu", a->held_out), md_table_text(&t, rbuf_str(&cell));
-        rbuf_clear(&cell), site_fmt(&cell, mean), md_table_text(&t, rbuf_str(&cell));
-        rbuf_clear(&cell), site_fmt(&cell, max), md_table_text(&t, rbuf_str(&cell));
+        site_md_cell_count(&t, a->experiments);
+        site_md_cell_count(&t, a->fitted);
+        site_md_cell_count(&t, a->held_out);
+        site_md_cell_number(&t, mean);
+        site_md_cell_number(&t, max);
         rbuf_clear(&cell);
         if (a->with_interval)
             rbuf_printf(&cell, "%zu of %zu", a->inside, a->with_interval);
@@ -256,9 +256,18 @@ bool site_write_index(site_ctx *c)
     md_end_paragraph(&md);
     bool ok = campaigns(c, &md) && clusters(c, &md) && accuracy_section(c, &md);
     md_heading(&md, 2, "Advice");
-    md_bullet(&md), md_link(&md, "Advice overview", "advice/index.md"), md_end_item(&md);
-    md_bullet(&md), md_link(&md, "Scenario 1: the fastest way to solve a given size with the resources free now", "advice/scenario-1.md"), md_end_item(&md);
-    md_bullet(&md), md_link(&md, "Scenario 2: the largest resolution the combined memory allows, and its extra cost", "advice/scenario-2.md"), md_end_item(&md);
+    static const char *const advice[][2] = {
+        {"Advice overview", "advice/index.md"},
+        {"Scenario 1: the fastest way to solve a given size with the resources free now",
+         "advice/scenario-1.md"},
+        {"Scenario 2: the largest resolution the combined memory allows, and its extra cost",
+         "advice/scenario-2.md"},
+    };
+    for (size_t i = 0; i < 3; i++) {
+        md_bullet(&md);
+        md_link(&md, advice[i][0], advice[i][1]);
+        md_end_item(&md);
+    }
     md_end_list(&md);
     problems(d, &md);
     ok = ok && site_page(c, "index", "perfcast", &md);

@@ -72,13 +72,14 @@ bool site_page(site_ctx *c, const char *path, const char *title, const rbuf *md)
     return ok;
 }
 
-uint64_t site_chart_key(const char *kind, const char *title, const rbuf *csv)
+uint64_t site_chart_key(const char *kind, const char *title, const char *axes, const rbuf *csv)
 {
     /* Bump the version when the drawing code changes, so old charts are redrawn. */
     static const char version[] = "chart-v1";
     uint64_t h = site_hash(version, sizeof version, 0);
     h = site_hash(kind, strlen(kind), h);
     h = site_hash(title, strlen(title), h);
+    h = site_hash(axes, strlen(axes), h);
     return site_hash(rbuf_str(csv), csv->len, h);
 }
 
@@ -175,6 +176,32 @@ void site_fmt_pct(rbuf *out, double v)
     char s[64];
     snprintf(s, sizeof s, "%+.1f", v);
     rbuf_puts(out, strcmp(s, "-0.0") == 0 || strcmp(s, "+0.0") == 0 ? "0.0" : s);
+}
+
+static void cell_with(md_table *t, void (*fmt)(rbuf *, double), double v)
+{
+    rbuf cell;
+    rbuf_init(&cell);
+    fmt(&cell, v);
+    md_table_text(t, rbuf_str(&cell));
+    rbuf_free(&cell);
+}
+
+void site_md_cell_number(md_table *t, double v)
+{
+    cell_with(t, site_fmt, v);
+}
+
+void site_md_cell_pct(md_table *t, double v)
+{
+    cell_with(t, site_fmt_pct, v);
+}
+
+void site_md_cell_count(md_table *t, size_t n)
+{
+    char s[32];
+    snprintf(s, sizeof s, "%zu", n);
+    md_table_text(t, s);
 }
 
 void site_csv_num(rbuf *out, double v)

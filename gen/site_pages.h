@@ -24,6 +24,7 @@
 #include "gen/site_out.h"
 #include "render/buf.h"
 #include "render/chart.h"
+#include "render/markdown.h"
 #include "render/template.h"
 
 typedef struct {
@@ -53,8 +54,10 @@ typedef bool (*site_draw_fn)(const void *ctx, chart_files *out, char *err, size_
 bool site_chart(site_ctx *c, const char *path, uint64_t key, site_draw_fn draw,
                 const void *draw_ctx, char *err, size_t errlen);
 
-/* The key of a chart: its kind, title and the CSV it is drawn from. */
-uint64_t site_chart_key(const char *kind, const char *title, const rbuf *csv);
+/* The key of a chart: everything its drawing depends on, which is its
+ * kind, title and axis labels (axes: the labels joined, any way) and the
+ * CSV it is drawn from. */
+uint64_t site_chart_key(const char *kind, const char *title, const char *axes, const rbuf *csv);
 
 /* Markdown that shows a chart: the SVG as an image with alt text, then
  * links to the PNG, the SVG and the CSV (names relative to the page). */
@@ -67,6 +70,11 @@ void site_md_data_link(rbuf *md, const char *csv_name);
 void site_fmt(rbuf *out, double v);
 /* A signed percentage with one decimal ("+3.2"), "—" when not finite. */
 void site_fmt_pct(rbuf *out, double v);
+/* Table cells: a number as site_fmt writes it, a percentage as
+ * site_fmt_pct, a count. */
+void site_md_cell_number(md_table *t, double v);
+void site_md_cell_pct(md_table *t, double v);
+void site_md_cell_count(md_table *t, size_t n);
 /* A CSV number (10 significant digits) or an empty cell. */
 void site_csv_num(rbuf *out, double v);
 /* A CSV text cell (render/escape.h rules); then "," or "\n". */
