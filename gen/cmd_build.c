@@ -158,6 +158,9 @@ int cmd_build(int argc, char **argv)
     if (!opt.templates_dir)
         opt.templates_dir = find_templates(found, sizeof found);
     opt.source_date_epoch = env_number("SOURCE_DATE_EPOCH", -1);
+    /* Fault injection for tests/test_site_cli.c: stop (or, with
+     * PERFCAST_FAIL_KILL=1, SIGKILL ourselves) after that many files, to
+     * show that an interrupted build leaves the previous site whole. */
     opt.fail_after = (long)env_number("PERFCAST_FAIL_AFTER", -1);
     opt.fail_kill = env_number("PERFCAST_FAIL_KILL", 0) != 0;
 
