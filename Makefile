@@ -49,6 +49,8 @@ BENCH_BINS := $(patsubst tests/%.c,$(B)/tests/%,$(BENCH_SRC))
 
 .PHONY: all deps site check unit-check bench install clean
 .DEFAULT_GOAL := all
+# Keep object files make would otherwise treat as intermediate and delete.
+.SECONDARY:
 
 all: $(PERFCAST)
 
