@@ -354,3 +354,63 @@ double advise_largest(advise_ctx *ctx, int nsides, const cluster_info *const *c,
     evaluate_rows(ctx, nsides, c, np, n, n, rows, o);
     return n;
 }
+
+bool advise_enumerate(advise_ctx *ctx, const cluster_info *const *cl, const double *np,
+                      size_t n, bool maximize, double na, double nb, advise_list *out)
+{
+    size_t cap = n + n * (n - 1) / 2;
+    *out = (advise_list){0};
+    out->items = calloc(cap ? cap : 1, sizeof *out->items);
+    out->size = calloc(cap ? cap : 1, sizeof *out->size);
+    if (!out->items || !out->size)
+        return false;
+    for (size_t i = 0; i < n; i++)
+        for (size_t j = i; j < n; j++) {
+            if (j > i && advise_same_machine(cl[i]->name, cl[j]->name))
+                continue;
+            const cluster_info *pair[2] = {cl[i], cl[j]};
+            double nps[2] = {np[i], np[j]};
+            int sides = j == i ? 1 : 2;
+            advise_option *o = &out->items[out->n];
+            if (maximize) {
+                out->size[out->n] = advise_largest(ctx, sides, pair, nps, o);
+            } else {
+                advise_evaluate(ctx, sides, pair, nps, na, nb, o);
+                out->size[out->n] = na;
+            }
+            out->n++;
+        }
+    return true;
+}
+
+void advise_list_free(advise_list *l)
+{
+    free(l->items);
+    free(l->size);
+    *l = (advise_list){0};
+}
+
+/* Insertion keeps equal options in their order, which the pages and the
+ * CLI's output rely on to be reproducible. */
+size_t advise_rank(const advise_list *l, bool by_cost, bool larger_first, size_t *order)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < l->n; i++) {
+        const advise_option *o = &l->items[i];
+        double key = by_cost ? o->cost.cost : o->time_s;
+        if (!o->feasible || !isfinite(key))
+            continue;
+        size_t k = n++;
+        for (; k > 0; k--) {
+            const advise_option *p = &l->items[order[k - 1]];
+            double pm = l->size[order[k - 1]], m = l->size[i];
+            bool before = larger_first && pm != m ? pm > m
+                                                  : (by_cost ? p->cost.cost : p->time_s) <= key;
+            if (before)
+                break;
+            order[k] = order[k - 1];
+        }
+        order[k] = i;
+    }
+    return n;
+}
