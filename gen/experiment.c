@@ -87,18 +87,24 @@ static bool split_responses(const char *text, experiment_input *in)
     return in->nresponses > 0;
 }
 
-/* The summed response of a row, NAN when any component is missing. */
-static double row_response(const experiment_input *in, size_t row)
+double experiment_row_response(const table *runs, size_t row, char *const *responses,
+                               size_t nresponses)
 {
     double sum = 0;
-    for (size_t i = 0; i < in->nresponses; i++) {
-        int c = table_find(&in->camp->runs, in->responses[i]);
-        double v = c < 0 ? NAN : table_number(&in->camp->runs, row, (size_t)c);
+    for (size_t i = 0; i < nresponses; i++) {
+        int c = table_find(runs, responses[i]);
+        double v = c < 0 ? NAN : table_number(runs, row, (size_t)c);
         if (isnan(v))
             return NAN;
         sum += v;
     }
     return sum;
+}
+
+/* The summed response of a row of the experiment's campaign. */
+static double row_response(const experiment_input *in, size_t row)
+{
+    return experiment_row_response(&in->camp->runs, row, in->responses, in->nresponses);
 }
 
 /* Evaluate a filter on every row: matches[r] = 1/0. A NULL filter matches

@@ -69,6 +69,13 @@ bool experiment_prepare(const archive *a, const campaign *c,
  * res->rep and a measurement. */
 void experiment_compute_errors(experiment_result *res);
 
+/* The response of a row of runs: the sum of the response columns (several
+ * when experiments.csv joins components with '+'), NAN when a column or a
+ * cell is missing. The one definition of a run's measured time, shared by
+ * the target means here and the mesh adapters' training runs. */
+double experiment_row_response(const table *runs, size_t row, char *const *responses,
+                               size_t nresponses);
+
 /* True for the columns that identify a configuration: everything except
  * responses (time_*), published_* columns and the measurement columns rep,
  * date, note, cycles, iterations, rel_residual, error_max. */

@@ -49,18 +49,6 @@ bool meshrows_read(const table *runs, size_t row, meshrow *out, char *err, size_
     return true;
 }
 
-double meshrows_time(const table *runs, size_t row, char *const *responses, size_t nresponses)
-{
-    double sum = 0;
-    for (size_t i = 0; i < nresponses; i++) {
-        double v = meshrows_number(runs, row, responses[i]);
-        if (isnan(v))
-            return NAN;
-        sum += v;
-    }
-    return sum;
-}
-
 static bool same_text(const char *a, const char *b)
 {
     return a == b || (a && b && strcmp(a, b) == 0);
@@ -77,7 +65,7 @@ long meshrows_label(const table *runs, const size_t *rows, size_t n, char *const
 {
     long count = 0;
     for (size_t i = 0; i < n; i++) {
-        double t = meshrows_time(runs, rows[i], responses, nresponses);
+        double t = experiment_row_response(runs, rows[i], responses, nresponses);
         meshrow r;
         if (isnan(t))
             continue;
