@@ -443,8 +443,7 @@ static void note_history(const experiment_input *in, const target_config *t, cha
         }
         if (!same)
             continue;
-        for (size_t k = 0; k < in->nresponses; k++)
-            sum += table_number(runs, r, (size_t)table_find(runs, in->responses[k]));
+        sum += experiment_row_response(runs, r, in->responses, in->nresponses);
         count++;
     }
     if (count)

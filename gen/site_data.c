@@ -43,16 +43,9 @@ static bool cell_missing(const table_column *c, size_t row)
 double site_response(const site_experiment *e, size_t row)
 {
     const experiment_input *in = &e->res.input;
-    const table *t = &in->camp->runs;
-    double sum = 0;
-    for (size_t i = 0; i < in->nresponses; i++) {
-        int c = table_find(t, in->responses[i]);
-        double v = c < 0 ? NAN : table_number(t, row, (size_t)c);
-        if (isnan(v))
-            return NAN;
-        sum += v;
-    }
-    return in->nresponses ? sum : NAN;
+    if (in->nresponses == 0) /* no response column: nothing is measured */
+        return NAN;
+    return experiment_row_response(&in->camp->runs, row, in->responses, in->nresponses);
 }
 
 void site_config_label(const site_experiment *e, size_t row, bool with_cluster, int skip,
