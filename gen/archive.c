@@ -85,18 +85,6 @@ static char *dup_or_null(const char *s)
     return s ? strdup(s) : NULL;
 }
 
-static double column_number(const table *t, size_t row, const char *name)
-{
-    int c = table_find(t, name);
-    return c < 0 ? NAN : table_number(t, row, (size_t)c);
-}
-
-static const char *column_text(const table *t, size_t row, const char *name)
-{
-    int c = table_find(t, name);
-    return c < 0 ? NULL : table_text(t, row, (size_t)c);
-}
-
 /* Read a whole text file; NULL (and a problem, unless missing_ok) on failure. */
 static char *read_text(const char *path, const char *display, bool missing_ok, diag_list *d)
 {
@@ -141,7 +129,7 @@ static bool load_clusters(archive *a, diag_list *d)
     const table *t = &a->cluster_table;
     a->clusters = t->nrows ? calloc(t->nrows, sizeof *a->clusters) : NULL;
     for (size_t r = 0; r < t->nrows && a->clusters; r++) {
-        const char *name = column_text(t, r, "cluster");
+        const char *name = table_text_named(t, r, "cluster");
         if (archive_cluster(a, name)) {
             diag_add(d, path, t->line[r], 1, "duplicate cluster '%s' (expected each cluster once)", name);
             ok = false;
@@ -149,17 +137,17 @@ static bool load_clusters(archive *a, diag_list *d)
         }
         cluster_info *c = &a->clusters[a->nclusters++];
         c->name = strdup(name);
-        c->description = dup_or_null(column_text(t, r, "description"));
-        c->interconnect = dup_or_null(column_text(t, r, "interconnect"));
-        c->currency = dup_or_null(column_text(t, r, "currency"));
-        c->nodes = column_number(t, r, "nodes");
-        c->cores_per_node = column_number(t, r, "cores_per_node");
-        c->mem_per_core_gb = column_number(t, r, "mem_per_core_gb");
-        c->rate_per_core_hour = column_number(t, r, "rate_per_core_hour");
-        c->mbw_read_gbs = column_number(t, r, "mbw_read_gbs");
-        c->mbw_write_gbs = column_number(t, r, "mbw_write_gbs");
-        c->net_bw_gbs = column_number(t, r, "net_bw_gbs");
-        c->platform_contribution = column_number(t, r, "platform_contribution");
+        c->description = dup_or_null(table_text_named(t, r, "description"));
+        c->interconnect = dup_or_null(table_text_named(t, r, "interconnect"));
+        c->currency = dup_or_null(table_text_named(t, r, "currency"));
+        c->nodes = table_number_named(t, r, "nodes");
+        c->cores_per_node = table_number_named(t, r, "cores_per_node");
+        c->mem_per_core_gb = table_number_named(t, r, "mem_per_core_gb");
+        c->rate_per_core_hour = table_number_named(t, r, "rate_per_core_hour");
+        c->mbw_read_gbs = table_number_named(t, r, "mbw_read_gbs");
+        c->mbw_write_gbs = table_number_named(t, r, "mbw_write_gbs");
+        c->net_bw_gbs = table_number_named(t, r, "net_bw_gbs");
+        c->platform_contribution = table_number_named(t, r, "platform_contribution");
         c->line = t->line[r];
     }
     free(path);
@@ -200,15 +188,15 @@ static void campaign_free(campaign *c)
 
 static void fill_experiment(experiment_info *e, const table *t, size_t r)
 {
-    e->name = dup_or_null(column_text(t, r, "name"));
-    e->model = dup_or_null(column_text(t, r, "model"));
-    const char *response = column_text(t, r, "response");
+    e->name = dup_or_null(table_text_named(t, r, "name"));
+    e->model = dup_or_null(table_text_named(t, r, "model"));
+    const char *response = table_text_named(t, r, "response");
     e->response = strdup(response ? response : "time_s");
-    e->formula = dup_or_null(column_text(t, r, "formula"));
-    e->train = dup_or_null(column_text(t, r, "train"));
-    e->target = dup_or_null(column_text(t, r, "target"));
-    e->title = dup_or_null(column_text(t, r, "title"));
-    e->options = dup_or_null(column_text(t, r, "options"));
+    e->formula = dup_or_null(table_text_named(t, r, "formula"));
+    e->train = dup_or_null(table_text_named(t, r, "train"));
+    e->target = dup_or_null(table_text_named(t, r, "target"));
+    e->title = dup_or_null(table_text_named(t, r, "title"));
+    e->options = dup_or_null(table_text_named(t, r, "options"));
     e->line = t->line[r];
 }
 

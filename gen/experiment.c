@@ -140,23 +140,12 @@ static bool evaluate_filter(const char *text, const char *what, const table *run
     return ok;
 }
 
-/* Do rows a and b agree on every identifying column? */
-static bool same_configuration(const table *t, size_t a, size_t b)
+bool experiment_same_configuration(const table *runs, size_t a, size_t b)
 {
-    for (size_t c = 0; c < t->ncols; c++) {
-        const table_column *col = &t->cols[c];
-        if (!experiment_is_identifying(col->name))
-            continue;
-        if (col->kind == COL_NUMBER) {
-            double x = col->num[a], y = col->num[b];
-            if (!(x == y || (isnan(x) && isnan(y))))
-                return false;
-        } else {
-            const char *x = col->text[a], *y = col->text[b];
-            if (!(x == y || (x && y && strcmp(x, y) == 0)))
-                return false;
-        }
-    }
+    for (size_t c = 0; c < runs->ncols; c++)
+        if (experiment_is_identifying(runs->cols[c].name) &&
+            !table_same_cells(&runs->cols[c], a, b))
+            return false;
     return true;
 }
 
@@ -164,7 +153,7 @@ static bool add_target_row(experiment_input *in, size_t row)
 {
     for (size_t i = 0; i < in->ntargets; i++) {
         target_config *t = &in->targets[i];
-        if (same_configuration(&in->camp->runs, t->rows[0], row)) {
+        if (experiment_same_configuration(&in->camp->runs, t->rows[0], row)) {
             size_t *rows = realloc(t->rows, (t->nrows + 1) * sizeof *rows);
             if (!rows)
                 return false;

@@ -81,6 +81,10 @@ double experiment_row_response(const table *runs, size_t row, char *const *respo
  * date, note, cycles, iterations, rel_residual, error_max. */
 bool experiment_is_identifying(const char *column);
 
+/* Whether rows a and b of runs are one configuration: the same value (or
+ * both missing) in every identifying column. */
+bool experiment_same_configuration(const table *runs, size_t a, size_t b);
+
 /* The adapter for a model name, or NULL when the model is unknown. */
 model_adapter_fn experiment_adapter(const char *model);
 

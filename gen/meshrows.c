@@ -8,30 +8,18 @@
 #include <stdlib.h>
 #include <string.h>
 
-double meshrows_number(const table *runs, size_t row, const char *name)
-{
-    int c = table_find(runs, name);
-    return c < 0 ? NAN : table_number(runs, row, (size_t)c);
-}
-
-const char *meshrows_text(const table *runs, size_t row, const char *name)
-{
-    int c = table_find(runs, name);
-    return c < 0 ? NULL : table_text(runs, row, (size_t)c);
-}
-
 bool meshrows_read(const table *runs, size_t row, meshrow *out, char *err, size_t errlen)
 {
     memset(out, 0, sizeof *out);
     out->line = runs->line ? runs->line[row] : 0;
-    out->cluster = meshrows_text(runs, row, "cluster");
-    out->code = meshrows_text(runs, row, "code");
-    out->np = meshrows_number(runs, row, "np");
-    out->npa = meshrows_number(runs, row, "npa");
-    out->npb = meshrows_number(runs, row, "npb");
-    out->na = meshrows_number(runs, row, "na");
-    out->nb = meshrows_number(runs, row, "nb");
-    out->work_mb = meshrows_number(runs, row, "work_mb");
+    out->cluster = table_text_named(runs, row, "cluster");
+    out->code = table_text_named(runs, row, "code");
+    out->np = table_number_named(runs, row, "np");
+    out->npa = table_number_named(runs, row, "npa");
+    out->npb = table_number_named(runs, row, "npb");
+    out->na = table_number_named(runs, row, "na");
+    out->nb = table_number_named(runs, row, "nb");
+    out->work_mb = table_number_named(runs, row, "work_mb");
     if (!out->cluster || !(out->np >= 1)) {
         snprintf(err, errlen, "runs.csv line %ld: a run needs a cluster and np >= 1", out->line);
         return false;

@@ -34,12 +34,6 @@ typedef struct {
  * npa*npb = 8 but np = 4") when the grid is inconsistent. */
 bool meshrows_read(const table *runs, size_t row, meshrow *out, char *err, size_t errlen);
 
-/* The number in column name of row (NAN when the column or value is missing). */
-double meshrows_number(const table *runs, size_t row, const char *name);
-
-/* The text in column name of row (NULL when missing). */
-const char *meshrows_text(const table *runs, size_t row, const char *name);
-
 /* A training run with its group. */
 typedef struct {
     const char *cluster;

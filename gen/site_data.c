@@ -27,14 +27,6 @@ void site_cell_text(const table *t, size_t row, size_t col, rbuf *out)
     }
 }
 
-static bool cells_equal(const table_column *c, size_t a, size_t b)
-{
-    if (c->kind == COL_NUMBER)
-        return c->num[a] == c->num[b] || (isnan(c->num[a]) && isnan(c->num[b]));
-    const char *x = c->text[a], *y = c->text[b];
-    return x == y || (x && y && strcmp(x, y) == 0);
-}
-
 static bool cell_missing(const table_column *c, size_t row)
 {
     return c->kind == COL_NUMBER ? isnan(c->num[row]) : c->text[row] == NULL;
@@ -150,7 +142,7 @@ static bool choose_columns(site_experiment *e)
         bool any = false, varies = false;
         for (size_t k = 0; k < n; k++) {
             any |= !cell_missing(col, rows[k]);
-            varies |= k > 0 && !cells_equal(col, rows[0], rows[k]);
+            varies |= k > 0 && !table_same_cells(col, rows[0], rows[k]);
         }
         bool always = strcmp(col->name, "cluster") == 0 || strcmp(col->name, "np") == 0;
         if (!any || !(varies || always))

@@ -30,8 +30,7 @@ static const column_spec advice_columns[] = {
 
 static char *text_of(const table *t, size_t row, const char *column)
 {
-    int c = table_find(t, column);
-    const char *s = c >= 0 ? table_text(t, row, (size_t)c) : NULL;
+    const char *s = table_text_named(t, row, column);
     return s ? strdup(s) : NULL;
 }
 
@@ -94,8 +93,7 @@ static bool evaluate(const archive *a, site_scenario *s, const char *campaign, c
 static bool load_row(const archive *a, const table *t, size_t r, site_scenario *s, diag_list *d,
                      const char *file)
 {
-    int sc = table_find(t, "scenario");
-    double kind = sc >= 0 ? table_number(t, r, (size_t)sc) : NAN;
+    double kind = table_number_named(t, r, "scenario");
     *s = (site_scenario){.scenario = kind == 2 ? 2 : 1, .ok = true};
     if (kind != 1 && kind != 2)
         diag_add(d, file, t->line[r], 1, "scenario must be 1 or 2");
