@@ -71,15 +71,6 @@ static const column_spec experiment_columns[] = {
 /* ------------------------------------------------------------------ */
 /* Small helpers                                                       */
 
-static char *join_path(const char *a, const char *b)
-{
-    size_t n = strlen(a) + strlen(b) + 2;
-    char *p = malloc(n);
-    if (p)
-        snprintf(p, n, "%s/%s", a, b);
-    return p;
-}
-
 static char *dup_or_null(const char *s)
 {
     return s ? strdup(s) : NULL;
@@ -121,7 +112,7 @@ static bool load_csv(const char *path, const schema *s, table *out, diag_list *d
 
 static bool load_clusters(archive *a, diag_list *d)
 {
-    char *path = join_path(a->dir, "clusters.csv");
+    char *path = fileio_join(a->dir, "clusters.csv");
     if (!path)
         return false;
     schema s = {.file = path, .specs = cluster_columns, .allow_unknown = true};
@@ -223,10 +214,10 @@ static bool load_campaign(const archive *a, const char *name, campaign *c, diag_
     memset(c, 0, sizeof *c);
     table_init(&c->runs);
     c->name = strdup(name);
-    c->dir = join_path(a->dir, name);
-    char *runs = join_path(c->dir, "runs.csv");
-    char *exps = join_path(c->dir, "experiments.csv");
-    char *readme = join_path(c->dir, "README.md");
+    c->dir = fileio_join(a->dir, name);
+    char *runs = fileio_join(c->dir, "runs.csv");
+    char *exps = fileio_join(c->dir, "experiments.csv");
+    char *readme = fileio_join(c->dir, "README.md");
     size_t before = d->count;
     if (c->name && c->dir && runs && exps && readme) {
         schema s = {.file = runs, .specs = run_columns, .allow_unknown = true,
@@ -270,7 +261,7 @@ static char **list_campaigns(const char *dir, size_t *count, diag_list *d)
     while ((ent = readdir(h)) != NULL) {
         if (ent->d_name[0] == '.')
             continue;
-        char *path = join_path(dir, ent->d_name);
+        char *path = fileio_join(dir, ent->d_name);
         struct stat st;
         bool is_dir = path && stat(path, &st) == 0 && S_ISDIR(st.st_mode);
         free(path);

@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 
 #include "gen/csvread.h"
+#include "gen/fileio.h"
 #include "gen/rjopts.h"
 #include "gen/schema.h"
 
@@ -112,11 +113,9 @@ static bool load_row(const archive *a, const table *t, size_t r, site_scenario *
 bool site_scenarios_load(const archive *a, site_scenarios *out, diag_list *diags)
 {
     memset(out, 0, sizeof *out);
-    size_t n = strlen(a->dir) + 16;
-    char *path = malloc(n);
+    char *path = fileio_join(a->dir, "advice.csv");
     if (!path)
         return false;
-    snprintf(path, n, "%s/advice.csv", a->dir);
     struct stat st;
     csv_doc doc = {0};
     table t;
