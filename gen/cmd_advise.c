@@ -14,6 +14,7 @@
 
 #include "gen/advise.h"
 #include "gen/advise_out.h"
+#include "gen/cli.h"
 #include "gen/rjopts.h"
 
 static const char usage[] =
@@ -54,18 +55,6 @@ typedef struct {
     bool maximize, help;
 } advise_args;
 
-static const char **slot(advise_args *a, const char *name)
-{
-    static const char *const names[] = {"free", "size", "deadline", "budget", "code", "campaign",
-                                        "bytes-per-point", "quantum", "archive", "format"};
-    const char **slots[] = {&a->free, &a->size, &a->deadline, &a->budget, &a->code, &a->campaign,
-                            &a->bytes, &a->quantum, &a->archive, &a->format};
-    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-        if (strcmp(name, names[i]) == 0)
-            return slots[i];
-    return NULL;
-}
-
 static int usage_error(const char *what, const char *arg)
 {
     fprintf(stderr, "perfcast advise: %s%s%s\n%s", what, arg ? " " : "", arg ? arg : "", usage);
@@ -75,21 +64,18 @@ static int usage_error(const char *what, const char *arg)
 static int parse_args(int argc, char **argv, advise_args *a)
 {
     memset(a, 0, sizeof *a);
-    for (int i = 1; i < argc; i++) {
-        const char *arg = argv[i];
-        if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
-            a->help = true;
-        } else if (strcmp(arg, "--maximize-size") == 0) {
-            a->maximize = true;
-        } else {
-            const char **s = strncmp(arg, "--", 2) == 0 ? slot(a, arg + 2) : NULL;
-            if (!s)
-                return usage_error("unknown option or argument", arg);
-            if (i + 1 >= argc)
-                return usage_error("missing value after", arg);
-            *s = argv[++i];
-        }
-    }
+    const cli_option options[] = {
+        {"free", &a->free, NULL},         {"size", &a->size, NULL},
+        {"deadline", &a->deadline, NULL}, {"budget", &a->budget, NULL},
+        {"code", &a->code, NULL},         {"campaign", &a->campaign, NULL},
+        {"bytes-per-point", &a->bytes, NULL}, {"quantum", &a->quantum, NULL},
+        {"archive", &a->archive, NULL},   {"format", &a->format, NULL},
+        {"maximize-size", NULL, &a->maximize}, {NULL, NULL, NULL},
+    };
+    bool missing;
+    const char *bad = cli_parse_options(argc, argv, options, &a->help, &missing);
+    if (bad)
+        return usage_error(missing ? "missing value after" : "unknown option or argument", bad);
     return 0;
 }
 
