@@ -64,12 +64,8 @@ static void test_shapiro_refuses(void)
  * diagnostics; fixture_free releases all three. */
 static ref_set *fit_fixture(const char *set, ols_model *m, regdiag_result *d)
 {
-    ref_set *r = malloc(sizeof *r);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(r);
-    CU_ASSERT_TRUE_FATAL(ref_set_load(set, r));
     scopred_formula f;
-    expr_error err = {0};
-    CU_ASSERT_TRUE_FATAL(scopred_formula_parse(r->formula, &f, &err));
+    ref_set *r = ref_set_open(set, &f);
     size_t n = r->data.nrows, k = f.nterms;
     /* R's own term values, so this test depends on the regression only. */
     double *x = malloc(n * k * sizeof *x);
