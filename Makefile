@@ -18,6 +18,9 @@ PKGS     := gsl cairo libcmark
 CPPFLAGS += -I. -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE
 CFLAGS   ?= -O2 -g
 CFLAGS   += -std=c11 -Wall -Wextra -Werror
+# The site builder draws pages on threads (gen/site.c, gen/site_out.c).
+CFLAGS   += -pthread
+LDFLAGS  += -pthread
 ifeq ($(SAN),1)
   CFLAGS  += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
   LDFLAGS += -fsanitize=address,undefined

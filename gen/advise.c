@@ -48,8 +48,8 @@ static bool choose_code(advise_ctx *ctx, const char *const *clusters, size_t n, 
     for (size_t k = 0; k < a->ncampaigns; k++) {
         const table *runs = &a->campaigns[k].runs;
         for (size_t r = 0; campaign_chosen(&ctx->req, &a->campaigns[k]) && r < runs->nrows; r++) {
-            const char *code = meshrows_text(runs, r, "code");
-            if (!listed(meshrows_text(runs, r, "cluster"), clusters, n))
+            const char *code = table_text_named(runs, r, "code");
+            if (!listed(table_text_named(runs, r, "cluster"), clusters, n))
                 continue;
             if (any && !same_text(found, code)) {
                 snprintf(err, errlen, "the free clusters ran several codes (%s, %s): choose one "
@@ -81,7 +81,7 @@ static bool gather_runs(advise_ctx *ctx)
         for (size_t r = 0; campaign_chosen(&ctx->req, &a->campaigns[k]) && r < runs->nrows; r++) {
             char err[200];
             labelled_run l;
-            if (same_text(meshrows_text(runs, r, "code"), ctx->code) &&
+            if (same_text(table_text_named(runs, r, "code"), ctx->code) &&
                 meshrows_label(runs, &r, 1, time_col, 1, &l, err, sizeof err) == 1)
                 ctx->runs[ctx->nruns++] = l;
         }
@@ -115,11 +115,12 @@ static void memory_per_point(advise_ctx *ctx)
     for (size_t k = 0; k < a->ncampaigns; k++) {
         const table *runs = &a->campaigns[k].runs;
         for (size_t r = 0; campaign_chosen(&ctx->req, &a->campaigns[k]) && r < runs->nrows; r++) {
-            double gb = meshrows_number(runs, r, "published_mem_per_proc_gb");
-            double points = meshrows_number(runs, r, "na") * meshrows_number(runs, r, "nb") /
-                            meshrows_number(runs, r, "np");
-            if (same_text(meshrows_text(runs, r, "code"), ctx->code) && isfinite(gb * points) &&
-                isnan(meshrows_number(runs, r, "np_a"))) {
+            double gb = table_number_named(runs, r, "published_mem_per_proc_gb");
+            double points = table_number_named(runs, r, "na") *
+                            table_number_named(runs, r, "nb") / table_number_named(runs, r, "np");
+            if (same_text(table_text_named(runs, r, "code"), ctx->code) &&
+                isfinite(gb * points) &&
+                isnan(table_number_named(runs, r, "np_a"))) {
                 wp += gb * 1024 * points;
                 pp += points * points;
             }
@@ -159,13 +160,14 @@ void advise_close(advise_ctx *ctx)
  * *first is the option's side that the row's cluster (side A) names. */
 static bool describes(const table *t, size_t r, const advise_option *o, int *first)
 {
-    if (meshrows_number(t, r, "na") != o->na || meshrows_number(t, r, "nb") != o->nb)
+    if (table_number_named(t, r, "na") != o->na || table_number_named(t, r, "nb") != o->nb)
         return false;
-    const char *ca = meshrows_text(t, r, "cluster"), *cb = meshrows_text(t, r, "tag_cluster_b");
-    double npa = meshrows_number(t, r, "np_a"), npb = meshrows_number(t, r, "np_b");
+    const char *ca = table_text_named(t, r, "cluster");
+    const char *cb = table_text_named(t, r, "tag_cluster_b");
+    double npa = table_number_named(t, r, "np_a"), npb = table_number_named(t, r, "np_b");
     if (o->nsides == 1)
         return isnan(npa) && same_text(ca, o->cluster[0]->name) &&
-               meshrows_number(t, r, "np") == o->np[0];
+               table_number_named(t, r, "np") == o->np[0];
     for (int s = 0; s < 2; s++)
         if (same_text(ca, o->cluster[s]->name) && same_text(cb, o->cluster[1 - s]->name) &&
             npa == o->np[s] && npb == o->np[1 - s]) {
@@ -184,12 +186,13 @@ static bool published(const advise_ctx *ctx, advise_option *o)
         const campaign *c = &a->campaigns[k];
         const table *t = &c->runs;
         for (size_t r = 0; campaign_chosen(&ctx->req, c) && r < t->nrows; r++) {
-            double p = meshrows_number(t, r, "published_prediction_s");
+            double p = table_number_named(t, r, "published_prediction_s");
             int first = 0;
-            if (!isfinite(p) || !same_text(meshrows_text(t, r, "code"), ctx->code) ||
+            if (!isfinite(p) || !same_text(table_text_named(t, r, "code"), ctx->code) ||
                 !describes(t, r, o, &first))
                 continue;
-            double ra = meshrows_number(t, r, "rows_a"), rb = meshrows_number(t, r, "rows_b");
+            double ra = table_number_named(t, r, "rows_a");
+            double rb = table_number_named(t, r, "rows_b");
             if (o->nsides == 2 && ra > 0 && rb > 0) {
                 o->rows[first] = ra / o->np[first];
                 o->rows[1 - first] = rb / o->np[1 - first];
@@ -352,5 +355,65 @@ double advise_largest(advise_ctx *ctx, int nsides, const cluster_info *const *c,
     }
     /* Without a model the rows go to each side in proportion to its memory. */
     evaluate_rows(ctx, nsides, c, np, n, n, rows, o);
+    return n;
+}
+
+bool advise_enumerate(advise_ctx *ctx, const cluster_info *const *cl, const double *np,
+                      size_t n, bool maximize, double na, double nb, advise_list *out)
+{
+    size_t cap = n + n * (n - 1) / 2;
+    *out = (advise_list){0};
+    out->items = calloc(cap ? cap : 1, sizeof *out->items);
+    out->size = calloc(cap ? cap : 1, sizeof *out->size);
+    if (!out->items || !out->size)
+        return false;
+    for (size_t i = 0; i < n; i++)
+        for (size_t j = i; j < n; j++) {
+            if (j > i && advise_same_machine(cl[i]->name, cl[j]->name))
+                continue;
+            const cluster_info *pair[2] = {cl[i], cl[j]};
+            double nps[2] = {np[i], np[j]};
+            int sides = j == i ? 1 : 2;
+            advise_option *o = &out->items[out->n];
+            if (maximize) {
+                out->size[out->n] = advise_largest(ctx, sides, pair, nps, o);
+            } else {
+                advise_evaluate(ctx, sides, pair, nps, na, nb, o);
+                out->size[out->n] = na;
+            }
+            out->n++;
+        }
+    return true;
+}
+
+void advise_list_free(advise_list *l)
+{
+    free(l->items);
+    free(l->size);
+    *l = (advise_list){0};
+}
+
+/* Insertion keeps equal options in their order, which the pages and the
+ * CLI's output rely on to be reproducible. */
+size_t advise_rank(const advise_list *l, bool by_cost, bool larger_first, size_t *order)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < l->n; i++) {
+        const advise_option *o = &l->items[i];
+        double key = by_cost ? o->cost.cost : o->time_s;
+        if (!o->feasible || !isfinite(key))
+            continue;
+        size_t k = n++;
+        for (; k > 0; k--) {
+            const advise_option *p = &l->items[order[k - 1]];
+            double pm = l->size[order[k - 1]], m = l->size[i];
+            bool before = larger_first && pm != m ? pm > m
+                                                  : (by_cost ? p->cost.cost : p->time_s) <= key;
+            if (before)
+                break;
+            order[k] = order[k - 1];
+        }
+        order[k] = i;
+    }
     return n;
 }

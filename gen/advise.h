@@ -17,7 +17,8 @@
  * else from the caller.
  *
  * Ownership: advise_open fills an advise_ctx released by advise_close;
- * options point into it.
+ * options point into it. advise_enumerate fills an advise_list whose two
+ * arrays the caller owns (advise_list_free releases them).
  */
 #ifndef PERFCAST_ADVISE_H
 #define PERFCAST_ADVISE_H
@@ -62,6 +63,14 @@ typedef struct {
     char name[300];                 /* "wrg2-ethernet:64 + wrg3-myrinet:32" */
 } advise_option;
 
+/* Every option of one question, in the order advise_enumerate makes them. */
+typedef struct {
+    advise_option *items;
+    size_t n;
+    double *size;          /* each option's mesh: Scenario 2 its N (0: none fits),
+                              Scenario 1 the problem's rows na */
+} advise_list;
+
 /* Gather the runs, choose the code and the memory per point. False with
  * err when the code is ambiguous (several, none chosen) or out of memory.
  * clusters lists the free clusters' names (for choosing the code). */
@@ -84,5 +93,24 @@ double advise_largest(advise_ctx *ctx, int nsides, const cluster_info *const *c,
 /* Whether two clusters are fabrics of one machine (names "<machine>-<fabric>"
  * with the same machine, archive/README.md): such a pair is not a split. */
 bool advise_same_machine(const char *a, const char *b);
+
+/* Every option on the free clusters cl[0..n-1] (np[i] processes each):
+ * each cluster alone and each pair of clusters of different machines, in
+ * the order (0), (0,1), (0,2) ..., (1), (1,2) ... . maximize: Scenario 2
+ * (advise_largest; out->size holds each N); else the problem na x nb.
+ * False when out of memory. Ownership: out's arrays are the caller's,
+ * released with advise_list_free (also after a failure). */
+bool advise_enumerate(advise_ctx *ctx, const cluster_info *const *cl, const double *np,
+                      size_t n, bool maximize, double na, double nb, advise_list *out);
+
+/* Releases the arrays advise_enumerate allocated and empties l. */
+void advise_list_free(advise_list *l);
+
+/* Ranks the feasible options whose key (time, or cost when by_cost) is
+ * known: writes their indices into order (room for l->n entries), best
+ * first, and returns how many. larger_first (Scenario 2) puts a larger
+ * mesh (l->size) first, comparing keys only within one mesh; ties keep the
+ * options' order. */
+size_t advise_rank(const advise_list *l, bool by_cost, bool larger_first, size_t *order);
 
 #endif

@@ -16,9 +16,10 @@ size_t advise_rank_of(const size_t *order, size_t n, size_t i)
     return 0;
 }
 
-/* "a / b" of two sides' values, or one value. */
+/* Each side's value with fmt, joined by sep ("a / b", or one value);
+ * missing for an unknown one. */
 static void per_side(FILE *out, const advise_option *o, const double *v, const char *fmt,
-                     const char *sep)
+                     const char *sep, const char *missing)
 {
     for (int i = 0; i < o->nsides; i++) {
         if (i)
@@ -26,7 +27,7 @@ static void per_side(FILE *out, const advise_option *o, const double *v, const c
         if (isfinite(v[i]))
             fprintf(out, fmt, v[i]);
         else
-            fputs("?", out);
+            fputs(missing, out);
     }
 }
 
@@ -50,9 +51,9 @@ static void text_option(FILE *out, const advise_list *l, size_t i, size_t rank, 
             fprintf(out, " (%.3gx the cheapest)", o->cost.cost / cheapest);
     }
     fputs("; rows per process ", out);
-    per_side(out, o, o->rows, "%.6g", " / ");
+    per_side(out, o, o->rows, "%.6g", " / ", "?");
     fputs(", memory per process ", out);
-    per_side(out, o, o->mem_mb, "%.0f MB", " / ");
+    per_side(out, o, o->mem_mb, "%.0f MB", " / ", "?");
     fprintf(out, "\n      %s\n", o->source);
     if (o->cost.fit == COSTING_MEMORY_UNKNOWN)
         fprintf(out, "      feasibility unknown: %s\n", o->cost.reason);
@@ -100,12 +101,7 @@ void advise_print_text(FILE *out, const advise_ctx *ctx, const advise_list *l, b
 /* "a;b" of the sides' values into a CSV cell. */
 static void csv_sides(FILE *out, const advise_option *o, const double *v)
 {
-    for (int i = 0; i < o->nsides; i++) {
-        if (i)
-            fputc(';', out);
-        if (isfinite(v[i]))
-            fprintf(out, "%.10g", v[i]);
-    }
+    per_side(out, o, v, "%.10g", ";", "");
 }
 
 void advise_print_csv(FILE *out, const advise_list *l, const size_t *fast, size_t nfast,
@@ -154,64 +150,53 @@ void advise_print_csv(FILE *out, const advise_list *l, const size_t *fast, size_
 static void json_option(FILE *out, const advise_list *l, size_t i, size_t rf, size_t rc)
 {
     const advise_option *o = &l->items[i];
-    fputs("    {\"name\": ", out);
-    textout_json_text(out, o->name);
+    textout_json_text_member(out, "    {", "name", o->name);
     fputs(", \"sides\": [", out);
     for (int s = 0; s < o->nsides; s++) {
-        fputs(s ? ", {\"cluster\": " : "{\"cluster\": ", out);
-        textout_json_text(out, o->cluster[s]->name);
-        fputs(", \"np\": ", out);
-        textout_json_number(out, o->np[s]);
-        fputs(", \"rows_per_process\": ", out);
-        textout_json_number(out, o->rows[s]);
-        fputs(", \"mem_mb_per_process\": ", out);
-        textout_json_number(out, o->mem_mb[s]);
+        textout_json_text_member(out, s ? ", {" : "{", "cluster", o->cluster[s]->name);
+        textout_json_number_member(out, ", ", "np", o->np[s]);
+        textout_json_number_member(out, ", ", "rows_per_process", o->rows[s]);
+        textout_json_number_member(out, ", ", "mem_mb_per_process", o->mem_mb[s]);
         fputc('}', out);
     }
-    fputs("], \"na\": ", out);
-    textout_json_number(out, o->na);
-    fputs(", \"nb\": ", out);
-    textout_json_number(out, o->nb);
-    fputs(", \"time_s\": ", out);
-    textout_json_number(out, o->time_s);
-    fputs(", \"source\": ", out);
-    textout_json_text(out, o->source);
-    fputs(", \"core_hours\": ", out);
-    textout_json_number(out, o->cost.core_hours);
-    fputs(", \"cost\": ", out);
-    textout_json_number(out, o->cost.cost);
-    fputs(", \"currency\": ", out);
-    textout_json_text(out, o->cost.currency);
-    fprintf(out, ", \"feasible\": %s, \"reason\": ", o->feasible ? "true" : "false");
-    textout_json_text(out, o->reason[0] ? o->reason : NULL);
-    fputs(", \"rank_fastest\": ", out);
-    textout_json_number(out, rf ? (double)rf : NAN);
-    fputs(", \"rank_cheapest\": ", out);
-    textout_json_number(out, rc ? (double)rc : NAN);
+    textout_json_number_member(out, "], ", "na", o->na);
+    textout_json_number_member(out, ", ", "nb", o->nb);
+    textout_json_number_member(out, ", ", "time_s", o->time_s);
+    textout_json_text_member(out, ", ", "source", o->source);
+    textout_json_number_member(out, ", ", "core_hours", o->cost.core_hours);
+    textout_json_number_member(out, ", ", "cost", o->cost.cost);
+    textout_json_text_member(out, ", ", "currency", o->cost.currency);
+    fprintf(out, ", \"feasible\": %s", o->feasible ? "true" : "false");
+    textout_json_text_member(out, ", ", "reason", o->reason[0] ? o->reason : NULL);
+    textout_json_number_member(out, ", ", "rank_fastest", rf ? (double)rf : NAN);
+    textout_json_number_member(out, ", ", "rank_cheapest", rc ? (double)rc : NAN);
     fprintf(out, "}%s\n", i + 1 < l->n ? "," : "");
+}
+
+/* A JSON array of the names of the options in order. */
+static void json_names(FILE *out, const advise_list *l, const size_t *order, size_t n)
+{
+    fputc('[', out);
+    for (size_t k = 0; k < n; k++) {
+        fputs(k ? ", " : "", out);
+        textout_json_text(out, l->items[order[k]].name);
+    }
+    fputc(']', out);
 }
 
 void advise_print_json(FILE *out, const advise_ctx *ctx, const advise_list *l, bool maximize,
                        const size_t *fast, size_t nfast, const size_t *cheap, size_t ncheap)
 {
-    fprintf(out, "{\n  \"scenario\": \"%s\",\n  \"code\": ", maximize ? "largest" : "fastest");
-    textout_json_text(out, ctx->code);
-    fputs(",\n  \"mb_per_point\": ", out);
-    textout_json_number(out, ctx->mb_per_point);
-    fputs(",\n  \"mb_per_point_source\": ", out);
-    textout_json_text(out, ctx->mb_source);
+    fprintf(out, "{\n  \"scenario\": \"%s\"", maximize ? "largest" : "fastest");
+    textout_json_text_member(out, ",\n  ", "code", ctx->code);
+    textout_json_number_member(out, ",\n  ", "mb_per_point", ctx->mb_per_point);
+    textout_json_text_member(out, ",\n  ", "mb_per_point_source", ctx->mb_source);
     fputs(",\n  \"options\": [\n", out);
     for (size_t i = 0; i < l->n; i++)
         json_option(out, l, i, advise_rank_of(fast, nfast, i), advise_rank_of(cheap, ncheap, i));
-    fputs("  ],\n  \"fastest\": [", out);
-    for (size_t k = 0; k < nfast; k++) {
-        fputs(k ? ", " : "", out);
-        textout_json_text(out, l->items[fast[k]].name);
-    }
-    fputs("],\n  \"cheapest\": [", out);
-    for (size_t k = 0; k < ncheap; k++) {
-        fputs(k ? ", " : "", out);
-        textout_json_text(out, l->items[cheap[k]].name);
-    }
-    fputs("]\n}\n", out);
+    fputs("  ],\n  \"fastest\": ", out);
+    json_names(out, l, fast, nfast);
+    fputs(",\n  \"cheapest\": ", out);
+    json_names(out, l, cheap, ncheap);
+    fputs("\n}\n", out);
 }

@@ -12,12 +12,6 @@
 #include <stdio.h>
 #include "gen/advise.h"
 
-typedef struct {
-    advise_option *items;
-    size_t n;
-    double *size;          /* Scenario 2: the N of each option */
-} advise_list;
-
 /* 1-based rank of option i in order (n entries), 0 when absent. */
 size_t advise_rank_of(const size_t *order, size_t n, size_t i);
 

@@ -14,6 +14,7 @@
 
 #include "gen/advise.h"
 #include "gen/advise_out.h"
+#include "gen/cli.h"
 #include "gen/rjopts.h"
 
 static const char usage[] =
@@ -54,18 +55,6 @@ typedef struct {
     bool maximize, help;
 } advise_args;
 
-static const char **slot(advise_args *a, const char *name)
-{
-    static const char *const names[] = {"free", "size", "deadline", "budget", "code", "campaign",
-                                        "bytes-per-point", "quantum", "archive", "format"};
-    const char **slots[] = {&a->free, &a->size, &a->deadline, &a->budget, &a->code, &a->campaign,
-                            &a->bytes, &a->quantum, &a->archive, &a->format};
-    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-        if (strcmp(name, names[i]) == 0)
-            return slots[i];
-    return NULL;
-}
-
 static int usage_error(const char *what, const char *arg)
 {
     fprintf(stderr, "perfcast advise: %s%s%s\n%s", what, arg ? " " : "", arg ? arg : "", usage);
@@ -75,21 +64,18 @@ static int usage_error(const char *what, const char *arg)
 static int parse_args(int argc, char **argv, advise_args *a)
 {
     memset(a, 0, sizeof *a);
-    for (int i = 1; i < argc; i++) {
-        const char *arg = argv[i];
-        if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
-            a->help = true;
-        } else if (strcmp(arg, "--maximize-size") == 0) {
-            a->maximize = true;
-        } else {
-            const char **s = strncmp(arg, "--", 2) == 0 ? slot(a, arg + 2) : NULL;
-            if (!s)
-                return usage_error("unknown option or argument", arg);
-            if (i + 1 >= argc)
-                return usage_error("missing value after", arg);
-            *s = argv[++i];
-        }
-    }
+    const cli_option options[] = {
+        {"free", &a->free, NULL},         {"size", &a->size, NULL},
+        {"deadline", &a->deadline, NULL}, {"budget", &a->budget, NULL},
+        {"code", &a->code, NULL},         {"campaign", &a->campaign, NULL},
+        {"bytes-per-point", &a->bytes, NULL}, {"quantum", &a->quantum, NULL},
+        {"archive", &a->archive, NULL},   {"format", &a->format, NULL},
+        {"maximize-size", NULL, &a->maximize}, {NULL, NULL, NULL},
+    };
+    bool missing;
+    const char *bad = cli_parse_options(argc, argv, options, &a->help, &missing);
+    if (bad)
+        return usage_error(missing ? "missing value after" : "unknown option or argument", bad);
     return 0;
 }
 
@@ -100,32 +86,6 @@ static bool positive(const char *text, double *out)
     char err[200];
     *out = NAN;
     return !text || rjopts_number_list(text, out, 1, &n, err, sizeof err);
-}
-
-/* Every option: each cluster alone, each pair of different machines. */
-static bool enumerate(advise_ctx *ctx, const cluster_info *const *cl, const double *np, size_t n,
-                      bool maximize, double na, double nb, advise_list *out)
-{
-    size_t cap = n + n * (n - 1) / 2;
-    out->items = calloc(cap ? cap : 1, sizeof *out->items);
-    out->size = calloc(cap ? cap : 1, sizeof *out->size);
-    if (!out->items || !out->size)
-        return false;
-    for (size_t i = 0; i < n; i++)
-        for (size_t j = i; j < n; j++) {
-            if (j > i && advise_same_machine(cl[i]->name, cl[j]->name))
-                continue;
-            const cluster_info *pair[2] = {cl[i], cl[j]};
-            double nps[2] = {np[i], np[j]};
-            int sides = j == i ? 1 : 2;
-            advise_option *o = &out->items[out->n];
-            if (maximize)
-                out->size[out->n] = advise_largest(ctx, sides, pair, nps, o);
-            else
-                advise_evaluate(ctx, sides, pair, nps, na, nb, o);
-            out->n++;
-        }
-    return true;
 }
 
 /* Deadline and budget turn options infeasible. */
@@ -145,41 +105,6 @@ static void apply_limits(advise_list *l, double deadline, double budget)
                      o->cost.cost, o->cost.currency, budget);
         }
     }
-}
-
-/* Indices of the feasible options with a known key, ascending by key
- * (time when by_cost is false, else cost); returns their count. */
-static size_t ranking(const advise_list *l, bool by_cost, size_t *order)
-{
-    size_t n = 0;
-    for (size_t i = 0; i < l->n; i++) {
-        const advise_option *o = &l->items[i];
-        double key = by_cost ? o->cost.cost : o->time_s;
-        if (!o->feasible || !isfinite(key))
-            continue;
-        size_t k = n++;
-        for (; k > 0; k--) {
-            const advise_option *p = &l->items[order[k - 1]];
-            if ((by_cost ? p->cost.cost : p->time_s) <= key)
-                break;
-            order[k] = order[k - 1];
-        }
-        order[k] = i;
-    }
-    return n;
-}
-
-
-/* Scenario 2 ranks the largest mesh first: put larger N before smaller
- * in both rankings (stable within the same N). */
-static void larger_first(const advise_list *l, size_t *order, size_t n)
-{
-    for (size_t i = 1; i < n; i++)
-        for (size_t k = i; k > 0 && l->size[order[k - 1]] < l->size[order[k]]; k--) {
-            size_t t = order[k];
-            order[k] = order[k - 1];
-            order[k - 1] = t;
-        }
 }
 
 /* Look the free clusters up; 1 with a message when one is unknown. */
@@ -225,15 +150,12 @@ static int advise(const advise_args *a, const rjopts_resource *res, size_t nres,
     }
     advise_list l = {0};
     size_t *fast = NULL, *cheap = NULL;
-    bool ok = enumerate(&ctx, cl, np, nres, a->maximize, (double)na, (double)nb, &l) &&
+    bool ok = advise_enumerate(&ctx, cl, np, nres, a->maximize, (double)na, (double)nb, &l) &&
               (fast = calloc(l.n + 1, sizeof *fast)) && (cheap = calloc(l.n + 1, sizeof *cheap));
     if (ok) {
         apply_limits(&l, deadline, budget);
-        size_t nfast = ranking(&l, false, fast), ncheap = ranking(&l, true, cheap);
-        if (a->maximize) {
-            larger_first(&l, fast, nfast);
-            larger_first(&l, cheap, ncheap);
-        }
+        size_t nfast = advise_rank(&l, false, a->maximize, fast);
+        size_t ncheap = advise_rank(&l, true, a->maximize, cheap);
         const char *f = a->format ? a->format : "text";
         if (strcmp(f, "csv") == 0)
             advise_print_csv(stdout, &l, fast, nfast, cheap, ncheap);
@@ -246,8 +168,7 @@ static int advise(const advise_args *a, const rjopts_resource *res, size_t nres,
     }
     free(fast);
     free(cheap);
-    free(l.items);
-    free(l.size);
+    advise_list_free(&l);
     advise_close(&ctx);
     archive_free(&arch);
     return ok ? 0 : 1;

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gen/cli.h"
 #include "gen/rjopts.h"
 #include "gen/textout.h"
 #include "models/runplan.h"
@@ -61,23 +62,6 @@ typedef struct {
     bool help;
 } plan_args;
 
-/* The value slot of a --name option, or NULL when unknown. */
-static const char **slot(plan_args *a, const char *name)
-{
-    static const char *const names[] = {"model", "target", "np", "grid", "rows", "cluster",
-                                        "np0", "nps", "levels", "reps", "format", "code",
-                                        "campaign", "archive", "mgbench", "extra", "side",
-                                        "time", "partition"};
-    const char **slots[] = {&a->model, &a->target, &a->np, &a->grid, &a->rows, &a->cluster,
-                            &a->np0, &a->nps, &a->levels, &a->reps, &a->format, &a->code,
-                            &a->campaign, &a->archive, &a->mgbench, &a->extra, &a->side,
-                            &a->time, &a->partition};
-    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-        if (strcmp(name, names[i]) == 0)
-            return slots[i];
-    return NULL;
-}
-
 static int usage_error(const char *fmt, const char *arg)
 {
     fprintf(stderr, "perfcast plan: ");
@@ -89,19 +73,23 @@ static int usage_error(const char *fmt, const char *arg)
 static int parse_args(int argc, char **argv, plan_args *a)
 {
     memset(a, 0, sizeof *a);
-    for (int i = 1; i < argc; i++) {
-        const char *arg = argv[i];
-        if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
-            a->help = true;
-            continue;
-        }
-        const char **s = strncmp(arg, "--", 2) == 0 ? slot(a, arg + 2) : NULL;
-        if (!s)
-            return usage_error("unknown option or argument '%s'", arg);
-        if (i + 1 >= argc)
-            return usage_error("missing value after %s", arg);
-        *s = argv[++i];
-    }
+    const cli_option options[] = {
+        {"model", &a->model, NULL},       {"target", &a->target, NULL},
+        {"np", &a->np, NULL},             {"grid", &a->grid, NULL},
+        {"rows", &a->rows, NULL},         {"cluster", &a->cluster, NULL},
+        {"np0", &a->np0, NULL},           {"nps", &a->nps, NULL},
+        {"levels", &a->levels, NULL},     {"reps", &a->reps, NULL},
+        {"format", &a->format, NULL},     {"code", &a->code, NULL},
+        {"campaign", &a->campaign, NULL}, {"archive", &a->archive, NULL},
+        {"mgbench", &a->mgbench, NULL},   {"extra", &a->extra, NULL},
+        {"side", &a->side, NULL},         {"time", &a->time, NULL},
+        {"partition", &a->partition, NULL}, {NULL, NULL, NULL},
+    };
+    bool missing;
+    const char *bad = cli_parse_options(argc, argv, options, &a->help, &missing);
+    if (bad)
+        return usage_error(missing ? "missing value after %s" : "unknown option or argument '%s'",
+                           bad);
     return 0;
 }
 

@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 
 char *fileio_read_stream(FILE *stream, size_t *len)
 {
@@ -46,4 +47,13 @@ char *fileio_read_file(const char *path, size_t *len)
     fclose(f);
     errno = saved;
     return buf;
+}
+
+char *fileio_join(const char *dir, const char *name)
+{
+    size_t n = strlen(dir) + strlen(name) + 2;
+    char *path = malloc(n);
+    if (path)
+        snprintf(path, n, "%s/%s", dir, name);
+    return path;
 }

@@ -8,30 +8,18 @@
 #include <stdlib.h>
 #include <string.h>
 
-double meshrows_number(const table *runs, size_t row, const char *name)
-{
-    int c = table_find(runs, name);
-    return c < 0 ? NAN : table_number(runs, row, (size_t)c);
-}
-
-const char *meshrows_text(const table *runs, size_t row, const char *name)
-{
-    int c = table_find(runs, name);
-    return c < 0 ? NULL : table_text(runs, row, (size_t)c);
-}
-
 bool meshrows_read(const table *runs, size_t row, meshrow *out, char *err, size_t errlen)
 {
     memset(out, 0, sizeof *out);
     out->line = runs->line ? runs->line[row] : 0;
-    out->cluster = meshrows_text(runs, row, "cluster");
-    out->code = meshrows_text(runs, row, "code");
-    out->np = meshrows_number(runs, row, "np");
-    out->npa = meshrows_number(runs, row, "npa");
-    out->npb = meshrows_number(runs, row, "npb");
-    out->na = meshrows_number(runs, row, "na");
-    out->nb = meshrows_number(runs, row, "nb");
-    out->work_mb = meshrows_number(runs, row, "work_mb");
+    out->cluster = table_text_named(runs, row, "cluster");
+    out->code = table_text_named(runs, row, "code");
+    out->np = table_number_named(runs, row, "np");
+    out->npa = table_number_named(runs, row, "npa");
+    out->npb = table_number_named(runs, row, "npb");
+    out->na = table_number_named(runs, row, "na");
+    out->nb = table_number_named(runs, row, "nb");
+    out->work_mb = table_number_named(runs, row, "work_mb");
     if (!out->cluster || !(out->np >= 1)) {
         snprintf(err, errlen, "runs.csv line %ld: a run needs a cluster and np >= 1", out->line);
         return false;
@@ -47,18 +35,6 @@ bool meshrows_read(const table *runs, size_t row, meshrow *out, char *err, size_
     out->pa = out->na / out->npa;
     out->pb = out->nb / out->npb;
     return true;
-}
-
-double meshrows_time(const table *runs, size_t row, char *const *responses, size_t nresponses)
-{
-    double sum = 0;
-    for (size_t i = 0; i < nresponses; i++) {
-        double v = meshrows_number(runs, row, responses[i]);
-        if (isnan(v))
-            return NAN;
-        sum += v;
-    }
-    return sum;
 }
 
 static bool same_text(const char *a, const char *b)
@@ -77,7 +53,7 @@ long meshrows_label(const table *runs, const size_t *rows, size_t n, char *const
 {
     long count = 0;
     for (size_t i = 0; i < n; i++) {
-        double t = meshrows_time(runs, rows[i], responses, nresponses);
+        double t = experiment_row_response(runs, rows[i], responses, nresponses);
         meshrow r;
         if (isnan(t))
             continue;

@@ -34,12 +34,6 @@ typedef struct {
  * npa*npb = 8 but np = 4") when the grid is inconsistent. */
 bool meshrows_read(const table *runs, size_t row, meshrow *out, char *err, size_t errlen);
 
-/* The number in column name of row (NAN when the column or value is missing). */
-double meshrows_number(const table *runs, size_t row, const char *name);
-
-/* The text in column name of row (NULL when missing). */
-const char *meshrows_text(const table *runs, size_t row, const char *name);
-
 /* A training run with its group. */
 typedef struct {
     const char *cluster;
@@ -48,16 +42,14 @@ typedef struct {
     long line;
 } labelled_run;
 
-/* The row's time: the sum of the response columns, NAN when one is missing. */
-double meshrows_time(const table *runs, size_t row, char *const *responses, size_t nresponses);
-
 /* Same cluster, and the same code (missing equals missing). */
 bool meshrows_same_group(const char *cluster_a, const char *code_a, const char *cluster_b,
                          const char *code_b);
 
-/* The given rows that have a time, as labelled runs, into out (room for n).
- * Returns the count, or -1 with err when a row is invalid (a grid that does
- * not multiply to np, a time that is not > 0). */
+/* The given rows that have a time (experiment_row_response of the
+ * responses), as labelled runs, into out (room for n). Returns the count,
+ * or -1 with err when a row is invalid (a grid that does not multiply to
+ * np, a time that is not > 0). */
 long meshrows_label(const table *runs, const size_t *rows, size_t n, char *const *responses,
                     size_t nresponses, labelled_run *out, char *err, size_t errlen);
 

@@ -77,14 +77,15 @@ static bool read_target(const table *runs, size_t row, const mc_settings *s, mc_
 {
     memset(t, 0, sizeof *t);
     t->line = runs->line ? runs->line[row] : 0;
-    t->cluster[0] = meshrows_text(runs, row, "cluster");
-    t->cluster[1] = s->cluster_b[0] ? s->cluster_b : meshrows_text(runs, row, "tag_cluster_b");
-    t->code = meshrows_text(runs, row, "code");
-    t->np[0] = meshrows_number(runs, row, "np_a");
-    t->np[1] = meshrows_number(runs, row, "np_b");
-    t->total_rows = meshrows_number(runs, row, "na");
-    t->row_len = meshrows_number(runs, row, "nb");
-    double given[2] = {meshrows_number(runs, row, "rows_a"), meshrows_number(runs, row, "rows_b")};
+    t->cluster[0] = table_text_named(runs, row, "cluster");
+    t->cluster[1] = s->cluster_b[0] ? s->cluster_b : table_text_named(runs, row, "tag_cluster_b");
+    t->code = table_text_named(runs, row, "code");
+    t->np[0] = table_number_named(runs, row, "np_a");
+    t->np[1] = table_number_named(runs, row, "np_b");
+    t->total_rows = table_number_named(runs, row, "na");
+    t->row_len = table_number_named(runs, row, "nb");
+    double given[2] = {table_number_named(runs, row, "rows_a"),
+                       table_number_named(runs, row, "rows_b")};
     if (!t->cluster[0] || !t->cluster[1] || !(t->np[0] >= 1) || !(t->np[1] >= 1) ||
         !(t->total_rows >= 1) || !(t->row_len >= 1)) {
         snprintf(err, errlen, "runs.csv line %ld: a multi-cluster target needs cluster, "

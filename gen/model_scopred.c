@@ -429,22 +429,9 @@ static void note_history(const experiment_input *in, const target_config *t, cha
     size_t count = 0;
     for (size_t i = 0; i < in->ntrain; i++) {
         size_t r = in->train_rows[i];
-        bool same = true;
-        for (size_t c = 0; same && c < runs->ncols; c++) {
-            const table_column *col = &runs->cols[c];
-            if (!experiment_is_identifying(col->name))
-                continue;
-            same = col->kind == COL_NUMBER
-                       ? (col->num[r] == col->num[t->rows[0]] ||
-                          (isnan(col->num[r]) && isnan(col->num[t->rows[0]])))
-                       : (col->text[r] == col->text[t->rows[0]] ||
-                          (col->text[r] && col->text[t->rows[0]] &&
-                           strcmp(col->text[r], col->text[t->rows[0]]) == 0));
-        }
-        if (!same)
+        if (!experiment_same_configuration(runs, r, t->rows[0]))
             continue;
-        for (size_t k = 0; k < in->nresponses; k++)
-            sum += table_number(runs, r, (size_t)table_find(runs, in->responses[k]));
+        sum += experiment_row_response(runs, r, in->responses, in->nresponses);
         count++;
     }
     if (count)

@@ -17,13 +17,11 @@
 
 static char *read_template_file(const char *dir, const char *name, char *err, size_t errlen)
 {
-    size_t n = strlen(dir) + strlen(name) + 2;
-    char *path = malloc(n);
+    char *path = fileio_join(dir, name);
     if (!path) {
         snprintf(err, errlen, "out of memory");
         return NULL;
     }
-    snprintf(path, n, "%s/%s", dir, name);
     char *text = fileio_read_file(path, NULL);
     if (!text)
         snprintf(err, errlen, "cannot read the template %s", path);

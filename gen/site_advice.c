@@ -219,18 +219,6 @@ static void options_csv(const site_scenario *s, rbuf *csv)
     }
 }
 
-typedef struct {
-    const char *title, *label;
-    chart_cost_point *p;
-    size_t n;
-} cost_job;
-
-static bool draw_cost(const void *ctx, chart_files *out, char *err, size_t errlen)
-{
-    const cost_job *j = ctx;
-    return chart_cost_time(j->title, j->label, j->p, j->n, out, err, errlen);
-}
-
 /* Cost against time of the ranked options, drawn from the scenario's CSV. */
 static bool scenario_chart(site_ctx *c, const site_scenario *s, const char *base,
                            const rbuf *csv, rbuf *md)
@@ -257,20 +245,13 @@ static bool scenario_chart(site_ctx *c, const site_scenario *s, const char *base
                     "scenario %s, log-log", n, s->name);
         rbuf_printf(&name, "%s-cost-time", base);
         rbuf_printf(&path, "advice/%s", rbuf_str(&name));
-        cost_job job = {rbuf_str(&title), rbuf_str(&label), p, n};
-        char err[256] = "";
+        site_cost_chart job = {rbuf_str(&title), rbuf_str(&label), p, n};
         rbuf csv_name;
         rbuf_init(&csv_name);
         rbuf_printf(&csv_name, "%s.csv", base);
         uint64_t key = site_chart_key("advice", rbuf_str(&title), rbuf_str(&label), csv);
-        if (site_chart(c, rbuf_str(&path), key, draw_cost, &job, err, sizeof err)) {
-            site_md_chart(md, rbuf_str(&name), rbuf_str(&alt), rbuf_str(&csv_name));
-        } else {
-            ok = !site_out_failed(c->out);
-            md_text(md, "The chart could not be drawn: ");
-            md_text(md, err);
-            md_end_paragraph(md);
-        }
+        ok = site_chart_on_page(c, md, rbuf_str(&path), key, site_draw_cost, &job,
+                                rbuf_str(&name), rbuf_str(&alt), rbuf_str(&csv_name));
         rbuf_free(&title), rbuf_free(&label), rbuf_free(&alt), rbuf_free(&path);
         rbuf_free(&name), rbuf_free(&csv_name);
     }

@@ -43,9 +43,7 @@ void campaign_response_label(const site_experiment *e, rbuf *out)
 
 const char *campaign_cluster_of(const site_experiment *e, size_t row)
 {
-    const table *t = &e->res.input.camp->runs;
-    int c = table_find(t, "cluster");
-    return c >= 0 ? table_text(t, row, (size_t)c) : NULL;
+    return table_text_named(&e->res.input.camp->runs, row, "cluster");
 }
 
 double campaign_x_of(const site_experiment *e, size_t row)

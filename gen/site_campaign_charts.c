@@ -57,16 +57,8 @@ static bool chart(page_state *s, const char *suffix, const char *kind, const cha
     rbuf_init(&name);
     rbuf_printf(&name, "%s-%s", rbuf_str(&s->base), suffix);
     rbuf_printf(&path, "%s%s", s->dir, rbuf_str(&name));
-    char err[256] = "";
-    bool drawn = site_chart(s->c, rbuf_str(&path), site_chart_key(kind, title, axes, csv), draw, job,
-                            err, sizeof err);
-    if (drawn) {
-        site_md_chart(&s->md, rbuf_str(&name), alt, csv_name);
-    } else {
-        md_text(&s->md, "The chart could not be drawn: ");
-        md_text(&s->md, err);
-        md_end_paragraph(&s->md);
-    }
+    site_chart_on_page(s->c, &s->md, rbuf_str(&path), site_chart_key(kind, title, axes, csv), draw,
+                       job, rbuf_str(&name), alt, csv_name);
     rbuf_free(&path);
     rbuf_free(&name);
     return !site_out_failed(s->c->out);

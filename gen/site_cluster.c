@@ -138,18 +138,6 @@ static void cost_table_row(site_ctx *c, const site_option *o, md_table *t)
     rbuf_free(&cell);
 }
 
-typedef struct {
-    const char *title, *cost_label;
-    chart_cost_point *p;
-    size_t n;
-} cost_job;
-
-static bool draw_cost(const void *ctx, chart_files *out, char *err, size_t errlen)
-{
-    const cost_job *j = ctx;
-    return chart_cost_time(j->title, j->cost_label, j->p, j->n, out, err, errlen);
-}
-
 /* The cost-vs-time chart, drawn from cost.csv. */
 static bool cost_chart(site_ctx *c, const site_cluster *k, const char *dir, const rbuf *csv,
                        rbuf *md)
@@ -177,18 +165,10 @@ static bool cost_chart(site_ctx *c, const site_cluster *k, const char *dir, cons
                 "the options of one problem are joined by a line", rbuf_str(&label), n,
                 k->info->name);
     rbuf_printf(&path, "%scost-time", dir);
-    cost_job job = {rbuf_str(&title), rbuf_str(&label), p, n};
-    char err[256] = "";
-    bool ok = true;
+    site_cost_chart job = {rbuf_str(&title), rbuf_str(&label), p, n};
     uint64_t key = site_chart_key("cost", rbuf_str(&title), rbuf_str(&label), csv);
-    if (site_chart(c, rbuf_str(&path), key, draw_cost, &job, err, sizeof err)) {
-        site_md_chart(md, "cost-time", rbuf_str(&alt), "cost.csv");
-    } else {
-        ok = !site_out_failed(c->out);
-        md_text(md, "The chart could not be drawn: ");
-        md_text(md, err);
-        md_end_paragraph(md);
-    }
+    bool ok = site_chart_on_page(c, md, rbuf_str(&path), key, site_draw_cost, &job, "cost-time",
+                                 rbuf_str(&alt), "cost.csv");
     free(p);
     rbuf_free(&title), rbuf_free(&label), rbuf_free(&alt), rbuf_free(&path);
     return ok;

@@ -27,14 +27,6 @@ void site_cell_text(const table *t, size_t row, size_t col, rbuf *out)
     }
 }
 
-static bool cells_equal(const table_column *c, size_t a, size_t b)
-{
-    if (c->kind == COL_NUMBER)
-        return c->num[a] == c->num[b] || (isnan(c->num[a]) && isnan(c->num[b]));
-    const char *x = c->text[a], *y = c->text[b];
-    return x == y || (x && y && strcmp(x, y) == 0);
-}
-
 static bool cell_missing(const table_column *c, size_t row)
 {
     return c->kind == COL_NUMBER ? isnan(c->num[row]) : c->text[row] == NULL;
@@ -43,16 +35,9 @@ static bool cell_missing(const table_column *c, size_t row)
 double site_response(const site_experiment *e, size_t row)
 {
     const experiment_input *in = &e->res.input;
-    const table *t = &in->camp->runs;
-    double sum = 0;
-    for (size_t i = 0; i < in->nresponses; i++) {
-        int c = table_find(t, in->responses[i]);
-        double v = c < 0 ? NAN : table_number(t, row, (size_t)c);
-        if (isnan(v))
-            return NAN;
-        sum += v;
-    }
-    return in->nresponses ? sum : NAN;
+    if (in->nresponses == 0) /* no response column: nothing is measured */
+        return NAN;
+    return experiment_row_response(&in->camp->runs, row, in->responses, in->nresponses);
 }
 
 void site_config_label(const site_experiment *e, size_t row, bool with_cluster, int skip,
@@ -157,7 +142,7 @@ static bool choose_columns(site_experiment *e)
         bool any = false, varies = false;
         for (size_t k = 0; k < n; k++) {
             any |= !cell_missing(col, rows[k]);
-            varies |= k > 0 && !cells_equal(col, rows[0], rows[k]);
+            varies |= k > 0 && !table_same_cells(col, rows[0], rows[k]);
         }
         bool always = strcmp(col->name, "cluster") == 0 || strcmp(col->name, "np") == 0;
         if (!any || !(varies || always))

@@ -113,15 +113,6 @@ void site_out_get_stats(site_out *o, site_out_stats *s)
     pthread_mutex_unlock(&o->lock);
 }
 
-static char *join(const char *a, const char *b)
-{
-    size_t n = strlen(a) + strlen(b) + 2;
-    char *s = malloc(n);
-    if (s)
-        snprintf(s, n, "%s/%s", a, b);
-    return s;
-}
-
 /* Site paths are relative, without "." or ".." parts or empty parts. */
 static bool valid_site_path(const char *path)
 {
@@ -194,7 +185,7 @@ static const entry *entry_find(const entry_list *l, const char *path)
  * (the build then writes every file, which is always correct). */
 static void read_manifest(site_out *o)
 {
-    char *path = join(o->out_dir, manifest_name);
+    char *path = fileio_join(o->out_dir, manifest_name);
     char *text = path ? fileio_read_file(path, NULL) : NULL;
     free(path);
     for (char *line = text; line && *line;) {
@@ -269,7 +260,7 @@ static bool count_file(site_out *o)
 
 static bool write_file(site_out *o, const char *path, const void *data, size_t len)
 {
-    char *full = join(o->tmp_dir, path);
+    char *full = fileio_join(o->tmp_dir, path);
     if (!full)
         return fail(o, "out of memory");
     int fd = open(full, O_WRONLY | O_CREAT | O_TRUNC, 0644);
@@ -299,7 +290,7 @@ static bool write_file(site_out *o, const char *path, const void *data, size_t l
  * hash says the content is the same as the new one. */
 static bool old_file_intact(const site_out *o, const entry *e)
 {
-    char *full = join(o->out_dir, e->path);
+    char *full = fileio_join(o->out_dir, e->path);
     struct stat st;
     bool ok = full && lstat(full, &st) == 0 && S_ISREG(st.st_mode) && (size_t)st.st_size == e->size;
     free(full);
@@ -308,7 +299,7 @@ static bool old_file_intact(const site_out *o, const entry *e)
 
 static bool link_old(site_out *o, const char *path)
 {
-    char *from = join(o->out_dir, path), *to = join(o->tmp_dir, path);
+    char *from = fileio_join(o->out_dir, path), *to = fileio_join(o->tmp_dir, path);
     bool ok = from && to && link(from, to) == 0;
     free(from);
     free(to);
@@ -441,7 +432,7 @@ static void remove_stale(const char *parent, const char *base)
             continue;
         long pid = strtol(de->d_name + plen, NULL, 10);
         if (pid > 0 && (pid == (long)getpid() || (kill((pid_t)pid, 0) != 0 && errno == ESRCH))) {
-            char *full = join(parent, de->d_name);
+            char *full = fileio_join(parent, de->d_name);
             if (full)
                 remove_tree(full);
             free(full);
@@ -531,7 +522,7 @@ static void carry_over_foreign(site_out *o)
         if (!strcmp(name, ".") || !strcmp(name, "..") || !strcmp(name, manifest_name) ||
             entry_find(&o->old, name) || entry_find(&o->now, name))
             continue;
-        char *full = join(o->out_dir, name);
+        char *full = fileio_join(o->out_dir, name);
         struct stat st;
         if (full && lstat(full, &st) == 0 && S_ISREG(st.st_mode))
             link_old(o, name);
@@ -575,7 +566,7 @@ bool site_out_commit(site_out *o, char *err, size_t errlen)
         fail(o, "out of memory");
     /* The manifest does not list itself: it is compared by its bytes. */
     if (!failed(o)) {
-        char *old_path = join(o->out_dir, manifest_name);
+        char *old_path = fileio_join(o->out_dir, manifest_name);
         size_t old_len = 0;
         char *old_text = o->out_exists && old_path ? fileio_read_file(old_path, &old_len) : NULL;
         bool same = old_text && old_len == len && memcmp(old_text, text, len) == 0;

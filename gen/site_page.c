@@ -134,6 +134,27 @@ void site_md_chart(rbuf *md, const char *name, const char *alt, const char *csv_
     rbuf_free(&url);
 }
 
+bool site_chart_on_page(site_ctx *c, rbuf *md, const char *path, uint64_t key,
+                        site_draw_fn draw, const void *draw_ctx, const char *name,
+                        const char *alt, const char *csv_name)
+{
+    char err[256] = "";
+    if (site_chart(c, path, key, draw, draw_ctx, err, sizeof err)) {
+        site_md_chart(md, name, alt, csv_name);
+        return true;
+    }
+    md_text(md, "The chart could not be drawn: ");
+    md_text(md, err);
+    md_end_paragraph(md);
+    return !site_out_failed(c->out);
+}
+
+bool site_draw_cost(const void *ctx, chart_files *out, char *err, size_t errlen)
+{
+    const site_cost_chart *j = ctx;
+    return chart_cost_time(j->title, j->cost_label, j->p, j->n, out, err, errlen);
+}
+
 void site_md_data_link(rbuf *md, const char *csv_name)
 {
     md_text(md, "Data: ");

@@ -63,6 +63,24 @@ uint64_t site_chart_key(const char *kind, const char *title, const char *axes, c
  * links to the PNG, the SVG and the CSV (names relative to the page). */
 void site_md_chart(rbuf *md, const char *name, const char *alt, const char *csv_name);
 
+/* A chart on its page: site_chart(c, path, key, draw, draw_ctx), then
+ * site_md_chart(md, name, alt, csv_name), or a paragraph saying why the
+ * chart could not be drawn. False only when the site's output failed. */
+bool site_chart_on_page(site_ctx *c, rbuf *md, const char *path, uint64_t key,
+                        site_draw_fn draw, const void *draw_ctx, const char *name,
+                        const char *alt, const char *csv_name);
+
+/* A cost-vs-time chart (render/chart.h) to draw: the advice and cluster
+ * pages' draw_ctx for site_draw_cost. */
+typedef struct {
+    const char *title, *cost_label;
+    const chart_cost_point *p;
+    size_t n;
+} site_cost_chart;
+
+/* site_draw_fn of a site_cost_chart. */
+bool site_draw_cost(const void *ctx, chart_files *out, char *err, size_t errlen);
+
 /* "Data: [name.csv](name.csv)" under a table. */
 void site_md_data_link(rbuf *md, const char *csv_name);
 

@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 
 #include "gen/csvread.h"
+#include "gen/fileio.h"
 #include "gen/rjopts.h"
 #include "gen/schema.h"
 
@@ -30,8 +31,7 @@ static const column_spec advice_columns[] = {
 
 static char *text_of(const table *t, size_t row, const char *column)
 {
-    int c = table_find(t, column);
-    const char *s = c >= 0 ? table_text(t, row, (size_t)c) : NULL;
+    const char *s = table_text_named(t, row, column);
     return s ? strdup(s) : NULL;
 }
 
@@ -39,58 +39,6 @@ static void fail(site_scenario *s, const char *what)
 {
     s->ok = false;
     snprintf(s->error, sizeof s->error, "%s", what);
-}
-
-/* Every option: each cluster alone, each pair of different machines. */
-static bool evaluate_all(site_scenario *s, advise_ctx *ctx, const cluster_info *const *cl,
-                         const double *np, size_t n, long na, long nb)
-{
-    size_t cap = n + n * (n - 1) / 2;
-    s->options = calloc(cap ? cap : 1, sizeof *s->options);
-    s->mesh = calloc(cap ? cap : 1, sizeof *s->mesh);
-    if (!s->options || !s->mesh)
-        return false;
-    for (size_t i = 0; i < n; i++)
-        for (size_t j = i; j < n; j++) {
-            if (j > i && advise_same_machine(cl[i]->name, cl[j]->name))
-                continue;
-            const cluster_info *pair[2] = {cl[i], cl[j]};
-            double nps[2] = {np[i], np[j]};
-            advise_option *o = &s->options[s->noptions];
-            if (s->scenario == 2) {
-                s->mesh[s->noptions] = advise_largest(ctx, j == i ? 1 : 2, pair, nps, o);
-            } else {
-                advise_evaluate(ctx, j == i ? 1 : 2, pair, nps, (double)na, (double)nb, o);
-                s->mesh[s->noptions] = (double)na;
-            }
-            s->noptions++;
-        }
-    return true;
-}
-
-/* Feasible options with a known key, by key (larger mesh first when
- * mesh_first), ties kept in option order. */
-static size_t rank(const site_scenario *s, bool by_cost, bool mesh_first, size_t *order)
-{
-    size_t n = 0;
-    for (size_t i = 0; i < s->noptions; i++) {
-        const advise_option *o = &s->options[i];
-        double key = by_cost ? o->cost.cost : o->time_s;
-        if (!o->feasible || !isfinite(key))
-            continue;
-        size_t k = n++;
-        for (; k > 0; k--) {
-            const advise_option *p = &s->options[order[k - 1]];
-            double pm = s->mesh[order[k - 1]], m = s->mesh[i];
-            bool before = mesh_first && pm != m ? pm > m
-                                                : (by_cost ? p->cost.cost : p->time_s) <= key;
-            if (before)
-                break;
-            order[k] = order[k - 1];
-        }
-        order[k] = i;
-    }
-    return n;
 }
 
 static bool evaluate(const archive *a, site_scenario *s, const char *campaign, const char *code)
@@ -125,7 +73,11 @@ static bool evaluate(const archive *a, site_scenario *s, const char *campaign, c
         fail(s, err);
         return true;
     }
-    bool ok = evaluate_all(s, &ctx, cl, np, n, na, nb);
+    advise_list l;
+    bool ok = advise_enumerate(&ctx, cl, np, n, s->scenario == 2, (double)na, (double)nb, &l);
+    s->options = l.items;
+    s->mesh = l.size;
+    s->noptions = l.n;
     s->code = ctx.code ? strdup(ctx.code) : NULL;
     s->mb_per_point = ctx.mb_per_point;
     s->mb_source = strdup(ctx.mb_source);
@@ -134,16 +86,15 @@ static bool evaluate(const archive *a, site_scenario *s, const char *campaign, c
     s->cheap = calloc(s->noptions + 1, sizeof *s->cheap);
     if (!ok || !s->fast || !s->cheap || !s->mb_source)
         return false;
-    s->nfast = rank(s, false, s->scenario == 2, s->fast);
-    s->ncheap = rank(s, true, s->scenario == 2, s->cheap);
+    s->nfast = advise_rank(&l, false, s->scenario == 2, s->fast);
+    s->ncheap = advise_rank(&l, true, s->scenario == 2, s->cheap);
     return true;
 }
 
 static bool load_row(const archive *a, const table *t, size_t r, site_scenario *s, diag_list *d,
                      const char *file)
 {
-    int sc = table_find(t, "scenario");
-    double kind = sc >= 0 ? table_number(t, r, (size_t)sc) : NAN;
+    double kind = table_number_named(t, r, "scenario");
     *s = (site_scenario){.scenario = kind == 2 ? 2 : 1, .ok = true};
     if (kind != 1 && kind != 2)
         diag_add(d, file, t->line[r], 1, "scenario must be 1 or 2");
@@ -162,11 +113,9 @@ static bool load_row(const archive *a, const table *t, size_t r, site_scenario *
 bool site_scenarios_load(const archive *a, site_scenarios *out, diag_list *diags)
 {
     memset(out, 0, sizeof *out);
-    size_t n = strlen(a->dir) + 16;
-    char *path = malloc(n);
+    char *path = fileio_join(a->dir, "advice.csv");
     if (!path)
         return false;
-    snprintf(path, n, "%s/advice.csv", a->dir);
     struct stat st;
     csv_doc doc = {0};
     table t;

@@ -3,47 +3,38 @@
  */
 #include "mgbench/config.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 
 #include "mgbench/band.h"
+#include "mgbench/refuse.h"
 
 /* The most flops the coarsest grid's banded Cholesky may cost. */
 static const double MAX_COARSE_FLOPS = 2e9;
 
-/* Formats the reason into err and returns -1. */
-static int refuse(char *err, size_t len, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, len, fmt, ap);
-    va_end(ap);
-    return -1;
-}
-
 static int check_basic(const mgb_config *c, char *err, size_t len)
 {
     if (c->na < 2 || c->nb < 2)
-        return refuse(err, len, "the mesh needs at least 2 intervals each way (na=%ld, nb=%ld)",
-                      c->na, c->nb);
+        return mgb_refuse(err, len, "the mesh needs at least 2 intervals each way "
+                          "(na=%ld, nb=%ld)", c->na, c->nb);
     if (c->npa < 1 || c->npb < 1)
-        return refuse(err, len, "the process grid %dx%d is empty", c->npa, c->npb);
+        return mgb_refuse(err, len, "the process grid %dx%d is empty", c->npa, c->npb);
     if (c->na % c->npa != 0)
-        return refuse(err, len, "na=%ld is not divisible by npa=%d (each process owns na/npa rows)",
-                      c->na, c->npa);
+        return mgb_refuse(err, len, "na=%ld is not divisible by npa=%d "
+                          "(each process owns na/npa rows)", c->na, c->npa);
     if (c->nb % c->npb != 0)
-        return refuse(err, len, "nb=%ld is not divisible by npb=%d (each process owns nb/npb columns)",
-                      c->nb, c->npb);
+        return mgb_refuse(err, len, "nb=%ld is not divisible by npb=%d "
+                          "(each process owns nb/npb columns)", c->nb, c->npb);
     if (c->pre < 0 || c->post < 0 || c->pre > MGB_MAX_SWEEPS || c->post > MGB_MAX_SWEEPS)
-        return refuse(err, len, "sweeps must be 0..%d (pre=%d, post=%d)", MGB_MAX_SWEEPS, c->pre, c->post);
+        return mgb_refuse(err, len, "sweeps must be 0..%d (pre=%d, post=%d)", MGB_MAX_SWEEPS,
+                          c->pre, c->post);
     if (c->pre + c->post < 1)
-        return refuse(err, len, "a V-cycle needs at least one smoothing sweep (pre=%d, post=%d)",
-                      c->pre, c->post);
+        return mgb_refuse(err, len, "a V-cycle needs at least one smoothing sweep "
+                          "(pre=%d, post=%d)", c->pre, c->post);
     if (c->max_levels < 0)
-        return refuse(err, len, "--levels must be at least 1 (got %d)", c->max_levels);
+        return mgb_refuse(err, len, "--levels must be at least 1 (got %d)", c->max_levels);
     if (c->kernel == MGB_KERNEL_FUSED && c->npb > 1)
-        return refuse(err, len, "the fused kernel needs a strip partition (npb=1, got npb=%d); "
-                      "use --kernel staged or auto", c->npb);
+        return mgb_refuse(err, len, "the fused kernel needs a strip partition "
+                          "(npb=1, got npb=%d); use --kernel staged or auto", c->npb);
     return 0;
 }
 

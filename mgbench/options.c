@@ -4,18 +4,10 @@
 #include "mgbench/options.h"
 
 #include <errno.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
-static int refuse(char *err, size_t len, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, len, fmt, ap);
-    va_end(ap);
-    return -1;
-}
+#include "mgbench/refuse.h"
 
 void mgb_options_usage(FILE *out)
 {
@@ -177,9 +169,9 @@ static int apply(mgb_options *o, const char *name, const char *v, char *err, siz
     } else if (!strcmp(name, "dump")) {
         o->dump = v;
     } else {
-        return refuse(err, len, "unknown option --%s (see --help)", name);
+        return mgb_refuse(err, len, "unknown option --%s (see --help)", name);
     }
-    return bad ? refuse(err, len, "bad value for --%s: '%s' (see --help)", name, v) : 0;
+    return bad ? mgb_refuse(err, len, "bad value for --%s: '%s' (see --help)", name, v) : 0;
 }
 
 /* Options that take a value (apply() handles each). */
@@ -212,21 +204,22 @@ int mgb_options_parse(int argc, char **argv, mgb_options *o, char *err, size_t e
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i];
         if (strncmp(arg, "--", 2) != 0)
-            return refuse(err, errlen, "unexpected argument '%s' (options start with --)", arg);
+            return mgb_refuse(err, errlen, "unexpected argument '%s' (options start with --)",
+                              arg);
         char name[64];
         const char *eq = strchr(arg + 2, '=');
         size_t nl = eq ? (size_t)(eq - arg - 2) : strlen(arg + 2);
         if (nl >= sizeof name)
-            return refuse(err, errlen, "unknown option %s (see --help)", arg);
+            return mgb_refuse(err, errlen, "unknown option %s (see --help)", arg);
         memcpy(name, arg + 2, nl);
         name[nl] = '\0';
         if (!eq && is_flag(name, o))
             continue;
         if (!takes_value(name))
-            return refuse(err, errlen, "unknown option --%s (see --help)", name);
+            return mgb_refuse(err, errlen, "unknown option --%s (see --help)", name);
         const char *value = eq ? eq + 1 : (i + 1 < argc ? argv[++i] : NULL);
         if (!value)
-            return refuse(err, errlen, "option --%s needs a value (see --help)", name);
+            return mgb_refuse(err, errlen, "option --%s needs a value (see --help)", name);
         if (apply(o, name, value, err, errlen) != 0)
             return -1;
     }
@@ -237,12 +230,12 @@ static int resolve_seq(mgb_options *o, int nprocs, char *err, size_t len)
 {
     mgb_config *c = &o->cfg;
     if (nprocs != 1)
-        return refuse(err, len, "--seq-of runs on one process, but %d are running", nprocs);
+        return mgb_refuse(err, len, "--seq-of runs on one process, but %d are running", nprocs);
     if (o->grid_a || o->block)
-        return refuse(err, len, "--seq-of replaces --partition/--grid (it runs one process)");
+        return mgb_refuse(err, len, "--seq-of replaces --partition/--grid (it runs one process)");
     if (c->na % o->seq_a || c->nb % o->seq_b)
-        return refuse(err, len, "--seq-of %dx%d: na=%ld and nb=%ld must be divisible by %d and %d",
-                      o->seq_a, o->seq_b, c->na, c->nb, o->seq_a, o->seq_b);
+        return mgb_refuse(err, len, "--seq-of %dx%d: na=%ld and nb=%ld must be divisible by "
+                          "%d and %d", o->seq_a, o->seq_b, c->na, c->nb, o->seq_a, o->seq_b);
     c->na /= o->seq_a;
     c->nb /= o->seq_b;
     c->npa = c->npb = 1;
@@ -256,25 +249,25 @@ int mgb_options_resolve(mgb_options *o, int nprocs, char *err, size_t len)
 {
     mgb_config *c = &o->cfg;
     if (o->campaign && !o->cluster)
-        return refuse(err, len, "--campaign needs --cluster (a cluster of %s/clusters.csv)",
-                      o->archive);
+        return mgb_refuse(err, len, "--campaign needs --cluster (a cluster of %s/clusters.csv)",
+                          o->archive);
     if (o->cycles && o->max_cycles != 50)
-        return refuse(err, len, "--cycles and --max-cycles exclude each other");
+        return mgb_refuse(err, len, "--cycles and --max-cycles exclude each other");
     if (o->seq_a)
         return resolve_seq(o, nprocs, err, len);
     if (!o->block) {
         if (o->grid_a && (o->grid_a != nprocs || o->grid_b != 1))
-            return refuse(err, len, "--grid %dx%d does not describe a strip partition of %d "
-                          "processes (use --partition block)", o->grid_a, o->grid_b, nprocs);
+            return mgb_refuse(err, len, "--grid %dx%d does not describe a strip partition of %d "
+                              "processes (use --partition block)", o->grid_a, o->grid_b, nprocs);
         c->npa = nprocs;
         c->npb = 1;
         return 0;
     }
     if (!o->grid_a)
-        return refuse(err, len, "--partition block needs --grid AxB");
+        return mgb_refuse(err, len, "--partition block needs --grid AxB");
     if ((long)o->grid_a * o->grid_b != nprocs)
-        return refuse(err, len, "--grid %dx%d needs %ld processes, but %d are running",
-                      o->grid_a, o->grid_b, (long)o->grid_a * o->grid_b, nprocs);
+        return mgb_refuse(err, len, "--grid %dx%d needs %ld processes, but %d are running",
+                          o->grid_a, o->grid_b, (long)o->grid_a * o->grid_b, nprocs);
     c->npa = o->grid_a;
     c->npb = o->grid_b;
     return 0;

@@ -5,11 +5,12 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#include "mgbench/refuse.h"
 
 static const char HEADER[] =
     "cluster,code,np,npa,npb,na,nb,nodes,ppn,work_mb,time_s,time_comm_s,"
@@ -20,15 +21,6 @@ enum { ROW_MAX = 4096 };
 const char *mgb_runs_header(void)
 {
     return HEADER;
-}
-
-static int refuse(char *err, size_t len, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, len, fmt, ap);
-    va_end(ap);
-    return -1;
 }
 
 /* Appends a CSV text cell (quoted when it holds a comma, quote or newline). */
@@ -110,17 +102,17 @@ static int check_existing(int fd, off_t size, const char *path, int *needs_newli
     char head[sizeof HEADER + 1];
     ssize_t n = pread(fd, head, sizeof head, 0);
     if (n < 0)
-        return refuse(err, errlen, "%s: cannot read: %s", path, strerror(errno));
+        return mgb_refuse(err, errlen, "%s: cannot read: %s", path, strerror(errno));
     size_t hl = strlen(HEADER);
     int same = (size_t)n >= hl && memcmp(head, HEADER, hl) == 0 &&
                ((size_t)n == hl || head[hl] == '\n' || head[hl] == '\r');
     if (!same)
-        return refuse(err, errlen,
-                      "%s: its header is not mgbench's, refusing to append (expected: %s)",
-                      path, HEADER);
+        return mgb_refuse(err, errlen,
+                          "%s: its header is not mgbench's, refusing to append (expected: %s)",
+                          path, HEADER);
     char last;
     if (pread(fd, &last, 1, size - 1) != 1)
-        return refuse(err, errlen, "%s: cannot read: %s", path, strerror(errno));
+        return mgb_refuse(err, errlen, "%s: cannot read: %s", path, strerror(errno));
     *needs_newline = last != '\n';
     return 0;
 }
@@ -130,7 +122,7 @@ static int append_locked(int fd, const char *path, const char *row, size_t rowle
 {
     struct stat st;
     if (fstat(fd, &st) != 0)
-        return refuse(err, errlen, "%s: %s", path, strerror(errno));
+        return mgb_refuse(err, errlen, "%s: %s", path, strerror(errno));
     char buf[ROW_MAX + sizeof HEADER + 2];
     size_t at = 0;
     if (st.st_size == 0) {
@@ -144,7 +136,7 @@ static int append_locked(int fd, const char *path, const char *row, size_t rowle
     }
     memcpy(buf + at, row, rowlen);
     if (write_all(fd, buf, at + rowlen) != 0)
-        return refuse(err, errlen, "%s: write failed: %s", path, strerror(errno));
+        return mgb_refuse(err, errlen, "%s: write failed: %s", path, strerror(errno));
     return 0;
 }
 
@@ -153,20 +145,20 @@ int mgb_runs_append(const char *path, const mgb_run_row *row, char *err, size_t 
     char line[ROW_MAX];
     int len = mgb_runs_format(row, line, sizeof line);
     if (len < 0)
-        return refuse(err, errlen, "the row for %s is too long", path);
+        return mgb_refuse(err, errlen, "the row for %s is too long", path);
     if (!row->cluster || !*row->cluster)
-        return refuse(err, errlen, "the row has no cluster");
+        return mgb_refuse(err, errlen, "the row has no cluster");
     make_parent(path);
     int fd = open(path, O_RDWR | O_CREAT | O_APPEND, 0644);
     if (fd < 0)
-        return refuse(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+        return mgb_refuse(err, errlen, "%s: cannot open: %s", path, strerror(errno));
     struct flock lk = {.l_type = F_WRLCK, .l_whence = SEEK_SET, .l_start = 0, .l_len = 0};
     int rc;
     while ((rc = fcntl(fd, F_SETLKW, &lk)) != 0 && errno == EINTR)
         ;
     if (rc != 0) {
         close(fd);
-        return refuse(err, errlen, "%s: cannot lock: %s", path, strerror(errno));
+        return mgb_refuse(err, errlen, "%s: cannot lock: %s", path, strerror(errno));
     }
     rc = append_locked(fd, path, line, (size_t)len, err, errlen);
     close(fd); /* releases the lock */

@@ -49,22 +49,25 @@ static void put_url(rbuf *b, const char *url)
     }
 }
 
-void md_link(rbuf *b, const char *text, const char *url)
+/* prefix[text](url): a link ("") or an image ("!"). */
+static void put_link(rbuf *b, const char *prefix, const char *text, bool trim, const char *url)
 {
+    rbuf_puts(b, prefix);
     rbuf_putc(b, '[');
-    esc_markdown(b, text, false);
+    esc_markdown(b, text, trim);
     rbuf_puts(b, "](");
     put_url(b, url);
     rbuf_putc(b, ')');
 }
 
+void md_link(rbuf *b, const char *text, const char *url)
+{
+    put_link(b, "", text, false, url);
+}
+
 void md_image(rbuf *b, const char *alt, const char *url)
 {
-    rbuf_puts(b, "![");
-    esc_markdown(b, alt, true);
-    rbuf_puts(b, "](");
-    put_url(b, url);
-    rbuf_putc(b, ')');
+    put_link(b, "!", alt, true, url);
 }
 
 static size_t longest_backtick_run(const char *s)

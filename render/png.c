@@ -349,13 +349,18 @@ static size_t count_colors(cairo_surface_t *s)
     return n;
 }
 
+cairo_surface_t *png_decode(const void *data, size_t len)
+{
+    png_reader r = {data, len, 0};
+    return cairo_image_surface_create_from_png_stream(read_chunk, &r);
+}
+
 bool png_inspect(const void *data, size_t len, png_info *info)
 {
     memset(info, 0, sizeof *info);
     if (len < 8 || memcmp(data, "\x89PNG\r\n\x1a\n", 8) != 0)
         return false;
-    png_reader r = {data, len, 0};
-    cairo_surface_t *s = cairo_image_surface_create_from_png_stream(read_chunk, &r);
+    cairo_surface_t *s = png_decode(data, len);
     bool ok = cairo_surface_status(s) == CAIRO_STATUS_SUCCESS;
     if (ok) {
         cairo_surface_flush(s);

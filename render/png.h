@@ -13,6 +13,7 @@
 #ifndef PERFCAST_RENDER_PNG_H
 #define PERFCAST_RENDER_PNG_H
 
+#include <cairo.h>
 #include <stdbool.h>
 #include "render/buf.h"
 
@@ -21,6 +22,11 @@
  * uint32 0x00RRGGBB per pixel, rows `stride` bytes apart. Returns false
  * for a size outside 1..16384 pixels or when out of memory. */
 bool png_encode_rgb24(const unsigned char *pixels, int width, int height, int stride, rbuf *out);
+
+/* Decode a PNG held in memory with Cairo's (libpng's) reader, independent
+ * of the writer above. Ownership: the caller destroys the surface, which
+ * is in an error state (cairo_surface_status) when data is no PNG. */
+cairo_surface_t *png_decode(const void *data, size_t len);
 
 /* What a PNG file holds, read back with Cairo's (libpng's) decoder: for
  * checking the charts a build wrote. */

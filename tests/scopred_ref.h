@@ -13,6 +13,7 @@
 #ifndef PERFCAST_TESTS_SCOPRED_REF_H
 #define PERFCAST_TESTS_SCOPRED_REF_H
 
+#include "models/scopred.h"
 #include "tests/fixture_csv.h"
 
 #include <stdio.h>
@@ -134,6 +135,25 @@ static inline void ref_set_free(ref_set *r)
     table_free(&r->data);
     table_free(&r->targets);
     table_free(&r->terms);
+}
+
+/* The set on the heap (a ref_set is large), loaded, and its formula parsed
+ * into f, both asserted (CUnit, fatal). Release with ref_set_close. */
+static inline ref_set *ref_set_open(const char *name, scopred_formula *f)
+{
+    ref_set *r = malloc(sizeof *r);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+    CU_ASSERT_TRUE_FATAL(ref_set_load(name, r));
+    expr_error err = {0};
+    CU_ASSERT_TRUE_FATAL(scopred_formula_parse(r->formula, f, &err));
+    return r;
+}
+
+static inline void ref_set_close(ref_set *r, scopred_formula *f)
+{
+    scopred_formula_free(f);
+    ref_set_free(r);
+    free(r);
 }
 
 /* Agreement to rel (relative), or both absent (NAN). */

@@ -8,24 +8,9 @@
 #include "tests/testutil.h"
 
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* Run perfcast with args; returns the exit status, output in *out. */
-static int perfcast(char **out, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static int perfcast(char **out, const char *fmt, ...)
-{
-    char args[2048], cmd[4096];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(args, sizeof args, fmt, ap);
-    va_end(ap);
-    snprintf(cmd, sizeof cmd, "%s %s", testutil_perfcast(), args);
-    return testutil_run_command(cmd, out);
-}
 
 /* The CSV line (of `advise --format csv`) whose first cell is name, copied
  * into line; false when absent. Cells are split into cells[]. */
@@ -72,8 +57,8 @@ enum { C_OPTION, C_CLUSTERS, C_NP, C_ROWS, C_MEM, C_NA, C_NB, C_TIME, C_CORE_HOU
 static void test_table1_b_alone_infeasible(void)
 {
     char *out = NULL;
-    int rc = perfcast(&out, "advise --size 65536x65536 --free wrg2-ethernet:64,wrg3-myrinet:32 "
-                            "--code m1 --format csv");
+    int rc = testutil_perfcast_run(&out, "advise --size 65536x65536 --free "
+                                         "wrg2-ethernet:64,wrg3-myrinet:32 --code m1 --format csv");
     CU_ASSERT_EQUAL(rc, 0);
     char cells[C_N][400];
     CU_ASSERT_TRUE_FATAL(csv_row(out, "wrg3-myrinet:32", cells, C_N));
@@ -89,7 +74,8 @@ static void test_table1_b_alone_infeasible(void)
     free(out);
 
     /* The text form says the same in words. */
-    rc = perfcast(&out, "advise --size 65536x65536 --free wrg2-ethernet:64,wrg3-myrinet:32 --code m1");
+    rc = testutil_perfcast_run(&out, "advise --size 65536x65536 --free "
+                                     "wrg2-ethernet:64,wrg3-myrinet:32 --code m1");
     CU_ASSERT_EQUAL(rc, 0);
     CU_ASSERT_PTR_NOT_NULL(strstr(out, "Not feasible:\n  wrg3-myrinet:32: needs 4096 MB per process "
                                        "but wrg3-myrinet has 2048 MB per core"));
@@ -102,8 +88,8 @@ static void test_table1_b_alone_infeasible(void)
 static void test_scenario2_cost_ratio(void)
 {
     char *out = NULL;
-    int rc = perfcast(&out, "advise --maximize-size --free wrg2-ethernet:32,wrg3-ethernet:32,"
-                            "wrg3-myrinet:32 --code m1 --format csv");
+    int rc = testutil_perfcast_run(&out, "advise --maximize-size --free wrg2-ethernet:32,"
+                                         "wrg3-ethernet:32,wrg3-myrinet:32 --code m1 --format csv");
     CU_ASSERT_EQUAL(rc, 0);
     char split[C_N][400], bmyr[C_N][400];
     CU_ASSERT_TRUE_FATAL(csv_row(out, "wrg2-ethernet:32 + wrg3-ethernet:32", split, C_N));
@@ -120,24 +106,26 @@ static void test_scenario2_cost_ratio(void)
 static void test_usage_and_input_errors(void)
 {
     char *out = NULL;
-    CU_ASSERT_EQUAL(perfcast(&out, "advise --help"), 0);
+    CU_ASSERT_EQUAL(testutil_perfcast_run(&out, "advise --help"), 0);
     CU_ASSERT_PTR_NOT_NULL(strstr(out, "--maximize-size"));
     free(out);
-    CU_ASSERT_EQUAL(perfcast(&out, "advise --size 10x10"), 2);
+    CU_ASSERT_EQUAL(testutil_perfcast_run(&out, "advise --size 10x10"), 2);
     free(out);
-    CU_ASSERT_EQUAL(perfcast(&out, "advise --free a:1 --size 10"), 2);
+    CU_ASSERT_EQUAL(testutil_perfcast_run(&out, "advise --free a:1 --size 10"), 2);
     free(out);
-    CU_ASSERT_EQUAL(perfcast(&out, "advise --free a:x --size 10x10"), 2);
+    CU_ASSERT_EQUAL(testutil_perfcast_run(&out, "advise --free a:x --size 10x10"), 2);
     free(out);
-    CU_ASSERT_EQUAL(perfcast(&out, "advise --free wrg2-ethernet:4 --size 8x8 --maximize-size"), 2);
+    CU_ASSERT_EQUAL(
+        testutil_perfcast_run(&out, "advise --free wrg2-ethernet:4 --size 8x8 --maximize-size"), 2);
     free(out);
-    CU_ASSERT_EQUAL(perfcast(&out, "advise --free wrg2-ethernet:4 --size 8x8 --format xml"), 2);
+    CU_ASSERT_EQUAL(
+        testutil_perfcast_run(&out, "advise --free wrg2-ethernet:4 --size 8x8 --format xml"), 2);
     free(out);
-    CU_ASSERT_EQUAL(perfcast(&out, "advise --free nosuch:4 --size 8x8"), 1);
+    CU_ASSERT_EQUAL(testutil_perfcast_run(&out, "advise --free nosuch:4 --size 8x8"), 1);
     CU_ASSERT_PTR_NOT_NULL(strstr(out, "unknown cluster 'nosuch'"));
     free(out);
     /* The WRG clusters ran m1 and ehl: the code must be chosen. */
-    CU_ASSERT_EQUAL(perfcast(&out, "advise --free wrg2-myrinet:4 --size 8x8"), 1);
+    CU_ASSERT_EQUAL(testutil_perfcast_run(&out, "advise --free wrg2-myrinet:4 --size 8x8"), 1);
     CU_ASSERT_PTR_NOT_NULL(strstr(out, "--code"));
     free(out);
 }
@@ -194,7 +182,8 @@ static void test_models_rank_and_limits(void)
     char dir[256], *out = NULL;
     CU_ASSERT_TRUE_FATAL(make_archive(dir, sizeof dir));
     /* 4096 rows of 1024 points: F alone 256 rows per process on 16. */
-    int rc = perfcast(&out, "advise --archive %s --size 4096x1024 --free F:16,S:16 --format csv", dir);
+    int rc = testutil_perfcast_run(
+        &out, "advise --archive %s --size 4096x1024 --free F:16,S:16 --format csv", dir);
     CU_ASSERT_EQUAL_FATAL(rc, 0);
     char f16[C_N][400], s16[C_N][400], both[C_N][400];
     CU_ASSERT_TRUE_FATAL(csv_row(out, "F:16", f16, C_N));
@@ -221,8 +210,9 @@ static void test_models_rank_and_limits(void)
     free(out);
 
     /* A deadline between the split and F alone, and a budget below S alone. */
-    rc = perfcast(&out, "advise --archive %s --size 4096x1024 --free F:16,S:16 --format csv "
-                        "--deadline %.17g --budget %.17g", dir, (best + tf) / 2, 16 * ts / 3600 * 0.9);
+    rc = testutil_perfcast_run(&out, "advise --archive %s --size 4096x1024 --free F:16,S:16 "
+                                     "--format csv --deadline %.17g --budget %.17g",
+                               dir, (best + tf) / 2, 16 * ts / 3600 * 0.9);
     CU_ASSERT_EQUAL(rc, 0);
     CU_ASSERT_TRUE_FATAL(csv_row(out, "F:16", f16, C_N));
     CU_ASSERT_STRING_EQUAL(f16[C_FEASIBLE], "no");
@@ -234,7 +224,8 @@ static void test_models_rank_and_limits(void)
 
     /* Memory: 1 GB per core holds 32768 rows of 1024 points (32 bytes each);
      * a 1048576-row problem on 16 needs 65536 rows per process. */
-    rc = perfcast(&out, "advise --archive %s --size 1048576x1024 --free F:16 --format json", dir);
+    rc = testutil_perfcast_run(
+        &out, "advise --archive %s --size 1048576x1024 --free F:16 --format json", dir);
     CU_ASSERT_EQUAL(rc, 0);
     CU_ASSERT_PTR_NOT_NULL(strstr(out, "\"feasible\": false"));
     CU_ASSERT_PTR_NOT_NULL(strstr(out, "needs 2048 MB per process but F has 1024 MB per core"));

@@ -60,13 +60,12 @@ static void test_shapiro_refuses(void)
     CU_ASSERT_FALSE(regdiag_shapiro_wilk(two, 2, &w, &p));
 }
 
-/* Fit a fixture set and run the diagnostics. */
-static void fit_fixture(const char *set, ref_set *r, ols_model *m, regdiag_result *d)
+/* Load a fixture set (on the heap: it is large), fit it and run the
+ * diagnostics; fixture_free releases all three. */
+static ref_set *fit_fixture(const char *set, ols_model *m, regdiag_result *d)
 {
-    CU_ASSERT_TRUE_FATAL(ref_set_load(set, r));
     scopred_formula f;
-    expr_error err = {0};
-    CU_ASSERT_TRUE_FATAL(scopred_formula_parse(r->formula, &f, &err));
+    ref_set *r = ref_set_open(set, &f);
     size_t n = r->data.nrows, k = f.nterms;
     /* R's own term values, so this test depends on the regression only. */
     double *x = malloc(n * k * sizeof *x);
@@ -78,15 +77,22 @@ static void fit_fixture(const char *set, ref_set *r, ols_model *m, regdiag_resul
     CU_ASSERT_TRUE_FATAL(regdiag_run(m, x, k, d));
     free(x);
     scopred_formula_free(&f);
+    return r;
+}
+
+static void fixture_free(ref_set *r, ols_model *m, regdiag_result *d)
+{
+    regdiag_free(d);
+    ols_free(m);
+    ref_set_free(r);
+    free(r);
 }
 
 static void check_against_r(const char *set)
 {
-    ref_set *r = malloc(sizeof *r);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(r);
     ols_model m;
     regdiag_result d;
-    fit_fixture(set, r, &m, &d);
+    ref_set *r = fit_fixture(set, &m, &d);
     CU_ASSERT_TRUE_FATAL(r->has_shapiro && r->has_bp);
     CU_ASSERT_PTR_NULL(d.normality_skipped);
     check_near("shapiro W", 0, d.sw_w, r->sw_w);
@@ -103,10 +109,7 @@ static void check_against_r(const char *set)
         flagged += r->run[i][3] != 0;
     }
     CU_ASSERT_EQUAL(d.ninfluential, flagged);
-    regdiag_free(&d);
-    ols_free(&m);
-    ref_set_free(r);
-    free(r);
+    fixture_free(r, &m, &d);
 }
 
 static void test_r_linpack(void) { check_against_r("linpack"); }
@@ -118,11 +121,9 @@ static void test_r_ep_hetero(void) { check_against_r("ep_hetero"); }
  * first 2-process class-A run, the 49th row): every verdict says so. */
 static void test_verdicts_flag_problems(void)
 {
-    ref_set *r = malloc(sizeof *r);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(r);
     ols_model m;
     regdiag_result d;
-    fit_fixture("ep_hetero", r, &m, &d);
+    ref_set *r = fit_fixture("ep_hetero", &m, &d);
     char line[512];
     regdiag_normality_verdict(&d, line, sizeof line);
     CU_ASSERT_PTR_NOT_NULL(strstr(line, "not normal"));
@@ -137,19 +138,14 @@ static void test_verdicts_flag_problems(void)
     CU_ASSERT_EQUAL(d.worst, 48);
     regdiag_significance_verdict(&m, line, sizeof line);
     CU_ASSERT_PTR_NOT_NULL(strstr(line, "significant at 95%"));
-    regdiag_free(&d);
-    ols_free(&m);
-    ref_set_free(r);
-    free(r);
+    fixture_free(r, &m, &d);
 }
 
 static void test_verdicts_clean_fit(void)
 {
-    ref_set *r = malloc(sizeof *r);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(r);
     ols_model m;
     regdiag_result d;
-    fit_fixture("fixed_p", r, &m, &d);
+    ref_set *r = fit_fixture("fixed_p", &m, &d);
     char line[512];
     regdiag_normality_verdict(&d, line, sizeof line);
     CU_ASSERT_PTR_NOT_NULL(strstr(line, "W = 0.898, p = 0.088: no evidence against"));
@@ -157,10 +153,7 @@ static void test_verdicts_clean_fit(void)
     CU_ASSERT_PTR_NOT_NULL(strstr(line, "on 3 df, p = 0.72: no evidence"));
     regdiag_influence_verdict(&d, NULL, NULL, line, sizeof line);
     CU_ASSERT_PTR_NOT_NULL(strstr(line, "none; the largest is run "));
-    regdiag_free(&d);
-    ols_free(&m);
-    ref_set_free(r);
-    free(r);
+    fixture_free(r, &m, &d);
 }
 
 /* An exact fit and a fit without residual degrees of freedom check

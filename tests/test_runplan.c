@@ -9,7 +9,6 @@
 #include "tests/testutil.h"
 
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -248,19 +247,6 @@ static double cli_time(long np, long npa, long npb, double pa, double pb, bool b
     return 1.05 * tcomp(pa, pb) + (np > 2 ? QC + QD * L + QE * L * L + QG * w : 0);
 }
 
-/* Run a shell command line; output in *out (caller frees). */
-static int sh(char **out, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static int sh(char **out, const char *fmt, ...)
-{
-    char cmd[4096];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(cmd, sizeof cmd, fmt, ap);
-    va_end(ap);
-    return testutil_run_command(cmd, out);
-}
-
 /* Turn `plan --format csv` output into runs.csv text with time_s and
  * work_mb filled from the law, plus the target row; counts the rows. */
 static char *fabricate_runs(const char *plan, bool block, const char *target, size_t *nrows)
@@ -321,8 +307,8 @@ static void plan_fit_predict(const char *plan_args, bool block, const char *targ
 {
     char dir[256], path[512], *plan = NULL, *out = NULL;
     CU_ASSERT_TRUE_FATAL(testutil_temp_dir(dir, sizeof dir));
-    CU_ASSERT_EQUAL_FATAL(sh(&plan, "%s plan %s --cluster X --code mg --reps 2 --format csv",
-                             testutil_perfcast(), plan_args), 0);
+    CU_ASSERT_EQUAL_FATAL(testutil_perfcast_run(&plan, "plan %s --cluster X --code mg --reps 2 "
+                                                       "--format csv", plan_args), 0);
     size_t nrows;
     char *runs = fabricate_runs(plan, block, target_row, &nrows);
     snprintf(path, sizeof path, "%s/clusters.csv", dir);
@@ -333,14 +319,14 @@ static void plan_fit_predict(const char *plan_args, bool block, const char *targ
     testutil_write_file(path, experiment);
     snprintf(path, sizeof path, "%s/c/README.md", dir);
     testutil_write_file(path, "planned runs\n");
-    CU_ASSERT_EQUAL(sh(&out, "%s predict --archive %s --format csv c e", testutil_perfcast(), dir), 0);
+    CU_ASSERT_EQUAL(testutil_perfcast_run(&out, "predict --archive %s --format csv c e", dir), 0);
     double got = csv_value(out, "estimate_s");
     if (testutil_rel_diff(got, want) > 1e-8)
         fprintf(stderr, "%s\n", out);
     CU_ASSERT_TRUE(testutil_rel_diff(got, want) <= 1e-8);
     free(out);
     /* Every planned run entered the fit: the "runs" stat counts them all. */
-    CU_ASSERT_EQUAL(sh(&out, "%s fit --archive %s --format json c e", testutil_perfcast(), dir), 0);
+    CU_ASSERT_EQUAL(testutil_perfcast_run(&out, "fit --archive %s --format json c e", dir), 0);
     char want_runs[64];
     snprintf(want_runs, sizeof want_runs, "\"runs\": %zu,", nrows);
     CU_ASSERT_PTR_NOT_NULL(strstr(out, want_runs));
@@ -374,10 +360,11 @@ static void test_cli_slurm_script(void)
     char dir[256], path[512], *out = NULL;
     CU_ASSERT_TRUE_FATAL(testutil_temp_dir(dir, sizeof dir));
     snprintf(path, sizeof path, "%s/plan.sh", dir);
-    CU_ASSERT_EQUAL(sh(NULL, "%s plan --model block --target 65536x131072 --grid 8x16 --format slurm "
-                             "--cluster \"it's\" --campaign mgbench-block --partition short > %s",
-                       testutil_perfcast(), path), 0);
-    CU_ASSERT_EQUAL(sh(&out, "bash -n %s", path), 0);
+    CU_ASSERT_EQUAL(testutil_perfcast_run(NULL, "plan --model block --target 65536x131072 "
+                                                "--grid 8x16 --format slurm --cluster \"it's\" "
+                                                "--campaign mgbench-block --partition short > %s",
+                                          path), 0);
+    CU_ASSERT_EQUAL(testutil_run_commandf(&out, "bash -n %s", path), 0);
     free(out);
     char *script = testutil_read_file(path);
     CU_ASSERT_PTR_NOT_NULL_FATAL(script);
@@ -390,10 +377,10 @@ static void test_cli_slurm_script(void)
     CU_ASSERT_EQUAL(lines, 25); /* (2,2) + 2 directions x 4 np x 3 levels */
     free(script);
     /* Multi-cluster: one script per side, each valid shell. */
-    CU_ASSERT_EQUAL(sh(NULL, "%s plan --model multicluster --target 65536x65536 --np 64,32 "
-                             "--cluster A,B --format slurm --side B > %s",
-                       testutil_perfcast(), path), 0);
-    CU_ASSERT_EQUAL(sh(NULL, "bash -n %s", path), 0);
+    CU_ASSERT_EQUAL(testutil_perfcast_run(NULL, "plan --model multicluster --target 65536x65536 "
+                                                "--np 64,32 --cluster A,B --format slurm --side B "
+                                                "> %s", path), 0);
+    CU_ASSERT_EQUAL(testutil_run_commandf(NULL, "bash -n %s", path), 0);
     script = testutil_read_file(path);
     CU_ASSERT_PTR_NOT_NULL(strstr(script, "--cluster B"));
     CU_ASSERT_PTR_NULL(strstr(script, "--cluster A"));
@@ -404,20 +391,20 @@ static void test_cli_slurm_script(void)
 static void test_cli_usage(void)
 {
     char *out = NULL;
-    CU_ASSERT_EQUAL(sh(&out, "%s plan --help", testutil_perfcast()), 0);
+    CU_ASSERT_EQUAL(testutil_perfcast_run(&out, "plan --help"), 0);
     CU_ASSERT_PTR_NOT_NULL(strstr(out, "--format F"));
     free(out);
-    CU_ASSERT_EQUAL(sh(&out, "%s plan --model strip", testutil_perfcast()), 2);
+    CU_ASSERT_EQUAL(testutil_perfcast_run(&out, "plan --model strip"), 2);
     free(out);
-    CU_ASSERT_EQUAL(sh(&out, "%s plan --model nosuch --target 8x8", testutil_perfcast()), 2);
+    CU_ASSERT_EQUAL(testutil_perfcast_run(&out, "plan --model nosuch --target 8x8"), 2);
     free(out);
-    CU_ASSERT_EQUAL(sh(&out, "%s plan --model strip --target 8x8 --np 4 --format pdf",
-                       testutil_perfcast()), 2);
+    CU_ASSERT_EQUAL(testutil_perfcast_run(&out, "plan --model strip --target 8x8 --np 4 --format pdf"),
+                    2);
     free(out);
-    CU_ASSERT_EQUAL(sh(&out, "%s plan --model multicluster --target 8x8 --np 4,4 --format slurm",
-                       testutil_perfcast()), 2);
+    CU_ASSERT_EQUAL(testutil_perfcast_run(&out, "plan --model multicluster --target 8x8 --np 4,4 "
+                                                "--format slurm"), 2);
     free(out);
-    CU_ASSERT_EQUAL(sh(&out, "%s plan --model strip --target 1000x8 --np 64", testutil_perfcast()), 1);
+    CU_ASSERT_EQUAL(testutil_perfcast_run(&out, "plan --model strip --target 1000x8 --np 64"), 1);
     CU_ASSERT_PTR_NOT_NULL(strstr(out, "not divisible"));
     free(out);
 }

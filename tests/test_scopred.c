@@ -134,12 +134,8 @@ static void check_predictions(const char *set, const ref_set *r, const scopred_f
 
 static void check_against_r(const char *set)
 {
-    ref_set *r = malloc(sizeof *r);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(r);
-    CU_ASSERT_TRUE_FATAL(ref_set_load(set, r));
     scopred_formula f;
-    expr_error err = {0};
-    CU_ASSERT_TRUE_FATAL(scopred_formula_parse(r->formula, &f, &err));
+    ref_set *r = ref_set_open(set, &f);
     double *x = design_of(r, &f);
     check_terms(set, r, &f, x);
     ols_model m;
@@ -151,9 +147,7 @@ static void check_against_r(const char *set)
     check_predictions(set, r, &f, &m);
     ols_free(&m);
     free(x);
-    scopred_formula_free(&f);
-    ref_set_free(r);
-    free(r);
+    ref_set_close(r, &f);
 }
 
 static void test_r_linpack(void) { check_against_r("linpack"); }
@@ -417,12 +411,8 @@ static bool has_text(char **lines, size_t n, const char *a, const char *b)
  * changes P as not estimable. */
 static void test_report_aliased(void)
 {
-    ref_set *r = malloc(sizeof *r);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(r);
-    CU_ASSERT_TRUE_FATAL(ref_set_load("fixed_p", r));
     scopred_formula f;
-    expr_error err = {0};
-    CU_ASSERT_TRUE_FATAL(scopred_formula_parse(r->formula, &f, &err));
+    ref_set *r = ref_set_open("fixed_p", &f);
     double *x = design_of(r, &f);
     ols_model m;
     CU_ASSERT_EQUAL_FATAL(ols_fit(x, fixture_column(&r->data, "y"), r->data.nrows, f.nterms, &m),
@@ -451,6 +441,7 @@ static void test_report_aliased(void)
 
     double x0[4];
     table_row_ctx rc = {&r->targets, 2};
+    expr_error err = {0};
     CU_ASSERT_TRUE_FATAL(scopred_formula_eval(&f, expr_lookup_table_row, &rc, x0, &err));
     ols_prediction p;
     ols_predict(&m, x0, 0.95, &p);
@@ -468,9 +459,7 @@ static void test_report_aliased(void)
     report_free(&rep);
     ols_free(&m);
     free(x);
-    scopred_formula_free(&f);
-    ref_set_free(r);
-    free(r);
+    ref_set_close(r, &f);
 }
 
 /* The paper's FT formula: the repeat is reported once, as a duplicate. */

@@ -7,7 +7,6 @@
  */
 #include "tests/testutil.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,48 +16,22 @@ static char work[256];
 
 static const char fixture[] = "tests/fixtures/site/basic";
 
-/* Run perfcast with arguments (printf-style); returns its exit status. */
-static int perfcast(char **out, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static int perfcast(char **out, const char *fmt, ...)
-{
-    char args[2048], cmd[4096];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(args, sizeof args, fmt, ap);
-    va_end(ap);
-    snprintf(cmd, sizeof cmd, "%s %s", testutil_perfcast(), args);
-    char *text = NULL;
-    int rc = testutil_run_command(cmd, &text);
-    if (out)
-        *out = text;
-    else
-        free(text);
-    return rc;
-}
-
-static int shell(const char *fmt, const char *a, const char *b)
-{
-    char cmd[2048];
-    snprintf(cmd, sizeof cmd, fmt, a, b);
-    return testutil_run_command(cmd, NULL);
-}
-
 static void test_usage(void)
 {
     char *out = NULL;
-    CU_ASSERT_EQUAL(perfcast(&out, "build --help"), 0);
+    CU_ASSERT_EQUAL(testutil_perfcast_run(&out, "build --help"), 0);
     CU_ASSERT_PTR_NOT_NULL(strstr(out, "--archive DIR"));
     free(out);
-    CU_ASSERT_EQUAL(perfcast(NULL, "build --bogus"), 2);
-    CU_ASSERT_EQUAL(perfcast(NULL, "build --jobs 0"), 2);
-    CU_ASSERT_EQUAL(perfcast(NULL, "build --out"), 2);
+    CU_ASSERT_EQUAL(testutil_perfcast_run(NULL, "build --bogus"), 2);
+    CU_ASSERT_EQUAL(testutil_perfcast_run(NULL, "build --jobs 0"), 2);
+    CU_ASSERT_EQUAL(testutil_perfcast_run(NULL, "build --out"), 2);
 }
 
 static void test_embedded_archive(void)
 {
     char *out = NULL;
-    int rc = perfcast(&out, "build --archive archive --out %s/embedded --verify", work);
+    int rc = testutil_perfcast_run(&out, "build --archive archive --out %s/embedded --verify",
+                                   work);
     if (rc != 0)
         fprintf(stderr, "\n%s\n", out ? out : "");
     CU_ASSERT_EQUAL(rc, 0);
@@ -69,12 +42,14 @@ static void test_embedded_archive(void)
 static void test_identical_builds(void)
 {
     char *out = NULL;
-    CU_ASSERT_EQUAL(perfcast(NULL, "build --archive %s --out %s/a --quiet", fixture, work), 0);
-    CU_ASSERT_EQUAL(perfcast(&out, "build --archive %s --out %s/a", fixture, work), 0);
+    CU_ASSERT_EQUAL(
+        testutil_perfcast_run(NULL, "build --archive %s --out %s/a --quiet", fixture, work), 0);
+    CU_ASSERT_EQUAL(testutil_perfcast_run(&out, "build --archive %s --out %s/a", fixture, work), 0);
     CU_ASSERT_PTR_NOT_NULL(strstr(out, "(0 drawn), 0 files written"));
     free(out);
-    CU_ASSERT_EQUAL(perfcast(NULL, "build --archive %s --out %s/b --jobs 1 --quiet", fixture, work), 0);
-    CU_ASSERT_EQUAL(shell("diff -r '%s/a' '%s/b'", work, work), 0);
+    CU_ASSERT_EQUAL(testutil_perfcast_run(NULL, "build --archive %s --out %s/b --jobs 1 --quiet",
+                                          fixture, work), 0);
+    CU_ASSERT_EQUAL(testutil_run_commandf(NULL, "diff -r '%s/a' '%s/b'", work, work), 0);
 }
 
 static bool stale_build_dir(void)
@@ -91,38 +66,39 @@ static bool stale_build_dir(void)
 
 static void test_killed_build_keeps_site(void)
 {
-    CU_ASSERT_EQUAL(shell("cp -a '%s/a' '%s/a.before'", work, work), 0);
+    CU_ASSERT_EQUAL(testutil_run_commandf(NULL, "cp -a '%s/a' '%s/a.before'", work, work), 0);
     /* SIGKILL once 7 files are done: nothing gets to clean up. */
-    int rc = perfcast(NULL, "build --archive %s --out %s/a --quiet", fixture, work);
+    int rc = testutil_perfcast_run(NULL, "build --archive %s --out %s/a --quiet", fixture, work);
     CU_ASSERT_EQUAL(rc, 0);
-    char cmd[1024];
-    snprintf(cmd, sizeof cmd, "sh -c 'PERFCAST_FAIL_AFTER=7 PERFCAST_FAIL_KILL=1 %s build "
-             "--archive %s --out %s/a --quiet' 2>/dev/null", testutil_perfcast(), fixture, work);
-    rc = testutil_run_command(cmd, NULL);
+    rc = testutil_run_commandf(NULL, "sh -c 'PERFCAST_FAIL_AFTER=7 PERFCAST_FAIL_KILL=1 %s build "
+                                     "--archive %s --out %s/a --quiet' 2>/dev/null",
+                               testutil_perfcast(), fixture, work);
     CU_ASSERT_NOT_EQUAL(rc, 0);
     CU_ASSERT_TRUE(stale_build_dir());
-    CU_ASSERT_EQUAL(shell("diff -r '%s/a' '%s/a.before'", work, work), 0);
+    CU_ASSERT_EQUAL(testutil_run_commandf(NULL, "diff -r '%s/a' '%s/a.before'", work, work), 0);
     /* An error half-way (not a kill) cleans up itself. */
-    snprintf(cmd, sizeof cmd, "PERFCAST_FAIL_AFTER=3 %s build --archive %s --out %s/a --quiet",
-             testutil_perfcast(), fixture, work);
-    CU_ASSERT_EQUAL(testutil_run_command(cmd, NULL), 2);
-    CU_ASSERT_EQUAL(shell("diff -r '%s/a' '%s/a.before'", work, work), 0);
+    CU_ASSERT_EQUAL(testutil_run_commandf(NULL, "PERFCAST_FAIL_AFTER=3 %s build --archive %s "
+                                                "--out %s/a --quiet",
+                                          testutil_perfcast(), fixture, work), 2);
+    CU_ASSERT_EQUAL(testutil_run_commandf(NULL, "diff -r '%s/a' '%s/a.before'", work, work), 0);
     /* The next build removes what the killed one left. */
-    CU_ASSERT_EQUAL(perfcast(NULL, "build --archive %s --out %s/a --quiet", fixture, work), 0);
+    CU_ASSERT_EQUAL(
+        testutil_perfcast_run(NULL, "build --archive %s --out %s/a --quiet", fixture, work), 0);
     CU_ASSERT_FALSE(stale_build_dir());
-    CU_ASSERT_EQUAL(shell("diff -r '%s/a' '%s/a.before'", work, work), 0);
+    CU_ASSERT_EQUAL(testutil_run_commandf(NULL, "diff -r '%s/a' '%s/a.before'", work, work), 0);
 }
 
 static void test_unusable_archive_keeps_site(void)
 {
     char *out = NULL;
-    CU_ASSERT_EQUAL(perfcast(&out, "build --archive %s/no-archive --out %s/a", work, work), 2);
+    CU_ASSERT_EQUAL(
+        testutil_perfcast_run(&out, "build --archive %s/no-archive --out %s/a", work, work), 2);
     CU_ASSERT_PTR_NOT_NULL(strstr(out, "cannot load the archive"));
     free(out);
-    CU_ASSERT_EQUAL(shell("diff -r '%s/a' '%s/a.before'", work, work), 0);
-    CU_ASSERT_EQUAL(perfcast(NULL, "build --archive %s --out %s/a --templates %s/none", fixture,
-                             work, work), 2);
-    CU_ASSERT_EQUAL(shell("diff -r '%s/a' '%s/a.before'", work, work), 0);
+    CU_ASSERT_EQUAL(testutil_run_commandf(NULL, "diff -r '%s/a' '%s/a.before'", work, work), 0);
+    CU_ASSERT_EQUAL(testutil_perfcast_run(NULL, "build --archive %s --out %s/a --templates %s/none",
+                                          fixture, work, work), 2);
+    CU_ASSERT_EQUAL(testutil_run_commandf(NULL, "diff -r '%s/a' '%s/a.before'", work, work), 0);
 }
 
 static void test_valgrind_clean(void)
@@ -132,14 +108,11 @@ static void test_valgrind_clean(void)
         fprintf(stderr, "(valgrind skipped under SAN=1) ");
         return;
     }
-    char cmd[2048];
-    snprintf(cmd, sizeof cmd,
-             "valgrind -q --error-exitcode=9 --leak-check=full "
-             "--errors-for-leak-kinds=definite,indirect %s build --archive %s --out %s/v "
-             "--jobs 2 --verify --quiet",
-             testutil_perfcast(), fixture, work);
     char *out = NULL;
-    int rc = testutil_run_command(cmd, &out);
+    int rc = testutil_run_commandf(&out, "valgrind -q --error-exitcode=9 --leak-check=full "
+                                         "--errors-for-leak-kinds=definite,indirect %s build "
+                                         "--archive %s --out %s/v --jobs 2 --verify --quiet",
+                                   testutil_perfcast(), fixture, work);
     if (rc != 0)
         fprintf(stderr, "\n%s\n", out ? out : "");
     CU_ASSERT_EQUAL(rc, 0);

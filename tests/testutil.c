@@ -6,6 +6,7 @@
 
 #include <CUnit/Basic.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -100,8 +101,43 @@ int testutil_run_command(const char *command, char **output)
     return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
+/* prefix followed by the formatted arguments, run as one command line. */
+static int run_formatted(char **output, const char *prefix, const char *fmt, va_list ap)
+{
+    char cmd[8000];
+    int n = snprintf(cmd, sizeof cmd, "%s", prefix);
+    int m = n >= 0 && (size_t)n < sizeof cmd ? vsnprintf(cmd + n, sizeof cmd - (size_t)n, fmt, ap)
+                                             : -1;
+    if (m < 0 || (size_t)n + (size_t)m >= sizeof cmd) {
+        if (output)
+            *output = NULL;
+        return -1;
+    }
+    return testutil_run_command(cmd, output);
+}
+
+int testutil_run_commandf(char **output, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int rc = run_formatted(output, "", fmt, ap);
+    va_end(ap);
+    return rc;
+}
+
 const char *testutil_perfcast(void)
 {
     const char *p = getenv("PERFCAST");
     return p && *p ? p : "build/plain/perfcast";
+}
+
+int testutil_perfcast_run(char **output, const char *fmt, ...)
+{
+    char prefix[4096];
+    snprintf(prefix, sizeof prefix, "%s ", testutil_perfcast());
+    va_list ap;
+    va_start(ap, fmt);
+    int rc = run_formatted(output, prefix, fmt, ap);
+    va_end(ap);
+    return rc;
 }

@@ -47,7 +47,17 @@ void testutil_remove_dir(const char *path);
  * frees) and return its exit status (or -1). */
 int testutil_run_command(const char *command, char **output);
 
+/* testutil_run_command with a printf-style command line; -1 (and *output
+ * NULL) when the line is too long to run as given. */
+int testutil_run_commandf(char **output, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
 /* Path of the perfcast binary under test ($PERFCAST, else build/plain/perfcast). */
 const char *testutil_perfcast(void);
+
+/* Run the perfcast under test with printf-style arguments (shell words),
+ * as testutil_run_commandf. */
+int testutil_perfcast_run(char **output, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
 
 #endif
