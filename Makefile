@@ -18,6 +18,9 @@ PKGS     := gsl cairo libcmark
 CPPFLAGS += -I. -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE
 CFLAGS   ?= -O2 -g
 CFLAGS   += -std=c11 -Wall -Wextra -Werror
+# The site builder draws pages on threads (gen/site.c, gen/site_out.c).
+CFLAGS   += -pthread
+LDFLAGS  += -pthread
 ifeq ($(SAN),1)
   CFLAGS  += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
   LDFLAGS += -fsanitize=address,undefined
@@ -49,6 +52,8 @@ BENCH_BINS := $(patsubst tests/%.c,$(B)/tests/%,$(BENCH_SRC))
 
 .PHONY: all deps site check unit-check bench install clean
 .DEFAULT_GOAL := all
+# Keep object files make would otherwise treat as intermediate and delete.
+.SECONDARY:
 
 all: $(PERFCAST)
 
@@ -103,7 +108,7 @@ bench: deps
 install: $(PERFCAST) $(INSTALL_EXTRA)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/perfcast/templates
 	install -m 755 $(PERFCAST) $(DESTDIR)$(PREFIX)/bin/perfcast
-	install -m 644 templates/* $(DESTDIR)$(PREFIX)/share/perfcast/templates/
+	for f in templates/*; do [ ! -f "$$f" ] || install -m 644 "$$f" $(DESTDIR)$(PREFIX)/share/perfcast/templates/ || exit 1; done
 
 clean:
 	rm -rf build

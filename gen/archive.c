@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 
 #include "gen/csvread.h"
+#include "gen/fileio.h"
 #include "gen/experiment_check.h"
 #include "gen/schema.h"
 
@@ -70,62 +71,21 @@ static const column_spec experiment_columns[] = {
 /* ------------------------------------------------------------------ */
 /* Small helpers                                                       */
 
-static char *join_path(const char *a, const char *b)
-{
-    size_t n = strlen(a) + strlen(b) + 2;
-    char *p = malloc(n);
-    if (p)
-        snprintf(p, n, "%s/%s", a, b);
-    return p;
-}
-
 static char *dup_or_null(const char *s)
 {
     return s ? strdup(s) : NULL;
 }
 
-static double column_number(const table *t, size_t row, const char *name)
-{
-    int c = table_find(t, name);
-    return c < 0 ? NAN : table_number(t, row, (size_t)c);
-}
-
-static const char *column_text(const table *t, size_t row, const char *name)
-{
-    int c = table_find(t, name);
-    return c < 0 ? NULL : table_text(t, row, (size_t)c);
-}
-
 /* Read a whole text file; NULL (and a problem, unless missing_ok) on failure. */
 static char *read_text(const char *path, const char *display, bool missing_ok, diag_list *d)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        if (!(missing_ok && errno == ENOENT))
-            diag_add(d, display, 0, 0, "cannot open: %s", strerror(errno));
-        return NULL;
-    }
-    size_t cap = 4096, len = 0, n;
-    char *buf = malloc(cap);
-    while (buf && (n = fread(buf + len, 1, cap - len - 1, f)) > 0) {
-        len += n;
-        if (len + 1 == cap) {
-            char *bigger = realloc(buf, cap * 2);
-            if (!bigger) {
-                free(buf);
-                buf = NULL;
-                break;
-            }
-            buf = bigger;
-            cap *= 2;
-        }
-    }
-    fclose(f);
+    size_t len;
+    char *buf = fileio_read_file(path, &len);
     if (!buf) {
-        diag_add(d, display, 0, 0, "out of memory");
+        if (!(missing_ok && errno == ENOENT))
+            diag_add(d, display, 0, 0, "cannot read: %s", strerror(errno));
         return NULL;
     }
-    buf[len] = '\0';
     if (strlen(buf) != len || csv_utf8_invalid_at(buf, len) != len) {
         diag_add(d, display, 0, 0, "not UTF-8 text");
         free(buf);
@@ -152,7 +112,7 @@ static bool load_csv(const char *path, const schema *s, table *out, diag_list *d
 
 static bool load_clusters(archive *a, diag_list *d)
 {
-    char *path = join_path(a->dir, "clusters.csv");
+    char *path = fileio_join(a->dir, "clusters.csv");
     if (!path)
         return false;
     schema s = {.file = path, .specs = cluster_columns, .allow_unknown = true};
@@ -160,7 +120,7 @@ static bool load_clusters(archive *a, diag_list *d)
     const table *t = &a->cluster_table;
     a->clusters = t->nrows ? calloc(t->nrows, sizeof *a->clusters) : NULL;
     for (size_t r = 0; r < t->nrows && a->clusters; r++) {
-        const char *name = column_text(t, r, "cluster");
+        const char *name = table_text_named(t, r, "cluster");
         if (archive_cluster(a, name)) {
             diag_add(d, path, t->line[r], 1, "duplicate cluster '%s' (expected each cluster once)", name);
             ok = false;
@@ -168,17 +128,17 @@ static bool load_clusters(archive *a, diag_list *d)
         }
         cluster_info *c = &a->clusters[a->nclusters++];
         c->name = strdup(name);
-        c->description = dup_or_null(column_text(t, r, "description"));
-        c->interconnect = dup_or_null(column_text(t, r, "interconnect"));
-        c->currency = dup_or_null(column_text(t, r, "currency"));
-        c->nodes = column_number(t, r, "nodes");
-        c->cores_per_node = column_number(t, r, "cores_per_node");
-        c->mem_per_core_gb = column_number(t, r, "mem_per_core_gb");
-        c->rate_per_core_hour = column_number(t, r, "rate_per_core_hour");
-        c->mbw_read_gbs = column_number(t, r, "mbw_read_gbs");
-        c->mbw_write_gbs = column_number(t, r, "mbw_write_gbs");
-        c->net_bw_gbs = column_number(t, r, "net_bw_gbs");
-        c->platform_contribution = column_number(t, r, "platform_contribution");
+        c->description = dup_or_null(table_text_named(t, r, "description"));
+        c->interconnect = dup_or_null(table_text_named(t, r, "interconnect"));
+        c->currency = dup_or_null(table_text_named(t, r, "currency"));
+        c->nodes = table_number_named(t, r, "nodes");
+        c->cores_per_node = table_number_named(t, r, "cores_per_node");
+        c->mem_per_core_gb = table_number_named(t, r, "mem_per_core_gb");
+        c->rate_per_core_hour = table_number_named(t, r, "rate_per_core_hour");
+        c->mbw_read_gbs = table_number_named(t, r, "mbw_read_gbs");
+        c->mbw_write_gbs = table_number_named(t, r, "mbw_write_gbs");
+        c->net_bw_gbs = table_number_named(t, r, "net_bw_gbs");
+        c->platform_contribution = table_number_named(t, r, "platform_contribution");
         c->line = t->line[r];
     }
     free(path);
@@ -219,15 +179,15 @@ static void campaign_free(campaign *c)
 
 static void fill_experiment(experiment_info *e, const table *t, size_t r)
 {
-    e->name = dup_or_null(column_text(t, r, "name"));
-    e->model = dup_or_null(column_text(t, r, "model"));
-    const char *response = column_text(t, r, "response");
+    e->name = dup_or_null(table_text_named(t, r, "name"));
+    e->model = dup_or_null(table_text_named(t, r, "model"));
+    const char *response = table_text_named(t, r, "response");
     e->response = strdup(response ? response : "time_s");
-    e->formula = dup_or_null(column_text(t, r, "formula"));
-    e->train = dup_or_null(column_text(t, r, "train"));
-    e->target = dup_or_null(column_text(t, r, "target"));
-    e->title = dup_or_null(column_text(t, r, "title"));
-    e->options = dup_or_null(column_text(t, r, "options"));
+    e->formula = dup_or_null(table_text_named(t, r, "formula"));
+    e->train = dup_or_null(table_text_named(t, r, "train"));
+    e->target = dup_or_null(table_text_named(t, r, "target"));
+    e->title = dup_or_null(table_text_named(t, r, "title"));
+    e->options = dup_or_null(table_text_named(t, r, "options"));
     e->line = t->line[r];
 }
 
@@ -254,10 +214,10 @@ static bool load_campaign(const archive *a, const char *name, campaign *c, diag_
     memset(c, 0, sizeof *c);
     table_init(&c->runs);
     c->name = strdup(name);
-    c->dir = join_path(a->dir, name);
-    char *runs = join_path(c->dir, "runs.csv");
-    char *exps = join_path(c->dir, "experiments.csv");
-    char *readme = join_path(c->dir, "README.md");
+    c->dir = fileio_join(a->dir, name);
+    char *runs = fileio_join(c->dir, "runs.csv");
+    char *exps = fileio_join(c->dir, "experiments.csv");
+    char *readme = fileio_join(c->dir, "README.md");
     size_t before = d->count;
     if (c->name && c->dir && runs && exps && readme) {
         schema s = {.file = runs, .specs = run_columns, .allow_unknown = true,
@@ -301,7 +261,7 @@ static char **list_campaigns(const char *dir, size_t *count, diag_list *d)
     while ((ent = readdir(h)) != NULL) {
         if (ent->d_name[0] == '.')
             continue;
-        char *path = join_path(dir, ent->d_name);
+        char *path = fileio_join(dir, ent->d_name);
         struct stat st;
         bool is_dir = path && stat(path, &st) == 0 && S_ISDIR(st.st_mode);
         free(path);

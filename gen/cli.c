@@ -50,3 +50,36 @@ bool cli_parse(int argc, char **argv, const char *const *formats, int max_positi
     }
     return true;
 }
+
+static const cli_option *option_named(const cli_option *options, const char *arg)
+{
+    if (strncmp(arg, "--", 2) != 0)
+        return NULL;
+    for (; options->name; options++)
+        if (strcmp(arg + 2, options->name) == 0)
+            return options;
+    return NULL;
+}
+
+const char *cli_parse_options(int argc, char **argv, const cli_option *options, bool *help,
+                              bool *missing_value)
+{
+    *missing_value = false;
+    for (int i = 1; i < argc; i++) {
+        const char *arg = argv[i];
+        const cli_option *o = option_named(options, arg);
+        if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
+            *help = true;
+        } else if (!o) {
+            return arg;
+        } else if (!o->value) {
+            *o->flag = true;
+        } else if (i + 1 < argc) {
+            *o->value = argv[++i];
+        } else {
+            *missing_value = true;
+            return arg;
+        }
+    }
+    return NULL;
+}

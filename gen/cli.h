@@ -1,7 +1,9 @@
 /*
  * cli.h — the options every data subcommand shares:
  *   --archive DIR (default "archive"), --format F (checked against a list),
- *   --help / -h, and positional arguments.
+ *   --help / -h, and positional arguments;
+ * and, for commands with many options and no positional arguments
+ * (advise, plan), a table-driven parser of --name VALUE options and flags.
  */
 #ifndef PERFCAST_CLI_H
 #define PERFCAST_CLI_H
@@ -21,5 +23,20 @@ typedef struct {
  * On a usage error prints it with the usage text and returns false. */
 bool cli_parse(int argc, char **argv, const char *const *formats, int max_positional,
                const char *usage, cli_args *out);
+
+/* One option of cli_parse_options: --name VALUE stores VALUE in *value;
+ * a flag --name (value NULL) sets *flag. */
+typedef struct {
+    const char *name;    /* without the leading "--"; NULL ends the table */
+    const char **value;
+    bool *flag;
+} cli_option;
+
+/* Parse argv[1..argc-1]: --help or -h sets *help, the rest must be options
+ * of the table. Returns NULL, or the argument at fault (borrowed from argv)
+ * with *missing_value true when it is an option whose value is missing,
+ * false when it is unknown. Options not given keep their values. */
+const char *cli_parse_options(int argc, char **argv, const cli_option *options, bool *help,
+                              bool *missing_value);
 
 #endif

@@ -1,29 +1,193 @@
 /*
- * cmd_build.c — `perfcast build`: not yet available. --help shows the interface
- * it will have; running it says so and exits 2 rather than printing
- * anything that could be mistaken for a result.
+ * cmd_build.c — `perfcast build`: publish the static site (gen/site.h).
  */
 #include "gen/commands.h"
 
+#include <errno.h>
+#include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "gen/site.h"
+#include "gen/site_verify.h"
+#include "render/plot.h"
 
 static const char usage[] =
-    "usage: perfcast build [--archive DIR] [--out DIR]\n"
+    "usage: perfcast build [--archive DIR] [--out DIR] [--templates DIR] [--verify]\n"
+    "                      [--jobs N] [--strict] [--quiet]\n"
     "\n"
-    "Publishes the static site: Markdown and HTML pages, charts (SVG, PNG) and CSV.\n"
+    "Publishes the archive as a static site: per campaign its README, fitted\n"
+    "equations, goodness of fit, predictions with intervals and errors, charts\n"
+    "(SVG and PNG) and the CSV behind every table and chart; per cluster the cost\n"
+    "of its predicted runs; advice pages; alerts for measured runs outside their\n"
+    "prediction interval (alerts.html and the Atom feed alerts.xml).\n"
     "\n"
-    "  --archive DIR   the archive folder (default: archive)\n"
-    "  --out DIR       where the site goes (default: site)\n"
-    "  --help          this text\n";
+    "The site is built beside DIR and swapped in at the end, so a failed build\n"
+    "leaves the previous site whole; files whose content (or, for charts, whose\n"
+    "data) did not change are kept from the previous site, not rewritten. Dates\n"
+    "come from the runs or from SOURCE_DATE_EPOCH, never from the clock, so the\n"
+    "same input gives the same bytes.\n"
+    "\n"
+    "  --archive DIR    the archive folder (default: archive)\n"
+    "  --out DIR        the site folder (default: site)\n"
+    "  --templates DIR  page.html and style.css (default: $PERFCAST_TEMPLATES, else\n"
+    "                   ./templates, else PREFIX/share/perfcast/templates)\n"
+    "  --jobs N         threads drawing pages and charts (default: one per processor;\n"
+    "                   the output does not depend on it)\n"
+    "  --verify         check the built site: pages and charts parse, every relative\n"
+    "                   link and image resolves, no script; exit 1 on a problem\n"
+    "  --strict         exit 1 when the archive has problems or a fit fails\n"
+    "  --quiet          no summary line\n"
+    "  --help           this text\n"
+    "\n"
+    "Exit status: 0 site built, 1 site built with --strict and problems, 2 usage\n"
+    "or no site built (the previous one is untouched).\n";
+
+static bool is_dir_with(const char *dir, const char *file)
+{
+    char path[PATH_MAX];
+    struct stat st;
+    return snprintf(path, sizeof path, "%s/%s", dir, file) < (int)sizeof path &&
+           stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/* The templates folder: $PERFCAST_TEMPLATES, ./templates, then the
+ * installed share folder next to the executable, then the usual prefixes. */
+static const char *find_templates(char *buf, size_t len)
+{
+    const char *env = getenv("PERFCAST_TEMPLATES");
+    if (env && *env)
+        return env;
+    if (is_dir_with("templates", "page.html"))
+        return "templates";
+    char exe[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n > 0) {
+        exe[n] = '\0';
+        char *slash = strrchr(exe, '/');
+        if (slash) {
+            *slash = '\0';
+            int w = snprintf(buf, len, "%.*s/../share/perfcast/templates", PATH_MAX / 2, exe);
+            if (w > 0 && (size_t)w < len && is_dir_with(buf, "page.html"))
+                return buf;
+        }
+    }
+    static const char *const prefixes[] = {"/usr/local/share/perfcast/templates",
+                                           "/usr/share/perfcast/templates"};
+    for (size_t i = 0; i < 2; i++)
+        if (is_dir_with(prefixes[i], "page.html"))
+            return prefixes[i];
+    return "templates";
+}
+
+/* A whole number from the environment, or fallback when unset or invalid. */
+static long long env_number(const char *name, long long fallback)
+{
+    const char *s = getenv(name);
+    if (!s || !*s)
+        return fallback;
+    char *end;
+    errno = 0;
+    long long v = strtoll(s, &end, 10);
+    if (errno || *end || v < 0) {
+        fprintf(stderr, "perfcast build: ignoring %s=%s (not a whole number)\n", name, s);
+        return fallback;
+    }
+    return v;
+}
+
+static bool verify_site(const char *dir, bool quiet)
+{
+    site_report r;
+    bool ok = site_verify(dir, &r);
+    for (size_t i = 0; i < r.nproblems; i++)
+        fprintf(stderr, "%s/%s\n", dir, r.problems[i]);
+    if (!quiet || !ok)
+        printf("%s: verified %zu files: %zu pages, %zu charts, %zu links, %zu images; "
+               "%zu problem%s\n", dir, r.files, r.pages, r.charts, r.links, r.images,
+               r.nproblems, r.nproblems == 1 ? "" : "s");
+    site_report_free(&r);
+    return ok;
+}
+
+static int usage_error(const char *what, const char *arg)
+{
+    fprintf(stderr, "perfcast build: %s%s%s\n%s", what, arg ? " " : "", arg ? arg : "", usage);
+    return 2;
+}
 
 int cmd_build(int argc, char **argv)
 {
-    for (int i = 1; i < argc; i++)
-        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+    site_options opt = {.archive_dir = "archive", .out_dir = "site", .templates_dir = NULL};
+    bool strict = false, quiet = false, verify = false;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        const char **value = !strcmp(a, "--archive")     ? &opt.archive_dir
+                             : !strcmp(a, "--out")       ? &opt.out_dir
+                             : !strcmp(a, "--templates") ? &opt.templates_dir
+                                                         : NULL;
+        if (value) {
+            if (i + 1 >= argc)
+                return usage_error("missing value after", a);
+            *value = argv[++i];
+        } else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
             fputs(usage, stdout);
             return 0;
+        } else if (!strcmp(a, "--strict")) {
+            strict = true;
+        } else if (!strcmp(a, "--quiet")) {
+            quiet = true;
+        } else if (!strcmp(a, "--verify")) {
+            verify = true;
+        } else if (!strcmp(a, "--jobs")) {
+            char *end;
+            long n = i + 1 < argc ? strtol(argv[i + 1], &end, 10) : 0;
+            if (i + 1 >= argc || *end || n < 1 || n > 64)
+                return usage_error("--jobs needs a number from 1 to 64, not",
+                                   i + 1 < argc ? argv[i + 1] : "nothing");
+            opt.jobs = (int)n;
+            i++;
+        } else {
+            return usage_error(a[0] == '-' ? "unknown option" : "unexpected argument", a);
         }
-    fprintf(stderr, "perfcast build: not yet available\n");
-    return 2;
+    }
+    char found[PATH_MAX];
+    if (!opt.templates_dir)
+        opt.templates_dir = find_templates(found, sizeof found);
+    opt.source_date_epoch = env_number("SOURCE_DATE_EPOCH", -1);
+    /* Fault injection for tests/test_site_cli.c: stop (or, with
+     * PERFCAST_FAIL_KILL=1, SIGKILL ourselves) after that many files, to
+     * show that an interrupted build leaves the previous site whole. */
+    opt.fail_after = (long)env_number("PERFCAST_FAIL_AFTER", -1);
+    opt.fail_kill = env_number("PERFCAST_FAIL_KILL", 0) != 0;
+
+    site_stats st = {0};
+    char **diags = NULL;
+    size_t ndiags = 0;
+    char err[1024] = "";
+    bool ok = site_build(&opt, &st, &diags, &ndiags, err, sizeof err);
+    for (size_t i = 0; i < ndiags; i++) {
+        fprintf(stderr, "%s\n", diags[i]);
+        free(diags[i]);
+    }
+    free(diags);
+    if (!ok) {
+        plot_release_fonts();
+        fprintf(stderr, "perfcast build: %s\n", err);
+        return 2;
+    }
+    if (!quiet)
+        printf("%s: %zu pages, %zu charts (%zu drawn), %zu files written, %zu kept; "
+               "%zu campaigns (%zu left out), %zu experiments (%zu not fitted), %zu alerts\n",
+               opt.out_dir, st.pages, st.charts, st.charts_drawn, st.files_written,
+               st.files_kept, st.campaigns, st.skipped_campaigns, st.experiments,
+               st.failed_experiments, st.alerts);
+    bool verified = !verify || verify_site(opt.out_dir, quiet);
+    plot_release_fonts(); /* nothing is drawn after this */
+    if (!verified)
+        return 1;
+    return strict && (st.problems || st.failed_experiments) ? 1 : 0;
 }

@@ -90,7 +90,16 @@ static void print_fit_text(const experiment_result *res, FILE *out)
             fprintf(out, "%14s\n", "aliased");
             continue;
         }
-        fprintf(out, "%14.6g %14.6g %10.4g %10.4g\n", c->coefficient, c->std_error, c->t, c->p);
+        const double values[] = {c->coefficient, c->std_error, c->t, c->p};
+        const int widths[] = {14, 14, 10, 10};
+        for (size_t k = 0; k < 4; k++) {
+            /* A value that does not exist for this model shows as a dash. */
+            if (isfinite(values[k]))
+                fprintf(out, "%*.*g ", widths[k], k < 2 ? 6 : 4, values[k]);
+            else
+                fprintf(out, "%*s ", widths[k] + 2, "—"); /* the dash is 3 bytes, 1 column */
+        }
+        fputc('\n', out);
     }
     fputc('\n', out);
     for (size_t i = 0; i < r->nstats; i++) {
@@ -117,38 +126,24 @@ static void print_json_strings(FILE *out, const char *key, char **items, size_t 
 static void print_fit_json(const experiment_result *res, FILE *out)
 {
     const report *r = &res->rep;
-    fputs("{\n  \"campaign\": ", out);
-    textout_json_text(out, res->input.camp->name);
-    fputs(",\n  \"experiment\": ", out);
-    textout_json_text(out, res->input.exp->name);
-    fputs(",\n  \"model\": ", out);
-    textout_json_text(out, res->input.exp->model);
-    fputs(",\n  \"formula\": ", out);
-    textout_json_text(out, r->formula);
-    fputs(",\n  \"equation\": ", out);
-    textout_json_text(out, r->equation);
+    textout_json_text_member(out, "{\n  ", "campaign", res->input.camp->name);
+    textout_json_text_member(out, ",\n  ", "experiment", res->input.exp->name);
+    textout_json_text_member(out, ",\n  ", "model", res->input.exp->model);
+    textout_json_text_member(out, ",\n  ", "formula", r->formula);
+    textout_json_text_member(out, ",\n  ", "equation", r->equation);
     fputs(",\n  \"terms\": [", out);
     for (size_t i = 0; i < r->ncoefs; i++) {
         const report_coef *c = &r->coefs[i];
-        fputs(i ? ",\n    {\"term\": " : "\n    {\"term\": ", out);
-        textout_json_text(out, c->term);
-        fputs(", \"coefficient\": ", out);
-        textout_json_number(out, c->coefficient);
-        fputs(", \"std_error\": ", out);
-        textout_json_number(out, c->std_error);
-        fputs(", \"t\": ", out);
-        textout_json_number(out, c->t);
-        fputs(", \"p\": ", out);
-        textout_json_number(out, c->p);
+        textout_json_text_member(out, i ? ",\n    {" : "\n    {", "term", c->term);
+        textout_json_number_member(out, ", ", "coefficient", c->coefficient);
+        textout_json_number_member(out, ", ", "std_error", c->std_error);
+        textout_json_number_member(out, ", ", "t", c->t);
+        textout_json_number_member(out, ", ", "p", c->p);
         fprintf(out, ", \"aliased\": %s}", c->aliased ? "true" : "false");
     }
     fputs(r->ncoefs ? "\n  ]" : "]", out);
-    for (size_t i = 0; i < r->nstats; i++) {
-        fputs(",\n  ", out);
-        textout_json_text(out, r->stats[i].name);
-        fputs(": ", out);
-        textout_json_number(out, r->stats[i].value);
-    }
+    for (size_t i = 0; i < r->nstats; i++)
+        textout_json_number_member(out, ",\n  ", r->stats[i].name, r->stats[i].value);
     print_json_strings(out, "diagnostics", r->diagnostics, r->ndiagnostics);
     print_json_strings(out, "warnings", r->warnings, r->nwarnings);
     fputs("\n}\n", out);

@@ -8,6 +8,7 @@
  * nothing that matters.
  */
 #include "gen/csvread.h"
+#include "gen/fileio.h"
 
 #include <csv.h>
 #include <ctype.h>
@@ -238,31 +239,10 @@ bool csv_parse_buffer(const char *data, size_t len, const char *name,
 bool csv_read_file(const char *path, const char *name, csv_doc *doc, diag_list *diags)
 {
     memset(doc, 0, sizeof *doc);
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        diag_add(diags, name, 0, 0, "cannot open: %s", strerror(errno));
-        return false;
-    }
-    size_t cap = 1 << 16, len = 0, n;
-    char *buf = malloc(cap);
-    while (buf && (n = fread(buf + len, 1, cap - len, f)) > 0) {
-        len += n;
-        if (len == cap) {
-            char *bigger = realloc(buf, cap * 2);
-            if (!bigger) {
-                free(buf);
-                buf = NULL;
-            } else {
-                buf = bigger;
-                cap *= 2;
-            }
-        }
-    }
-    bool read_error = ferror(f);
-    fclose(f);
-    if (!buf || read_error) {
-        diag_add(diags, name, 0, 0, buf ? "read error" : "out of memory");
-        free(buf);
+    size_t len;
+    char *buf = fileio_read_file(path, &len);
+    if (!buf) {
+        diag_add(diags, name, 0, 0, "cannot read: %s", strerror(errno));
         return false;
     }
     bool ok = csv_parse_buffer(buf, len, name, doc, diags);

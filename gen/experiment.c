@@ -38,11 +38,19 @@ static bool has_prefix(const char *s, const char *p)
     return strncmp(s, p, strlen(p)) == 0;
 }
 
+/* Columns that record what a run measured or when, not what was run. */
+static const char *const measurement_columns[] = {
+    "rep", "date", "note", "cycles", "iterations", "rel_residual", "error_max", NULL,
+};
+
 bool experiment_is_identifying(const char *column)
 {
-    return !has_prefix(column, "time_") && !has_prefix(column, "published_") &&
-           strcmp(column, "rep") != 0 && strcmp(column, "date") != 0 &&
-           strcmp(column, "note") != 0;
+    if (has_prefix(column, "time_") || has_prefix(column, "published_"))
+        return false;
+    for (const char *const *m = measurement_columns; *m; m++)
+        if (strcmp(column, *m) == 0)
+            return false;
+    return true;
 }
 
 static void fail(experiment_result *res, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -79,18 +87,24 @@ static bool split_responses(const char *text, experiment_input *in)
     return in->nresponses > 0;
 }
 
-/* The summed response of a row, NAN when any component is missing. */
-static double row_response(const experiment_input *in, size_t row)
+double experiment_row_response(const table *runs, size_t row, char *const *responses,
+                               size_t nresponses)
 {
     double sum = 0;
-    for (size_t i = 0; i < in->nresponses; i++) {
-        int c = table_find(&in->camp->runs, in->responses[i]);
-        double v = c < 0 ? NAN : table_number(&in->camp->runs, row, (size_t)c);
+    for (size_t i = 0; i < nresponses; i++) {
+        int c = table_find(runs, responses[i]);
+        double v = c < 0 ? NAN : table_number(runs, row, (size_t)c);
         if (isnan(v))
             return NAN;
         sum += v;
     }
     return sum;
+}
+
+/* The summed response of a row of the experiment's campaign. */
+static double row_response(const experiment_input *in, size_t row)
+{
+    return experiment_row_response(&in->camp->runs, row, in->responses, in->nresponses);
 }
 
 /* Evaluate a filter on every row: matches[r] = 1/0. A NULL filter matches
@@ -126,23 +140,12 @@ static bool evaluate_filter(const char *text, const char *what, const table *run
     return ok;
 }
 
-/* Do rows a and b agree on every identifying column? */
-static bool same_configuration(const table *t, size_t a, size_t b)
+bool experiment_same_configuration(const table *runs, size_t a, size_t b)
 {
-    for (size_t c = 0; c < t->ncols; c++) {
-        const table_column *col = &t->cols[c];
-        if (!experiment_is_identifying(col->name))
-            continue;
-        if (col->kind == COL_NUMBER) {
-            double x = col->num[a], y = col->num[b];
-            if (!(x == y || (isnan(x) && isnan(y))))
-                return false;
-        } else {
-            const char *x = col->text[a], *y = col->text[b];
-            if (!(x == y || (x && y && strcmp(x, y) == 0)))
-                return false;
-        }
-    }
+    for (size_t c = 0; c < runs->ncols; c++)
+        if (experiment_is_identifying(runs->cols[c].name) &&
+            !table_same_cells(&runs->cols[c], a, b))
+            return false;
     return true;
 }
 
@@ -150,7 +153,7 @@ static bool add_target_row(experiment_input *in, size_t row)
 {
     for (size_t i = 0; i < in->ntargets; i++) {
         target_config *t = &in->targets[i];
-        if (same_configuration(&in->camp->runs, t->rows[0], row)) {
+        if (experiment_same_configuration(&in->camp->runs, t->rows[0], row)) {
             size_t *rows = realloc(t->rows, (t->nrows + 1) * sizeof *rows);
             if (!rows)
                 return false;

@@ -69,9 +69,21 @@ bool experiment_prepare(const archive *a, const campaign *c,
  * res->rep and a measurement. */
 void experiment_compute_errors(experiment_result *res);
 
+/* The response of a row of runs: the sum of the response columns (several
+ * when experiments.csv joins components with '+'), NAN when a column or a
+ * cell is missing. The one definition of a run's measured time, shared by
+ * the target means here and the mesh adapters' training runs. */
+double experiment_row_response(const table *runs, size_t row, char *const *responses,
+                               size_t nresponses);
+
 /* True for the columns that identify a configuration: everything except
- * responses (time_*), rep, date, note and published_* columns. */
+ * responses (time_*), published_* columns and the measurement columns rep,
+ * date, note, cycles, iterations, rel_residual, error_max. */
 bool experiment_is_identifying(const char *column);
+
+/* Whether rows a and b of runs are one configuration: the same value (or
+ * both missing) in every identifying column. */
+bool experiment_same_configuration(const table *runs, size_t a, size_t b);
 
 /* The adapter for a model name, or NULL when the model is unknown. */
 model_adapter_fn experiment_adapter(const char *model);

@@ -1,15 +1,528 @@
 /*
- * model_scopred.c — adapter for the scopred model (not yet implemented: it says so
- * instead of producing output).
+ * model_scopred.c — adapter for the ScoPred model (models/scopred.h).
+ *
+ * For each response column: the formula (options `formula_<response>`, else
+ * the experiment's formula, else one found by the term search over the
+ * numeric parameters), its terms evaluated over the training runs (every
+ * repetition is a row), a least-squares fit, the regression diagnostics,
+ * and a prediction per target configuration.
+ *
+ * Components (`time_setup_s+time_evolve_s+...`) are fitted separately and
+ * their estimates summed, as in the paper's Table 11. The total's interval
+ * half-widths are the sums of the components' half-widths — the paper's own
+ * rule (its Table 11 totals are exactly these sums) and a conservative one:
+ * the standard deviation of a sum never exceeds the sum of the standard
+ * deviations, whatever the correlation between the component fits. When a
+ * component has no interval, the total has none, and the note says why.
+ *
+ * Options (key=value;key=value):
+ *   formula_<response>=F   formula for one component
+ *   params=N,P             parameters the term search may use (default: every
+ *                          numeric identifying column that varies)
+ *   max_terms=K            most terms the term search may choose (default 3)
  */
 #include "gen/model_adapters.h"
 
+#include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "models/ols.h"
+#include "models/regdiag.h"
+#include "models/scopred.h"
+#include "models/termsearch.h"
+
+#define LEVEL 0.95
+
+/* One response: its formula and its fit. */
+typedef struct {
+    const char *response;
+    char *formula_text;   /* as fitted (given or found) */
+    char *origin;         /* "formula" or "options formula_x": for errors */
+    bool searched;        /* found by the term search */
+    termsearch_result search;
+    scopred_formula f;
+    ols_model m;
+    double *x;            /* ntrain x nterms */
+    double *y;            /* ntrain */
+    bool fitted;
+} component;
+
+static bool fail(char *err, size_t errlen, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static bool fail(char *err, size_t errlen, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, errlen, fmt, ap);
+    va_end(ap);
+    return false;
+}
+
+static void component_free(component *c)
+{
+    free(c->formula_text);
+    free(c->origin);
+    termsearch_free(&c->search);
+    scopred_formula_free(&c->f);
+    ols_free(&c->m);
+    free(c->x);
+    free(c->y);
+}
+
+/* ------------------------------------------------------------------ */
+/* Options                                                             */
+
+/* The value of key in "k=v;k=v" as a new string; NULL when absent or out of
+ * memory (*nomem tells which). */
+static char *option(const char *options, const char *key, bool *nomem)
+{
+    size_t klen = strlen(key);
+    for (const char *s = options; s && *s;) {
+        s += strspn(s, " \t;");
+        size_t len = strcspn(s, ";");
+        const char *eq = memchr(s, '=', len);
+        size_t name_len = eq ? (size_t)(eq - s) : len;
+        while (name_len > 0 && (s[name_len - 1] == ' ' || s[name_len - 1] == '\t'))
+            name_len--;
+        if (eq && name_len == klen && strncmp(s, key, klen) == 0) {
+            char *v = strndup(eq + 1, len - (size_t)(eq + 1 - s));
+            *nomem = v == NULL;
+            return v;
+        }
+        s += len;
+    }
+    return NULL;
+}
+
+/* Every key of options must be one we know. */
+static bool check_option_keys(const experiment_input *in, char *err, size_t errlen)
+{
+    for (const char *s = in->exp->options; s && *s;) {
+        s += strspn(s, " \t;");
+        size_t len = strcspn(s, ";");
+        size_t name_len = strcspn(s, "=;");
+        while (name_len > 0 && (s[name_len - 1] == ' ' || s[name_len - 1] == '\t'))
+            name_len--;
+        bool known = (name_len == 6 && strncmp(s, "params", 6) == 0) ||
+                     (name_len == 9 && strncmp(s, "max_terms", 9) == 0);
+        if (!known && name_len > 8 && strncmp(s, "formula_", 8) == 0) {
+            char column[128];
+            snprintf(column, sizeof column, "%.*s", (int)(name_len - 8), s + 8);
+            known = table_find(&in->camp->runs, column) >= 0;
+        }
+        if (len > 0 && !known)
+            return fail(err, errlen,
+                        "options: unknown key '%.*s' (scopred knows formula_<response column>, "
+                        "params, max_terms)", (int)name_len, s);
+        s += len;
+    }
+    return true;
+}
+
+/* ------------------------------------------------------------------ */
+/* Design and fit                                                      */
+
+static bool known_column(void *ctx, const char *name, bool *numeric)
+{
+    const table *t = ctx;
+    int c = table_find(t, name);
+    if (c < 0)
+        return false;
+    *numeric = t->cols[c].kind == COL_NUMBER;
+    return true;
+}
+
+/* Parse c->formula_text and check its names against runs.csv. */
+static bool parse_formula(const experiment_input *in, component *c, char *err, size_t errlen)
+{
+    expr_error e = {0};
+    if (!scopred_formula_parse(c->formula_text, &c->f, &e) ||
+        !scopred_formula_check_names(&c->f, known_column, (void *)&in->camp->runs, &e))
+        return fail(err, errlen, "%s:%d: %s", c->origin, e.column, e.message);
+    return true;
+}
+
+/* Term values over the training runs and the response. */
+static bool build_design(const experiment_input *in, component *c, char *err, size_t errlen)
+{
+    const table *runs = &in->camp->runs;
+    size_t n = in->ntrain, k = c->f.nterms;
+    c->x = malloc((n * k + 1) * sizeof *c->x);
+    c->y = malloc((n + 1) * sizeof *c->y);
+    if (!c->x || !c->y)
+        return fail(err, errlen, "out of memory");
+    expr_error e = {0};
+    size_t bad = 0;
+    if (!scopred_design(&c->f, runs, in->train_rows, n, c->x, &e, &bad))
+        return fail(err, errlen, "%s:%d: %s (runs.csv line %ld)", c->origin, e.column,
+                    e.message, runs->line[in->train_rows[bad]]);
+    int col = table_find(runs, c->response);
+    if (col < 0 || runs->cols[col].kind != COL_NUMBER)
+        return fail(err, errlen, "response '%s' is not a numeric column of runs.csv",
+                    c->response);
+    for (size_t i = 0; i < n; i++)
+        c->y[i] = table_number(runs, in->train_rows[i], (size_t)col);
+    return true;
+}
+
+/* ------------------------------------------------------------------ */
+/* Term search                                                         */
+
+/* Is name one of the comma-separated names in list? */
+static bool listed(const char *list, const char *name)
+{
+    size_t len = strlen(name);
+    for (const char *p = list; *p;) {
+        p += strspn(p, " ,");
+        size_t n = strcspn(p, ",");
+        size_t trimmed = n;
+        while (trimmed > 0 && p[trimmed - 1] == ' ')
+            trimmed--;
+        if (trimmed == len && strncmp(p, name, len) == 0)
+            return true;
+        p += n;
+    }
+    return false;
+}
+
+/* Is column c of the runs a candidate parameter of the term search: listed
+ * in params when given; else numeric, identifying, and not a copy of an
+ * earlier such column over the training runs (np and P in EP)? */
+static bool search_column(const experiment_input *in, size_t c, const char *params)
+{
+    const table *runs = &in->camp->runs;
+    const table_column *col = &runs->cols[c];
+    if (col->kind != COL_NUMBER || !experiment_is_identifying(col->name))
+        return false;
+    if (params)
+        return listed(params, col->name);
+    for (size_t d = 0; d < c; d++) {
+        if (runs->cols[d].kind != COL_NUMBER || !experiment_is_identifying(runs->cols[d].name))
+            continue;
+        bool same = true;
+        for (size_t i = 0; same && i < in->ntrain; i++)
+            same = runs->cols[d].num[in->train_rows[i]] == col->num[in->train_rows[i]];
+        if (same)
+            return false;
+    }
+    return true;
+}
+
+/* Find a formula for c with the term search; fills c->formula_text. */
+static bool search_formula(const experiment_input *in, component *c, char *err, size_t errlen)
+{
+    const table *runs = &in->camp->runs;
+    bool nomem = false;
+    char *params = option(in->exp->options, "params", &nomem);
+    char *max_text = option(in->exp->options, "max_terms", &nomem);
+    termsearch_options opt = {.max_terms = max_text ? strtoul(max_text, NULL, 10) : 0};
+    const char **names = malloc((runs->ncols + 1) * sizeof *names);
+    double *values = malloc((in->ntrain * runs->ncols + 1) * sizeof *values);
+    double *y = malloc((in->ntrain + 1) * sizeof *y);
+    int col = table_find(runs, c->response);
+    bool ok = !nomem && names && values && y && col >= 0;
+    size_t m = 0;
+    for (size_t j = 0; ok && j < runs->ncols; j++)
+        if (search_column(in, j, params))
+            names[m++] = runs->cols[j].name;
+    for (size_t i = 0; ok && i < in->ntrain; i++) {
+        for (size_t j = 0; j < m; j++)
+            values[i * m + j] = table_number(runs, in->train_rows[i],
+                                             (size_t)table_find(runs, names[j]));
+        y[i] = table_number(runs, in->train_rows[i], (size_t)col);
+    }
+    ok = ok && termsearch_run(names, values, in->ntrain, m, y, &opt, &c->search);
+    free(params);
+    free(max_text);
+    free(names);
+    free(values);
+    free(y);
+    if (!ok)
+        return fail(err, errlen, "out of memory (or response '%s' missing)", c->response);
+    if (!c->search.formula)
+        return fail(err, errlen, "no formula given and the term search found none for %s: %s",
+                    c->response, c->search.failure);
+    c->searched = true;
+    return (c->formula_text = strdup(c->search.formula)) != NULL ||
+           fail(err, errlen, "out of memory");
+}
+
+/* Choose the formula of one response: options, the experiment's, or a search. */
+static bool choose_formula(const experiment_input *in, component *c, char *err, size_t errlen)
+{
+    char key[160];
+    bool nomem = false;
+    snprintf(key, sizeof key, "formula_%s", c->response);
+    c->formula_text = option(in->exp->options, key, &nomem);
+    if (c->formula_text) {
+        char origin[200];
+        snprintf(origin, sizeof origin, "options %s", key);
+        c->origin = strdup(origin);
+    } else {
+        const char *f = in->exp->formula;
+        c->origin = strdup("formula");
+        if (f && strspn(f, " \t") < strlen(f))
+            c->formula_text = strdup(f);
+        else if (!nomem && c->origin)
+            return search_formula(in, c, err, errlen);
+    }
+    if (nomem || !c->origin || !c->formula_text)
+        return fail(err, errlen, "out of memory");
+    return true;
+}
+
+static bool fit_component(const experiment_input *in, component *c, char *err, size_t errlen)
+{
+    if (!choose_formula(in, c, err, errlen) || !parse_formula(in, c, err, errlen) ||
+        !build_design(in, c, err, errlen))
+        return false;
+    ols_status st = ols_fit(c->x, c->y, in->ntrain, c->f.nterms, &c->m);
+    if (st != OLS_OK)
+        return fail(err, errlen, "%s: %s", c->response, ols_status_text(st));
+    c->fitted = true;
+    return true;
+}
+
+/* ------------------------------------------------------------------ */
+/* Report: fit                                                         */
+
+/* Diagnostics of one component, prefixed by its name when there are several. */
+static bool add_diagnostics(const experiment_input *in, const component *c, const char *prefix,
+                            report *out)
+{
+    regdiag_result d;
+    long *lines = malloc((in->ntrain + 1) * sizeof *lines);
+    bool ok = lines && regdiag_run(&c->m, c->x, c->f.nterms, &d);
+    for (size_t i = 0; ok && i < in->ntrain; i++)
+        lines[i] = in->camp->runs.line[in->train_rows[i]];
+    char line[640], full[800];
+    for (int k = 0; ok && k < 4; k++) {
+        switch (k) {
+        case 0: regdiag_significance_verdict(&c->m, line, sizeof line); break;
+        case 1: regdiag_normality_verdict(&d, line, sizeof line); break;
+        case 2: regdiag_variance_verdict(&d, line, sizeof line); break;
+        default: regdiag_influence_verdict(&d, lines, "runs.csv line", line, sizeof line); break;
+        }
+        snprintf(full, sizeof full, "%s%s", prefix, line);
+        ok = report_add_diagnostic(out, full);
+    }
+    if (lines)
+        regdiag_free(&d);
+    free(lines);
+    return ok;
+}
+
+static bool add_search_note(const component *c, const char *prefix, report *out)
+{
+    if (!c->searched)
+        return true;
+    char line[2400];
+    snprintf(line, sizeof line,
+             "%sno formula given: the term search chose '%s' from %zu candidate terms "
+             "(leave-one-configuration-out RMSE %.4g, intercept alone %.4g)",
+             prefix, c->formula_text, c->search.ncandidates, c->search.loo_rmse,
+             c->search.base_loo_rmse);
+    return report_add_warning(out, line);
+}
+
+/* Several components: overall formula and equation list them; the overall
+ * statistics do not exist (each component has its own). */
+static bool add_total_fit(const component *cs, size_t nc, size_t ntrain, report *out)
+{
+    char formula[4096] = "", equation[8192] = "";
+    for (size_t i = 0; i < nc; i++) {
+        size_t fl = strlen(formula), el = strlen(equation);
+        snprintf(formula + fl, sizeof formula - fl, "%s%s: %s", i ? "; " : "", cs[i].response,
+                 cs[i].formula_text);
+        el += (size_t)snprintf(equation + el, sizeof equation - el, "%s%s = ", i ? "; " : "",
+                               cs[i].response);
+        if (el < sizeof equation)
+            scopred_equation(&cs[i].f, &cs[i].m, equation + el, sizeof equation - el);
+    }
+    static const char *const names[] = {"r2", "adj_r2", "f", "f_p", "sigma"};
+    char why[160];
+    snprintf(why, sizeof why, "the total is the sum of %zu component fits: see each component's",
+             nc);
+    bool ok = report_set_text(&out->formula, formula) &&
+              report_set_text(&out->equation, equation);
+    for (size_t i = 0; ok && i < 5; i++)
+        ok = report_add_stat(out, names[i], NAN, why);
+    return ok && report_add_stat(out, "n", (double)ntrain, "training runs") &&
+           report_add_stat(out, "df_resid", NAN, why);
+}
+
+static bool report_fits(const experiment_input *in, const component *cs, size_t nc,
+                        report *out)
+{
+    if (!report_set_text(&out->model, "scopred"))
+        return false;
+    if (nc > 1 && !add_total_fit(cs, nc, in->ntrain, out))
+        return false;
+    for (size_t i = 0; i < nc; i++) {
+        char prefix[160] = "";
+        if (nc > 1)
+            snprintf(prefix, sizeof prefix, "%s: ", cs[i].response);
+        if (!scopred_report_fit(&cs[i].f, &cs[i].m, nc > 1 ? prefix : NULL, out) ||
+            !add_search_note(&cs[i], prefix, out) ||
+            !add_diagnostics(in, &cs[i], prefix, out))
+            return false;
+    }
+    return true;
+}
+
+/* ------------------------------------------------------------------ */
+/* Report: predictions                                                 */
+
+/* Append to a note, "; "-separated. */
+static void note_add(char *note, size_t len, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static void note_add(char *note, size_t len, const char *fmt, ...)
+{
+    size_t used = strlen(note);
+    if (used && used + 2 < len) {
+        strcpy(note + used, "; ");
+        used += 2;
+    }
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(note + used, len - used, fmt, ap);
+    va_end(ap);
+}
+
+/* Predict one component at a target; false (with the reason in note) when
+ * the formula cannot be evaluated there. */
+static bool predict_component(const experiment_input *in, const component *c, size_t row,
+                              ols_prediction *p, char *note, size_t len)
+{
+    double *x0 = malloc((c->f.nterms + 1) * sizeof *x0);
+    table_row_ctx rc = {&in->camp->runs, row};
+    expr_error e = {0};
+    bool ok = x0 && scopred_formula_eval(&c->f, expr_lookup_table_row, &rc, x0, &e);
+    if (ok)
+        ols_predict(&c->m, x0, LEVEL, p);
+    else
+        note_add(note, len, "no estimate: %s:%d: %s", c->origin, e.column,
+                 x0 ? e.message : "out of memory");
+    free(x0);
+    if (ok) {
+        char why[512];
+        scopred_prediction_note(&c->f, p, why, sizeof why);
+        if (why[0])
+            note_add(note, len, "%s%s%s", in->nresponses > 1 ? c->response : "",
+                     in->nresponses > 1 ? ": " : "", why);
+    }
+    return ok;
+}
+
+/* ScoPred (Section 4.4): where the configuration has historical runs, their
+ * mean is a better estimate than the model's. */
+static void note_history(const experiment_input *in, const target_config *t, char *note,
+                         size_t len)
+{
+    const table *runs = &in->camp->runs;
+    double sum = 0;
+    size_t count = 0;
+    for (size_t i = 0; i < in->ntrain; i++) {
+        size_t r = in->train_rows[i];
+        if (!experiment_same_configuration(runs, r, t->rows[0]))
+            continue;
+        sum += experiment_row_response(runs, r, in->responses, in->nresponses);
+        count++;
+    }
+    if (count)
+        note_add(note, len,
+                 "%zu training run%s at this configuration, mean %.4g: ScoPred prefers the "
+                 "historical mean to the model where one exists", count, count > 1 ? "s" : "",
+                 sum / (double)count);
+}
+
+/* Total of the components at one target: estimates add, half-widths add. */
+static void sum_components(const component *cs, size_t nc, const ols_prediction *ps,
+                           report_prediction *p, char *note, size_t len)
+{
+    double ci = 0, pi = 0;
+    const component *missing = NULL;
+    char parts[1024] = "";
+    p->estimate = 0;
+    for (size_t i = 0; i < nc; i++) {
+        p->estimate += ps[i].estimate;
+        p->extrapolation |= ps[i].extrapolation;
+        if (ps[i].interval_absent && !missing)
+            missing = &cs[i];
+        ci += ps[i].ci_high - ps[i].estimate;
+        pi += ps[i].pi_high - ps[i].estimate;
+        size_t used = strlen(parts);
+        snprintf(parts + used, sizeof parts - used, "%s%s %.4g", i ? " + " : "",
+                 cs[i].response, ps[i].estimate);
+    }
+    note_add(note, len, "sum of components: %s", parts);
+    if (missing) {
+        note_add(note, len, "no interval for the total: %s has none", missing->response);
+        return;
+    }
+    note_add(note, len, "total intervals: sums of the component half-widths (conservative)");
+    p->ci_low = p->estimate - ci;
+    p->ci_high = p->estimate + ci;
+    p->pi_low = p->estimate - pi;
+    p->pi_high = p->estimate + pi;
+}
+
+static bool predict_target(const experiment_input *in, const component *cs, size_t ti,
+                           ols_prediction *ps, report *out)
+{
+    const target_config *t = &in->targets[ti];
+    char note[4096] = "";
+    report_prediction p = {.config = ti, .estimate = NAN, .ci_low = NAN, .ci_high = NAN,
+                           .pi_low = NAN, .pi_high = NAN};
+    bool all = true;
+    for (size_t i = 0; i < in->nresponses; i++)
+        all &= predict_component(in, &cs[i], t->rows[0], &ps[i], note, sizeof note);
+    if (all && in->nresponses == 1) {
+        p.estimate = ps[0].estimate;
+        p.extrapolation = ps[0].extrapolation;
+        p.ci_low = ps[0].ci_low;
+        p.ci_high = ps[0].ci_high;
+        p.pi_low = ps[0].pi_low;
+        p.pi_high = ps[0].pi_high;
+    } else if (all) {
+        sum_components(cs, in->nresponses, ps, &p, note, sizeof note);
+    }
+    if (p.extrapolation && all)
+        note_add(note, sizeof note,
+                 "extrapolation: the target's leverage exceeds every training run's");
+    note_history(in, t, note, sizeof note);
+    p.note = note[0] ? note : NULL;
+    return report_add_prediction(out, &p);
+}
+
+/* ------------------------------------------------------------------ */
 
 bool model_scopred_run(const experiment_input *in, report *out, char *err, size_t errlen)
 {
-    (void)in;
-    (void)out;
-    snprintf(err, errlen, "the scopred model is not yet available");
-    return false;
+    if (!check_option_keys(in, err, errlen))
+        return false;
+    component *cs = calloc(in->nresponses + 1, sizeof *cs);
+    ols_prediction *ps = calloc(in->nresponses + 1, sizeof *ps);
+    bool ok = cs && ps;
+    if (!ok)
+        fail(err, errlen, "out of memory");
+    for (size_t i = 0; ok && i < in->nresponses; i++) {
+        cs[i].response = in->responses[i];
+        ok = fit_component(in, &cs[i], err, errlen);
+    }
+    if (ok && !(ok = report_fits(in, cs, in->nresponses, out)))
+        fail(err, errlen, "out of memory");
+    for (size_t t = 0; ok && t < in->ntargets; t++)
+        if (!(ok = predict_target(in, cs, t, ps, out)))
+            fail(err, errlen, "out of memory");
+    for (size_t i = 0; cs && i < in->nresponses; i++)
+        component_free(&cs[i]);
+    free(cs);
+    free(ps);
+    return ok;
 }

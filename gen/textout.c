@@ -60,6 +60,26 @@ void textout_json_number(FILE *out, double v)
         fputs("null", out);
 }
 
+/* sep "key": */
+static void json_key(FILE *out, const char *sep, const char *key)
+{
+    fputs(sep, out);
+    textout_json_text(out, key);
+    fputs(": ", out);
+}
+
+void textout_json_number_member(FILE *out, const char *sep, const char *key, double v)
+{
+    json_key(out, sep, key);
+    textout_json_number(out, v);
+}
+
+void textout_json_text_member(FILE *out, const char *sep, const char *key, const char *s)
+{
+    json_key(out, sep, key);
+    textout_json_text(out, s);
+}
+
 void textout_human_number(FILE *out, double v)
 {
     if (isfinite(v))

@@ -20,6 +20,11 @@ void textout_json_text(FILE *out, const char *s);
 /* A JSON number with 17 significant digits (round-trips); null when not finite. */
 void textout_json_number(FILE *out, double v);
 
+/* One member of a JSON object: sep (", " or ",\n  " after another member,
+ * "" first), the key as a JSON string, ": " and the value as above. */
+void textout_json_number_member(FILE *out, const char *sep, const char *key, double v);
+void textout_json_text_member(FILE *out, const char *sep, const char *key, const char *s);
+
 /* A number for people: 6 significant digits, "—" when not finite. */
 void textout_human_number(FILE *out, double v);
 

@@ -191,6 +191,21 @@ static expr *make_binary(parser *p, binary_op op, int column, expr *l, expr *r)
     return e;
 }
 
+/* A negation or a logical not of operand (freed on failure; NULL passes). */
+static expr *make_unary(parser *p, node_kind kind, int column, expr *operand)
+{
+    if (!operand)
+        return NULL;
+    expr *e = node_new(kind, column);
+    if (!e) {
+        fail(p, "%s", "out of memory");
+        expr_free(operand);
+        return NULL;
+    }
+    e->left = operand;
+    return e;
+}
+
 static expr *parse_or(parser *p);
 static expr *parse_unary(parser *p);
 
@@ -346,16 +361,7 @@ static expr *parse_unary(parser *p)
         int column = column_of(p);
         p->pos++;
         expr *operand = parse_unary(p);
-        if (!operand || sign == '+')
-            return operand;
-        expr *e = node_new(NODE_NEG, column);
-        if (!e) {
-            fail(p, "%s", "out of memory");
-            expr_free(operand);
-            return NULL;
-        }
-        e->left = operand;
-        return e;
+        return sign == '+' ? operand : make_unary(p, NODE_NEG, column, operand);
     }
     return parse_power(p);
 }
@@ -421,17 +427,7 @@ static expr *parse_not(parser *p)
     if (match(p, "!")) {
         int column = column_of(p);
         p->pos++;
-        expr *operand = parse_not(p);
-        if (!operand)
-            return NULL;
-        expr *e = node_new(NODE_NOT, column);
-        if (!e) {
-            fail(p, "%s", "out of memory");
-            expr_free(operand);
-            return NULL;
-        }
-        e->left = operand;
-        return e;
+        return make_unary(p, NODE_NOT, column, parse_not(p));
     }
     return parse_comparison(p);
 }

@@ -149,6 +149,26 @@ const char *table_text(const table *t, size_t row, size_t col)
     return t->cols[col].text[row];
 }
 
+double table_number_named(const table *t, size_t row, const char *name)
+{
+    int c = table_find(t, name);
+    return c < 0 ? NAN : table_number(t, row, (size_t)c);
+}
+
+const char *table_text_named(const table *t, size_t row, const char *name)
+{
+    int c = table_find(t, name);
+    return c < 0 ? NULL : table_text(t, row, (size_t)c);
+}
+
+bool table_same_cells(const table_column *c, size_t a, size_t b)
+{
+    if (c->kind == COL_NUMBER)
+        return c->num[a] == c->num[b] || (isnan(c->num[a]) && isnan(c->num[b]));
+    const char *x = c->text[a], *y = c->text[b];
+    return x == y || (x && y && strcmp(x, y) == 0);
+}
+
 bool table_select_rows(const table *src, const size_t *rows, size_t nrows, table *dst)
 {
     table_init(dst);

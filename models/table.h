@@ -59,6 +59,16 @@ bool table_set_text(table *t, size_t row, size_t col, const char *s);
 double table_number(const table *t, size_t row, size_t col);
 const char *table_text(const table *t, size_t row, size_t col);
 
+/* The cell of row in the column called name; NAN / NULL when the column is
+ * absent, or as table_number / table_text. For reading a few named cells;
+ * a loop over many rows should call table_find once. */
+double table_number_named(const table *t, size_t row, const char *name);
+const char *table_text_named(const table *t, size_t row, const char *name);
+
+/* Whether rows a and b hold the same value in column c (two missing
+ * values are the same; text compares by content). */
+bool table_same_cells(const table_column *c, size_t a, size_t b);
+
 /* Copy of the rows whose indices are listed, all columns kept.
  * Returns false when out of memory (dst is then left empty). dst must be
  * initialised or freed; the caller owns the result. */

@@ -137,6 +137,7 @@ static void test_good_archive(void)
     CU_ASSERT_STRING_EQUAL(c->readme, "# c1\n");
     archive_free(&a);
     diag_free(&d);
+    testutil_remove_dir(dir);
 }
 
 /* A 1 MB cell: fine as text, one short message in a numeric column. */
@@ -172,6 +173,7 @@ static void test_huge_field(void)
     CU_ASSERT_PTR_NOT_NULL(strstr(d.items[0].message, "expected a number in column 'N'"));
     archive_free(&a);
     diag_free(&d);
+    testutil_remove_dir(dir);
 }
 
 /* A broken campaign is skipped; the healthy one beside it still loads. */
@@ -197,6 +199,7 @@ static void test_bad_campaign_does_not_stop_others(void)
     CU_ASSERT_STRING_EQUAL(a.skipped[0], "c0");
     archive_free(&a);
     diag_free(&d);
+    testutil_remove_dir(dir);
 }
 
 static void test_missing_archive(void)

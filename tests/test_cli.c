@@ -8,17 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int run(const char *args, char **out)
-{
-    char cmd[1024];
-    snprintf(cmd, sizeof cmd, "%s %s", testutil_perfcast(), args);
-    return testutil_run_command(cmd, out);
-}
-
 static void test_check_embedded_archive(void)
 {
     char *out = NULL;
-    int rc = run("check --archive archive", &out);
+    int rc = testutil_perfcast_run(&out, "check --archive archive");
     if (rc != 0)
         fprintf(stderr, "\n%s\n", out ? out : "");
     CU_ASSERT_EQUAL(rc, 0);
@@ -30,7 +23,7 @@ static void test_check_embedded_archive(void)
 static void test_check_bad_archive(void)
 {
     char *out = NULL;
-    int rc = run("check --archive tests/fixtures/bad", &out);
+    int rc = testutil_perfcast_run(&out, "check --archive tests/fixtures/bad");
     CU_ASSERT_EQUAL(rc, 1);
     CU_ASSERT_PTR_NOT_NULL_FATAL(out);
     const char *cases[] = {
@@ -64,7 +57,7 @@ static void test_help(void)
 {
     const char *commands[] = {"check", "build", "fit", "predict", "advise", "plan"};
     char *out = NULL;
-    CU_ASSERT_EQUAL(run("--help", &out), 0);
+    CU_ASSERT_EQUAL(testutil_perfcast_run(&out, "--help"), 0);
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         CU_ASSERT_PTR_NOT_NULL(out && strstr(out, commands[i]));
     free(out);
@@ -72,7 +65,7 @@ static void test_help(void)
         char args[64], usage[64];
         snprintf(args, sizeof args, "%s --help", commands[i]);
         snprintf(usage, sizeof usage, "usage: perfcast %s", commands[i]);
-        int rc = run(args, &out);
+        int rc = testutil_perfcast_run(&out, "%s", args);
         if (rc != 0 || !out || !strstr(out, usage) || !strstr(out, "--"))
             fprintf(stderr, "\n%s: rc %d\n%s\n", args, rc, out ? out : "");
         CU_ASSERT_EQUAL(rc, 0);
@@ -85,24 +78,24 @@ static void test_help(void)
 static void test_usage_errors(void)
 {
     char *out = NULL;
-    CU_ASSERT_EQUAL(run("", &out), 2);
+    CU_ASSERT_EQUAL(testutil_perfcast_run(&out, "%s", ""), 2);
     free(out);
-    CU_ASSERT_EQUAL(run("frobnicate", &out), 2);
+    CU_ASSERT_EQUAL(testutil_perfcast_run(&out, "frobnicate"), 2);
     CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "unknown command 'frobnicate'"));
     free(out);
-    CU_ASSERT_EQUAL(run("check --no-such-option", &out), 2);
+    CU_ASSERT_EQUAL(testutil_perfcast_run(&out, "check --no-such-option"), 2);
     CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "unknown option --no-such-option"));
     free(out);
-    CU_ASSERT_EQUAL(run("check --archive", &out), 2);
+    CU_ASSERT_EQUAL(testutil_perfcast_run(&out, "check --archive"), 2);
     free(out);
-    CU_ASSERT_EQUAL(run("fit onlyone", &out), 2);
+    CU_ASSERT_EQUAL(testutil_perfcast_run(&out, "fit onlyone"), 2);
     free(out);
-    CU_ASSERT_EQUAL(run("predict --format xml a b", &out), 2);
+    CU_ASSERT_EQUAL(testutil_perfcast_run(&out, "predict --format xml a b"), 2);
     free(out);
     /* Input problems are exit 1: an unknown campaign or experiment. */
-    CU_ASSERT_EQUAL(run("fit --archive archive no-such-campaign x", &out), 1);
+    CU_ASSERT_EQUAL(testutil_perfcast_run(&out, "fit --archive archive no-such-campaign x"), 1);
     free(out);
-    CU_ASSERT_EQUAL(run("check --archive tests/fixtures/no-such-dir", &out), 1);
+    CU_ASSERT_EQUAL(testutil_perfcast_run(&out, "check --archive tests/fixtures/no-such-dir"), 1);
     free(out);
 }
 
@@ -118,13 +111,11 @@ static void test_valgrind_clean(void)
         return;
     }
     for (size_t i = 0; i < 2; i++) {
-        char cmd[1024];
-        snprintf(cmd, sizeof cmd,
-                 "valgrind -q --error-exitcode=9 --leak-check=full "
-                 "--errors-for-leak-kinds=definite,indirect %s check --archive %s",
-                 testutil_perfcast(), archives[i]);
         char *out = NULL;
-        int rc = testutil_run_command(cmd, &out);
+        int rc = testutil_run_commandf(&out,
+                                       "valgrind -q --error-exitcode=9 --leak-check=full "
+                                       "--errors-for-leak-kinds=definite,indirect %s check "
+                                       "--archive %s", testutil_perfcast(), archives[i]);
         if (rc == 9 || rc < 0)
             fprintf(stderr, "\n%s\n", out ? out : "");
         CU_ASSERT_TRUE(rc == 0 || rc == 1);

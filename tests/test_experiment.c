@@ -75,6 +75,7 @@ static void test_selection_and_means(void)
     experiment_result_free(&res);
     archive_free(&a);
     diag_free(&d);
+    testutil_remove_dir(dir);
 }
 
 static void test_identifying_columns(void)
@@ -87,6 +88,9 @@ static void test_identifying_columns(void)
     CU_ASSERT_FALSE(experiment_is_identifying("rep"));
     CU_ASSERT_FALSE(experiment_is_identifying("published_prediction_s"));
     CU_ASSERT_FALSE(experiment_is_identifying("note"));
+    CU_ASSERT_FALSE(experiment_is_identifying("rel_residual"));
+    CU_ASSERT_FALSE(experiment_is_identifying("cycles"));
+    CU_ASSERT_TRUE(experiment_is_identifying("work_mb"));
 }
 
 int main(void)

@@ -2,9 +2,11 @@
  * testutil.c — see testutil.h.
  */
 #include "tests/testutil.h"
+#include "gen/fileio.h"
 
 #include <CUnit/Basic.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,28 +44,7 @@ double testutil_rel_diff(double a, double b)
 
 char *testutil_read_file(const char *path)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    size_t cap = 4096, len = 0, n;
-    char *buf = malloc(cap);
-    while (buf && (n = fread(buf + len, 1, cap - len - 1, f)) > 0) {
-        len += n;
-        if (len + 1 == cap) {
-            char *bigger = realloc(buf, cap * 2);
-            if (!bigger) {
-                free(buf);
-                buf = NULL;
-                break;
-            }
-            buf = bigger;
-            cap *= 2;
-        }
-    }
-    fclose(f);
-    if (buf)
-        buf[len] = '\0';
-    return buf;
+    return fileio_read_file(path, NULL);
 }
 
 bool testutil_write_file(const char *path, const char *text)
@@ -93,6 +74,17 @@ bool testutil_temp_dir(char *out, size_t len)
     return mkdtemp(out) != NULL;
 }
 
+void testutil_remove_dir(const char *path)
+{
+    char cmd[4200];
+    /* Only ever remove what testutil_temp_dir made. */
+    if (!strstr(path, "/perfcast-test-"))
+        return;
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", path);
+    if (system(cmd) != 0)
+        fprintf(stderr, "could not remove %s\n", path);
+}
+
 int testutil_run_command(const char *command, char **output)
 {
     char full[8192];
@@ -100,20 +92,7 @@ int testutil_run_command(const char *command, char **output)
     FILE *p = popen(full, "r");
     if (!p)
         return -1;
-    size_t cap = 4096, len = 0, n;
-    char *buf = malloc(cap);
-    while (buf && (n = fread(buf + len, 1, cap - len - 1, p)) > 0) {
-        len += n;
-        if (len + 1 == cap) {
-            char *bigger = realloc(buf, cap * 2);
-            if (!bigger)
-                break;
-            buf = bigger;
-            cap *= 2;
-        }
-    }
-    if (buf)
-        buf[len] = '\0';
+    char *buf = fileio_read_stream(p, NULL);
     int status = pclose(p);
     if (output)
         *output = buf;
@@ -122,8 +101,43 @@ int testutil_run_command(const char *command, char **output)
     return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
+/* prefix followed by the formatted arguments, run as one command line. */
+static int run_formatted(char **output, const char *prefix, const char *fmt, va_list ap)
+{
+    char cmd[8000];
+    int n = snprintf(cmd, sizeof cmd, "%s", prefix);
+    int m = n >= 0 && (size_t)n < sizeof cmd ? vsnprintf(cmd + n, sizeof cmd - (size_t)n, fmt, ap)
+                                             : -1;
+    if (m < 0 || (size_t)n + (size_t)m >= sizeof cmd) {
+        if (output)
+            *output = NULL;
+        return -1;
+    }
+    return testutil_run_command(cmd, output);
+}
+
+int testutil_run_commandf(char **output, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int rc = run_formatted(output, "", fmt, ap);
+    va_end(ap);
+    return rc;
+}
+
 const char *testutil_perfcast(void)
 {
     const char *p = getenv("PERFCAST");
     return p && *p ? p : "build/plain/perfcast";
+}
+
+int testutil_perfcast_run(char **output, const char *fmt, ...)
+{
+    char prefix[4096];
+    snprintf(prefix, sizeof prefix, "%s ", testutil_perfcast());
+    va_list ap;
+    va_start(ap, fmt);
+    int rc = run_formatted(output, prefix, fmt, ap);
+    va_end(ap);
+    return rc;
 }

@@ -40,11 +40,24 @@ bool testutil_write_file(const char *path, const char *text);
  * owned by the caller's string: copy it). Returns false on failure. */
 bool testutil_temp_dir(char *out, size_t len);
 
+/* Remove a temporary folder made by testutil_temp_dir, with its contents. */
+void testutil_remove_dir(const char *path);
+
 /* Run a shell command, capture stdout+stderr into *output (malloc'ed, caller
  * frees) and return its exit status (or -1). */
 int testutil_run_command(const char *command, char **output);
 
+/* testutil_run_command with a printf-style command line; -1 (and *output
+ * NULL) when the line is too long to run as given. */
+int testutil_run_commandf(char **output, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
 /* Path of the perfcast binary under test ($PERFCAST, else build/plain/perfcast). */
 const char *testutil_perfcast(void);
+
+/* Run the perfcast under test with printf-style arguments (shell words),
+ * as testutil_run_commandf. */
+int testutil_perfcast_run(char **output, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
 
 #endif

@@ -1,0 +1,68 @@
+/*
+ * rjopts.h — the small text formats of the Romanazzi-Jimack adapters and
+ * commands: experiment options "key=value;key=value", number lists
+ * "4,8,16", sizes "65536x65536" and resource lists "wrg2-ethernet:64,...".
+ *
+ * Ownership: rjopts_parse fills an rjopts released by rjopts_free; the
+ * getters return pointers into it. Errors come back as one line in err.
+ */
+#ifndef PERFCAST_RJOPTS_H
+#define PERFCAST_RJOPTS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+typedef struct {
+    char *key;
+    char *value;
+} rjopt;
+
+typedef struct {
+    rjopt *items;
+    size_t n;
+} rjopts;
+
+/* The option keys a model accepts (NULL-terminated), or NULL for a model
+ * other than strip, block and multicluster: the one list the adapters
+ * check against, also usable by `perfcast check`. */
+const char *const *rjopts_keys(const char *model);
+
+/* Parse "key=value;key=value" (spaces around keys and values ignored; an
+ * empty or NULL text is no options). Rejects a key that is not in allowed
+ * (NULL-terminated), naming the keys that are, and repeated keys. */
+bool rjopts_parse(const char *text, const char *const *allowed, rjopts *out, char *err,
+                  size_t errlen);
+
+void rjopts_free(rjopts *o);
+
+/* The value of key, or NULL. */
+const char *rjopts_get(const rjopts *o, const char *key);
+
+/* The value of key as a finite number (def when absent); false with err
+ * when it is not a number. */
+bool rjopts_number(const rjopts *o, const char *key, double def, double *out, char *err,
+                   size_t errlen);
+
+/* An option whose value is "exact" or "interpolate" (absent: interpolate);
+ * *exact says which; false with err on another value. */
+bool rjopts_exact(const rjopts *o, const char *key, bool *exact, char *err, size_t errlen);
+
+/* Parse "4,8,16" into at most max positive numbers; false with err on
+ * anything else (empty items, text, non-positive values). */
+bool rjopts_number_list(const char *text, double *out, size_t max, size_t *n, char *err,
+                        size_t errlen);
+
+/* Parse "AxB" (whole numbers >= 1, 'x' or 'X'); false with err otherwise. */
+bool rjopts_size(const char *text, long *a, long *b, char *err, size_t errlen);
+
+/* One free resource of `perfcast advise --free`. */
+typedef struct {
+    char name[128];
+    long np;
+} rjopts_resource;
+
+/* Parse "name:np,name:np" into at most max resources. */
+bool rjopts_resources(const char *text, rjopts_resource *out, size_t max, size_t *n, char *err,
+                      size_t errlen);
+
+#endif

@@ -1,0 +1,49 @@
+/*
+ * site.h — `perfcast build`: the whole static site from an archive.
+ *
+ * Loads the archive and fits every experiment (gen/site_data.h), writes
+ * every page as Markdown and HTML, every chart as SVG and PNG, every table
+ * as CSV (gen/site_pages.h), and swaps the result in atomically and
+ * incrementally (gen/site_out.h). The output depends only on the archive,
+ * the templates and SOURCE_DATE_EPOCH: identical input, identical bytes.
+ */
+#ifndef PERFCAST_SITE_H
+#define PERFCAST_SITE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include "gen/site_data.h"
+
+typedef struct {
+    const char *archive_dir;
+    const char *out_dir;
+    const char *templates_dir;    /* holds page.html and style.css */
+    long long source_date_epoch;  /* < 0: unset */
+    int jobs;                     /* threads drawing pages; 0 = one per processor */
+    long fail_after;              /* fault injection (tests): see site_out.h; < 0 = never */
+    bool fail_kill;
+} site_options;
+
+typedef struct {
+    size_t campaigns, skipped_campaigns, problems;
+    size_t experiments, failed_experiments;
+    size_t pages, charts, charts_drawn;
+    size_t files_written, files_kept;
+    size_t alerts;
+} site_stats;
+
+/* Build the site. Returns false with a reason in err when no site could
+ * be built; the previous site is then untouched. Problems of single
+ * campaigns and failed fits do not fail the build: they are shown on the
+ * pages and counted in stats. diags, when not NULL, receives the archive's
+ * problems as "FILE:LINE:COL: message" lines (the caller frees each line
+ * and the array). */
+bool site_build(const site_options *opt, site_stats *stats, char ***diags, size_t *ndiags,
+                char *err, size_t errlen);
+
+/* The second half of site_build, for data already loaded (opt->archive_dir
+ * is not used). */
+bool site_write(const site_data *data, const site_options *opt, site_stats *stats, char *err,
+                size_t errlen);
+
+#endif

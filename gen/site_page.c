@@ -1,0 +1,237 @@
+/*
+ * site_page.c — the plumbing every page writer shares (see site_pages.h).
+ */
+#include "gen/site_pages.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "render/escape.h"
+#include "render/html.h"
+#include "render/markdown.h"
+
+static void path_with(rbuf *b, const char *path, const char *ext)
+{
+    rbuf_clear(b);
+    rbuf_puts(b, path);
+    rbuf_puts(b, ext);
+}
+
+bool site_file(site_ctx *c, const char *path, const rbuf *content)
+{
+    if (content->oom)
+        return false;
+    return site_out_write(c->out, path, rbuf_str(content), content->len);
+}
+
+bool site_page(site_ctx *c, const char *path, const char *title, const rbuf *md)
+{
+    rbuf name;
+    rbuf_init(&name);
+    path_with(&name, path, ".md");
+    bool ok = !md->oom && site_out_write(c->out, rbuf_str(&name), rbuf_str(md), md->len);
+
+    rbuf root;
+    rbuf_init(&root);
+    for (const char *s = path; *s; s++)
+        if (*s == '/')
+            rbuf_puts(&root, "../");
+    const char *base = strrchr(path, '/');
+    rbuf source;
+    rbuf_init(&source);
+    path_with(&source, base ? base + 1 : path, ".md");
+
+    rbuf_clear(&c->html);
+    rbuf_clear(&c->page);
+    ok = ok && html_from_markdown(rbuf_str(md), md->len, &c->html);
+    const site_data *d = c->data;
+    /* Values every page can use. A value that changes with any new run
+     * (the newest date) would rewrite every page each night: page.html
+     * leaves it to the front page. */
+    template_var vars[] = {
+        {"title", title},
+        {"root", rbuf_str(&root)},
+        {"content", rbuf_str(&c->html)},
+        {"source", rbuf_str(&source)},
+        {"data_date", d->last_date[0] ? d->last_date : "an unknown date"},
+        {"build_date", d->build_date[0] ? d->build_date : d->last_date},
+    };
+    char err[256];
+    if (ok && !template_render(c->tpl, vars, sizeof vars / sizeof vars[0], &c->page, err,
+                               sizeof err)) {
+        fprintf(stderr, "perfcast build: %s\n", err);
+        ok = false;
+    }
+    path_with(&name, path, ".html");
+    ok = ok && site_out_write(c->out, rbuf_str(&name), rbuf_str(&c->page), c->page.len);
+    c->pages += ok;
+    rbuf_free(&name);
+    rbuf_free(&root);
+    rbuf_free(&source);
+    return ok;
+}
+
+uint64_t site_chart_key(const char *kind, const char *title, const char *axes, const rbuf *csv)
+{
+    /* Bump the version when the drawing code changes, so old charts are redrawn. */
+    static const char version[] = "chart-v1";
+    uint64_t h = site_hash(version, sizeof version, 0);
+    h = site_hash(kind, strlen(kind), h);
+    h = site_hash(title, strlen(title), h);
+    h = site_hash(axes, strlen(axes), h);
+    return site_hash(rbuf_str(csv), csv->len, h);
+}
+
+bool site_chart(site_ctx *c, const char *path, uint64_t key, site_draw_fn draw,
+                const void *draw_ctx, char *err, size_t errlen)
+{
+    rbuf svg, png;
+    rbuf_init(&svg);
+    rbuf_init(&png);
+    path_with(&svg, path, ".svg");
+    path_with(&png, path, ".png");
+    bool ok;
+    if (site_out_can_reuse(c->out, rbuf_str(&svg), key) &&
+        site_out_can_reuse(c->out, rbuf_str(&png), key)) {
+        ok = site_out_reuse(c->out, rbuf_str(&svg), key) &&
+             site_out_reuse(c->out, rbuf_str(&png), key);
+        if (!ok && !site_out_failed(c->out))
+            snprintf(err, errlen, "the previous chart could not be kept");
+    } else {
+        chart_files files;
+        chart_files_init(&files);
+        ok = draw(draw_ctx, &files, err, errlen) &&
+             site_out_write_keyed(c->out, rbuf_str(&svg), key, files.svg.data, files.svg.len) &&
+             site_out_write_keyed(c->out, rbuf_str(&png), key, files.png.data, files.png.len);
+        chart_files_free(&files);
+        c->charts_drawn += ok;
+    }
+    if (!ok && site_out_failed(c->out))
+        snprintf(err, errlen, "%s", site_out_error(c->out));
+    c->charts += ok;
+    rbuf_free(&svg);
+    rbuf_free(&png);
+    return ok;
+}
+
+void site_md_chart(rbuf *md, const char *name, const char *alt, const char *csv_name)
+{
+    rbuf url;
+    rbuf_init(&url);
+    path_with(&url, name, ".svg");
+    md_image(md, alt, rbuf_str(&url));
+    md_end_paragraph(md);
+    md_text(md, "Chart as ");
+    path_with(&url, name, ".png");
+    md_link(md, "PNG", rbuf_str(&url));
+    md_text(md, " · ");
+    path_with(&url, name, ".svg");
+    md_link(md, "SVG", rbuf_str(&url));
+    md_text(md, " · data: ");
+    md_link(md, csv_name, csv_name);
+    md_end_paragraph(md);
+    rbuf_free(&url);
+}
+
+bool site_chart_on_page(site_ctx *c, rbuf *md, const char *path, uint64_t key,
+                        site_draw_fn draw, const void *draw_ctx, const char *name,
+                        const char *alt, const char *csv_name)
+{
+    char err[256] = "";
+    if (site_chart(c, path, key, draw, draw_ctx, err, sizeof err)) {
+        site_md_chart(md, name, alt, csv_name);
+        return true;
+    }
+    md_text(md, "The chart could not be drawn: ");
+    md_text(md, err);
+    md_end_paragraph(md);
+    return !site_out_failed(c->out);
+}
+
+bool site_draw_cost(const void *ctx, chart_files *out, char *err, size_t errlen)
+{
+    const site_cost_chart *j = ctx;
+    return chart_cost_time(j->title, j->cost_label, j->p, j->n, out, err, errlen);
+}
+
+void site_md_data_link(rbuf *md, const char *csv_name)
+{
+    md_text(md, "Data: ");
+    md_link(md, csv_name, csv_name);
+    md_end_paragraph(md);
+}
+
+void site_fmt(rbuf *out, double v)
+{
+    if (!isfinite(v)) {
+        rbuf_puts(out, "\xE2\x80\x94");
+        return;
+    }
+    double a = fabs(v);
+    char s[64];
+    if (a != 0 && (a >= 1e6 || a < 1e-3)) {
+        snprintf(s, sizeof s, "%.3e", v);
+    } else {
+        int decimals = a == 0 ? 0 : 3 - (int)floor(log10(a));
+        snprintf(s, sizeof s, "%.*f", decimals < 0 ? 0 : decimals, v);
+        if (strchr(s, '.')) { /* 12.50 -> 12.5, 3.000 -> 3 */
+            size_t n = strlen(s);
+            while (s[n - 1] == '0')
+                s[--n] = '\0';
+            if (s[n - 1] == '.')
+                s[--n] = '\0';
+        }
+    }
+    /* "-0.000" is zero */
+    bool zero = strspn(s, "-0.") == strlen(s);
+    rbuf_puts(out, zero ? "0" : s);
+}
+
+void site_fmt_pct(rbuf *out, double v)
+{
+    if (!isfinite(v)) {
+        rbuf_puts(out, "\xE2\x80\x94");
+        return;
+    }
+    char s[64];
+    snprintf(s, sizeof s, "%+.1f", v);
+    rbuf_puts(out, strcmp(s, "-0.0") == 0 || strcmp(s, "+0.0") == 0 ? "0.0" : s);
+}
+
+static void cell_with(md_table *t, void (*fmt)(rbuf *, double), double v)
+{
+    rbuf cell;
+    rbuf_init(&cell);
+    fmt(&cell, v);
+    md_table_text(t, rbuf_str(&cell));
+    rbuf_free(&cell);
+}
+
+void site_md_cell_number(md_table *t, double v)
+{
+    cell_with(t, site_fmt, v);
+}
+
+void site_md_cell_pct(md_table *t, double v)
+{
+    cell_with(t, site_fmt_pct, v);
+}
+
+void site_md_cell_count(md_table *t, size_t n)
+{
+    char s[32];
+    snprintf(s, sizeof s, "%zu", n);
+    md_table_text(t, s);
+}
+
+void site_csv_num(rbuf *out, double v)
+{
+    if (isfinite(v))
+        rbuf_number(out, v == 0 ? 0.0 : v);
+}
+
+void site_csv_text(rbuf *out, const char *s)
+{
+    esc_csv(out, s);
+}

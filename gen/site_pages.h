@@ -1,0 +1,109 @@
+/*
+ * site_pages.h — how the page writers (gen/site_*.c) produce files: every
+ * page is Markdown first (written as .md), then HTML through cmark inside
+ * the page template (.html); every table and chart has its CSV beside it;
+ * every chart is an SVG and a PNG drawn from that CSV's data.
+ *
+ * Layout of a site:
+ *   index.md/.html                     campaigns, clusters, accuracy, advice
+ *   campaigns/<slug>/index.md/.html    README, experiments, charts, CSVs
+ *   clusters/<slug>/index.md/.html     cost table and cost-vs-time chart
+ *   advice/index, scenario-1, scenario-2
+ *   alerts.md/.html, alerts.csv, alerts.xml (Atom)
+ *   style.css
+ *
+ * Errors: a failure of the output (disk, memory) is sticky in site_out and
+ * ends the build; a chart that cannot be drawn is reported on its page.
+ */
+#ifndef PERFCAST_SITE_PAGES_H
+#define PERFCAST_SITE_PAGES_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "gen/site_data.h"
+#include "gen/site_out.h"
+#include "render/buf.h"
+#include "render/chart.h"
+#include "render/markdown.h"
+#include "render/template.h"
+
+typedef struct {
+    site_out *out;
+    const template *tpl;
+    const site_data *data;
+    rbuf html, page;      /* scratch for site_page */
+    size_t pages;         /* pages written (each as .md and .html) */
+    size_t charts;        /* charts on the site */
+    size_t charts_drawn;  /* charts drawn by this build (the others were kept) */
+} site_ctx;
+
+/* Write path.md (the Markdown md) and path.html; path has no extension
+ * ("campaigns/x/index"). */
+bool site_page(site_ctx *c, const char *path, const char *title, const rbuf *md);
+
+/* Write any other file (CSV, XML, CSS). */
+bool site_file(site_ctx *c, const char *path, const rbuf *content);
+
+/* Draws a chart into out; false with a reason in err. */
+typedef bool (*site_draw_fn)(const void *ctx, chart_files *out, char *err, size_t errlen);
+
+/* Make path.svg and path.png (path without extension). key is a hash of
+ * everything the drawing depends on (its CSV, titles, kind); when the
+ * previous site has both files from the same key they are kept and draw is
+ * not called. Returns false with the reason in err when drawing fails. */
+bool site_chart(site_ctx *c, const char *path, uint64_t key, site_draw_fn draw,
+                const void *draw_ctx, char *err, size_t errlen);
+
+/* The key of a chart: everything its drawing depends on, which is its
+ * kind, title and axis labels (axes: the labels joined, any way) and the
+ * CSV it is drawn from. */
+uint64_t site_chart_key(const char *kind, const char *title, const char *axes, const rbuf *csv);
+
+/* Markdown that shows a chart: the SVG as an image with alt text, then
+ * links to the PNG, the SVG and the CSV (names relative to the page). */
+void site_md_chart(rbuf *md, const char *name, const char *alt, const char *csv_name);
+
+/* A chart on its page: site_chart(c, path, key, draw, draw_ctx), then
+ * site_md_chart(md, name, alt, csv_name), or a paragraph saying why the
+ * chart could not be drawn. False only when the site's output failed. */
+bool site_chart_on_page(site_ctx *c, rbuf *md, const char *path, uint64_t key,
+                        site_draw_fn draw, const void *draw_ctx, const char *name,
+                        const char *alt, const char *csv_name);
+
+/* A cost-vs-time chart (render/chart.h) to draw: the advice and cluster
+ * pages' draw_ctx for site_draw_cost. */
+typedef struct {
+    const char *title, *cost_label;
+    const chart_cost_point *p;
+    size_t n;
+} site_cost_chart;
+
+/* site_draw_fn of a site_cost_chart. */
+bool site_draw_cost(const void *ctx, chart_files *out, char *err, size_t errlen);
+
+/* "Data: [name.csv](name.csv)" under a table. */
+void site_md_data_link(rbuf *md, const char *csv_name);
+
+/* A number for people: 4 significant digits, "—" when not finite. */
+void site_fmt(rbuf *out, double v);
+/* A signed percentage with one decimal ("+3.2"), "—" when not finite. */
+void site_fmt_pct(rbuf *out, double v);
+/* Table cells: a number as site_fmt writes it, a percentage as
+ * site_fmt_pct, a count. */
+void site_md_cell_number(md_table *t, double v);
+void site_md_cell_pct(md_table *t, double v);
+void site_md_cell_count(md_table *t, size_t n);
+/* A CSV number (10 significant digits) or an empty cell. */
+void site_csv_num(rbuf *out, double v);
+/* A CSV text cell (render/escape.h rules); then "," or "\n". */
+void site_csv_text(rbuf *out, const char *s);
+
+/* The pages (gen/site_campaign.c, site_cluster.c, site_index.c,
+ * site_alerts.c, site_advice.c). */
+bool site_write_campaign(site_ctx *c, size_t campaign);
+bool site_write_cluster(site_ctx *c, size_t cluster);
+bool site_write_index(site_ctx *c);
+bool site_write_alerts(site_ctx *c);
+bool site_write_advice(site_ctx *c);
+
+#endif

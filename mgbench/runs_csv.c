@@ -1,0 +1,166 @@
+/*
+ * runs_csv.c — locked, single-write appends to runs.csv (see runs_csv.h).
+ */
+#include "mgbench/runs_csv.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "mgbench/refuse.h"
+
+static const char HEADER[] =
+    "cluster,code,np,npa,npb,na,nb,nodes,ppn,work_mb,time_s,time_comm_s,"
+    "time_setup_s,cycles,rel_residual,seq_of_np,rep,date,note";
+
+enum { ROW_MAX = 4096 };
+
+const char *mgb_runs_header(void)
+{
+    return HEADER;
+}
+
+/* Appends a CSV text cell (quoted when it holds a comma, quote or newline). */
+static size_t put_text(char *out, size_t len, size_t at, const char *text)
+{
+    if (!text || at >= len)
+        return at;
+    int quote = strpbrk(text, ",\"\r\n") != NULL;
+    if (quote && at < len)
+        out[at++] = '"';
+    for (const char *c = text; *c && at < len; c++) {
+        if (*c == '"' && at < len)
+            out[at++] = '"';
+        if (at < len)
+            out[at++] = *c;
+    }
+    if (quote && at < len)
+        out[at++] = '"';
+    return at;
+}
+
+int mgb_runs_format(const mgb_run_row *r, char *buf, size_t len)
+{
+    size_t at = put_text(buf, len, 0, r->cluster);
+    char seq[32] = "";
+    if (r->seq_of_np >= 0)
+        snprintf(seq, sizeof seq, "%ld", r->seq_of_np);
+    int n = snprintf(buf + (at < len ? at : len), at < len ? len - at : 0,
+                     ",mgbench,%ld,%ld,%ld,%ld,%ld,%ld,%ld,%.6g,%.6g,%.6g,%.6g,%ld,%.3e,%s,%ld,",
+                     r->np, r->npa, r->npb, r->na, r->nb, r->nodes, r->ppn, r->work_mb,
+                     r->time_s, r->time_comm_s, r->time_setup_s, r->cycles, r->rel_residual,
+                     seq, r->rep);
+    if (n < 0)
+        return -1;
+    at += (size_t)n;
+    at = put_text(buf, len, at, r->date);
+    if (at < len)
+        buf[at++] = ',';
+    at = put_text(buf, len, at, r->note);
+    if (at + 1 >= len)
+        return -1;
+    buf[at++] = '\n';
+    buf[at] = '\0';
+    return (int)at;
+}
+
+/* Writes all of buf (one write(2) unless the kernel cuts it short). */
+static int write_all(int fd, const char *buf, size_t len)
+{
+    while (len > 0) {
+        ssize_t n = write(fd, buf, len);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return -1;
+        buf += n;
+        len -= (size_t)n;
+    }
+    return 0;
+}
+
+/* Creates the folder holding path when it is missing (one level). */
+static void make_parent(const char *path)
+{
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%s", path);
+    char *slash = strrchr(dir, '/');
+    if (slash && slash != dir) {
+        *slash = '\0';
+        mkdir(dir, 0755);
+    }
+}
+
+/* Under the lock: checks the header of a non-empty file and whether its
+ * last byte is a newline. Returns 0, or -1 with err set. */
+static int check_existing(int fd, off_t size, const char *path, int *needs_newline,
+                          char *err, size_t errlen)
+{
+    char head[sizeof HEADER + 1];
+    ssize_t n = pread(fd, head, sizeof head, 0);
+    if (n < 0)
+        return mgb_refuse(err, errlen, "%s: cannot read: %s", path, strerror(errno));
+    size_t hl = strlen(HEADER);
+    int same = (size_t)n >= hl && memcmp(head, HEADER, hl) == 0 &&
+               ((size_t)n == hl || head[hl] == '\n' || head[hl] == '\r');
+    if (!same)
+        return mgb_refuse(err, errlen,
+                          "%s: its header is not mgbench's, refusing to append (expected: %s)",
+                          path, HEADER);
+    char last;
+    if (pread(fd, &last, 1, size - 1) != 1)
+        return mgb_refuse(err, errlen, "%s: cannot read: %s", path, strerror(errno));
+    *needs_newline = last != '\n';
+    return 0;
+}
+
+static int append_locked(int fd, const char *path, const char *row, size_t rowlen,
+                         char *err, size_t errlen)
+{
+    struct stat st;
+    if (fstat(fd, &st) != 0)
+        return mgb_refuse(err, errlen, "%s: %s", path, strerror(errno));
+    char buf[ROW_MAX + sizeof HEADER + 2];
+    size_t at = 0;
+    if (st.st_size == 0) {
+        at = (size_t)snprintf(buf, sizeof buf, "%s\n", HEADER);
+    } else {
+        int needs_newline = 0;
+        if (check_existing(fd, st.st_size, path, &needs_newline, err, errlen) != 0)
+            return -1;
+        if (needs_newline)
+            buf[at++] = '\n';
+    }
+    memcpy(buf + at, row, rowlen);
+    if (write_all(fd, buf, at + rowlen) != 0)
+        return mgb_refuse(err, errlen, "%s: write failed: %s", path, strerror(errno));
+    return 0;
+}
+
+int mgb_runs_append(const char *path, const mgb_run_row *row, char *err, size_t errlen)
+{
+    char line[ROW_MAX];
+    int len = mgb_runs_format(row, line, sizeof line);
+    if (len < 0)
+        return mgb_refuse(err, errlen, "the row for %s is too long", path);
+    if (!row->cluster || !*row->cluster)
+        return mgb_refuse(err, errlen, "the row has no cluster");
+    make_parent(path);
+    int fd = open(path, O_RDWR | O_CREAT | O_APPEND, 0644);
+    if (fd < 0)
+        return mgb_refuse(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+    struct flock lk = {.l_type = F_WRLCK, .l_whence = SEEK_SET, .l_start = 0, .l_len = 0};
+    int rc;
+    while ((rc = fcntl(fd, F_SETLKW, &lk)) != 0 && errno == EINTR)
+        ;
+    if (rc != 0) {
+        close(fd);
+        return mgb_refuse(err, errlen, "%s: cannot lock: %s", path, strerror(errno));
+    }
+    rc = append_locked(fd, path, line, (size_t)len, err, errlen);
+    close(fd); /* releases the lock */
+    return rc;
+}

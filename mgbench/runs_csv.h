@@ -1,0 +1,45 @@
+/*
+ * runs_csv.h — appends one run to an archive campaign's runs.csv.
+ *
+ * The file is created with the header when absent. Appending takes an
+ * exclusive fcntl lock on the file, checks that its header is mgbench's,
+ * and writes the whole row with one write(2) on an O_APPEND descriptor, so
+ * any number of runs may append at once without torn or lost rows.
+ */
+#ifndef MGBENCH_RUNS_CSV_H
+#define MGBENCH_RUNS_CSV_H
+
+#include <stddef.h>
+
+/* One row in the archive schema (archive/README.md). Text fields may be
+ * NULL (empty cell); numbers below zero mean "empty" where noted. */
+typedef struct {
+    const char *cluster;   /* required */
+    long np, npa, npb;
+    long na, nb;           /* mesh intervals */
+    long nodes, ppn;
+    double work_mb;        /* grid storage per process, MiB */
+    double time_s;         /* solve wall time, max over processes */
+    double time_comm_s;    /* time in communication, max over processes */
+    double time_setup_s;
+    long cycles;           /* V-cycles run */
+    double rel_residual;   /* final ||b - Au|| / ||b|| */
+    long seq_of_np;        /* sequential run of a per-process mesh: the np it
+                              stands for; < 0 for an ordinary run */
+    long rep;
+    const char *date;      /* YYYY-MM-DD */
+    const char *note;
+} mgb_run_row;
+
+/* The header line mgbench writes (no newline). */
+const char *mgb_runs_header(void);
+
+/* Formats the row (with its newline) into buf; returns the length, or -1
+ * when it does not fit. */
+int mgb_runs_format(const mgb_run_row *row, char *buf, size_t len);
+
+/* Appends the row to path, creating the file (with header) and its folder
+ * when needed. Returns 0, or -1 with the reason in err. */
+int mgb_runs_append(const char *path, const mgb_run_row *row, char *err, size_t errlen);
+
+#endif

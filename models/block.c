@@ -1,0 +1,256 @@
+/*
+ * block.c — see block.h.
+ */
+#include "models/block.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *block_status_text(block_status s, overhead_status law_status)
+{
+    switch (s) {
+    case BLOCK_OK: return "ok";
+    case BLOCK_NOMEM: return "out of memory";
+    case BLOCK_BAD_INPUT:
+        return "a training run has a non-positive time or process grid, or the target "
+               "grid or mesh is not positive";
+    case BLOCK_NO_22: return "no run on the (2,2) process grid: T(2,2) cannot be measured";
+    case BLOCK_NO_STRIPS_A:
+        return "no (np,1) strip run with np > 2 has a (2,1) run at the same per-process "
+               "mesh, so Ta cannot be measured";
+    case BLOCK_NO_STRIPS_B:
+        return "no (1,np) strip run with np > 2 has a (1,2) run at the same per-process "
+               "mesh, so Tb cannot be measured";
+    case BLOCK_OVERHEAD_A:
+    case BLOCK_OVERHEAD_B: return overhead_status_text(law_status);
+    }
+    return "unknown error";
+}
+
+/* Direction a uses (np,1) grids and messages of length pb; b the transpose. */
+typedef struct {
+    bool along_a;
+} direction;
+
+static double dir_np(direction d, const mesh_config *c)
+{
+    if (d.along_a)
+        return c->npb == 1 ? c->npa : 0;
+    return c->npa == 1 ? c->npb : 0;
+}
+
+static double dir_msg(direction d, double pa, double pb)
+{
+    return d.along_a ? pb : pa;
+}
+
+static bool np_wanted(const block_options *opt, double np)
+{
+    if (np <= 2)
+        return false;
+    if (!opt->nps)
+        return true;
+    for (size_t i = 0; i < opt->nnps; i++)
+        if (opt->nps[i] == np)
+            return true;
+    return false;
+}
+
+/* The (2,1) or (1,2) configuration at c's per-process mesh (or work). */
+static const mesh_config *base_of(const mesh_configs *cs, direction d, const mesh_config *c)
+{
+    mesh_lookup base;
+    mesh_lookup_time(cs, d.along_a ? 2 : 1, d.along_a ? 1 : 2, c->pa, c->pb, c->work_mb, NAN,
+                     false, &base);
+    return base.config;
+}
+
+static bool any_strip_with_msg(const mesh_configs *cs, const block_options *opt, direction d,
+                               double msg)
+{
+    for (size_t k = 0; k < cs->nconfigs; k++) {
+        const mesh_config *c = &cs->configs[k];
+        if (np_wanted(opt, dir_np(d, c)) && mesh_same_size(dir_msg(d, c->pa, c->pb), msg))
+            return true;
+    }
+    return false;
+}
+
+/* Differences T(np,1) - T(2,1) of one direction (step 2). pair records the
+ * two configurations of each point. */
+static size_t direction_points(const mesh_configs *cs, const block_options *opt, direction d,
+                               double msg, block_direction *bd, overhead_point *pts,
+                               size_t *pair)
+{
+    bool by_msg = any_strip_with_msg(cs, opt, d, msg);
+    bd->msg_len_fallback = !by_msg;
+    size_t n = 0;
+    for (size_t k = 0; k < cs->nconfigs; k++) {
+        const mesh_config *c = &cs->configs[k];
+        double np = dir_np(d, c);
+        if (!np_wanted(opt, np))
+            continue;
+        if (by_msg && !mesh_same_size(dir_msg(d, c->pa, c->pb), msg)) {
+            bd->nother_msg++;
+            continue;
+        }
+        const mesh_config *base = base_of(cs, d, c);
+        double work = isfinite(c->work_mb) ? c->work_mb : base ? base->work_mb : NAN;
+        if (!base || !isfinite(work)) {
+            bd->nunmatched++;
+            continue;
+        }
+        pts[n] = (overhead_point){np, work, c->time_s - base->time_s};
+        pair[2 * n] = k;
+        pair[2 * n + 1] = (size_t)(base - cs->configs);
+        n++;
+    }
+    bd->npoints = n;
+    return n;
+}
+
+static void mark_used(block_model *m, const block_direction *bd, const overhead_point *pts,
+                      const size_t *pair, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        for (size_t l = 0; l < bd->law.nlines; l++)
+            if (bd->law.lines[l].np == pts[i].np)
+                for (int j = 0; j < 2; j++) {
+                    mesh_config *c = &m->configs.configs[pair[2 * i + j]];
+                    c->used = true;
+                    m->max_spread_pct = fmax(m->max_spread_pct, c->spread_pct);
+                }
+}
+
+/* Fit one direction's law when the target needs it. */
+static block_status fit_direction(block_model *m, const block_options *opt, direction d,
+                                  double msg, block_direction *bd, overhead_status *ls)
+{
+    if (!bd->needed)
+        return BLOCK_OK;
+    size_t cap = m->configs.nconfigs ? m->configs.nconfigs : 1;
+    overhead_point *pts = malloc(sizeof *pts * cap);
+    size_t *pair = malloc(sizeof *pair * 2 * cap);
+    block_status s = BLOCK_NOMEM;
+    if (pts && pair) {
+        size_t n = direction_points(&m->configs, opt, d, msg, bd, pts, pair);
+        if (n == 0) {
+            s = d.along_a ? BLOCK_NO_STRIPS_A : BLOCK_NO_STRIPS_B;
+        } else if ((*ls = overhead_fit(pts, n, 2, &bd->law)) != OVERHEAD_OK) {
+            s = *ls == OVERHEAD_NOMEM ? BLOCK_NOMEM
+                : d.along_a ? BLOCK_OVERHEAD_A : BLOCK_OVERHEAD_B;
+        } else {
+            s = BLOCK_OK;
+            mark_used(m, bd, pts, pair, n);
+        }
+    }
+    free(pts);
+    free(pair);
+    return s;
+}
+
+/* Step 1's (2,2) run at the target's mesh enters the prediction: flag it. */
+static void mark_reference(block_model *m, const block_target *t)
+{
+    mesh_lookup ref;
+    if (mesh_lookup_time(&m->configs, 2, 2, t->pa, t->pb, t->work_mb, NAN, false, &ref) !=
+        MESH_NONE) {
+        mesh_config *c = &m->configs.configs[ref.config - m->configs.configs];
+        c->used = true;
+        m->max_spread_pct = fmax(m->max_spread_pct, c->spread_pct);
+    }
+}
+
+static bool has_grid(const mesh_configs *cs, double npa, double npb)
+{
+    for (size_t k = 0; k < cs->nconfigs; k++)
+        if (cs->configs[k].npa == npa && cs->configs[k].npb == npb)
+            return true;
+    return false;
+}
+
+static bool target_valid(const block_target *t)
+{
+    return t->npa >= 1 && t->npb >= 1 && t->pa > 0 && t->pb > 0 && isfinite(t->npa) &&
+           isfinite(t->npb) && isfinite(t->pa) && isfinite(t->pb);
+}
+
+block_status block_fit(const mesh_run *runs, size_t n, const block_options *opt,
+                       const block_target *t, block_model *out, overhead_status *law_status)
+{
+    memset(out, 0, sizeof *out);
+    overhead_status ls = OVERHEAD_OK;
+    block_status s;
+    if (!target_valid(t)) {
+        s = BLOCK_BAD_INPUT;
+    } else if (!mesh_configs_build(runs, n, opt->work_tol, &out->configs)) {
+        bool valid = true;
+        for (size_t i = 0; i < n; i++)
+            valid = valid && runs[i].time_s > 0 && runs[i].npa >= 1 && runs[i].npb >= 1 &&
+                    isfinite(runs[i].time_s);
+        s = valid ? BLOCK_NOMEM : BLOCK_BAD_INPUT;
+    } else if (!has_grid(&out->configs, 2, 2)) {
+        s = BLOCK_NO_22;
+    } else {
+        out->mb_per_point = mesh_mb_per_point(&out->configs);
+        out->a.needed = t->npa > 2;
+        out->b.needed = t->npb > 2;
+        s = fit_direction(out, opt, (direction){true}, t->pb, &out->a, &ls);
+        if (s == BLOCK_OK)
+            s = fit_direction(out, opt, (direction){false}, t->pa, &out->b, &ls);
+        mark_reference(out, t);
+    }
+    if (law_status)
+        *law_status = ls;
+    if (s != BLOCK_OK)
+        block_model_free(out);
+    return s;
+}
+
+void block_model_free(block_model *m)
+{
+    mesh_configs_free(&m->configs);
+    overhead_law_free(&m->a.law);
+    overhead_law_free(&m->b.law);
+    memset(m, 0, sizeof *m);
+}
+
+/* Ta or Tb: 0 when the direction has <= 2 processes. */
+static double direction_overhead(const block_direction *bd, double np, double work, bool *extra)
+{
+    if (np <= 2 || !bd->needed)
+        return 0;
+    *extra = *extra || np > bd->law.np_max || overhead_work_outside(&bd->law, work);
+    return overhead_eval(&bd->law, np, work);
+}
+
+static block_dominant dominant_of(double ta, double tb, const block_target *t)
+{
+    if (t->npa <= 2 && t->npb <= 2)
+        return BLOCK_DOMINANT_NONE;
+    if (fabs(ta - tb) <= 1e-9 * fmax(fabs(ta), fabs(tb)))
+        return BLOCK_DOMINANT_TIE;
+    return ta > tb ? BLOCK_DOMINANT_A : BLOCK_DOMINANT_B;
+}
+
+bool block_predict(const block_model *m, const block_target *t, block_prediction *out)
+{
+    memset(out, 0, sizeof *out);
+    mesh_lookup ref;
+    if (!target_valid(t) ||
+        mesh_lookup_time(&m->configs, 2, 2, t->pa, t->pb, t->work_mb, m->mb_per_point, true,
+                         &ref) == MESH_NONE)
+        return false;
+    out->t22_s = ref.time_s;
+    out->t22_match = ref.match;
+    out->work_mb = ref.work_mb;
+    out->t22_reps = ref.config ? ref.config->reps : 0;
+    out->t22_spread_pct = ref.config ? ref.config->spread_pct : NAN;
+    out->ta_s = direction_overhead(&m->a, t->npa, out->work_mb, &out->extrapolation);
+    out->tb_s = direction_overhead(&m->b, t->npb, out->work_mb, &out->extrapolation);
+    out->dominant = dominant_of(out->ta_s, out->tb_s, t);
+    out->sequential_target = t->npa == 1 && t->npb == 1;
+    out->time_s = out->t22_s + fmax(out->ta_s, out->tb_s);
+    return isfinite(out->time_s);
+}

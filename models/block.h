@@ -1,0 +1,110 @@
+/*
+ * block.h — the block model of Romanazzi & Jimack (seed 001, section 4):
+ *
+ *     T(npa, npb) ~ T(2,2) + max(Ta, Tb)
+ *     Ta = T(npa,1) - T(2,1) = alpha_a(npa) + gamma_a * work
+ *     Tb = T(1,npb) - T(1,2) = alpha_b(npb) + gamma_b * work
+ *     alpha(np) = c + d*L + e*L^2,  L = log2 np;  gamma = gamma(largest np)
+ *
+ * for a target Na x Nb on an npa x npb grid, per-process mesh
+ * pa x pb = (Na/npa) x (Nb/npb). The paper's steps:
+ *  1. T(2,2) on a 2pa x 2pb mesh (the same per-process mesh);
+ *  2. strips (np,1), np = 2,4,8,16, on (np*pa/l) x pb meshes, l = 1,2,4
+ *     (per-process (pa/l) x pb, messages of length pb), and likewise
+ *     (1,np) on pa x (np*pb/l); differences T(np,1) - T(2,1) at the same
+ *     per-process mesh;
+ *  3. per np a least-squares line over work;
+ *  4. alpha quadratic in log2 np: exact through three np (4, 8, 16), least
+ *     squares through more, linear when only two np are available
+ *     (degree_reduced);
+ *  5-6. Ta, Tb at the target's npa, npb; T = T(2,2) + max(Ta, Tb).
+ *
+ * Degenerate targets: a direction with 2 processes or fewer has no overhead
+ * beyond the (2,2) reference (Ta = 0 for npa <= 2: T(2,1) - T(2,1) = 0 by
+ * definition, and a single process along a has no a-messages), so it needs
+ * no strips; npa = npb = 1 is a sequential run, which this model does not
+ * describe (sequential_target). When Ta = Tb the two directions tie.
+ *
+ * Work of a point is the memory of the (np,1) run; the target's work is
+ * that of its (2,2) run (same per-process mesh).
+ *
+ * Ownership: block_fit fills a block_model released by block_model_free.
+ * No I/O.
+ */
+#ifndef PERFCAST_BLOCK_H
+#define PERFCAST_BLOCK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include "models/meshrun.h"
+#include "models/overhead.h"
+
+typedef struct {
+    double work_tol;      /* relative tolerance for "same work" matching */
+    const double *nps;    /* strip process counts (> 2) to use; NULL = every one given */
+    size_t nnps;
+} block_options;
+
+/* The configuration to predict. */
+typedef struct {
+    double npa, npb;
+    double pa, pb;        /* per-process mesh Na/npa x Nb/npb */
+    double work_mb;       /* NAN = unknown: the (2,2) run's work is used */
+} block_target;
+
+/* One direction's overhead law: a from (np,1) strips, b from (1,np). */
+typedef struct {
+    bool needed;            /* the target has more than 2 processes along it */
+    overhead_law law;       /* fitted when needed */
+    size_t npoints;         /* differences T(np,1) - T(2,1) that entered the fit */
+    size_t nunmatched;      /* strips without a (2,1) partner at their mesh */
+    size_t nother_msg;      /* strips left out: other message length */
+    bool msg_len_fallback;  /* no strip had the target's message length: all were used */
+} block_direction;
+
+typedef struct {
+    mesh_configs configs;
+    block_direction a, b;
+    double mb_per_point;
+    double max_spread_pct;  /* largest repetition spread among configurations used */
+} block_model;
+
+typedef enum {
+    BLOCK_OK = 0,
+    BLOCK_NOMEM,
+    BLOCK_BAD_INPUT,   /* a run with a non-positive time or grid, or a bad target */
+    BLOCK_NO_22,       /* no (2,2) run at all */
+    BLOCK_NO_STRIPS_A, /* Ta needed but no (np,1) strip with a (2,1) partner */
+    BLOCK_NO_STRIPS_B,
+    BLOCK_OVERHEAD_A,  /* the a-direction law could not be fitted: see law_status */
+    BLOCK_OVERHEAD_B
+} block_status;
+
+const char *block_status_text(block_status s, overhead_status law_status);
+
+/* Fit the directions the target needs. On failure the model is empty. */
+block_status block_fit(const mesh_run *runs, size_t n, const block_options *opt,
+                       const block_target *t, block_model *out, overhead_status *law_status);
+
+void block_model_free(block_model *m);
+
+typedef enum { BLOCK_DOMINANT_NONE, BLOCK_DOMINANT_A, BLOCK_DOMINANT_B, BLOCK_DOMINANT_TIE } block_dominant;
+
+typedef struct {
+    double time_s;          /* T(2,2) + max(Ta, Tb) */
+    double t22_s;
+    double ta_s, tb_s;      /* 0 for a direction with <= 2 processes */
+    double work_mb;
+    block_dominant dominant;
+    mesh_match t22_match;   /* MESH_EXACT is the paper's method */
+    size_t t22_reps;
+    double t22_spread_pct;
+    bool sequential_target; /* npa = npb = 1: the time shown is T(2,2) */
+    bool extrapolation;
+} block_prediction;
+
+/* Predict the target the model was fitted for. False when no T(2,2) can
+ * be had (no (2,2) run and no work to interpolate with). */
+bool block_predict(const block_model *m, const block_target *t, block_prediction *out);
+
+#endif

@@ -1,0 +1,101 @@
+/*
+ * multicluster.c — see multicluster.h.
+ */
+#include "models/multicluster.h"
+
+#include <math.h>
+#include <string.h>
+
+bool multicluster_predict(const multicluster_side sides[2], double n_msg, const double rows[2],
+                          multicluster_prediction *out)
+{
+    memset(out, 0, sizeof *out);
+    for (int i = 0; i < 2; i++) {
+        strip_target t = {sides[i].np, rows[i], n_msg, NAN};
+        if (!sides[i].model || !(rows[i] > 0) || !strip_predict(sides[i].model, &t, &out->side[i]))
+            return false;
+        out->rows[i] = rows[i];
+        out->mem_mb[i] = out->side[i].work_mb;
+    }
+    double ta = out->side[0].time_s, tb = out->side[1].time_s;
+    out->time_s = fmax(ta, tb);
+    out->dominant = fabs(ta - tb) <= 1e-9 * out->time_s ? -1 : ta > tb ? 0 : 1;
+    return true;
+}
+
+void multicluster_equal_rows(const multicluster_side sides[2], double total_rows, double rows[2])
+{
+    for (int i = 0; i < 2; i++)
+        rows[i] = total_rows / 2 / sides[i].np;
+}
+
+/* Is x a whole multiple of q (to rounding)? */
+static bool multiple_of(double x, double q)
+{
+    double k = round(x / q);
+    return k >= 1 && fabs(x - k * q) <= 1e-9 * fmax(x, 1);
+}
+
+/* The best split found so far: among all, and among those whose rows on B
+ * are whole multiples of the quantum too. */
+typedef struct {
+    multicluster_prediction even, any;
+    bool have_even, have_any, failed;
+} balance_search;
+
+/* Try rows ra per process on A (B gets the rest). */
+static void try_split(const multicluster_side sides[2], double n_msg, double total_rows,
+                      const multicluster_balance_options *opt, double q, double ra,
+                      balance_search *bs)
+{
+    double rows[2] = {ra, (total_rows - sides[0].np * ra) / sides[1].np};
+    multicluster_prediction trial;
+    if (ra < q || ra > opt->max_rows[0] || rows[1] < q || rows[1] > opt->max_rows[1])
+        return;
+    if (!multicluster_predict(sides, n_msg, rows, &trial)) {
+        bs->failed = true;
+        return;
+    }
+    if (!bs->have_any || trial.time_s < bs->any.time_s) {
+        bs->any = trial;
+        bs->have_any = true;
+    }
+    if (multiple_of(rows[1], q) && (!bs->have_even || trial.time_s < bs->even.time_s)) {
+        bs->even = trial;
+        bs->have_even = true;
+    }
+}
+
+/* Every multiple of q from lo to hi in steps of step. */
+static void scan(const multicluster_side sides[2], double n_msg, double total_rows,
+                 const multicluster_balance_options *opt, double q, double lo, double hi,
+                 double step, balance_search *bs)
+{
+    for (double ra = lo; ra <= hi && !bs->failed; ra += step)
+        try_split(sides, n_msg, total_rows, opt, q, ra, bs);
+}
+
+bool multicluster_balance(const multicluster_side sides[2], double n_msg, double total_rows,
+                          const multicluster_balance_options *opt,
+                          multicluster_prediction *out)
+{
+    double q = opt->quantum > 0 ? opt->quantum : 1;
+    balance_search bs = {0};
+    memset(out, 0, sizeof *out);
+    if (!(sides[0].np >= 1) || !(sides[1].np >= 1) || !(total_rows > 0) || !isfinite(total_rows))
+        return false;
+    /* Every multiple of q when there are few; otherwise a coarse pass of
+     * about 4096 points, then every multiple of q around the coarse best. */
+    double most = floor(total_rows / sides[0].np / q) * q;
+    double step = q * fmax(1, ceil(most / q / 4096));
+    scan(sides, n_msg, total_rows, opt, q, q, most, step, &bs);
+    if (step > q && bs.have_any) {
+        double centre = bs.any.rows[0];
+        scan(sides, n_msg, total_rows, opt, q, fmax(q, centre - step), centre + step, q, &bs);
+    }
+    if (bs.failed || !bs.have_any)
+        return false;
+    *out = bs.have_even ? bs.even : bs.any;
+    out->uneven = !bs.have_even;
+    return true;
+}

@@ -1,0 +1,621 @@
+/*
+ * ols.c — least squares by Householder QR with R's limited pivoting.
+ *
+ * Columns are scaled to unit norm first: a design mixing N^3 (1e12) with
+ * an intercept (1) would otherwise lose digits in the reflections, and the
+ * aliasing test (remaining norm < tol * own norm) is scale-free anyway.
+ * The statistics follow R's summary.lm and predict.lm formula by formula,
+ * so the two can be compared to rounding.
+ */
+#include "models/ols.h"
+
+#include <gsl/gsl_cdf.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Below this relative residual size a fit counts as exact (see exact_fit). */
+#define EXACT_FIT_RATIO 1e-20
+
+const char *ols_absence_text(ols_absence a)
+{
+    switch (a) {
+    case OLS_PRESENT:
+        return "";
+    case OLS_NO_RESIDUAL_DF:
+        return "no residual degrees of freedom: as many estimable coefficients as runs";
+    case OLS_EXACT_FIT:
+        return "the training runs are fitted exactly: no residual variance to estimate";
+    case OLS_CONSTANT_RESPONSE:
+        return "the response is the same in every training run: nothing to explain";
+    case OLS_INTERCEPT_ONLY:
+        return "no term is estimable besides the intercept: nothing to test";
+    }
+    return "";
+}
+
+const char *ols_status_text(ols_status s)
+{
+    switch (s) {
+    case OLS_OK:
+        return "ok";
+    case OLS_ERR_NOMEM:
+        return "out of memory";
+    case OLS_ERR_NO_RUNS:
+        return "no training runs";
+    case OLS_ERR_NOT_FINITE:
+        return "a term value or a response is not a finite number";
+    }
+    return "unknown error";
+}
+
+void ols_free(ols_model *m)
+{
+    free(m->coef);
+    free(m->std_error);
+    free(m->t);
+    free(m->p);
+    free(m->aliased);
+    free(m->fitted);
+    free(m->residuals);
+    free(m->hat);
+    free(m->order);
+    free(m->scale);
+    free(m->rinv);
+    free(m->alias);
+    memset(m, 0, sizeof *m);
+}
+
+static bool allocate(ols_model *m, size_t n, size_t p)
+{
+    m->coef = calloc(p, sizeof *m->coef);
+    m->std_error = calloc(p, sizeof *m->std_error);
+    m->t = calloc(p, sizeof *m->t);
+    m->p = calloc(p, sizeof *m->p);
+    m->aliased = calloc(p, sizeof *m->aliased);
+    m->order = calloc(p, sizeof *m->order);
+    m->scale = calloc(p, sizeof *m->scale);
+    m->fitted = calloc(n, sizeof *m->fitted);
+    m->residuals = calloc(n, sizeof *m->residuals);
+    m->hat = calloc(n, sizeof *m->hat);
+    return m->coef && m->std_error && m->t && m->p && m->aliased && m->order &&
+           m->scale && m->fitted && m->residuals && m->hat;
+}
+
+static double norm2(const double *v, size_t len)
+{
+    /* Two passes (max, then scaled sum) so huge or tiny values never
+     * overflow or underflow. */
+    double big = 0;
+    for (size_t i = 0; i < len; i++)
+        if (fabs(v[i]) > big)
+            big = fabs(v[i]);
+    if (big == 0)
+        return 0;
+    double s = 0;
+    for (size_t i = 0; i < len; i++)
+        s += (v[i] / big) * (v[i] / big);
+    return big * sqrt(s);
+}
+
+/* The design value of coefficient j for one row of term values: 1 for the
+ * intercept, else the term's value. */
+static double term_or_one(const double *terms, size_t j)
+{
+    return j == 0 ? 1.0 : terms[j - 1];
+}
+
+/* The same in run i of the row-major n x k term matrix x. */
+static double design_value(const double *x, size_t k, size_t i, size_t j)
+{
+    return term_or_one(x + i * k, j);
+}
+
+/* Column-major copy of [1 x], each column divided by its norm. */
+static double *scaled_design(const double *x, size_t n, size_t k, double *scale)
+{
+    size_t p = k + 1;
+    double *a = malloc(n * p * sizeof *a);
+    if (!a)
+        return NULL;
+    for (size_t j = 0; j < p; j++) {
+        double *col = a + j * n;
+        for (size_t i = 0; i < n; i++)
+            col[i] = design_value(x, k, i, j);
+        double s = norm2(col, n);
+        scale[j] = s > 0 ? s : 1.0;
+        for (size_t i = 0; i < n; i++)
+            col[i] /= scale[j];
+    }
+    return a;
+}
+
+static void reverse(double *v, size_t len)
+{
+    for (size_t i = 0, j = len; i + 1 < j; i++) {
+        j--;
+        double t = v[i];
+        v[i] = v[j];
+        v[j] = t;
+    }
+}
+
+/* Move column l (and its bookkeeping) to the end, keeping the order of the
+ * others, as dqrdc2 does. Columns are contiguous, so this is a rotation of
+ * one block by n values, done in place by three reversals. */
+static void rotate_to_end(double *a, size_t n, size_t p, size_t *order, size_t l)
+{
+    double *block = a + l * n;
+    size_t len = (p - l) * n;
+    reverse(block, n);
+    reverse(block + n, len - n);
+    reverse(block, len);
+    size_t o = order[l];
+    memmove(order + l, order + l + 1, (p - l - 1) * sizeof *order);
+    order[p - 1] = o;
+}
+
+/* Apply the reflection I - beta v v' (v in rows l..n-1 of v) to c. */
+static void reflect(const double *v, double beta, size_t l, size_t n, double *c)
+{
+    double s = 0;
+    for (size_t i = l; i < n; i++)
+        s += v[i] * c[i];
+    s *= beta;
+    for (size_t i = l; i < n; i++)
+        c[i] -= s * v[i];
+}
+
+/* Zero column l below the diagonal by a Householder reflection, applied to
+ * the columns after it and to qty. */
+static void householder_step(double *a, size_t n, size_t p, size_t l, double *qty)
+{
+    double *v = a + l * n;
+    double norm = norm2(v + l, n - l);
+    double alpha = v[l] > 0 ? -norm : norm;
+    double beta = 1.0 / (norm * norm - alpha * v[l]);
+    v[l] -= alpha;
+    for (size_t j = l + 1; j < p; j++)
+        reflect(v, beta, l, n, a + j * n);
+    reflect(v, beta, l, n, qty);
+    v[l] = alpha;
+    for (size_t i = l + 1; i < n; i++)
+        v[i] = 0;
+}
+
+/* The QR with limited pivoting; returns the rank. */
+static size_t decompose(double *a, size_t n, size_t p, size_t *order, double *qty)
+{
+    size_t active = p; /* columns not (yet) set aside as negligible */
+    size_t steps = n < p ? n : p;
+    for (size_t l = 0; l < steps; l++) {
+        while (l < active && norm2(a + l * n + l, n - l) < OLS_TOLERANCE) {
+            rotate_to_end(a, n, p, order, l);
+            active--;
+        }
+        if (l >= active)
+            break;
+        if (l + 1 < n)
+            householder_step(a, n, p, l, qty);
+    }
+    return active < n ? active : n;
+}
+
+/* rinv = inverse of the upper-triangular R11 (rank x rank, row-major). */
+static void invert_r11(const double *a, size_t n, size_t r, double *rinv)
+{
+    for (size_t j = 0; j < r; j++) {
+        rinv[j * r + j] = 1.0 / a[j * n + j];
+        for (size_t i = j; i-- > 0;) {
+            double s = 0;
+            for (size_t q = i + 1; q <= j; q++)
+                s += a[q * n + i] * rinv[q * r + j];
+            rinv[i * r + j] = -s / a[i * n + i];
+        }
+        for (size_t i = j + 1; i < r; i++)
+            rinv[i * r + j] = 0;
+    }
+}
+
+/* alias = R11^-1 R12: each left-out column in terms of the estimable ones. */
+static void alias_relations(const double *a, size_t n, size_t p, size_t r,
+                            const double *rinv, double *alias)
+{
+    size_t left_out = p - r;
+    for (size_t i = 0; i < r; i++)
+        for (size_t q = 0; q < left_out; q++) {
+            double s = 0;
+            for (size_t j = i; j < r; j++)
+                s += rinv[i * r + j] * a[(r + q) * n + j];
+            alias[i * left_out + q] = s;
+        }
+}
+
+static void set_coefficients(ols_model *m, const double *qty)
+{
+    size_t r = m->rank, p = m->ncoef;
+    for (size_t j = 0; j < p; j++) {
+        m->coef[j] = m->std_error[j] = m->t[j] = m->p[j] = NAN;
+        m->aliased[j] = true;
+    }
+    for (size_t i = 0; i < r; i++) {
+        double s = 0;
+        for (size_t j = i; j < r; j++)
+            s += m->rinv[i * r + j] * qty[j];
+        size_t c = m->order[i];
+        m->coef[c] = s / m->scale[c];
+        m->aliased[c] = false;
+    }
+}
+
+static void set_fitted(ols_model *m, const double *x, const double *y, size_t k)
+{
+    for (size_t i = 0; i < m->n; i++) {
+        double f = 0;
+        for (size_t q = 0; q < m->rank; q++) {
+            size_t c = m->order[q];
+            f += design_value(x, k, i, c) * m->coef[c];
+        }
+        m->fitted[i] = f;
+        m->residuals[i] = y[i] - f;
+    }
+}
+
+/* The scaled design value of the coefficient at pivoted position q, for
+ * one row of term values. */
+static double scaled_value(const ols_model *m, const double *terms, size_t q)
+{
+    size_t c = m->order[q];
+    return term_or_one(terms, c) / m->scale[c];
+}
+
+/* Component j of z = R11^-T x~ for one row of term values: the row in the
+ * coordinates where the hat matrix is a dot product, H_ab = z_a.z_b. */
+static double whitened(const ols_model *m, const double *terms, size_t j)
+{
+    size_t r = m->rank;
+    double z = 0;
+    for (size_t i = 0; i <= j; i++)
+        z += m->rinv[i * r + j] * scaled_value(m, terms, i);
+    return z;
+}
+
+static void whiten(const ols_model *m, const double *terms, double *z)
+{
+    for (size_t j = 0; j < m->rank; j++)
+        z[j] = whitened(m, terms, j);
+}
+
+static double dot(const double *a, const double *b, size_t len)
+{
+    double s = 0;
+    for (size_t i = 0; i < len; i++)
+        s += a[i] * b[i];
+    return s;
+}
+
+/* The leverage x0'(X'X)^-1 x0 = ||z||^2 of one row of term values. */
+static double leverage_of(const ols_model *m, const double *terms)
+{
+    double h = 0;
+    for (size_t j = 0; j < m->rank; j++) {
+        double z = whitened(m, terms, j);
+        h += z * z;
+    }
+    return h;
+}
+
+static void set_hat(ols_model *m, const double *x, size_t k)
+{
+    m->max_hat = 0;
+    for (size_t i = 0; i < m->n; i++) {
+        m->hat[i] = leverage_of(m, x + i * k);
+        if (m->hat[i] > m->max_hat)
+            m->max_hat = m->hat[i];
+    }
+}
+
+static bool is_constant(const double *y, size_t n)
+{
+    for (size_t i = 1; i < n; i++)
+        if (y[i] != y[0])
+            return false;
+    return true;
+}
+
+/* R warns of an "essentially perfect fit" at a relative residual of 1e-15;
+ * we stop inference a little earlier, where intervals would only show
+ * rounding noise. */
+static bool exact_fit(double rss, const double *y, size_t n)
+{
+    double yy = 0;
+    for (size_t i = 0; i < n; i++)
+        yy += y[i] * y[i];
+    return rss <= EXACT_FIT_RATIO * yy;
+}
+
+static void set_summary(ols_model *m, const double *y, const double *qty)
+{
+    size_t n = m->n, r = m->rank, df = m->df_resid;
+    m->rss = 0;
+    for (size_t i = r; i < n; i++)
+        m->rss += qty[i] * qty[i];
+    bool constant = is_constant(y, n);
+    bool exact = constant || exact_fit(m->rss, y, n);
+    if (exact) {
+        m->rss = 0;
+        for (size_t i = 0; i < n; i++)
+            m->residuals[i] = 0;
+    }
+    double mean = 0;
+    for (size_t i = 0; i < n; i++)
+        mean += m->fitted[i];
+    mean /= (double)n;
+    m->mss = 0;
+    for (size_t i = 0; i < n && !constant; i++)
+        m->mss += (m->fitted[i] - mean) * (m->fitted[i] - mean);
+
+    m->sigma_absent = df == 0 ? OLS_NO_RESIDUAL_DF : OLS_PRESENT;
+    m->test_absent = df == 0 ? OLS_NO_RESIDUAL_DF : exact ? OLS_EXACT_FIT : OLS_PRESENT;
+    m->r2_absent = constant ? OLS_CONSTANT_RESPONSE : OLS_PRESENT;
+    m->adj_r2_absent = constant ? OLS_CONSTANT_RESPONSE : df == 0 ? OLS_NO_RESIDUAL_DF : OLS_PRESENT;
+    m->f_absent = constant ? OLS_CONSTANT_RESPONSE : r < 2 ? OLS_INTERCEPT_ONLY : m->test_absent;
+
+    m->sigma = m->sigma_absent ? NAN : sqrt(m->rss / (double)df);
+    m->r2 = m->r2_absent ? NAN : m->mss / (m->mss + m->rss);
+    m->adj_r2 = m->adj_r2_absent ? NAN : 1 - (1 - m->r2) * ((double)(n - 1) / (double)df);
+    m->f_df1 = r - 1;
+    m->f = m->f_p = NAN;
+    if (!m->f_absent) {
+        m->f = (m->mss / (double)m->f_df1) / (m->rss / (double)df);
+        m->f_p = gsl_cdf_fdist_Q(m->f, (double)m->f_df1, (double)df);
+    }
+}
+
+static void set_inference(ols_model *m)
+{
+    size_t r = m->rank;
+    for (size_t i = 0; i < r && !m->sigma_absent; i++) {
+        double v = 0;
+        for (size_t j = i; j < r; j++)
+            v += m->rinv[i * r + j] * m->rinv[i * r + j];
+        size_t c = m->order[i];
+        m->std_error[c] = m->sigma * sqrt(v) / m->scale[c];
+        if (m->test_absent)
+            continue;
+        m->t[c] = m->coef[c] / m->std_error[c];
+        m->p[c] = 2 * gsl_cdf_tdist_Q(fabs(m->t[c]), (double)m->df_resid);
+    }
+}
+
+static bool all_finite(const double *v, size_t len)
+{
+    for (size_t i = 0; i < len; i++)
+        if (!isfinite(v[i]))
+            return false;
+    return true;
+}
+
+ols_status ols_fit(const double *x, const double *y, size_t n, size_t k, ols_model *m)
+{
+    memset(m, 0, sizeof *m);
+    if (n == 0)
+        return OLS_ERR_NO_RUNS;
+    if (!all_finite(y, n) || !all_finite(x, n * k))
+        return OLS_ERR_NOT_FINITE;
+    size_t p = k + 1;
+    m->n = n;
+    m->ncoef = p;
+    if (!allocate(m, n, p))
+        return OLS_ERR_NOMEM;
+    for (size_t j = 0; j < p; j++)
+        m->order[j] = j;
+    double *a = scaled_design(x, n, k, m->scale);
+    double *qty = malloc(n * sizeof *qty);
+    if (!a || !qty)
+        goto nomem;
+    memcpy(qty, y, n * sizeof *qty);
+    m->rank = decompose(a, n, p, m->order, qty);
+    m->df_resid = n - m->rank;
+    m->rinv = malloc(m->rank * m->rank * sizeof *m->rinv);
+    m->alias = malloc((m->rank * (p - m->rank) + 1) * sizeof *m->alias);
+    if (!m->rinv || !m->alias)
+        goto nomem;
+    invert_r11(a, n, m->rank, m->rinv);
+    alias_relations(a, n, p, m->rank, m->rinv, m->alias);
+    set_coefficients(m, qty);
+    set_fitted(m, x, y, k);
+    set_hat(m, x, k);
+    set_summary(m, y, qty);
+    set_inference(m);
+    free(a);
+    free(qty);
+    return OLS_OK;
+nomem:
+    free(a);
+    free(qty);
+    return OLS_ERR_NOMEM;
+}
+
+/* Does x0 keep every linear relation the training data put on the left-out
+ * columns? Returns the first pivoted position that breaks one, or ncoef. */
+static size_t first_broken_relation(const ols_model *m, const double *x0)
+{
+    size_t r = m->rank, left_out = m->ncoef - r;
+    for (size_t q = 0; q < left_out; q++) {
+        double want = scaled_value(m, x0, r + q), got = 0, size = fabs(want);
+        for (size_t i = 0; i < r; i++) {
+            double term = m->alias[i * left_out + q] * scaled_value(m, x0, i);
+            got += term;
+            size += fabs(term);
+        }
+        if (fabs(want - got) > 1e-6 * size)
+            return r + q;
+    }
+    return m->ncoef;
+}
+
+void ols_predict(const ols_model *m, const double *x0, double level, ols_prediction *out)
+{
+    out->estimate = 0;
+    for (size_t q = 0; q < m->rank; q++) {
+        size_t c = m->order[q];
+        out->estimate += term_or_one(x0, c) * m->coef[c];
+    }
+    out->leverage = leverage_of(m, x0);
+    /* A training row recomputed can differ from its own leverage by rounding. */
+    out->extrapolation = out->leverage > m->max_hat * (1 + 1e-9) + 1e-12;
+    size_t broken = first_broken_relation(m, x0);
+    out->not_estimable = broken < m->ncoef;
+    out->first_broken = out->not_estimable ? m->order[broken] : 0;
+    if (out->not_estimable)
+        out->extrapolation = true;
+
+    out->interval_absent = m->test_absent;
+    out->se_mean = out->ci_low = out->ci_high = out->pi_low = out->pi_high = NAN;
+    if (out->interval_absent)
+        return;
+    double tq = gsl_cdf_tdist_Pinv(1 - (1 - level) / 2, (double)m->df_resid);
+    out->se_mean = m->sigma * sqrt(out->leverage);
+    double ci = tq * out->se_mean;
+    double pi = tq * m->sigma * sqrt(1 + out->leverage);
+    out->ci_low = out->estimate - ci;
+    out->ci_high = out->estimate + ci;
+    out->pi_low = out->estimate - pi;
+    out->pi_high = out->estimate + pi;
+}
+
+/* Solve a u = b in place (a is g x g, row-major, destroyed) by Gaussian
+ * elimination with partial pivoting; false when a is singular to rounding. */
+static bool solve_small(double *a, double *b, size_t g)
+{
+    for (size_t c = 0; c < g; c++) {
+        size_t piv = c;
+        for (size_t r = c + 1; r < g; r++)
+            if (fabs(a[r * g + c]) > fabs(a[piv * g + c]))
+                piv = r;
+        if (fabs(a[piv * g + c]) < 1e-10)
+            return false;
+        for (size_t j = 0; j < g; j++) {
+            double t = a[c * g + j];
+            a[c * g + j] = a[piv * g + j];
+            a[piv * g + j] = t;
+        }
+        double t = b[c];
+        b[c] = b[piv];
+        b[piv] = t;
+        for (size_t r = c + 1; r < g; r++) {
+            double f = a[r * g + c] / a[c * g + c];
+            for (size_t j = c; j < g; j++)
+                a[r * g + j] -= f * a[c * g + j];
+            b[r] -= f * b[c];
+        }
+    }
+    for (size_t c = g; c-- > 0;) {
+        for (size_t j = c + 1; j < g; j++)
+            b[c] -= a[c * g + j] * b[j];
+        b[c] /= a[c * g + c];
+    }
+    return true;
+}
+
+/* Leave-out residuals of the runs members[g] taken out together:
+ * (I - H_GG)^-1 e_G. False when the group cannot be left out. */
+static bool group_residuals(const ols_model *m, const double *x, size_t k,
+                            const size_t *members, size_t g, double *z, double *a,
+                            double *out)
+{
+    size_t r = m->rank;
+    for (size_t i = 0; i < g; i++)
+        whiten(m, x + members[i] * k, z + i * r);
+    for (size_t i = 0; i < g; i++) {
+        for (size_t j = 0; j < g; j++)
+            a[i * g + j] = (i == j) - dot(z + i * r, z + j * r, r);
+        out[i] = m->residuals[members[i]];
+    }
+    return solve_small(a, out, g);
+}
+
+/* Gather into members the runs of i's group not yet done; returns how many. */
+static size_t gather_group(const size_t *group, size_t n, size_t i, bool *done,
+                           size_t *members)
+{
+    size_t g = 0;
+    for (size_t j = i; j < n; j++)
+        if (j == i || (group && !done[j] && group[j] == group[i])) {
+            members[g++] = j;
+            done[j] = true;
+        }
+    return g;
+}
+
+ols_status ols_loo_residuals(const ols_model *m, const double *x, size_t k,
+                             const size_t *group, double *out)
+{
+    size_t n = m->n;
+    size_t *members = malloc(n * sizeof *members);
+    bool *done = calloc(n, sizeof *done);
+    double *z = malloc((n * m->rank + 1) * sizeof *z), *res = malloc(n * sizeof *res);
+    double *a = NULL;
+    size_t acap = 0;
+    ols_status st = members && done && z && res ? OLS_OK : OLS_ERR_NOMEM;
+    for (size_t i = 0; i < n && st == OLS_OK; i++) {
+        if (done[i])
+            continue;
+        size_t g = gather_group(group, n, i, done, members);
+        if (g * g > acap) {
+            double *bigger = realloc(a, g * g * sizeof *a);
+            if (!bigger) {
+                st = OLS_ERR_NOMEM;
+                break;
+            }
+            a = bigger;
+            acap = g * g;
+        }
+        bool ok = group_residuals(m, x, k, members, g, z, a, res);
+        for (size_t j = 0; j < g; j++)
+            out[members[j]] = ok ? res[j] : INFINITY;
+    }
+    free(members);
+    free(done);
+    free(z);
+    free(res);
+    free(a);
+    return st;
+}
+
+/* Position of coefficient j in the pivoted order. */
+static size_t position_of(const ols_model *m, size_t j)
+{
+    size_t q = 0;
+    while (q < m->ncoef && m->order[q] != j)
+        q++;
+    return q;
+}
+
+ols_status ols_hc3_std_error(const ols_model *m, const double *x, size_t k, size_t j,
+                             double *se)
+{
+    *se = NAN;
+    size_t q = position_of(m, j), r = m->rank;
+    if (q >= r)
+        return OLS_OK;
+    double *z = malloc(r * sizeof *z);
+    if (!z)
+        return OLS_ERR_NOMEM;
+    /* b = (X'X)^-1 X'y, so b_j = sum_i a_ji y_i with a_i = R11^-1 z_i
+     * (scaled); HC3 weighs each run by its squared leave-one-out residual. */
+    double var = 0;
+    for (size_t i = 0; i < m->n; i++) {
+        whiten(m, x + i * k, z);
+        double a = 0;
+        for (size_t l = q; l < r; l++)
+            a += m->rinv[q * r + l] * z[l];
+        double keep = 1 - m->hat[i];
+        double e = keep < 1e-10 ? INFINITY : m->residuals[i] / keep;
+        var += a * a * e * e;
+    }
+    free(z);
+    *se = sqrt(var) / m->scale[j];
+    return OLS_OK;
+}

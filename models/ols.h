@@ -1,0 +1,125 @@
+/*
+ * ols.h — ordinary least squares with an intercept, as R's lm() does it.
+ *
+ * The design is an n x k matrix of term values (the intercept column is
+ * added here, first). The fit is a Householder QR of the column-scaled
+ * design with R's "limited pivoting" (LINPACK dqrdc2, tol 1e-7): columns
+ * are taken in order, and a column whose remaining norm falls below
+ * tol times its own norm is moved to the end and left out. So when two
+ * terms are aliased (a duplicate term, N*log(P) and N*P at a fixed P) the
+ * later one is dropped, exactly as R reports "not defined because of
+ * singularities"; with fewer runs than coefficients, the trailing terms are.
+ *
+ * Every statistic that cannot exist is NAN with a reason (ols_absence),
+ * never a NaN produced by arithmetic: zero residual degrees of freedom,
+ * an exact fit (no residual variance), a constant response, or an
+ * intercept-only model.
+ *
+ * Ownership: ols_fit fills an ols_model the caller releases with
+ * ols_free (also after a failed fit). No I/O, no global state.
+ */
+#ifndef PERFCAST_OLS_H
+#define PERFCAST_OLS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+typedef enum {
+    OLS_OK = 0,
+    OLS_ERR_NOMEM,      /* out of memory */
+    OLS_ERR_NO_RUNS,    /* n == 0 */
+    OLS_ERR_NOT_FINITE  /* a design value or a response is NaN or infinite */
+} ols_status;
+
+/* Why a statistic is absent (NAN). */
+typedef enum {
+    OLS_PRESENT = 0,
+    OLS_NO_RESIDUAL_DF,    /* as many estimable coefficients as runs */
+    OLS_EXACT_FIT,         /* residuals are zero to rounding: no variance */
+    OLS_CONSTANT_RESPONSE, /* every training response is the same */
+    OLS_INTERCEPT_ONLY     /* no term is estimable: nothing to test */
+} ols_absence;
+
+/* The tolerance on the remaining column norm below which a column is
+ * aliased (R's lm default). */
+#define OLS_TOLERANCE 1e-7
+
+typedef struct {
+    size_t n;          /* runs fitted */
+    size_t ncoef;      /* 1 + k: index 0 is the intercept, i+1 is term i */
+    size_t rank;       /* estimable coefficients */
+    size_t df_resid;   /* n - rank */
+
+    double *coef;      /* ncoef; NAN when aliased */
+    double *std_error; /* ncoef; NAN when aliased or sigma is absent */
+    double *t, *p;     /* ncoef; NAN when aliased or test_absent */
+    bool *aliased;     /* ncoef */
+
+    double rss, mss;   /* residual and model sums of squares */
+    double r2, adj_r2; /* NAN: see r2_absent, adj_r2_absent */
+    double f, f_p;     /* F statistic on f_df1 and df_resid degrees of freedom */
+    size_t f_df1;      /* rank - 1 */
+    double sigma;      /* residual standard error sqrt(rss/df_resid) */
+    ols_absence r2_absent, adj_r2_absent, f_absent, sigma_absent;
+    ols_absence test_absent; /* t, p and every interval */
+
+    double *fitted, *residuals, *hat; /* n each: hat = leverage of each run */
+    double max_hat;    /* the largest training leverage */
+
+    /* The factorisation, used by ols_predict; read it through the API. */
+    size_t *order;     /* ncoef: coefficient at each pivoted position */
+    double *scale;     /* ncoef: the norm each column was divided by */
+    double *rinv;      /* rank x rank: inverse of R11 (upper, row-major) */
+    double *alias;     /* rank x (ncoef-rank): R11^-1 R12, each left-out
+                          column in terms of the estimable ones */
+} ols_model;
+
+typedef struct {
+    double estimate;
+    double leverage;          /* x0'(X'X)^-1 x0 over the estimable columns */
+    double se_mean;           /* standard error of the estimated mean; NAN if absent */
+    double ci_low, ci_high;   /* confidence interval of the mean; NAN if absent */
+    double pi_low, pi_high;   /* prediction interval of a new run; NAN if absent */
+    ols_absence interval_absent;
+    bool extrapolation;       /* leverage above the largest training leverage */
+    bool not_estimable;       /* x0 breaks a relation the training data put on
+                                 a left-out coefficient: that coefficient is
+                                 ignored, so the estimate is not unique */
+    size_t first_broken;      /* the first such coefficient (when not_estimable) */
+} ols_prediction;
+
+/* Fit y ~ 1 + x. x is row-major n x k (k may be 0), y has n values.
+ * Returns OLS_OK or an error; either way m must be released with ols_free. */
+ols_status ols_fit(const double *x, const double *y, size_t n, size_t k, ols_model *m);
+
+void ols_free(ols_model *m);
+
+/* Predict at the k term values x0 with intervals at level (0.95 for 95%). */
+void ols_predict(const ols_model *m, const double *x0, double level, ols_prediction *out);
+
+/* Leave-out residuals of every run: y_i minus the prediction of a fit
+ * without it (e_i / (1 - h_i) from the hat matrix, no refitting). With
+ * group (a group id per run, may be NULL), all runs of a group are left out
+ * together: (I - H_GG)^-1 e_G, so repeated runs of one configuration do not
+ * vouch for each other. A run whose group cannot be left out (the fit would
+ * be undetermined without it) gets INFINITY. x is the row-major n x k term
+ * matrix the model was fitted on; out has n values. Returns OLS_OK or
+ * OLS_ERR_NOMEM. */
+ols_status ols_loo_residuals(const ols_model *m, const double *x, size_t k,
+                             const size_t *group, double *out);
+
+/* Heteroscedasticity-consistent standard error of coefficient j (HC3,
+ * MacKinnon & White 1985): valid when the spread of the errors changes
+ * with the terms, as run-time noise that grows with the time does. NAN
+ * for an aliased coefficient, INFINITY when a run has leverage 1. x is the
+ * term matrix the model was fitted on. Returns OLS_OK or OLS_ERR_NOMEM. */
+ols_status ols_hc3_std_error(const ols_model *m, const double *x, size_t k, size_t j,
+                             double *se);
+
+/* One line saying why a statistic is absent ("" for OLS_PRESENT). */
+const char *ols_absence_text(ols_absence a);
+
+/* One line for an ols_status. */
+const char *ols_status_text(ols_status s);
+
+#endif

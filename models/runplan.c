@@ -1,0 +1,204 @@
+/*
+ * runplan.c — see runplan.h.
+ */
+#include "models/runplan.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const long STRIP_NPS[] = {4, 8};
+static const long STRIP_LEVELS[] = {1, 4};
+static const long BLOCK_NPS[] = {4, 8, 16};
+static const long BLOCK_LEVELS[] = {1, 2, 4};
+
+const char *runplan_role_text(runplan_role r)
+{
+    switch (r) {
+    case RUNPLAN_TCOMP: return "sequential Tcomp";
+    case RUNPLAN_STRIP_OVERHEAD: return "strip overhead";
+    case RUNPLAN_BLOCK_REFERENCE: return "(2,2) reference";
+    case RUNPLAN_BLOCK_BASE: return "strip base (np = 2)";
+    case RUNPLAN_BLOCK_STRIP: return "strip overhead";
+    }
+    return "?";
+}
+
+void runplan_free(runplan *p)
+{
+    free(p->runs);
+    memset(p, 0, sizeof *p);
+}
+
+long runplan_max_np(const runplan *p)
+{
+    long m = 0;
+    for (size_t i = 0; i < p->nruns; i++)
+        m = p->runs[i].np > m ? p->runs[i].np : m;
+    return m;
+}
+
+/* Append a run; false when out of memory. */
+static bool add(runplan *p, runplan_run r)
+{
+    runplan_run *bigger = realloc(p->runs, sizeof *bigger * (p->nruns + 1));
+    if (!bigger)
+        return false;
+    p->runs = bigger;
+    p->runs[p->nruns++] = r;
+    return true;
+}
+
+/* The options with defaults filled in; false (with err) when invalid. */
+static bool resolve(const runplan_options *in, const long *dnps, size_t ndnps,
+                    const long *dlevels, size_t ndlevels, long min_np, runplan_options *out,
+                    char *err, size_t errlen)
+{
+    *out = *in;
+    if (!out->nps || out->nnps == 0) {
+        out->nps = dnps;
+        out->nnps = ndnps;
+    }
+    if (!out->levels || out->nlevels == 0) {
+        out->levels = dlevels;
+        out->nlevels = ndlevels;
+    }
+    if (out->reps < 1) {
+        snprintf(err, errlen, "repetitions must be at least 1");
+        return false;
+    }
+    for (size_t i = 0; i < out->nnps; i++)
+        if (out->nps[i] < min_np) {
+            snprintf(err, errlen, "process count %ld in the list is below %ld", out->nps[i], min_np);
+            return false;
+        }
+    for (size_t i = 0; i < out->nlevels; i++)
+        if (out->levels[i] < 1) {
+            snprintf(err, errlen, "work level %ld is below 1", out->levels[i]);
+            return false;
+        }
+    return true;
+}
+
+/* rows / level when level divides rows exactly; else 0 with err. */
+static long divide(long rows, long level, const char *what, char *err, size_t errlen)
+{
+    if (rows % level != 0) {
+        snprintf(err, errlen, "%s %ld is not divisible by work level %ld", what, rows, level);
+        return 0;
+    }
+    return rows / level;
+}
+
+/* The strip runs of one side, rows of length nb: Tcomp on (rows/l) x nb
+ * and the np0 x 1 grids on (np0*rows/l) x nb. */
+static bool strip_side(long rows, long nb, long np, int side, const runplan_options *o,
+                       runplan *out, char *err, size_t errlen)
+{
+    for (size_t l = 0; l < o->nlevels; l++) {
+        long r = divide(rows, o->levels[l], "rows per process", err, errlen);
+        if (!r || !add(out, (runplan_run){RUNPLAN_TCOMP, side, 1, 1, 1, r, nb, o->levels[l],
+                                          o->reps, o->levels[l] == 1 ? np : 0}))
+            return false;
+    }
+    for (size_t k = 0; k < o->nnps; k++)
+        for (size_t l = 0; l < o->nlevels; l++) {
+            long np0 = o->nps[k], r = rows / o->levels[l];
+            if (!add(out, (runplan_run){RUNPLAN_STRIP_OVERHEAD, side, np0, np0, 1, np0 * r, nb,
+                                        o->levels[l], o->reps, 0}))
+                return false;
+        }
+    return true;
+}
+
+static bool fail_nomem(runplan *out, char *err, size_t errlen)
+{
+    if (!*err)
+        snprintf(err, errlen, "out of memory");
+    runplan_free(out);
+    return false;
+}
+
+bool runplan_strip(long na, long nb, long np, const runplan_options *opt, runplan *out,
+                   char *err, size_t errlen)
+{
+    runplan_options o;
+    memset(out, 0, sizeof *out);
+    *err = '\0';
+    if (na < 1 || nb < 1 || np < 1) {
+        snprintf(err, errlen, "the target mesh and np must be positive");
+        return false;
+    }
+    if (na % np != 0) {
+        snprintf(err, errlen, "na = %ld is not divisible by np = %ld", na, np);
+        return false;
+    }
+    if (!resolve(opt, STRIP_NPS, 2, STRIP_LEVELS, 2, 2, &o, err, errlen))
+        return false;
+    return strip_side(na / np, nb, np, 0, &o, out, err, errlen) || fail_nomem(out, err, errlen);
+}
+
+/* One direction's strips: (np,1) on (np*pa/l) x pb, or (1,np) transposed. */
+static bool block_direction(bool along_a, long pa, long pb, const runplan_options *o,
+                            runplan *out, char *err, size_t errlen)
+{
+    long split = along_a ? pa : pb;
+    for (size_t k = 0; k <= o->nnps; k++) {
+        long np = k == 0 ? 2 : o->nps[k - 1];
+        for (size_t l = 0; l < o->nlevels; l++) {
+            long r = divide(split, o->levels[l], along_a ? "pa" : "pb", err, errlen);
+            runplan_run run = {k == 0 ? RUNPLAN_BLOCK_BASE : RUNPLAN_BLOCK_STRIP, 0, np,
+                               along_a ? np : 1, along_a ? 1 : np,
+                               along_a ? np * r : pa, along_a ? pb : np * r,
+                               o->levels[l], o->reps, 0};
+            if (!r || !add(out, run))
+                return false;
+        }
+    }
+    return true;
+}
+
+bool runplan_block(long na, long nb, long npa, long npb, const runplan_options *opt,
+                   runplan *out, char *err, size_t errlen)
+{
+    runplan_options o;
+    memset(out, 0, sizeof *out);
+    *err = '\0';
+    if (na < 1 || nb < 1 || npa < 1 || npb < 1) {
+        snprintf(err, errlen, "the target mesh and grid must be positive");
+        return false;
+    }
+    if (na % npa != 0 || nb % npb != 0) {
+        snprintf(err, errlen, "the mesh %ldx%ld does not divide into the grid %ldx%ld", na, nb,
+                 npa, npb);
+        return false;
+    }
+    if (!resolve(opt, BLOCK_NPS, 3, BLOCK_LEVELS, 3, 3, &o, err, errlen))
+        return false;
+    long pa = na / npa, pb = nb / npb;
+    bool ok = add(out, (runplan_run){RUNPLAN_BLOCK_REFERENCE, 0, 4, 2, 2, 2 * pa, 2 * pb, 1,
+                                     o.reps, 0});
+    if (ok && npa > 2)
+        ok = block_direction(true, pa, pb, &o, out, err, errlen);
+    if (ok && npb > 2)
+        ok = block_direction(false, pa, pb, &o, out, err, errlen);
+    return ok || fail_nomem(out, err, errlen);
+}
+
+bool runplan_multicluster(long n_msg, const long np[2], const long rows[2],
+                          const runplan_options *opt, runplan *out, char *err, size_t errlen)
+{
+    runplan_options o;
+    memset(out, 0, sizeof *out);
+    *err = '\0';
+    if (n_msg < 1 || np[0] < 1 || np[1] < 1 || rows[0] < 1 || rows[1] < 1) {
+        snprintf(err, errlen, "the row length, processes and rows per process must be positive");
+        return false;
+    }
+    if (!resolve(opt, STRIP_NPS, 2, STRIP_LEVELS, 2, 2, &o, err, errlen))
+        return false;
+    for (int side = 0; side < 2; side++)
+        if (!strip_side(rows[side], n_msg, np[side], side, &o, out, err, errlen))
+            return fail_nomem(out, err, errlen);
+    return true;
+}

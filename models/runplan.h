@@ -1,0 +1,75 @@
+/*
+ * runplan.h — the exact list of small runs a model needs before it can
+ * predict a target (seed 000 steps 1-2 for strip, seed 001 steps 1-2 for
+ * block), so that a campaign measures nothing more and nothing less.
+ *
+ * Mesh conventions (the same as the models, mgbench and archive/README.md):
+ * a run solves an na x nb mesh on an npa x npb process grid, each process
+ * holding na/npa rows of nb/npb points. A strip target na x nb on np
+ * processes is the grid np x 1: each process holds na/np rows of length nb
+ * (nb is the halo message length). A block target uses npa x npb.
+ *
+ * Ownership: the runplan_* builders fill a runplan released by
+ * runplan_free. No I/O; errors come back as one line in err.
+ */
+#ifndef PERFCAST_RUNPLAN_H
+#define PERFCAST_RUNPLAN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+typedef enum {
+    RUNPLAN_TCOMP,            /* strip step 1: sequential run, Tcomp at a per-process mesh */
+    RUNPLAN_STRIP_OVERHEAD,   /* strip step 2: parallel run at np0 */
+    RUNPLAN_BLOCK_REFERENCE,  /* block step 1: the (2,2) run */
+    RUNPLAN_BLOCK_BASE,       /* block step 2: (2,1) or (1,2), subtracted from the strips */
+    RUNPLAN_BLOCK_STRIP       /* block step 2: (np,1) or (1,np), np > 2 */
+} runplan_role;
+
+typedef struct {
+    runplan_role role;
+    int side;          /* multicluster: 0 = cluster A, 1 = cluster B; else 0 */
+    long np, npa, npb; /* processes and grid */
+    long na, nb;       /* global mesh of the run */
+    long level;        /* work level l: per-process mesh divided by l */
+    long reps;         /* repetitions to run */
+    long seq_of_np;    /* sequential run at a target's per-process mesh: that target's
+                          np (mgbench column seq_of_np); 0 otherwise */
+} runplan_run;
+
+typedef struct {
+    runplan_run *runs;
+    size_t nruns;
+} runplan;
+
+/* Which runs, and how often. Lists are borrowed. */
+typedef struct {
+    const long *nps;      /* strip: np0 (default 4, 8); block: np > 2 (default 4, 8, 16) */
+    size_t nnps;
+    const long *levels;   /* work levels l (strip default 1, 4; block default 1, 2, 4) */
+    size_t nlevels;
+    long reps;            /* repetitions per run (>= 1) */
+} runplan_options;
+
+/* Role as a short phrase ("sequential Tcomp", "(2,2) reference", ...). */
+const char *runplan_role_text(runplan_role r);
+
+/* Strip model runs for an na x nb target on np processes (grid np x 1). */
+bool runplan_strip(long na, long nb, long np, const runplan_options *opt, runplan *out,
+                   char *err, size_t errlen);
+
+/* Block model runs for an na x nb target on an npa x npb grid. */
+bool runplan_block(long na, long nb, long npa, long npb, const runplan_options *opt,
+                   runplan *out, char *err, size_t errlen);
+
+/* Multi-cluster runs: the strip runs of each side for rows of length n_msg,
+ * side i having np[i] processes of rows[i] rows each (grids np x 1). */
+bool runplan_multicluster(long n_msg, const long np[2], const long rows[2],
+                          const runplan_options *opt, runplan *out, char *err, size_t errlen);
+
+/* The largest np of any run (for a batch script's task count). */
+long runplan_max_np(const runplan *p);
+
+void runplan_free(runplan *p);
+
+#endif

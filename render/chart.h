@@ -1,0 +1,93 @@
+/*
+ * chart.h — the site's four kinds of chart, each drawn as SVG and PNG
+ * from plain arrays (render/plot.h does the drawing). Nothing here fits
+ * or predicts: the caller passes measured and predicted values.
+ *
+ * Groups and series (clusters, jobs) get colours and markers in the
+ * natural order of their names (N=8000 before N=10000), so one cluster
+ * has the same colour in every chart that shows the same set of clusters.
+ *
+ * Every function fills both files of a chart_files (initialised by the
+ * caller with chart_files_init) and returns false with a reason in err
+ * when drawing fails or memory runs out.
+ */
+#ifndef PERFCAST_RENDER_CHART_H
+#define PERFCAST_RENDER_CHART_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include "render/buf.h"
+#include "render/ticks.h"
+
+typedef struct {
+    rbuf svg;
+    rbuf png;
+} chart_files;
+
+void chart_files_init(chart_files *f);
+void chart_files_free(chart_files *f);
+
+/* Predicted against measured, log-log, with y = x and a +-10% band,
+ * points coloured by group (the cluster). */
+typedef struct {
+    const char *group;
+    double measured;
+    double predicted;
+} chart_pvm_point;
+
+bool chart_pred_vs_measured(const char *title, const char *unit, const chart_pvm_point *p,
+                            size_t n, chart_files *out, char *err, size_t errlen);
+
+/* Response against processors (or another x): measured runs as points
+ * with their repetition spread (min..max), training and held-out runs
+ * with different markers, per series the predicted curve and its 95%
+ * prediction interval as a band. */
+typedef struct {
+    const char *series;  /* legend text, e.g. "wrg3-myrinet, N=1024" */
+    double x;
+    double mean, min, max;
+    bool held_out;       /* a target with a measurement, not a training run */
+} chart_run;
+
+typedef struct {
+    const char *series;
+    double x;
+    double estimate;
+    double pi_low, pi_high; /* NAN when the model gives no interval */
+} chart_prediction;
+
+typedef struct {
+    const char *title;
+    const char *x_label, *y_label;
+    axis_scale x_scale;     /* SCALE_LOG2 for processors */
+    const chart_run *runs;
+    size_t nruns;
+    const chart_prediction *preds;
+    size_t npreds;
+} chart_scaling_data;
+
+bool chart_scaling(const chart_scaling_data *d, chart_files *out, char *err, size_t errlen);
+
+/* Signed error (%) of each measured target against x, with a +-10% band. */
+typedef struct {
+    const char *group;
+    double x;
+    double error_pct;
+} chart_residual;
+
+bool chart_residuals(const char *title, const char *x_label, axis_scale x_scale,
+                     const chart_residual *r, size_t n, chart_files *out, char *err,
+                     size_t errlen);
+
+/* Cost against predicted time of the options on one cluster, log-log;
+ * the options of one job (group) are joined by a line. */
+typedef struct {
+    const char *group;
+    double time_s;
+    double cost;
+} chart_cost_point;
+
+bool chart_cost_time(const char *title, const char *cost_label, const chart_cost_point *p,
+                     size_t n, chart_files *out, char *err, size_t errlen);
+
+#endif

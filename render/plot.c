@@ -1,0 +1,735 @@
+/*
+ * plot.c — draws a plot_spec with Cairo (see plot.h).
+ *
+ * The same drawing code runs on an SVG surface and on an image surface;
+ * font metrics are unhinted on both, so the layout is the same in the two
+ * files and does not depend on the surface.
+ */
+#include "render/plot.h"
+
+#include <cairo-svg.h>
+#include <cairo.h>
+#include <fontconfig/fontconfig.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "render/escape.h"
+#include "render/png.h"
+
+/* Okabe & Ito (2008), "Color Universal Design": blue, orange, bluish
+ * green, reddish purple, vermillion, sky blue, black, yellow. */
+static const unsigned palette[PLOT_PALETTE_SIZE] = {
+    0x0072B2, 0xE69F00, 0x009E73, 0xCC79A7, 0xD55E00, 0x56B4E9, 0x000000, 0xF0E442};
+static const unsigned grey = 0x777777;
+enum { TEXT_DARK = 0x1A1A1A, TEXT_MID = 0x333333, TEXT_MUTED = 0x595959 };
+
+enum {
+    MARGIN_TOP = 44, MARGIN_LEFT = 72, MARGIN_BOTTOM = 60, MARGIN_RIGHT = 20,
+    LEGEND_MAX_WIDTH = 240, LEGEND_ROW = 18, LEGEND_SYMBOL = 26,
+    FONT_TITLE = 14, FONT_LABEL = 12, FONT_TICK = 12, FONT_NOTE = 12
+};
+
+static const char *const font_family = "DejaVu Sans";
+
+void plot_release_fonts(void)
+{
+    cairo_debug_reset_static_data();
+    FcFini();
+}
+
+unsigned plot_color(int i)
+{
+    if (i < 0)
+        return grey;
+    return palette[i % PLOT_PALETTE_SIZE];
+}
+
+static void set_color(cairo_t *cr, unsigned rgb, double alpha)
+{
+    cairo_set_source_rgba(cr, ((rgb >> 16) & 0xFF) / 255.0, ((rgb >> 8) & 0xFF) / 255.0,
+                          (rgb & 0xFF) / 255.0, alpha);
+}
+
+/* Where text goes: Cairo glyphs on the PNG; <text> elements on the SVG,
+ * collected in svg_text and added after Cairo has written the graphics
+ * (Cairo would write every glyph as an outline, which is most of the
+ * file and of the time, and unreadable to screen readers and search). */
+typedef struct {
+    cairo_t *cr;
+    rbuf *svg_text; /* NULL when drawing the PNG */
+} canvas;
+
+/* ------------------------------------------------------------------ */
+/* Axes                                                                */
+
+typedef struct {
+    axis_ticks ticks;
+    double lo, hi; /* the range shown: the ticks' range and a margin */
+    double p0, p1; /* pixel positions of lo and hi */
+} axis_map;
+
+static bool showable(axis_scale scale, double v)
+{
+    return isfinite(v) && (scale == SCALE_LINEAR || v > 0);
+}
+
+static double to_px(const axis_map *m, double v)
+{
+    double lo = m->lo, hi = m->hi, t;
+    if (m->ticks.scale == SCALE_LINEAR)
+        t = (v - lo) / (hi - lo);
+    else
+        t = (log(v) - log(lo)) / (log(hi) - log(lo));
+    return m->p0 + t * (m->p1 - m->p0);
+}
+
+typedef struct {
+    double min, max;
+    bool any;
+} extent;
+
+static void extend(extent *e, double v)
+{
+    if (!e->any || v < e->min)
+        e->min = v;
+    if (!e->any || v > e->max)
+        e->max = v;
+    e->any = true;
+}
+
+/* Extend e by the y values (y, lo, hi) a layer draws at point i. */
+static void extend_y(extent *e, const plot_layer *l, size_t i, axis_scale scale)
+{
+    const double *values[3] = {l->y, l->lo, l->hi};
+    for (int k = 0; k < 3; k++)
+        if (values[k] && showable(scale, values[k][i]))
+            extend(e, values[k][i]);
+}
+
+/* Data extents; counts the points that cannot be shown. */
+static size_t data_extents(const plot_spec *s, extent *x, extent *y)
+{
+    size_t hidden = 0;
+    for (size_t k = 0; k < s->nlayers; k++) {
+        const plot_layer *l = &s->layers[k];
+        if (l->kind == LAYER_HLINE) {
+            extend(y, l->value - l->band);
+            extend(y, l->value + l->band);
+            continue;
+        }
+        if (l->kind == LAYER_DIAGONAL)
+            continue;
+        for (size_t i = 0; i < l->n; i++) {
+            bool y_ok = l->kind == LAYER_POINTS || l->kind == LAYER_LINE
+                            ? showable(s->y_scale, l->y[i])
+                            : showable(s->y_scale, l->lo[i]) || showable(s->y_scale, l->hi[i]);
+            if (!showable(s->x_scale, l->x[i]) || !y_ok) {
+                hidden += l->kind == LAYER_POINTS;
+                continue;
+            }
+            extend(x, l->x[i]);
+            extend_y(y, l, i, s->y_scale);
+        }
+    }
+    return hidden;
+}
+
+static void default_extent(extent *e, axis_scale scale)
+{
+    if (!e->any) {
+        e->min = scale == SCALE_LINEAR ? 0 : 1;
+        e->max = 10;
+    }
+}
+
+/* Show a margin of 3% of the axis beyond its outer ticks, so markers on
+ * the edge stay whole inside the frame. */
+static void set_view(axis_map *m)
+{
+    double lo = m->ticks.lo, hi = m->ticks.hi;
+    if (m->ticks.scale == SCALE_LINEAR) {
+        double margin = (hi - lo) * 0.03;
+        m->lo = lo - margin, m->hi = hi + margin;
+    } else {
+        double margin = pow(hi / lo, 0.03);
+        m->lo = lo / margin, m->hi = hi * margin;
+    }
+}
+
+/* ------------------------------------------------------------------ */
+/* Text                                                                */
+
+typedef enum { ALIGN_LEFT, ALIGN_CENTER, ALIGN_RIGHT } align;
+
+/* Clean text, shortened with an ellipsis to fit max_width (0 = no limit). */
+static void fit_text(cairo_t *cr, const char *text, double max_width, rbuf *out)
+{
+    esc_text(out, text ? text : "");
+    if (max_width <= 0 || out->oom)
+        return;
+    cairo_text_extents_t ext;
+    cairo_text_extents(cr, rbuf_str(out), &ext);
+    if (ext.x_advance <= max_width)
+        return;
+    while (out->len > 0) {
+        /* Drop one UTF-8 character and try again with the ellipsis. */
+        do
+            out->len--;
+        while (out->len > 0 && (out->data[out->len] & 0xC0) == 0x80);
+        out->data[out->len] = '\0';
+        size_t keep = out->len;
+        rbuf_puts(out, "\xE2\x80\xA6");
+        cairo_text_extents(cr, rbuf_str(out), &ext);
+        if (ext.x_advance <= max_width || out->oom)
+            return;
+        out->len = keep;
+        out->data[keep] = '\0';
+    }
+}
+
+static void svg_text(rbuf *out, double x, double y, const char *text, align a, double size,
+                     bool bold, unsigned rgb, bool vertical)
+{
+    static const char *const anchors[] = {"start", "middle", "end"};
+    rbuf_printf(out, "<text x=\"%.2f\" y=\"%.2f\" font-family=\"DejaVu Sans, Verdana, sans-serif\" "
+                "font-size=\"%g\"%s fill=\"#%06X\" text-anchor=\"%s\"", x, y, size,
+                bold ? " font-weight=\"bold\"" : "", rgb, anchors[a]);
+    if (vertical)
+        rbuf_printf(out, " transform=\"rotate(-90 %.2f %.2f)\"", x, y);
+    rbuf_putc(out, '>');
+    esc_html(out, text);
+    rbuf_puts(out, "</text>\n");
+}
+
+/* Text at (x, y), aligned on x; vertical text reads bottom to top. */
+static void draw_text(const canvas *cv, double x, double y, const char *text, align a,
+                      double size, bool bold, double max_width, unsigned rgb, bool vertical)
+{
+    cairo_t *cr = cv->cr;
+    cairo_select_font_face(cr, font_family, CAIRO_FONT_SLANT_NORMAL,
+                           bold ? CAIRO_FONT_WEIGHT_BOLD : CAIRO_FONT_WEIGHT_NORMAL);
+    cairo_set_font_size(cr, size);
+    rbuf t;
+    rbuf_init(&t);
+    fit_text(cr, text, max_width, &t);
+    if (cv->svg_text) {
+        svg_text(cv->svg_text, x, y, rbuf_str(&t), a, size, bold, rgb, vertical);
+    } else {
+        cairo_text_extents_t ext;
+        cairo_text_extents(cr, rbuf_str(&t), &ext);
+        double dx = a == ALIGN_LEFT ? 0 : a == ALIGN_CENTER ? ext.x_advance / 2 : ext.x_advance;
+        cairo_save(cr);
+        cairo_translate(cr, x, y);
+        if (vertical)
+            cairo_rotate(cr, -M_PI / 2);
+        set_color(cr, rgb, 1);
+        cairo_move_to(cr, -dx, 0);
+        cairo_show_text(cr, rbuf_str(&t));
+        cairo_restore(cr);
+    }
+    rbuf_free(&t);
+}
+
+static double text_width(cairo_t *cr, const char *text, double size)
+{
+    cairo_select_font_face(cr, font_family, CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
+    cairo_set_font_size(cr, size);
+    rbuf t;
+    rbuf_init(&t);
+    esc_text(&t, text);
+    cairo_text_extents_t ext;
+    cairo_text_extents(cr, rbuf_str(&t), &ext);
+    rbuf_free(&t);
+    return ext.x_advance;
+}
+
+/* ------------------------------------------------------------------ */
+/* Marks                                                               */
+
+static void marker_path(cairo_t *cr, plot_marker m, double x, double y)
+{
+    const double r = 4.2;
+    switch (m) {
+    case MARK_SQUARE:
+        cairo_rectangle(cr, x - r * 0.85, y - r * 0.85, r * 1.7, r * 1.7);
+        break;
+    case MARK_TRIANGLE:
+        cairo_move_to(cr, x, y - r * 1.1);
+        cairo_line_to(cr, x + r, y + r * 0.8);
+        cairo_line_to(cr, x - r, y + r * 0.8);
+        cairo_close_path(cr);
+        break;
+    case MARK_DIAMOND:
+        cairo_move_to(cr, x, y - r * 1.2);
+        cairo_line_to(cr, x + r, y);
+        cairo_line_to(cr, x, y + r * 1.2);
+        cairo_line_to(cr, x - r, y);
+        cairo_close_path(cr);
+        break;
+    default:
+        cairo_new_sub_path(cr);
+        cairo_arc(cr, x, y, r, 0, 2 * M_PI);
+        break;
+    }
+}
+
+static void draw_marker(cairo_t *cr, const plot_layer *l, double x, double y)
+{
+    unsigned rgb = plot_color(l->color);
+    marker_path(cr, l->marker % MARK_COUNT, x, y);
+    if (l->hollow) {
+        cairo_set_source_rgb(cr, 1, 1, 1);
+        cairo_fill_preserve(cr);
+        set_color(cr, rgb, 1);
+        cairo_set_line_width(cr, 1.6);
+        cairo_stroke(cr);
+    } else {
+        set_color(cr, rgb, 1);
+        cairo_fill_preserve(cr);
+        cairo_set_source_rgb(cr, 1, 1, 1);
+        cairo_set_line_width(cr, 0.8);
+        cairo_stroke(cr);
+    }
+}
+
+static void line_style(cairo_t *cr, const plot_layer *l, double width)
+{
+    static const double dash[] = {6, 4};
+    set_color(cr, plot_color(l->color), 1);
+    cairo_set_line_width(cr, width);
+    cairo_set_dash(cr, dash, l->dashed ? 2 : 0, 0);
+}
+
+typedef struct {
+    axis_map x, y;
+    double left, top, right, bottom; /* the plot area */
+} frame;
+
+static bool point_ok(const plot_spec *s, double x, double y)
+{
+    return showable(s->x_scale, x) && showable(s->y_scale, y);
+}
+
+static void draw_points(cairo_t *cr, const plot_spec *s, const frame *f, const plot_layer *l)
+{
+    for (size_t i = 0; i < l->n; i++)
+        if (point_ok(s, l->x[i], l->y[i]))
+            draw_marker(cr, l, to_px(&f->x, l->x[i]), to_px(&f->y, l->y[i]));
+}
+
+static void draw_line(cairo_t *cr, const plot_spec *s, const frame *f, const plot_layer *l)
+{
+    bool pen_down = false;
+    for (size_t i = 0; i < l->n; i++) {
+        if (!point_ok(s, l->x[i], l->y[i])) {
+            pen_down = false;
+            continue;
+        }
+        double px = to_px(&f->x, l->x[i]), py = to_px(&f->y, l->y[i]);
+        if (pen_down)
+            cairo_line_to(cr, px, py);
+        else
+            cairo_move_to(cr, px, py);
+        pen_down = true;
+    }
+    line_style(cr, l, 2);
+    cairo_stroke(cr);
+    cairo_set_dash(cr, NULL, 0, 0);
+}
+
+/* Fill one contiguous run [from, to) of the band. */
+static void fill_band_run(cairo_t *cr, const frame *f, const plot_layer *l, size_t from, size_t to)
+{
+    if (to - from < 1)
+        return;
+    for (size_t i = from; i < to; i++) {
+        double px = to_px(&f->x, l->x[i]), py = to_px(&f->y, l->hi[i]);
+        if (i == from)
+            cairo_move_to(cr, px, py);
+        else
+            cairo_line_to(cr, px, py);
+    }
+    for (size_t i = to; i-- > from;)
+        cairo_line_to(cr, to_px(&f->x, l->x[i]), to_px(&f->y, l->lo[i]));
+    cairo_close_path(cr);
+    if (to - from == 1) { /* a single x: a short bar shows the interval */
+        double px = to_px(&f->x, l->x[from]);
+        cairo_new_path(cr);
+        cairo_rectangle(cr, px - 4, to_px(&f->y, l->hi[from]), 8,
+                        to_px(&f->y, l->lo[from]) - to_px(&f->y, l->hi[from]));
+    }
+    set_color(cr, plot_color(l->color), 0.18);
+    cairo_fill(cr);
+}
+
+static void draw_band(cairo_t *cr, const plot_spec *s, const frame *f, const plot_layer *l)
+{
+    size_t from = 0;
+    for (size_t i = 0; i <= l->n; i++) {
+        bool ok = i < l->n && showable(s->x_scale, l->x[i]) && showable(s->y_scale, l->lo[i]) &&
+                  showable(s->y_scale, l->hi[i]);
+        if (!ok) {
+            fill_band_run(cr, f, l, from, i);
+            from = i + 1;
+        }
+    }
+}
+
+static void draw_errorbars(cairo_t *cr, const plot_spec *s, const frame *f, const plot_layer *l)
+{
+    line_style(cr, l, 1.2);
+    for (size_t i = 0; i < l->n; i++) {
+        if (!point_ok(s, l->x[i], l->lo[i]) || !showable(s->y_scale, l->hi[i]))
+            continue;
+        double px = to_px(&f->x, l->x[i]);
+        double y0 = to_px(&f->y, l->lo[i]), y1 = to_px(&f->y, l->hi[i]);
+        cairo_move_to(cr, px, y0);
+        cairo_line_to(cr, px, y1);
+        cairo_move_to(cr, px - 3, y0);
+        cairo_line_to(cr, px + 3, y0);
+        cairo_move_to(cr, px - 3, y1);
+        cairo_line_to(cr, px + 3, y1);
+    }
+    cairo_stroke(cr);
+}
+
+/* y = x and its relative band, or y = value and its absolute band. */
+static void draw_reference(cairo_t *cr, const frame *f, const plot_layer *l)
+{
+    double x0 = f->x.lo, x1 = f->x.hi;
+    double a0, a1, b0, b1, c0, c1; /* band low, band high, line at x0 and x1 */
+    if (l->kind == LAYER_DIAGONAL) {
+        a0 = x0 * (1 - l->band), a1 = x1 * (1 - l->band);
+        b0 = x0 * (1 + l->band), b1 = x1 * (1 + l->band);
+        c0 = x0, c1 = x1;
+    } else {
+        a0 = a1 = l->value - l->band;
+        b0 = b1 = l->value + l->band;
+        c0 = c1 = l->value;
+    }
+    if (l->band > 0 && showable(f->y.ticks.scale, a0) && showable(f->y.ticks.scale, a1)) {
+        cairo_move_to(cr, f->left, to_px(&f->y, a0));
+        cairo_line_to(cr, f->right, to_px(&f->y, a1));
+        cairo_line_to(cr, f->right, to_px(&f->y, b1));
+        cairo_line_to(cr, f->left, to_px(&f->y, b0));
+        cairo_close_path(cr);
+        set_color(cr, plot_color(l->color), 0.15);
+        cairo_fill(cr);
+    }
+    if (showable(f->y.ticks.scale, c0)) {
+        cairo_move_to(cr, f->left, to_px(&f->y, c0));
+        cairo_line_to(cr, f->right, to_px(&f->y, c1));
+        line_style(cr, l, 1.2);
+        cairo_stroke(cr);
+        cairo_set_dash(cr, NULL, 0, 0);
+    }
+}
+
+static void draw_layer(cairo_t *cr, const plot_spec *s, const frame *f, const plot_layer *l)
+{
+    switch (l->kind) {
+    case LAYER_POINTS: draw_points(cr, s, f, l); break;
+    case LAYER_LINE: draw_line(cr, s, f, l); break;
+    case LAYER_BAND: draw_band(cr, s, f, l); break;
+    case LAYER_ERRORBARS: draw_errorbars(cr, s, f, l); break;
+    case LAYER_DIAGONAL:
+    case LAYER_HLINE: draw_reference(cr, f, l); break;
+    }
+}
+
+/* ------------------------------------------------------------------ */
+/* Legend                                                              */
+
+static bool has_legend(const plot_layer *l)
+{
+    return l->legend && l->legend[0];
+}
+
+static double legend_width(cairo_t *cr, const plot_spec *s)
+{
+    double w = 0;
+    for (size_t k = 0; k < s->nlayers; k++)
+        if (has_legend(&s->layers[k])) {
+            double t = text_width(cr, s->layers[k].legend, FONT_TICK);
+            w = fmax(w, t);
+        }
+    if (w == 0)
+        return 0;
+    return fmin(w + LEGEND_SYMBOL + 20, LEGEND_MAX_WIDTH);
+}
+
+static void legend_symbol(cairo_t *cr, const plot_layer *l, double x, double y)
+{
+    switch (l->kind) {
+    case LAYER_POINTS:
+        draw_marker(cr, l, x + LEGEND_SYMBOL / 2.0, y);
+        break;
+    case LAYER_BAND:
+    case LAYER_ERRORBARS:
+        cairo_rectangle(cr, x, y - 6, LEGEND_SYMBOL - 4, 12);
+        set_color(cr, plot_color(l->color), l->kind == LAYER_BAND ? 0.25 : 0.6);
+        cairo_fill(cr);
+        break;
+    default: /* lines and references: a stroke, over a band patch if any */
+        if ((l->kind == LAYER_DIAGONAL || l->kind == LAYER_HLINE) && l->band > 0) {
+            cairo_rectangle(cr, x, y - 6, LEGEND_SYMBOL - 4, 12);
+            set_color(cr, plot_color(l->color), 0.15);
+            cairo_fill(cr);
+        }
+        cairo_move_to(cr, x, y);
+        cairo_line_to(cr, x + LEGEND_SYMBOL - 4, y);
+        line_style(cr, l, 2);
+        cairo_stroke(cr);
+        cairo_set_dash(cr, NULL, 0, 0);
+        break;
+    }
+}
+
+static void draw_legend(const canvas *cv, const plot_spec *s, double x, double top, double width,
+                        double bottom)
+{
+    cairo_t *cr = cv->cr;
+    double y = top + 8;
+    size_t shown = 0, total = 0;
+    for (size_t k = 0; k < s->nlayers; k++)
+        total += has_legend(&s->layers[k]);
+    for (size_t k = 0; k < s->nlayers; k++) {
+        const plot_layer *l = &s->layers[k];
+        if (!has_legend(l))
+            continue;
+        if (y + 2 * LEGEND_ROW > bottom && shown + 1 < total) {
+            char more[48];
+            snprintf(more, sizeof more, "\xE2\x80\xA6 %zu more", total - shown);
+            draw_text(cv, x, y + 4, more, ALIGN_LEFT, FONT_TICK, false, width, TEXT_MUTED, false);
+            return;
+        }
+        legend_symbol(cr, l, x, y);
+        draw_text(cv, x + LEGEND_SYMBOL + 2, y + 4, l->legend, ALIGN_LEFT, FONT_TICK, false,
+                  width - LEGEND_SYMBOL - 4, TEXT_DARK, false);
+        y += LEGEND_ROW;
+        shown++;
+    }
+}
+
+/* ------------------------------------------------------------------ */
+/* Axes, grid, frame                                                   */
+
+static void draw_axes(const canvas *cv, const plot_spec *s, const frame *f)
+{
+    cairo_t *cr = cv->cr;
+    cairo_set_line_width(cr, 1);
+    cairo_set_source_rgb(cr, 0.88, 0.88, 0.88);
+    for (size_t i = 0; i < f->x.ticks.n; i++) {
+        double px = round(to_px(&f->x, f->x.ticks.at[i])) + 0.5;
+        cairo_move_to(cr, px, f->top);
+        cairo_line_to(cr, px, f->bottom);
+    }
+    for (size_t i = 0; i < f->y.ticks.n; i++) {
+        double py = round(to_px(&f->y, f->y.ticks.at[i])) + 0.5;
+        cairo_move_to(cr, f->left, py);
+        cairo_line_to(cr, f->right, py);
+    }
+    cairo_stroke(cr);
+    for (size_t i = 0; i < f->x.ticks.n; i++)
+        draw_text(cv, to_px(&f->x, f->x.ticks.at[i]), f->bottom + 16, f->x.ticks.label[i],
+                  ALIGN_CENTER, FONT_TICK, false, 0, TEXT_MID, false);
+    for (size_t i = 0; i < f->y.ticks.n; i++)
+        draw_text(cv, f->left - 6, to_px(&f->y, f->y.ticks.at[i]) + 4, f->y.ticks.label[i],
+                  ALIGN_RIGHT, FONT_TICK, false, 0, TEXT_MID, false);
+    draw_text(cv, (f->left + f->right) / 2, f->bottom + 36, s->x_label, ALIGN_CENTER, FONT_LABEL,
+              false, f->right - f->left, TEXT_MID, false);
+    draw_text(cv, 18, (f->top + f->bottom) / 2, s->y_label, ALIGN_CENTER, FONT_LABEL, false,
+              f->bottom - f->top, TEXT_MID, true);
+}
+
+static void draw_frame(cairo_t *cr, const frame *f)
+{
+    cairo_set_source_rgb(cr, 0.35, 0.35, 0.35);
+    cairo_set_line_width(cr, 1);
+    cairo_rectangle(cr, round(f->left) + 0.5, round(f->top) + 0.5, round(f->right - f->left),
+                    round(f->bottom - f->top));
+    cairo_stroke(cr);
+}
+
+/* ------------------------------------------------------------------ */
+/* The whole plot                                                      */
+
+static bool make_frame(cairo_t *cr, const plot_spec *s, frame *f, size_t *hidden)
+{
+    extent ex = {0}, ey = {0};
+    *hidden = data_extents(s, &ex, &ey);
+    if (s->same_range) {
+        if (ey.any) {
+            extend(&ex, ey.min);
+            extend(&ex, ey.max);
+        }
+        ey = ex;
+    }
+    default_extent(&ex, s->x_scale);
+    default_extent(&ey, s->y_scale);
+    if (!ticks_compute(s->x_scale, ex.min, ex.max, &f->x.ticks) ||
+        !ticks_compute(s->y_scale, ey.min, ey.max, &f->y.ticks))
+        return false;
+    set_view(&f->x);
+    set_view(&f->y);
+    double legend = legend_width(cr, s);
+    f->left = MARGIN_LEFT;
+    f->top = MARGIN_TOP;
+    f->right = PLOT_WIDTH - MARGIN_RIGHT - legend;
+    f->bottom = PLOT_HEIGHT - MARGIN_BOTTOM;
+    if (s->same_range) { /* a square plot: y = x at 45 degrees */
+        double side = fmin(f->right - f->left, f->bottom - f->top);
+        f->right = f->left + side;
+        f->bottom = f->top + side;
+    }
+    f->x.p0 = f->left, f->x.p1 = f->right;
+    f->y.p0 = f->bottom, f->y.p1 = f->top;
+    return true;
+}
+
+static bool draw_plot(const canvas *cv, const plot_spec *s, char *err, size_t errlen)
+{
+    cairo_t *cr = cv->cr;
+    cairo_font_options_t *fo = cairo_font_options_create();
+    cairo_font_options_set_hint_metrics(fo, CAIRO_HINT_METRICS_OFF);
+    cairo_font_options_set_hint_style(fo, CAIRO_HINT_STYLE_NONE);
+    cairo_set_font_options(cr, fo);
+    cairo_font_options_destroy(fo);
+
+    cairo_set_source_rgb(cr, 1, 1, 1);
+    cairo_paint(cr);
+    frame f;
+    size_t hidden;
+    if (!make_frame(cr, s, &f, &hidden)) {
+        snprintf(err, errlen, "no usable axis range");
+        return false;
+    }
+    draw_text(cv, PLOT_WIDTH / 2.0, 26, s->title, ALIGN_CENTER, FONT_TITLE, true, PLOT_WIDTH - 20,
+              TEXT_DARK, false);
+    draw_axes(cv, s, &f);
+    cairo_save(cr);
+    cairo_rectangle(cr, f.left, f.top, f.right - f.left, f.bottom - f.top);
+    cairo_clip(cr);
+    for (size_t k = 0; k < s->nlayers; k++)
+        draw_layer(cr, s, &f, &s->layers[k]);
+    cairo_restore(cr);
+    draw_frame(cr, &f);
+    draw_legend(cv, s, f.right + 14, f.top, PLOT_WIDTH - f.right - 18, f.bottom);
+    if (hidden) {
+        char note[96];
+        snprintf(note, sizeof note, "%zu point%s not shown (missing, or not positive on a log axis)",
+                 hidden, hidden == 1 ? "" : "s");
+        draw_text(cv, 8, PLOT_HEIGHT - 6, note, ALIGN_LEFT, FONT_NOTE, false, 0, TEXT_MUTED, false);
+    }
+    cairo_status_t st = cairo_status(cr);
+    if (st != CAIRO_STATUS_SUCCESS) {
+        snprintf(err, errlen, "cairo: %s", cairo_status_to_string(st));
+        return false;
+    }
+    return true;
+}
+
+/* ------------------------------------------------------------------ */
+/* Surfaces                                                            */
+
+static cairo_status_t write_to_rbuf(void *closure, const unsigned char *data, unsigned int len)
+{
+    return rbuf_put(closure, data, len) ? CAIRO_STATUS_SUCCESS : CAIRO_STATUS_WRITE_ERROR;
+}
+
+/* Cairo names the SVG's top group after a process-wide surface counter
+ * ("surface58"); renumber such ids from 1 so the bytes do not depend on
+ * how many charts the process drew before. */
+static void normalize_svg_ids(const char *s, size_t len, rbuf *out)
+{
+    static const char key[] = "surface";
+    unsigned long seen[16];
+    size_t nseen = 0;
+    const char *end = s + len;
+    while (s < end) {
+        const char *hit = strstr(s, key);
+        if (!hit || hit >= end) {
+            rbuf_put(out, s, (size_t)(end - s));
+            return;
+        }
+        const char *digits = hit + sizeof key - 1, *d = digits;
+        while (d < end && *d >= '0' && *d <= '9')
+            d++;
+        rbuf_put(out, s, (size_t)(digits - s));
+        s = d;
+        if (d == digits)
+            continue;
+        unsigned long id = strtoul(digits, NULL, 10);
+        size_t i = 0;
+        while (i < nseen && seen[i] != id)
+            i++;
+        if (i == nseen && nseen < 16)
+            seen[nseen++] = id;
+        rbuf_printf(out, "%zu", i + 1);
+    }
+}
+
+static bool render_svg(const plot_spec *spec, rbuf *out, char *err, size_t errlen)
+{
+    rbuf raw;
+    rbuf_init(&raw);
+    cairo_surface_t *surface =
+        cairo_svg_surface_create_for_stream(write_to_rbuf, &raw, PLOT_WIDTH, PLOT_HEIGHT);
+    cairo_svg_surface_restrict_to_version(surface, CAIRO_SVG_VERSION_1_1);
+#if CAIRO_VERSION >= CAIRO_VERSION_ENCODE(1, 16, 0)
+    cairo_svg_surface_set_document_unit(surface, CAIRO_SVG_UNIT_PX);
+#endif
+    rbuf texts;
+    rbuf_init(&texts);
+    canvas cv = {cairo_create(surface), &texts};
+    bool ok = draw_plot(&cv, spec, err, errlen);
+    cairo_destroy(cv.cr);
+    cairo_surface_finish(surface);
+    cairo_status_t st = cairo_surface_status(surface);
+    cairo_surface_destroy(surface);
+    if (ok && (st != CAIRO_STATUS_SUCCESS || raw.oom)) {
+        snprintf(err, errlen, "cairo svg: %s", cairo_status_to_string(st));
+        ok = false;
+    }
+    const char *end = ok ? strstr(rbuf_str(&raw), "</svg>") : NULL;
+    if (ok && !end) {
+        snprintf(err, errlen, "cairo svg: no </svg>");
+        ok = false;
+    }
+    if (ok) {
+        normalize_svg_ids(rbuf_str(&raw), (size_t)(end - rbuf_str(&raw)), out);
+        rbuf_put(out, texts.data, texts.len);
+        rbuf_puts(out, end);
+    }
+    rbuf_free(&raw);
+    rbuf_free(&texts);
+    return ok && !out->oom;
+}
+
+static bool render_png(const plot_spec *spec, rbuf *out, char *err, size_t errlen)
+{
+    cairo_surface_t *surface = cairo_image_surface_create(CAIRO_FORMAT_RGB24, PLOT_WIDTH, PLOT_HEIGHT);
+    canvas cv = {cairo_create(surface), NULL};
+    bool ok = draw_plot(&cv, spec, err, errlen);
+    cairo_destroy(cv.cr);
+    cairo_surface_flush(surface);
+    if (ok && cairo_surface_status(surface) != CAIRO_STATUS_SUCCESS) {
+        snprintf(err, errlen, "cairo: %s", cairo_status_to_string(cairo_surface_status(surface)));
+        ok = false;
+    }
+    if (ok && !png_encode_rgb24(cairo_image_surface_get_data(surface), PLOT_WIDTH, PLOT_HEIGHT,
+                                cairo_image_surface_get_stride(surface), out)) {
+        snprintf(err, errlen, "out of memory");
+        ok = false;
+    }
+    cairo_surface_destroy(surface);
+    return ok;
+}
+
+bool plot_render(const plot_spec *spec, plot_format format, rbuf *out, char *err, size_t errlen)
+{
+    return format == PLOT_SVG ? render_svg(spec, out, err, errlen)
+                              : render_png(spec, out, err, errlen);
+}

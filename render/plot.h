@@ -1,0 +1,83 @@
+/*
+ * plot.h — the chart engine: an x-y plot drawn with Cairo as SVG or PNG.
+ *
+ * A plot is a list of layers (points, lines, bands, error bars, reference
+ * lines) over two axes; this module chooses the ranges and ticks
+ * (render/ticks.h), draws grid, frame, title, axis labels and a legend to
+ * the right of the plot, and never fits or transforms data. Values that
+ * cannot be shown (NaN, or <= 0 on a logarithmic axis) are left out and
+ * counted in a note under the plot.
+ *
+ * Colours are the Okabe-Ito palette (distinguishable with the common
+ * colour-vision deficiencies); markers also differ between series so
+ * nothing depends on colour alone. Text is laid out with the metrics of
+ * "DejaVu Sans" from fontconfig. Cairo draws everything on the PNG; on
+ * the SVG it draws the graphics and the text is added as <text> elements
+ * (selectable, readable by screen readers, a fraction of the size and of
+ * the time of Cairo's glyph outlines), every string cleaned and
+ * XML-escaped (render/escape.h).
+ *
+ * Output is deterministic: the same spec gives the same bytes (the SVG's
+ * process-wide surface ids are renumbered from 1).
+ */
+#ifndef PERFCAST_RENDER_PLOT_H
+#define PERFCAST_RENDER_PLOT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include "render/buf.h"
+#include "render/ticks.h"
+
+enum { PLOT_WIDTH = 720, PLOT_HEIGHT = 450, PLOT_PALETTE_SIZE = 8 };
+
+typedef enum { MARK_CIRCLE, MARK_SQUARE, MARK_TRIANGLE, MARK_DIAMOND, MARK_COUNT } plot_marker;
+
+typedef enum {
+    LAYER_POINTS,    /* a marker at each (x, y) */
+    LAYER_LINE,      /* a polyline through (x, y) in the given order */
+    LAYER_BAND,      /* the area between (x, lo) and (x, hi), x ascending */
+    LAYER_ERRORBARS, /* a vertical bar from lo to hi at each x */
+    LAYER_DIAGONAL,  /* the line y = x and the band y = x(1 +- band) */
+    LAYER_HLINE      /* the line y = value and the band value +- band */
+} plot_layer_kind;
+
+typedef struct {
+    plot_layer_kind kind;
+    const char *legend;  /* legend text; NULL = no entry. A layer with n = 0
+                            and a legend is a legend entry only. */
+    int color;           /* palette index (taken modulo the palette); -1 = grey */
+    plot_marker marker;
+    bool hollow;         /* markers drawn as outlines */
+    bool dashed;         /* lines */
+    const double *x, *y; /* n values each (y unused by BAND and ERRORBARS) */
+    const double *lo, *hi;
+    size_t n;
+    double value;        /* HLINE: its y */
+    double band;         /* DIAGONAL: relative half-width (0.1 = 10%);
+                            HLINE: absolute half-width; 0 = no band */
+} plot_layer;
+
+typedef struct {
+    const char *title;
+    const char *x_label, *y_label; /* with units: "processors", "time (s)" */
+    axis_scale x_scale, y_scale;
+    bool same_range;  /* one range for both axes (y = x is the diagonal) */
+    const plot_layer *layers;
+    size_t nlayers;
+} plot_spec;
+
+typedef enum { PLOT_SVG, PLOT_PNG } plot_format;
+
+/* Draw the plot and append the file's bytes to out. Returns false with a
+ * reason in err when Cairo fails or memory runs out. */
+bool plot_render(const plot_spec *spec, plot_format format, rbuf *out, char *err, size_t errlen);
+
+/* Release the font caches Cairo and fontconfig keep for the life of the
+ * process, so leak checkers see a clean exit. Call once, after the last
+ * drawing of the process (no drawing may follow). */
+void plot_release_fonts(void);
+
+/* The palette colour i (modulo the palette; -1 = grey) as 0xRRGGBB. */
+unsigned plot_color(int i);
+
+#endif

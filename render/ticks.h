@@ -1,0 +1,35 @@
+/*
+ * ticks.h — axis ranges and tick marks people can read: steps of 1, 2 or
+ * 5 times a power of ten on linear axes, decades (or 1-2-5 within a
+ * decade) on logarithmic axes, powers of two for processor counts.
+ */
+#ifndef PERFCAST_RENDER_TICKS_H
+#define PERFCAST_RENDER_TICKS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+typedef enum {
+    SCALE_LINEAR,
+    SCALE_LOG10, /* times, costs: ticks at 1-2-5 or decades */
+    SCALE_LOG2   /* processor counts: ticks at powers of two */
+} axis_scale;
+
+enum { TICKS_MAX = 24, TICK_LABEL_LEN = 24 };
+
+typedef struct {
+    axis_scale scale;
+    double lo, hi;    /* the axis range; lo < hi, both > 0 on log scales */
+    size_t n;         /* number of ticks, at least 2 */
+    double at[TICKS_MAX];
+    char label[TICKS_MAX][TICK_LABEL_LEN];
+} axis_ticks;
+
+/* Choose range and ticks covering [min, max] (min <= max, finite, and
+ * positive on log scales). Returns false when the bounds are unusable. */
+bool ticks_compute(axis_scale scale, double min, double max, axis_ticks *out);
+
+/* A short label: "0.05", "2", "1000", "2e+05" (no trailing zeros). */
+void ticks_format(double v, char *out, size_t len);
+
+#endif

@@ -1,0 +1,247 @@
+/*
+ * mgbench_runs.c — appending runs to runs.csv: the row format, the header
+ * check, and many writers at once (forked processes, and mgbench runs)
+ * without torn or lost rows.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "mgbench/runs_csv.h"
+#include "tests/mgbench_testlib.h"
+
+static mgb_run_row sample_row(void)
+{
+    mgb_run_row r = {.cluster = "ci-2core", .np = 4, .npa = 2, .npb = 2, .na = 1024, .nb = 512,
+                     .nodes = 1, .ppn = 4, .work_mb = 12.5, .time_s = 0.25, .time_comm_s = 0.01,
+                     .time_setup_s = 0.002, .cycles = 7, .rel_residual = 4.1e-9, .seq_of_np = -1,
+                     .rep = 2, .date = "2024-05-01", .note = NULL};
+    return r;
+}
+
+/* Number of CSV fields of one line (quotes respected). */
+static int count_fields(const char *line, size_t len)
+{
+    int fields = 1, quoted = 0;
+    for (size_t k = 0; k < len; k++) {
+        if (line[k] == '"')
+            quoted = !quoted;
+        else if (line[k] == ',' && !quoted)
+            fields++;
+    }
+    return fields;
+}
+
+static void test_format(void)
+{
+    char buf[1024];
+    mgb_run_row r = sample_row();
+    int n = mgb_runs_format(&r, buf, sizeof buf);
+    CU_ASSERT_STRING_EQUAL(buf, "ci-2core,mgbench,4,2,2,1024,512,1,4,12.5,0.25,0.01,0.002,7,"
+                                "4.100e-09,,2,2024-05-01,\n");
+    CU_ASSERT_EQUAL(n, (int)strlen(buf));
+    r.seq_of_np = 16;
+    r.note = "sequential per-process mesh of 16x1 (1024x512), \"quoted\"";
+    mgb_runs_format(&r, buf, sizeof buf);
+    CU_ASSERT_PTR_NOT_NULL(strstr(buf, ",16,2,2024-05-01,\"sequential per-process mesh of 16x1 "
+                                       "(1024x512), \"\"quoted\"\"\"\n"));
+    CU_ASSERT_EQUAL(count_fields(buf, strlen(buf) - 1), count_fields(mgb_runs_header(),
+                                                                     strlen(mgb_runs_header())));
+    CU_ASSERT_EQUAL(mgb_runs_format(&r, buf, 40), -1); /* does not fit */
+}
+
+static void test_create_and_append(void)
+{
+    char dir[256], path[512], err[512];
+    CU_ASSERT_FATAL(mgbt_temp_dir(dir, sizeof dir) == 0);
+    snprintf(path, sizeof path, "%s/campaign/runs.csv", dir); /* folder made on demand */
+    mgb_run_row r = sample_row();
+    CU_ASSERT(mgb_runs_append(path, &r, err, sizeof err) == 0);
+    r.rep = 3;
+    CU_ASSERT(mgb_runs_append(path, &r, err, sizeof err) == 0);
+    char *text = mgbt_read_file(path, NULL);
+    CU_ASSERT_FATAL(text != NULL);
+    char want[2048], row2[512], row3[512];
+    r.rep = 2;
+    mgb_runs_format(&r, row2, sizeof row2);
+    r.rep = 3;
+    mgb_runs_format(&r, row3, sizeof row3);
+    snprintf(want, sizeof want, "%s\n%s%s", mgb_runs_header(), row2, row3);
+    CU_ASSERT_STRING_EQUAL(text, want);
+    free(text);
+    mgbt_remove_dir(dir);
+}
+
+static void test_refuses_foreign_header(void)
+{
+    char dir[256], path[512], err[512] = "";
+    CU_ASSERT_FATAL(mgbt_temp_dir(dir, sizeof dir) == 0);
+    snprintf(path, sizeof path, "%s/runs.csv", dir);
+    const char *foreign = "cluster,code,np,time_s\nci-2core,x,1,2.0\n";
+    FILE *f = fopen(path, "w");
+    CU_ASSERT_FATAL(f != NULL);
+    fputs(foreign, f);
+    fclose(f);
+    mgb_run_row r = sample_row();
+    CU_ASSERT(mgb_runs_append(path, &r, err, sizeof err) == -1);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "header is not mgbench's"));
+    char *text = mgbt_read_file(path, NULL);
+    CU_ASSERT(text && strcmp(text, foreign) == 0); /* untouched */
+    free(text);
+    r.cluster = NULL;
+    CU_ASSERT(mgb_runs_append(path, &r, err, sizeof err) == -1);
+    mgbt_remove_dir(dir);
+}
+
+static void test_repairs_missing_newline(void)
+{
+    char dir[256], path[512], err[512];
+    CU_ASSERT_FATAL(mgbt_temp_dir(dir, sizeof dir) == 0);
+    snprintf(path, sizeof path, "%s/runs.csv", dir);
+    FILE *f = fopen(path, "w");
+    CU_ASSERT_FATAL(f != NULL);
+    fputs(mgb_runs_header(), f); /* an edited file without its final newline */
+    fclose(f);
+    mgb_run_row r = sample_row();
+    CU_ASSERT(mgb_runs_append(path, &r, err, sizeof err) == 0);
+    char *text = mgbt_read_file(path, NULL), row[512];
+    mgb_runs_format(&r, row, sizeof row);
+    CU_ASSERT(text && strncmp(text + strlen(mgb_runs_header()), "\n", 1) == 0);
+    CU_ASSERT(text && strcmp(text + strlen(mgb_runs_header()) + 1, row) == 0);
+    free(text);
+    mgbt_remove_dir(dir);
+}
+
+enum { WRITERS = 8, ROWS_EACH = 150 };
+
+/* WRITERS processes append ROWS_EACH rows each at the same time; every row
+ * must arrive once, whole. Row (w, k) is np = w + 1, rep = k + 1, and a
+ * long note makes each write large. */
+static void test_concurrent_writers(void)
+{
+    char dir[256], path[512];
+    CU_ASSERT_FATAL(mgbt_temp_dir(dir, sizeof dir) == 0);
+    snprintf(path, sizeof path, "%s/runs.csv", dir);
+    char note[1500];
+    memset(note, 'n', sizeof note - 1);
+    note[sizeof note - 1] = '\0';
+    pid_t pids[WRITERS];
+    for (int w = 0; w < WRITERS; w++) {
+        pids[w] = fork();
+        CU_ASSERT_FATAL(pids[w] >= 0);
+        if (pids[w] == 0) {
+            char err[512];
+            mgb_run_row r = sample_row();
+            r.np = w + 1;
+            r.note = note;
+            for (int k = 0; k < ROWS_EACH; k++) {
+                r.rep = k + 1;
+                if (mgb_runs_append(path, &r, err, sizeof err) != 0)
+                    _exit(1);
+            }
+            _exit(0);
+        }
+    }
+    int all_ok = 1;
+    for (int w = 0; w < WRITERS; w++) {
+        int status;
+        waitpid(pids[w], &status, 0);
+        all_ok &= WIFEXITED(status) && WEXITSTATUS(status) == 0;
+    }
+    CU_ASSERT(all_ok);
+    size_t len;
+    char *text = mgbt_read_file(path, &len);
+    CU_ASSERT_FATAL(text != NULL);
+    static int seen[WRITERS][ROWS_EACH];
+    memset(seen, 0, sizeof seen);
+    int lines = 0, bad = 0, header_lines = 0;
+    int want_fields = count_fields(mgb_runs_header(), strlen(mgb_runs_header()));
+    for (char *line = text; *line;) {
+        char *end = strchr(line, '\n');
+        if (!end) {
+            bad++; /* a torn last row */
+            break;
+        }
+        size_t ll = (size_t)(end - line);
+        lines++;
+        if (strncmp(line, mgb_runs_header(), ll) == 0) {
+            header_lines++;
+        } else {
+            long np, rep;
+            if (count_fields(line, ll) != want_fields ||
+                sscanf(line, "ci-2core,mgbench,%ld,", &np) != 1 || np < 1 || np > WRITERS) {
+                bad++;
+            } else {
+                /* rep is the 17th field */
+                const char *p = line;
+                for (int f = 0; f < 16; f++)
+                    p = strchr(p, ',') + 1;
+                rep = strtol(p, NULL, 10);
+                if (rep < 1 || rep > ROWS_EACH || !strstr(line, note))
+                    bad++;
+                else
+                    seen[np - 1][rep - 1]++;
+            }
+        }
+        line = end + 1;
+    }
+    CU_ASSERT_EQUAL(header_lines, 1);
+    CU_ASSERT_EQUAL(bad, 0);
+    CU_ASSERT_EQUAL(lines, 1 + WRITERS * ROWS_EACH);
+    int missing = 0;
+    for (int w = 0; w < WRITERS; w++)
+        for (int k = 0; k < ROWS_EACH; k++)
+            missing += seen[w][k] != 1;
+    CU_ASSERT_EQUAL(missing, 0);
+    free(text);
+    mgbt_remove_dir(dir);
+}
+
+/* Three mgbench jobs append to one campaign at once. */
+static void test_concurrent_mgbench_runs(void)
+{
+    char dir[256], cmd[4096];
+    CU_ASSERT_FATAL(mgbt_temp_dir(dir, sizeof dir) == 0);
+    const char *common = "--na 64 --nb 64 --cycles 3 --reps 4 --cluster ci-2core --campaign c";
+    snprintf(cmd, sizeof cmd,
+             "for k in 1 2 3; do %s -n 1 %s %s --archive %s --note job$k & done; wait",
+             mgbt_mpirun(), mgbt_mgbench(), common, dir);
+    char *out = NULL;
+    CU_ASSERT(mgbt_run(cmd, &out) == 0);
+    char path[512];
+    snprintf(path, sizeof path, "%s/c/runs.csv", dir);
+    char *text = mgbt_read_file(path, NULL);
+    CU_ASSERT_FATAL(text != NULL);
+    int lines = 0, per_job[3] = {0, 0, 0};
+    for (char *p = text; (p = strchr(p, '\n')); p++)
+        lines++;
+    for (int k = 0; k < 3; k++) {
+        char tag[16];
+        snprintf(tag, sizeof tag, ",job%d\n", k + 1);
+        for (char *p = text; (p = strstr(p, tag)); p++)
+            per_job[k]++;
+    }
+    CU_ASSERT_EQUAL(lines, 1 + 12);
+    CU_ASSERT(per_job[0] == 4 && per_job[1] == 4 && per_job[2] == 4);
+    free(text);
+    free(out);
+    mgbt_remove_dir(dir);
+}
+
+int main(int argc, char **argv)
+{
+    (void)argc;
+    static const mgbt_test rows[] = {
+        {"format", test_format},
+        {"create_and_append", test_create_and_append},
+        {"refuses_foreign_header", test_refuses_foreign_header},
+        {"repairs_missing_newline", test_repairs_missing_newline},
+        {"concurrent_writers", test_concurrent_writers},
+        {"concurrent_mgbench_runs", test_concurrent_mgbench_runs},
+        {NULL, NULL}};
+    static const mgbt_suite suites[] = {{"mgbench runs.csv", rows}, {NULL, NULL}};
+    return mgbt_main(argv[0], suites);
+}

@@ -1,0 +1,248 @@
+/*
+ * test_advise.c — `perfcast advise` end to end: on the embedded archive
+ * (seed 000 Table I: 65536^2 does not fit 32 cores of B; Scenario 2: the
+ * combined 65536^2 run costs about 10 times the 32768^2 B/Myrinet run), and
+ * on a small archive whose runs follow known strip laws, where the
+ * predicted times, ranking, balanced split, deadline and budget are known.
+ */
+#include "tests/testutil.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The CSV line (of `advise --format csv`) whose first cell is name, copied
+ * into line; false when absent. Cells are split into cells[]. */
+static bool csv_row(const char *text, const char *name, char cells[][400], size_t max)
+{
+    const char *p = text;
+    size_t len = strlen(name);
+    while (p && *p) {
+        const char *q = p;
+        bool quoted = *q == '"';
+        if ((quoted && strncmp(q + 1, name, len) == 0 && q[len + 1] == '"') ||
+            (!quoted && strncmp(q, name, len) == 0 && q[len] == ',')) {
+            size_t k = 0, n = 0;
+            bool in = false;
+            memset(cells, 0, max * sizeof cells[0]);
+            for (; *q && *q != '\n' && k < max; q++) {
+                if (*q == '"' && (in || n == 0)) {
+                    if (in && q[1] == '"') {
+                        cells[k][n++] = '"';
+                        q++;
+                    } else {
+                        in = !in;
+                    }
+                } else if (*q == ',' && !in) {
+                    k++;
+                    n = 0;
+                } else if (n + 1 < sizeof cells[0]) {
+                    cells[k][n++] = *q;
+                }
+            }
+            return true;
+        }
+        p = strchr(p, '\n');
+        if (p)
+            p++;
+    }
+    return false;
+}
+
+/* Columns of the advise CSV. */
+enum { C_OPTION, C_CLUSTERS, C_NP, C_ROWS, C_MEM, C_NA, C_NB, C_TIME, C_CORE_HOURS, C_COST,
+       C_CURRENCY, C_FEASIBLE, C_REASON, C_SOURCE, C_RANK_FAST, C_RANK_CHEAP, C_N };
+
+static void test_table1_b_alone_infeasible(void)
+{
+    char *out = NULL;
+    int rc = testutil_perfcast_run(&out, "advise --size 65536x65536 --free "
+                                         "wrg2-ethernet:64,wrg3-myrinet:32 --code m1 --format csv");
+    CU_ASSERT_EQUAL(rc, 0);
+    char cells[C_N][400];
+    CU_ASSERT_TRUE_FATAL(csv_row(out, "wrg3-myrinet:32", cells, C_N));
+    CU_ASSERT_STRING_EQUAL(cells[C_FEASIBLE], "no");
+    CU_ASSERT_PTR_NOT_NULL(strstr(cells[C_REASON], "needs 4096 MB per process"));
+    CU_ASSERT_STRING_EQUAL(cells[C_RANK_FAST], "");
+    /* A alone fits (2 GB per process, Table I) and has the paper's prediction. */
+    CU_ASSERT_TRUE_FATAL(csv_row(out, "wrg2-ethernet:64", cells, C_N));
+    CU_ASSERT_STRING_EQUAL(cells[C_FEASIBLE], "yes");
+    CU_ASSERT_DOUBLE_EQUAL(atof(cells[C_TIME]), 1715.7, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(atof(cells[C_MEM]), 2048, 1e-6);
+    CU_ASSERT_STRING_EQUAL(cells[C_RANK_FAST], "1");
+    free(out);
+
+    /* The text form says the same in words. */
+    rc = testutil_perfcast_run(&out, "advise --size 65536x65536 --free "
+                                     "wrg2-ethernet:64,wrg3-myrinet:32 --code m1");
+    CU_ASSERT_EQUAL(rc, 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "Not feasible:\n  wrg3-myrinet:32: needs 4096 MB per process "
+                                       "but wrg3-myrinet has 2048 MB per core"));
+    free(out);
+}
+
+/* Seed 000 Scenario 2 from the published predictions: the combined
+ * 65536^2 run costs 96*1686.0/(64*259.5) = 9.75 times the 32768^2 run on
+ * B/Myrinet (rates 1 and 2 units per CPU hour). */
+static void test_scenario2_cost_ratio(void)
+{
+    char *out = NULL;
+    int rc = testutil_perfcast_run(&out, "advise --maximize-size --free wrg2-ethernet:32,"
+                                         "wrg3-ethernet:32,wrg3-myrinet:32 --code m1 --format csv");
+    CU_ASSERT_EQUAL(rc, 0);
+    char split[C_N][400], bmyr[C_N][400];
+    CU_ASSERT_TRUE_FATAL(csv_row(out, "wrg2-ethernet:32 + wrg3-ethernet:32", split, C_N));
+    CU_ASSERT_TRUE_FATAL(csv_row(out, "wrg3-myrinet:32", bmyr, C_N));
+    CU_ASSERT_DOUBLE_EQUAL(atof(split[C_NA]), 65536, 0);
+    CU_ASSERT_DOUBLE_EQUAL(atof(bmyr[C_NA]), 32768, 0);
+    CU_ASSERT_STRING_EQUAL(split[C_ROWS], "1024;1024");
+    double ratio = atof(split[C_COST]) / atof(bmyr[C_COST]);
+    CU_ASSERT_DOUBLE_EQUAL(ratio, 9.746, 0.001);
+    CU_ASSERT_STRING_EQUAL(split[C_RANK_FAST], "1"); /* the largest mesh first */
+    free(out);
+}
+
+static void test_usage_and_input_errors(void)
+{
+    char *out = NULL;
+    CU_ASSERT_EQUAL(testutil_perfcast_run(&out, "advise --help"), 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "--maximize-size"));
+    free(out);
+    CU_ASSERT_EQUAL(testutil_perfcast_run(&out, "advise --size 10x10"), 2);
+    free(out);
+    CU_ASSERT_EQUAL(testutil_perfcast_run(&out, "advise --free a:1 --size 10"), 2);
+    free(out);
+    CU_ASSERT_EQUAL(testutil_perfcast_run(&out, "advise --free a:x --size 10x10"), 2);
+    free(out);
+    CU_ASSERT_EQUAL(
+        testutil_perfcast_run(&out, "advise --free wrg2-ethernet:4 --size 8x8 --maximize-size"), 2);
+    free(out);
+    CU_ASSERT_EQUAL(
+        testutil_perfcast_run(&out, "advise --free wrg2-ethernet:4 --size 8x8 --format xml"), 2);
+    free(out);
+    CU_ASSERT_EQUAL(testutil_perfcast_run(&out, "advise --free nosuch:4 --size 8x8"), 1);
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "unknown cluster 'nosuch'"));
+    free(out);
+    /* The WRG clusters ran m1 and ehl: the code must be chosen. */
+    CU_ASSERT_EQUAL(testutil_perfcast_run(&out, "advise --free wrg2-myrinet:4 --size 8x8"), 1);
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "--code"));
+    free(out);
+}
+
+/* A small archive: clusters F (fast, rate 3) and S (slow, rate 1), strip
+ * runs that follow T = k*work + c + d log2 np + g*work exactly. */
+static const double MBPP = 32.0 / 1048576.0, LEN = 1024;
+
+typedef struct {
+    double k, c, d, g;
+} law;
+
+static const law LF = {0.5, 0.2, 0.1, 0.001}, LS = {1.0, 0.3, 0.1, 0.002};
+
+static double law_time(const law *l, double np, double rows)
+{
+    double w = MBPP * rows * LEN;
+    return l->k * w + 0.01 + (np > 1 ? l->c + l->d * log2(np) + l->g * w : 0);
+}
+
+static void add_runs(FILE *f, const char *cluster, const law *l)
+{
+    const double rows[] = {32, 64, 128, 256, 512}, nps[] = {1, 2, 4};
+    for (size_t i = 0; i < 5; i++)
+        for (size_t k = 0; k < 3; k++)
+            fprintf(f, "%s,mg,%g,%.17g,%.17g,%.17g,%.17g\n", cluster, nps[k], nps[k] * rows[i], LEN,
+                    MBPP * rows[i] * LEN, law_time(l, nps[k], rows[i]));
+}
+
+static bool make_archive(char *dir, size_t len)
+{
+    char path[512];
+    if (!testutil_temp_dir(dir, len))
+        return false;
+    snprintf(path, sizeof path, "%s/clusters.csv", dir);
+    testutil_write_file(path, "cluster,mem_per_core_gb,rate_per_core_hour,currency\n"
+                              "F,1,3,EUR\nS,1,1,EUR\n");
+    snprintf(path, sizeof path, "%s/c/README.md", dir);
+    testutil_write_file(path, "test\n");
+    snprintf(path, sizeof path, "%s/c/experiments.csv", dir);
+    testutil_write_file(path, "name,model\n");
+    snprintf(path, sizeof path, "%s/c/runs.csv", dir);
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return false;
+    fputs("cluster,code,np,na,nb,work_mb,time_s\n", f);
+    add_runs(f, "F", &LF);
+    add_runs(f, "S", &LS);
+    return fclose(f) == 0;
+}
+
+static void test_models_rank_and_limits(void)
+{
+    char dir[256], *out = NULL;
+    CU_ASSERT_TRUE_FATAL(make_archive(dir, sizeof dir));
+    /* 4096 rows of 1024 points: F alone 256 rows per process on 16. */
+    int rc = testutil_perfcast_run(
+        &out, "advise --archive %s --size 4096x1024 --free F:16,S:16 --format csv", dir);
+    CU_ASSERT_EQUAL_FATAL(rc, 0);
+    char f16[C_N][400], s16[C_N][400], both[C_N][400];
+    CU_ASSERT_TRUE_FATAL(csv_row(out, "F:16", f16, C_N));
+    CU_ASSERT_TRUE_FATAL(csv_row(out, "S:16", s16, C_N));
+    CU_ASSERT_TRUE_FATAL(csv_row(out, "F:16 + S:16", both, C_N));
+    double tf = law_time(&LF, 16, 256), ts = law_time(&LS, 16, 256);
+    CU_ASSERT_TRUE(testutil_rel_diff(atof(f16[C_TIME]), tf) < 1e-8);
+    CU_ASSERT_TRUE(testutil_rel_diff(atof(s16[C_TIME]), ts) < 1e-8);
+    CU_ASSERT_TRUE(testutil_rel_diff(atof(f16[C_COST]), 16 * tf / 3600 * 3) < 1e-8);
+    CU_ASSERT_STRING_EQUAL(f16[C_CURRENCY], "EUR");
+    CU_ASSERT_PTR_NOT_NULL(strstr(f16[C_SOURCE], "strip model"));
+    /* The split: the fast cluster gets more rows; its time is the best
+     * max(TA, TB) over whole-row splits of the closed form. */
+    double ra = atof(both[C_ROWS]), rb = atof(strchr(both[C_ROWS], ';') + 1);
+    CU_ASSERT_TRUE(ra > rb);
+    CU_ASSERT_DOUBLE_EQUAL(16 * ra + 16 * rb, 4096, 1e-9);
+    double best = INFINITY;
+    for (double r = 1; 16 * r < 4096; r++)
+        best = fmin(best, fmax(law_time(&LF, 16, r), law_time(&LS, 16, (4096 - 16 * r) / 16)));
+    CU_ASSERT_TRUE(testutil_rel_diff(atof(both[C_TIME]), best) < 1e-8);
+    CU_ASSERT_STRING_EQUAL(both[C_RANK_FAST], "1");
+    /* Cheapest: S alone (rate 1). */
+    CU_ASSERT_STRING_EQUAL(s16[C_RANK_CHEAP], "1");
+    free(out);
+
+    /* A deadline between the split and F alone, and a budget below S alone. */
+    rc = testutil_perfcast_run(&out, "advise --archive %s --size 4096x1024 --free F:16,S:16 "
+                                     "--format csv --deadline %.17g --budget %.17g",
+                               dir, (best + tf) / 2, 16 * ts / 3600 * 0.9);
+    CU_ASSERT_EQUAL(rc, 0);
+    CU_ASSERT_TRUE_FATAL(csv_row(out, "F:16", f16, C_N));
+    CU_ASSERT_STRING_EQUAL(f16[C_FEASIBLE], "no");
+    CU_ASSERT_PTR_NOT_NULL(strstr(f16[C_REASON], "deadline"));
+    CU_ASSERT_TRUE_FATAL(csv_row(out, "F:16 + S:16", both, C_N));
+    CU_ASSERT_STRING_EQUAL(both[C_FEASIBLE], "no");
+    CU_ASSERT_PTR_NOT_NULL(strstr(both[C_REASON], "budget"));
+    free(out);
+
+    /* Memory: 1 GB per core holds 32768 rows of 1024 points (32 bytes each);
+     * a 1048576-row problem on 16 needs 65536 rows per process. */
+    rc = testutil_perfcast_run(
+        &out, "advise --archive %s --size 1048576x1024 --free F:16 --format json", dir);
+    CU_ASSERT_EQUAL(rc, 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "\"feasible\": false"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "needs 2048 MB per process but F has 1024 MB per core"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "\"mb_per_point\": 3.0517578125e-05"));
+    free(out);
+    testutil_remove_dir(dir);
+}
+
+int main(void)
+{
+    static const testutil_test tests[] = {
+        {"Table I: B alone infeasible", test_table1_b_alone_infeasible},
+        {"Scenario 2 cost ratio", test_scenario2_cost_ratio},
+        {"usage and input errors", test_usage_and_input_errors},
+        {"models, ranking, deadline, budget, memory", test_models_rank_and_limits},
+        {NULL, NULL},
+    };
+    static const testutil_suite suites[] = {{"advise", tests}, {NULL, NULL}};
+    return testutil_run_suites(suites);
+}

@@ -1,0 +1,342 @@
+/*
+ * test_block.c — the block model (seed 001, steps 1-6) on hand-built runs
+ * whose strip overheads are exactly quadratic in log2 np plus gamma*work,
+ * so T(npa,npb) = T(2,2) + max(Ta, Tb) is known in closed form; plus the
+ * degenerate grids (npa or npb <= 2, (1,1)), ties and missing runs.
+ */
+#include "models/block.h"
+#include "tests/testutil.h"
+
+#include <math.h>
+#include <string.h>
+
+static const double MBPP = 32.0 / 1048576.0;
+
+/* Direction laws: alpha = c + d L + e L^2, gamma. */
+typedef struct {
+    double c, d, e, gamma;
+} dir_law;
+
+static dir_law LAW_A = {2.0, -0.5, 0.25, 0.004};
+static dir_law LAW_B = {1.0, 0.25, 0.125, 0.002};
+
+static double work_of(double pa, double pb)
+{
+    return MBPP * pa * pb;
+}
+
+/* Reference and base times that are not linear in work. */
+static double t22(double pa, double pb)
+{
+    return 3e-6 * pa * pb * (1 + 0.03 * cos(pb / 500.0)) + 0.2;
+}
+
+static double base21(double pa, double pb)
+{
+    return 2.5e-6 * pa * pb * (1 + 0.02 * sin(pb / 700.0)) + 0.1;
+}
+
+static double base12(double pa, double pb)
+{
+    return 2.6e-6 * pa * pb * (1 + 0.02 * sin(pa / 900.0)) + 0.1;
+}
+
+static double overhead(const dir_law *l, double np, double work)
+{
+    double L = log2(np);
+    return l->c + l->d * L + l->e * L * L + l->gamma * work;
+}
+
+/* The construction's answer for a target. */
+static double expected(double npa, double npb, double pa, double pb)
+{
+    double w = work_of(pa, pb);
+    double ta = npa > 2 ? overhead(&LAW_A, npa, w) : 0;
+    double tb = npb > 2 ? overhead(&LAW_B, npb, w) : 0;
+    return t22(pa, pb) + fmax(ta, tb);
+}
+
+typedef struct {
+    mesh_run runs[512];
+    size_t n;
+} run_set;
+
+static void add(run_set *s, double npa, double npb, double pa, double pb, double t)
+{
+    s->runs[s->n++] = (mesh_run){npa, npb, pa, pb, work_of(pa, pb), t};
+}
+
+/* Step 2 runs of one direction for per-process mesh pa x pb. */
+static void strips(run_set *s, bool along_a, double pa, double pb, const double *nps,
+                   size_t nnps, const double *levels, size_t nlevels)
+{
+    for (size_t l = 0; l < nlevels; l++) {
+        double qa = along_a ? pa / levels[l] : pa, qb = along_a ? pb : pb / levels[l];
+        double base = along_a ? base21(qa, qb) : base12(qa, qb);
+        add(s, along_a ? 2 : 1, along_a ? 1 : 2, qa, qb, base);
+        for (size_t k = 0; k < nnps; k++)
+            add(s, along_a ? nps[k] : 1, along_a ? 1 : nps[k], qa, qb,
+                base + overhead(along_a ? &LAW_A : &LAW_B, nps[k], work_of(qa, qb)));
+    }
+}
+
+/* The paper's plan: (2,2), strips at np = 2,4,8,16 and l = 1,2,4. */
+static void paper_plan(run_set *s, double pa, double pb)
+{
+    const double nps[] = {4, 8, 16}, levels[] = {1, 2, 4};
+    add(s, 2, 2, pa, pb, t22(pa, pb));
+    strips(s, true, pa, pb, nps, 3, levels, 3);
+    strips(s, false, pa, pb, nps, 3, levels, 3);
+}
+
+static const block_options OPT = {0.01, NULL, 0};
+
+static void check_rel(double got, double want, double tol)
+{
+    if (testutil_rel_diff(got, want) > tol)
+        fprintf(stderr, "got %.15g want %.15g\n", got, want);
+    CU_ASSERT_TRUE(testutil_rel_diff(got, want) <= tol);
+}
+
+/* Fit for the target and predict it; returns the prediction. */
+static block_prediction fit_predict(const run_set *s, double npa, double npb, double pa,
+                                    double pb, block_status want_status)
+{
+    block_target t = {npa, npb, pa, pb, NAN};
+    block_model m;
+    block_prediction p;
+    memset(&p, 0, sizeof p);
+    block_status st = block_fit(s->runs, s->n, &OPT, &t, &m, NULL);
+    CU_ASSERT_EQUAL(st, want_status);
+    if (st == BLOCK_OK)
+        CU_ASSERT_TRUE(block_predict(&m, &t, &p));
+    block_model_free(&m);
+    return p;
+}
+
+static void test_paper_steps_recover_quadratic(void)
+{
+    run_set s = {0};
+    paper_plan(&s, 8192, 4096);
+    block_target t = {8, 16, 8192, 4096, NAN};
+    block_model m;
+    CU_ASSERT_EQUAL_FATAL(block_fit(s.runs, s.n, &OPT, &t, &m, NULL), BLOCK_OK);
+    /* Exact through the three points (2, a(4)), (3, a(8)), (4, a(16)). */
+    CU_ASSERT_EQUAL(m.a.law.degree, 2);
+    CU_ASSERT_FALSE(m.a.law.degree_reduced);
+    check_rel(m.a.law.coef[0], LAW_A.c, 1e-9);
+    check_rel(m.a.law.coef[1], LAW_A.d, 1e-9);
+    check_rel(m.a.law.coef[2], LAW_A.e, 1e-9);
+    check_rel(m.a.law.gamma, LAW_A.gamma, 1e-9);
+    check_rel(m.b.law.coef[0], LAW_B.c, 1e-9);
+    check_rel(m.b.law.coef[1], LAW_B.d, 1e-9);
+    check_rel(m.b.law.coef[2], LAW_B.e, 1e-9);
+    check_rel(m.b.law.gamma, LAW_B.gamma, 1e-9);
+    CU_ASSERT_EQUAL(m.a.npoints, 9);
+    for (size_t k = 0; k < m.configs.nconfigs; k++)
+        CU_ASSERT_TRUE(m.configs.configs[k].used);
+    block_prediction p;
+    CU_ASSERT_TRUE_FATAL(block_predict(&m, &t, &p));
+    check_rel(p.time_s, expected(8, 16, 8192, 4096), 1e-9);
+    check_rel(p.t22_s, t22(8192, 4096), 1e-12);
+    CU_ASSERT_EQUAL(p.t22_match, MESH_EXACT);
+    CU_ASSERT_FALSE(p.extrapolation); /* 8 and 16 are within the fitted np */
+    block_model_free(&m);
+}
+
+/* Targets across grids, the same per-process mesh: each equals the law. */
+static void test_grids(void)
+{
+    run_set s = {0};
+    paper_plan(&s, 4096, 4096);
+    const double grids[][2] = {{8, 8}, {16, 4}, {4, 16}, {32, 4}, {4, 32}, {64, 2}, {3, 5}};
+    for (size_t i = 0; i < sizeof grids / sizeof grids[0]; i++) {
+        block_prediction p = fit_predict(&s, grids[i][0], grids[i][1], 4096, 4096, BLOCK_OK);
+        check_rel(p.time_s, expected(grids[i][0], grids[i][1], 4096, 4096), 1e-9);
+        double w = work_of(4096, 4096);
+        double ta = grids[i][0] > 2 ? overhead(&LAW_A, grids[i][0], w) : 0;
+        double tb = grids[i][1] > 2 ? overhead(&LAW_B, grids[i][1], w) : 0;
+        CU_ASSERT_EQUAL(p.dominant, ta > tb ? BLOCK_DOMINANT_A : BLOCK_DOMINANT_B);
+    }
+    block_prediction p = fit_predict(&s, 32, 4, 4096, 4096, BLOCK_OK);
+    CU_ASSERT_TRUE(p.extrapolation); /* 32 beyond the largest strip np 16 */
+}
+
+/* More than three np: least squares, still exact on a quadratic law. */
+static void test_least_squares_more_np(void)
+{
+    run_set s = {0};
+    const double nps[] = {4, 8, 16, 32}, levels[] = {1, 2, 4};
+    add(&s, 2, 2, 2048, 2048, t22(2048, 2048));
+    strips(&s, true, 2048, 2048, nps, 4, levels, 3);
+    strips(&s, false, 2048, 2048, nps, 4, levels, 3);
+    block_target t = {64, 64, 2048, 2048, NAN};
+    block_model m;
+    CU_ASSERT_EQUAL_FATAL(block_fit(s.runs, s.n, &OPT, &t, &m, NULL), BLOCK_OK);
+    CU_ASSERT_EQUAL(m.a.law.nlines, 4);
+    CU_ASSERT_DOUBLE_EQUAL(m.a.law.np_max, 32, 0);
+    check_rel(m.a.law.coef[2], LAW_A.e, 1e-9);
+    check_rel(m.b.law.coef[2], LAW_B.e, 1e-9);
+    block_prediction p;
+    CU_ASSERT_TRUE_FATAL(block_predict(&m, &t, &p));
+    check_rel(p.time_s, expected(64, 64, 2048, 2048), 1e-9);
+    block_model_free(&m);
+}
+
+/* Two strip np only: alpha falls back to a line and says so. */
+static void test_two_np_reduces_degree(void)
+{
+    run_set s = {0};
+    const double nps[] = {4, 8}, levels[] = {1, 4};
+    dir_law saved = LAW_A;
+    LAW_A.e = 0; /* a linear law, so the line is exact */
+    add(&s, 2, 2, 1024, 1024, t22(1024, 1024));
+    strips(&s, true, 1024, 1024, nps, 2, levels, 2);
+    block_target t = {16, 2, 1024, 1024, NAN};
+    block_model m;
+    CU_ASSERT_EQUAL_FATAL(block_fit(s.runs, s.n, &OPT, &t, &m, NULL), BLOCK_OK);
+    CU_ASSERT_EQUAL(m.a.law.degree, 1);
+    CU_ASSERT_TRUE(m.a.law.degree_reduced);
+    block_prediction p;
+    CU_ASSERT_TRUE_FATAL(block_predict(&m, &t, &p));
+    check_rel(p.time_s, expected(16, 2, 1024, 1024), 1e-9);
+    block_model_free(&m);
+    LAW_A = saved;
+}
+
+/* npa or npb <= 2: that direction adds nothing and needs no strips. */
+static void test_small_directions(void)
+{
+    run_set s = {0};
+    const double nps[] = {4, 8, 16}, levels[] = {1, 2, 4};
+    add(&s, 2, 2, 4096, 2048, t22(4096, 2048));
+    strips(&s, false, 4096, 2048, nps, 3, levels, 3); /* only (1,np) strips */
+    block_prediction p = fit_predict(&s, 2, 32, 4096, 2048, BLOCK_OK);
+    CU_ASSERT_DOUBLE_EQUAL(p.ta_s, 0, 0);
+    CU_ASSERT_EQUAL(p.dominant, BLOCK_DOMINANT_B);
+    check_rel(p.time_s, expected(2, 32, 4096, 2048), 1e-9);
+    p = fit_predict(&s, 1, 16, 4096, 2048, BLOCK_OK);
+    check_rel(p.time_s, expected(1, 16, 4096, 2048), 1e-9);
+    /* (2,2) is its own reference. */
+    p = fit_predict(&s, 2, 2, 4096, 2048, BLOCK_OK);
+    CU_ASSERT_DOUBLE_EQUAL(p.time_s, t22(4096, 2048), 0);
+    CU_ASSERT_EQUAL(p.dominant, BLOCK_DOMINANT_NONE);
+    /* (1,1) is sequential: flagged. */
+    p = fit_predict(&s, 1, 1, 4096, 2048, BLOCK_OK);
+    CU_ASSERT_TRUE(p.sequential_target);
+    /* A direction above 2 without its strips cannot be predicted. */
+    fit_predict(&s, 4, 4, 4096, 2048, BLOCK_NO_STRIPS_A);
+}
+
+/* Equal partition with the same law in both directions: a tie. */
+static void test_equal_partition_tie(void)
+{
+    dir_law saved = LAW_B;
+    LAW_B = LAW_A;
+    run_set s = {0};
+    paper_plan(&s, 2048, 2048);
+    /* base12 differs from base21 but cancels in the differences. */
+    block_prediction p = fit_predict(&s, 8, 8, 2048, 2048, BLOCK_OK);
+    CU_ASSERT_EQUAL(p.dominant, BLOCK_DOMINANT_TIE);
+    check_rel(p.ta_s, p.tb_s, 1e-9);
+    check_rel(p.time_s, expected(8, 8, 2048, 2048), 1e-9);
+    LAW_B = saved;
+}
+
+/* Strips whose message length differs from the target's are left out. */
+static void test_message_length(void)
+{
+    run_set s = {0};
+    paper_plan(&s, 4096, 4096);
+    size_t first = s.n;
+    const double nps[] = {4, 8, 16}, levels[] = {1, 2, 4};
+    strips(&s, true, 4096, 1024, nps, 3, levels, 3); /* (np,1) with pb 1024 */
+    for (size_t i = first; i < s.n; i++)
+        if (s.runs[i].npa > 2)
+            s.runs[i].time_s += 9;
+    block_target t = {8, 8, 4096, 4096, NAN};
+    block_model m;
+    CU_ASSERT_EQUAL_FATAL(block_fit(s.runs, s.n, &OPT, &t, &m, NULL), BLOCK_OK);
+    CU_ASSERT_EQUAL(m.a.nother_msg, 9);
+    CU_ASSERT_FALSE(m.a.msg_len_fallback);
+    check_rel(m.a.law.coef[0], LAW_A.c, 1e-9);
+    block_model_free(&m);
+}
+
+/* Repetitions averaged; a missing (2,2) shape is interpolated and said. */
+static void test_reps_and_interpolated_reference(void)
+{
+    run_set s = {0};
+    paper_plan(&s, 4096, 4096);
+    size_t n = s.n;
+    for (size_t i = 0; i < n; i++) {
+        mesh_run r = s.runs[i];
+        s.runs[i].time_s *= 1.01;
+        r.time_s *= 0.99;
+        s.runs[s.n++] = r;
+    }
+    block_target t = {8, 8, 4096, 4096, NAN};
+    block_model m;
+    CU_ASSERT_EQUAL_FATAL(block_fit(s.runs, s.n, &OPT, &t, &m, NULL), BLOCK_OK);
+    check_rel(m.max_spread_pct, 2, 1e-9);
+    block_prediction p;
+    CU_ASSERT_TRUE_FATAL(block_predict(&m, &t, &p));
+    check_rel(p.time_s, expected(8, 8, 4096, 4096), 1e-9);
+    CU_ASSERT_EQUAL(p.t22_reps, 2);
+    block_model_free(&m);
+
+    /* Two (2,2) shapes, target between them (same strips' message length). */
+    s.n = 0;
+    paper_plan(&s, 4096, 4096);
+    add(&s, 2, 2, 1024, 4096, t22(1024, 4096));
+    block_target mid = {8, 8, 2048, 4096, NAN};
+    CU_ASSERT_EQUAL_FATAL(block_fit(s.runs, s.n, &OPT, &mid, &m, NULL), BLOCK_OK);
+    CU_ASSERT_TRUE_FATAL(block_predict(&m, &mid, &p));
+    CU_ASSERT_EQUAL(p.t22_match, MESH_INTERPOLATED);
+    double w1 = work_of(1024, 4096), w4 = work_of(4096, 4096), w = work_of(2048, 4096);
+    check_rel(p.t22_s, t22(1024, 4096) + (t22(4096, 4096) - t22(1024, 4096)) * (w - w1) / (w4 - w1),
+              1e-12);
+    block_model_free(&m);
+}
+
+static void test_failures(void)
+{
+    run_set s = {0};
+    const double nps[] = {4, 8, 16}, levels[] = {1, 2, 4}, one_np[] = {4};
+    strips(&s, true, 1024, 1024, nps, 3, levels, 3);
+    fit_predict(&s, 8, 2, 1024, 1024, BLOCK_NO_22);
+    add(&s, 2, 2, 1024, 1024, 1.0);
+    fit_predict(&s, 8, 2, 1024, 1024, BLOCK_OK);
+    fit_predict(&s, 2, 8, 1024, 1024, BLOCK_NO_STRIPS_B);
+    fit_predict(&s, 0, 8, 1024, 1024, BLOCK_BAD_INPUT);
+
+    s.n = 0;
+    add(&s, 2, 2, 1024, 1024, 1.0);
+    strips(&s, true, 1024, 1024, one_np, 1, levels, 3);
+    block_target t = {8, 1, 1024, 1024, NAN};
+    block_model m;
+    overhead_status ls;
+    CU_ASSERT_EQUAL(block_fit(s.runs, s.n, &OPT, &t, &m, &ls), BLOCK_OVERHEAD_A);
+    CU_ASSERT_EQUAL(ls, OVERHEAD_TOO_FEW_NP);
+    s.runs[0].time_s = 0;
+    CU_ASSERT_EQUAL(block_fit(s.runs, s.n, &OPT, &t, &m, &ls), BLOCK_BAD_INPUT);
+    block_model_free(&m);
+}
+
+int main(void)
+{
+    static const testutil_test tests[] = {
+        {"paper steps recover the quadratic", test_paper_steps_recover_quadratic},
+        {"grids with the same per-process mesh", test_grids},
+        {"least squares with more np", test_least_squares_more_np},
+        {"two np reduce alpha to a line", test_two_np_reduces_degree},
+        {"npa or npb <= 2", test_small_directions},
+        {"equal partition tie", test_equal_partition_tie},
+        {"message length", test_message_length},
+        {"repetitions, interpolated reference", test_reps_and_interpolated_reference},
+        {"failures", test_failures},
+        {NULL, NULL},
+    };
+    static const testutil_suite suites[] = {{"block", tests}, {NULL, NULL}};
+    return testutil_run_suites(suites);
+}

@@ -1,0 +1,287 @@
+/*
+ * test_model_scopred.c — the scopred adapter (gen/model_scopred.c) on small
+ * in-memory campaigns: positioned errors for bad formulas and options, the
+ * term search when no formula is given, components summed with their
+ * half-widths, ScoPred's historical-mean remark, targets that cannot be
+ * evaluated, and fits without intervals that say why.
+ */
+#include "gen/experiment.h"
+#include "tests/testutil.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A campaign of runs with numeric columns N, P, Z (always 0) and the
+ * responses time_s, time_a_s, time_b_s; rows with y < 0 are targets
+ * (time_s empty). Source lines start at 2. */
+typedef struct {
+    campaign camp;
+    experiment_info exp;
+} fixture;
+
+static void add_runs(fixture *fx, const double *n, const double *p, const double *y,
+                     size_t count)
+{
+    table *t = &fx->camp.runs;
+    table_init(t);
+    const char *cols[] = {"N", "P", "Z", "time_s", "time_a_s", "time_b_s"};
+    for (size_t c = 0; c < 6; c++)
+        CU_ASSERT_FATAL(table_add_column(t, cols[c], COL_NUMBER) == (int)c);
+    for (size_t i = 0; i < count; i++) {
+        long r = table_add_row(t, (long)i + 2);
+        CU_ASSERT_FATAL(r >= 0);
+        table_set_number(t, (size_t)r, 0, n[i]);
+        table_set_number(t, (size_t)r, 1, p[i]);
+        table_set_number(t, (size_t)r, 2, 0);
+        if (y[i] >= 0) {
+            table_set_number(t, (size_t)r, 3, y[i]);
+            table_set_number(t, (size_t)r, 4, 0.25 * y[i] + 0.01 * (double)(i % 3));
+            table_set_number(t, (size_t)r, 5, 0.75 * y[i] - 0.01 * (double)(i % 3));
+        }
+    }
+}
+
+/* EP-like: T = 0.05 + N/(1000*P) with a small wobble, P = 1..8 and two N;
+ * targets P = 16 for both N. */
+static void ep_fixture(fixture *fx, const char *formula, const char *response,
+                       const char *options, const char *target)
+{
+    double n[18], p[18], y[18];
+    size_t k = 0;
+    for (int big = 0; big < 2; big++)
+        for (int i = 0; i < 9; i++, k++) {
+            n[k] = big ? 4000 : 1000;
+            p[k] = i < 8 ? i + 1 : 16;
+            y[k] = i < 8 ? 0.05 + n[k] / (1000 * p[k]) + 0.003 * ((i * 7 + big) % 5 - 2) : -1;
+        }
+    memset(fx, 0, sizeof *fx);
+    add_runs(fx, n, p, y, k);
+    fx->camp.name = "test";
+    fx->exp = (experiment_info){.name = "e", .model = "scopred", .response = (char *)response,
+                                .formula = (char *)formula, .train = "P <= 8",
+                                .target = (char *)(target ? target : "P == 16"),
+                                .options = (char *)options, .line = 2};
+}
+
+static bool run(fixture *fx, experiment_result *res)
+{
+    return experiment_run(NULL, &fx->camp, &fx->exp, res);
+}
+
+static void done(fixture *fx, experiment_result *res)
+{
+    experiment_result_free(res);
+    table_free(&fx->camp.runs);
+}
+
+static void expect_error(const char *formula, const char *options, const char *want)
+{
+    fixture fx;
+    experiment_result res;
+    ep_fixture(&fx, formula, "time_s", options, NULL);
+    CU_ASSERT_FALSE(run(&fx, &res));
+    if (!strstr(res.error, want))
+        fprintf(stderr, "formula '%s': got '%s', want '%s'\n", formula, res.error, want);
+    CU_ASSERT_PTR_NOT_NULL(strstr(res.error, want));
+    done(&fx, &res);
+}
+
+static void test_bad_formulas(void)
+{
+    expect_error("N^", NULL, "formula:3: ");
+    expect_error("N/P + log(", NULL, "formula:11: ");
+    expect_error("N/P + X*P", NULL, "formula:7: unknown column 'X'");
+    expect_error("N/P + N/Z", NULL, "formula:8: division by zero (runs.csv line 2)");
+    expect_error("N/P + log(Z)", NULL, "formula:7: log(0) is not a finite number");
+    expect_error("N/P", "formula_time_s=N/", "options formula_time_s:3: ");
+    expect_error("N/P", "colour=red", "options: unknown key 'colour'");
+    expect_error("N/P", "formula_nosuch=N", "options: unknown key 'formula_nosuch'");
+}
+
+static const report_stat *stat(const report *r, const char *name)
+{
+    const report_stat *s = report_find_stat(r, name);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+    return s;
+}
+
+/* The report carries every statistic of a single-response fit, the
+ * diagnostics as one-line verdicts, and predictions with intervals. */
+static void test_single_response_report(void)
+{
+    fixture fx;
+    experiment_result res;
+    ep_fixture(&fx, "N/P", "time_s", NULL, NULL);
+    CU_ASSERT_TRUE_FATAL(run(&fx, &res));
+    const report *r = &res.rep;
+    CU_ASSERT_STRING_EQUAL(r->model, "scopred");
+    CU_ASSERT_STRING_EQUAL(r->formula, "N/P");
+    CU_ASSERT_EQUAL_FATAL(r->ncoefs, 2);
+    CU_ASSERT_STRING_EQUAL(r->coefs[0].term, "(Intercept)");
+    CU_ASSERT_STRING_EQUAL(r->coefs[1].term, "N/P");
+    CU_ASSERT_DOUBLE_EQUAL(r->coefs[1].coefficient, 1e-3, 1e-5);
+    CU_ASSERT_DOUBLE_EQUAL(stat(r, "n")->value, 16, 0);
+    CU_ASSERT_DOUBLE_EQUAL(stat(r, "df_resid")->value, 14, 0);
+    CU_ASSERT_TRUE(stat(r, "r2")->value > 0.999);
+    CU_ASSERT_TRUE(stat(r, "f_p")->value < 1e-10);
+    CU_ASSERT_EQUAL(r->ndiagnostics, 4);
+    for (size_t i = 0; i < r->ndiagnostics; i++)
+        CU_ASSERT_PTR_NULL(strchr(r->diagnostics[i], '\n'));
+    CU_ASSERT_EQUAL_FATAL(r->npreds, 2);
+    for (size_t i = 0; i < 2; i++) {
+        const report_prediction *p = &r->preds[i];
+        CU_ASSERT_TRUE(p->ci_low < p->estimate && p->estimate < p->ci_high);
+        CU_ASSERT_TRUE(p->pi_low < p->ci_low && p->ci_high < p->pi_high);
+        CU_ASSERT_FALSE(p->extrapolation); /* N/P = 62.5 and 250: inside the data */
+    }
+    done(&fx, &res);
+}
+
+/* No formula: the term search picks one, the report says so. */
+static void test_term_search(void)
+{
+    fixture fx;
+    experiment_result res;
+    ep_fixture(&fx, NULL, "time_s", NULL, NULL);
+    CU_ASSERT_TRUE_FATAL(run(&fx, &res));
+    const report *r = &res.rep;
+    CU_ASSERT_STRING_EQUAL(r->formula, "N*P^(-1)");
+    bool said = false;
+    for (size_t i = 0; i < r->nwarnings; i++)
+        said |= strstr(r->warnings[i], "term search chose 'N*P^(-1)'") != NULL;
+    CU_ASSERT_TRUE(said);
+    CU_ASSERT_EQUAL(r->npreds, 2);
+    done(&fx, &res);
+
+    /* Only N may be used: N alone cannot follow 1/P, so it is kept only if
+     * it helps; either way the search is limited to N. */
+    ep_fixture(&fx, "", "time_s", "params=N", NULL);
+    if (run(&fx, &res)) {
+        CU_ASSERT_PTR_NULL(strstr(res.rep.formula, "P"));
+    } else {
+        CU_ASSERT_PTR_NOT_NULL(strstr(res.error, "term search found none"));
+    }
+    done(&fx, &res);
+}
+
+/* Components: each fitted alone (with its own formula from the options),
+ * the total is the sum of the estimates, its half-widths the sums of the
+ * half-widths. */
+static void test_components(void)
+{
+    fixture fx;
+    experiment_result whole, a, b;
+    ep_fixture(&fx, "N/P", "time_a_s+time_b_s", "formula_time_b_s=N/P + N", NULL);
+    CU_ASSERT_TRUE_FATAL(run(&fx, &whole));
+    fx.exp.response = "time_a_s";
+    CU_ASSERT_TRUE_FATAL(run(&fx, &a));
+    fx.exp.response = "time_b_s";
+    CU_ASSERT_TRUE_FATAL(run(&fx, &b));
+    CU_ASSERT_STRING_EQUAL(b.rep.formula, "N/P + N");
+    CU_ASSERT_STRING_EQUAL(whole.rep.formula, "time_a_s: N/P; time_b_s: N/P + N");
+    CU_ASSERT_PTR_NOT_NULL(report_find_stat(&whole.rep, "time_b_s: r2"));
+    CU_ASSERT_TRUE(isnan(stat(&whole.rep, "r2")->value));
+    CU_ASSERT_PTR_NOT_NULL(stat(&whole.rep, "r2")->text);
+    CU_ASSERT_EQUAL_FATAL(whole.rep.npreds, 2);
+    for (size_t i = 0; i < 2; i++) {
+        const report_prediction *t = &whole.rep.preds[i], *pa = &a.rep.preds[i],
+                                *pb = &b.rep.preds[i];
+        CU_ASSERT_DOUBLE_EQUAL(t->estimate, pa->estimate + pb->estimate, 1e-12);
+        CU_ASSERT_DOUBLE_EQUAL(t->ci_high - t->estimate,
+                               (pa->ci_high - pa->estimate) + (pb->ci_high - pb->estimate), 1e-12);
+        CU_ASSERT_DOUBLE_EQUAL(t->estimate - t->pi_low,
+                               (pa->estimate - pa->pi_low) + (pb->estimate - pb->pi_low), 1e-12);
+        CU_ASSERT_PTR_NOT_NULL(strstr(t->note, "sum of components: time_a_s "));
+    }
+    /* The measured total is gen/'s sum of the component means. */
+    CU_ASSERT_TRUE(isnan(whole.input.targets[0].measured));
+    experiment_result_free(&a);
+    experiment_result_free(&b);
+    done(&fx, &whole);
+}
+
+/* A target that has training runs: ScoPred prefers their mean. */
+static void test_historical_mean(void)
+{
+    fixture fx;
+    experiment_result res;
+    ep_fixture(&fx, "N/P", "time_s", NULL, "P == 2 || P == 16");
+    CU_ASSERT_TRUE_FATAL(run(&fx, &res));
+    size_t with_note = 0;
+    for (size_t i = 0; i < res.rep.npreds; i++) {
+        const char *note = res.rep.preds[i].note;
+        const target_config *t = &res.input.targets[res.rep.preds[i].config];
+        bool trained = !isnan(t->measured);
+        bool says = note && strstr(note, "1 training run at this configuration, mean ");
+        CU_ASSERT_EQUAL(says, trained);
+        with_note += says;
+    }
+    CU_ASSERT_EQUAL(with_note, 2);
+    done(&fx, &res);
+}
+
+/* A target where a term cannot be evaluated gets no estimate and a reason;
+ * the other targets are still predicted. */
+static void test_target_not_evaluable(void)
+{
+    fixture fx;
+    experiment_result res;
+    ep_fixture(&fx, "N + log(P)", "time_s", NULL, "P == 16 || P == 0");
+    /* One target row gets P = 0: log(0) there. */
+    table_set_number(&fx.camp.runs, 8, 1, 0);
+    CU_ASSERT_TRUE_FATAL(run(&fx, &res));
+    size_t missing = 0;
+    for (size_t i = 0; i < res.rep.npreds; i++) {
+        const report_prediction *p = &res.rep.preds[i];
+        if (isnan(p->estimate)) {
+            missing++;
+            CU_ASSERT_PTR_NOT_NULL(strstr(p->note, "no estimate: formula:5: log(0)"));
+        }
+    }
+    CU_ASSERT_EQUAL(missing, 1);
+    CU_ASSERT_EQUAL(res.rep.npreds, 2);
+    done(&fx, &res);
+}
+
+/* Two training runs and two coefficients: no residual degrees of freedom;
+ * the estimate exists, the intervals do not, and the note says why. */
+static void test_no_intervals(void)
+{
+    fixture fx;
+    experiment_result res;
+    ep_fixture(&fx, "N/P + N*P", "time_s", NULL, NULL);
+    fx.exp.train = "P <= 2 && N == 1000";
+    CU_ASSERT_TRUE_FATAL(run(&fx, &res));
+    const report *r = &res.rep;
+    CU_ASSERT_TRUE(r->coefs[2].aliased);
+    bool warned = false;
+    for (size_t i = 0; i < r->nwarnings; i++)
+        warned |= strstr(r->warnings[i], "fewer training runs (2) than coefficients (3)") != NULL;
+    CU_ASSERT_TRUE(warned);
+    CU_ASSERT_TRUE(isnan(stat(r, "sigma")->value));
+    CU_ASSERT_PTR_NOT_NULL(strstr(stat(r, "sigma")->text, "no residual degrees of freedom"));
+    for (size_t i = 0; i < r->npreds; i++) {
+        CU_ASSERT_TRUE(isfinite(r->preds[i].estimate));
+        CU_ASSERT_TRUE(isnan(r->preds[i].ci_low) && isnan(r->preds[i].pi_high));
+        CU_ASSERT_PTR_NOT_NULL(strstr(r->preds[i].note, "no intervals: no residual degrees"));
+    }
+    done(&fx, &res);
+}
+
+int main(void)
+{
+    static const testutil_test tests[] = {
+        {"bad formulas and options: positioned errors", test_bad_formulas},
+        {"single response: statistics, verdicts, intervals", test_single_response_report},
+        {"no formula: term search", test_term_search},
+        {"components summed with their half-widths", test_components},
+        {"historical mean at a trained configuration", test_historical_mean},
+        {"a target that cannot be evaluated", test_target_not_evaluable},
+        {"no residual degrees of freedom: no intervals, a reason", test_no_intervals},
+        {NULL, NULL},
+    };
+    const testutil_suite suites[] = {{"scopred adapter", tests}, {NULL, NULL}};
+    return testutil_run_suites(suites);
+}

@@ -1,0 +1,188 @@
+/*
+ * test_multicluster.c — T = max(TA, TB) for a job split by rows across two
+ * clusters (seed 000, section V.B), each side a strip model built from an
+ * exact construction, and the balancing row split checked against a
+ * brute-force search over the closed form.
+ */
+#include "models/multicluster.h"
+#include "tests/testutil.h"
+
+#include <math.h>
+#include <string.h>
+
+static const double MBPP = 32.0 / 1048576.0;
+static const double N = 4096; /* row length (message length) */
+
+/* One cluster: Tcomp = k*work + t0 (linear, so interpolation is exact),
+ * Tcomm = c + d log2 np + g*work. */
+typedef struct {
+    double k, t0, c, d, g;
+} cluster_law;
+
+static const cluster_law FAST = {0.02, 0.05, 1.0, 0.5, 0.001};
+static const cluster_law SLOW = {0.04, 0.05, 0.5, 0.25, 0.002};
+
+static double work_of(double rows)
+{
+    return MBPP * N * rows;
+}
+
+static double side_time(const cluster_law *l, double np, double rows)
+{
+    double w = work_of(rows);
+    return l->k * w + l->t0 + l->c + l->d * log2(np) + l->g * w;
+}
+
+/* Fit a strip model from the construction: sequential runs at a range of
+ * rows, parallel 1 x 4 and 1 x 8 at the same per-process meshes. */
+static void build(const cluster_law *l, strip_model *m)
+{
+    mesh_run runs[32];
+    size_t n = 0;
+    const double rows[] = {16, 64, 256, 1024};
+    for (size_t i = 0; i < 4; i++) {
+        double w = work_of(rows[i]);
+        runs[n++] = (mesh_run){1, 1, rows[i], N, w, l->k * w + l->t0};
+        for (double np0 = 4; np0 <= 8; np0 *= 2)
+            runs[n++] = (mesh_run){np0, 1, rows[i], N, w, side_time(l, np0, rows[i])};
+    }
+    strip_options opt = {0.01, NULL, 0, N};
+    CU_ASSERT_EQUAL_FATAL(strip_fit(runs, n, &opt, m, NULL), STRIP_OK);
+}
+
+static void check_rel(double got, double want, double tol)
+{
+    if (testutil_rel_diff(got, want) > tol)
+        fprintf(stderr, "got %.15g want %.15g\n", got, want);
+    CU_ASSERT_TRUE(testutil_rel_diff(got, want) <= tol);
+}
+
+static void test_predict_is_max_of_sides(void)
+{
+    strip_model a, b;
+    build(&FAST, &a);
+    build(&SLOW, &b);
+    multicluster_side sides[2] = {{&a, 16}, {&b, 8}};
+    double rows[2];
+    multicluster_equal_rows(sides, 4096, rows);
+    CU_ASSERT_DOUBLE_EQUAL(rows[0], 128, 0);
+    CU_ASSERT_DOUBLE_EQUAL(rows[1], 256, 0);
+    multicluster_prediction p;
+    CU_ASSERT_TRUE_FATAL(multicluster_predict(sides, N, rows, &p));
+    double ta = side_time(&FAST, 16, 128), tb = side_time(&SLOW, 8, 256);
+    check_rel(p.side[0].time_s, ta, 1e-9);
+    check_rel(p.side[1].time_s, tb, 1e-9);
+    check_rel(p.time_s, fmax(ta, tb), 1e-9);
+    CU_ASSERT_EQUAL(p.dominant, tb > ta ? 1 : 0);
+    check_rel(p.mem_mb[0], work_of(128), 1e-12);
+    check_rel(p.mem_mb[1], work_of(256), 1e-12);
+    /* 128 and 256 rows are measured shapes? 256 is; 128 is interpolated. */
+    CU_ASSERT_EQUAL(p.side[1].tcomp_match, MESH_EXACT);
+    CU_ASSERT_EQUAL(p.side[0].tcomp_match, MESH_INTERPOLATED);
+    strip_model_free(&a);
+    strip_model_free(&b);
+}
+
+/* The balanced split equals the brute-force minimum of the closed form and
+ * gives the faster cluster more rows. */
+static void test_balance_matches_brute_force(void)
+{
+    strip_model a, b;
+    build(&FAST, &a);
+    build(&SLOW, &b);
+    const double total = 8192, npa = 8, npb = 8;
+    multicluster_side sides[2] = {{&a, npa}, {&b, npb}};
+    multicluster_balance_options opt = {1, {INFINITY, INFINITY}};
+    multicluster_prediction p;
+    CU_ASSERT_TRUE_FATAL(multicluster_balance(sides, N, total, &opt, &p));
+    double best = INFINITY, best_ra = 0;
+    for (double ra = 1; npa * ra < total; ra++) {
+        double rb = (total - npa * ra) / npb;
+        double t = fmax(side_time(&FAST, npa, ra), side_time(&SLOW, npb, rb));
+        if (t < best) {
+            best = t;
+            best_ra = ra;
+        }
+    }
+    CU_ASSERT_DOUBLE_EQUAL(p.rows[0], best_ra, 0);
+    check_rel(p.time_s, best, 1e-9);
+    CU_ASSERT_TRUE(p.rows[0] > p.rows[1]);
+    CU_ASSERT_FALSE(p.uneven);
+    CU_ASSERT_DOUBLE_EQUAL(npa * p.rows[0] + npb * p.rows[1], total, 1e-9);
+    /* Balanced: the two sides within one row's worth of time. */
+    CU_ASSERT_TRUE(fabs(p.side[0].time_s - p.side[1].time_s) <
+                   side_time(&SLOW, npb, p.rows[1] + 1) - side_time(&SLOW, npb, p.rows[1]) +
+                       side_time(&FAST, npa, p.rows[0] + 1) - side_time(&FAST, npa, p.rows[0]));
+    /* Better than the equal split. */
+    double rows[2];
+    multicluster_equal_rows(sides, total, rows);
+    multicluster_prediction eq;
+    CU_ASSERT_TRUE_FATAL(multicluster_predict(sides, N, rows, &eq));
+    CU_ASSERT_TRUE(p.time_s < eq.time_s);
+    strip_model_free(&a);
+    strip_model_free(&b);
+}
+
+/* The coarse-then-fine search on a large mesh finds the same optimum. */
+static void test_balance_large_search(void)
+{
+    strip_model a, b;
+    build(&FAST, &a);
+    build(&SLOW, &b);
+    const double total = 1 << 20;
+    multicluster_side sides[2] = {{&a, 2}, {&b, 2}};
+    multicluster_balance_options opt = {1, {INFINITY, INFINITY}};
+    multicluster_prediction p;
+    CU_ASSERT_TRUE_FATAL(multicluster_balance(sides, N, total, &opt, &p));
+    double best = INFINITY;
+    for (double ra = 1; 2 * ra < total; ra++)
+        best = fmin(best, fmax(side_time(&FAST, 2, ra), side_time(&SLOW, 2, (total - 2 * ra) / 2)));
+    check_rel(p.time_s, best, 1e-9);
+    strip_model_free(&a);
+    strip_model_free(&b);
+}
+
+static void test_balance_constraints(void)
+{
+    strip_model a, b;
+    build(&FAST, &a);
+    build(&SLOW, &b);
+    multicluster_side sides[2] = {{&a, 8}, {&b, 8}};
+    multicluster_prediction p;
+    /* Rows in multiples of 16. */
+    multicluster_balance_options q16 = {16, {INFINITY, INFINITY}};
+    CU_ASSERT_TRUE_FATAL(multicluster_balance(sides, N, 8192, &q16, &p));
+    CU_ASSERT_DOUBLE_EQUAL(fmod(p.rows[0], 16), 0, 0);
+    CU_ASSERT_DOUBLE_EQUAL(fmod(p.rows[1], 16), 0, 0);
+    /* Memory holds at most 400 rows per process on A. */
+    multicluster_balance_options cap = {1, {400, INFINITY}};
+    CU_ASSERT_TRUE_FATAL(multicluster_balance(sides, N, 8192, &cap, &p));
+    CU_ASSERT_DOUBLE_EQUAL(p.rows[0], 400, 0);
+    /* 8*ra + 8*rb = 8196 has no whole solution: uneven, said so. */
+    multicluster_balance_options one = {1, {INFINITY, INFINITY}};
+    CU_ASSERT_TRUE_FATAL(multicluster_balance(sides, N, 8196, &one, &p));
+    CU_ASSERT_TRUE(p.uneven);
+    /* Nothing fits: both capped too low. */
+    multicluster_balance_options tiny = {1, {10, 10}};
+    CU_ASSERT_FALSE(multicluster_balance(sides, N, 8192, &tiny, &p));
+    /* A missing side model. */
+    multicluster_side missing[2] = {{&a, 8}, {NULL, 8}};
+    double rows[2] = {512, 512};
+    CU_ASSERT_FALSE(multicluster_predict(missing, N, rows, &p));
+    CU_ASSERT_FALSE(multicluster_balance(missing, N, 8192, &one, &p));
+    strip_model_free(&a);
+    strip_model_free(&b);
+}
+
+int main(void)
+{
+    static const testutil_test tests[] = {
+        {"T = max(TA, TB)", test_predict_is_max_of_sides},
+        {"balance equals brute force", test_balance_matches_brute_force},
+        {"balance on a large mesh", test_balance_large_search},
+        {"balance constraints", test_balance_constraints},
+        {NULL, NULL},
+    };
+    static const testutil_suite suites[] = {{"multicluster", tests}, {NULL, NULL}};
+    return testutil_run_suites(suites);
+}

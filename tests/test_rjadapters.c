@@ -1,0 +1,307 @@
+/*
+ * test_rjadapters.c — the strip, block and multi-cluster adapters end to
+ * end: a temporary archive whose runs follow known laws exactly is loaded,
+ * each experiment is run through experiment_run, and the predictions and
+ * errors must equal the construction; bad options and rows give clear
+ * errors.
+ */
+#include "gen/experiment.h"
+#include "tests/testutil.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const double MBPP = 32.0 / 1048576.0;
+static const double N = 1024; /* row length of every strip run (nb) */
+
+typedef struct {
+    double k, c, d, g;   /* Tcomp = k*work*(1 + cache(rows)), Tcomm = c + d log2 np + g work */
+} law;
+
+static const law LX = {0.05, 0.5, 0.25, 0.002};
+static const law LY = {0.03, 0.8, 0.40, 0.003};
+
+static double work_of(double rows, double len)
+{
+    return MBPP * rows * len;
+}
+
+static double tcomp(const law *l, double rows)
+{
+    return l->k * work_of(rows, N) * (1 + 0.02 * sin(rows / 50.0)) + 0.01;
+}
+
+static double strip_time(const law *l, double np, double rows)
+{
+    double t = tcomp(l, rows);
+    return np == 1 ? t : t + l->c + l->d * log2(np) + l->g * work_of(rows, N);
+}
+
+typedef struct {
+    char *text;
+    size_t len, cap;
+} buf;
+
+static void put(buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void put(buf *b, const char *fmt, ...)
+{
+    char line[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    if (b->len + (size_t)n + 1 > b->cap) {
+        b->cap = (b->len + (size_t)n + 1) * 2;
+        b->text = realloc(b->text, b->cap);
+    }
+    memcpy(b->text + b->len, line, (size_t)n + 1);
+    b->len += (size_t)n;
+}
+
+/* Strip runs of one cluster: Tcomp at rows/l and np0 x 1 at np0*rows/l,
+ * twice each (+-1%: the mean is the law). Columns: cluster,code,np,npa,npb,
+ * na,nb,work_mb,np_a,np_b,rows_a,rows_b,tag_cluster_b,time_s,rep */
+static void strip_runs(buf *b, const char *cluster, const law *l, double rows)
+{
+    const double levels[] = {1, 4}, np0[] = {4, 8};
+    for (int rep = 0; rep < 2; rep++) {
+        double f = rep ? 0.99 : 1.01;
+        for (size_t i = 0; i < 2; i++) {
+            double r = rows / levels[i];
+            put(b, "%s,mg,1,1,1,%.17g,%.17g,%.17g,,,,,,%.17g,%d\n", cluster, r, N,
+                work_of(r, N), strip_time(l, 1, r) * f, rep);
+            for (size_t k = 0; k < 2; k++)
+                put(b, "%s,mg,%g,%g,1,%.17g,%.17g,%.17g,,,,,,%.17g,%d\n", cluster, np0[k], np0[k],
+                    np0[k] * r, N, work_of(r, N), strip_time(l, np0[k], r) * f, rep);
+        }
+    }
+}
+
+static char dir[256];
+
+static void write(const char *rel, const char *text)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", dir, rel);
+    CU_ASSERT_TRUE_FATAL(testutil_write_file(path, text));
+}
+
+/* Archive: clusters X and Y; campaign s (strip + multicluster). */
+static void make_strip_archive(const char *experiments)
+{
+    CU_ASSERT_TRUE_FATAL(testutil_temp_dir(dir, sizeof dir));
+    write("clusters.csv", "cluster,mem_per_core_gb,rate_per_core_hour\nX,1,1\nY,1,2\n");
+    buf b = {0};
+    put(&b, "cluster,code,np,npa,npb,na,nb,work_mb,np_a,np_b,rows_a,rows_b,tag_cluster_b,time_s,rep\n");
+    strip_runs(&b, "X", &LX, 128);
+    strip_runs(&b, "Y", &LY, 128);
+    strip_runs(&b, "Y", &LY, 256);
+    /* Targets: X at 64 processes (measured, = law), X at 128 (unmeasured). */
+    put(&b, "X,mg,64,,,8192,1024,,,,,,,%.17g,0\n", strip_time(&LX, 64, 128));
+    put(&b, "X,mg,128,,,16384,1024,,,,,,,,\n");
+    /* A split job: 16 of X with 128 rows each, 8 of Y with 256 rows each. */
+    put(&b, "X,mg,24,,,4096,1024,,16,8,2048,2048,Y,,\n");
+    write("s/runs.csv", b.text);
+    write("s/experiments.csv", experiments);
+    write("s/README.md", "test\n");
+    free(b.text);
+}
+
+static bool run_experiment(const char *name, experiment_result *res, archive *a)
+{
+    diag_list d;
+    diag_init(&d);
+    archive_load(dir, a, &d);
+    if (d.count)
+        diag_print(&d, stderr);
+    diag_free(&d);
+    CU_ASSERT_EQUAL_FATAL(a->ncampaigns, 1);
+    const campaign *c = &a->campaigns[0];
+    const experiment_info *e = campaign_experiment(c, name);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(e);
+    return experiment_run(a, c, e, res);
+}
+
+static void check_rel(double got, double want, double tol)
+{
+    if (testutil_rel_diff(got, want) > tol)
+        fprintf(stderr, "got %.15g want %.15g\n", got, want);
+    CU_ASSERT_TRUE(testutil_rel_diff(got, want) <= tol);
+}
+
+static const report_coef *coef(const report *r, const char *term)
+{
+    for (size_t i = 0; i < r->ncoefs; i++)
+        if (strcmp(r->coefs[i].term, term) == 0)
+            return &r->coefs[i];
+    return NULL;
+}
+
+static void test_strip_adapter(void)
+{
+    make_strip_archive("name,model,train,target,options\n"
+                       "st,strip,np <= 8,cluster == 'X' && np >= 64,\"np0=4,8\"\n");
+    archive a;
+    experiment_result res;
+    CU_ASSERT_TRUE_FATAL(run_experiment("st", &res, &a));
+    if (!res.ok)
+        fprintf(stderr, "%s\n", res.error);
+    const report *r = &res.rep;
+    CU_ASSERT_STRING_EQUAL(r->model, "strip");
+    CU_ASSERT_EQUAL_FATAL(r->npreds, 2);
+    check_rel(r->preds[0].estimate, strip_time(&LX, 64, 128), 1e-9);
+    check_rel(r->preds[1].estimate, strip_time(&LX, 128, 128), 1e-9);
+    CU_ASSERT_TRUE(isnan(r->preds[0].ci_low) && isnan(r->preds[0].pi_high));
+    CU_ASSERT_PTR_NOT_NULL(strstr(r->preds[0].note, "no interval"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(r->preds[0].note, "exact per-process mesh 128x1024, 2 runs"));
+    CU_ASSERT_TRUE(fabs(res.input.targets[0].error_pct) < 1e-7);
+    CU_ASSERT_TRUE(isnan(res.input.targets[1].error_pct));
+    const report_coef *c = coef(r, "c"), *d = coef(r, "d"), *g = coef(r, "gamma");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(d);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(g);
+    check_rel(c->coefficient, LX.c, 1e-9);
+    check_rel(d->coefficient, LX.d, 1e-9);
+    check_rel(g->coefficient, LX.g, 1e-9);
+    CU_ASSERT_TRUE(isnan(c->std_error));
+    CU_ASSERT_PTR_NOT_NULL(coef(r, "alpha(4)"));
+    CU_ASSERT_PTR_NOT_NULL(coef(r, "gamma(8)"));
+    const report_stat *spread = report_find_stat(r, "rep_spread_max_pct");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(spread);
+    check_rel(spread->value, 2, 1e-9);
+    const report_stat *runs = report_find_stat(r, "runs");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(runs);
+    CU_ASSERT_DOUBLE_EQUAL(runs->value, 12, 0);
+    experiment_result_free(&res);
+    archive_free(&a);
+    testutil_remove_dir(dir);
+}
+
+static void test_multicluster_adapter(void)
+{
+    make_strip_archive("name,model,train,target\n"
+                       "mc,multicluster,np <= 8,np_a > 0\n");
+    archive a;
+    experiment_result res;
+    CU_ASSERT_TRUE_FATAL(run_experiment("mc", &res, &a));
+    const report *r = &res.rep;
+    CU_ASSERT_STRING_EQUAL(r->model, "multicluster");
+    CU_ASSERT_EQUAL_FATAL(r->npreds, 1);
+    double ta = strip_time(&LX, 16, 128), tb = strip_time(&LY, 8, 256);
+    check_rel(r->preds[0].estimate, fmax(ta, tb), 1e-9);
+    CU_ASSERT_PTR_NOT_NULL(strstr(r->preds[0].note, "balanced split"));
+    /* One fit per cluster, prefixed. */
+    CU_ASSERT_PTR_NOT_NULL(coef(r, "X/mg/nb=1024: c"));
+    CU_ASSERT_PTR_NOT_NULL(coef(r, "Y/mg/nb=1024: gamma"));
+    experiment_result_free(&res);
+    archive_free(&a);
+    testutil_remove_dir(dir);
+}
+
+static void expect_failure(const char *experiments, const char *name, const char *message)
+{
+    make_strip_archive(experiments);
+    archive a;
+    experiment_result res;
+    CU_ASSERT_FALSE(run_experiment(name, &res, &a));
+    if (!strstr(res.error, message))
+        fprintf(stderr, "error '%s' lacks '%s'\n", res.error, message);
+    CU_ASSERT_PTR_NOT_NULL(strstr(res.error, message));
+    experiment_result_free(&res);
+    archive_free(&a);
+    testutil_remove_dir(dir);
+}
+
+static void test_adapter_errors(void)
+{
+    expect_failure("name,model,train,target,options\nx,strip,np <= 8,np >= 64,bogus=1\n", "x",
+                   "unknown option 'bogus' (known: np0, work_tol, tcomp)");
+    expect_failure("name,model,train,target,options\nx,strip,np <= 8,np >= 64,tcomp=maybe\n", "x",
+                   "expected exact or interpolate");
+    expect_failure("name,model,train,target,options\nx,strip,np <= 8,np >= 64,np0=4;np0=8\n", "x",
+                   "given twice");
+    /* Only np0 = 4: alpha cannot be extrapolated. */
+    expect_failure("name,model,train,target,options\nx,strip,np <= 8,cluster == 'X' && np >= 64,np0=4\n",
+                   "x", "fewer than two process counts");
+    /* No sequential runs in training. */
+    expect_failure("name,model,train,target\nx,strip,np >= 4 && np <= 8,cluster == 'X' && np >= 64\n",
+                   "x", "no sequential run");
+    /* tcomp=exact and a target without its sequential run. */
+    expect_failure("name,model,train,target,options\n"
+                   "x,strip,np <= 8,np == 24,tcomp=exact\n",
+                   "x", "tcomp=exact");
+    /* A block target without a grid. */
+    expect_failure("name,model,train,target\nx,block,np <= 8,np == 128\n", "x", "");
+    expect_failure("name,model,train,target\nx,multicluster,np <= 8,np == 128\n", "x",
+                   "needs cluster, tag_cluster_b");
+}
+
+/* Block campaign: (2,2), strips (np,1) and (1,np) at np 2,4,8,16 and l 1,2,4. */
+static double blk_base(double pa, double pb)
+{
+    return 4e-6 * pa * pb + 0.05;
+}
+
+static double blk_overhead(bool along_a, double np, double w)
+{
+    double L = log2(np);
+    return along_a ? 0.3 + 0.1 * L + 0.05 * L * L + 0.004 * w
+                   : 0.2 + 0.2 * L + 0.02 * L * L + 0.003 * w;
+}
+
+static void test_block_adapter(void)
+{
+    CU_ASSERT_TRUE_FATAL(testutil_temp_dir(dir, sizeof dir));
+    write("clusters.csv", "cluster\nZ\n");
+    buf b = {0};
+    const double pa = 512, pb = 256, nps[] = {2, 4, 8, 16}, levels[] = {1, 2, 4};
+    put(&b, "cluster,code,np,npa,npb,na,nb,work_mb,time_s\n");
+    put(&b, "Z,mg,4,2,2,%g,%g,%.17g,%.17g\n", 2 * pa, 2 * pb, MBPP * pa * pb, 1.2 * blk_base(pa, pb));
+    for (int dir_a = 0; dir_a < 2; dir_a++)
+        for (size_t k = 0; k < 4; k++)
+            for (size_t l = 0; l < 3; l++) {
+                double qa = dir_a ? pa / levels[l] : pa, qb = dir_a ? pb : pb / levels[l];
+                double w = MBPP * qa * qb, np = nps[k];
+                double t = blk_base(qa, qb) + (np > 2 ? blk_overhead(dir_a, np, w) : 0);
+                put(&b, "Z,mg,%g,%g,%g,%g,%g,%.17g,%.17g\n", np, dir_a ? np : 1, dir_a ? 1 : np,
+                    dir_a ? np * qa : qa, dir_a ? qb : np * qb, w, t);
+            }
+    put(&b, "Z,mg,256,16,16,%g,%g,,\n", 16 * pa, 16 * pb);
+    put(&b, "Z,mg,64,32,2,%g,%g,,\n", 32 * pa, 2 * pb);
+    write("k/runs.csv", b.text);
+    free(b.text);
+    write("k/experiments.csv", "name,model,train,target\nblk,block,time_s > 0,np >= 64\n");
+    write("k/README.md", "k\n");
+    archive a;
+    experiment_result res;
+    CU_ASSERT_TRUE_FATAL(run_experiment("blk", &res, &a));
+    const report *r = &res.rep;
+    CU_ASSERT_EQUAL_FATAL(r->npreds, 2);
+    double w = MBPP * pa * pb;
+    double want = 1.2 * blk_base(pa, pb) + fmax(blk_overhead(true, 16, w), blk_overhead(false, 16, w));
+    check_rel(r->preds[0].estimate, want, 1e-9);
+    check_rel(r->preds[1].estimate, 1.2 * blk_base(pa, pb) + blk_overhead(true, 32, w), 1e-9);
+    CU_ASSERT_PTR_NOT_NULL(strstr(r->preds[0].note, "Ta dominates"));
+    CU_ASSERT_PTR_NOT_NULL(coef(r, "Z/mg/512x256: a: e"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(r->equation, "T = T(2,2) + max(Ta, Tb)"));
+    experiment_result_free(&res);
+    archive_free(&a);
+    testutil_remove_dir(dir);
+}
+
+int main(void)
+{
+    static const testutil_test tests[] = {
+        {"strip adapter", test_strip_adapter},
+        {"multicluster adapter", test_multicluster_adapter},
+        {"block adapter", test_block_adapter},
+        {"adapter errors", test_adapter_errors},
+        {NULL, NULL},
+    };
+    static const testutil_suite suites[] = {{"rj adapters", tests}, {NULL, NULL}};
+    return testutil_run_suites(suites);
+}

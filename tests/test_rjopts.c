@@ -1,0 +1,93 @@
+/*
+ * test_rjopts.c — the option formats of the Romanazzi-Jimack adapters and
+ * commands: key=value lists, number lists, sizes and free resources.
+ */
+#include "gen/rjopts.h"
+#include "tests/testutil.h"
+
+#include <math.h>
+#include <string.h>
+
+static void test_key_values(void)
+{
+    rjopts o;
+    char err[300];
+    CU_ASSERT_TRUE_FATAL(rjopts_parse(" np0 = 4,8 ; work_tol=0.05;", rjopts_keys("strip"), &o, err,
+                                      sizeof err));
+    CU_ASSERT_EQUAL(o.n, 2);
+    CU_ASSERT_STRING_EQUAL(rjopts_get(&o, "np0"), "4,8");
+    double v;
+    CU_ASSERT_TRUE(rjopts_number(&o, "work_tol", 1, &v, err, sizeof err));
+    CU_ASSERT_DOUBLE_EQUAL(v, 0.05, 0);
+    CU_ASSERT_TRUE(rjopts_number(&o, "absent", 7, &v, err, sizeof err));
+    CU_ASSERT_DOUBLE_EQUAL(v, 7, 0);
+    CU_ASSERT_FALSE(rjopts_number(&o, "np0", 1, &v, err, sizeof err));
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "np0=4,8: expected a number"));
+    bool exact = true;
+    CU_ASSERT_TRUE(rjopts_exact(&o, "tcomp", &exact, err, sizeof err));
+    CU_ASSERT_FALSE(exact);
+    rjopts_free(&o);
+
+    CU_ASSERT_TRUE(rjopts_parse(NULL, rjopts_keys("block"), &o, err, sizeof err));
+    CU_ASSERT_EQUAL(o.n, 0);
+    CU_ASSERT_FALSE(rjopts_parse("nps", rjopts_keys("block"), &o, err, sizeof err));
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "expected key=value"));
+    CU_ASSERT_FALSE(rjopts_parse("np0=4", rjopts_keys("block"), &o, err, sizeof err));
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "unknown option 'np0' (known: nps, work_tol, t22)"));
+    CU_ASSERT_FALSE(rjopts_parse("t22=a;t22=b", rjopts_keys("block"), &o, err, sizeof err));
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "given twice"));
+    CU_ASSERT_TRUE(rjopts_parse("t22=exact", rjopts_keys("block"), &o, err, sizeof err));
+    CU_ASSERT_TRUE(rjopts_exact(&o, "t22", &exact, err, sizeof err));
+    CU_ASSERT_TRUE(exact);
+    rjopts_free(&o);
+    CU_ASSERT_TRUE(rjopts_parse("tcomp=sometimes", rjopts_keys("multicluster"), &o, err, sizeof err));
+    CU_ASSERT_FALSE(rjopts_exact(&o, "tcomp", &exact, err, sizeof err));
+    rjopts_free(&o);
+    CU_ASSERT_PTR_NULL(rjopts_keys("scopred"));
+    CU_ASSERT_PTR_NULL(rjopts_keys(NULL));
+}
+
+static void test_lists_sizes_resources(void)
+{
+    double v[4];
+    size_t n;
+    char err[300];
+    CU_ASSERT_TRUE(rjopts_number_list("4, 8,16", v, 4, &n, err, sizeof err));
+    CU_ASSERT_EQUAL(n, 3);
+    CU_ASSERT_DOUBLE_EQUAL(v[2], 16, 0);
+    CU_ASSERT_FALSE(rjopts_number_list("4,,8", v, 4, &n, err, sizeof err));
+    CU_ASSERT_FALSE(rjopts_number_list("4,-8", v, 4, &n, err, sizeof err));
+    CU_ASSERT_FALSE(rjopts_number_list("1,2,3,4,5", v, 4, &n, err, sizeof err));
+    CU_ASSERT_FALSE(rjopts_number_list("four", v, 4, &n, err, sizeof err));
+
+    long a, b;
+    CU_ASSERT_TRUE(rjopts_size("65536x131072", &a, &b, err, sizeof err));
+    CU_ASSERT_EQUAL(a, 65536);
+    CU_ASSERT_EQUAL(b, 131072);
+    CU_ASSERT_TRUE(rjopts_size("8X16", &a, &b, err, sizeof err));
+    CU_ASSERT_FALSE(rjopts_size("65536", &a, &b, err, sizeof err));
+    CU_ASSERT_FALSE(rjopts_size("0x4", &a, &b, err, sizeof err));
+    CU_ASSERT_FALSE(rjopts_size("2.5x4", &a, &b, err, sizeof err));
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "like 65536x65536"));
+
+    rjopts_resource r[3];
+    CU_ASSERT_TRUE(rjopts_resources("wrg2-ethernet:64, wrg3-myrinet:32", r, 3, &n, err, sizeof err));
+    CU_ASSERT_EQUAL(n, 2);
+    CU_ASSERT_STRING_EQUAL(r[1].name, "wrg3-myrinet");
+    CU_ASSERT_EQUAL(r[1].np, 32);
+    CU_ASSERT_FALSE(rjopts_resources("wrg2", r, 3, &n, err, sizeof err));
+    CU_ASSERT_FALSE(rjopts_resources(":4", r, 3, &n, err, sizeof err));
+    CU_ASSERT_FALSE(rjopts_resources("a:0", r, 3, &n, err, sizeof err));
+    CU_ASSERT_FALSE(rjopts_resources("a:1,b:1,c:1,d:1", r, 3, &n, err, sizeof err));
+}
+
+int main(void)
+{
+    static const testutil_test tests[] = {
+        {"key=value options", test_key_values},
+        {"lists, sizes, resources", test_lists_sizes_resources},
+        {NULL, NULL},
+    };
+    static const testutil_suite suites[] = {{"rjopts", tests}, {NULL, NULL}};
+    return testutil_run_suites(suites);
+}

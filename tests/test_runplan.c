@@ -1,0 +1,428 @@
+/*
+ * test_runplan.c — a plan lists exactly the runs a model consumes: plan,
+ * fabricate each planned run's time from a known law, fit, and recover the
+ * law, with every planned configuration used and nothing missing.
+ */
+#include "models/block.h"
+#include "models/runplan.h"
+#include "models/strip.h"
+#include "tests/testutil.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const double MBPP = 32.0 / 1048576.0;
+static const double C = 1.25, D = 0.375, GAMMA = 0.003;
+static const double QC = 0.5, QD = 0.25, QE = 0.0625, QG = 0.002;
+
+static double work_of(double pa, double pb)
+{
+    return MBPP * pa * pb;
+}
+
+static double tcomp(double pa, double pb)
+{
+    return 1e-6 * pa * pb * (1 + 0.04 * sin(pa / 3000.0)) + 0.02;
+}
+
+/* The strip law, or (for block plans) the quadratic strip overhead on top
+ * of a base time; the (2,2) reference is tcomp*1.1. */
+static double fabricate(const runplan_run *r, double pa, double pb)
+{
+    double w = work_of(pa, pb);
+    switch (r->role) {
+    case RUNPLAN_TCOMP: return tcomp(pa, pb);
+    case RUNPLAN_STRIP_OVERHEAD: return tcomp(pa, pb) + C + D * log2((double)r->np) + GAMMA * w;
+    case RUNPLAN_BLOCK_REFERENCE: return 1.1 * tcomp(pa, pb);
+    case RUNPLAN_BLOCK_BASE: return 1.05 * tcomp(pa, pb);
+    case RUNPLAN_BLOCK_STRIP: {
+        double L = log2((double)r->np);
+        return 1.05 * tcomp(pa, pb) + QC + QD * L + QE * L * L + QG * w;
+    }
+    }
+    return NAN;
+}
+
+/* Every planned run, each repetition a row (times varied by +-1% around
+ * the law so the mean is exact); side selects one side of a split plan. */
+static size_t rows_of(const runplan *p, int side, mesh_run *out)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < p->nruns; i++) {
+        const runplan_run *r = &p->runs[i];
+        if (r->side != side)
+            continue;
+        double pa = (double)r->na / (double)r->npa, pb = (double)r->nb / (double)r->npb;
+        for (long k = 0; k < r->reps; k++) {
+            double f = r->reps == 1 ? 1 : k % 2 ? 0.99 : 1.01;
+            out[n++] = (mesh_run){(double)r->npa, (double)r->npb, pa, pb, work_of(pa, pb),
+                                  fabricate(r, pa, pb) * f};
+        }
+    }
+    return n;
+}
+
+static size_t count_side(const runplan *p, int side)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < p->nruns; i++)
+        n += p->runs[i].side == side;
+    return n;
+}
+
+static void check_rel(double got, double want, double tol)
+{
+    if (testutil_rel_diff(got, want) > tol)
+        fprintf(stderr, "got %.15g want %.15g\n", got, want);
+    CU_ASSERT_TRUE(testutil_rel_diff(got, want) <= tol);
+}
+
+static void all_used(const mesh_configs *cs, size_t planned)
+{
+    CU_ASSERT_EQUAL(cs->nconfigs, planned);
+    for (size_t k = 0; k < cs->nconfigs; k++)
+        CU_ASSERT_TRUE(cs->configs[k].used);
+}
+
+/* Strip: the paper's plan for 65536^2 on 64 processes, twice each. */
+static void test_strip_plan_fit(void)
+{
+    runplan p;
+    char err[200];
+    runplan_options opt = {NULL, 0, NULL, 0, 2};
+    CU_ASSERT_TRUE_FATAL(runplan_strip(65536, 65536, 64, &opt, &p, err, sizeof err));
+    /* Steps 1-2: 2 sequential + 2 np0 x 2 levels. */
+    CU_ASSERT_EQUAL(p.nruns, 6);
+    CU_ASSERT_EQUAL(p.runs[0].role, RUNPLAN_TCOMP);
+    CU_ASSERT_EQUAL(p.runs[0].na, 1024);
+    CU_ASSERT_EQUAL(p.runs[0].nb, 65536);
+    CU_ASSERT_EQUAL(p.runs[0].seq_of_np, 64);
+    CU_ASSERT_EQUAL(p.runs[1].na, 256);
+    CU_ASSERT_EQUAL(p.runs[2].npa, 4);
+    CU_ASSERT_EQUAL(p.runs[2].npb, 1);
+    CU_ASSERT_EQUAL(p.runs[2].na, 4096);
+    CU_ASSERT_EQUAL(p.runs[1].seq_of_np, 0);
+    CU_ASSERT_EQUAL(runplan_max_np(&p), 8);
+    mesh_run rows[64];
+    size_t n = rows_of(&p, 0, rows);
+    CU_ASSERT_EQUAL(n, 12);
+    strip_options so = {0.01, NULL, 0, 65536};
+    strip_model m;
+    CU_ASSERT_EQUAL_FATAL(strip_fit(rows, n, &so, &m, NULL), STRIP_OK);
+    all_used(&m.configs, p.nruns);
+    check_rel(m.law.coef[0], C, 1e-9);
+    check_rel(m.law.coef[1], D, 1e-9);
+    check_rel(m.law.gamma, GAMMA, 1e-9);
+    strip_target t = {64, 1024, 65536, NAN};
+    strip_prediction pr;
+    CU_ASSERT_TRUE_FATAL(strip_predict(&m, &t, &pr));
+    CU_ASSERT_EQUAL(pr.tcomp_match, MESH_EXACT);
+    check_rel(pr.time_s, tcomp(1024, 65536) + C + 6 * D + GAMMA * work_of(1024, 65536), 1e-9);
+    strip_model_free(&m);
+    runplan_free(&p);
+}
+
+/* Block: the paper's plan for (8,16) on 65536 x 131072. */
+static void test_block_plan_fit(void)
+{
+    runplan p;
+    char err[200];
+    runplan_options opt = {NULL, 0, NULL, 0, 1};
+    CU_ASSERT_TRUE_FATAL(runplan_block(65536, 131072, 8, 16, &opt, &p, err, sizeof err));
+    /* (2,2) + 2 directions x 4 np (2,4,8,16) x 3 levels. */
+    CU_ASSERT_EQUAL(p.nruns, 1 + 2 * 4 * 3);
+    CU_ASSERT_EQUAL(p.runs[0].na, 16384);
+    CU_ASSERT_EQUAL(p.runs[0].nb, 16384);
+    CU_ASSERT_EQUAL(runplan_max_np(&p), 16);
+    mesh_run rows[64];
+    size_t n = rows_of(&p, 0, rows);
+    block_options bo = {0.01, NULL, 0};
+    block_target t = {8, 16, 8192, 8192, NAN};
+    block_model m;
+    CU_ASSERT_EQUAL_FATAL(block_fit(rows, n, &bo, &t, &m, NULL), BLOCK_OK);
+    all_used(&m.configs, p.nruns);
+    check_rel(m.a.law.coef[0], QC, 1e-9);
+    check_rel(m.a.law.coef[2], QE, 1e-9);
+    check_rel(m.b.law.coef[1], QD, 1e-9);
+    check_rel(m.b.law.gamma, QG, 1e-9);
+    block_prediction pr;
+    CU_ASSERT_TRUE_FATAL(block_predict(&m, &t, &pr));
+    double w = work_of(8192, 8192);
+    double ov16 = QC + QD * 4 + QE * 16 + QG * w;
+    check_rel(pr.time_s, 1.1 * tcomp(8192, 8192) + ov16, 1e-9);
+    CU_ASSERT_EQUAL(pr.dominant, BLOCK_DOMINANT_B);
+    block_model_free(&m);
+    runplan_free(&p);
+}
+
+/* A grid with npa <= 2 needs no (np,1) strips, and the fit needs none. */
+static void test_block_plan_small_direction(void)
+{
+    runplan p;
+    char err[200];
+    const long nps[] = {4, 8};
+    const long levels[] = {1, 2};
+    runplan_options opt = {nps, 2, levels, 2, 1};
+    CU_ASSERT_TRUE_FATAL(runplan_block(16384, 262144, 2, 32, &opt, &p, err, sizeof err));
+    CU_ASSERT_EQUAL(p.nruns, 1 + 3 * 2);
+    for (size_t i = 1; i < p.nruns; i++)
+        CU_ASSERT_EQUAL(p.runs[i].npa, 1);
+    mesh_run rows[32];
+    size_t n = rows_of(&p, 0, rows);
+    block_options bo = {0.01, NULL, 0};
+    block_target t = {2, 32, 8192, 8192, NAN};
+    block_model m;
+    CU_ASSERT_EQUAL_FATAL(block_fit(rows, n, &bo, &t, &m, NULL), BLOCK_OK);
+    all_used(&m.configs, p.nruns);
+    CU_ASSERT_TRUE(m.b.law.degree_reduced); /* two np: a line */
+    block_model_free(&m);
+    runplan_free(&p);
+}
+
+/* Multi-cluster: each side's strip plan at its own rows per process. */
+static void test_multicluster_plan_fit(void)
+{
+    runplan p;
+    char err[200];
+    const long np[2] = {64, 32}, rows[2] = {512, 1024};
+    runplan_options opt = {NULL, 0, NULL, 0, 1};
+    CU_ASSERT_TRUE_FATAL(runplan_multicluster(65536, np, rows, &opt, &p, err, sizeof err));
+    CU_ASSERT_EQUAL(count_side(&p, 0), 6);
+    CU_ASSERT_EQUAL(count_side(&p, 1), 6);
+    for (int side = 0; side < 2; side++) {
+        mesh_run r[32];
+        size_t n = rows_of(&p, side, r);
+        strip_options so = {0.01, NULL, 0, 65536};
+        strip_model m;
+        CU_ASSERT_EQUAL_FATAL(strip_fit(r, n, &so, &m, NULL), STRIP_OK);
+        all_used(&m.configs, count_side(&p, side));
+        strip_target t = {(double)np[side], (double)rows[side], 65536, NAN};
+        strip_prediction pr;
+        CU_ASSERT_TRUE_FATAL(strip_predict(&m, &t, &pr));
+        CU_ASSERT_EQUAL(pr.tcomp_match, MESH_EXACT);
+        strip_model_free(&m);
+    }
+    runplan_free(&p);
+}
+
+static void test_plan_errors(void)
+{
+    runplan p;
+    char err[200];
+    runplan_options opt = {NULL, 0, NULL, 0, 1};
+    CU_ASSERT_FALSE(runplan_strip(1000, 1000, 64, &opt, &p, err, sizeof err));
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "na = 1000 is not divisible by np = 64"));
+    const long odd_levels[] = {3};
+    runplan_options o3 = {NULL, 0, odd_levels, 1, 1};
+    CU_ASSERT_FALSE(runplan_strip(1024, 1024, 4, &o3, &p, err, sizeof err));
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "not divisible by work level 3"));
+    CU_ASSERT_EQUAL(p.nruns, 0);
+    runplan_options o0 = {NULL, 0, NULL, 0, 0};
+    CU_ASSERT_FALSE(runplan_strip(1024, 1024, 4, &o0, &p, err, sizeof err));
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "repetitions"));
+    const long small[] = {2};
+    runplan_options os = {small, 1, NULL, 0, 1};
+    CU_ASSERT_FALSE(runplan_block(1024, 1024, 8, 8, &os, &p, err, sizeof err));
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "below 3"));
+    CU_ASSERT_FALSE(runplan_block(1001, 1024, 8, 8, &opt, &p, err, sizeof err));
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "does not divide"));
+    const long np[2] = {4, 0}, rows[2] = {16, 16};
+    CU_ASSERT_FALSE(runplan_multicluster(1024, np, rows, &opt, &p, err, sizeof err));
+    runplan_free(&p);
+}
+
+/* ---- The command line: perfcast plan -> fabricated runs -> perfcast fit/predict. */
+
+/* The law behind the fabricated runs of the CLI tests. */
+static double cli_time(long np, long npa, long npb, double pa, double pb, bool block)
+{
+    double w = work_of(pa, pb);
+    if (!block)
+        return np == 1 ? tcomp(pa, pb) : tcomp(pa, pb) + C + D * log2((double)np) + GAMMA * w;
+    if (npa == 2 && npb == 2)
+        return 1.1 * tcomp(pa, pb);
+    double L = log2((double)np);
+    return 1.05 * tcomp(pa, pb) + (np > 2 ? QC + QD * L + QE * L * L + QG * w : 0);
+}
+
+/* Turn `plan --format csv` output into runs.csv text with time_s and
+ * work_mb filled from the law, plus the target row; counts the rows. */
+static char *fabricate_runs(const char *plan, bool block, const char *target, size_t *nrows)
+{
+    size_t cap = strlen(plan) * 2 + 4096, len = 0;
+    char *out = malloc(cap);
+    len += (size_t)snprintf(out, cap, "cluster,code,np,npa,npb,na,nb,seq_of_np,rep,time_s,work_mb\n");
+    const char *line = strchr(plan, '\n');
+    *nrows = 0;
+    while (line && line[1]) {
+        line++;
+        char cluster[64], code[64];
+        long np, npa, npb, na, nb, rep;
+        char seq[32] = "";
+        if (sscanf(line, "%63[^,],%63[^,],%ld,%ld,%ld,%ld,%ld,", cluster, code, &np, &npa, &npb,
+                   &na, &nb) != 7)
+            break;
+        const char *p = line;
+        for (int commas = 0; commas < 7; p++)
+            commas += *p == ',';
+        sscanf(p, "%31[^,]", seq);
+        p = strchr(p, ',') + 1;
+        rep = atol(p);
+        double pa = (double)na / (double)npa, pb = (double)nb / (double)npb;
+        len += (size_t)snprintf(out + len, cap - len, "%s,%s,%ld,%ld,%ld,%ld,%ld,%s,%ld,%.17g,%.17g\n",
+                                cluster, code, np, npa, npb, na, nb, seq, rep,
+                                cli_time(np, npa, npb, pa, pb, block), work_of(pa, pb));
+        (*nrows)++;
+        line = strchr(line, '\n');
+    }
+    snprintf(out + len, cap - len, "%s\n", target);
+    return out;
+}
+
+/* The value of column name in the first data row of CSV text. */
+static double csv_value(const char *text, const char *name)
+{
+    const char *header_end = strchr(text, '\n');
+    if (!header_end)
+        return NAN;
+    int col = 0;
+    for (const char *p = text; p < header_end; col++) {
+        size_t n = strcspn(p, ",\n");
+        if (n == strlen(name) && strncmp(p, name, n) == 0) {
+            const char *v = header_end + 1;
+            for (int k = 0; k < col && v; k++)
+                v = strchr(v, ',') ? strchr(v, ',') + 1 : NULL;
+            return v ? atof(v) : NAN;
+        }
+        p += n + 1;
+    }
+    return NAN;
+}
+
+/* Plan with plan_args, fabricate, fit with the experiment, compare. */
+static void plan_fit_predict(const char *plan_args, bool block, const char *target_row,
+                             const char *experiment, double want)
+{
+    char dir[256], path[512], *plan = NULL, *out = NULL;
+    CU_ASSERT_TRUE_FATAL(testutil_temp_dir(dir, sizeof dir));
+    CU_ASSERT_EQUAL_FATAL(testutil_perfcast_run(&plan, "plan %s --cluster X --code mg --reps 2 "
+                                                       "--format csv", plan_args), 0);
+    size_t nrows;
+    char *runs = fabricate_runs(plan, block, target_row, &nrows);
+    snprintf(path, sizeof path, "%s/clusters.csv", dir);
+    testutil_write_file(path, "cluster\nX\n");
+    snprintf(path, sizeof path, "%s/c/runs.csv", dir);
+    testutil_write_file(path, runs);
+    snprintf(path, sizeof path, "%s/c/experiments.csv", dir);
+    testutil_write_file(path, experiment);
+    snprintf(path, sizeof path, "%s/c/README.md", dir);
+    testutil_write_file(path, "planned runs\n");
+    CU_ASSERT_EQUAL(testutil_perfcast_run(&out, "predict --archive %s --format csv c e", dir), 0);
+    double got = csv_value(out, "estimate_s");
+    if (testutil_rel_diff(got, want) > 1e-8)
+        fprintf(stderr, "%s\n", out);
+    CU_ASSERT_TRUE(testutil_rel_diff(got, want) <= 1e-8);
+    free(out);
+    /* Every planned run entered the fit: the "runs" stat counts them all. */
+    CU_ASSERT_EQUAL(testutil_perfcast_run(&out, "fit --archive %s --format json c e", dir), 0);
+    char want_runs[64];
+    snprintf(want_runs, sizeof want_runs, "\"runs\": %zu,", nrows);
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, want_runs));
+    free(out);
+    free(runs);
+    free(plan);
+    testutil_remove_dir(dir);
+}
+
+static void test_cli_strip_plan_fit(void)
+{
+    double want = cli_time(32, 32, 1, 128, 1024, false);
+    plan_fit_predict("--model strip --target 4096x1024 --np 32", false,
+                     "X,mg,32,32,1,4096,1024,,,,",
+                     "name,model,train,target\ne,strip,time_s > 0,np == 32\n", want);
+}
+
+static void test_cli_block_plan_fit(void)
+{
+    double w = work_of(256, 512), L = log2(16);
+    double want = 1.1 * tcomp(256, 512) + QC + QD * L + QE * L * L + QG * w;
+    plan_fit_predict("--model block --target 2048x8192 --grid 8x16", true,
+                     "X,mg,128,8,16,2048,8192,,,,",
+                     "name,model,train,target\ne,block,time_s > 0,np == 128\n", want);
+}
+
+/* The Slurm script is valid shell, asks for the largest job, and runs
+ * every planned configuration once (each with --reps). */
+static void test_cli_slurm_script(void)
+{
+    char dir[256], path[512], *out = NULL;
+    CU_ASSERT_TRUE_FATAL(testutil_temp_dir(dir, sizeof dir));
+    snprintf(path, sizeof path, "%s/plan.sh", dir);
+    CU_ASSERT_EQUAL(testutil_perfcast_run(NULL, "plan --model block --target 65536x131072 "
+                                                "--grid 8x16 --format slurm --cluster \"it's\" "
+                                                "--campaign mgbench-block --partition short > %s",
+                                          path), 0);
+    CU_ASSERT_EQUAL(testutil_run_commandf(&out, "bash -n %s", path), 0);
+    free(out);
+    char *script = testutil_read_file(path);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(script);
+    CU_ASSERT_PTR_NOT_NULL(strstr(script, "#SBATCH --ntasks=16\n"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(script, "#SBATCH --partition=short\n"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(script, "--cluster 'it'\\''s'"));
+    size_t lines = 0;
+    for (const char *p = script; (p = strstr(p, "\nsrun ")); p++)
+        lines++;
+    CU_ASSERT_EQUAL(lines, 25); /* (2,2) + 2 directions x 4 np x 3 levels */
+    free(script);
+    /* Multi-cluster: one script per side, each valid shell. */
+    CU_ASSERT_EQUAL(testutil_perfcast_run(NULL, "plan --model multicluster --target 65536x65536 "
+                                                "--np 64,32 --cluster A,B --format slurm --side B "
+                                                "> %s", path), 0);
+    CU_ASSERT_EQUAL(testutil_run_commandf(NULL, "bash -n %s", path), 0);
+    script = testutil_read_file(path);
+    CU_ASSERT_PTR_NOT_NULL(strstr(script, "--cluster B"));
+    CU_ASSERT_PTR_NULL(strstr(script, "--cluster A"));
+    free(script);
+    testutil_remove_dir(dir);
+}
+
+static void test_cli_usage(void)
+{
+    char *out = NULL;
+    CU_ASSERT_EQUAL(testutil_perfcast_run(&out, "plan --help"), 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "--format F"));
+    free(out);
+    CU_ASSERT_EQUAL(testutil_perfcast_run(&out, "plan --model strip"), 2);
+    free(out);
+    CU_ASSERT_EQUAL(testutil_perfcast_run(&out, "plan --model nosuch --target 8x8"), 2);
+    free(out);
+    CU_ASSERT_EQUAL(testutil_perfcast_run(&out, "plan --model strip --target 8x8 --np 4 --format pdf"),
+                    2);
+    free(out);
+    CU_ASSERT_EQUAL(testutil_perfcast_run(&out, "plan --model multicluster --target 8x8 --np 4,4 "
+                                                "--format slurm"), 2);
+    free(out);
+    CU_ASSERT_EQUAL(testutil_perfcast_run(&out, "plan --model strip --target 1000x8 --np 64"), 1);
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "not divisible"));
+    free(out);
+}
+
+int main(void)
+{
+    static const testutil_test tests[] = {
+        {"strip plan -> fit recovers the law", test_strip_plan_fit},
+        {"block plan -> fit recovers the law", test_block_plan_fit},
+        {"block plan with npa <= 2", test_block_plan_small_direction},
+        {"multicluster plan -> fits", test_multicluster_plan_fit},
+        {"plan errors", test_plan_errors},
+        {"CLI: strip plan -> fit -> predict", test_cli_strip_plan_fit},
+        {"CLI: block plan -> fit -> predict", test_cli_block_plan_fit},
+        {"CLI: Slurm script", test_cli_slurm_script},
+        {"CLI: usage", test_cli_usage},
+        {NULL, NULL},
+    };
+    static const testutil_suite suites[] = {{"runplan", tests}, {NULL, NULL}};
+    return testutil_run_suites(suites);
+}

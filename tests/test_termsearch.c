@@ -1,0 +1,301 @@
+/*
+ * test_termsearch.c — the automatic term search: its leave-one-out errors
+ * from the hat matrix equal real refits without each run, and it recovers
+ * the generating terms of synthetic data (strong scaling 1/P, a log-squared
+ * term, EP's N/P, Linpack's N^3/(P*Q)) in most of ten noise draws, every
+ * formula it picks predicts well outside the data, and it says why when it
+ * cannot search.
+ */
+#include "models/ols.h"
+#include "models/scopred.h"
+#include "models/termsearch.h"
+#include "tests/testutil.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Deterministic uniform noise in [-1, 1] (splitmix64), so the data are
+ * fixed for a seed. */
+static double noise(unsigned long long *state)
+{
+    unsigned long long z = (*state += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    z ^= z >> 31;
+    return (double)(z >> 11) / (double)(1ULL << 53) * 2 - 1;
+}
+
+/* Squared leave-out error of each run, refitting without its group
+ * (group NULL: without the run alone). */
+static double refit_error(const double *x, const double *y, size_t n, size_t k,
+                          const size_t *group, size_t i)
+{
+    double *xs = malloc(n * k * sizeof *xs), *ys = malloc(n * sizeof *ys);
+    CU_ASSERT_FATAL(xs && ys);
+    size_t r = 0;
+    for (size_t j = 0; j < n; j++) {
+        if (j == i || (group && group[j] == group[i]))
+            continue;
+        memcpy(xs + r * k, x + j * k, k * sizeof *xs);
+        ys[r++] = y[j];
+    }
+    ols_model mo;
+    CU_ASSERT_EQUAL_FATAL(ols_fit(xs, ys, r, k, &mo), OLS_OK);
+    ols_prediction p;
+    ols_predict(&mo, x + i * k, 0.95, &p);
+    ols_free(&mo);
+    free(xs);
+    free(ys);
+    return y[i] - p.estimate;
+}
+
+/* Leave-out residuals from the hat matrix versus real refits, one run at a
+ * time and one configuration (three repetitions) at a time. */
+static void test_loo_equals_refits(void)
+{
+    enum { N = 12, K = 2 };
+    double x[N * K], y[N], loo[N];
+    size_t group[N];
+    unsigned long long st = 1;
+    for (size_t i = 0; i < N; i++) {
+        double c = (double)(i / 3) + 1; /* four configurations, three runs each */
+        x[i * K] = c * c;
+        x[i * K + 1] = log2(c) * c;
+        group[i] = i / 3;
+        y[i] = 3 + 0.5 * x[i * K] - 0.1 * x[i * K + 1] + noise(&st);
+    }
+    ols_model m;
+    CU_ASSERT_EQUAL_FATAL(ols_fit(x, y, N, K, &m), OLS_OK);
+    CU_ASSERT_EQUAL_FATAL(ols_loo_residuals(&m, x, K, NULL, loo), OLS_OK);
+    for (size_t i = 0; i < N; i++) {
+        CU_ASSERT_DOUBLE_EQUAL(loo[i], m.residuals[i] / (1 - m.hat[i]), 1e-12);
+        CU_ASSERT_DOUBLE_EQUAL(loo[i], refit_error(x, y, N, K, NULL, i), 1e-9);
+    }
+    /* Four configurations and three coefficients: each can be left out. */
+    CU_ASSERT_EQUAL_FATAL(ols_loo_residuals(&m, x, K, group, loo), OLS_OK);
+    for (size_t i = 0; i < N; i++)
+        CU_ASSERT_DOUBLE_EQUAL(loo[i], refit_error(x, y, N, K, group, i), 1e-9);
+    ols_free(&m);
+
+    /* A run with leverage 1 cannot be left out. */
+    const double x2[] = {1, 2, 3}, y2[] = {1, 2, 4};
+    CU_ASSERT_EQUAL_FATAL(ols_fit(x2, y2, 2, 1, &m), OLS_OK);
+    CU_ASSERT_EQUAL_FATAL(ols_loo_residuals(&m, x2, 1, NULL, loo), OLS_OK);
+    CU_ASSERT_TRUE(isinf(loo[0]) && isinf(loo[1]));
+    ols_free(&m);
+}
+
+/* One synthetic scenario: data from a known formula with noise, and a
+ * configuration outside the data to predict. */
+typedef struct {
+    const char *names[3];
+    size_t m, n;
+    double params[128 * 3], y[128];
+    double target[3], target_y; /* noise-free truth at the target */
+    const char *want;           /* the generating formula, as the search writes it */
+} scenario;
+
+/* Strong scaling: T = 2 + 50/P with 1% noise, P = 1..64, three runs each. */
+static void strong_scaling(scenario *sc, unsigned long long seed)
+{
+    *sc = (scenario){.names = {"P"}, .m = 1, .n = 21, .target = {128},
+                     .target_y = 2 + 50.0 / 128, .want = "P^(-1)"};
+    for (size_t i = 0; i < sc->n; i++) {
+        double p = pow(2, (double)(i / 3));
+        sc->params[i] = p;
+        sc->y[i] = (2 + 50 / p) * (1 + 0.01 * noise(&seed));
+    }
+}
+
+/* T = 1 + 3*log2(P)^2 + 0.5*P, P = 1..40, additive noise. */
+static void log_squared(scenario *sc, unsigned long long seed)
+{
+    double t = 50;
+    *sc = (scenario){.names = {"P"}, .m = 1, .n = 40, .target = {t},
+                     .target_y = 1 + 3 * pow(log2(t), 2) + 0.5 * t, .want = "log2(P)^2 + P"};
+    for (size_t i = 0; i < sc->n; i++) {
+        double p = (double)i + 1;
+        sc->params[i] = p;
+        sc->y[i] = 1 + 3 * pow(log2(p), 2) + 0.5 * p + 0.05 * noise(&seed);
+    }
+}
+
+/* EP (seed 004, Table 1 layout): T = 0.03 + N/(4e6*P), N = 2^24..2^30,
+ * P = 2..16, 2% noise: the search should find the paper's own N/P. */
+static void ep(scenario *sc, unsigned long long seed)
+{
+    const double classes[] = {16777216, 33554432, 268435456, 1073741824};
+    *sc = (scenario){.names = {"N", "P"}, .m = 2, .target = {1073741824, 32},
+                     .target_y = 0.03 + 1073741824 / (4e6 * 32), .want = "N*P^(-1)"};
+    for (size_t c = 0; c < 4; c++)
+        for (double P = 2; P <= 16; P += 2, sc->n++) {
+            sc->params[sc->n * 2] = classes[c];
+            sc->params[sc->n * 2 + 1] = P;
+            sc->y[sc->n] = (0.03 + classes[c] / (4e6 * P)) * (1 + 0.02 * noise(&seed));
+        }
+}
+
+/* Linpack's leading term N^3/(P*Q) over three parameters, 1% noise. */
+static void linpack(scenario *sc, unsigned long long seed)
+{
+    *sc = (scenario){.names = {"N", "P", "Q"}, .m = 3, .target = {10000, 16, 16},
+                     .target_y = 1 + 2e-10 * 1e12 / 256, .want = "N^3*P^(-1)*Q^(-1)"};
+    for (double N = 3000; N <= 8000; N += 1000)
+        for (double P = 1; P <= 8; P *= 2)
+            for (double Q = 1; Q <= 8; Q *= 2, sc->n++) {
+                double *row = sc->params + sc->n * 3;
+                row[0] = N;
+                row[1] = P;
+                row[2] = Q;
+                sc->y[sc->n] = (1 + 2e-10 * N * N * N / (P * Q)) * (1 + 0.01 * noise(&seed));
+            }
+}
+
+/* Look up the scenario's parameters for one row of values. */
+typedef struct {
+    const scenario *sc;
+    const double *row;
+} row_ctx;
+
+static bool row_lookup(void *ctx, const char *name, expr_value *out)
+{
+    const row_ctx *rc = ctx;
+    for (size_t j = 0; j < rc->sc->m; j++)
+        if (strcmp(rc->sc->names[j], name) == 0) {
+            out->kind = VALUE_NUMBER;
+            out->number = rc->row[j];
+            return true;
+        }
+    return false;
+}
+
+/* Fit the chosen formula like any user formula and return the relative
+ * error of its prediction at the target. */
+static double target_error(const scenario *sc, const char *formula)
+{
+    scopred_formula f;
+    expr_error err = {0};
+    CU_ASSERT_TRUE_FATAL(scopred_formula_parse(formula, &f, &err));
+    double *x = malloc(sc->n * f.nterms * sizeof *x), x0[8];
+    CU_ASSERT_PTR_NOT_NULL_FATAL(x);
+    for (size_t i = 0; i < sc->n; i++) {
+        row_ctx rc = {sc, sc->params + i * sc->m};
+        CU_ASSERT_TRUE_FATAL(scopred_formula_eval(&f, row_lookup, &rc, x + i * f.nterms, &err));
+    }
+    row_ctx tc = {sc, sc->target};
+    CU_ASSERT_TRUE_FATAL(scopred_formula_eval(&f, row_lookup, &tc, x0, &err));
+    ols_model m;
+    CU_ASSERT_EQUAL_FATAL(ols_fit(x, sc->y, sc->n, f.nterms, &m), OLS_OK);
+    ols_prediction p;
+    ols_predict(&m, x0, 0.95, &p);
+    ols_free(&m);
+    free(x);
+    scopred_formula_free(&f);
+    return fabs(p.estimate - sc->target_y) / sc->target_y;
+}
+
+/* Over ten noise draws, the search must find the generating formula at
+ * least `exact` times, and every formula it picks must predict the target
+ * outside the data within max_error. */
+static void check_scenario(void (*make)(scenario *, unsigned long long), size_t exact,
+                           double max_error)
+{
+    scenario *sc = malloc(sizeof *sc);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(sc);
+    size_t hits = 0;
+    char misses[1024] = "";
+    for (unsigned long long seed = 1; seed <= 10; seed++) {
+        make(sc, seed);
+        termsearch_result r;
+        CU_ASSERT_TRUE_FATAL(termsearch_run(sc->names, sc->params, sc->n, sc->m, sc->y, NULL,
+                                            &r));
+        CU_ASSERT_PTR_NOT_NULL_FATAL(r.formula);
+        CU_ASSERT_TRUE(r.loo_rmse < r.base_loo_rmse);
+        hits += strcmp(r.formula, sc->want) == 0;
+        double e = target_error(sc, r.formula);
+        if (e > max_error || strcmp(r.formula, sc->want) != 0) {
+            size_t used = strlen(misses);
+            snprintf(misses + used, sizeof misses - used, "  seed %llu: '%s', %.2f%% off\n",
+                     seed, r.formula, 100 * e);
+        }
+        CU_ASSERT_TRUE(e <= max_error);
+        termsearch_free(&r);
+    }
+    if (hits < exact)
+        fprintf(stderr, "'%s' found %zu times of 10, want %zu:\n%s", sc->want, hits, exact,
+                misses);
+    CU_ASSERT_TRUE(hits >= exact);
+    free(sc);
+}
+
+static void test_strong_scaling(void) { check_scenario(strong_scaling, 9, 0.05); }
+static void test_log_squared(void) { check_scenario(log_squared, 9, 0.05); }
+static void test_ep_product(void) { check_scenario(ep, 8, 0.05); }
+static void test_three_parameters(void) { check_scenario(linpack, 7, 0.05); }
+
+/* Noise-free data: the generating term is found and nothing else. */
+static void test_exact_data(void)
+{
+    const char *names[] = {"P"};
+    double p[8], y[8];
+    for (size_t i = 0; i < 8; i++) {
+        p[i] = (double)(1u << i);
+        y[i] = 2 + 50 / p[i];
+    }
+    termsearch_result r;
+    CU_ASSERT_TRUE_FATAL(termsearch_run(names, p, 8, 1, y, NULL, &r));
+    CU_ASSERT_PTR_NOT_NULL_FATAL(r.formula);
+    CU_ASSERT_STRING_EQUAL(r.formula, "P^(-1)");
+    CU_ASSERT_TRUE(r.loo_rmse < 1e-9);
+    termsearch_free(&r);
+}
+
+static void test_cannot_search(void)
+{
+    const char *names[] = {"P", "Z"};
+    const double few[] = {1, 0, 2, 0, 4, 0}, yf[] = {1, 2, 3};
+    termsearch_result r;
+    CU_ASSERT_TRUE_FATAL(termsearch_run(names, few, 3, 2, yf, NULL, &r));
+    CU_ASSERT_PTR_NULL(r.formula);
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.failure, "too few training runs"));
+    termsearch_free(&r);
+
+    /* P constant, Z zero: nothing usable. */
+    const double flat[] = {4, 0, 4, 0, 4, 0, 4, 0, 4, 0}, y[] = {1, 2, 3, 2, 1};
+    CU_ASSERT_TRUE_FATAL(termsearch_run(names, flat, 5, 2, y, NULL, &r));
+    CU_ASSERT_PTR_NULL(r.formula);
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.failure, "positive and varies"));
+    termsearch_free(&r);
+
+    /* Pure noise: no term earns its place. */
+    const char *one[] = {"P"};
+    double p[30], yn[30];
+    unsigned long long st = 13;
+    for (size_t i = 0; i < 30; i++) {
+        p[i] = (double)(i % 10) + 1;
+        yn[i] = 5 + noise(&st);
+    }
+    termsearch_options opt = {.max_terms = 2, .min_gain = 0.05};
+    CU_ASSERT_TRUE_FATAL(termsearch_run(one, p, 30, 1, yn, &opt, &r));
+    CU_ASSERT_PTR_NULL(r.formula);
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.failure, "no candidate term"));
+    termsearch_free(&r);
+}
+
+int main(void)
+{
+    static const testutil_test tests[] = {
+        {"LOO from the hat matrix equals refits", test_loo_equals_refits},
+        {"strong scaling 1/P, ten draws", test_strong_scaling},
+        {"log2(P)^2 + P, ten draws", test_log_squared},
+        {"EP: N*P^(-1), ten draws", test_ep_product},
+        {"Linpack: N^3*P^(-1)*Q^(-1), ten draws", test_three_parameters},
+        {"noise-free data", test_exact_data},
+        {"no search possible, or nothing found", test_cannot_search},
+        {NULL, NULL},
+    };
+    const testutil_suite suites[] = {{"termsearch", tests}, {NULL, NULL}};
+    return testutil_run_suites(suites);
+}
