@@ -930,6 +930,86 @@ static void test_adapter_errors(void)
     }
 }
 
+/* ---- perfcast on the embedded archive --------------------------------------------- */
+
+/* Column index of name in a CSV header line, or -1. */
+static int csv_column(const char *header, const char *name)
+{
+    int col = 0;
+    size_t len = strlen(name);
+    for (const char *p = header; *p && *p != '\n'; col++) {
+        if (strncmp(p, name, len) == 0 && (p[len] == ',' || p[len] == '\n' || !p[len]))
+            return col;
+        p += strcspn(p, ",\n");
+        if (*p == ',')
+            p++;
+    }
+    return -1;
+}
+
+/* Field col of a CSV line (no quoted fields in these lines) as a number. */
+static double csv_number(const char *line, int col)
+{
+    for (int c = 0; c < col; c++)
+        line = strchr(line, ',') + 1;
+    return strtod(line, NULL);
+}
+
+/* The number after "key": in a JSON text, NAN when absent. */
+static double json_number(const char *json, const char *key)
+{
+    char quoted[128];
+    snprintf(quoted, sizeof quoted, "\"%s\": ", key);
+    const char *p = strstr(json, quoted);
+    return p ? strtod(p + strlen(quoted), NULL) : NAN;
+}
+
+static void test_cli_embedded_campaign(void)
+{
+    /* perfcast predict prints the standard columns for a multicore
+     * experiment of the embedded archive, and perfcast fit's Table II
+     * summary is equation (3) over exactly those rows. */
+    char *out = NULL;
+    CU_ASSERT_EQUAL_FATAL(testutil_perfcast_run(&out, "predict --format csv --archive archive "
+                                                "mgbench-multicore extrap-6144"), 0);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(out);
+    static const char *const columns[] = {"cluster", "np", "nodes", "ppn", "estimate_s", "ci_low_s",
+                                          "ci_high_s", "pi_low_s", "pi_high_s", "measured_s",
+                                          "error_pct", "extrapolation"};
+    for (size_t i = 0; i < sizeof columns / sizeof columns[0]; i++)
+        CU_ASSERT_TRUE(csv_column(out, columns[i]) >= 0);
+    int est = csv_column(out, "estimate_s"), meas = csv_column(out, "measured_s");
+    double sum = 0, max = 0;
+    size_t rows = 0;
+    for (const char *line = strchr(out, '\n'); line && line[1]; line = strchr(line + 1, '\n')) {
+        double e = multicore_error_pct(csv_number(line + 1, meas), csv_number(line + 1, est));
+        CU_ASSERT_TRUE(isfinite(e));
+        CU_ASSERT_PTR_NOT_NULL(strstr(line + 1, ",true"));   /* np 3 and 4 lie beyond np <= 2 */
+        sum += e;
+        max = fmax(max, e);
+        rows++;
+    }
+    CU_ASSERT_EQUAL(rows, 2);
+    free(out);
+
+    out = NULL;
+    CU_ASSERT_EQUAL_FATAL(testutil_perfcast_run(&out, "fit --format json --archive archive "
+                                                "mgbench-multicore extrap-6144"), 0);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(out);
+    /* The CSV prints 10 significant digits. */
+    CU_ASSERT_DOUBLE_EQUAL(json_number(out, "err_mean:mgbench 6144x6144:ci-2core"), sum / (double)rows, 1e-6);
+    CU_ASSERT_DOUBLE_EQUAL(json_number(out, "err_max:mgbench 6144x6144:ci-2core"), max, 1e-6);
+    CU_ASSERT_EQUAL(json_number(out, "err_n:mgbench 6144x6144:ci-2core"), 2);
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "factor nodes (1/Nn) is 1 in every training run"));
+    free(out);
+
+    out = NULL;
+    CU_ASSERT_EQUAL_FATAL(testutil_perfcast_run(&out, "fit --archive archive mgbench-multicore "
+                                                "interp-3072"), 0);
+    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "Table II: data set mgbench 3072x3072 on platform ci-2core"));
+    free(out);
+}
+
 static const testutil_test adapter_tests[] = {
     {"interpolation: report, Table II stats, intervals", test_adapter_interpolation},
     {"extrapolation in nodes and cross-platform", test_adapter_extrapolation_and_cross_platform},
@@ -937,6 +1017,7 @@ static const testutil_test adapter_tests[] = {
     {"oversubscription note, absolute residuals", test_adapter_oversubscribed_and_absolute},
     {"an empty formula means section II.E's factors", test_adapter_default_formula},
     {"clear errors for missing bandwidth and bad options", test_adapter_errors},
+    {"perfcast predict/fit on the embedded mgbench-multicore campaign", test_cli_embedded_campaign},
     {NULL, NULL},
 };
 
