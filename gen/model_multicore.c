@@ -8,8 +8,9 @@
  * run: Nn from the `nodes` column and Nc from `ppn`; when one of them is
  * empty it is np divided by the other. Bandwidths and the
  * platform contribution come from the run's cluster in clusters.csv.
- * Options (experiments.csv `options`): starts=N (default 8),
- * residuals=relative|absolute (default relative).
+ * Options (experiments.csv `options`): starts=N (default 8), max_iter=N
+ * iterations per start (default 1000), residuals=relative|absolute
+ * (default relative).
  *
  * Report conventions (for `perfcast fit` and the site):
  *   coefs      "scale" (seconds: the time with every z at its training mean),
@@ -81,6 +82,12 @@ static bool parse_option(const char *s, size_t len, multicore_options *o, char *
         if (*end || end == value || v < 1 || v > 1000)
             return failf(err, errlen, "option starts=%s: expected a whole number from 1 to 1000", value);
         o->starts = (size_t)v;
+    } else if (klen == 8 && strncmp(s, "max_iter", 8) == 0) {
+        char *end;
+        long v = strtol(value, &end, 10);
+        if (*end || end == value || v < 1 || v > 100000)
+            return failf(err, errlen, "option max_iter=%s: expected a whole number from 1 to 100000", value);
+        o->max_iter = (size_t)v;
     } else if (klen == 9 && strncmp(s, "residuals", 9) == 0) {
         if (strcmp(value, "relative") == 0)
             o->residuals = MULTICORE_RELATIVE;
@@ -89,7 +96,7 @@ static bool parse_option(const char *s, size_t len, multicore_options *o, char *
         else
             return failf(err, errlen, "option residuals=%s: expected relative or absolute", value);
     } else
-        return failf(err, errlen, "unknown multicore option '%.*s' (known: starts, residuals)",
+        return failf(err, errlen, "unknown multicore option '%.*s' (known: starts, max_iter, residuals)",
                      (int)klen, s);
     return true;
 }

@@ -36,7 +36,12 @@
  * factor whose z is an affine function of an earlier kept factor's z (on a
  * single node, procs, cores and mbw_read all vary as 1/ppn): such a pair
  * carries the information of one variable. Dropped factors have c = 0 and
- * are reported, never fitted into garbage.
+ * are reported, never fitted into garbage. After the fit, a Jacobian of
+ * deficient rank (more parameters than the distinct configurations can
+ * separate) clears `identifiable`: predictions stand, standard errors and
+ * intervals do not. A start counts as converged when GSL's step or gradient
+ * test passes (1e-12), or a looser one (1e-8) where it stopped without
+ * progress.
  *
  * Intervals (beyond the paper): approximate 95% intervals by the delta
  * method: Cov(theta) = sigma^2 (J'J)^-1 with J the Jacobian of the
@@ -44,6 +49,10 @@
  * prediction, Student t with n - p degrees of freedom. The prediction
  * interval adds the variance of one new run: (sigma*pred)^2 for relative
  * residuals, sigma^2 for absolute ones. They are linearisations, not exact.
+ *
+ * How gen/ puts all this into a report (coefficient and stat names, the
+ * Table II summary per data set and platform) is described at the top of
+ * gen/model_multicore.c.
  *
  * Ownership: multicore_fit_run fills a multicore_fit that the caller
  * releases with multicore_fit_free (also after a failed run). No function

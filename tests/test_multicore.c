@@ -458,6 +458,30 @@ static void test_constant_factor_dropped(void)
     runs_free(&r);
 }
 
+static void test_rank_deficient(void)
+{
+    /* Three configurations (two runs each) and three factors that are
+     * neither constant nor affine in each other: four parameters that three
+     * distinct points cannot separate. The fit is made, flagged, and has no
+     * standard errors or intervals. */
+    double z[] = {1, 1, 1, 1, 1, 1, 2, 1, 3, 2, 1, 3, 3, 2, 1, 3, 2, 1};
+    double y[] = {10, 10.4, 7, 7.2, 5, 5.1};
+    multicore_options o;
+    multicore_options_default(&o);
+    multicore_fit fit;
+    char err[200] = "";
+    CU_ASSERT_EQUAL_FATAL(multicore_fit_run(&(multicore_data){6, 3, z, y}, &o, &fit, err, sizeof err),
+                          MULTICORE_OK);
+    CU_ASSERT_EQUAL(fit.nkept, 3);
+    CU_ASSERT_FALSE(fit.identifiable);
+    CU_ASSERT_PTR_NULL(fit.cov);
+    CU_ASSERT_TRUE(isnan(fit.se_scale) && isnan(fit.factors[1].se_a1));
+    multicore_prediction p;
+    CU_ASSERT_EQUAL(multicore_predict(&fit, z, &p), MULTICORE_OK);
+    CU_ASSERT_TRUE(isfinite(p.estimate) && isnan(p.ci_low) && isnan(p.pi_high));
+    multicore_fit_free(&fit);
+}
+
 static void test_all_factors_constant(void)
 {
     /* Nothing varies: the model is a constant; with relative residuals the
@@ -733,7 +757,8 @@ static void write_adapter_archive(const char *dir)
         "gamma,multicore,procs,cluster == 'gamma',cluster == 'gamma',residuals=absolute\n"
         "badopt,multicore,procs,,,starts=0\n"
         "badkey,multicore,procs,,,colour=blue\n"
-        "default,multicore,,cluster != 'gamma',,\n"));
+        "default,multicore,,cluster != 'gamma',,\n"
+        "short,multicore,procs * nodes * mbw_read * platform,cluster != 'gamma',,starts=1;max_iter=1\n"));
     snprintf(path, sizeof path, "%s/mc/README.md", dir);
     CU_ASSERT_FATAL(testutil_write_file(path, "Synthetic runs from a known law (test only).\n"));
 }
@@ -913,12 +938,25 @@ static void test_adapter_default_formula(void)
     adapter_case_free(&ac);
 }
 
+static void test_adapter_not_converged(void)
+{
+    /* One iteration from one start cannot meet the tolerances: said so. */
+    adapter_case ac;
+    CU_ASSERT_TRUE_FATAL(run_adapter(&ac, "short"));
+    const report *r = &ac.res.rep;
+    CU_ASSERT_EQUAL(stat_value(r, "converged"), 0);
+    CU_ASSERT_EQUAL(stat_value(r, "iterations"), 1);
+    CU_ASSERT_TRUE(has_line(r->warnings, r->nwarnings, "did not meet its tolerances"));
+    CU_ASSERT_TRUE(has_line(r->diagnostics, r->ndiagnostics, "1 starts, 0 converged"));
+    adapter_case_free(&ac);
+}
+
 static void test_adapter_errors(void)
 {
     static const struct { const char *experiment, *message; } cases[] = {
         {"nobw", "factor mbw_read needs mbw_read_gbs > 0 in clusters.csv for cluster gamma"},
         {"badopt", "option starts=0: expected a whole number from 1 to 1000"},
-        {"badkey", "unknown multicore option 'colour'"},
+        {"badkey", "unknown multicore option 'colour' (known: starts, max_iter, residuals)"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         adapter_case ac;
@@ -1016,6 +1054,7 @@ static const testutil_test adapter_tests[] = {
     {"dropped factors are reported and aliased", test_adapter_dropped_factors},
     {"oversubscription note, absolute residuals", test_adapter_oversubscribed_and_absolute},
     {"an empty formula means section II.E's factors", test_adapter_default_formula},
+    {"a fit that stops early is reported as not converged", test_adapter_not_converged},
     {"clear errors for missing bandwidth and bad options", test_adapter_errors},
     {"perfcast predict/fit on the embedded mgbench-multicore campaign", test_cli_embedded_campaign},
     {NULL, NULL},
@@ -1039,6 +1078,7 @@ static const testutil_test law_tests[] = {
 static const testutil_test identifiability_tests[] = {
     {"constant and duplicate factors are dropped", test_constant_factor_dropped},
     {"no factor varies: a constant model", test_all_factors_constant},
+    {"more parameters than distinct configurations: flagged", test_rank_deficient},
     {"bad input, too few runs, no degrees of freedom", test_bad_input},
     {NULL, NULL},
 };
