@@ -355,16 +355,19 @@ static bool covariance(const problem *pb, const gsl_vector *x, multicore_fit *fi
     size_t n = pb->n, p = 1 + pb->k;
     gsl_matrix *J = gsl_matrix_alloc(n, p), *V = gsl_matrix_alloc(p, p);
     gsl_vector *S = gsl_vector_alloc(p), *work = gsl_vector_alloc(p), *D = gsl_vector_alloc(p);
-    bool ok = J && V && S && work && D && jacobian_df(x, (void *)pb, J) == GSL_SUCCESS;
+    bool ok = J && V && S && work && D;
     fit->identifiable = false;
-    for (size_t a = 0; ok && a < p; a++) {
+    /* A Jacobian that overflows at the solution gives no covariance; that is
+     * a property of the fit, not a failure. */
+    bool finite = ok && jacobian_df(x, (void *)pb, J) == GSL_SUCCESS;
+    for (size_t a = 0; finite && a < p; a++) {
         gsl_vector_view col = gsl_matrix_column(J, a);
         double norm = gsl_blas_dnrm2(&col.vector);
         gsl_vector_set(D, a, norm > 0 ? 1 / norm : 0);
         gsl_vector_scale(&col.vector, gsl_vector_get(D, a));
     }
-    ok = ok && gsl_linalg_SV_decomp(J, V, S, work) == GSL_SUCCESS;
-    if (ok) {
+    finite = finite && gsl_linalg_SV_decomp(J, V, S, work) == GSL_SUCCESS;
+    if (finite) {
         double smax = gsl_vector_get(S, 0);
         fit->identifiable = smax > 0 && gsl_vector_get(S, p - 1) > RANK_TOL * smax;
     }
