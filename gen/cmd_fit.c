@@ -35,7 +35,7 @@ static const char predict_usage[] =
     "identifying columns as in runs.csv, then estimate_s, ci_low_s, ci_high_s,\n"
     "pi_low_s, pi_high_s (95% intervals, empty where the model has none),\n"
     "measured_s (mean of the measured runs), error_pct = 100*(estimate-measured)/measured,\n"
-    "extrapolation.\n"
+    "extrapolation (true/false), note (why an interval is absent, what was flagged).\n"
     "\n"
     "  --archive DIR   the archive folder (default: archive)\n"
     "  --format F      text (default), csv or json\n"
@@ -230,7 +230,7 @@ static void print_predictions(const experiment_result *res, out_format f, FILE *
             }
         for (size_t k = 0; k < 7; k++)
             fprintf(out, "%s%s", sep, value_columns[k]);
-        fprintf(out, "%sextrapolation\n", sep);
+        fprintf(out, "%sextrapolation%snote\n", sep, sep);
     } else {
         fputs("[", out);
     }
@@ -259,8 +259,13 @@ static void print_predictions(const experiment_result *res, out_format f, FILE *
         }
         fputs(sep, out);
         fprintf(out, f == OUT_JSON ? "\"extrapolation\": %s" : "%s", p->extrapolation ? "true" : "false");
+        fputs(sep, out);
+        if (f == OUT_CSV)
+            textout_csv_text(out, p->note);
+        else if (f == OUT_TEXT)
+            fputs(p->note ? p->note : "", out);
         if (f == OUT_JSON) {
-            fputs(", \"note\": ", out);
+            fputs("\"note\": ", out);
             textout_json_text(out, p->note);
             fputc('}', out);
         }

@@ -8,14 +8,12 @@
 #include <string.h>
 
 #include "models/expr.h"
+#include "models/multicore.h"
 
 const char *const experiment_models[] = {
     "scopred", "strip", "block", "multicluster", "multicore", NULL,
 };
 
-const char *const multicore_factor_names[] = {
-    "mbw_read", "mbw_write", "nodes", "cores", "procs", "net_bw", "platform", NULL,
-};
 
 typedef struct {
     const char *file;
@@ -52,38 +50,48 @@ typedef struct {
     const cell_ctx *x;
     const csv_field *f;
     const char *what;        /* "filter", "formula" */
-    const char *const *allowed; /* names allowed instead of run columns, or NULL */
     bool ok;
 } name_check;
 
 static bool check_name(void *ctx, const char *name, int column)
 {
     name_check *nc = ctx;
-    bool known = nc->allowed ? in_list(nc->allowed, name) : table_find(&nc->x->camp->runs, name) >= 0;
-    if (!known) {
+    if (table_find(&nc->x->camp->runs, name) < 0) {
         diag_add(nc->x->d, nc->x->file, nc->f->line, column_at(nc->f, column - 1),
-                 nc->allowed ? "unknown factor '%s' in the %s (expected one of mbw_read, mbw_write, "
-                               "nodes, cores, procs, net_bw, platform)"
-                             : "unknown column '%s' in the %s (not in runs.csv)",
-                 name, nc->what);
+                 "unknown column '%s' in the %s (not in runs.csv)", name, nc->what);
         nc->ok = false;
     }
     return true;
 }
 
+/* A multicore formula is a product of factor names, not an expression
+ * over run columns: the model's own parser is the judge. */
+static void check_factors(const cell_ctx *x, const csv_field *f)
+{
+    multicore_factor factors[MULTICORE_NFACTORS];
+    size_t n;
+    char err[200];
+    if (!multicore_parse_formula(f->text, factors, MULTICORE_NFACTORS, &n, err, sizeof err))
+        diag_add(x->d, x->file, f->line, column_at(f, 0), "%s in the formula", err);
+}
+
 static void check_expression(const cell_ctx *x, const char *name, const char *what,
-                             const char *const *allowed)
+                             bool multicore)
 {
     const csv_field *f = cell(x, name);
     if (!f || strspn(f->text, " \t") == strlen(f->text))
         return;
+    if (multicore) {
+        check_factors(x, f);
+        return;
+    }
     expr_error err;
     expr *e = expr_parse(f->text, &err);
     if (!e) {
         diag_add(x->d, x->file, f->line, column_at(f, err.column - 1), "%s in the %s", err.message, what);
         return;
     }
-    name_check nc = {x, f, what, allowed, true};
+    name_check nc = {x, f, what, true};
     expr_visit_names(e, check_name, &nc);
     expr_free(e);
 }
@@ -162,10 +170,10 @@ static void check_one(const cell_ctx *x, const experiment_info *e, size_t index)
                  "unknown model '%s' (expected scopred, strip, block, multicluster or multicore)",
                  e->model);
     check_response(x);
-    check_expression(x, "train", "train filter", NULL);
-    check_expression(x, "target", "target filter", NULL);
+    check_expression(x, "train", "train filter", false);
+    check_expression(x, "target", "target filter", false);
     bool multicore = strcmp(e->model, "multicore") == 0;
-    check_expression(x, "formula", "formula", multicore ? multicore_factor_names : NULL);
+    check_expression(x, "formula", "formula", multicore);
     check_options(x);
 }
 

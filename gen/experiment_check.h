@@ -14,9 +14,6 @@
 /* The models perfcast knows, NULL-terminated. */
 extern const char *const experiment_models[];
 
-/* The factor names a multicore formula may use, NULL-terminated. */
-extern const char *const multicore_factor_names[];
-
 /* Check every experiment of c; doc is the parsed experiments.csv (for
  * positions), file its display name. */
 void experiment_check_all(const campaign *c, const csv_doc *doc, const char *file, diag_list *d);

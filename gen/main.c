@@ -4,6 +4,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <gsl/gsl_errno.h>
+
 #include "gen/commands.h"
 
 static const char usage[] =
@@ -33,6 +35,10 @@ static const struct {
 
 int main(int argc, char **argv)
 {
+    /* GSL's default handler aborts the process. Every call the models make
+     * is guarded and checks the returned status, so a GSL failure must come
+     * back as a status and become a message, never a crash. */
+    gsl_set_error_handler_off();
     if (argc < 2) {
         fputs(usage, stderr);
         return 2;

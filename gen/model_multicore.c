@@ -117,38 +117,14 @@ static bool parse_options(const char *text, multicore_options *o, char *err, siz
     return true;
 }
 
-/* A numeric cell of the runs table, NAN when the column is absent. */
-static double run_number(const table *runs, size_t row, const char *column)
-{
-    int c = table_find(runs, column);
-    return c < 0 ? NAN : table_number(runs, row, (size_t)c);
-}
-
-/* A text cell of the runs table, NULL when the column is absent. */
-static const char *run_text(const table *runs, size_t row, const char *column)
-{
-    int c = table_find(runs, column);
-    return c < 0 ? NULL : table_text(runs, row, (size_t)c);
-}
-
-/* The summed response of a row (components added), NAN when one is missing.
- * (The same rule as gen/experiment.c, which keeps its version private.) */
-static double run_response(const experiment_input *in, size_t row)
-{
-    double sum = 0;
-    for (size_t i = 0; i < in->nresponses; i++)
-        sum += run_number(&in->camp->runs, row, in->responses[i]);
-    return sum;
-}
-
 /* Nn and Nc of a run, each possibly derived from np and the other. */
 static bool run_layout(const table *runs, size_t row, double *nodes, double *ppn,
                        char *err, size_t errlen)
 {
     long line = runs->line[row];
-    double np = run_number(runs, row, "np");
-    *nodes = run_number(runs, row, "nodes");
-    *ppn = run_number(runs, row, "ppn");
+    double np = table_number_named(runs, row, "np");
+    *nodes = table_number_named(runs, row, "nodes");
+    *ppn = table_number_named(runs, row, "ppn");
     if (isnan(*nodes) && !isnan(*ppn))
         *nodes = np / *ppn;
     else if (isnan(*ppn) && !isnan(*nodes))
@@ -169,7 +145,7 @@ static bool run_z(const experiment_input *in, const multicore_spec *spec, size_t
                   char *err, size_t errlen)
 {
     const table *runs = &in->camp->runs;
-    const char *name = run_text(runs, row, "cluster");
+    const char *name = table_text_named(runs, row, "cluster");
     const cluster_info *cl = name ? archive_cluster(in->arch, name) : NULL;
     if (!cl)
         return failf(err, errlen, "runs.csv line %ld: unknown cluster '%s'", runs->line[row],
@@ -342,7 +318,7 @@ static bool predict_target(const experiment_input *in, const multicore_spec *spe
                      in->camp->runs.line[row]);
     char note[512], part[256];
     extrapolation_note(spec, fit, &p, z0, note, sizeof note);
-    const cluster_info *cl = archive_cluster(in->arch, run_text(&in->camp->runs, row, "cluster"));
+    const cluster_info *cl = archive_cluster(in->arch, table_text_named(&in->camp->runs, row, "cluster"));
     double ppn = 0, nodes = 0;
     run_layout(&in->camp->runs, row, &nodes, &ppn, part, sizeof part);
     if (cl && isfinite(cl->cores_per_node) && ppn > cl->cores_per_node) {
@@ -369,8 +345,8 @@ static bool predict_target(const experiment_input *in, const multicore_spec *spe
  * when the other is absent; else "all". Written into buf. */
 static const char *row_dataset(const table *runs, size_t row, char *buf, size_t len)
 {
-    const char *ds = run_text(runs, row, "dataset"), *code = run_text(runs, row, "code");
-    double na = run_number(runs, row, "na"), nb = run_number(runs, row, "nb");
+    const char *ds = table_text_named(runs, row, "dataset"), *code = table_text_named(runs, row, "code");
+    double na = table_number_named(runs, row, "na"), nb = table_number_named(runs, row, "nb");
     if (ds)
         snprintf(buf, len, "%s", ds);
     else if (!isnan(na) && !isnan(nb))
@@ -400,7 +376,7 @@ static bool add_error_stats(report *out, const char *suffix, const char *words,
 /* Do targets a and b share data set and platform? */
 static bool same_group(const table *runs, const target_config *a, const target_config *b)
 {
-    const char *pa = run_text(runs, a->rows[0], "cluster"), *pb = run_text(runs, b->rows[0], "cluster");
+    const char *pa = table_text_named(runs, a->rows[0], "cluster"), *pb = table_text_named(runs, b->rows[0], "cluster");
     char da[128], db[128];
     return pa && pb && strcmp(pa, pb) == 0 &&
            strcmp(row_dataset(runs, a->rows[0], da, sizeof da),
@@ -422,7 +398,7 @@ static bool add_group_summary(const experiment_input *in, const double *errs, si
         }
     char dsbuf[128], suffix[200], words[300], line[600];
     const char *ds = row_dataset(runs, t0->rows[0], dsbuf, sizeof dsbuf);
-    const char *pf = run_text(runs, t0->rows[0], "cluster");
+    const char *pf = table_text_named(runs, t0->rows[0], "cluster");
     snprintf(suffix, sizeof suffix, ":%s:%s", ds, pf ? pf : "");
     snprintf(words, sizeof words, "data set %s on platform %s", ds, pf ? pf : "");
     multicore_error_summary s;
@@ -461,7 +437,7 @@ static bool training_data(const experiment_input *in, const multicore_spec *spec
 {
     for (size_t j = 0; j < in->ntrain; j++) {
         size_t row = in->train_rows[j];
-        y[j] = run_response(in, row);
+        y[j] = experiment_row_response(&in->camp->runs, row, in->responses, in->nresponses);
         if (!(y[j] > 0))
             return failf(err, errlen, "runs.csv line %ld: the response must be > 0 for the multicore "
                          "model", in->camp->runs.line[row]);

@@ -123,6 +123,37 @@ static void test_valgrind_clean(void)
     }
 }
 
+/* predict --format csv: the standard columns, and error_pct recomputed
+ * from estimate and measured by hand. */
+static void test_predict_csv(void)
+{
+    char *out = NULL;
+    int rc = testutil_perfcast_run(&out, "predict --format csv scopred-ep table2a");
+    CU_ASSERT_EQUAL_FATAL(rc, 0);
+    char *header = strtok(out, "\n");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(header);
+    CU_ASSERT_PTR_NOT_NULL(strstr(header, "cluster,"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(header, ",estimate_s,ci_low_s,ci_high_s,pi_low_s,pi_high_s,"
+                                          "measured_s,error_pct,extrapolation,note"));
+    size_t rows = 0;
+    for (char *line = strtok(NULL, "\n"); line; line = strtok(NULL, "\n")) {
+        /* estimate_s is the 8th field of this campaign's rows, measured_s the 13th. */
+        double v[16];
+        int n = 0;
+        for (char *p = line; p && n < 16; n++) {
+            v[n] = strtod(p, NULL);
+            p = strchr(p, ',');
+            p = p ? p + 1 : NULL;
+        }
+        CU_ASSERT_TRUE_FATAL(n >= 15);
+        double estimate = v[7], measured = v[12], error = v[13];
+        CU_ASSERT_DOUBLE_EQUAL(error, 100 * (estimate - measured) / measured, 1e-6);
+        rows++;
+    }
+    CU_ASSERT_EQUAL(rows, 3); /* Table 2: 12, 14 and 16 nodes */
+    free(out);
+}
+
 int main(void)
 {
     static const testutil_test tests[] = {
@@ -131,6 +162,7 @@ int main(void)
         {"--help everywhere", test_help},
         {"usage errors and exit codes", test_usage_errors},
         {"valgrind-clean end to end", test_valgrind_clean},
+        {"predict --format csv", test_predict_csv},
         {NULL, NULL},
     };
     static const testutil_suite suites[] = {{"cli", tests}, {NULL, NULL}};
