@@ -49,6 +49,7 @@ typedef struct {
     char *title;    /* human title; NULL = name */
     char *options;  /* model-specific "key=value;key=value", may be NULL */
     long line;      /* line in experiments.csv */
+    long options_column; /* column of the options cell (1 when absent) */
 } experiment_info;
 
 typedef struct {

@@ -8,6 +8,7 @@
 
 #include "gen/archive.h"
 #include "gen/cli.h"
+#include "gen/experiment_check.h"
 #include "gen/site_scenarios.h"
 
 static const char usage[] =
@@ -38,6 +39,7 @@ int cmd_check(int argc, char **argv)
         site_scenarios scenarios;
         site_scenarios_load(&a, &scenarios, &diags);
         site_scenarios_free(&scenarios);
+        experiment_check_options(&a, &diags);
     }
     diag_print(&diags, stderr);
     size_t runs = 0, experiments = 0;

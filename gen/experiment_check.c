@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gen/fileio.h"
+#include "gen/model_adapters.h"
 #include "models/expr.h"
 #include "models/multicore.h"
 
@@ -175,6 +177,37 @@ static void check_one(const cell_ctx *x, const experiment_info *e, size_t index)
     bool multicore = strcmp(e->model, "multicore") == 0;
     check_expression(x, "formula", "formula", multicore);
     check_options(x);
+}
+
+/* Where experiment e's options cell starts, for messages about it. */
+static void locate_options(const csv_row *header, const csv_row *row, experiment_info *e)
+{
+    for (size_t i = 0; i < header->nfields && i < row->nfields; i++)
+        if (strcmp(header->fields[i].text, "options") == 0)
+            e->options_column = row->fields[i].column;
+}
+
+void experiment_locate_all(campaign *c, const csv_doc *doc)
+{
+    for (size_t i = 0; i < c->nexperiments; i++)
+        for (size_t r = 1; r < doc->nrows; r++)
+            if (doc->rows[r].line == c->experiments[i].line)
+                locate_options(&doc->rows[0], &doc->rows[r], &c->experiments[i]);
+}
+
+void experiment_check_options(const archive *a, diag_list *d)
+{
+    for (size_t i = 0; i < a->ncampaigns; i++) {
+        const campaign *c = &a->campaigns[i];
+        char *file = fileio_join(c->dir, "experiments.csv");
+        for (size_t k = 0; k < c->nexperiments; k++) {
+            const experiment_info *e = &c->experiments[k];
+            char err[300];
+            if (!model_check_options(c, e, err, sizeof err))
+                diag_add(d, file ? file : c->dir, e->line, e->options_column, "%s", err);
+        }
+        free(file);
+    }
 }
 
 void experiment_check_all(const campaign *c, const csv_doc *doc, const char *file, diag_list *d)

@@ -18,4 +18,13 @@ extern const char *const experiment_models[];
  * positions), file its display name. */
 void experiment_check_all(const campaign *c, const csv_doc *doc, const char *file, diag_list *d);
 
+/* Record where each experiment's options cell is (experiment_info.options_column). */
+void experiment_locate_all(campaign *c, const csv_doc *doc);
+
+/* Ask each experiment's model whether it knows the keys and values of its
+ * options. Separate from loading on purpose: a campaign with a bad option
+ * still loads (its fit fails with the same message, shown on its page),
+ * while `perfcast check` reports the problem and exits 1. */
+void experiment_check_options(const archive *a, diag_list *d);
+
 #endif

@@ -102,7 +102,7 @@ static bool parse_option(const char *s, size_t len, multicore_options *o, char *
 }
 
 /* "key=value;key=value" with blanks around items ignored. */
-static bool parse_options(const char *text, multicore_options *o, char *err, size_t errlen)
+bool model_multicore_parse_options(const char *text, multicore_options *o, char *err, size_t errlen)
 {
     multicore_options_default(o);
     for (const char *s = text ? text : ""; *s;) {
@@ -479,7 +479,7 @@ bool model_multicore_run(const experiment_input *in, report *out, char *err, siz
     if (!formula || strspn(formula, " \t") == strlen(formula))
         formula = MULTICORE_DEFAULT_FORMULA;
     if (!multicore_parse_formula(formula, spec.factors, MULTICORE_NFACTORS, &spec.m, err, errlen) ||
-        !parse_options(in->exp->options, &spec.options, err, errlen))
+        !model_multicore_parse_options(in->exp->options, &spec.options, err, errlen))
         return false;
     double *z = malloc((in->ntrain ? in->ntrain : 1) * spec.m * sizeof *z);
     double *y = malloc((in->ntrain ? in->ntrain : 1) * sizeof *y);

@@ -99,9 +99,9 @@ static char *option(const char *options, const char *key, bool *nomem)
 }
 
 /* Every key of options must be one we know. */
-static bool check_option_keys(const experiment_input *in, char *err, size_t errlen)
+bool model_scopred_check_options(const table *runs, const char *options, char *err, size_t errlen)
 {
-    for (const char *s = in->exp->options; s && *s;) {
+    for (const char *s = options; s && *s;) {
         s += strspn(s, " \t;");
         size_t len = strcspn(s, ";");
         size_t name_len = strcspn(s, "=;");
@@ -112,7 +112,7 @@ static bool check_option_keys(const experiment_input *in, char *err, size_t errl
         if (!known && name_len > 8 && strncmp(s, "formula_", 8) == 0) {
             char column[128];
             snprintf(column, sizeof column, "%.*s", (int)(name_len - 8), s + 8);
-            known = table_find(&in->camp->runs, column) >= 0;
+            known = table_find(runs, column) >= 0;
         }
         if (len > 0 && !known)
             return fail(err, errlen,
@@ -504,7 +504,7 @@ static bool predict_target(const experiment_input *in, const component *cs, size
 
 bool model_scopred_run(const experiment_input *in, report *out, char *err, size_t errlen)
 {
-    if (!check_option_keys(in, err, errlen))
+    if (!model_scopred_check_options(&in->camp->runs, in->exp->options, err, errlen))
         return false;
     component *cs = calloc(in->nresponses + 1, sizeof *cs);
     ols_prediction *ps = calloc(in->nresponses + 1, sizeof *ps);

@@ -27,7 +27,7 @@ static void test_check_bad_archive(void)
     CU_ASSERT_EQUAL(rc, 1);
     CU_ASSERT_PTR_NOT_NULL_FATAL(out);
     const char *cases[] = {
-        "bad_experiments", "duplicate_column", "empty_file", "invalid_utf8", "missing_column",
+        "bad_experiments", "bad_options", "duplicate_column", "empty_file", "invalid_utf8", "missing_column",
         "missing_experiments", "nan_inf", "nonpositive", "ragged_row", "stray_quote",
         "text_for_number", "unknown_cluster", "unterminated_quote", "zero_rows",
     };
