@@ -1,7 +1,8 @@
 /*
  * site_campaign.c — one page per campaign: its README, then per
  * experiment the fitted equation, coefficients, goodness of fit,
- * diagnostics, the predictions table and three charts, each table and
+ * diagnostics, the predictions table, a multicore experiment's error
+ * summary (gen/site_campaign_errors.c) and three charts, each table and
  * chart with its CSV. An experiment whose fit failed shows the error and
  * the page goes on; a campaign left out for problems shows them.
  */
@@ -203,10 +204,14 @@ static bool coefficients(page_state *s)
     return ok;
 }
 
+/* Every stat but those the error summary shows. */
 static bool statistics(page_state *s)
 {
     const report *r = &s->e->res.rep;
-    if (r->nstats == 0)
+    size_t shown = 0;
+    for (size_t i = 0; i < r->nstats; i++)
+        shown += !campaign_in_error_summary(s->e, r->stats[i].name);
+    if (shown == 0)
         return true;
     md_heading(&s->md, 3, "Goodness of fit");
     static const char *const head[] = {"statistic", "value", "note"};
@@ -217,6 +222,8 @@ static bool statistics(page_state *s)
     rbuf_puts(&csv, "statistic,value,note\n");
     for (size_t i = 0; i < r->nstats; i++) {
         const report_stat *st = &r->stats[i];
+        if (campaign_in_error_summary(s->e, st->name))
+            continue;
         md_table_text(&t, stat_title(st->name));
         rbuf_clear(&s->tmp);
         site_fmt(&s->tmp, st->value);
@@ -413,7 +420,7 @@ static bool experiment_section(page_state *s)
     bool ok = coefficients(s) && statistics(s);
     bullet_list(s, "Diagnostics", s->e->res.rep.diagnostics, s->e->res.rep.ndiagnostics);
     bullet_list(s, "Warnings", s->e->res.rep.warnings, s->e->res.rep.nwarnings);
-    ok = ok && predictions(s, &pred_csv);
+    ok = ok && predictions(s, &pred_csv) && campaign_error_summary(s);
     if (ok && e->res.rep.npreds + e->res.input.ntrain > 0) {
         md_heading(&s->md, 3, "Charts");
         ok = campaign_pvm_and_residuals(s, &pred_csv) && campaign_scaling(s);

@@ -1,7 +1,8 @@
 /*
- * site_campaign.h — what the two halves of the campaign page writer share:
+ * site_campaign.h — what the parts of the campaign page writer share:
  * gen/site_campaign.c writes the page and its tables, gen/site_campaign_charts.c
- * its three charts per experiment. Internal to those two files.
+ * its three charts per experiment, gen/site_campaign_errors.c the error
+ * summary of a multicore experiment. Internal to those files.
  */
 #ifndef PERFCAST_SITE_CAMPAIGN_H
 #define PERFCAST_SITE_CAMPAIGN_H
@@ -41,5 +42,20 @@ bool campaign_pvm_and_residuals(page_state *s, const rbuf *pred_csv);
 
 /* The time-vs-processors chart and its CSV. */
 bool campaign_scaling(page_state *s);
+
+/* Whether the experiment's page has an error summary section (its model
+ * is multicore). */
+bool campaign_has_error_summary(const site_experiment *e);
+
+/* Whether the report stat called stat is shown in that section (a per
+ * data set and platform "err_mean:<data set>:<platform>", err_min, err_max
+ * or err_n of an experiment that has one), so that the goodness-of-fit
+ * table leaves it out. */
+bool campaign_in_error_summary(const site_experiment *e, const char *stat);
+
+/* The "Error summary (Table II of Delgado et al.)" section and its CSV
+ * when the experiment has one; nothing otherwise. False only when the
+ * site's output failed or memory ran out. */
+bool campaign_error_summary(page_state *s);
 
 #endif

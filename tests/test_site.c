@@ -6,8 +6,10 @@
  * Markdown viewer, failed fits and left-out campaigns say why, alerts
  * match the oracle, builds are byte-identical, a rebuild writes nothing,
  * a change rewrites only what it touches, and a failed build leaves the
- * previous site as it was.
+ * previous site as it was. Then, with the real multicore model on an
+ * archive written here, the Table II error summary section (seed 003).
  */
+#include "gen/csvread.h"
 #include "gen/experiment.h"
 #include "gen/fileio.h"
 #include "gen/site.h"
@@ -549,6 +551,285 @@ static void test_site_out_paths(void)
     CU_ASSERT_NOT_EQUAL(stat(out, &sb), 0);
 }
 
+/* ------------------------------------------------------------------ */
+/* The multicore error summary (Table II of Delgado et al., seed 003)  */
+
+/* Runs of a known product law with seed 003's factors (models/multicore.h)
+ * z_procs = 1/(nodes*ppn) and z_platform = 1/pc, computed here by hand:
+ *     T = 200 (0.2 + 0.8 z_procs) (0.5 + 0.5 z_platform),
+ * each run times 1 + a fixed wiggle so that the errors are neither zero
+ * nor all equal. Two data sets (the second with a ':', a '|', a ',' and
+ * HTML in its name) on two platforms; one configuration measured twice and
+ * one to predict. */
+static const char *const mc_datasets[] = {"WRF 300x300x4", "d:1|<b>x</b>, y"};
+static const struct { const char *name; double pc; } mc_platforms[] = {{"ant", 1.0}, {"bee", 1.6}};
+
+static double mc_law(double nodes, double ppn, double pc)
+{
+    return 200 * (0.2 + 0.8 / (nodes * ppn)) * (0.5 + 0.5 / pc);
+}
+
+static void mc_append_run(char *buf, size_t len, const char *dataset, const char *cluster,
+                          double nodes, double ppn, const char *time, int rep)
+{
+    size_t used = strlen(buf);
+    snprintf(buf + used, len - used, "%s,\"%s\",%g,%g,%g,%s,%d\n", cluster, dataset, nodes * ppn,
+             nodes, ppn, time, rep);
+}
+
+static void write_multicore_archive(const char *dir)
+{
+    static const double wiggle[] = {0.03, -0.02, 0.05, -0.04, 0.01, 0.0, -0.015};
+    char path[1024], runs[8192] = "cluster,dataset,np,nodes,ppn,time_s,rep\n", time[64];
+    size_t k = 0;
+    for (size_t ds = 0; ds < 2; ds++)
+        for (size_t p = 0; p < 2; p++)
+            for (double nodes = 1; nodes <= 4; nodes *= 2)
+                for (double ppn = 1; ppn <= 2; ppn++) {
+                    double t = mc_law(nodes, ppn, mc_platforms[p].pc) * (1 + wiggle[k++ % 7]);
+                    snprintf(time, sizeof time, "%.6f", t);
+                    mc_append_run(runs, sizeof runs, mc_datasets[ds], mc_platforms[p].name, nodes,
+                                  ppn, time, 1);
+                }
+    snprintf(time, sizeof time, "%.6f", mc_law(1, 1, 1.0) * 0.97);
+    mc_append_run(runs, sizeof runs, mc_datasets[0], "ant", 1, 1, time, 2);
+    mc_append_run(runs, sizeof runs, mc_datasets[0], "bee", 8, 2, "", 1);
+    snprintf(path, sizeof path, "%s/clusters.csv", dir);
+    CU_ASSERT_FATAL(testutil_write_file(path, "cluster,cores_per_node,platform_contribution\n"
+                                              "ant,4,1.0\nbee,8,1.6\n"));
+    snprintf(path, sizeof path, "%s/mc/runs.csv", dir);
+    CU_ASSERT_FATAL(testutil_write_file(path, runs));
+    snprintf(path, sizeof path, "%s/mc/experiments.csv", dir);
+    CU_ASSERT_FATAL(testutil_write_file(path, "name,model,formula,train,target\n"
+                                              "fit,multicore,procs * platform,,np >= 1\n"));
+    snprintf(path, sizeof path, "%s/mc/README.md", dir);
+    CU_ASSERT_FATAL(testutil_write_file(path, "Synthetic runs of a known law (test only).\n"));
+}
+
+/* One row of Table II: what the section shows, or what the test expects. */
+typedef struct {
+    char dataset[64], platform[16];
+    double n, mean, min, max;
+} mc_row;
+
+static int csv_col(const csv_row *header, const char *name)
+{
+    for (size_t i = 0; i < header->nfields; i++)
+        if (strcmp(header->fields[i].text, name) == 0)
+            return (int)i;
+    return -1;
+}
+
+/* Equation (3), 100 |measured - predicted| / measured, recomputed from the
+ * predictions CSV and summarised per (data set, platform) in the order the
+ * groups first appear. Returns the number of rows. */
+static size_t expected_rows(const char *pred_csv, mc_row *rows, size_t cap)
+{
+    csv_doc doc;
+    diag_list dl;
+    diag_init(&dl);
+    CU_ASSERT_TRUE_FATAL(csv_parse_buffer(pred_csv, strlen(pred_csv), "predictions", &doc, &dl));
+    diag_free(&dl);
+    int ds = csv_col(&doc.rows[0], "dataset"), cl = csv_col(&doc.rows[0], "cluster");
+    int est = csv_col(&doc.rows[0], "estimate"), meas = csv_col(&doc.rows[0], "measured");
+    CU_ASSERT_FATAL(ds >= 0 && cl >= 0 && est >= 0 && meas >= 0);
+    size_t n = 0;
+    for (size_t r = 1; r < doc.nrows; r++) {
+        const csv_field *f = doc.rows[r].fields;
+        if (!f[meas].text[0])
+            continue;
+        double m = strtod(f[meas].text, NULL), e = strtod(f[est].text, NULL);
+        double err = 100 * fabs(m - e) / m;
+        size_t g = 0;
+        while (g < n && (strcmp(rows[g].dataset, f[ds].text) || strcmp(rows[g].platform, f[cl].text)))
+            g++;
+        if (g == n) {
+            CU_ASSERT_FATAL(n < cap);
+            rows[n] = (mc_row){.min = INFINITY, .max = -INFINITY};
+            snprintf(rows[n].dataset, sizeof rows[n].dataset, "%s", f[ds].text);
+            snprintf(rows[n].platform, sizeof rows[n].platform, "%s", f[cl].text);
+            n++;
+        }
+        rows[g].n++;
+        rows[g].mean += err; /* a sum until the end */
+        rows[g].min = fmin(rows[g].min, err);
+        rows[g].max = fmax(rows[g].max, err);
+    }
+    for (size_t g = 0; g < n; g++)
+        rows[g].mean /= rows[g].n;
+    csv_doc_free(&doc);
+    return n;
+}
+
+/* The rows of the section's CSV. */
+static size_t csv_rows(const char *csv, mc_row *rows, size_t cap)
+{
+    csv_doc doc;
+    diag_list dl;
+    diag_init(&dl);
+    CU_ASSERT_TRUE_FATAL(csv_parse_buffer(csv, strlen(csv), "error summary", &doc, &dl));
+    diag_free(&dl);
+    static const char *const header[] = {"dataset", "platform", "configurations",
+                                         "mean_error_pct", "min_error_pct", "max_error_pct"};
+    CU_ASSERT_EQUAL_FATAL(doc.rows[0].nfields, 6);
+    for (size_t i = 0; i < 6; i++)
+        CU_ASSERT_STRING_EQUAL(doc.rows[0].fields[i].text, header[i]);
+    size_t n = 0;
+    for (size_t r = 1; r < doc.nrows && n < cap; r++, n++) {
+        const csv_field *f = doc.rows[r].fields;
+        CU_ASSERT_EQUAL_FATAL(doc.rows[r].nfields, 6);
+        snprintf(rows[n].dataset, sizeof rows[n].dataset, "%s", f[0].text);
+        snprintf(rows[n].platform, sizeof rows[n].platform, "%s", f[1].text);
+        double *v[] = {&rows[n].n, &rows[n].mean, &rows[n].min, &rows[n].max};
+        for (size_t i = 0; i < 4; i++)
+            *v[i] = strtod(f[2 + i].text, NULL);
+    }
+    csv_doc_free(&doc);
+    return n;
+}
+
+/* The text of the next <td> cell from *s on, HTML entities decoded. */
+static void html_cell(const char **s, char *out, size_t len)
+{
+    static const struct { const char *entity, *c; } entities[] = {
+        {"&lt;", "<"}, {"&gt;", ">"}, {"&amp;", "&"}, {"&quot;", "\""}};
+    const char *p = strstr(*s, "<td");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+    p = strchr(p, '>') + 1;
+    const char *end = strstr(p, "</td>");
+    size_t k = 0;
+    while (p < end && k + 1 < len) {
+        size_t e = 0;
+        while (e < 4 && strncmp(p, entities[e].entity, strlen(entities[e].entity)) != 0)
+            e++;
+        if (e < 4) {
+            out[k++] = entities[e].c[0];
+            p += strlen(entities[e].entity);
+        } else
+            out[k++] = *p++;
+    }
+    out[k] = '\0';
+    *s = end + 5;
+}
+
+/* The rows of the section's table on the HTML page. */
+static size_t html_rows(const char *html, mc_row *rows, size_t cap)
+{
+    const char *s = strstr(html, "id=\"error-summary-table-ii-of-delgado-et-al\"");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+    s = strstr(s, "<tbody>");
+    const char *end = s ? strstr(s, "</tbody>") : NULL;
+    CU_ASSERT_PTR_NOT_NULL_FATAL(end);
+    size_t n = 0;
+    while (n < cap && (s = strstr(s, "<tr>")) != NULL && s < end) {
+        char cell[128];
+        html_cell(&s, rows[n].dataset, sizeof rows[n].dataset);
+        html_cell(&s, rows[n].platform, sizeof rows[n].platform);
+        double *v[] = {&rows[n].n, &rows[n].mean, &rows[n].min, &rows[n].max};
+        for (size_t i = 0; i < 4; i++) {
+            html_cell(&s, cell, sizeof cell);
+            *v[i] = strtod(cell, NULL);
+        }
+        n++;
+    }
+    return n;
+}
+
+static bool close_to(double a, double b, double abs_tol, double rel_tol)
+{
+    return fabs(a - b) <= abs_tol + rel_tol * fabs(b);
+}
+
+/* Same groups in the same order with the same numbers, the errors within
+ * abs_tol (percentage points) plus rel_tol (relative). */
+static void check_rows(const char *what, const mc_row *got, size_t ngot, const mc_row *want,
+                       size_t nwant, double abs_tol, double rel_tol)
+{
+    CU_ASSERT_EQUAL_FATAL(ngot, nwant);
+    for (size_t i = 0; i < nwant; i++) {
+        const mc_row *g = &got[i], *w = &want[i];
+        bool ok = strcmp(g->dataset, w->dataset) == 0 && strcmp(g->platform, w->platform) == 0 &&
+                  g->n == w->n && close_to(g->mean, w->mean, abs_tol, rel_tol) &&
+                  close_to(g->min, w->min, abs_tol, rel_tol) && close_to(g->max, w->max, abs_tol, rel_tol);
+        if (!ok)
+            fprintf(stderr, "\n%s row %zu: %s on %s: n %g mean %.10g min %.10g max %.10g; "
+                    "want %s on %s: n %g mean %.10g min %.10g max %.10g\n", what, i, g->dataset,
+                    g->platform, g->n, g->mean, g->min, g->max, w->dataset, w->platform, w->n,
+                    w->mean, w->min, w->max);
+        CU_ASSERT_TRUE(ok);
+    }
+}
+
+static void test_multicore_error_summary(void)
+{
+    char dir[512], out[512], err[512];
+    path_in(dir, sizeof dir, "mcarchive");
+    path_in(out, sizeof out, "mcsite");
+    write_multicore_archive(dir);
+    site_data d;
+    bool loaded = site_data_load(&d, dir, 1700000000, NULL, NULL, err, sizeof err);
+    CU_ASSERT_TRUE_FATAL(loaded);
+    CU_ASSERT_EQUAL_FATAL(d.ncamps, 1);
+    CU_ASSERT_EQUAL_FATAL(d.camps[0].nexps, 1);
+    CU_ASSERT_TRUE_FATAL(d.camps[0].exps[0].res.ok);
+    site_stats st;
+    CU_ASSERT_TRUE_FATAL(write_site(&d, out, -1, &st, err, sizeof err));
+    site_report r;
+    bool clean = site_verify(out, &r);
+    for (size_t i = 0; i < r.nproblems; i++)
+        fprintf(stderr, "\n%s", r.problems[i]);
+    CU_ASSERT_TRUE(clean);
+    site_report_free(&r);
+    snapshot s = snap(out);
+    check_inert(&s);
+    const snap_file *md = snap_find(&s, "campaigns/mc/index.md");
+    const snap_file *html = snap_find(&s, "campaigns/mc/index.html");
+    const snap_file *sum = snap_find(&s, "campaigns/mc/fit-error-summary.csv");
+    const snap_file *pred = snap_find(&s, "campaigns/mc/fit-predictions.csv");
+    const snap_file *fit = snap_find(&s, "campaigns/mc/fit-fit.csv");
+    CU_ASSERT_FATAL(md && html && sum && pred && fit);
+    /* The section, its equation and its CSV linked under the table. */
+    CU_ASSERT_EQUAL(count(md->bytes, "\n### Error summary (Table II of Delgado et al.)\n"), 1);
+    CU_ASSERT_PTR_NOT_NULL(strstr(md->bytes, "100 \\|measured \xE2\x88\x92 predicted\\| / measured, "
+                                             "the paper's equation (3)"));
+    const char *table_end = strstr(md->bytes, "\n\nData: [fit-error-summary.csv](fit-error-summary.csv)");
+    CU_ASSERT_TRUE(table_end && table_end > strstr(md->bytes, "### Error summary"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(html->bytes, "<a href=\"fit-error-summary.csv\">"));
+    /* The archive string is escaped, pipe and all. */
+    CU_ASSERT_PTR_NOT_NULL(strstr(html->bytes, "<td>d:1|&lt;b&gt;x&lt;/b&gt;, y</td>"));
+    /* The per-group stats left the goodness-of-fit table; the overall ones stay. */
+    static const char *const grouped[] = {"err_mean:", "err_min:", "err_max:", "err_n:"};
+    for (size_t i = 0; i < 4; i++) {
+        CU_ASSERT_PTR_NULL(strstr(md->bytes, grouped[i]));
+        CU_ASSERT_PTR_NULL(strstr(fit->bytes, grouped[i]));
+    }
+    CU_ASSERT_PTR_NOT_NULL(strstr(fit->bytes, "\nerr_mean,"));
+    /* Its rows and numbers: equation (3) recomputed from the predictions CSV. */
+    mc_row want[8], got[8];
+    size_t nwant = expected_rows(pred->bytes, want, 8);
+    CU_ASSERT_EQUAL_FATAL(nwant, 4);
+    for (size_t i = 0; i < 4; i++) {
+        CU_ASSERT_STRING_EQUAL(want[i].dataset, mc_datasets[i / 2]);
+        CU_ASSERT_STRING_EQUAL(want[i].platform, mc_platforms[i % 2].name);
+        CU_ASSERT_EQUAL(want[i].n, 6); /* the twice-measured one counts once, the unmeasured not */
+        CU_ASSERT_TRUE(want[i].max > 0.5 && want[i].min < want[i].mean && want[i].mean < want[i].max);
+    }
+    /* The predictions CSV has 10 significant digits: its errors are good to
+     * about 1e-8 points; the page shows 4 significant digits. */
+    check_rows("CSV", got, csv_rows(sum->bytes, got, 8), want, nwant, 1e-6, 0);
+    check_rows("HTML", got, html_rows(html->bytes, got, 8), want, nwant, 0, 6e-4);
+    /* Not on the pages of other models. */
+    char *alpha = read_in("site1", "campaigns/alpha/index.md");
+    CU_ASSERT_PTR_NOT_NULL(alpha);
+    CU_ASSERT_PTR_NULL(strstr(alpha ? alpha : "", "Error summary"));
+    free(alpha);
+    /* A rebuild writes nothing. */
+    CU_ASSERT_TRUE(write_site(&d, out, -1, &st, err, sizeof err));
+    CU_ASSERT_EQUAL(st.files_written, 0);
+    snap_free(&s);
+    site_data_free(&d);
+}
+
 static int setup(void)
 {
     if (!testutil_temp_dir(work, sizeof work))
@@ -577,6 +858,8 @@ int main(void)
         {"output folders: never a foreign one, placeholders kept", test_output_folder_rules},
         {"the verifier catches broken links, bad XML, scripts, bad PNGs", test_verify_catches_problems},
         {"site paths stay inside the site", test_site_out_paths},
+        {"a multicore experiment's Table II error summary follows equation (3)",
+         test_multicore_error_summary},
         {NULL, NULL}};
     static const testutil_suite suites[] = {{"site", tests}, {NULL, NULL}};
     int rc = testutil_run_suites(suites);
