@@ -2,7 +2,8 @@
  * site_cluster.c — one page per cluster: what it is, and the cost of every
  * prediction made for it (configuration, predicted time, core-hours, cost
  * in its currency) next to the same job on the other clusters, with a
- * cost-vs-time chart of the options.
+ * cost-vs-time chart of the options; and the runs for which a paper
+ * printed a prediction, with what the measured and the predicted time cost.
  */
 #include "gen/site_pages.h"
 
@@ -174,6 +175,20 @@ static bool cost_chart(site_ctx *c, const site_cluster *k, const char *dir, cons
     return ok;
 }
 
+/* Whether a published run ran (at least partly) on the cluster idx. */
+static bool published_here(const site_published *p, size_t idx)
+{
+    return p->cluster == idx || (p->cluster_b >= 0 && (size_t)p->cluster_b == idx);
+}
+
+static size_t published_count(const site_data *d, size_t idx)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < d->npublished; i++)
+        n += published_here(&d->published[i], idx);
+    return n;
+}
+
 static bool cost_section(site_ctx *c, const site_cluster *k, const char *dir, rbuf *md)
 {
     const site_data *d = c->data;
@@ -182,7 +197,11 @@ static bool cost_section(site_ctx *c, const site_cluster *k, const char *dir, rb
     for (size_t i = 0; i < d->noptions; i++)
         n += d->options[i].cluster == idx;
     if (n == 0) {
-        md_text(md, "No experiment predicts a run on this cluster yet.");
+        md_text(md, published_count(d, idx)
+                        ? "No experiment predicts a run on this cluster yet; the predictions "
+                          "its papers printed are costed under \"Published predictions (from "
+                          "the papers)\" below."
+                        : "No experiment predicts a run on this cluster yet.");
         md_end_paragraph(md);
         return true;
     }
@@ -211,6 +230,90 @@ static bool cost_section(site_ctx *c, const site_cluster *k, const char *dir, rb
     return ok;
 }
 
+static void published_csv_row(const site_data *d, const site_published *p, rbuf *csv)
+{
+    site_csv_text(csv, d->camps[p->camp].name);
+    rbuf_putc(csv, ',');
+    site_csv_text(csv, p->config);
+    rbuf_putc(csv, ',');
+    site_csv_text(csv, d->clusters[p->cluster].info->name);
+    rbuf_putc(csv, ',');
+    site_csv_text(csv, p->cluster_b >= 0 ? d->clusters[p->cluster_b].info->name : "");
+    double v[] = {p->measured,
+                  p->predicted,
+                  p->error_pct,
+                  p->at_measured.core_hours,
+                  p->at_measured.cost,
+                  p->at_predicted.core_hours,
+                  p->at_predicted.cost};
+    for (size_t i = 0; i < sizeof v / sizeof v[0]; i++)
+        rbuf_putc(csv, ','), site_csv_num(csv, v[i]);
+    rbuf_putc(csv, ',');
+    site_csv_text(csv, p->at_predicted.currency);
+    rbuf_putc(csv, '\n');
+}
+
+static void published_table_row(const site_data *d, const site_published *p, md_table *t)
+{
+    const site_campaign *sc = &d->camps[p->camp];
+    rbuf cell, url;
+    rbuf_init(&cell), rbuf_init(&url);
+    rbuf_printf(&url, "../../campaigns/%s/index.md", sc->slug);
+    md_link(&cell, sc->name, rbuf_str(&url));
+    md_table_markdown(t, rbuf_str(&cell));
+    md_table_text(t, p->config);
+    site_md_cell_number(t, p->measured);
+    site_md_cell_number(t, p->predicted);
+    site_md_cell_pct(t, p->error_pct);
+    site_md_cell_number(t, p->at_measured.core_hours);
+    site_md_cell_number(t, p->at_measured.cost);
+    site_md_cell_number(t, p->at_predicted.core_hours);
+    site_md_cell_number(t, p->at_predicted.cost);
+    rbuf_free(&cell), rbuf_free(&url);
+}
+
+/* The runs on this cluster for which a paper printed a prediction, with
+ * what each time costs; none, no section. */
+static bool published_section(site_ctx *c, const site_cluster *k, const char *dir, rbuf *md)
+{
+    const site_data *d = c->data;
+    size_t idx = (size_t)(k - d->clusters);
+    if (published_count(d, idx) == 0)
+        return true;
+    md_heading(md, 2, "Published predictions (from the papers)");
+    md_text(md, "Runs on this cluster for which a paper printed a predicted time next to the "
+                "measured one. Error = 100 \xC3\x97 (predicted \xE2\x88\x92 measured) / "
+                "measured. Core-hours = processes \xC3\x97 time / 3600 and cost = core-hours "
+                "\xC3\x97 the rate per core-hour, for the measured and for the predicted time; "
+                "a run split over two clusters counts both sides, each at its cluster's rate, "
+                "and is listed on both clusters' pages.");
+    md_end_paragraph(md);
+    rbuf head_measured, head_predicted, csv, path;
+    rbuf_init(&head_measured), rbuf_init(&head_predicted), rbuf_init(&csv), rbuf_init(&path);
+    rbuf_printf(&head_measured, "measured cost (%s)", currency_of(k->info));
+    rbuf_printf(&head_predicted, "predicted cost (%s)", currency_of(k->info));
+    const char *head[] = {"campaign", "configuration", "measured time (s)",
+                          "predicted time (s)", "paper's error (%)", "measured core-hours",
+                          rbuf_str(&head_measured), "predicted core-hours",
+                          rbuf_str(&head_predicted)};
+    md_table t;
+    md_table_begin(&t, md, 9, head, "llrrrrrrr");
+    rbuf_puts(&csv, "campaign,configuration,cluster,cluster_b,measured_s,predicted_s,error_pct,"
+                    "core_hours_measured,cost_measured,core_hours_predicted,cost_predicted,"
+                    "currency\n");
+    for (size_t i = 0; i < d->npublished; i++)
+        if (published_here(&d->published[i], idx)) {
+            published_table_row(d, &d->published[i], &t);
+            published_csv_row(d, &d->published[i], &csv);
+        }
+    md_table_end(&t);
+    site_md_data_link(md, "published.csv");
+    rbuf_printf(&path, "%spublished.csv", dir);
+    bool ok = site_file(c, rbuf_str(&path), &csv);
+    rbuf_free(&head_measured), rbuf_free(&head_predicted), rbuf_free(&csv), rbuf_free(&path);
+    return ok;
+}
+
 bool site_write_cluster(site_ctx *c, size_t cluster)
 {
     const site_cluster *k = &c->data->clusters[cluster];
@@ -223,7 +326,8 @@ bool site_write_cluster(site_ctx *c, size_t cluster)
     md_text(&md, k->info->name);
     md_end_paragraph(&md);
     md_heading(&md, 1, rbuf_str(&title));
-    bool ok = facts(c, k, rbuf_str(&dir), &md) && cost_section(c, k, rbuf_str(&dir), &md);
+    bool ok = facts(c, k, rbuf_str(&dir), &md) && cost_section(c, k, rbuf_str(&dir), &md) &&
+              published_section(c, k, rbuf_str(&dir), &md);
     rbuf_puts(&dir, "index");
     ok = ok && site_page(c, rbuf_str(&dir), rbuf_str(&title), &md);
     rbuf_free(&md), rbuf_free(&dir), rbuf_free(&title);

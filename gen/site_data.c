@@ -40,13 +40,12 @@ double site_response(const site_experiment *e, size_t row)
     return experiment_row_response(&in->camp->runs, row, in->responses, in->nresponses);
 }
 
-void site_config_label(const site_experiment *e, size_t row, bool with_cluster, int skip,
-                       rbuf *out)
+void site_columns_label(const table *t, const size_t *cols, size_t ncols, size_t row,
+                        bool with_cluster, int skip, rbuf *out)
 {
-    const table *t = &e->res.input.camp->runs;
     bool first = true;
-    for (size_t i = 0; i < e->nshown; i++) {
-        size_t c = e->shown[i];
+    for (size_t i = 0; i < ncols; i++) {
+        size_t c = cols[i];
         bool is_cluster = strcmp(t->cols[c].name, "cluster") == 0;
         if ((int)c == skip || (is_cluster && !with_cluster) || cell_missing(&t->cols[c], row))
             continue;
@@ -57,6 +56,13 @@ void site_config_label(const site_experiment *e, size_t row, bool with_cluster, 
             rbuf_printf(out, "%s=", t->cols[c].name);
         site_cell_text(t, row, c, out);
     }
+}
+
+void site_config_label(const site_experiment *e, size_t row, bool with_cluster, int skip,
+                       rbuf *out)
+{
+    site_columns_label(&e->res.input.camp->runs, e->shown, e->nshown, row, with_cluster, skip,
+                       out);
 }
 
 void site_series_label(const site_experiment *e, size_t row, rbuf *out)
@@ -118,47 +124,58 @@ bool site_is_process_count(const char *name)
     return false;
 }
 
-/* Shown: cluster and np always (when present), and every other
- * identifying column whose value differs between the rows. */
+bool site_shown_columns(const table *t, const size_t *rows, size_t n, size_t **shown,
+                        bool **varies, size_t *nshown)
+{
+    *nshown = 0;
+    *shown = malloc((t->ncols ? t->ncols : 1) * sizeof **shown);
+    *varies = malloc((t->ncols ? t->ncols : 1) * sizeof **varies);
+    if (!*shown || !*varies)
+        return false;
+    for (size_t c = 0; c < t->ncols; c++) {
+        const table_column *col = &t->cols[c];
+        if (!experiment_is_identifying(col->name))
+            continue;
+        bool any = false, differs = false;
+        for (size_t k = 0; k < n; k++) {
+            any |= !cell_missing(col, rows[k]);
+            differs |= k > 0 && !table_same_cells(col, rows[0], rows[k]);
+        }
+        bool always = strcmp(col->name, "cluster") == 0 || strcmp(col->name, "np") == 0;
+        if (!any || !(differs || always))
+            continue;
+        (*varies)[*nshown] = differs;
+        (*shown)[(*nshown)++] = c;
+    }
+    return true;
+}
+
+/* The experiment's shown columns (site_shown_columns over the rows it
+ * touches) and its x: np when np varies, else the first varying numeric
+ * column. */
 static bool choose_columns(site_experiment *e)
 {
     const experiment_input *in = &e->res.input;
     const table *t = &in->camp->runs;
     size_t *rows;
     size_t n = experiment_rows(in, &rows);
-    e->shown = malloc((t->ncols ? t->ncols : 1) * sizeof *e->shown);
-    e->varies = malloc((t->ncols ? t->ncols : 1) * sizeof *e->varies);
-    if (!rows || !e->shown || !e->varies) {
-        free(rows);
+    bool ok = rows && site_shown_columns(t, rows, n, &e->shown, &e->varies, &e->nshown);
+    free(rows);
+    if (!ok)
         return false;
-    }
-    e->x_col = -1;
     int first_varying_number = -1, np_col = -1;
     bool np_varies = false;
-    for (size_t c = 0; c < t->ncols; c++) {
-        const table_column *col = &t->cols[c];
-        if (!experiment_is_identifying(col->name))
-            continue;
-        bool any = false, varies = false;
-        for (size_t k = 0; k < n; k++) {
-            any |= !cell_missing(col, rows[k]);
-            varies |= k > 0 && !table_same_cells(col, rows[0], rows[k]);
-        }
-        bool always = strcmp(col->name, "cluster") == 0 || strcmp(col->name, "np") == 0;
-        if (!any || !(varies || always))
-            continue;
-        e->varies[e->nshown] = varies;
-        e->shown[e->nshown++] = c;
+    for (size_t i = 0; i < e->nshown; i++) {
+        const table_column *col = &t->cols[e->shown[i]];
         if (strcmp(col->name, "np") == 0)
-            np_col = (int)c, np_varies = varies;
-        else if (varies && col->kind == COL_NUMBER && first_varying_number < 0)
-            first_varying_number = (int)c;
+            np_col = (int)e->shown[i], np_varies = e->varies[i];
+        else if (e->varies[i] && col->kind == COL_NUMBER && first_varying_number < 0)
+            first_varying_number = (int)e->shown[i];
     }
     e->x_col = np_varies || first_varying_number < 0 ? np_col : first_varying_number;
     e->x_scale = SCALE_LOG10;
     if (e->x_col >= 0 && site_is_process_count(t->cols[e->x_col].name))
         e->x_scale = SCALE_LOG2;
-    free(rows);
     return true;
 }
 
@@ -524,7 +541,7 @@ bool site_data_load(site_data *d, const char *archive_dir, long long source_date
     }
     if (!load_clusters(d) || !load_campaigns(d, fit, fit_ctx) ||
         !site_scenarios_load(&d->arch, &d->scenarios, &d->diags) || !archive_problems(d) ||
-        !derive(d)) {
+        !derive(d) || !site_published_load(d)) {
         snprintf(err, errlen, "out of memory");
         return false;
     }
@@ -565,6 +582,9 @@ void site_data_free(site_data *d)
     free(d->options);
     free(d->by_job);
     free(d->alerts);
+    for (size_t i = 0; i < d->npublished; i++)
+        free(d->published[i].config);
+    free(d->published);
     free_strings(d->problems, d->nproblems);
     site_scenarios_free(&d->scenarios);
     archive_free(&d->arch);

@@ -17,6 +17,7 @@
 #include "gen/diag.h"
 #include "gen/experiment.h"
 #include "gen/site_scenarios.h"
+#include "models/costing.h"
 #include "render/buf.h"
 #include "render/ticks.h"
 
@@ -74,6 +75,21 @@ typedef struct {
     double measured;
 } site_alert;
 
+/* A run whose paper printed a prediction for it (published_prediction_s),
+ * costed (models/costing.h) for its measured and its predicted time. A
+ * multi-cluster run (tag_layout "multicluster") has np_a processes on
+ * cluster and np_b on cluster_b; its cost is the sum of the two sides. */
+typedef struct {
+    size_t camp, row;         /* which run: campaign and row of its runs.csv */
+    size_t cluster;           /* the cluster (the A side of a multi-cluster run) */
+    int cluster_b;            /* the B side, -1 for a run on one cluster */
+    double measured;          /* time_s, NAN when not measured */
+    double predicted;         /* published_prediction_s */
+    double error_pct;         /* 100*(predicted-measured)/measured, NAN unmeasured */
+    costing_result at_measured, at_predicted; /* core-hours and cost of each time */
+    char *config;             /* its identifying columns, as the cost tables show them */
+} site_published;
+
 typedef struct {
     archive arch;
     diag_list diags;
@@ -88,6 +104,8 @@ typedef struct {
     size_t *by_job;           /* option indices sorted by job, then cluster */
     site_alert *alerts;
     size_t nalerts;
+    site_published *published; /* campaigns by name, then runs.csv order */
+    size_t npublished;
     site_scenarios scenarios; /* advice.csv, evaluated */
     char last_date[11];       /* newest run date of the archive, "" when none */
     char build_date[11];      /* SOURCE_DATE_EPOCH as a date, "" when unset */
@@ -110,6 +128,23 @@ void site_data_free(site_data *d);
 /* The summed response of a row of the experiment's campaign, NAN when a
  * component is missing. */
 double site_response(const site_experiment *e, size_t row);
+
+/* The identifying columns of t to show for rows[0..n): cluster and np
+ * always (when some row has them), and every other identifying column
+ * whose value differs between the rows; varies says which differ. Both
+ * arrays are the caller's to free (also when false: out of memory). */
+bool site_shown_columns(const table *t, const size_t *rows, size_t n, size_t **shown,
+                        bool **varies, size_t *nshown);
+
+/* "name=value, ..." of the columns cols of row (the cluster as its bare
+ * name, and only with_cluster; leaving out the column skip, -1 = none;
+ * missing cells left out). */
+void site_columns_label(const table *t, const size_t *cols, size_t ncols, size_t row,
+                        bool with_cluster, int skip, rbuf *out);
+
+/* Fill d->published from every loaded campaign's runs (gen/site_published.c).
+ * False only when out of memory. */
+bool site_published_load(site_data *d);
 
 /* "name=value, ..." of the experiment's shown columns for a row,
  * leaving out the cluster and/or the column skip (-1 = none). */

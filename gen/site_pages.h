@@ -7,7 +7,8 @@
  * Layout of a site:
  *   index.md/.html                     campaigns, clusters, accuracy, advice
  *   campaigns/<slug>/index.md/.html    README, experiments, charts, CSVs
- *   clusters/<slug>/index.md/.html     cost table and cost-vs-time chart
+ *   clusters/<slug>/index.md/.html     cost table and cost-vs-time chart, the
+ *                                      papers' published predictions costed
  *   advice/index, scenario-1, scenario-2
  *   alerts.md/.html, alerts.csv, alerts.xml (Atom)
  *   style.css

@@ -7,7 +7,9 @@
  * match the oracle, builds are byte-identical, a rebuild writes nothing,
  * a change rewrites only what it touches, and a failed build leaves the
  * previous site as it was. Then, with the real multicore model on an
- * archive written here, the Table II error summary section (seed 003).
+ * archive written here, the Table II error summary section (seed 003);
+ * the papers' published predictions on the cluster pages with hand-derived
+ * costs, and their seed 000 Table II costs in the embedded archive.
  */
 #include "gen/csvread.h"
 #include "gen/experiment.h"
@@ -830,6 +832,189 @@ static void test_multicore_error_summary(void)
     site_data_free(&d);
 }
 
+/* ------------------------------------------------------------------ */
+/* Published predictions on the cluster pages                          */
+
+/* Two clusters with rates 1.5 and 2 in one currency; three runs with a
+ * printed prediction (one split 8 + 4 over both clusters) and one
+ * without, which the section leaves out. No experiment at all. */
+static void write_published_archive(const char *dir)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/clusters.csv", dir);
+    CU_ASSERT_FATAL(testutil_write_file(path, "cluster,rate_per_core_hour,currency\n"
+                                              "east,1.5,cr\nwest,2,cr\n"));
+    snprintf(path, sizeof path, "%s/pub/runs.csv", dir);
+    CU_ASSERT_FATAL(testutil_write_file(
+        path, "cluster,np,np_a,np_b,tag_cluster_b,tag_layout,tag_source,time_s,"
+              "published_prediction_s\n"
+              "east,8,,,,single,\"t<b>1</b>|x\",900,1000\n"
+              "west,4,,,,single,t2,1800,1620\n"
+              "east,12,8,4,west,multicluster,t3,3600,3000\n"
+              "east,16,,,,single,t4,1200,\n"));
+    snprintf(path, sizeof path, "%s/pub/experiments.csv", dir);
+    CU_ASSERT_FATAL(testutil_write_file(path, "name,model,response,formula,train,target,title,options\n"));
+    snprintf(path, sizeof path, "%s/pub/README.md", dir);
+    CU_ASSERT_FATAL(testutil_write_file(path, "Published pairs only (test).\n"));
+}
+
+/* A row of published.csv, or what the test expects of one. */
+typedef struct {
+    const char *source; /* tag_source, which names the run */
+    const char *cluster_b;
+    double measured, predicted, error_pct, ch_measured, cost_measured, ch_predicted,
+        cost_predicted;
+} pub_row;
+
+/* Hand-derived: core-hours = np*T/3600, cost = core-hours * rate
+ * (east 1.5, west 2); the split run: 8 on east and 4 on west,
+ * measured 3600 s: 8 + 4 = 12 core-hours, 8*1.5 + 4*2 = 20 cr;
+ * predicted 3000 s: 6.667 + 3.333 = 10 core-hours, 10 + 6.667 = 16.67 cr. */
+static const pub_row pub_east[] = {
+    {"t<b>1</b>|x", "", 900, 1000, 100.0 / 9, 2, 3, 20.0 / 9, 10.0 / 3},
+    {"t3", "west", 3600, 3000, -100.0 / 6, 12, 20, 10, 50.0 / 3}};
+static const pub_row pub_west[] = {
+    {"t2", "", 1800, 1620, -10, 2, 4, 1.8, 3.6},
+    {"t3", "west", 3600, 3000, -100.0 / 6, 12, 20, 10, 50.0 / 3}};
+
+static void check_published_csv(const char *csv, const pub_row *want, size_t nwant)
+{
+    csv_doc doc;
+    diag_list dl;
+    diag_init(&dl);
+    CU_ASSERT_TRUE_FATAL(csv_parse_buffer(csv, strlen(csv), "published", &doc, &dl));
+    diag_free(&dl);
+    CU_ASSERT_EQUAL_FATAL(doc.nrows, nwant + 1);
+    static const char *const num_cols[] = {"measured_s", "predicted_s", "error_pct",
+                                           "core_hours_measured", "cost_measured",
+                                           "core_hours_predicted", "cost_predicted"};
+    int conf = csv_col(&doc.rows[0], "configuration"), cb = csv_col(&doc.rows[0], "cluster_b");
+    int camp = csv_col(&doc.rows[0], "campaign"), cur = csv_col(&doc.rows[0], "currency");
+    CU_ASSERT_FATAL(conf >= 0 && cb >= 0 && camp >= 0 && cur >= 0);
+    for (size_t i = 0; i < nwant; i++) {
+        const csv_field *f = doc.rows[i + 1].fields;
+        char source[64];
+        snprintf(source, sizeof source, "tag_source=%s", want[i].source);
+        CU_ASSERT_PTR_NOT_NULL(strstr(f[conf].text, source));
+        CU_ASSERT_STRING_EQUAL(f[cb].text, want[i].cluster_b);
+        CU_ASSERT_STRING_EQUAL(f[camp].text, "pub");
+        CU_ASSERT_STRING_EQUAL(f[cur].text, "cr");
+        const double *v = &want[i].measured;
+        for (size_t k = 0; k < 7; k++) {
+            int c = csv_col(&doc.rows[0], num_cols[k]);
+            CU_ASSERT_FATAL(c >= 0);
+            double got = strtod(f[c].text, NULL);
+            if (!close_to(got, v[k], 0, 1e-9))
+                fprintf(stderr, "\n%s of %s: %.10g, want %.10g\n", num_cols[k], want[i].source,
+                        got, v[k]);
+            CU_ASSERT_TRUE(close_to(got, v[k], 0, 1e-9));
+        }
+    }
+    csv_doc_free(&doc);
+}
+
+static void check_published_page(const snapshot *s, const char *cluster, const pub_row *want,
+                                 size_t nwant)
+{
+    char path[256];
+    snprintf(path, sizeof path, "clusters/%s/index.md", cluster);
+    const snap_file *md = snap_find(s, path);
+    snprintf(path, sizeof path, "clusters/%s/index.html", cluster);
+    const snap_file *html = snap_find(s, path);
+    snprintf(path, sizeof path, "clusters/%s/published.csv", cluster);
+    const snap_file *csv = snap_find(s, path);
+    CU_ASSERT_FATAL(md && html && csv);
+    const char *head = strstr(md->bytes, "\n## Published predictions (from the papers)\n");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(head);
+    /* The cost section stays, and points here since no experiment predicts. */
+    const char *cost = strstr(md->bytes, "\n## Cost of the predicted runs\n");
+    CU_ASSERT_TRUE(cost && cost < head);
+    CU_ASSERT_PTR_NOT_NULL(strstr(md->bytes, "No experiment predicts a run on this cluster yet; "
+                                             "the predictions its papers printed are costed"));
+    /* One table row per run, the CSV linked under the table. */
+    CU_ASSERT_EQUAL(count(head, "\n| [pub](../../campaigns/pub/index.md) | "), nwant);
+    const char *link = strstr(head, "\n\nData: [published.csv](published.csv)");
+    CU_ASSERT_TRUE(link && strstr(link + 2, "\n|") == NULL);
+    CU_ASSERT_PTR_NOT_NULL(strstr(html->bytes, "<a href=\"published.csv\">"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(html->bytes, "<a href=\"../../campaigns/pub/index.md\">pub</a>"));
+    /* The split run's page cells: 4 significant digits of the hand-derived costs. */
+    CU_ASSERT_PTR_NOT_NULL(strstr(head, "| 3600 | 3000 | -16.7 | 12 | 20 | 10 | 16.67 |"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(head, "east, np=12, np_a=8, np_b=4, tag_cluster_b=west, "
+                                        "tag_layout=multicluster, tag_source=t3"));
+    check_published_csv(csv->bytes, want, nwant);
+}
+
+static void test_published_predictions(void)
+{
+    char dir[512], out[512], err[512];
+    path_in(dir, sizeof dir, "pubarchive");
+    path_in(out, sizeof out, "pubsite");
+    write_published_archive(dir);
+    site_data d;
+    CU_ASSERT_TRUE_FATAL(site_data_load(&d, dir, 1700000000, NULL, NULL, err, sizeof err));
+    CU_ASSERT_EQUAL(d.npublished, 3);
+    site_stats st;
+    CU_ASSERT_TRUE_FATAL(write_site(&d, out, -1, &st, err, sizeof err));
+    site_report r;
+    bool clean = site_verify(out, &r);
+    for (size_t i = 0; i < r.nproblems; i++)
+        fprintf(stderr, "\n%s", r.problems[i]);
+    CU_ASSERT_TRUE(clean);
+    site_report_free(&r);
+    snapshot s = snap(out);
+    check_inert(&s);
+    check_published_page(&s, "east", pub_east, 2);
+    check_published_page(&s, "west", pub_west, 2);
+    /* The archive string is escaped, pipe and all. */
+    const snap_file *east = snap_find(&s, "clusters/east/index.html");
+    CU_ASSERT_PTR_NOT_NULL(strstr(east->bytes, "tag_source=t&lt;b&gt;1&lt;/b&gt;|x</td>"));
+    CU_ASSERT_PTR_NULL(strstr(east->bytes, "<b>1</b>"));
+    CU_ASSERT_TRUE(write_site(&d, out, -1, &st, err, sizeof err));
+    CU_ASSERT_EQUAL(st.files_written, 0);
+    snap_free(&s);
+    site_data_free(&d);
+}
+
+/* The published run of rj-strip from seed 000 Table II with this layout,
+ * problem size and cluster (NULL: none). */
+static const site_published *table_ii_run(const site_data *d, const char *layout, double n,
+                                          const char *cluster)
+{
+    for (size_t i = 0; i < d->npublished; i++) {
+        const site_published *p = &d->published[i];
+        const table *t = &d->camps[p->camp].camp->runs;
+        const char *src = table_text_named(t, p->row, "tag_source");
+        const char *lay = table_text_named(t, p->row, "tag_layout");
+        if (strcmp(d->camps[p->camp].name, "rj-strip") == 0 && src && lay &&
+            strcmp(src, "table_II") == 0 && strcmp(lay, layout) == 0 &&
+            table_number_named(t, p->row, "na") == n &&
+            strcmp(d->clusters[p->cluster].info->name, cluster) == 0)
+            return p;
+    }
+    return NULL;
+}
+
+/* Seed 000 Table II (Scenario 2, A at 1 unit and B at 2 units per
+ * core-hour): the 65536^2 job over 32 + 32 processes predicted 1686.0 s,
+ * 32*1686/3600*(1 + 2) = 44.96 units; the 32768^2 job on 32 processes of
+ * B over Myrinet predicted 259.5 s, 32*259.5/3600*2 = 4.613 units: the
+ * combined run costs about 9.75 times as much. */
+static void test_published_table_ii(void)
+{
+    site_data d;
+    char err[512];
+    CU_ASSERT_TRUE_FATAL(site_data_load(&d, "archive", 1700000000, oracle, NULL, err, sizeof err));
+    const site_published *both = table_ii_run(&d, "multicluster", 65536, "wrg2-ethernet");
+    const site_published *b = table_ii_run(&d, "single", 32768, "wrg3-myrinet");
+    CU_ASSERT_FATAL(both && b);
+    CU_ASSERT_STRING_EQUAL(d.clusters[both->cluster_b].info->name, "wrg3-ethernet");
+    CU_ASSERT_DOUBLE_EQUAL(both->at_predicted.cost, 44.96, 0.005);
+    CU_ASSERT_DOUBLE_EQUAL(b->at_predicted.cost, 4.613, 0.0005);
+    CU_ASSERT_DOUBLE_EQUAL(both->at_predicted.cost / b->at_predicted.cost, 9.75, 0.01);
+    CU_ASSERT_EQUAL(b->cluster_b, -1);
+    site_data_free(&d);
+}
+
 static int setup(void)
 {
     if (!testutil_temp_dir(work, sizeof work))
@@ -860,6 +1045,8 @@ int main(void)
         {"site paths stay inside the site", test_site_out_paths},
         {"a multicore experiment's Table II error summary follows equation (3)",
          test_multicore_error_summary},
+        {"published predictions and their cost on both clusters' pages", test_published_predictions},
+        {"seed 000 Table II costs of the published predictions", test_published_table_ii},
         {NULL, NULL}};
     static const testutil_suite suites[] = {{"site", tests}, {NULL, NULL}};
     int rc = testutil_run_suites(suites);

@@ -1,0 +1,109 @@
+/*
+ * site_published.c — the runs for which a paper printed a prediction
+ * (published_prediction_s), with the cost of the measured and of the
+ * predicted time on their cluster(s), for the cluster pages (see
+ * site_data.h). Campaigns such as rj-strip hold only such pairs and no
+ * experiment, so this is the only cost their clusters' pages can show.
+ */
+#include "gen/site_data.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static bool has_prediction(const table *t, size_t row)
+{
+    double p = table_number_named(t, row, "published_prediction_s");
+    return isfinite(p) && p > 0;
+}
+
+/* The rows of t with a published prediction; NULL only when out of memory. */
+static size_t *published_rows(const table *t, size_t *n)
+{
+    size_t *rows = malloc((t->nrows ? t->nrows : 1) * sizeof *rows);
+    *n = 0;
+    for (size_t r = 0; rows && r < t->nrows; r++)
+        if (has_prediction(t, r))
+            rows[(*n)++] = r;
+    return rows;
+}
+
+static costing_cluster rates_of(const cluster_info *ci)
+{
+    return (costing_cluster){ci->name, ci->mem_per_core_gb, ci->rate_per_core_hour,
+                             ci->currency};
+}
+
+/* Core-hours and cost of both times: one side (np on the cluster), or two
+ * for a multi-cluster run (np_a on the cluster, np_b on cluster_b). A time
+ * or process count that is missing leaves NAN (costing_evaluate's result). */
+static void cost_both(const site_data *d, const table *t, site_published *p)
+{
+    costing_cluster a = rates_of(d->clusters[p->cluster].info), b = a;
+    costing_side sides[2] = {{&a, table_number_named(t, p->row, "np"), NAN}, {&b, NAN, NAN}};
+    size_t nsides = 1;
+    if (p->cluster_b >= 0) {
+        b = rates_of(d->clusters[p->cluster_b].info);
+        sides[0].np = table_number_named(t, p->row, "np_a");
+        sides[1].np = table_number_named(t, p->row, "np_b");
+        nsides = 2;
+    }
+    costing_evaluate(sides, nsides, p->measured, &p->at_measured);
+    costing_evaluate(sides, nsides, p->predicted, &p->at_predicted);
+}
+
+static bool add_run(site_data *d, size_t camp, const size_t *shown, size_t nshown, size_t row)
+{
+    const table *t = &d->camps[camp].camp->runs;
+    int k = site_cluster_index(d, table_text_named(t, row, "cluster"));
+    if (k < 0)
+        return true; /* the archive already reported the unknown cluster */
+    const char *layout = table_text_named(t, row, "tag_layout");
+    bool multi = layout && strcmp(layout, "multicluster") == 0;
+    site_published p = {.camp = camp, .row = row, .cluster = (size_t)k, .cluster_b = -1,
+                        .measured = table_number_named(t, row, "time_s"),
+                        .predicted = table_number_named(t, row, "published_prediction_s")};
+    if (multi)
+        p.cluster_b = site_cluster_index(d, table_text_named(t, row, "tag_cluster_b"));
+    p.error_pct = 100 * (p.predicted - p.measured) / p.measured;
+    cost_both(d, t, &p);
+    rbuf label;
+    rbuf_init(&label);
+    site_columns_label(t, shown, nshown, row, multi, -1, &label);
+    bool oom = label.oom;
+    p.config = rbuf_take(&label);
+    if (!p.config && !oom)
+        p.config = strdup("");
+    site_published *more = p.config ? realloc(d->published, (d->npublished + 1) * sizeof *more)
+                                    : NULL;
+    if (!more) {
+        free(p.config);
+        return false;
+    }
+    d->published = more;
+    d->published[d->npublished++] = p;
+    return true;
+}
+
+/* The campaign's published runs, labelled by the identifying columns that
+ * tell them apart. */
+static bool add_campaign(site_data *d, size_t camp)
+{
+    const table *t = &d->camps[camp].camp->runs;
+    size_t n, nshown = 0, *shown = NULL;
+    bool *varies = NULL;
+    size_t *rows = published_rows(t, &n);
+    bool ok = rows && site_shown_columns(t, rows, n, &shown, &varies, &nshown);
+    for (size_t i = 0; ok && i < n; i++)
+        ok = add_run(d, camp, shown, nshown, rows[i]);
+    free(rows), free(shown), free(varies);
+    return ok;
+}
+
+bool site_published_load(site_data *d)
+{
+    for (size_t c = 0; c < d->ncamps; c++)
+        if (d->camps[c].camp && !add_campaign(d, c))
+            return false;
+    return true;
+}
