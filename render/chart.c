@@ -212,30 +212,49 @@ done:
     return ok;
 }
 
+/* Scratch arrays of a grouped-points chart: each point's group name and
+ * coordinates. Both are owned here and released by point_set_free. */
+typedef struct {
+    const char **groups;
+    point *pts;
+} point_set;
+
+static bool point_set_alloc(point_set *s, size_t n, char *err, size_t errlen)
+{
+    s->groups = malloc((n ? n : 1) * sizeof *s->groups);
+    s->pts = malloc((n ? n : 1) * sizeof *s->pts);
+    if (s->groups && s->pts)
+        return true;
+    free(s->groups);
+    free(s->pts);
+    return out_of_memory(err, errlen);
+}
+
+static void point_set_free(point_set *s)
+{
+    free(s->groups);
+    free(s->pts);
+}
+
 bool chart_pred_vs_measured(const char *title, const char *unit, const chart_pvm_point *p,
                             size_t n, chart_files *out, char *err, size_t errlen)
 {
-    const char **groups = malloc((n ? n : 1) * sizeof *groups);
-    point *pts = malloc((n ? n : 1) * sizeof *pts);
+    point_set s;
+    if (!point_set_alloc(&s, n, err, errlen))
+        return false;
     char xl[96], yl[96];
     snprintf(xl, sizeof xl, "measured %s", unit);
     snprintf(yl, sizeof yl, "predicted %s", unit);
-    bool ok = false;
-    if (!groups || !pts) {
-        out_of_memory(err, errlen);
-    } else {
-        for (size_t i = 0; i < n; i++) {
-            groups[i] = p[i].group;
-            pts[i] = (point){0, p[i].measured, p[i].predicted, NAN, NAN, i};
-        }
-        plot_layer diagonal = {.kind = LAYER_DIAGONAL, .legend = "y = x, \xC2\xB1" "10%",
-                               .color = -1, .dashed = true, .band = 0.10};
-        plot_spec spec = {.title = title, .x_label = xl, .y_label = yl, .x_scale = SCALE_LOG10,
-                          .y_scale = SCALE_LOG10, .same_range = true};
-        ok = grouped_points(&spec, &diagonal, groups, pts, n, false, out, err, errlen);
+    for (size_t i = 0; i < n; i++) {
+        s.groups[i] = p[i].group;
+        s.pts[i] = (point){0, p[i].measured, p[i].predicted, NAN, NAN, i};
     }
-    free(groups);
-    free(pts);
+    plot_layer diagonal = {.kind = LAYER_DIAGONAL, .legend = "y = x, \xC2\xB1" "10%",
+                           .color = -1, .dashed = true, .band = 0.10};
+    plot_spec spec = {.title = title, .x_label = xl, .y_label = yl, .x_scale = SCALE_LOG10,
+                      .y_scale = SCALE_LOG10, .same_range = true};
+    bool ok = grouped_points(&spec, &diagonal, s.groups, s.pts, n, false, out, err, errlen);
+    point_set_free(&s);
     return ok;
 }
 
@@ -243,47 +262,37 @@ bool chart_residuals(const char *title, const char *x_label, axis_scale x_scale,
                      const chart_residual *r, size_t n, chart_files *out, char *err,
                      size_t errlen)
 {
-    const char **groups = malloc((n ? n : 1) * sizeof *groups);
-    point *pts = malloc((n ? n : 1) * sizeof *pts);
-    bool ok = false;
-    if (!groups || !pts) {
-        out_of_memory(err, errlen);
-    } else {
-        for (size_t i = 0; i < n; i++) {
-            groups[i] = r[i].group;
-            pts[i] = (point){0, r[i].x, r[i].error_pct, NAN, NAN, i};
-        }
-        plot_layer zero = {.kind = LAYER_HLINE, .legend = "0, \xC2\xB1" "10%", .color = -1,
-                           .dashed = true, .value = 0, .band = 10};
-        plot_spec spec = {.title = title, .x_label = x_label,
-                          .y_label = "error (%) = 100 (predicted \xE2\x88\x92 measured) / measured",
-                          .x_scale = x_scale, .y_scale = SCALE_LINEAR};
-        ok = grouped_points(&spec, &zero, groups, pts, n, false, out, err, errlen);
+    point_set s;
+    if (!point_set_alloc(&s, n, err, errlen))
+        return false;
+    for (size_t i = 0; i < n; i++) {
+        s.groups[i] = r[i].group;
+        s.pts[i] = (point){0, r[i].x, r[i].error_pct, NAN, NAN, i};
     }
-    free(groups);
-    free(pts);
+    plot_layer zero = {.kind = LAYER_HLINE, .legend = "0, \xC2\xB1" "10%", .color = -1,
+                       .dashed = true, .value = 0, .band = 10};
+    plot_spec spec = {.title = title, .x_label = x_label,
+                      .y_label = "error (%) = 100 (predicted \xE2\x88\x92 measured) / measured",
+                      .x_scale = x_scale, .y_scale = SCALE_LINEAR};
+    bool ok = grouped_points(&spec, &zero, s.groups, s.pts, n, false, out, err, errlen);
+    point_set_free(&s);
     return ok;
 }
 
 bool chart_cost_time(const char *title, const char *cost_label, const chart_cost_point *p,
                      size_t n, chart_files *out, char *err, size_t errlen)
 {
-    const char **groups = malloc((n ? n : 1) * sizeof *groups);
-    point *pts = malloc((n ? n : 1) * sizeof *pts);
-    bool ok = false;
-    if (!groups || !pts) {
-        out_of_memory(err, errlen);
-    } else {
-        for (size_t i = 0; i < n; i++) {
-            groups[i] = p[i].group;
-            pts[i] = (point){0, p[i].time_s, p[i].cost, NAN, NAN, i};
-        }
-        plot_spec spec = {.title = title, .x_label = "predicted time (s)", .y_label = cost_label,
-                          .x_scale = SCALE_LOG10, .y_scale = SCALE_LOG10};
-        ok = grouped_points(&spec, NULL, groups, pts, n, true, out, err, errlen);
+    point_set s;
+    if (!point_set_alloc(&s, n, err, errlen))
+        return false;
+    for (size_t i = 0; i < n; i++) {
+        s.groups[i] = p[i].group;
+        s.pts[i] = (point){0, p[i].time_s, p[i].cost, NAN, NAN, i};
     }
-    free(groups);
-    free(pts);
+    plot_spec spec = {.title = title, .x_label = "predicted time (s)", .y_label = cost_label,
+                      .x_scale = SCALE_LOG10, .y_scale = SCALE_LOG10};
+    bool ok = grouped_points(&spec, NULL, s.groups, s.pts, n, true, out, err, errlen);
+    point_set_free(&s);
     return ok;
 }
 
