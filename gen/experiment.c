@@ -129,7 +129,7 @@ static bool evaluate_filter(const char *text, const char *what, const table *run
         double v;
         if (expr_eval_number(e, expr_lookup_table_row, &ctx, &v, &err))
             matches[r] = v != 0;
-        else if (strstr(err.message, "has no value"))
+        else if (err.missing_value)
             matches[r] = false; /* a run without the column simply does not match */
         else {
             fail(res, "%s:%d: %s (runs.csv line %ld)", what, err.column, err.message, runs->line[r]);

@@ -57,6 +57,7 @@ static void set_error(expr_error *err, int column, const char *fmt, ...)
     if (!err)
         return;
     err->column = column;
+    err->missing_value = false;
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(err->message, sizeof err->message, fmt, ap);
@@ -499,6 +500,8 @@ static bool eval_name(const expr *e, const eval_env *env, expr_value *out)
     bool missing = out->kind == VALUE_NUMBER ? isnan(out->number) : out->string == NULL;
     if (missing) {
         set_error(env->err, e->column, "column '%.60s' has no value here", e->text);
+        if (env->err)
+            env->err->missing_value = true;
         return false;
     }
     return true;

@@ -33,6 +33,7 @@ typedef struct expr expr;
 typedef struct {
     int column;        /* 1-based column in the source text of the error */
     char message[160]; /* "expected ')'", "unknown function 'lg'", ... */
+    bool missing_value; /* evaluation stopped at a known column with no value */
 } expr_error;
 
 typedef enum { VALUE_NUMBER, VALUE_STRING } value_kind;

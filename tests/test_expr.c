@@ -123,6 +123,18 @@ static void test_eval_errors(void)
     expect_error("cluster + 1", 1, "expected a number");
     expect_error("np == cluster", 4, "cannot compare");
     expect_error("missing * 2", 1, "has no value");
+    /* Callers tell a missing value from other failures without reading text. */
+    expr_error err;
+    double v;
+    expr *e = expr_parse("missing * 2", &err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(e);
+    CU_ASSERT_FALSE(expr_eval_number(e, lookup, NULL, &v, &err));
+    CU_ASSERT_TRUE(err.missing_value);
+    expr_free(e);
+    e = expr_parse("N / zero", &err);
+    CU_ASSERT_FALSE(expr_eval_number(e, lookup, NULL, &v, &err));
+    CU_ASSERT_FALSE(err.missing_value);
+    expr_free(e);
 }
 
 static void test_terms(void)
