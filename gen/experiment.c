@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gen/calibration.h"
 #include "gen/model_adapters.h"
 #include "models/expr.h"
 
@@ -279,6 +280,11 @@ bool experiment_run(const archive *a, const campaign *c, const experiment_info *
         return false;
     }
     experiment_compute_errors(res);
+    if (!calibration_apply(res, adapter)) {
+        res->ok = false;
+        snprintf(res->error, sizeof res->error, "out of memory while calibrating the intervals");
+        return false;
+    }
     return true;
 }
 

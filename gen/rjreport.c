@@ -113,7 +113,9 @@ int rjreport_law_text(char *buf, size_t len, const overhead_law *law, bool leadi
 bool rjreport_predict(report *r, size_t config, double estimate, bool extrapolation,
                       const char *note)
 {
-    report_prediction p = {config, estimate, NAN, NAN, NAN, NAN, extrapolation, (char *)note};
+    report_prediction p = {.config = config, .estimate = estimate, .ci_low = NAN, .ci_high = NAN,
+                           .pi_low = NAN, .pi_high = NAN, .extrapolation = extrapolation,
+                           .note = (char *)note};
     return report_add_prediction(r, &p);
 }
 

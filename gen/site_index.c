@@ -136,6 +136,7 @@ static bool clusters(site_ctx *c, rbuf *md)
 typedef struct {
     const char *model;
     size_t experiments, fitted, held_out, with_interval, inside;
+    size_t with_calibrated, inside_calibrated; /* the calibrated 95% PI */
     double sum_abs, max_abs;
 } accuracy;
 
@@ -160,7 +161,21 @@ static void tally(accuracy *a, const site_experiment *e)
             a->with_interval++;
             a->inside += tc->measured >= p->pi_low && tc->measured <= p->pi_high;
         }
+        if (isfinite(p->cal_low) && isfinite(p->cal_high)) {
+            a->with_calibrated++;
+            a->inside_calibrated += tc->measured >= p->cal_low && tc->measured <= p->cal_high;
+        }
     }
+}
+
+/* "3 of 4", or a dash when there is no interval at all. */
+static void count_of(rbuf *cell, size_t inside, size_t with)
+{
+    rbuf_clear(cell);
+    if (with)
+        rbuf_printf(cell, "%zu of %zu", inside, with);
+    else
+        rbuf_puts(cell, "\xE2\x80\x94 (no intervals)");
 }
 
 static const char *const models[] = {"scopred", "strip", "block", "multicluster", "multicore"};
@@ -183,13 +198,14 @@ static bool accuracy_section(site_ctx *c, rbuf *md)
                 "the mean of their repetitions.");
     md_end_paragraph(md);
     static const char *const head[] = {"model", "experiments", "fitted", "held-out configurations",
-                                       "mean |error| (%)", "max |error| (%)", "measured inside 95% PI"};
+                                       "mean |error| (%)", "max |error| (%)", "measured inside 95% PI",
+                                       "inside calibrated 95% PI"};
     md_table t;
-    md_table_begin(&t, md, 7, head, "lrrrrrr");
+    md_table_begin(&t, md, 8, head, "lrrrrrrr");
     rbuf csv, cell;
     rbuf_init(&csv), rbuf_init(&cell);
     rbuf_puts(&csv, "model,experiments,fitted,held_out,mean_abs_error_pct,max_abs_error_pct,"
-                    "with_interval,inside_interval\n");
+                    "with_interval,inside_interval,with_calibrated,inside_calibrated\n");
     for (size_t m = 0; m < NMODELS; m++) {
         const accuracy *a = &acc[m];
         double mean = a->held_out ? a->sum_abs / (double)a->held_out : NAN;
@@ -200,17 +216,16 @@ static bool accuracy_section(site_ctx *c, rbuf *md)
         site_md_cell_count(&t, a->held_out);
         site_md_cell_number(&t, mean);
         site_md_cell_number(&t, max);
-        rbuf_clear(&cell);
-        if (a->with_interval)
-            rbuf_printf(&cell, "%zu of %zu", a->inside, a->with_interval);
-        else
-            rbuf_puts(&cell, "\xE2\x80\x94 (no intervals)");
+        count_of(&cell, a->inside, a->with_interval);
+        md_table_text(&t, rbuf_str(&cell));
+        count_of(&cell, a->inside_calibrated, a->with_calibrated);
         md_table_text(&t, rbuf_str(&cell));
         rbuf_printf(&csv, "%s,%zu,%zu,%zu,", a->model, a->experiments, a->fitted, a->held_out);
         site_csv_num(&csv, mean);
         rbuf_putc(&csv, ',');
         site_csv_num(&csv, max);
-        rbuf_printf(&csv, ",%zu,%zu\n", a->with_interval, a->inside);
+        rbuf_printf(&csv, ",%zu,%zu,%zu,%zu\n", a->with_interval, a->inside, a->with_calibrated,
+                    a->inside_calibrated);
     }
     md_table_end(&t);
     site_md_data_link(md, "accuracy.csv");

@@ -24,6 +24,7 @@ void report_free(report *r)
     free(r->model);
     free(r->formula);
     free(r->equation);
+    free(r->interval_method);
     for (size_t i = 0; i < r->ncoefs; i++)
         free(r->coefs[i].term);
     free(r->coefs);
@@ -32,8 +33,10 @@ void report_free(report *r)
         free(r->stats[i].text);
     }
     free(r->stats);
-    for (size_t i = 0; i < r->npreds; i++)
+    for (size_t i = 0; i < r->npreds; i++) {
         free(r->preds[i].note);
+        free(r->preds[i].beyond);
+    }
     free(r->preds);
     free_strings(r->diagnostics, r->ndiagnostics);
     free_strings(r->warnings, r->nwarnings);
@@ -96,6 +99,8 @@ bool report_add_prediction(report *r, const report_prediction *p)
         return false;
     report_prediction copy = *p;
     copy.note = NULL;
+    copy.cal_low = copy.cal_high = copy.distance = NAN;
+    copy.beyond = NULL;
     if (p->note && !(copy.note = strdup(p->note)))
         return false;
     r->preds[r->npreds++] = copy;

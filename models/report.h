@@ -38,6 +38,11 @@ typedef struct {
     double pi_low, pi_high;   /* 95% prediction interval of a new run; NAN = absent */
     bool extrapolation;       /* outside the training data's range */
     char *note;               /* why an interval is absent, which term dominates, ... */
+    /* Filled by calibration (gen/calibration.h) after the model, never by
+     * a model: report_add_prediction sets them absent (NAN, NULL). */
+    double cal_low, cal_high; /* calibrated 95% prediction interval; NAN = absent */
+    double distance;          /* doublings beyond the training range, 0 inside; NAN unknown */
+    char *beyond;             /* "np 512 = 2.0x max trained 256; ...", NULL when inside */
 } report_prediction;
 
 typedef struct {
@@ -49,6 +54,7 @@ typedef struct {
     report_prediction *preds; size_t npreds;
     char **diagnostics;      size_t ndiagnostics; /* one-line verdicts */
     char **warnings;         size_t nwarnings;    /* aliased terms, dropped factors, ... */
+    char *interval_method;   /* how cal_low/cal_high were made (calibration), may be NULL */
 } report;
 
 void report_init(report *r);
@@ -59,7 +65,8 @@ bool report_set_text(char **field, const char *text);
 bool report_add_coef(report *r, const char *term, double coefficient,
                      double std_error, double t, double p, bool aliased);
 bool report_add_stat(report *r, const char *name, double value, const char *text);
-bool report_add_prediction(report *r, const report_prediction *p); /* copies p->note */
+/* Copies p->note; the calibration fields start absent whatever p holds. */
+bool report_add_prediction(report *r, const report_prediction *p);
 bool report_add_diagnostic(report *r, const char *line);
 bool report_add_warning(report *r, const char *line);
 

@@ -52,8 +52,9 @@ static bool oracle(void *ctx, const archive *a, const campaign *c, const experim
     for (size_t i = 0; i < res->input.ntargets; i++) {
         double m = res->input.targets[i].measured;
         double est = isnan(m) ? 1.0 : (i % 2 ? 1.2 * m : m);
-        report_prediction p = {i, est, est * 0.99, est * 1.01, est * 0.95, est * 1.05,
-                               isnan(m), NULL};
+        report_prediction p = {.config = i, .estimate = est, .ci_low = est * 0.99,
+                               .ci_high = est * 1.01, .pi_low = est * 0.95,
+                               .pi_high = est * 1.05, .extrapolation = isnan(m)};
         report_add_prediction(r, &p);
     }
     experiment_compute_errors(res);

@@ -1,0 +1,491 @@
+/*
+ * calibration.c — backtests by scale and bootstrap refits around a model
+ * adapter (see calibration.h; the numerics are models/calibrate.h).
+ */
+#include "gen/calibration.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "models/calibrate.h"
+
+/* One training configuration: its rows and mean measured response. */
+typedef struct {
+    size_t *rows;
+    size_t nrows;
+    double mean;
+} train_config;
+
+typedef struct {
+    const experiment_input *in;
+    model_adapter_fn adapter;
+    train_config *cfgs;
+    size_t ncfgs;
+    size_t *cols;       /* scale columns of the runs table */
+    size_t ncols;
+    calibrate_score *scores;
+    size_t nscores;
+    size_t nfolds;      /* refits that produced scores */
+    size_t nheld;       /* held-out configurations over those refits */
+    char fold_cols[256]; /* "np, N": the parameters whose levels were held out */
+} calib_ctx;
+
+static void ctx_free(calib_ctx *c)
+{
+    for (size_t i = 0; i < c->ncfgs; i++)
+        free(c->cfgs[i].rows);
+    free(c->cfgs);
+    free(c->cols);
+    free(c->scores);
+}
+
+static double cell(const calib_ctx *c, size_t row, size_t col)
+{
+    return table_number(&c->in->camp->runs, row, col);
+}
+
+/* ------------------------------------------------------------------ */
+/* Training configurations and scale columns                           */
+
+/* The measured response of a run (components summed). */
+static double row_value(const calib_ctx *c, size_t row)
+{
+    const experiment_input *in = c->in;
+    return experiment_row_response(&in->camp->runs, row, in->responses, in->nresponses);
+}
+
+static bool add_to_config(calib_ctx *c, size_t row)
+{
+    const table *runs = &c->in->camp->runs;
+    size_t k = 0;
+    while (k < c->ncfgs && !experiment_same_configuration(runs, c->cfgs[k].rows[0], row))
+        k++;
+    if (k == c->ncfgs) {
+        train_config *more = realloc(c->cfgs, (c->ncfgs + 1) * sizeof *more);
+        if (!more)
+            return false;
+        c->cfgs = more;
+        c->cfgs[c->ncfgs++] = (train_config){NULL, 0, 0};
+    }
+    train_config *t = &c->cfgs[k];
+    size_t *rows = realloc(t->rows, (t->nrows + 1) * sizeof *rows);
+    if (!rows)
+        return false;
+    t->rows = rows;
+    t->rows[t->nrows++] = row;
+    return true;
+}
+
+static bool group_configs(calib_ctx *c)
+{
+    const experiment_input *in = c->in;
+    for (size_t i = 0; i < in->ntrain; i++)
+        if (!add_to_config(c, in->train_rows[i]))
+            return false;
+    for (size_t k = 0; k < c->ncfgs; k++) {
+        double sum = 0;
+        for (size_t j = 0; j < c->cfgs[k].nrows; j++)
+            sum += row_value(c, c->cfgs[k].rows[j]);
+        c->cfgs[k].mean = sum / (double)c->cfgs[k].nrows;
+    }
+    return true;
+}
+
+/* A numeric identifying column, positive in every training run, whose value
+ * differs between training configurations or between training and a target. */
+static bool is_scale_column(const calib_ctx *c, size_t col)
+{
+    const table *runs = &c->in->camp->runs;
+    if (runs->cols[col].kind != COL_NUMBER || !experiment_is_identifying(runs->cols[col].name))
+        return false;
+    double first = cell(c, c->cfgs[0].rows[0], col);
+    bool differs = false;
+    for (size_t k = 0; k < c->ncfgs; k++) {
+        double v = cell(c, c->cfgs[k].rows[0], col);
+        if (!(v > 0))
+            return false;
+        differs |= v != first;
+    }
+    for (size_t i = 0; i < c->in->ntargets && !differs; i++) {
+        double v = cell(c, c->in->targets[i].rows[0], col);
+        differs = v > 0 && v != first;
+    }
+    return differs;
+}
+
+static bool choose_scale_columns(calib_ctx *c)
+{
+    const table *runs = &c->in->camp->runs;
+    c->cols = malloc((runs->ncols ? runs->ncols : 1) * sizeof *c->cols);
+    if (!c->cols)
+        return false;
+    for (size_t col = 0; col < runs->ncols; col++)
+        if (is_scale_column(c, col))
+            c->cols[c->ncols++] = col;
+    return true;
+}
+
+/* The range of column col over the configurations with use[k] (NULL = all). */
+static void trained_range(const calib_ctx *c, size_t col, const bool *use, double *lo, double *hi)
+{
+    *lo = INFINITY, *hi = -INFINITY;
+    for (size_t k = 0; k < c->ncfgs; k++) {
+        if (use && !use[k])
+            continue;
+        double v = cell(c, c->cfgs[k].rows[0], col);
+        *lo = fmin(*lo, v), *hi = fmax(*hi, v);
+    }
+}
+
+/* Doublings of row beyond the range of the configurations use (NULL = all),
+ * the largest over the scale columns; with text, each column beyond it as
+ * "np 16 = 2x max trained 8" joined by "; ". */
+static double row_distance(const calib_ctx *c, size_t row, const bool *use, char *text,
+                           size_t len)
+{
+    double d = 0;
+    size_t used = 0;
+    if (text && len)
+        text[0] = '\0';
+    for (size_t i = 0; i < c->ncols; i++) {
+        double lo, hi, v = cell(c, row, c->cols[i]);
+        trained_range(c, c->cols[i], use, &lo, &hi);
+        double di = calibrate_distance(v, lo, hi);
+        if (!(di > 0))
+            continue;
+        d = fmax(d, di);
+        if (text && used < len) {
+            bool above = v > hi;
+            used += (size_t)snprintf(text + used, len - used, "%s%s %.6g = %.3gx %s trained %.6g",
+                                     used ? "; " : "", c->in->camp->runs.cols[c->cols[i]].name, v,
+                                     v / (above ? hi : lo), above ? "max" : "min",
+                                     above ? hi : lo);
+        }
+    }
+    return d;
+}
+
+/* ------------------------------------------------------------------ */
+/* Backtest refits                                                     */
+
+static bool add_score(calib_ctx *c, calibrate_score s)
+{
+    calibrate_score *more = realloc(c->scores, (c->nscores + 1) * sizeof *more);
+    if (!more)
+        return false;
+    c->scores = more;
+    c->scores[c->nscores++] = s;
+    return true;
+}
+
+/* Refit without the configurations held[k], predict them, keep the scores.
+ * A refit the model refuses (too few levels left) is skipped. */
+static bool run_fold(calib_ctx *c, const bool *held)
+{
+    size_t nheld = 0;
+    for (size_t k = 0; k < c->ncfgs; k++)
+        nheld += held[k];
+    experiment_input sub = *c->in;
+    bool *kept = malloc(c->ncfgs * sizeof *kept);
+    sub.train_rows = malloc(c->in->ntrain * sizeof *sub.train_rows);
+    sub.targets = calloc(nheld, sizeof *sub.targets);
+    size_t *which = malloc(nheld * sizeof *which);
+    bool ok = kept && sub.train_rows && sub.targets && which;
+    sub.ntrain = sub.ntargets = 0;
+    for (size_t k = 0; ok && k < c->ncfgs; k++) {
+        kept[k] = !held[k];
+        if (held[k]) {
+            which[sub.ntargets] = k;
+            sub.targets[sub.ntargets++] = (target_config){c->cfgs[k].rows, c->cfgs[k].nrows,
+                                                          c->cfgs[k].mean, c->cfgs[k].nrows, NAN};
+        } else {
+            memcpy(sub.train_rows + sub.ntrain, c->cfgs[k].rows,
+                   c->cfgs[k].nrows * sizeof *sub.train_rows);
+            sub.ntrain += c->cfgs[k].nrows;
+        }
+    }
+    report rep;
+    report_init(&rep);
+    char err[256];
+    size_t before = c->nscores;
+    if (ok && c->adapter(&sub, &rep, err, sizeof err)) {
+        for (size_t i = 0; ok && i < rep.npreds; i++) {
+            const report_prediction *p = &rep.preds[i];
+            if (p->config >= sub.ntargets)
+                continue;
+            const train_config *t = &c->cfgs[which[p->config]];
+            calibrate_score s = {p->estimate, t->mean, row_distance(c, t->rows[0], kept, NULL, 0),
+                                 c->nfolds};
+            ok = add_score(c, s);
+        }
+    }
+    if (c->nscores > before)
+        c->nfolds++, c->nheld += nheld;
+    report_free(&rep);
+    free(kept);
+    free(sub.train_rows);
+    free(sub.targets);
+    free(which);
+    return ok;
+}
+
+static int compare_doubles(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Distinct values of column col over the configurations, ascending. */
+static size_t levels_of(const calib_ctx *c, size_t col, double *levels)
+{
+    size_t n = 0;
+    for (size_t k = 0; k < c->ncfgs; k++)
+        levels[n++] = cell(c, c->cfgs[k].rows[0], col);
+    qsort(levels, n, sizeof *levels, compare_doubles);
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++)
+        if (m == 0 || levels[i] != levels[m - 1])
+            levels[m++] = levels[i];
+    return m;
+}
+
+/* Is some target below the trained range of col? */
+static bool target_below(const calib_ctx *c, size_t col, double lowest)
+{
+    for (size_t i = 0; i < c->in->ntargets; i++)
+        if (cell(c, c->in->targets[i].rows[0], col) < lowest)
+            return true;
+    return false;
+}
+
+/* Has a fold with exactly this held set already been run? */
+static bool seen_fold(bool *const *done, size_t ndone, const bool *held, size_t n)
+{
+    for (size_t i = 0; i < ndone; i++)
+        if (memcmp(done[i], held, n * sizeof *held) == 0)
+            return true;
+    return false;
+}
+
+static void note_fold_column(calib_ctx *c, const char *name)
+{
+    size_t used = strlen(c->fold_cols);
+    if (!strstr(c->fold_cols, name) && used < sizeof c->fold_cols)
+        snprintf(c->fold_cols + used, sizeof c->fold_cols - used, "%s%s", used ? ", " : "",
+                 name);
+}
+
+/* Hold out the configurations at the top (or bottom) `depth` levels of col. */
+static bool *held_set(const calib_ctx *c, size_t col, double threshold, bool upward)
+{
+    bool *held = malloc(c->ncfgs * sizeof *held);
+    if (!held)
+        return NULL;
+    for (size_t k = 0; k < c->ncfgs; k++) {
+        double v = cell(c, c->cfgs[k].rows[0], col);
+        held[k] = upward ? v >= threshold : v <= threshold;
+    }
+    return held;
+}
+
+#define FOLD_DEPTHS 2 /* hold out the top level, then the top two */
+
+static bool run_backtests(calib_ctx *c)
+{
+    size_t cap = c->ncols * FOLD_DEPTHS * 2;
+    bool **done = calloc(cap ? cap : 1, sizeof *done);
+    double *levels = malloc(c->ncfgs * sizeof *levels);
+    size_t ndone = 0;
+    bool ok = done && levels;
+    for (size_t i = 0; ok && i < c->ncols; i++) {
+        size_t col = c->cols[i], m = levels_of(c, col, levels);
+        for (int dir = 0; ok && dir < 2; dir++) {
+            bool upward = dir == 0;
+            if (!upward && !target_below(c, col, levels[0]))
+                continue;
+            for (size_t depth = 1; ok && depth <= FOLD_DEPTHS && depth < m; depth++) {
+                double threshold = upward ? levels[m - depth] : levels[depth - 1];
+                bool *held = held_set(c, col, threshold, upward);
+                if (!(ok = held != NULL))
+                    break;
+                if (seen_fold(done, ndone, held, c->ncfgs)) {
+                    free(held);
+                    continue;
+                }
+                done[ndone++] = held;
+                size_t before = c->nfolds;
+                ok = run_fold(c, held);
+                if (c->nfolds > before)
+                    note_fold_column(c, c->in->camp->runs.cols[col].name);
+            }
+        }
+    }
+    for (size_t i = 0; i < ndone; i++)
+        free(done[i]);
+    free(done);
+    free(levels);
+    return ok;
+}
+
+/* ------------------------------------------------------------------ */
+/* Bootstrap over repetitions                                          */
+
+/* Pooled standard deviation of log responses within configurations. */
+static double repetition_sd_log(const calib_ctx *c)
+{
+    double ss = 0;
+    size_t df = 0;
+    for (size_t k = 0; k < c->ncfgs; k++) {
+        const train_config *t = &c->cfgs[k];
+        if (t->nrows < 2 || !(t->mean > 0))
+            continue;
+        double mean_log = 0;
+        for (size_t j = 0; j < t->nrows; j++)
+            mean_log += log(row_value(c, t->rows[j])) / (double)t->nrows;
+        for (size_t j = 0; j < t->nrows; j++) {
+            double dev = log(row_value(c, t->rows[j])) - mean_log;
+            ss += dev * dev;
+        }
+        df += t->nrows - 1;
+    }
+    return df && isfinite(ss) ? sqrt(ss / (double)df) : 0;
+}
+
+/* est[b * npreds + i]: prediction i of the report, refitted on resample b. */
+static bool bootstrap_estimates(calib_ctx *c, const report *rep, double *est)
+{
+    calibrate_rng g;
+    calibrate_rng_seed(&g, CALIBRATION_BOOTSTRAP_SEED);
+    experiment_input sub = *c->in;
+    sub.train_rows = malloc((c->in->ntrain ? c->in->ntrain : 1) * sizeof *sub.train_rows);
+    if (!sub.train_rows)
+        return false;
+    bool ok = true;
+    for (size_t b = 0; ok && b < CALIBRATION_BOOTSTRAP_RESAMPLES; b++) {
+        sub.ntrain = 0;
+        for (size_t k = 0; k < c->ncfgs; k++)
+            for (size_t j = 0; j < c->cfgs[k].nrows; j++)
+                sub.train_rows[sub.ntrain++] =
+                    c->cfgs[k].rows[calibrate_rng_below(&g, c->cfgs[k].nrows)];
+        report r;
+        report_init(&r);
+        char err[256];
+        for (size_t i = 0; i < rep->npreds; i++)
+            est[b * rep->npreds + i] = NAN;
+        if (c->adapter(&sub, &r, err, sizeof err))
+            for (size_t i = 0; i < rep->npreds && i < r.npreds; i++)
+                if (r.preds[i].config == rep->preds[i].config)
+                    est[b * rep->npreds + i] = r.preds[i].estimate;
+        report_free(&r);
+    }
+    free(sub.train_rows);
+    return ok;
+}
+
+static bool has_repetitions(const calib_ctx *c)
+{
+    for (size_t k = 0; k < c->ncfgs; k++)
+        if (c->cfgs[k].nrows > 1)
+            return true;
+    return false;
+}
+
+/* Bootstrap intervals; returns false only when out of memory. */
+static bool apply_bootstrap(calib_ctx *c, report *rep)
+{
+    const size_t B = CALIBRATION_BOOTSTRAP_RESAMPLES;
+    double *est = malloc((rep->npreds ? rep->npreds : 1) * B * sizeof *est);
+    double *column = malloc(B * sizeof *column);
+    bool ok = est && column && bootstrap_estimates(c, rep, est);
+    double sd = repetition_sd_log(c);
+    size_t done = 0;
+    for (size_t i = 0; ok && i < rep->npreds; i++) {
+        report_prediction *p = &rep->preds[i];
+        for (size_t b = 0; b < B; b++)
+            column[b] = est[b * rep->npreds + i];
+        double h;
+        calibrate_status st = calibrate_bootstrap(column, B, p->estimate, sd, CALIBRATE_LEVEL, &h);
+        ok = st != CALIBRATE_NOMEM;
+        if (st == CALIBRATE_OK && h > 0 &&
+            calibrate_interval(p->estimate, h, p->pi_low, p->pi_high, &p->cal_low,
+                               &p->cal_high) == CALIBRATE_OK)
+            done++;
+    }
+    free(est);
+    free(column);
+    char text[512];
+    snprintf(text, sizeof text,
+             "bootstrap over repetitions (%zu resamples of every training configuration's runs, "
+             "fixed seed) plus the repetition spread of a new run (log sd %.3g): no refit on "
+             "fewer levels was possible, so this covers measurement noise, not model misfit; "
+             "%zu of %zu predictions have it",
+             B, sd, done, rep->npreds);
+    return ok && report_set_text(&rep->interval_method, text);
+}
+
+/* ------------------------------------------------------------------ */
+
+static bool apply_backtest(calib_ctx *c, report *rep, const calibrate_model *m)
+{
+    size_t done = 0;
+    for (size_t i = 0; i < rep->npreds; i++) {
+        report_prediction *p = &rep->preds[i];
+        double h = calibrate_half_width(m, p->distance);
+        done += calibrate_interval(p->estimate, h, p->pi_low, p->pi_high, &p->cal_low,
+                                   &p->cal_high) == CALIBRATE_OK;
+    }
+    char text[768];
+    snprintf(text, sizeof text,
+             "backtest by scale: %zu refits without the largest trained levels of %s "
+             "(%zu held-out configurations); log error per doubling beyond the trained range "
+             "s = %.3g, Student t = %.3g (%zu folds); interval = estimate times/divided by "
+             "exp(t * s * max(doublings beyond range, %.2g)), widened to contain the model's "
+             "own prediction interval; %zu of %zu predictions have it",
+             c->nfolds, c->fold_cols, c->nheld, m->scale, m->t, m->nfolds,
+             (double)CALIBRATE_MIN_DISTANCE, done, rep->npreds);
+    return report_set_text(&rep->interval_method, text);
+}
+
+/* distance and beyond of every prediction. */
+static bool fill_ranges(calib_ctx *c, report *rep)
+{
+    for (size_t i = 0; i < rep->npreds; i++) {
+        report_prediction *p = &rep->preds[i];
+        if (p->config >= c->in->ntargets)
+            continue;
+        char text[512];
+        p->distance = row_distance(c, c->in->targets[p->config].rows[0], NULL, text, sizeof text);
+        if (text[0] && !report_set_text(&p->beyond, text))
+            return false;
+    }
+    return true;
+}
+
+bool calibration_apply(experiment_result *res, model_adapter_fn adapter)
+{
+    calib_ctx c = {.in = &res->input, .adapter = adapter};
+    report *rep = &res->rep;
+    bool ok = true;
+    if (c.in->ntrain == 0 || rep->npreds == 0)
+        return true;
+    ok = group_configs(&c) && choose_scale_columns(&c) && fill_ranges(&c, rep) &&
+         run_backtests(&c);
+    calibrate_model m;
+    calibrate_status st = ok ? calibrate_fit(c.scores, c.nscores, CALIBRATE_LEVEL, &m)
+                             : CALIBRATE_NOMEM;
+    if (st == CALIBRATE_OK)
+        ok = apply_backtest(&c, rep, &m);
+    else if (st == CALIBRATE_NO_SCORES && has_repetitions(&c))
+        ok = apply_bootstrap(&c, rep);
+    else if (st == CALIBRATE_NO_SCORES)
+        ok = report_set_text(&rep->interval_method,
+                             "none: no refit on fewer levels was possible and every training "
+                             "configuration was run once, so there is nothing to calibrate on");
+    else
+        ok = false;
+    ctx_free(&c);
+    return ok;
+}

@@ -1,0 +1,33 @@
+/*
+ * calibration.h — calibrated 95% prediction intervals and range-based
+ * extrapolation for every model, wired around the model adapters.
+ *
+ * After an adapter has fitted an experiment, calibration_apply refits the
+ * same adapter on parts of the training runs (models/calibrate.h explains
+ * the method): per scale parameter (a numeric identifying column with
+ * positive values, np, N, P, ...) it leaves out the configurations at the
+ * largest trained level, then the two largest (the smallest too where a
+ * target lies below the trained range), predicts them, and turns the
+ * errors into a half-width that grows with the target's distance beyond
+ * the training range. Models that cannot be refitted on fewer levels are
+ * bootstrapped over repetitions (fixed seed) instead. It fills, for every
+ * prediction, cal_low/cal_high, distance and beyond ("np 512 = 2x max
+ * trained 256"), and rep->interval_method in words.
+ *
+ * Ownership: everything it makes belongs to the report.
+ */
+#ifndef PERFCAST_CALIBRATION_H
+#define PERFCAST_CALIBRATION_H
+
+#include <stdbool.h>
+#include "gen/experiment.h"
+
+#define CALIBRATION_BOOTSTRAP_RESAMPLES 100
+#define CALIBRATION_BOOTSTRAP_SEED 20240611u
+
+/* Calibrate res->rep (an adapter's successful report) by refitting with
+ * adapter. Returns false only when out of memory; a calibration that is
+ * impossible leaves the intervals absent and says why in interval_method. */
+bool calibration_apply(experiment_result *res, model_adapter_fn adapter);
+
+#endif

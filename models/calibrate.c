@@ -1,0 +1,187 @@
+/*
+ * calibrate.c — backtest calibration, bootstrap half-widths and held-out
+ * scores (see calibrate.h for the method).
+ */
+#include "models/calibrate.h"
+
+#include <gsl/gsl_cdf.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Count the distinct fold ids among the used scores. */
+static size_t count_folds(const calibrate_score *s, const bool *used, size_t n)
+{
+    size_t folds = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (!used[i])
+            continue;
+        bool seen = false;
+        for (size_t j = 0; j < i && !seen; j++)
+            seen = used[j] && s[j].fold == s[i].fold;
+        folds += !seen;
+    }
+    return folds;
+}
+
+static bool score_usable(const calibrate_score *s)
+{
+    return isfinite(s->predicted) && isfinite(s->measured) && s->predicted > 0 &&
+           s->measured > 0 && isfinite(s->distance) && s->distance >= 0;
+}
+
+calibrate_status calibrate_fit(const calibrate_score *scores, size_t n, double level,
+                               calibrate_model *out)
+{
+    memset(out, 0, sizeof *out);
+    out->scale = out->t = NAN;
+    if (!(level > 0 && level < 1))
+        return CALIBRATE_BAD_INPUT;
+    bool *used = calloc(n ? n : 1, sizeof *used);
+    if (!used)
+        return CALIBRATE_NOMEM;
+    double sum_sq = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (!(used[i] = score_usable(&scores[i])))
+            continue;
+        double e = log(scores[i].predicted / scores[i].measured);
+        double z = e / fmax(scores[i].distance, CALIBRATE_MIN_DISTANCE);
+        sum_sq += z * z;
+        out->nscores++;
+        out->max_abs_log_error = fmax(out->max_abs_log_error, fabs(e));
+    }
+    out->nfolds = count_folds(scores, used, n);
+    free(used);
+    if (out->nscores == 0)
+        return CALIBRATE_NO_SCORES;
+    out->scale = sqrt(sum_sq / (double)out->nscores);
+    out->t = gsl_cdf_tdist_Pinv(1 - (1 - level) / 2, (double)out->nfolds);
+    return CALIBRATE_OK;
+}
+
+double calibrate_half_width(const calibrate_model *m, double distance)
+{
+    if (!isfinite(distance) || distance < 0)
+        distance = 0;
+    return m->t * m->scale * fmax(distance, CALIBRATE_MIN_DISTANCE);
+}
+
+calibrate_status calibrate_interval(double estimate, double h, double pi_low, double pi_high,
+                                    double *low, double *high)
+{
+    *low = *high = NAN;
+    if (!(isfinite(estimate) && estimate > 0 && isfinite(h) && h >= 0))
+        return CALIBRATE_BAD_INPUT;
+    *low = estimate * exp(-h);
+    *high = estimate * exp(h);
+    /* A run time is positive: a PI reaching below zero widens only upwards. */
+    if (isfinite(pi_low) && pi_low > 0)
+        *low = fmin(*low, pi_low);
+    if (isfinite(pi_high))
+        *high = fmax(*high, pi_high);
+    return CALIBRATE_OK;
+}
+
+double calibrate_distance(double value, double lo, double hi)
+{
+    if (!(value > 0 && lo > 0 && hi > 0))
+        return NAN;
+    if (value > hi)
+        return log2(value / hi);
+    if (value < lo)
+        return log2(lo / value);
+    return 0;
+}
+
+static int compare_doubles(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* The type-7 (linear interpolation) quantile q of sorted v[0..n). */
+static double sorted_quantile(const double *v, size_t n, double q)
+{
+    double pos = q * (double)(n - 1);
+    size_t k = (size_t)floor(pos);
+    if (k + 1 >= n)
+        return v[n - 1];
+    return v[k] + (pos - (double)k) * (v[k + 1] - v[k]);
+}
+
+calibrate_status calibrate_bootstrap(const double *boot, size_t n, double estimate,
+                                     double rep_sd_log, double level, double *h)
+{
+    *h = NAN;
+    if (!(estimate > 0 && isfinite(estimate) && level > 0 && level < 1))
+        return CALIBRATE_BAD_INPUT;
+    double *dev = malloc((n ? n : 1) * sizeof *dev);
+    if (!dev)
+        return CALIBRATE_NOMEM;
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++)
+        if (boot[i] > 0 && isfinite(boot[i]))
+            dev[m++] = fabs(log(boot[i] / estimate));
+    if (m < 2) {
+        free(dev);
+        return CALIBRATE_NO_SCORES;
+    }
+    qsort(dev, m, sizeof *dev, compare_doubles);
+    double fit_part = sorted_quantile(dev, m, level);
+    free(dev);
+    double noise = isfinite(rep_sd_log) && rep_sd_log > 0
+                       ? gsl_cdf_ugaussian_Pinv(1 - (1 - level) / 2) * rep_sd_log
+                       : 0;
+    *h = sqrt(fit_part * fit_part + noise * noise);
+    return CALIBRATE_OK;
+}
+
+void calibrate_rng_seed(calibrate_rng *g, uint64_t seed)
+{
+    g->state = seed ? seed : 0x9E3779B97F4A7C15ull; /* xorshift must not start at 0 */
+}
+
+size_t calibrate_rng_below(calibrate_rng *g, size_t n)
+{
+    uint64_t x = g->state;
+    x ^= x >> 12;
+    x ^= x << 25;
+    x ^= x >> 27;
+    g->state = x;
+    uint64_t r = x * 0x2545F4914F6CDD1Dull;
+    return (size_t)((r >> 11) % (uint64_t)n);
+}
+
+calibrate_status calibrate_score_targets(const double *estimate, const double *measured,
+                                         const double *low, const double *high, size_t n,
+                                         calibrate_scores *out)
+{
+    memset(out, 0, sizeof *out);
+    out->median_abs_error_pct = out->max_abs_error_pct = NAN;
+    out->coverage = out->mean_width_pct = NAN;
+    double *err = malloc((n ? n : 1) * sizeof *err);
+    if (!err)
+        return CALIBRATE_NOMEM;
+    double width_sum = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (!(isfinite(estimate[i]) && isfinite(measured[i]) && measured[i] > 0))
+            continue;
+        err[out->ntargets++] = fabs(100.0 * (estimate[i] - measured[i]) / measured[i]);
+        if (!(isfinite(low[i]) && isfinite(high[i]) && estimate[i] != 0))
+            continue;
+        out->nwith_interval++;
+        out->ninside += measured[i] >= low[i] && measured[i] <= high[i];
+        width_sum += 100.0 * (high[i] - low[i]) / fabs(estimate[i]);
+    }
+    if (out->ntargets > 0) {
+        qsort(err, out->ntargets, sizeof *err, compare_doubles);
+        out->median_abs_error_pct = sorted_quantile(err, out->ntargets, 0.5);
+        out->max_abs_error_pct = err[out->ntargets - 1];
+    }
+    if (out->nwith_interval > 0) {
+        out->coverage = (double)out->ninside / (double)out->nwith_interval;
+        out->mean_width_pct = width_sum / (double)out->nwith_interval;
+    }
+    free(err);
+    return CALIBRATE_OK;
+}

@@ -1,0 +1,131 @@
+/*
+ * calibrate.h — calibrated 95% prediction intervals for any model, from
+ * backtests by scale, and the scores that compare models on held-out runs.
+ *
+ * Why: a model's own interval (ScoPred's Student-t PI, multicore's delta
+ * method) assumes the model is right. Extrapolating to more processes or a
+ * larger problem, the error that matters is the model's misfit, which grows
+ * with the distance beyond the training range; on the embedded archive the
+ * textbook PI covered 73% of held-out runs. Calibration measures that error
+ * on the training data itself and widens the interval to match.
+ *
+ * Method (backtest by scale, Student-t on distance-scaled log errors):
+ *  1. The caller refits the model without the largest training
+ *     configurations (per scale parameter: the top level, then the top two
+ *     levels) and predicts the held-out ones. Each held-out configuration
+ *     gives a score: e = log(predicted / measured) and d, its distance
+ *     beyond the refit's training range in doublings (log2 of the ratio to
+ *     the nearest trained value, largest over the parameters; 0 inside).
+ *  2. The errors are put on a per-doubling scale: z = e / max(d, d0), with
+ *     d0 = CALIBRATE_MIN_DISTANCE (an interpolation or a short step still
+ *     carries the error of one such step), and s = sqrt(mean z^2) (zero
+ *     mean: a signed bias that changes with scale is part of the error).
+ *  3. A target at distance D gets the log half-width
+ *         h = t(0.975, df) * s * max(D, d0)
+ *     (the Student-t interval of a zero-mean normal whose variance is
+ *     estimated from df values) where df counts the independent refits
+ *     (folds), not the scores: the scores of one refit share its fit, and
+ *     folds holding out the same configurations count once. With few folds
+ *     t is large and the interval honest about it (t(0.975, 1) = 12.7).
+ *  4. The calibrated interval is [est * e^-h, est * e^h], widened where
+ *     needed to contain the model's own PI (the parametric interval covers
+ *     repetition noise that a backtest with few configurations may miss).
+ *  When no refit is possible (a model needing every level it was given),
+ *  the caller bootstraps instead: resamples the repetitions of every
+ *  training configuration (fixed seed), refits, and calibrate_bootstrap
+ *  turns the spread of the log estimates, plus the repetition spread of a
+ *  new run, into a half-width. That interval covers noise, not misfit, and
+ *  the caller says so.
+ *
+ * Everything is deterministic: the generator is a fixed-seed xorshift64*
+ * held by the caller (no global state).
+ *
+ * Ownership: no function allocates except calibrate_fit (none kept) and
+ * calibrate_bootstrap (temporary, freed); results are plain values.
+ * No I/O.
+ */
+#ifndef PERFCAST_CALIBRATE_H
+#define PERFCAST_CALIBRATE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define CALIBRATE_LEVEL 0.95
+#define CALIBRATE_MIN_DISTANCE 0.5 /* doublings */
+
+typedef enum {
+    CALIBRATE_OK = 0,
+    CALIBRATE_NOMEM,
+    CALIBRATE_NO_SCORES,   /* no usable score (no refit succeeded, or all non-positive) */
+    CALIBRATE_BAD_INPUT,   /* a non-positive or non-finite estimate or level */
+} calibrate_status;
+
+/* One held-out training configuration of a backtest refit. */
+typedef struct {
+    double predicted, measured; /* both > 0 to be used */
+    double distance;            /* doublings beyond the refit's range, >= 0 */
+    size_t fold;                /* which refit produced it */
+} calibrate_score;
+
+typedef struct {
+    size_t nscores;   /* scores used */
+    size_t nfolds;    /* distinct folds among them: the t's degrees of freedom */
+    double scale;     /* s: root mean square log error per doubling */
+    double t;         /* Student t quantile (1 + level) / 2 with nfolds df */
+    double max_abs_log_error; /* largest |log(predicted/measured)| seen */
+} calibrate_model;
+
+/* Calibrate from n scores at level (0.95). */
+calibrate_status calibrate_fit(const calibrate_score *scores, size_t n, double level,
+                               calibrate_model *out);
+
+/* The log half-width for a target at distance doublings. */
+double calibrate_half_width(const calibrate_model *m, double distance);
+
+/* The calibrated interval around estimate (> 0) with log half-width h,
+ * widened to contain [pi_low, pi_high] where those are finite (a pi_low
+ * at or below zero is ignored: the interval stays positive).
+ * CALIBRATE_BAD_INPUT (and NANs) when estimate <= 0 or h is not finite. */
+calibrate_status calibrate_interval(double estimate, double h, double pi_low, double pi_high,
+                                    double *low, double *high);
+
+/* Distance of value beyond [lo, hi] in doublings: log2(value/hi) above,
+ * log2(lo/value) below, 0 inside; NAN when a value is not positive. */
+double calibrate_distance(double value, double lo, double hi);
+
+/* Bootstrap half-width: the level quantile of |log(b / estimate)| over the
+ * n bootstrap estimates b (non-positive ones ignored), combined in
+ * quadrature with the new run's noise z * rep_sd_log (rep_sd_log: the
+ * pooled standard deviation of log repetitions, 0 when unknown).
+ * CALIBRATE_NO_SCORES when fewer than 2 usable estimates. */
+calibrate_status calibrate_bootstrap(const double *boot, size_t n, double estimate,
+                                     double rep_sd_log, double level, double *h);
+
+/* Deterministic generator (xorshift64*) for the bootstrap. */
+typedef struct {
+    uint64_t state;
+} calibrate_rng;
+
+void calibrate_rng_seed(calibrate_rng *g, uint64_t seed);
+/* Uniform in [0, n), n > 0. */
+size_t calibrate_rng_below(calibrate_rng *g, size_t n);
+
+/* How a model did on held-out targets (the compare table). */
+typedef struct {
+    size_t ntargets;       /* targets with a measurement and an estimate */
+    double median_abs_error_pct, max_abs_error_pct; /* NAN when ntargets == 0 */
+    size_t nwith_interval; /* of those, with a finite interval */
+    size_t ninside;        /* measured inside it */
+    double coverage;       /* ninside / nwith_interval, NAN when none */
+    double mean_width_pct; /* mean of 100*(high-low)/estimate, NAN when none */
+} calibrate_scores;
+
+/* Score n targets: estimate, measured, interval [low, high] (NAN = none).
+ * Targets without a finite positive measurement or a finite estimate are
+ * skipped. CALIBRATE_NOMEM only. */
+calibrate_status calibrate_score_targets(const double *estimate, const double *measured,
+                                         const double *low, const double *high, size_t n,
+                                         calibrate_scores *out);
+
+#endif

@@ -1,0 +1,300 @@
+/*
+ * test_calibrate.c — calibrated intervals (models/calibrate.h, wired by
+ * gen/calibration.h): the numerics worked by hand, and coverage measured on
+ * simulated campaigns the method was never tuned on — a known scaling law
+ * plus lognormal noise, trained on the small process counts and asked for
+ * 2x and 4x more, with the right formula and with a formula that misses a
+ * term (model misfit growing with scale).
+ */
+#include "gen/experiment.h"
+#include "models/calibrate.h"
+#include "tests/testutil.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* t(0.975) from printed tables (Abramowitz & Stegun 26.7). */
+#define T975_DF2 4.302652730
+#define T975_DF1 12.70620474
+
+static void test_fit_by_hand(void)
+{
+    /* z = ln2/1, -ln2/max(0.25, 0.5), 0/2; folds {0, 1}. */
+    calibrate_score s[] = {
+        {2, 1, 1, 0},
+        {1, 2, 0.25, 1},
+        {1, 1, 2, 1},
+        {-1, 1, 1, 2},   /* not usable: negative prediction */
+    };
+    calibrate_model m;
+    CU_ASSERT_EQUAL_FATAL(calibrate_fit(s, 4, 0.95, &m), CALIBRATE_OK);
+    double ln2 = log(2.0);
+    double scale = sqrt((ln2 * ln2 + 4 * ln2 * ln2) / 3);
+    CU_ASSERT_EQUAL(m.nscores, 3);
+    CU_ASSERT_EQUAL(m.nfolds, 2);
+    CU_ASSERT_DOUBLE_EQUAL(m.scale, scale, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(m.t, T975_DF2, 1e-8);
+    CU_ASSERT_DOUBLE_EQUAL(m.max_abs_log_error, ln2, 1e-15);
+    /* Inside the range (and short steps) count as d0 = 0.5 doublings. */
+    CU_ASSERT_DOUBLE_EQUAL(calibrate_half_width(&m, 0), T975_DF2 * scale * 0.5, 1e-8);
+    CU_ASSERT_DOUBLE_EQUAL(calibrate_half_width(&m, 3), T975_DF2 * scale * 3, 1e-8);
+
+    CU_ASSERT_EQUAL(calibrate_fit(s + 3, 1, 0.95, &m), CALIBRATE_NO_SCORES);
+    CU_ASSERT_EQUAL(calibrate_fit(s, 1, 0.95, &m), CALIBRATE_OK);
+    CU_ASSERT_DOUBLE_EQUAL(m.t, T975_DF1, 1e-6);
+}
+
+static void test_interval_and_distance(void)
+{
+    double lo, hi;
+    CU_ASSERT_EQUAL(calibrate_interval(10, log(2.0), NAN, NAN, &lo, &hi), CALIBRATE_OK);
+    CU_ASSERT_DOUBLE_EQUAL(lo, 5, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(hi, 20, 1e-12);
+    /* The model's own PI is kept where it is wider. */
+    CU_ASSERT_EQUAL(calibrate_interval(10, log(2.0), 4, 12, &lo, &hi), CALIBRATE_OK);
+    CU_ASSERT_DOUBLE_EQUAL(lo, 4, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(hi, 20, 1e-12);
+    CU_ASSERT_EQUAL(calibrate_interval(-1, 0.1, NAN, NAN, &lo, &hi), CALIBRATE_BAD_INPUT);
+    CU_ASSERT_TRUE(isnan(lo) && isnan(hi));
+
+    CU_ASSERT_DOUBLE_EQUAL(calibrate_distance(512, 2, 256), 1.0, 1e-15);
+    CU_ASSERT_DOUBLE_EQUAL(calibrate_distance(1, 4, 256), 2.0, 1e-15);
+    CU_ASSERT_DOUBLE_EQUAL(calibrate_distance(64, 4, 256), 0.0, 0);
+    CU_ASSERT_TRUE(isnan(calibrate_distance(0, 4, 256)));
+}
+
+static void test_bootstrap_and_rng(void)
+{
+    /* |log(b/1)| = 0, .1, .2, .3, .4: the type-7 0.95 quantile is 0.38. */
+    double boot[] = {1, exp(-0.1), exp(0.2), exp(-0.3), exp(0.4), -5};
+    double h;
+    CU_ASSERT_EQUAL(calibrate_bootstrap(boot, 6, 1.0, 0, 0.95, &h), CALIBRATE_OK);
+    CU_ASSERT_DOUBLE_EQUAL(h, 0.38, 1e-12);
+    /* With noise: sqrt(0.38^2 + (1.959964 * 0.1)^2). */
+    CU_ASSERT_EQUAL(calibrate_bootstrap(boot, 6, 1.0, 0.1, 0.95, &h), CALIBRATE_OK);
+    CU_ASSERT_DOUBLE_EQUAL(h, sqrt(0.38 * 0.38 + 0.1959963985 * 0.1959963985), 1e-9);
+    CU_ASSERT_EQUAL(calibrate_bootstrap(boot + 5, 1, 1.0, 0, 0.95, &h), CALIBRATE_NO_SCORES);
+
+    calibrate_rng a, b;
+    calibrate_rng_seed(&a, 7);
+    calibrate_rng_seed(&b, 7);
+    size_t counts[4] = {0};
+    for (int i = 0; i < 4000; i++) {
+        size_t x = calibrate_rng_below(&a, 4);
+        CU_ASSERT_EQUAL(x, calibrate_rng_below(&b, 4));
+        CU_ASSERT_FATAL(x < 4);
+        counts[x]++;
+    }
+    for (int k = 0; k < 4; k++) /* uniform: 1000 each, 5 sd = 137 */
+        CU_ASSERT(counts[k] > 860 && counts[k] < 1140);
+}
+
+static void test_scores_by_hand(void)
+{
+    double est[] = {11, 8, 5, 7}, meas[] = {10, 10, NAN, 7};
+    double lo[] = {9, 8.5, 1, NAN}, hi[] = {13, 9, 9, NAN};
+    calibrate_scores s;
+    CU_ASSERT_EQUAL_FATAL(calibrate_score_targets(est, meas, lo, hi, 4, &s), CALIBRATE_OK);
+    CU_ASSERT_EQUAL(s.ntargets, 3);             /* the third has no measurement */
+    CU_ASSERT_DOUBLE_EQUAL(s.median_abs_error_pct, 10, 1e-12); /* 10, 20, 0 */
+    CU_ASSERT_DOUBLE_EQUAL(s.max_abs_error_pct, 20, 1e-12);
+    CU_ASSERT_EQUAL(s.nwith_interval, 2);
+    CU_ASSERT_EQUAL(s.ninside, 1);              /* 10 in [9, 13], not in [8.5, 9] */
+    CU_ASSERT_DOUBLE_EQUAL(s.coverage, 0.5, 1e-15);
+    /* widths 100*4/11 and 100*0.5/8 */
+    CU_ASSERT_DOUBLE_EQUAL(s.mean_width_pct, (400.0 / 11 + 50.0 / 8) / 2, 1e-12);
+}
+
+/* ------------------------------------------------------------------ */
+/* Simulated campaigns                                                 */
+
+/* A small deterministic generator for the simulated noise (LCG + Box-Muller),
+ * independent of the one under test. */
+typedef struct {
+    unsigned long long s;
+} sim_rng;
+
+static double sim_uniform(sim_rng *g)
+{
+    g->s = g->s * 6364136223846793005ull + 1442695040888963407ull;
+    return ((double)(g->s >> 11) + 0.5) / 9007199254740992.0;
+}
+
+static double sim_normal(sim_rng *g)
+{
+    double u = sim_uniform(g), v = sim_uniform(g);
+    return sqrt(-2 * log(u)) * cos(2 * M_PI * v);
+}
+
+/* The laws the campaigns follow: time of N points on np processes. */
+typedef double (*sim_law)(double n, double np, const double *c);
+
+/* Compute, a latency term and a log2 tree reduction. */
+static double law_fitted(double n, double np, const double *c)
+{
+    return c[0] * n / np + c[1] * log2(np) + c[2];
+}
+
+/* The same plus contention that grows like sqrt(np): a formula without it
+ * misses a term whose share grows with the extrapolation. */
+static double law_contention(double n, double np, const double *c)
+{
+    return law_fitted(n, np, c) + c[3] * sqrt(np);
+}
+
+typedef struct {
+    campaign camp;
+    experiment_info exp;
+} sim_campaign;
+
+/* Runs at np = 1..64 (powers of two), N in {1e6, 4e6}, reps of each, noise
+ * lognormal with sd `noise`; trains on np <= 16 and predicts np = 32, 64. */
+static void sim_make(sim_campaign *sc, sim_law law, const double *c, double noise, int reps,
+                     sim_rng *g, const char *formula)
+{
+    memset(sc, 0, sizeof *sc);
+    table *t = &sc->camp.runs;
+    table_init(t);
+    CU_ASSERT_FATAL(table_add_column(t, "np", COL_NUMBER) == 0);
+    CU_ASSERT_FATAL(table_add_column(t, "N", COL_NUMBER) == 1);
+    CU_ASSERT_FATAL(table_add_column(t, "time_s", COL_NUMBER) == 2);
+    CU_ASSERT_FATAL(table_add_column(t, "rep", COL_NUMBER) == 3);
+    long line = 2;
+    for (double n = 1e6; n <= 4e6; n *= 4)
+        for (double np = 1; np <= 64; np *= 2)
+            for (int r = 0; r < reps; r++) {
+                long row = table_add_row(t, line++);
+                CU_ASSERT_FATAL(row >= 0);
+                table_set_number(t, (size_t)row, 0, np);
+                table_set_number(t, (size_t)row, 1, n);
+                table_set_number(t, (size_t)row, 2, law(n, np, c) * exp(noise * sim_normal(g)));
+                table_set_number(t, (size_t)row, 3, r + 1);
+            }
+    sc->camp.name = "sim";
+    sc->exp = (experiment_info){.name = "sim", .model = "scopred", .response = "time_s",
+                                .formula = (char *)formula, .train = "np <= 16",
+                                .target = "np >= 32", .line = 2};
+}
+
+typedef struct {
+    size_t targets, inside, textbook_inside, without;
+    double log_width_sum;
+} coverage;
+
+/* Fit and count targets inside the calibrated (and the textbook) PI. */
+static void sim_count(sim_campaign *sc, coverage *cov)
+{
+    experiment_result res;
+    CU_ASSERT_TRUE_FATAL(experiment_run(NULL, &sc->camp, &sc->exp, &res));
+    CU_ASSERT_PTR_NOT_NULL(res.rep.interval_method);
+    for (size_t i = 0; i < res.rep.npreds; i++) {
+        const report_prediction *p = &res.rep.preds[i];
+        double m = res.input.targets[p->config].measured;
+        CU_ASSERT(p->distance >= 1 && p->beyond != NULL); /* 32, 64 from max 16 */
+        cov->targets++;
+        if (!(isfinite(p->cal_low) && isfinite(p->cal_high))) { /* estimate <= 0: a miss */
+            cov->without++;
+            continue;
+        }
+        cov->inside += m >= p->cal_low && m <= p->cal_high;
+        cov->textbook_inside += m >= p->pi_low && m <= p->pi_high;
+        cov->log_width_sum += log(p->cal_high / p->cal_low);
+    }
+    experiment_result_free(&res);
+    table_free(&sc->camp.runs);
+}
+
+static void run_family(const char *what, sim_law law, const char *formula, double noise,
+                       int reps, double min_coverage, unsigned long long seed)
+{
+    sim_rng g = {seed};
+    coverage cov = {0};
+    for (int k = 0; k < 40; k++) {
+        /* Coefficients drawn per campaign: compute 1e-6..4e-6 s per point,
+         * latency 0.01..0.1 s per doubling, contention 0.02..0.2 s. */
+        double c[4] = {1e-6 * (1 + 3 * sim_uniform(&g)), 0.01 + 0.09 * sim_uniform(&g),
+                       0.05 * sim_uniform(&g), 0.02 + 0.18 * sim_uniform(&g)};
+        sim_campaign sc;
+        sim_make(&sc, law, c, noise, reps, &g, formula);
+        sim_count(&sc, &cov);
+    }
+    double rate = (double)cov.inside / (double)cov.targets;
+    printf("\n  %s: calibrated PI covers %zu of %zu (%.1f%%; %zu without one), mean width "
+           "x/%.2f; textbook PI covers %zu\n",
+           what, cov.inside, cov.targets, 100 * rate, cov.without,
+           exp(cov.log_width_sum / (double)(cov.targets - cov.without) / 2),
+           cov.textbook_inside);
+    CU_ASSERT(rate >= min_coverage);
+}
+
+/* Right formula, 3% noise: calibration keeps the coverage near nominal. */
+static void test_sim_right_formula(void)
+{
+    run_family("right formula", law_fitted, "N/np + log(np)", 0.03, 3, 0.90, 11);
+}
+
+/* A formula without the contention term: the textbook PI collapses, the
+ * calibrated one must still cover most held-out runs. */
+static void test_sim_missing_term(void)
+{
+    run_family("missing sqrt(np) term", law_contention, "N/np + log(np)", 0.03, 3, 0.85, 12);
+}
+
+/* Single runs with 10% noise, both formulas: noise the backtest sees only
+ * through a handful of configurations. */
+static void test_sim_noisy_single_runs(void)
+{
+    run_family("right formula, 1 run, 10% noise", law_fitted, "N/np + log(np)", 0.10, 1, 0.85,
+               13);
+    run_family("missing term, 1 run, 10% noise", law_contention, "N/np + log(np)", 0.10, 1, 0.85,
+               14);
+}
+
+/* Deterministic: the same campaign gives the same bytes of intervals. */
+static void test_deterministic(void)
+{
+    double c[4] = {2e-6, 0.05, 0.01, 0.1};
+    double first[8], again[8];
+    for (int pass = 0; pass < 2; pass++) {
+        sim_rng g = {99};
+        sim_campaign sc;
+        sim_make(&sc, law_contention, c, 0.03, 3, &g, "N/np + log(np)");
+        experiment_result res;
+        CU_ASSERT_TRUE_FATAL(experiment_run(NULL, &sc.camp, &sc.exp, &res));
+        CU_ASSERT_EQUAL_FATAL(res.rep.npreds, 4);
+        for (size_t i = 0; i < 4; i++) {
+            double *out = pass ? again : first;
+            out[2 * i] = res.rep.preds[i].cal_low;
+            out[2 * i + 1] = res.rep.preds[i].cal_high;
+        }
+        experiment_result_free(&res);
+        table_free(&sc.camp.runs);
+    }
+    CU_ASSERT_EQUAL(memcmp(first, again, sizeof first), 0);
+}
+
+int main(void)
+{
+    static const testutil_test numerics[] = {
+        {"fit: scale, folds and t by hand", test_fit_by_hand},
+        {"interval and distance", test_interval_and_distance},
+        {"bootstrap quantile, generator", test_bootstrap_and_rng},
+        {"held-out scores by hand", test_scores_by_hand},
+        {NULL, NULL},
+    };
+    static const testutil_test simulated[] = {
+        {"coverage, right formula", test_sim_right_formula},
+        {"coverage, formula missing a term", test_sim_missing_term},
+        {"coverage, single noisy runs", test_sim_noisy_single_runs},
+        {"deterministic intervals", test_deterministic},
+        {NULL, NULL},
+    };
+    static const testutil_suite suites[] = {
+        {"calibrate numerics", numerics},
+        {"calibrated coverage on simulated campaigns", simulated},
+        {NULL, NULL},
+    };
+    return testutil_run_suites(suites);
+}
