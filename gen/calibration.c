@@ -421,7 +421,7 @@ static bool apply_bootstrap(calib_ctx *c, report *rep)
              "bootstrap over repetitions (%zu resamples of every training configuration's runs, "
              "fixed seed) plus the repetition spread of a new run (log sd %.3g): no refit on "
              "fewer levels was possible, so this covers measurement noise, not model misfit; "
-             "%zu of %zu predictions have it",
+             "%zu of %zu predictions have it.",
              B, sd, done, rep->npreds);
     return ok && report_set_text(&rep->interval_method, text);
 }
@@ -443,7 +443,7 @@ static bool apply_backtest(calib_ctx *c, report *rep, const calibrate_model *m)
              "(%zu held-out configurations); log error per doubling beyond the trained range "
              "s = %.3g, Student t = %.3g (%zu folds); interval = estimate times/divided by "
              "exp(t * s * max(doublings beyond range, %.2g)), widened to contain the model's "
-             "own prediction interval; %zu of %zu predictions have it",
+             "own prediction interval; %zu of %zu predictions have it.",
              c->nfolds, c->fold_cols, c->nheld, m->scale, m->t, m->nfolds,
              (double)CALIBRATE_MIN_DISTANCE, done, rep->npreds);
     return report_set_text(&rep->interval_method, text);

@@ -35,7 +35,12 @@ static const char predict_usage[] =
     "identifying columns as in runs.csv, then estimate_s, ci_low_s, ci_high_s,\n"
     "pi_low_s, pi_high_s (95% intervals, empty where the model has none),\n"
     "measured_s (mean of the measured runs), error_pct = 100*(estimate-measured)/measured,\n"
-    "extrapolation (true/false), note (why an interval is absent, what was flagged).\n"
+    "extrapolation (true/false), note (why an interval is absent, what was flagged),\n"
+    "cal_pi_low_s, cal_pi_high_s (the calibrated 95% prediction interval: it also\n"
+    "covers the model's error when extrapolating, from backtests on the training\n"
+    "runs; the text format says how it was made), doublings_beyond_range and\n"
+    "beyond_range (\"np 512 = 2x max trained 256\": each parameter outside the\n"
+    "training range).\n"
     "\n"
     "  --archive DIR   the archive folder (default: archive)\n"
     "  --format F      text (default), csv or json\n"
@@ -180,9 +185,13 @@ typedef enum { OUT_TEXT, OUT_CSV, OUT_JSON } out_format;
 
 static const char *const value_columns[] = {
     "estimate_s", "ci_low_s", "ci_high_s", "pi_low_s", "pi_high_s", "measured_s", "error_pct",
+    "cal_pi_low_s", "cal_pi_high_s", "doublings_beyond_range",
 };
+enum { NVALUES = sizeof value_columns / sizeof value_columns[0] };
+enum { NBEFORE_NOTE = 7 }; /* the calibration's values come after the note */
 
-static void prediction_values(const report_prediction *p, const target_config *t, double v[7])
+static void prediction_values(const report_prediction *p, const target_config *t,
+                              double v[NVALUES])
 {
     v[0] = p->estimate;
     v[1] = p->ci_low;
@@ -191,6 +200,9 @@ static void prediction_values(const report_prediction *p, const target_config *t
     v[4] = p->pi_high;
     v[5] = t->measured;
     v[6] = t->error_pct;
+    v[7] = p->cal_low;
+    v[8] = p->cal_high;
+    v[9] = p->distance;
 }
 
 static void put_value(FILE *out, out_format f, double v)
@@ -217,6 +229,18 @@ static void put_cell(FILE *out, out_format f, const table_column *col, size_t ro
     }
 }
 
+/* Values v[from..to), each after sep, named in JSON. */
+static void put_values(FILE *out, out_format f, const char *sep, const double *v, size_t from,
+                       size_t to)
+{
+    for (size_t k = from; k < to; k++) {
+        fputs(sep, out);
+        if (f == OUT_JSON)
+            fprintf(out, "\"%s\": ", value_columns[k]);
+        put_value(out, f, v[k]);
+    }
+}
+
 static void print_predictions(const experiment_result *res, out_format f, FILE *out)
 {
     const table *runs = &res->input.camp->runs;
@@ -228,9 +252,12 @@ static void print_predictions(const experiment_result *res, out_format f, FILE *
                 fprintf(out, "%s%s", first_col ? "" : sep, runs->cols[c].name);
                 first_col = false;
             }
-        for (size_t k = 0; k < 7; k++)
+        for (size_t k = 0; k < NVALUES; k++) {
+            if (k == NBEFORE_NOTE)
+                fprintf(out, "%sextrapolation%snote", sep, sep);
             fprintf(out, "%s%s", sep, value_columns[k]);
-        fprintf(out, "%sextrapolation%snote\n", sep, sep);
+        }
+        fprintf(out, "%sbeyond_range\n", sep);
     } else {
         fputs("[", out);
     }
@@ -249,14 +276,9 @@ static void print_predictions(const experiment_result *res, out_format f, FILE *
             put_cell(out, f, &runs->cols[c], row);
             first_col = false;
         }
-        double v[7];
+        double v[NVALUES];
         prediction_values(p, t, v);
-        for (size_t k = 0; k < 7; k++) {
-            fputs(sep, out);
-            if (f == OUT_JSON)
-                fprintf(out, "\"%s\": ", value_columns[k]);
-            put_value(out, f, v[k]);
-        }
+        put_values(out, f, sep, v, 0, NBEFORE_NOTE);
         fputs(sep, out);
         fprintf(out, f == OUT_JSON ? "\"extrapolation\": %s" : "%s", p->extrapolation ? "true" : "false");
         fputs(sep, out);
@@ -267,12 +289,24 @@ static void print_predictions(const experiment_result *res, out_format f, FILE *
         if (f == OUT_JSON) {
             fputs("\"note\": ", out);
             textout_json_text(out, p->note);
+        }
+        put_values(out, f, sep, v, NBEFORE_NOTE, NVALUES);
+        fputs(sep, out);
+        if (f == OUT_CSV)
+            textout_csv_text(out, p->beyond);
+        else if (f == OUT_TEXT)
+            fputs(p->beyond ? p->beyond : "", out);
+        if (f == OUT_JSON) {
+            fputs("\"beyond_range\": ", out);
+            textout_json_text(out, p->beyond);
             fputc('}', out);
         }
         fputc(f == OUT_JSON ? ' ' : '\n', out);
     }
     if (f == OUT_JSON)
         fputs("\n]\n", out);
+    if (f == OUT_TEXT && res->rep.interval_method)
+        fprintf(out, "calibrated interval: %s\n", res->rep.interval_method);
 }
 
 int cmd_predict(int argc, char **argv)

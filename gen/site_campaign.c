@@ -298,7 +298,8 @@ static void prediction_csv_header(page_state *s, rbuf *csv)
         rbuf_putc(csv, ',');
     }
     rbuf_puts(csv, "estimate,ci_low,ci_high,pi_low,pi_high,measured,n_measured,error_pct,"
-                   "extrapolation,note\n");
+                   "extrapolation,note,cal_pi_low,cal_pi_high,doublings_beyond_range,"
+                   "beyond_range\n");
 }
 
 static void prediction_csv_row(page_state *s, const report_prediction *p, rbuf *csv)
@@ -321,7 +322,27 @@ static void prediction_csv_row(page_state *s, const report_prediction *p, rbuf *
     site_csv_num(csv, tc->error_pct);
     rbuf_printf(csv, ",%d,", p->extrapolation ? 1 : 0);
     site_csv_text(csv, p->note ? p->note : "");
+    double cal[] = {p->cal_low, p->cal_high, p->distance};
+    for (size_t i = 0; i < sizeof cal / sizeof cal[0]; i++)
+        rbuf_putc(csv, ','), site_csv_num(csv, cal[i]);
+    rbuf_putc(csv, ',');
+    site_csv_text(csv, p->beyond ? p->beyond : "");
     rbuf_putc(csv, '\n');
+}
+
+/* Which interval is which, and how the calibrated one was made. */
+static void interval_legend(page_state *s)
+{
+    const report *r = &s->e->res.rep;
+    md_text(&s->md, "The 95% CI and 95% PI are the model's own (for ScoPred the textbook "
+                    "Student-t intervals of the paper); they assume the model is right. The "
+                    "calibrated 95% PI also covers the model's error when extrapolating, measured "
+                    "on the training runs themselves: ");
+    md_text(&s->md, r->interval_method ? r->interval_method : "none was made.");
+    md_text(&s->md, " \"Extrapolation\" is the model's own flag (leverage, training range of its "
+                    "inputs); \"beyond trained range\" names every parameter outside the range "
+                    "of the training runs.");
+    md_end_paragraph(&s->md);
 }
 
 static bool predictions(page_state *s, rbuf *csv)
@@ -335,7 +356,7 @@ static bool predictions(page_state *s, rbuf *csv)
         return true;
     }
     bool notes = any_note(r);
-    size_t ncols = s->e->nshown + 7 + notes;
+    size_t ncols = s->e->nshown + 9 + notes;
     const char **head = malloc(ncols * sizeof *head);
     char *align = malloc(ncols + 1);
     if (!head || !align) {
@@ -351,10 +372,12 @@ static bool predictions(page_state *s, rbuf *csv)
         align[k] = t->cols[s->e->shown[i]].kind == COL_NUMBER ? 'r' : 'l';
         head[k++] = t->cols[s->e->shown[i]].name;
     }
-    static const char *const fixed[] = {"estimate", "95% CI", "95% PI", "measured", "runs",
-                                        "error (%)", "extrapolation", "note"};
-    for (size_t i = 0; i < 7 + (size_t)notes; i++) {
-        align[k] = i < 6 ? 'r' : 'l';
+    static const char *const fixed[] = {"estimate",  "95% CI",        "95% PI",
+                                        "calibrated 95% PI", "measured", "runs",
+                                        "error (%)", "extrapolation", "beyond trained range",
+                                        "note"};
+    for (size_t i = 0; i < 9 + (size_t)notes; i++) {
+        align[k] = i < 7 ? 'r' : 'l';
         head[k++] = fixed[i];
     }
     align[k] = '\0';
@@ -362,6 +385,7 @@ static bool predictions(page_state *s, rbuf *csv)
     md_text(&s->md, rbuf_str(&unit));
     md_text(&s->md, "; error = 100 (estimate \xE2\x88\x92 measured) / measured.");
     md_end_paragraph(&s->md);
+    interval_legend(s);
     md_table tab;
     md_table_begin(&tab, &s->md, ncols, head, align);
     prediction_csv_header(s, csv);
@@ -380,10 +404,13 @@ static bool predictions(page_state *s, rbuf *csv)
         md_table_text(&tab, rbuf_str(&s->tmp));
         rbuf_clear(&s->tmp), interval(&s->tmp, p->pi_low, p->pi_high);
         md_table_text(&tab, rbuf_str(&s->tmp));
+        rbuf_clear(&s->tmp), interval(&s->tmp, p->cal_low, p->cal_high);
+        md_table_text(&tab, rbuf_str(&s->tmp));
         site_md_cell_number(&tab, tc->measured);
         site_md_cell_count(&tab, tc->nmeasured);
         site_md_cell_pct(&tab, tc->error_pct);
         md_table_text(&tab, p->extrapolation ? "yes (outside the training range)" : "");
+        md_table_text(&tab, p->beyond ? p->beyond : "");
         if (notes)
             md_table_text(&tab, p->note ? p->note : "");
         prediction_csv_row(s, p, csv);
