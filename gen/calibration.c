@@ -306,7 +306,9 @@ static bool run_backtests(calib_ctx *c)
             bool upward = dir == 0;
             if (!upward && !target_below(c, col, levels[0]))
                 continue;
-            for (size_t depth = 1; ok && depth <= FOLD_DEPTHS && depth < m; depth++) {
+            /* A refit keeps two levels at least: from one it cannot learn
+             * how the time changes with the parameter at all. */
+            for (size_t depth = 1; ok && depth <= FOLD_DEPTHS && depth + 2 <= m; depth++) {
                 double threshold = upward ? levels[m - depth] : levels[depth - 1];
                 bool *held = held_set(c, col, threshold, upward);
                 if (!(ok = held != NULL))
@@ -441,10 +443,10 @@ static bool apply_backtest(calib_ctx *c, report *rep, const calibrate_model *m)
     snprintf(text, sizeof text,
              "backtest by scale: %zu refits without the largest trained levels of %s "
              "(%zu held-out configurations); log error per doubling beyond the trained range "
-             "s = %.3g, Student t = %.3g (%zu folds); interval = estimate times/divided by "
+             "s = %.3g, Student t = %.3g (%zu scores); interval = estimate times/divided by "
              "exp(t * s * max(doublings beyond range, %.2g)), widened to contain the model's "
              "own prediction interval; %zu of %zu predictions have it.",
-             c->nfolds, c->fold_cols, c->nheld, m->scale, m->t, m->nfolds,
+             c->nfolds, c->fold_cols, c->nheld, m->scale, m->t, m->nscores,
              (double)CALIBRATE_MIN_DISTANCE, done, rep->npreds);
     return report_set_text(&rep->interval_method, text);
 }

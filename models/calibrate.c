@@ -55,7 +55,7 @@ calibrate_status calibrate_fit(const calibrate_score *scores, size_t n, double l
     if (out->nscores == 0)
         return CALIBRATE_NO_SCORES;
     out->scale = sqrt(sum_sq / (double)out->nscores);
-    out->t = gsl_cdf_tdist_Pinv(1 - (1 - level) / 2, (double)out->nfolds);
+    out->t = gsl_cdf_tdist_Pinv(1 - (1 - level) / 2, (double)out->nscores);
     return CALIBRATE_OK;
 }
 

@@ -16,7 +16,7 @@
 #include <string.h>
 
 /* t(0.975) from printed tables (Abramowitz & Stegun 26.7). */
-#define T975_DF2 4.302652730
+#define T975_DF3 3.182446305
 #define T975_DF1 12.70620474
 
 static void test_fit_by_hand(void)
@@ -35,11 +35,11 @@ static void test_fit_by_hand(void)
     CU_ASSERT_EQUAL(m.nscores, 3);
     CU_ASSERT_EQUAL(m.nfolds, 2);
     CU_ASSERT_DOUBLE_EQUAL(m.scale, scale, 1e-12);
-    CU_ASSERT_DOUBLE_EQUAL(m.t, T975_DF2, 1e-8);
+    CU_ASSERT_DOUBLE_EQUAL(m.t, T975_DF3, 1e-8);
     CU_ASSERT_DOUBLE_EQUAL(m.max_abs_log_error, ln2, 1e-15);
     /* Inside the range (and short steps) count as d0 = 0.5 doublings. */
-    CU_ASSERT_DOUBLE_EQUAL(calibrate_half_width(&m, 0), T975_DF2 * scale * 0.5, 1e-8);
-    CU_ASSERT_DOUBLE_EQUAL(calibrate_half_width(&m, 3), T975_DF2 * scale * 3, 1e-8);
+    CU_ASSERT_DOUBLE_EQUAL(calibrate_half_width(&m, 0), T975_DF3 * scale * 0.5, 1e-8);
+    CU_ASSERT_DOUBLE_EQUAL(calibrate_half_width(&m, 3), T975_DF3 * scale * 3, 1e-8);
 
     CU_ASSERT_EQUAL(calibrate_fit(s + 3, 1, 0.95, &m), CALIBRATE_NO_SCORES);
     CU_ASSERT_EQUAL(calibrate_fit(s, 1, 0.95, &m), CALIBRATE_OK);
