@@ -31,6 +31,7 @@ typedef struct {
     size_t nfolds;      /* refits that produced scores */
     size_t nheld;       /* held-out configurations over those refits */
     char fold_cols[256]; /* "np, N": the parameters whose levels were held out */
+    char borrowed[256];  /* experiments whose backtests were borrowed, "" none */
 } calib_ctx;
 
 static void ctx_free(calib_ctx *c)
@@ -439,14 +440,18 @@ static bool apply_backtest(calib_ctx *c, report *rep, const calibrate_model *m)
         done += calibrate_interval(p->estimate, h, p->pi_low, p->pi_high, &p->cal_low,
                                    &p->cal_high) == CALIBRATE_OK;
     }
-    char text[768];
+    char text[1024], from[320] = "";
+    if (c->borrowed[0])
+        snprintf(from, sizeof from, " of the campaign's experiments %s (same model and "
+                 "formula; this one's training runs have too few levels for a refit)",
+                 c->borrowed);
     snprintf(text, sizeof text,
-             "backtest by scale: %zu refits without the largest trained levels of %s "
+             "backtest by scale%s: %zu refits without the largest trained levels of %s "
              "(%zu held-out configurations); log error per doubling beyond the trained range "
              "s = %.3g, Student t = %.3g (%zu scores); interval = estimate times/divided by "
              "exp(t * s * max(doublings beyond range, %.2g)), widened to contain the model's "
              "own prediction interval; %zu of %zu predictions have it.",
-             c->nfolds, c->fold_cols, c->nheld, m->scale, m->t, m->nscores,
+             from, c->nfolds, c->fold_cols, c->nheld, m->scale, m->t, m->nscores,
              (double)CALIBRATE_MIN_DISTANCE, done, rep->npreds);
     return report_set_text(&rep->interval_method, text);
 }
@@ -466,6 +471,54 @@ static bool fill_ranges(calib_ctx *c, report *rep)
     return true;
 }
 
+static bool same_text(const char *a, const char *b)
+{
+    return (!a || !*a) ? (!b || !*b) : (b && strcmp(a, b) == 0);
+}
+
+/* Move the scores of s (a sibling's backtests) into c. */
+static bool take_scores(calib_ctx *c, const calib_ctx *s, const char *name)
+{
+    for (size_t i = 0; i < s->nscores; i++)
+        if (!add_score(c, s->scores[i]))
+            return false;
+    c->nfolds = s->nfolds;
+    c->nheld += s->nheld;
+    size_t used = strlen(c->borrowed);
+    if (s->nscores && used < sizeof c->borrowed)
+        snprintf(c->borrowed + used, sizeof c->borrowed - used, "%s%s", used ? ", " : "", name);
+    used = strlen(c->fold_cols);
+    if (s->nscores && !c->fold_cols[0])
+        snprintf(c->fold_cols, sizeof c->fold_cols, "%s", s->fold_cols);
+    return true;
+}
+
+/* When this experiment's own training runs allow no backtest (two levels
+ * of the parameter it extrapolates in), the campaign's other experiments
+ * with the same model and formula lend theirs: the same code on the same
+ * machine, so the same kind of misfit. Their folds count apart. */
+static bool borrow_backtests(calib_ctx *c)
+{
+    const campaign *camp = c->in->camp;
+    const experiment_info *own = c->in->exp;
+    bool ok = true;
+    for (size_t i = 0; ok && camp && i < camp->nexperiments; i++) {
+        const experiment_info *e = &camp->experiments[i];
+        if (strcmp(e->name, own->name) == 0 || strcmp(e->model, own->model) != 0 ||
+            !same_text(e->formula, own->formula) || !same_text(e->options, own->options))
+            continue;
+        experiment_result sib;
+        if (experiment_prepare(c->in->arch, camp, e, &sib)) {
+            calib_ctx s = {.in = &sib.input, .adapter = c->adapter, .nfolds = c->nfolds};
+            ok = group_configs(&s) && choose_scale_columns(&s) && run_backtests(&s) &&
+                 take_scores(c, &s, e->name);
+            ctx_free(&s);
+        }
+        experiment_result_free(&sib);
+    }
+    return ok;
+}
+
 bool calibration_apply(experiment_result *res, model_adapter_fn adapter)
 {
     calib_ctx c = {.in = &res->input, .adapter = adapter};
@@ -475,6 +528,8 @@ bool calibration_apply(experiment_result *res, model_adapter_fn adapter)
         return true;
     ok = group_configs(&c) && choose_scale_columns(&c) && fill_ranges(&c, rep) &&
          run_backtests(&c);
+    if (ok && c.nscores == 0)
+        ok = borrow_backtests(&c);
     calibrate_model m;
     calibrate_status st = ok ? calibrate_fit(c.scores, c.nscores, CALIBRATE_LEVEL, &m)
                              : CALIBRATE_NOMEM;
