@@ -215,6 +215,26 @@ static char *make_anchor(const char *name)
     return a;
 }
 
+/* The campaign's verdict and pooled comparison from its experiments'. */
+static bool judge_campaign(site_campaign *sc)
+{
+    verdict *per = malloc((sc->nexps ? sc->nexps : 1) * sizeof *per);
+    const char **names = malloc((sc->nexps ? sc->nexps : 1) * sizeof *names);
+    compare_result *cmp = malloc((sc->nexps ? sc->nexps : 1) * sizeof *cmp);
+    bool ok = per && names && cmp;
+    for (size_t i = 0; ok && i < sc->nexps; i++) {
+        per[i] = sc->exps[i].verdict;
+        names[i] = sc->exps[i].info->name;
+        cmp[i] = sc->exps[i].compare;
+    }
+    ok = ok && verdict_campaign(per, names, sc->nexps, &sc->verdict) &&
+         compare_campaign_pool(cmp, sc->nexps, &sc->compare);
+    free(per);
+    free(names);
+    free(cmp);
+    return ok;
+}
+
 static bool load_experiments(site_data *d, site_campaign *sc, site_fit_fn fit, void *fit_ctx)
 {
     const campaign *c = sc->camp;
@@ -228,10 +248,12 @@ static bool load_experiments(site_data *d, site_campaign *sc, site_fit_fn fit, v
             fit(fit_ctx, &d->arch, c, e->info, &e->res);
         else
             experiment_run(&d->arch, c, e->info, &e->res);
-        if (!(e->anchor = make_anchor(e->info->name)) || !choose_columns(e))
+        if (!(e->anchor = make_anchor(e->info->name)) || !choose_columns(e) ||
+            !verdict_judge(&e->res, &e->verdict) ||
+            !compare_experiment_run(&d->arch, c, e->info, &e->res, false, &e->compare))
             return false;
     }
-    return true;
+    return judge_campaign(sc);
 }
 
 /* "file:line:col: message" with the file relative to prefix. */
@@ -564,7 +586,11 @@ void site_data_free(site_data *d)
             free(sc->exps[e].anchor);
             free(sc->exps[e].shown);
             free(sc->exps[e].varies);
+            verdict_free(&sc->exps[e].verdict);
+            compare_result_free(&sc->exps[e].compare);
         }
+        verdict_free(&sc->verdict);
+        compare_result_free(&sc->compare);
         free(sc->exps);
         free(sc->slug);
         free_strings(sc->problems, sc->nproblems);

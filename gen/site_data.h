@@ -14,9 +14,11 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include "gen/archive.h"
+#include "gen/compare.h"
 #include "gen/diag.h"
 #include "gen/experiment.h"
 #include "gen/site_scenarios.h"
+#include "gen/verdict.h"
 #include "models/costing.h"
 #include "render/buf.h"
 #include "render/ticks.h"
@@ -32,6 +34,8 @@ typedef struct {
     int x_col;              /* the x of "time vs processors": np when it varies,
                                else the first varying numeric column; -1 none */
     axis_scale x_scale;     /* SCALE_LOG2 for process counts */
+    verdict verdict;        /* how far its predictions can be trusted */
+    compare_result compare; /* every model that applies on its split (no term search) */
 } site_experiment;
 
 typedef struct {
@@ -44,6 +48,8 @@ typedef struct {
     size_t nexps;
     char **problems;        /* "runs.csv:3:4: message", relative to the campaign */
     size_t nproblems;
+    verdict verdict;        /* worst of its verified experiments' (gen/verdict.h) */
+    compare_result compare; /* its experiments' comparisons pooled, with the best model */
 } site_campaign;
 
 typedef struct {

@@ -29,27 +29,44 @@ static size_t fitted(const site_campaign *sc)
     return n;
 }
 
+/* The campaign's verdict (gen/verdict.h), never a bare "ok". */
 static void campaign_status(const site_campaign *sc, rbuf *out)
 {
     if (!sc->camp)
         rbuf_printf(out, "left out: %zu problem%s", sc->nproblems, sc->nproblems == 1 ? "" : "s");
-    else if (fitted(sc) == sc->nexps)
-        rbuf_puts(out, "ok");
     else
-        rbuf_printf(out, "%zu of %zu experiments not fitted", sc->nexps - fitted(sc), sc->nexps);
+        rbuf_puts(out, verdict_name(sc->verdict.level));
+    if (sc->camp && fitted(sc) < sc->nexps)
+        rbuf_printf(out, " (%zu of %zu experiments not fitted)", sc->nexps - fitted(sc),
+                    sc->nexps);
+}
+
+/* The model with the lowest median held-out |error| (gen/compare.h). */
+static const char *best_model(const site_campaign *sc)
+{
+    if (!sc->camp || sc->compare.best < 0)
+        return "\xE2\x80\x94";
+    return sc->compare.rows[sc->compare.best].label;
 }
 
 static bool campaigns(site_ctx *c, rbuf *md)
 {
     const site_data *d = c->data;
     md_heading(md, 2, "Campaigns");
+    md_text(md, "Verdict: reliable, uncertain, unreliable or not verified, from the held-out "
+                "error, the calibrated interval's coverage and the warning signs listed as "
+                "reasons (the worst of the campaign's verified experiments). Best model: the "
+                "lowest median held-out |error| among the models that predicted every "
+                "held-out run (the ScoPred term search is compared by `perfcast compare`).");
+    md_end_paragraph(md);
     static const char *const head[] = {"campaign", "experiments", "fitted", "runs",
-                                       "newest run", "status"};
+                                       "newest run", "verdict", "why", "best model"};
     md_table t;
-    md_table_begin(&t, md, 6, head, "lrrrll");
+    md_table_begin(&t, md, 8, head, "lrrrllll");
     rbuf csv, cell;
     rbuf_init(&csv), rbuf_init(&cell);
-    rbuf_puts(&csv, "campaign,experiments,fitted,runs,measured_runs,newest_run,status\n");
+    rbuf_puts(&csv, "campaign,experiments,fitted,runs,measured_runs,newest_run,status,"
+                    "verdict_reasons,best_model\n");
     for (size_t i = 0; i < d->ncamps; i++) {
         const site_campaign *sc = &d->camps[i];
         rbuf_clear(&cell);
@@ -63,10 +80,17 @@ static bool campaigns(site_ctx *c, rbuf *md)
         rbuf_clear(&cell);
         campaign_status(sc, &cell);
         md_table_text(&t, rbuf_str(&cell));
+        const char *why = sc->camp && sc->verdict.reasons ? sc->verdict.reasons : "";
+        md_table_text(&t, why);
+        md_table_text(&t, best_model(sc));
         site_csv_text(&csv, sc->name);
         rbuf_printf(&csv, ",%zu,%zu,%zu,%zu,%s,", sc->nexps, fitted(sc), runs, sc->nmeasured,
                     sc->last_date);
         site_csv_text(&csv, rbuf_str(&cell));
+        rbuf_putc(&csv, ',');
+        site_csv_text(&csv, why);
+        rbuf_putc(&csv, ',');
+        site_csv_text(&csv, sc->camp && sc->compare.best >= 0 ? best_model(sc) : "");
         rbuf_putc(&csv, '\n');
     }
     md_table_end(&t);
