@@ -434,6 +434,7 @@ static bool experiment_section(page_state *s)
     rbuf_clear(&s->base);
     site_slug(e->info->name, &s->base);
     experiment_header(s);
+    campaign_verdict(s);
     if (!e->res.ok) {
         md_strong(&s->md, "This experiment could not be fitted:");
         md_text(&s->md, " ");
@@ -447,7 +448,7 @@ static bool experiment_section(page_state *s)
     bool ok = coefficients(s) && statistics(s);
     bullet_list(s, "Diagnostics", s->e->res.rep.diagnostics, s->e->res.rep.ndiagnostics);
     bullet_list(s, "Warnings", s->e->res.rep.warnings, s->e->res.rep.nwarnings);
-    ok = ok && predictions(s, &pred_csv) && campaign_error_summary(s);
+    ok = ok && predictions(s, &pred_csv) && campaign_error_summary(s) && campaign_comparison(s);
     if (ok && e->res.rep.npreds + e->res.input.ntrain > 0) {
         md_heading(&s->md, 3, "Charts");
         ok = campaign_pvm_and_residuals(s, &pred_csv) && campaign_scaling(s);

@@ -58,4 +58,11 @@ bool campaign_in_error_summary(const site_experiment *e, const char *stat);
  * site's output failed or memory ran out. */
 bool campaign_error_summary(page_state *s);
 
+/* "Verdict: uncertain — reasons." (gen/site_campaign_compare.c). */
+void campaign_verdict(page_state *s);
+
+/* The "Model comparison" table of the experiment and its CSV. False only
+ * when the site's output failed or memory ran out. */
+bool campaign_comparison(page_state *s);
+
 #endif

@@ -57,7 +57,7 @@ static bool campaigns(site_ctx *c, rbuf *md)
                 "error, the calibrated interval's coverage and the warning signs listed as "
                 "reasons (the worst of the campaign's verified experiments). Best model: the "
                 "lowest median held-out |error| among the models that predicted every "
-                "held-out run (the ScoPred term search is compared by `perfcast compare`).");
+                "held-out run (the perfcast compare command also tries the ScoPred term search).");
     md_end_paragraph(md);
     static const char *const head[] = {"campaign", "experiments", "fitted", "runs",
                                        "newest run", "verdict", "why", "best model"};
