@@ -275,6 +275,48 @@ static void test_deterministic(void)
     CU_ASSERT_EQUAL(memcmp(first, again, sizeof first), 0);
 }
 
+/* ------------------------------------------------------------------ */
+/* The embedded archive                                                */
+
+/* Field k (0-based) of a plain CSV line without quotes. */
+static double csv_field(const char *line, int k)
+{
+    for (int i = 0; i < k && line; i++) {
+        line = strchr(line, ',');
+        line = line ? line + 1 : NULL;
+    }
+    return line ? atof(line) : NAN;
+}
+
+/* Build the embedded archive and read accuracy.csv (independently of the
+ * writer: a plain split of its lines): every held-out prediction of every
+ * model has a calibrated interval, and together they cover >= 90%. */
+static void test_embedded_archive(void)
+{
+    char tmp[256], *out = NULL;
+    CU_ASSERT_TRUE_FATAL(testutil_temp_dir(tmp, sizeof tmp));
+    int rc = testutil_perfcast_run(&out, "build --archive archive --out %s/site", tmp);
+    CU_ASSERT_EQUAL_FATAL(rc, 0);
+    free(out);
+    char path[512];
+    snprintf(path, sizeof path, "%s/site/accuracy.csv", tmp);
+    char *csv = testutil_read_file(path);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(csv);
+    CU_ASSERT_PTR_NOT_NULL(strstr(csv, ",with_calibrated,inside_calibrated\n"));
+    double held = 0, with = 0, inside = 0;
+    for (char *line = strchr(csv, '\n'); line && line[1]; line = strchr(line + 1, '\n')) {
+        double h = csv_field(line + 1, 3), w = csv_field(line + 1, 8);
+        CU_ASSERT_EQUAL(h, w); /* every held-out prediction has one */
+        held += h, with += w, inside += csv_field(line + 1, 9);
+    }
+    printf("\n  embedded archive: calibrated PI covers %.0f of %.0f held-out targets (%.1f%%)\n",
+           inside, with, 100 * inside / with);
+    CU_ASSERT(held > 100);
+    CU_ASSERT(inside >= 0.90 * with);
+    free(csv);
+    testutil_remove_dir(tmp);
+}
+
 int main(void)
 {
     static const testutil_test numerics[] = {
@@ -291,9 +333,14 @@ int main(void)
         {"deterministic intervals", test_deterministic},
         {NULL, NULL},
     };
+    static const testutil_test embedded[] = {
+        {"coverage on the embedded archive", test_embedded_archive},
+        {NULL, NULL},
+    };
     static const testutil_suite suites[] = {
         {"calibrate numerics", numerics},
         {"calibrated coverage on simulated campaigns", simulated},
+        {"calibrated coverage on the embedded archive", embedded},
         {NULL, NULL},
     };
     return testutil_run_suites(suites);
