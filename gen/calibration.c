@@ -431,6 +431,29 @@ static bool apply_bootstrap(calib_ctx *c, report *rep)
 
 /* ------------------------------------------------------------------ */
 
+/* The median |error| of the backtest refits: the model's honest
+ * out-of-sample error (nested for a searched formula: each refit reran the
+ * search). */
+static bool add_backtest_stat(const calib_ctx *c, report *rep)
+{
+    double *err = malloc((c->nscores ? c->nscores : 1) * sizeof *err);
+    double *meas = malloc((c->nscores ? c->nscores : 1) * sizeof *meas);
+    double *none = malloc((c->nscores ? c->nscores : 1) * sizeof *none);
+    bool ok = err && meas && none;
+    for (size_t i = 0; ok && i < c->nscores; i++)
+        err[i] = c->scores[i].predicted, meas[i] = c->scores[i].measured, none[i] = NAN;
+    calibrate_scores sc;
+    ok = ok && calibrate_score_targets(err, meas, none, none, c->nscores, &sc) == CALIBRATE_OK;
+    char text[256];
+    snprintf(text, sizeof text,
+             "median |error| %% of %zu backtest predictions (training configurations held out "
+             "by scale and predicted by a refit without them%s)",
+             sc.ntargets, c->borrowed[0] ? ", borrowed from sibling experiments" : "");
+    ok = ok && report_add_stat(rep, "backtest_median_abs_error_pct", sc.median_abs_error_pct, text);
+    free(err), free(meas), free(none);
+    return ok;
+}
+
 static bool apply_backtest(calib_ctx *c, report *rep, const calibrate_model *m)
 {
     size_t done = 0;
@@ -534,7 +557,7 @@ bool calibration_apply(experiment_result *res, model_adapter_fn adapter)
     calibrate_status st = ok ? calibrate_fit(c.scores, c.nscores, CALIBRATE_LEVEL, &m)
                              : CALIBRATE_NOMEM;
     if (st == CALIBRATE_OK)
-        ok = apply_backtest(&c, rep, &m);
+        ok = apply_backtest(&c, rep, &m) && add_backtest_stat(&c, rep);
     else if (st == CALIBRATE_NO_SCORES && has_repetitions(&c))
         ok = apply_bootstrap(&c, rep);
     else if (st == CALIBRATE_NO_SCORES)

@@ -323,10 +323,18 @@ static bool add_search_note(const component *c, const char *prefix, report *out)
     char line[2400];
     snprintf(line, sizeof line,
              "%sno formula given: the term search chose '%s' from %zu candidate terms "
-             "(leave-one-configuration-out RMSE %.4g, intercept alone %.4g)",
+             "(its selection criterion, the leave-one-configuration-out RMSE %.4g against "
+             "%.4g for the intercept alone, is optimistic: it picked the terms; the backtest "
+             "error, which reruns the search on each refit, is the honest one)",
              prefix, c->formula_text, c->search.ncandidates, c->search.loo_rmse,
              c->search.base_loo_rmse);
-    return report_add_warning(out, line);
+    char post[512];
+    snprintf(post, sizeof post,
+             "%spost-selection: the standard errors, p-values and textbook intervals of the "
+             "searched formula treat it as given, so they overstate its significance and "
+             "precision; use the calibrated interval",
+             prefix);
+    return report_add_warning(out, line) && report_add_warning(out, post);
 }
 
 /* Several components: overall formula and equation list them; the overall
