@@ -40,7 +40,11 @@ static const char predict_usage[] =
     "covers the model's error when extrapolating, from backtests on the training\n"
     "runs; the text format says how it was made), doublings_beyond_range and\n"
     "beyond_range (\"np 512 = 2x max trained 256\": each parameter outside the\n"
-    "training range).\n"
+    "training range); for a response summed from components (time_a_s+time_b_s),\n"
+    "estimate_<component>, ci_low_<component>, ci_high_<component>,\n"
+    "pi_low_<component>, pi_high_<component> for each; then formula (as fitted)\n"
+    "and interval_method (how the calibrated interval was made; in the text\n"
+    "format both are printed once, after the rows).\n"
     "\n"
     "  --archive DIR   the archive folder (default: archive)\n"
     "  --format F      text (default), csv or json\n"
@@ -229,43 +233,96 @@ static void put_cell(FILE *out, out_format f, const table_column *col, size_t ro
     }
 }
 
+/* One value after sep, named in JSON. */
+static void put_named(FILE *out, out_format f, const char *sep, const char *name, double v)
+{
+    fputs(sep, out);
+    if (f == OUT_JSON)
+        fprintf(out, "\"%s\": ", name);
+    put_value(out, f, v);
+}
+
 /* Values v[from..to), each after sep, named in JSON. */
 static void put_values(FILE *out, out_format f, const char *sep, const double *v, size_t from,
                        size_t to)
 {
-    for (size_t k = from; k < to; k++) {
-        fputs(sep, out);
-        if (f == OUT_JSON)
-            fprintf(out, "\"%s\": ", value_columns[k]);
-        put_value(out, f, v[k]);
+    for (size_t k = from; k < to; k++)
+        put_named(out, f, sep, value_columns[k], v[k]);
+}
+
+/* One text after sep (NULL: empty cell, JSON null), named in JSON. */
+static void put_text(FILE *out, out_format f, const char *sep, const char *name,
+                     const char *text)
+{
+    fputs(sep, out);
+    if (f == OUT_CSV)
+        textout_csv_text(out, text);
+    else if (f == OUT_TEXT)
+        fputs(text ? text : "", out);
+    else {
+        fprintf(out, "\"%s\": ", name);
+        textout_json_text(out, text);
     }
+}
+
+/* Per component of a summed response: estimate_<response> and its bounds. */
+static const char *const part_columns[] = {"estimate_", "ci_low_", "ci_high_", "pi_low_",
+                                           "pi_high_"};
+enum { NPART_COLUMNS = sizeof part_columns / sizeof part_columns[0] };
+
+static void put_parts(FILE *out, out_format f, const char *sep, const experiment_result *res,
+                      size_t config)
+{
+    const experiment_input *in = &res->input;
+    for (size_t r = 0; in->nresponses > 1 && r < in->nresponses; r++) {
+        const report_part *p = report_find_part(&res->rep, config, in->responses[r]);
+        double v[NPART_COLUMNS] = {NAN, NAN, NAN, NAN, NAN};
+        if (p)
+            v[0] = p->estimate, v[1] = p->ci_low, v[2] = p->ci_high, v[3] = p->pi_low,
+            v[4] = p->pi_high;
+        for (size_t k = 0; k < NPART_COLUMNS; k++) {
+            char name[160];
+            snprintf(name, sizeof name, "%s%s", part_columns[k], in->responses[r]);
+            put_named(out, f, sep, name, v[k]);
+        }
+    }
+}
+
+static void print_header(const experiment_result *res, const char *sep, FILE *out)
+{
+    const table *runs = &res->input.camp->runs;
+    bool first_col = true;
+    for (size_t c = 0; c < runs->ncols; c++)
+        if (experiment_is_identifying(runs->cols[c].name)) {
+            fprintf(out, "%s%s", first_col ? "" : sep, runs->cols[c].name);
+            first_col = false;
+        }
+    for (size_t k = 0; k < NVALUES; k++) {
+        if (k == NBEFORE_NOTE)
+            fprintf(out, "%sextrapolation%snote", sep, sep);
+        fprintf(out, "%s%s", sep, value_columns[k]);
+    }
+    fprintf(out, "%sbeyond_range", sep);
+    const experiment_input *in = &res->input;
+    for (size_t r = 0; in->nresponses > 1 && r < in->nresponses; r++)
+        for (size_t k = 0; k < NPART_COLUMNS; k++)
+            fprintf(out, "%s%s%s", sep, part_columns[k], in->responses[r]);
+    fprintf(out, "%sformula%sinterval_method\n", sep, sep);
 }
 
 static void print_predictions(const experiment_result *res, out_format f, FILE *out)
 {
     const table *runs = &res->input.camp->runs;
     const char *sep = f == OUT_CSV ? "," : f == OUT_TEXT ? "\t" : ", ";
-    bool first_col = true;
-    if (f != OUT_JSON) {
-        for (size_t c = 0; c < runs->ncols; c++)
-            if (experiment_is_identifying(runs->cols[c].name)) {
-                fprintf(out, "%s%s", first_col ? "" : sep, runs->cols[c].name);
-                first_col = false;
-            }
-        for (size_t k = 0; k < NVALUES; k++) {
-            if (k == NBEFORE_NOTE)
-                fprintf(out, "%sextrapolation%snote", sep, sep);
-            fprintf(out, "%s%s", sep, value_columns[k]);
-        }
-        fprintf(out, "%sbeyond_range\n", sep);
-    } else {
+    if (f != OUT_JSON)
+        print_header(res, sep, out);
+    else
         fputs("[", out);
-    }
     for (size_t i = 0; i < res->rep.npreds; i++) {
         const report_prediction *p = &res->rep.preds[i];
         const target_config *t = &res->input.targets[p->config];
         size_t row = t->rows[0];
-        first_col = true;
+        bool first_col = true;
         fputs(f == OUT_JSON ? (i ? ",\n  {" : "\n  {") : "", out);
         for (size_t c = 0; c < runs->ncols; c++) {
             if (!experiment_is_identifying(runs->cols[c].name))
@@ -281,30 +338,19 @@ static void print_predictions(const experiment_result *res, out_format f, FILE *
         put_values(out, f, sep, v, 0, NBEFORE_NOTE);
         fputs(sep, out);
         fprintf(out, f == OUT_JSON ? "\"extrapolation\": %s" : "%s", p->extrapolation ? "true" : "false");
-        fputs(sep, out);
-        if (f == OUT_CSV)
-            textout_csv_text(out, p->note);
-        else if (f == OUT_TEXT)
-            fputs(p->note ? p->note : "", out);
-        if (f == OUT_JSON) {
-            fputs("\"note\": ", out);
-            textout_json_text(out, p->note);
-        }
+        put_text(out, f, sep, "note", p->note);
         put_values(out, f, sep, v, NBEFORE_NOTE, NVALUES);
-        fputs(sep, out);
-        if (f == OUT_CSV)
-            textout_csv_text(out, p->beyond);
-        else if (f == OUT_TEXT)
-            fputs(p->beyond ? p->beyond : "", out);
-        if (f == OUT_JSON) {
-            fputs("\"beyond_range\": ", out);
-            textout_json_text(out, p->beyond);
-            fputc('}', out);
-        }
-        fputc(f == OUT_JSON ? ' ' : '\n', out);
+        put_text(out, f, sep, "beyond_range", p->beyond);
+        put_parts(out, f, sep, res, p->config);
+        put_text(out, f, sep, "formula", f == OUT_TEXT ? NULL : res->rep.formula);
+        put_text(out, f, sep, "interval_method",
+                 f == OUT_TEXT ? NULL : res->rep.interval_method);
+        fputs(f == OUT_JSON ? "} " : "\n", out);
     }
     if (f == OUT_JSON)
         fputs("\n]\n", out);
+    if (f == OUT_TEXT && res->rep.formula)
+        fprintf(out, "formula: %s\n", res->rep.formula);
     if (f == OUT_TEXT && res->rep.interval_method)
         fprintf(out, "calibrated interval: %s\n", res->rep.interval_method);
 }

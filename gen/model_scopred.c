@@ -505,7 +505,13 @@ static bool predict_target(const experiment_input *in, const component *cs, size
                  "extrapolation: the target's leverage exceeds every training run's");
     note_history(in, t, note, sizeof note);
     p.note = note[0] ? note : NULL;
-    return report_add_prediction(out, &p);
+    bool ok = report_add_prediction(out, &p);
+    for (size_t i = 0; ok && all && in->nresponses > 1 && i < in->nresponses; i++) {
+        report_part part = {ti, (char *)cs[i].response, ps[i].estimate, ps[i].ci_low,
+                            ps[i].ci_high, ps[i].pi_low, ps[i].pi_high};
+        ok = report_add_part(out, &part);
+    }
+    return ok;
 }
 
 /* ------------------------------------------------------------------ */

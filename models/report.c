@@ -25,6 +25,9 @@ void report_free(report *r)
     free(r->formula);
     free(r->equation);
     free(r->interval_method);
+    for (size_t i = 0; i < r->nparts; i++)
+        free(r->parts[i].response);
+    free(r->parts);
     for (size_t i = 0; i < r->ncoefs; i++)
         free(r->coefs[i].term);
     free(r->coefs);
@@ -105,6 +108,25 @@ bool report_add_prediction(report *r, const report_prediction *p)
         return false;
     r->preds[r->npreds++] = copy;
     return true;
+}
+
+bool report_add_part(report *r, const report_part *p)
+{
+    if (!grow((void **)&r->parts, r->nparts, sizeof *r->parts))
+        return false;
+    report_part copy = *p;
+    if (!(copy.response = strdup(p->response)))
+        return false;
+    r->parts[r->nparts++] = copy;
+    return true;
+}
+
+const report_part *report_find_part(const report *r, size_t config, const char *response)
+{
+    for (size_t i = 0; i < r->nparts; i++)
+        if (r->parts[i].config == config && strcmp(r->parts[i].response, response) == 0)
+            return &r->parts[i];
+    return NULL;
 }
 
 static bool add_line(char ***items, size_t *n, const char *line)

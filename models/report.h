@@ -45,6 +45,15 @@ typedef struct {
     char *beyond;             /* "np 512 = 2.0x max trained 256; ...", NULL when inside */
 } report_prediction;
 
+/* One component's prediction at a target when the response is a sum of
+ * components (ScoPred Table 11: setup, evolve, FFTcpu, FFTcomm). */
+typedef struct {
+    size_t config;            /* the target, as report_prediction.config */
+    char *response;           /* the component's column, "time_setup_s" */
+    double estimate;
+    double ci_low, ci_high, pi_low, pi_high; /* NAN = absent */
+} report_part;
+
 typedef struct {
     char *model;            /* "scopred", ... */
     char *formula;          /* the formula as fitted (after term search), may be NULL */
@@ -55,6 +64,7 @@ typedef struct {
     char **diagnostics;      size_t ndiagnostics; /* one-line verdicts */
     char **warnings;         size_t nwarnings;    /* aliased terms, dropped factors, ... */
     char *interval_method;   /* how cal_low/cal_high were made (calibration), may be NULL */
+    report_part *parts;      size_t nparts;       /* per-component predictions, may be none */
 } report;
 
 void report_init(report *r);
@@ -68,6 +78,10 @@ bool report_add_stat(report *r, const char *name, double value, const char *text
 /* Copies p->note; the calibration fields start absent whatever p holds. */
 bool report_add_prediction(report *r, const report_prediction *p);
 bool report_add_diagnostic(report *r, const char *line);
+bool report_add_part(report *r, const report_part *p); /* copies p->response */
+
+/* The part of target config for response, or NULL. */
+const report_part *report_find_part(const report *r, size_t config, const char *response);
 bool report_add_warning(report *r, const char *line);
 
 /* The stat called name, or NULL. */
