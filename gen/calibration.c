@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gen/config_groups.h"
 #include "models/calibrate.h"
 
 /* One training configuration: its rows and mean measured response. */
@@ -58,41 +59,31 @@ static double row_value(const calib_ctx *c, size_t row)
     return experiment_row_response(&in->camp->runs, row, in->responses, in->nresponses);
 }
 
-static bool add_to_config(calib_ctx *c, size_t row)
-{
-    const table *runs = &c->in->camp->runs;
-    size_t k = 0;
-    while (k < c->ncfgs && !experiment_same_configuration(runs, c->cfgs[k].rows[0], row))
-        k++;
-    if (k == c->ncfgs) {
-        train_config *more = realloc(c->cfgs, (c->ncfgs + 1) * sizeof *more);
-        if (!more)
-            return false;
-        c->cfgs = more;
-        c->cfgs[c->ncfgs++] = (train_config){NULL, 0, 0};
-    }
-    train_config *t = &c->cfgs[k];
-    size_t *rows = realloc(t->rows, (t->nrows + 1) * sizeof *rows);
-    if (!rows)
-        return false;
-    t->rows = rows;
-    t->rows[t->nrows++] = row;
-    return true;
-}
-
 static bool group_configs(calib_ctx *c)
 {
     const experiment_input *in = c->in;
-    for (size_t i = 0; i < in->ntrain; i++)
-        if (!add_to_config(c, in->train_rows[i]))
-            return false;
-    for (size_t k = 0; k < c->ncfgs; k++) {
-        double sum = 0;
-        for (size_t j = 0; j < c->cfgs[k].nrows; j++)
-            sum += row_value(c, c->cfgs[k].rows[j]);
-        c->cfgs[k].mean = sum / (double)c->cfgs[k].nrows;
+    size_t *group_of;
+    if (!config_groups(&in->camp->runs, in->train_rows, in->ntrain, &group_of, &c->ncfgs))
+        return false;
+    c->cfgs = calloc(c->ncfgs ? c->ncfgs : 1, sizeof *c->cfgs);
+    bool ok = c->cfgs != NULL;
+    for (size_t i = 0; ok && i < in->ntrain; i++)
+        c->cfgs[group_of[i]].nrows++;
+    for (size_t k = 0; ok && k < c->ncfgs; k++) {
+        ok = (c->cfgs[k].rows = malloc(c->cfgs[k].nrows * sizeof *c->cfgs[k].rows)) != NULL;
+        c->cfgs[k].nrows = 0; /* refilled below */
     }
-    return true;
+    for (size_t i = 0; ok && i < in->ntrain; i++) {
+        train_config *t = &c->cfgs[group_of[i]];
+        t->rows[t->nrows++] = in->train_rows[i];
+        t->mean += row_value(c, in->train_rows[i]);
+    }
+    for (size_t k = 0; ok && k < c->ncfgs; k++)
+        c->cfgs[k].mean /= (double)c->cfgs[k].nrows;
+    free(group_of);
+    if (!c->cfgs)
+        c->ncfgs = 0;
+    return ok;
 }
 
 /* A numeric identifying column, positive in every training run, whose value
@@ -129,41 +120,44 @@ static bool choose_scale_columns(calib_ctx *c)
     return true;
 }
 
-/* The range of column col over the configurations with use[k] (NULL = all). */
-static void trained_range(const calib_ctx *c, size_t col, const bool *use, double *lo, double *hi)
+/* The range [lo[i], hi[i]] of every scale column over the configurations
+ * with use[k] (NULL = all); lo and hi have ncols entries. */
+static void trained_ranges(const calib_ctx *c, const bool *use, double *lo, double *hi)
 {
-    *lo = INFINITY, *hi = -INFINITY;
+    for (size_t i = 0; i < c->ncols; i++)
+        lo[i] = INFINITY, hi[i] = -INFINITY;
     for (size_t k = 0; k < c->ncfgs; k++) {
         if (use && !use[k])
             continue;
-        double v = cell(c, c->cfgs[k].rows[0], col);
-        *lo = fmin(*lo, v), *hi = fmax(*hi, v);
+        for (size_t i = 0; i < c->ncols; i++) {
+            double v = cell(c, c->cfgs[k].rows[0], c->cols[i]);
+            lo[i] = fmin(lo[i], v), hi[i] = fmax(hi[i], v);
+        }
     }
 }
 
-/* Doublings of row beyond the range of the configurations use (NULL = all),
- * the largest over the scale columns; with text, each column beyond it as
+/* Doublings of row beyond the ranges lo/hi (trained_ranges), the largest
+ * over the scale columns; with text, each column beyond it as
  * "np 16 = 2x max trained 8" joined by "; ". */
-static double row_distance(const calib_ctx *c, size_t row, const bool *use, char *text,
-                           size_t len)
+static double row_distance(const calib_ctx *c, size_t row, const double *lo, const double *hi,
+                           char *text, size_t len)
 {
     double d = 0;
     size_t used = 0;
     if (text && len)
         text[0] = '\0';
     for (size_t i = 0; i < c->ncols; i++) {
-        double lo, hi, v = cell(c, row, c->cols[i]);
-        trained_range(c, c->cols[i], use, &lo, &hi);
-        double di = calibrate_distance(v, lo, hi);
+        double v = cell(c, row, c->cols[i]);
+        double di = calibrate_distance(v, lo[i], hi[i]);
         if (!(di > 0))
             continue;
         d = fmax(d, di);
         if (text && used < len) {
-            bool above = v > hi;
+            bool above = v > hi[i];
+            double edge = above ? hi[i] : lo[i];
             used += (size_t)snprintf(text + used, len - used, "%s%s %.6g = %.3gx %s trained %.6g",
                                      used ? "; " : "", c->in->camp->runs.cols[c->cols[i]].name, v,
-                                     v / (above ? hi : lo), above ? "max" : "min",
-                                     above ? hi : lo);
+                                     v / edge, above ? "max" : "min", edge);
         }
     }
     return d;
@@ -208,6 +202,11 @@ static bool run_fold(calib_ctx *c, const bool *held)
             sub.ntrain += c->cfgs[k].nrows;
         }
     }
+    double *lo = malloc((c->ncols ? c->ncols : 1) * sizeof *lo);
+    double *hi = malloc((c->ncols ? c->ncols : 1) * sizeof *hi);
+    ok = ok && lo && hi;
+    if (ok)
+        trained_ranges(c, kept, lo, hi);
     report rep;
     report_init(&rep);
     char err[256];
@@ -218,14 +217,16 @@ static bool run_fold(calib_ctx *c, const bool *held)
             if (p->config >= sub.ntargets)
                 continue;
             const train_config *t = &c->cfgs[which[p->config]];
-            calibrate_score s = {p->estimate, t->mean, row_distance(c, t->rows[0], kept, NULL, 0),
-                                 c->nfolds};
+            calibrate_score s = {p->estimate, t->mean,
+                                 row_distance(c, t->rows[0], lo, hi, NULL, 0), c->nfolds};
             ok = add_score(c, s);
         }
     }
     if (c->nscores > before)
         c->nfolds++, c->nheld += nheld;
     report_free(&rep);
+    free(lo);
+    free(hi);
     free(kept);
     free(sub.train_rows);
     free(sub.targets);
@@ -482,16 +483,23 @@ static bool apply_backtest(calib_ctx *c, report *rep, const calibrate_model *m)
 /* distance and beyond of every prediction. */
 static bool fill_ranges(calib_ctx *c, report *rep)
 {
-    for (size_t i = 0; i < rep->npreds; i++) {
+    double *lo = malloc((c->ncols ? c->ncols : 1) * sizeof *lo);
+    double *hi = malloc((c->ncols ? c->ncols : 1) * sizeof *hi);
+    bool ok = lo && hi;
+    if (ok)
+        trained_ranges(c, NULL, lo, hi);
+    for (size_t i = 0; ok && i < rep->npreds; i++) {
         report_prediction *p = &rep->preds[i];
         if (p->config >= c->in->ntargets)
             continue;
         char text[512];
-        p->distance = row_distance(c, c->in->targets[p->config].rows[0], NULL, text, sizeof text);
-        if (text[0] && !report_set_text(&p->beyond, text))
-            return false;
+        p->distance = row_distance(c, c->in->targets[p->config].rows[0], lo, hi, text,
+                                   sizeof text);
+        ok = !text[0] || report_set_text(&p->beyond, text);
     }
-    return true;
+    free(lo);
+    free(hi);
+    return ok;
 }
 
 static bool same_text(const char *a, const char *b)

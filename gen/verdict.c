@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gen/config_groups.h"
 #include "render/buf.h"
 
 /* Thresholds of verdict.h, in one place. */
@@ -108,32 +109,32 @@ static bool oversubscribed(const experiment_input *in, size_t row)
 }
 
 /* Training configurations, their largest repetition spread, and the runs
- * (training and target) that oversubscribe their nodes. */
-static void training_evidence(const experiment_result *res, evidence *ev)
+ * (training and target) that oversubscribe their nodes. False only when
+ * out of memory. */
+static bool training_evidence(const experiment_result *res, evidence *ev)
 {
     const experiment_input *in = &res->input;
     const table *t = &in->camp->runs;
-    for (size_t i = 0; i < in->ntrain; i++) {
-        size_t a = in->train_rows[i];
-        ev->oversubscribed += oversubscribed(in, a);
-        bool first = true;
-        for (size_t j = 0; j < i && first; j++)
-            first = !experiment_same_configuration(t, in->train_rows[j], a);
-        if (!first)
-            continue;
-        ev->configs++;
-        double lo = INFINITY, hi = -INFINITY, sum = 0;
-        size_t n = 0;
-        for (size_t j = i; j < in->ntrain; j++) {
-            if (!experiment_same_configuration(t, in->train_rows[j], a))
-                continue;
-            double v = experiment_row_response(t, in->train_rows[j], in->responses,
-                                               in->nresponses);
-            lo = fmin(lo, v), hi = fmax(hi, v), sum += v, n++;
-        }
-        if (n > 1 && sum > 0)
-            ev->max_spread_pct = fmax(ev->max_spread_pct, 100 * (hi - lo) / (sum / (double)n));
+    size_t *group_of;
+    if (!config_groups(t, in->train_rows, in->ntrain, &group_of, &ev->configs))
+        return false;
+    size_t ng = ev->configs ? ev->configs : 1;
+    double *lo = malloc(ng * sizeof *lo), *hi = malloc(ng * sizeof *hi);
+    double *sum = calloc(ng, sizeof *sum);
+    size_t *n = calloc(ng, sizeof *n);
+    bool ok = lo && hi && sum && n;
+    for (size_t g = 0; ok && g < ev->configs; g++)
+        lo[g] = INFINITY, hi[g] = -INFINITY;
+    for (size_t i = 0; ok && i < in->ntrain; i++) {
+        size_t g = group_of[i];
+        double v = experiment_row_response(t, in->train_rows[i], in->responses, in->nresponses);
+        lo[g] = fmin(lo[g], v), hi[g] = fmax(hi[g], v), sum[g] += v, n[g]++;
+        ev->oversubscribed += oversubscribed(in, in->train_rows[i]);
     }
+    for (size_t g = 0; ok && g < ev->configs; g++)
+        if (n[g] > 1 && sum[g] > 0)
+            ev->max_spread_pct = fmax(ev->max_spread_pct, 100 * (hi[g] - lo[g]) / (sum[g] / (double)n[g]));
+    free(group_of), free(lo), free(hi), free(sum), free(n);
     for (size_t i = 0; i < in->ntargets; i++)
         for (size_t k = 0; k < in->targets[i].nrows; k++)
             ev->oversubscribed += oversubscribed(in, in->targets[i].rows[k]);
@@ -141,6 +142,7 @@ static void training_evidence(const experiment_result *res, evidence *ev)
         ev->coefs += !res->rep.coefs[i].aliased;
     const char *m = res->rep.interval_method;
     ev->bootstrap_only = m && strncmp(m, "bootstrap", 9) == 0;
+    return ok;
 }
 
 /* Raise the level to at least `to` and add the reason. */
@@ -225,7 +227,10 @@ bool verdict_judge(const experiment_result *res, verdict *out)
             rbuf_free(&why);
             return false;
         }
-        training_evidence(res, &ev);
+        if (!training_evidence(res, &ev)) {
+            rbuf_free(&why);
+            return false;
+        }
         if (ev.held)
             out->level = error_level(&ev, &why);
         else
