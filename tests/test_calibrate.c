@@ -343,6 +343,33 @@ static void test_embedded_archive(void)
     testutil_remove_dir(tmp);
 }
 
+/* The other two routes, on the embedded archive: the multicore
+ * extrapolation (trained on two process counts, too few to refit) borrows
+ * its campaign's backtests; the strip model (two np0 levels, the least it
+ * accepts) is bootstrapped over repetitions with a fixed seed. Both print
+ * the same bytes twice. */
+static void test_borrow_and_bootstrap(void)
+{
+    static const char *const cases[][3] = {
+        {"mgbench-multicore", "extrap-3072", "calibrated interval: backtest by scale of the "
+                                             "campaign's experiments interp-all-3072"},
+        {"mgbench-strip", "strip-4096", "calibrated interval: bootstrap over repetitions"},
+    };
+    for (size_t i = 0; i < 2; i++) {
+        char *first = NULL, *again = NULL;
+        CU_ASSERT_EQUAL(testutil_perfcast_run(&first, "predict --archive archive %s %s",
+                                              cases[i][0], cases[i][1]), 0);
+        CU_ASSERT_EQUAL(testutil_perfcast_run(&again, "predict --archive archive %s %s",
+                                              cases[i][0], cases[i][1]), 0);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(first);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(again);
+        CU_ASSERT_STRING_EQUAL(first, again);
+        CU_ASSERT_PTR_NOT_NULL(strstr(first, cases[i][2]));
+        free(first);
+        free(again);
+    }
+}
+
 int main(void)
 {
     static const testutil_test numerics[] = {
@@ -362,6 +389,7 @@ int main(void)
     };
     static const testutil_test embedded[] = {
         {"coverage on the embedded archive", test_embedded_archive},
+        {"borrowed backtests and bootstrap, deterministic", test_borrow_and_bootstrap},
         {NULL, NULL},
     };
     static const testutil_suite suites[] = {
