@@ -5,7 +5,6 @@
 #include "gen/calibration.h"
 
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -272,10 +271,14 @@ static bool seen_fold(bool *const *done, size_t ndone, const bool *held, size_t 
     return false;
 }
 
+/* Add name to the list of held-out parameters unless it ends the list
+ * already (a column's folds run one after another). */
 static void note_fold_column(calib_ctx *c, const char *name)
 {
-    size_t used = strlen(c->fold_cols);
-    if (!strstr(c->fold_cols, name) && used < sizeof c->fold_cols)
+    size_t used = strlen(c->fold_cols), n = strlen(name);
+    bool last = used >= n && strcmp(c->fold_cols + used - n, name) == 0 &&
+                (used == n || c->fold_cols[used - n - 1] == ' ');
+    if (!last && used < sizeof c->fold_cols)
         snprintf(c->fold_cols + used, sizeof c->fold_cols - used, "%s%s", used ? ", " : "",
                  name);
 }
