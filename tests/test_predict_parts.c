@@ -130,10 +130,42 @@ static void test_table11_components(void)
     free(out);
 }
 
+/* scopred-linpack Table 15 trains on P <= 7 and N <= 13000 and predicts
+ * P = 8 or N = 14000: every one of its 13 targets lies beyond the range,
+ * though the leverage flag marks only a few; beyond_range names each. */
+static void test_table15_range(void)
+{
+    char *out = NULL;
+    int rc = testutil_perfcast_run(&out, "predict --format csv --archive archive scopred-linpack table15");
+    CU_ASSERT_EQUAL_FATAL(rc, 0);
+    const char *s = out;
+    char *head[MAX_FIELDS], *row[MAX_FIELDS];
+    int nh = split_record(&s, head);
+    int beyond = column(head, nh, "beyond_range"), p_col = column(head, nh, "P");
+    int d_col = column(head, nh, "doublings_beyond_range");
+    CU_ASSERT_FATAL(beyond >= 0 && p_col >= 0 && d_col >= 0);
+    size_t rows = 0, named = 0;
+    while (*s) {
+        int nr = split_record(&s, row);
+        rows++;
+        named += strlen(row[beyond]) > 0;
+        if (atof(row[p_col]) == 8) { /* log2(8/7) doublings at least */
+            CU_ASSERT_PTR_NOT_NULL(strstr(row[beyond], "P 8 = 1.14x max trained 7"));
+            CU_ASSERT(atof(row[d_col]) >= log2(8.0 / 7) - 1e-9);
+        }
+        free_fields(row, nr);
+    }
+    CU_ASSERT_EQUAL(rows, 13);
+    CU_ASSERT_EQUAL(named, 13);
+    free_fields(head, nh);
+    free(out);
+}
+
 int main(void)
 {
     static const testutil_test tests[] = {
         {"Table 11 components as columns", test_table11_components},
+        {"Table 15 targets beyond the training range", test_table15_range},
         {NULL, NULL},
     };
     static const testutil_suite suites[] = {{"predict parts", tests}, {NULL, NULL}};
