@@ -24,8 +24,10 @@ static const char compare_usage[] =
     "and prints, per experiment and pooled over the campaign (experiment \"*\"):\n"
     "targets, median and max |error| (%), how many measurements lie inside the\n"
     "calibrated 95% PI and its mean width (% of the estimate), the same count for\n"
-    "the model's own 95% PI, and why a model does not apply. The campaign's best\n"
-    "model has the lowest median |error| among those predicting every target.\n"
+    "the model's own 95% PI, why a model does not apply, and the verdict of each\n"
+    "model on the experiment's split (reliable, uncertain, unreliable, not\n"
+    "verified; the site gives the reasons). The campaign's best model has the\n"
+    "lowest median |error| among those predicting every target.\n"
     "\n"
     "  --archive DIR   the archive folder (default: archive)\n"
     "  --format F      text (default) or csv\n"
@@ -35,7 +37,7 @@ static const char compare_usage[] =
 static const char *const columns[] = {
     "experiment", "model", "own", "applies", "targets", "median_abs_error_pct",
     "max_abs_error_pct", "cal_with_interval", "cal_inside", "cal_mean_width_pct",
-    "own_pi_with_interval", "own_pi_inside", "best", "reason",
+    "own_pi_with_interval", "own_pi_inside", "best", "reason", "verdict",
 };
 enum { NCOLUMNS = sizeof columns / sizeof columns[0] };
 
@@ -72,7 +74,9 @@ static void print_row(FILE *out, bool csv, const char *experiment, const compare
         textout_csv_text(out, w->reason);
     else
         fputs(w->reason ? w->reason : "", out);
-    fputc('\n', out);
+    /* A model that does not apply, or a pooled row, has no verdict here. */
+    fprintf(out, "%s%s\n", sep,
+            w->applies && w->verdict.reasons ? verdict_name(w->verdict.level) : "");
 }
 
 static void print_result(FILE *out, bool csv, const char *experiment, const compare_result *r)

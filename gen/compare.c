@@ -17,6 +17,7 @@ void compare_result_free(compare_result *r)
         compare_row *w = &r->rows[i];
         free(w->label);
         free(w->reason);
+        verdict_free(&w->verdict);
         free(w->estimate);
         free(w->measured);
         free(w->cal_low);
@@ -37,6 +38,7 @@ static compare_row *add_row(compare_result *r, const char *label, bool own)
     r->rows = more;
     compare_row *w = &r->rows[r->nrows];
     memset(w, 0, sizeof *w);
+    w->verdict.level = VERDICT_NOT_VERIFIED;
     if (!(w->label = strdup(label)))
         return NULL;
     w->own = own;
@@ -69,6 +71,8 @@ static bool row_score(compare_row *w)
 /* Fill w from a fitted result: one entry per measured target predicted. */
 static bool row_from_result(compare_row *w, const experiment_result *res)
 {
+    if (!verdict_judge(res, &w->verdict))
+        return false;
     if (!res->ok) {
         w->applies = false;
         return (w->reason = strdup(res->error[0] ? res->error : "the fit failed")) != NULL &&

@@ -25,6 +25,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include "gen/experiment.h"
+#include "gen/verdict.h"
 #include "models/calibrate.h"
 
 typedef struct {
@@ -34,6 +35,7 @@ typedef struct {
     char *reason;            /* why it does not apply, NULL when it does */
     calibrate_scores calibrated; /* error and the calibrated 95% PI */
     calibrate_scores textbook;   /* the model's own 95% PI (same errors) */
+    verdict verdict;             /* of this model on this split; pooled rows: reasons NULL */
     /* the held-out targets it predicted, for pooling */
     double *estimate, *measured, *cal_low, *cal_high, *pi_low, *pi_high;
     size_t n;
