@@ -77,14 +77,26 @@ static const struct {
     {"time_fftcomm_s", 2.14},
 };
 
+/* `perfcast predict --format csv` of an embedded experiment: the output in
+ * *out (the caller frees), *s after its header, the header split into head;
+ * returns the number of header fields. */
+static int predict_csv(const char *campaign, const char *experiment, char **out, const char **s,
+                       char **head)
+{
+    *out = NULL;
+    int rc = testutil_perfcast_run(out, "predict --format csv --archive archive %s %s", campaign,
+                                   experiment);
+    CU_ASSERT_EQUAL_FATAL(rc, 0);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(*out);
+    *s = *out;
+    return split_record(s, head);
+}
+
 static void test_table11_components(void)
 {
-    char *out = NULL;
-    int rc = testutil_perfcast_run(&out, "predict --format csv --archive archive scopred-ft table11b");
-    CU_ASSERT_EQUAL_FATAL(rc, 0);
-    const char *s = out;
-    char *head[MAX_FIELDS], *row[MAX_FIELDS];
-    int nh = split_record(&s, head);
+    char *out, *head[MAX_FIELDS], *row[MAX_FIELDS];
+    const char *s;
+    int nh = predict_csv("scopred-ft", "table11b", &out, &s, head);
     int np_col = column(head, nh, "np"), est_col = column(head, nh, "estimate_s");
     int formula_col = column(head, nh, "formula"), method_col = column(head, nh, "interval_method");
     CU_ASSERT_FATAL(np_col >= 0 && est_col >= 0 && formula_col >= 0 && method_col >= 0);
@@ -123,7 +135,7 @@ static void test_table11_components(void)
     free(out);
 
     /* A single response has no component columns. */
-    rc = testutil_perfcast_run(&out, "predict --format csv --archive archive scopred-ep table2a");
+    int rc = testutil_perfcast_run(&out, "predict --format csv --archive archive scopred-ep table2a");
     CU_ASSERT_EQUAL(rc, 0);
     CU_ASSERT_PTR_NULL(strstr(out, "estimate_time_"));
     CU_ASSERT_PTR_NOT_NULL(strstr(out, ",formula,interval_method\n"));
@@ -135,12 +147,9 @@ static void test_table11_components(void)
  * though the leverage flag marks only a few; beyond_range names each. */
 static void test_table15_range(void)
 {
-    char *out = NULL;
-    int rc = testutil_perfcast_run(&out, "predict --format csv --archive archive scopred-linpack table15");
-    CU_ASSERT_EQUAL_FATAL(rc, 0);
-    const char *s = out;
-    char *head[MAX_FIELDS], *row[MAX_FIELDS];
-    int nh = split_record(&s, head);
+    char *out, *head[MAX_FIELDS], *row[MAX_FIELDS];
+    const char *s;
+    int nh = predict_csv("scopred-linpack", "table15", &out, &s, head);
     int beyond = column(head, nh, "beyond_range"), p_col = column(head, nh, "P");
     int d_col = column(head, nh, "doublings_beyond_range");
     CU_ASSERT_FATAL(beyond >= 0 && p_col >= 0 && d_col >= 0);
