@@ -73,12 +73,19 @@ void experiment_point_at(const experiment_input *in, const char *cell, int offse
         *in->where = (experiment_where){cell, offset};
 }
 
+void experiment_error_position(const experiment_result *res, long *line, long *column)
+{
+    const experiment_info *e = res->input.exp;
+    *line = e ? e->line : 0;
+    *column = e ? experiment_cell_column(e, res->where.cell, res->where.offset) : 1;
+}
+
 void experiment_error_text(const campaign *c, const experiment_result *res, char *buf,
                            size_t len)
 {
-    const experiment_info *e = res->input.exp;
-    long column = e ? experiment_cell_column(e, res->where.cell, res->where.offset) : 1;
-    snprintf(buf, len, "%s/experiments.csv:%ld:%ld: %s", c->dir, e ? e->line : 0L, column,
+    long line, column;
+    experiment_error_position(res, &line, &column);
+    snprintf(buf, len, "%s/experiments.csv:%ld:%ld: %s", c->dir ? c->dir : c->name, line, column,
              res->error);
 }
 

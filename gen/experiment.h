@@ -101,6 +101,9 @@ bool experiment_same_configuration(const table *runs, size_t a, size_t b);
  * offset of cell (see experiment_where); does nothing when in->where is NULL. */
 void experiment_point_at(const experiment_input *in, const char *cell, int offset);
 
+/* Line and column in experiments.csv where a failed result's reason points. */
+void experiment_error_position(const experiment_result *res, long *line, long *column);
+
 /* "FILE:LINE:COL: reason" of a failed result into buf (truncated to len),
  * FILE being experiments.csv of campaign c. */
 void experiment_error_text(const campaign *c, const experiment_result *res, char *buf,

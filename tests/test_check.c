@@ -182,7 +182,8 @@ static void test_fit_time_failures(void)
                    "c1/experiments.csv:2:1: experiment 'e1': strip fit for cluster k1");
 }
 
-/* `fit` names the same FILE:LINE:COL as `check`. */
+/* `fit` names the same FILE:LINE:COL as `check`, and so does the campaign
+ * page `build` writes (relative to the campaign folder). */
 static void test_fit_positions(void)
 {
     char dir[4096];
@@ -194,6 +195,14 @@ static void test_fit_positions(void)
     snprintf(want, sizeof want, "%s/c1/experiments.csv:2:21: division by zero in the formula", dir);
     CU_ASSERT_PTR_NOT_NULL(out ? strstr(out, want) : NULL);
     free(out);
+    out = NULL;
+    testutil_perfcast_run(&out, "build --quiet --archive %s --out %s/site", dir, dir);
+    free(out);
+    char page[4200];
+    snprintf(page, sizeof page, "%s/site/campaigns/c1/index.md", dir);
+    char *md = testutil_read_file(page);
+    CU_ASSERT_PTR_NOT_NULL(md ? strstr(md, " experiments.csv:2:21: division by zero") : NULL);
+    free(md);
     testutil_remove_dir(dir);
 }
 
