@@ -164,18 +164,21 @@ static void fail(parser *p, const char *message)
     fail_at(p, column_of(p), message);
 }
 
-#define STRINGIFY_(x) #x
-#define STRINGIFY(x) STRINGIFY_(x)
-static const char too_deep[] =
-    "nested too deeply (at most " STRINGIFY(EXPR_MAX_DEPTH) " levels of parentheses, "
-    "signs and operators; a chain of N operators counts as N levels)";
+static void fail_too_deep(parser *p, int column)
+{
+    char message[160];
+    snprintf(message, sizeof message,
+             "nested too deeply (at most %d levels of parentheses, signs and operators; "
+             "a chain of N operators counts as N levels)", EXPR_MAX_DEPTH);
+    fail_at(p, column, message);
+}
 
 /* Enter one more level of the parser's recursion; false (after failing at
  * the cursor) beyond EXPR_MAX_DEPTH. Every true is paired with leave(). */
 static bool enter(parser *p)
 {
     if (p->nesting >= EXPR_MAX_DEPTH) {
-        fail_at(p, column_of(p), too_deep);
+        fail_too_deep(p, column_of(p));
         return false;
     }
     p->nesting++;
@@ -192,7 +195,7 @@ static expr *inner_node(parser *p, node_kind kind, int column, expr *left, expr 
     if (right && right->depth > below)
         below = right->depth;
     if (below >= EXPR_MAX_DEPTH) {
-        fail_at(p, column, too_deep);
+        fail_too_deep(p, column);
         return NULL;
     }
     expr *e = node_new(kind, column);
