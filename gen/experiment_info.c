@@ -19,8 +19,10 @@ long experiment_cell_column(const experiment_info *e, const char *cell, int offs
     for (size_t i = 0; cell && i < sizeof cells / sizeof cells[0]; i++) {
         if (strcmp(cells[i].name, cell) != 0)
             continue;
-        long column = cells[i].column > 0 ? cells[i].column : 1;
+        long column = cells[i].column;
         const char *text = cells[i].text;
+        if (column <= 0)
+            return 1; /* no such column in the file: the row */
         if (!text || offset <= 0)
             return column;
         /* A '"' in a cell's text is written twice in the file; past its end

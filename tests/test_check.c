@@ -172,6 +172,9 @@ static void test_fit_time_failures(void)
 {
     expect_problem("e1,scopred,time_s,na/np,np <= 4 && na > 1000,np == 8,,\n", NULL,
                    "c1/experiments.csv:2:25: experiment 'e1': the train filter selects no measured run");
+    expect_problem("e1,scopred,time_s,na/np,np/(np-1) > 0,np == 8,,\n", NULL,
+                   "c1/experiments.csv:2:27: experiment 'e1': division by zero in the train "
+                   "filter (runs.csv line 2)");
     expect_problem("e1,scopred,time_s,na/(np-1),np <= 4,np == 8,,\n", NULL,
                    "c1/experiments.csv:2:21: experiment 'e1': division by zero in the formula "
                    "(runs.csv line 2)");
