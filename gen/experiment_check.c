@@ -56,16 +56,6 @@ static size_t leading_space(const char *text)
     return n;
 }
 
-/* The kind of a runs.csv column, for expr_check_types. */
-static bool run_column_kind(void *ctx, const char *name, value_kind *out)
-{
-    const table *runs = ctx;
-    int col = table_find(runs, name);
-    if (col < 0)
-        return false;
-    *out = runs->cols[col].kind == COL_TEXT ? VALUE_STRING : VALUE_NUMBER;
-    return true;
-}
 
 /* A multicore formula is a product of factor names, not an expression
  * over run columns: the model's own parser is the judge. */
@@ -95,7 +85,7 @@ static void check_expression(const cell_ctx *x, const char *name, const char *wh
     /* The text the fit will see: without leading white space, which also
      * is where experiment_cell_column counts from. */
     expr *e = expr_parse(f->text + leading_space(f->text), &err);
-    if (!e || !expr_check_types(e, run_column_kind, (void *)x->runs, &kind, &err)) {
+    if (!e || !expr_check_types(e, expr_kind_table_column, (void *)x->runs, &kind, &err)) {
         diag_add(x->d, x->file, f->line, experiment_cell_column(x->exp, name, err.column),
                  "%s in the %s", err.message, what);
     } else if (kind != VALUE_NUMBER) {

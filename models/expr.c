@@ -1034,3 +1034,13 @@ bool expr_lookup_table_row(void *ctx, const char *name, expr_value *out)
     }
     return true;
 }
+
+bool expr_kind_table_column(void *ctx, const char *name, value_kind *out)
+{
+    const table *t = ctx;
+    int col = table_find(t, name);
+    if (col < 0)
+        return false;
+    *out = t->cols[col].kind == COL_TEXT ? VALUE_STRING : VALUE_NUMBER;
+    return true;
+}

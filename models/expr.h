@@ -117,4 +117,7 @@ typedef struct {
 } table_row_ctx;
 bool expr_lookup_table_row(void *ctx, const char *name, expr_value *out);
 
+/* Kinds of the columns of a table, for expr_check_types: ctx is a const table *. */
+bool expr_kind_table_column(void *ctx, const char *name, value_kind *out);
+
 #endif

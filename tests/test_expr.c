@@ -332,6 +332,19 @@ static void test_types(void)
     CU_ASSERT_TRUE(expr_check_types(e, kind_of, NULL, &k, &err));
     CU_ASSERT_EQUAL(k, VALUE_STRING);
     expr_free(e);
+    /* The same over the columns of a table. */
+    table t;
+    table_init(&t);
+    CU_ASSERT_FATAL(table_add_column(&t, "np", COL_NUMBER) == 0);
+    CU_ASSERT_FATAL(table_add_column(&t, "cluster", COL_TEXT) == 1);
+    e = expr_parse("np > 1 && cluster * np > 2", &err);
+    CU_ASSERT_FALSE(expr_check_types(e, expr_kind_table_column, &t, &k, &err));
+    CU_ASSERT_EQUAL(err.column, 11);
+    expr_free(e);
+    e = expr_parse("np > 1 && cluster == 'k1'", &err);
+    CU_ASSERT_TRUE(expr_check_types(e, expr_kind_table_column, &t, &k, &err));
+    expr_free(e);
+    table_free(&t);
     /* Evaluation agrees with the static check on both failures above. */
     expect_error("np == \"eight\"", 4, "cannot compare");
     expect_error("cluster*np", 1, "expected a number");
