@@ -189,7 +189,6 @@ static void fill_experiment(experiment_info *e, const table *t, size_t r)
     e->title = dup_or_null(table_text_named(t, r, "title"));
     e->options = dup_or_null(table_text_named(t, r, "options"));
     e->line = t->line[r];
-    e->options_column = 1;
 }
 
 static bool load_experiments(campaign *c, const char *path, const char *display, diag_list *d)
@@ -203,8 +202,8 @@ static bool load_experiments(campaign *c, const char *path, const char *display,
         c->experiments = t.nrows ? calloc(t.nrows, sizeof *c->experiments) : NULL;
         for (size_t r = 0; r < t.nrows && c->experiments; r++)
             fill_experiment(&c->experiments[c->nexperiments++], &t, r);
-        experiment_locate_all(c, &doc);
-        experiment_check_all(c, &doc, display, d);
+        experiment_locate_all(c->experiments, c->nexperiments, &doc);
+        experiment_check_all(&c->runs, c->experiments, c->nexperiments, &doc, display, d);
     }
     csv_doc_free(&doc);
     table_free(&t);

@@ -18,6 +18,7 @@
 
 #include <stdbool.h>
 #include "gen/diag.h"
+#include "gen/experiment_info.h"
 #include "models/table.h"
 
 /* One row of clusters.csv. Numbers are NAN when the cell is empty. */
@@ -37,20 +38,7 @@ typedef struct {
     long line;                 /* line in clusters.csv */
 } cluster_info;
 
-/* One row of experiments.csv. Empty optional cells are NULL. */
-typedef struct {
-    char *name;     /* required; letters, digits, '_' and '-' */
-    char *model;    /* scopred | strip | block | multicluster | multicore */
-    char *response; /* column(s) to predict: "time_s" (default) or
-                       components joined by '+': "time_setup_s+time_evolve_s" */
-    char *formula;  /* model-specific: ScoPred complexity formula, multicore factors */
-    char *train;    /* filter over runs: rows used to fit; NULL = all measured rows */
-    char *target;   /* filter over runs: rows to predict; NULL = none */
-    char *title;    /* human title; NULL = name */
-    char *options;  /* model-specific "key=value;key=value", may be NULL */
-    long line;      /* line in experiments.csv */
-    long options_column; /* column of the options cell (1 when absent) */
-} experiment_info;
+/* One row of experiments.csv: experiment_info, in gen/experiment_info.h. */
 
 typedef struct {
     char *name;        /* folder name */

@@ -7,16 +7,16 @@
 #include <stdio.h>
 
 #include "gen/archive.h"
+#include "gen/archive_check.h"
 #include "gen/cli.h"
-#include "gen/experiment_check.h"
-#include "gen/site_scenarios.h"
 
 static const char usage[] =
     "usage: perfcast check [--archive DIR]\n"
     "\n"
     "Reads DIR/clusters.csv, DIR/advice.csv and every campaign folder (runs.csv,\n"
-    "experiments.csv, README.md), checks every cell, filter and formula, and prints\n"
-    "each problem as\n"
+    "experiments.csv, README.md), checks every cell, filter and formula, runs every\n"
+    "experiment as fit and build would (selections and fit) and every advice\n"
+    "scenario, and prints each problem as\n"
     "FILE:LINE:COL: message. Exit status: 0 no problem, 1 problems, 2 usage.\n"
     "\n"
     "  --archive DIR   the archive folder (default: archive)\n"
@@ -34,13 +34,8 @@ int cmd_check(int argc, char **argv)
     archive a;
     diag_list diags;
     diag_init(&diags);
-    if (archive_load(args.archive, &a, &diags)) {
-        /* advice.csv is part of the archive too: lint it with the rest. */
-        site_scenarios scenarios;
-        site_scenarios_load(&a, &scenarios, &diags);
-        site_scenarios_free(&scenarios);
-        experiment_check_options(&a, &diags);
-    }
+    if (archive_load(args.archive, &a, &diags))
+        archive_check(&a, &diags);
     diag_print(&diags, stderr);
     size_t runs = 0, experiments = 0;
     for (size_t i = 0; i < a.ncampaigns; i++) {

@@ -75,7 +75,9 @@ static int run_named(const cli_args *args, const char *usage, archive *a, experi
         return 1;
     }
     if (!experiment_run(a, c, e, res)) {
-        fprintf(stderr, "perfcast: %s/%s: %s\n", c->name, e->name, res->error);
+        char text[1024];
+        experiment_error_text(c, res, text, sizeof text);
+        fprintf(stderr, "%s\n", text);
         return 1;
     }
     return 0;

@@ -54,15 +54,40 @@ bool experiment_is_identifying(const char *column)
     return true;
 }
 
-static void fail(experiment_result *res, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void fail_at(experiment_result *res, const char *cell, int offset, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
 
-static void fail(experiment_result *res, const char *fmt, ...)
+/* Record a failure at character offset of cell (see experiment_where). */
+static void fail_at(experiment_result *res, const char *cell, int offset, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(res->error, sizeof res->error, fmt, ap);
     va_end(ap);
     res->ok = false;
+    res->where = (experiment_where){cell, offset};
+}
+
+void experiment_point_at(const experiment_input *in, const char *cell, int offset)
+{
+    if (in->where)
+        *in->where = (experiment_where){cell, offset};
+}
+
+void experiment_error_position(const experiment_result *res, long *line, long *column)
+{
+    const experiment_info *e = res->input.exp;
+    *line = e ? e->line : 0;
+    *column = e ? experiment_cell_column(e, res->where.cell, res->where.offset) : 1;
+}
+
+void experiment_error_text(const campaign *c, const experiment_result *res, char *buf,
+                           size_t len)
+{
+    long line, column;
+    experiment_error_position(res, &line, &column);
+    snprintf(buf, len, "%s/experiments.csv:%ld:%ld: %s", c->dir ? c->dir : c->name, line, column,
+             res->error);
 }
 
 /* Split "a + b" into trimmed names. */
@@ -108,8 +133,9 @@ static double row_response(const experiment_input *in, size_t row)
     return experiment_row_response(&in->camp->runs, row, in->responses, in->nresponses);
 }
 
-/* Evaluate a filter on every row: matches[r] = 1/0. A NULL filter matches
- * all rows. Returns false with a message on a parse or evaluation error. */
+/* Evaluate a filter (the cell `what`) on every row: matches[r] = 1/0. A
+ * NULL filter matches all rows. Returns false with a positioned message on a
+ * parse or evaluation error. */
 static bool evaluate_filter(const char *text, const char *what, const table *runs,
                             bool *matches, experiment_result *res)
 {
@@ -121,7 +147,7 @@ static bool evaluate_filter(const char *text, const char *what, const table *run
     expr_error err;
     expr *e = expr_parse(text, &err);
     if (!e) {
-        fail(res, "%s:%d: %s", what, err.column, err.message);
+        fail_at(res, what, err.column, "%s in the %s filter", err.message, what);
         return false;
     }
     bool ok = true;
@@ -133,7 +159,8 @@ static bool evaluate_filter(const char *text, const char *what, const table *run
         else if (err.missing_value)
             matches[r] = false; /* a run without the column simply does not match */
         else {
-            fail(res, "%s:%d: %s (runs.csv line %ld)", what, err.column, err.message, runs->line[r]);
+            fail_at(res, what, err.column, "%s in the %s filter (runs.csv line %ld)", err.message,
+                    what, runs->line[r]);
             ok = false;
         }
     }
@@ -205,7 +232,7 @@ static bool select_rows(experiment_input *in, experiment_result *res)
     in->train_rows = malloc((n ? n : 1) * sizeof *in->train_rows);
     bool ok = train && target && in->train_rows;
     if (!ok)
-        fail(res, "out of memory");
+        fail_at(res, NULL, 0, "out of memory");
     ok = ok && evaluate_filter(in->exp->train, "train", runs, train, res);
     /* Without a target filter there is nothing to predict. */
     if (ok && in->exp->target) {
@@ -215,14 +242,14 @@ static bool select_rows(experiment_input *in, experiment_result *res)
         if (train[r] && !isnan(row_response(in, r)))
             in->train_rows[in->ntrain++] = r;
         if (target[r] && !add_target_row(in, r)) {
-            fail(res, "out of memory");
+            fail_at(res, NULL, 0, "out of memory");
             ok = false;
         }
     }
     free(train);
     free(target);
     if (ok && in->ntrain == 0) {
-        fail(res, "the train filter selects no measured run");
+        fail_at(res, "train", 0, "the train filter selects no measured run");
         ok = false;
     }
     return ok;
@@ -252,12 +279,13 @@ bool experiment_prepare(const archive *a, const campaign *c, const experiment_in
     in->exp = e;
     res->ok = true;
     model_adapter_fn adapter = experiment_adapter(e->model);
+    in->where = &res->where;
     if (!adapter) {
-        fail(res, "unknown model '%s'", e->model);
+        fail_at(res, "model", 0, "unknown model '%s'", e->model);
         return false;
     }
     if (!split_responses(e->response ? e->response : "time_s", in)) {
-        fail(res, "no response column");
+        fail_at(res, "response", 0, "no response column");
         return false;
     }
     if (!select_rows(in, res))

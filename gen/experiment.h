@@ -28,6 +28,15 @@ typedef struct {
     double error_pct; /* 100*(estimate-measured)/measured, NAN if unmeasured */
 } target_config;
 
+/* Where a failure lies in experiments.csv: a cell ("train", "target",
+ * "formula", "response", "model", "options"; NULL = the experiment as a
+ * whole) and the 1-based character in its text (0 = the whole cell). See
+ * experiment_cell_column for the file's column. */
+typedef struct {
+    const char *cell;
+    int offset;
+} experiment_where;
+
 /* What a model adapter receives. */
 typedef struct {
     const archive *arch;
@@ -39,6 +48,8 @@ typedef struct {
     size_t ntrain;
     target_config *targets;  /* configurations selected by `target` */
     size_t ntargets;
+    experiment_where *where;  /* where a failure lies: adapters set it through
+                                experiment_point_at; may be NULL */
 } experiment_input;
 
 /* A model adapter (gen/model_<name>.c): fit on in->train_rows, predict one
@@ -51,7 +62,8 @@ typedef struct {
     experiment_input input;
     report rep;
     bool ok;
-    char error[512];
+    char error[512];        /* the reason, without a position */
+    experiment_where where; /* where the reason points */
 } experiment_result;
 
 /* Run an experiment. Always fills res (check res->ok); returns res->ok. */
@@ -84,6 +96,18 @@ bool experiment_is_identifying(const char *column);
 /* Whether rows a and b of runs are one configuration: the same value (or
  * both missing) in every identifying column. */
 bool experiment_same_configuration(const table *runs, size_t a, size_t b);
+
+/* Record that the failure an adapter is about to return lies at character
+ * offset of cell (see experiment_where); does nothing when in->where is NULL. */
+void experiment_point_at(const experiment_input *in, const char *cell, int offset);
+
+/* Line and column in experiments.csv where a failed result's reason points. */
+void experiment_error_position(const experiment_result *res, long *line, long *column);
+
+/* "FILE:LINE:COL: reason" of a failed result into buf (truncated to len),
+ * FILE being experiments.csv of campaign c. */
+void experiment_error_text(const campaign *c, const experiment_result *res, char *buf,
+                           size_t len);
 
 /* The adapter for a model name, or NULL when the model is unknown. */
 model_adapter_fn experiment_adapter(const char *model);

@@ -7,8 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gen/fileio.h"
-#include "gen/model_adapters.h"
 #include "models/expr.h"
 #include "models/multicore.h"
 
@@ -21,7 +19,8 @@ typedef struct {
     const char *file;
     const csv_row *header;
     const csv_row *row;
-    const campaign *camp;
+    const table *runs;
+    const experiment_info *exp;
     diag_list *d;
 } cell_ctx;
 
@@ -48,23 +47,15 @@ static long column_at(const csv_field *f, long offset)
     return f->column + (f->quoted ? 1 : 0) + offset;
 }
 
-typedef struct {
-    const cell_ctx *x;
-    const csv_field *f;
-    const char *what;        /* "filter", "formula" */
-    bool ok;
-} name_check;
-
-static bool check_name(void *ctx, const char *name, int column)
+/* Leading white space of a cell, which the loaded value leaves out. */
+static size_t leading_space(const char *text)
 {
-    name_check *nc = ctx;
-    if (table_find(&nc->x->camp->runs, name) < 0) {
-        diag_add(nc->x->d, nc->x->file, nc->f->line, column_at(nc->f, column - 1),
-                 "unknown column '%s' in the %s (not in runs.csv)", name, nc->what);
-        nc->ok = false;
-    }
-    return true;
+    size_t n = 0;
+    while (isspace((unsigned char)text[n]))
+        n++;
+    return n;
 }
+
 
 /* A multicore formula is a product of factor names, not an expression
  * over run columns: the model's own parser is the judge. */
@@ -77,6 +68,8 @@ static void check_factors(const cell_ctx *x, const csv_field *f)
         diag_add(x->d, x->file, f->line, column_at(f, 0), "%s in the formula", err);
 }
 
+/* Parse the cell and type it over the runs' columns, as the fit will
+ * evaluate it on every row: a filter or a formula must give a number. */
 static void check_expression(const cell_ctx *x, const char *name, const char *what,
                              bool multicore)
 {
@@ -88,13 +81,18 @@ static void check_expression(const cell_ctx *x, const char *name, const char *wh
         return;
     }
     expr_error err;
-    expr *e = expr_parse(f->text, &err);
-    if (!e) {
-        diag_add(x->d, x->file, f->line, column_at(f, err.column - 1), "%s in the %s", err.message, what);
-        return;
+    value_kind kind;
+    /* The text the fit will see: without leading white space, which also
+     * is where experiment_cell_column counts from. */
+    expr *e = expr_parse(f->text + leading_space(f->text), &err);
+    if (!e || !expr_check_types(e, expr_kind_table_column, (void *)x->runs, &kind, &err)) {
+        diag_add(x->d, x->file, f->line, experiment_cell_column(x->exp, name, err.column),
+                 "%s in the %s", err.message, what);
+    } else if (kind != VALUE_NUMBER) {
+        diag_add(x->d, x->file, f->line, experiment_cell_column(x->exp, name, 1),
+                 "the %s gives a text, expected a number (a filter is a condition such as "
+                 "np <= 8)", what);
     }
-    name_check nc = {x, f, what, true};
-    expr_visit_names(e, check_name, &nc);
     expr_free(e);
 }
 
@@ -114,8 +112,8 @@ static void check_response(const cell_ctx *x)
         if (len == 0)
             break;
         char *name = strndup(s, len);
-        int col = name ? table_find(&x->camp->runs, name) : -1;
-        if (name && (col < 0 || x->camp->runs.cols[col].kind != COL_NUMBER))
+        int col = name ? table_find(x->runs, name) : -1;
+        if (name && (col < 0 || x->runs->cols[col].kind != COL_NUMBER))
             diag_add(x->d, x->file, f->line, column_at(f, (long)(s - f->text)),
                      "unknown response column '%s' (expected a numeric column of runs.csv, e.g. time_s)",
                      name);
@@ -155,18 +153,18 @@ static bool valid_name(const char *s)
     return true;
 }
 
-static void check_one(const cell_ctx *x, const experiment_info *e, size_t index)
+static void check_one(const cell_ctx *x, const experiment_info *exps, size_t index)
 {
+    const experiment_info *e = &exps[index];
     const csv_field *name = cell(x, "name");
     const csv_field *model = cell(x, "model");
     if (name && !valid_name(e->name))
         diag_add(x->d, x->file, name->line, name->column,
                  "experiment name '%s' must be letters, digits, '_' or '-'", e->name);
     for (size_t i = 0; i < index; i++)
-        if (name && strcmp(x->camp->experiments[i].name, e->name) == 0)
+        if (name && strcmp(exps[i].name, e->name) == 0)
             diag_add(x->d, x->file, name->line, name->column,
-                     "duplicate experiment name '%s' (first on line %ld)", e->name,
-                     x->camp->experiments[i].line);
+                     "duplicate experiment name '%s' (first on line %ld)", e->name, exps[i].line);
     if (model && !in_list(experiment_models, e->model))
         diag_add(x->d, x->file, model->line, model->column,
                  "unknown model '%s' (expected scopred, strip, block, multicluster or multicore)",
@@ -179,48 +177,48 @@ static void check_one(const cell_ctx *x, const experiment_info *e, size_t index)
     check_options(x);
 }
 
-/* Where experiment e's options cell starts, for messages about it. */
-static void locate_options(const csv_row *header, const csv_row *row, experiment_info *e)
+/* Where the cells of experiment e start (text, after an opening quote). */
+static void locate_cells(const csv_row *header, const csv_row *row, experiment_info *e)
 {
+    struct { const char *name; long *column; } cells[] = {
+        {"name", &e->cells.name}, {"model", &e->cells.model},
+        {"response", &e->cells.response}, {"formula", &e->cells.formula},
+        {"train", &e->cells.train}, {"target", &e->cells.target},
+        {"options", &e->cells.options},
+    };
     for (size_t i = 0; i < header->nfields && i < row->nfields; i++)
-        if (strcmp(header->fields[i].text, "options") == 0)
-            e->options_column = row->fields[i].column;
+        for (size_t k = 0; k < sizeof cells / sizeof cells[0]; k++)
+            if (strcmp(header->fields[i].text, cells[k].name) == 0)
+                *cells[k].column = column_at(&row->fields[i],
+                                             (long)leading_space(row->fields[i].text));
 }
 
-void experiment_locate_all(campaign *c, const csv_doc *doc)
+/* The row of doc holding the experiment on line, or NULL. */
+static const csv_row *row_on_line(const csv_doc *doc, long line)
 {
-    for (size_t i = 0; i < c->nexperiments; i++)
-        for (size_t r = 1; r < doc->nrows; r++)
-            if (doc->rows[r].line == c->experiments[i].line)
-                locate_options(&doc->rows[0], &doc->rows[r], &c->experiments[i]);
+    for (size_t r = 1; r < doc->nrows; r++)
+        if (doc->rows[r].line == line)
+            return &doc->rows[r];
+    return NULL;
 }
 
-void experiment_check_options(const archive *a, diag_list *d)
+void experiment_locate_all(experiment_info *exps, size_t n, const csv_doc *doc)
 {
-    for (size_t i = 0; i < a->ncampaigns; i++) {
-        const campaign *c = &a->campaigns[i];
-        char *file = fileio_join(c->dir, "experiments.csv");
-        for (size_t k = 0; k < c->nexperiments; k++) {
-            const experiment_info *e = &c->experiments[k];
-            char err[300];
-            if (!model_check_options(c, e, err, sizeof err))
-                diag_add(d, file ? file : c->dir, e->line, e->options_column, "%s", err);
-        }
-        free(file);
+    for (size_t i = 0; i < n && doc->nrows > 0; i++) {
+        const csv_row *row = row_on_line(doc, exps[i].line);
+        if (row)
+            locate_cells(&doc->rows[0], row, &exps[i]);
     }
 }
 
-void experiment_check_all(const campaign *c, const csv_doc *doc, const char *file, diag_list *d)
+void experiment_check_all(const table *runs, const experiment_info *exps, size_t n,
+                          const csv_doc *doc, const char *file, diag_list *d)
 {
-    if (doc->nrows == 0)
-        return;
-    for (size_t i = 0; i < c->nexperiments; i++) {
-        const experiment_info *e = &c->experiments[i];
-        for (size_t r = 1; r < doc->nrows; r++)
-            if (doc->rows[r].line == e->line) {
-                cell_ctx x = {file, &doc->rows[0], &doc->rows[r], c, d};
-                check_one(&x, e, i);
-                break;
-            }
+    for (size_t i = 0; i < n && doc->nrows > 0; i++) {
+        const csv_row *row = row_on_line(doc, exps[i].line);
+        if (row) {
+            cell_ctx x = {file, &doc->rows[0], row, runs, &exps[i], d};
+            check_one(&x, exps, i);
+        }
     }
 }

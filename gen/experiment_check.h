@@ -1,30 +1,33 @@
 /*
  * experiment_check.h — lints the rows of a campaign's experiments.csv
- * against its runs: known model, unique valid names, responses that are
- * numeric columns, filters and formulas that parse and name existing
- * columns, options of the form key=value;key=value. Every problem is
- * reported with the position of the offending character.
+ * against the columns of its runs.csv while the archive loads: known model,
+ * unique valid names, responses that are numeric columns, filters and
+ * formulas that parse and are well typed over the runs' columns (names
+ * exist; no text in arithmetic; no number compared with a text; a filter
+ * yields a number), options of the form key=value;key=value. Every problem
+ * is reported with the position of the offending character.
+ *
+ * What needs the models or the data (option values, the selections, the
+ * fit) is checked by gen/archive_check.h, which `perfcast check` runs.
  */
 #ifndef PERFCAST_EXPERIMENT_CHECK_H
 #define PERFCAST_EXPERIMENT_CHECK_H
 
-#include "gen/archive.h"
 #include "gen/csvread.h"
+#include "gen/diag.h"
+#include "gen/experiment_info.h"
+#include "models/table.h"
 
 /* The models perfcast knows, NULL-terminated. */
 extern const char *const experiment_models[];
 
-/* Check every experiment of c; doc is the parsed experiments.csv (for
- * positions), file its display name. */
-void experiment_check_all(const campaign *c, const csv_doc *doc, const char *file, diag_list *d);
+/* Record where each experiment's cells are (experiment_info.cells), from
+ * the parsed experiments.csv. */
+void experiment_locate_all(experiment_info *exps, size_t n, const csv_doc *doc);
 
-/* Record where each experiment's options cell is (experiment_info.options_column). */
-void experiment_locate_all(campaign *c, const csv_doc *doc);
-
-/* Ask each experiment's model whether it knows the keys and values of its
- * options. Separate from loading on purpose: a campaign with a bad option
- * still loads (its fit fails with the same message, shown on its page),
- * while `perfcast check` reports the problem and exits 1. */
-void experiment_check_options(const archive *a, diag_list *d);
+/* Check every experiment (after experiment_locate_all) against runs; file
+ * is the display name of experiments.csv. */
+void experiment_check_all(const table *runs, const experiment_info *exps, size_t n,
+                          const csv_doc *doc, const char *file, diag_list *d);
 
 #endif

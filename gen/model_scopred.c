@@ -136,13 +136,30 @@ static bool known_column(void *ctx, const char *name, bool *numeric)
     return true;
 }
 
+/* Fail with error e of c's formula (on runs.csv line run_line when > 0),
+ * pointing at the formula's cell of experiments.csv, or at the options cell
+ * for a formula_<response> option (e's column is then given in the text). */
+static bool formula_failure(const experiment_input *in, const component *c,
+                            const expr_error *e, long run_line, char *err, size_t errlen)
+{
+    char row[64] = "";
+    if (run_line > 0)
+        snprintf(row, sizeof row, " (runs.csv line %ld)", run_line);
+    if (strcmp(c->origin, "formula") == 0) {
+        experiment_point_at(in, "formula", e->column);
+        return fail(err, errlen, "%s in the formula%s", e->message, row);
+    }
+    experiment_point_at(in, "options", 0);
+    return fail(err, errlen, "%s:%d: %s%s", c->origin, e->column, e->message, row);
+}
+
 /* Parse c->formula_text and check its names against runs.csv. */
 static bool parse_formula(const experiment_input *in, component *c, char *err, size_t errlen)
 {
     expr_error e = {0};
     if (!scopred_formula_parse(c->formula_text, &c->f, &e) ||
         !scopred_formula_check_names(&c->f, known_column, (void *)&in->camp->runs, &e))
-        return fail(err, errlen, "%s:%d: %s", c->origin, e.column, e.message);
+        return formula_failure(in, c, &e, 0, err, errlen);
     return true;
 }
 
@@ -158,8 +175,7 @@ static bool build_design(const experiment_input *in, component *c, char *err, si
     expr_error e = {0};
     size_t bad = 0;
     if (!scopred_design(&c->f, runs, in->train_rows, n, c->x, &e, &bad))
-        return fail(err, errlen, "%s:%d: %s (runs.csv line %ld)", c->origin, e.column,
-                    e.message, runs->line[in->train_rows[bad]]);
+        return formula_failure(in, c, &e, runs->line[in->train_rows[bad]], err, errlen);
     int col = table_find(runs, c->response);
     if (col < 0 || runs->cols[col].kind != COL_NUMBER)
         return fail(err, errlen, "response '%s' is not a numeric column of runs.csv",
@@ -518,8 +534,10 @@ static bool predict_target(const experiment_input *in, const component *cs, size
 
 bool model_scopred_run(const experiment_input *in, report *out, char *err, size_t errlen)
 {
-    if (!model_scopred_check_options(&in->camp->runs, in->exp->options, err, errlen))
+    if (!model_scopred_check_options(&in->camp->runs, in->exp->options, err, errlen)) {
+        experiment_point_at(in, "options", 0);
         return false;
+    }
     component *cs = calloc(in->nresponses + 1, sizeof *cs);
     ols_prediction *ps = calloc(in->nresponses + 1, sizeof *ps);
     bool ok = cs && ps;

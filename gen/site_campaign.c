@@ -436,8 +436,12 @@ static bool experiment_section(page_state *s)
     experiment_header(s);
     campaign_verdict(s);
     if (!e->res.ok) {
+        long line, column;
+        char where[64];
+        experiment_error_position(&e->res, &line, &column);
+        snprintf(where, sizeof where, " experiments.csv:%ld:%ld: ", line, column);
         md_strong(&s->md, "This experiment could not be fitted:");
-        md_text(&s->md, " ");
+        md_text(&s->md, where);
         md_text(&s->md, e->res.error);
         md_end_paragraph(&s->md);
         return true;

@@ -35,10 +35,26 @@ static char *text_of(const table *t, size_t row, const char *column)
     return s ? strdup(s) : NULL;
 }
 
-static void fail(site_scenario *s, const char *what)
+/* Record why scenario s has no options; cell is the column of advice.csv
+ * at fault (its position is filled in by load_row). */
+static void fail(site_scenario *s, const char *cell, const char *what)
 {
     s->ok = false;
     snprintf(s->error, sizeof s->error, "%s", what);
+    s->error_cell = cell;
+}
+
+/* Column of the field under header name on the row of doc at line (1 when
+ * there is none). */
+static long cell_column(const csv_doc *doc, long line, const char *name)
+{
+    for (size_t r = 1; name && doc->nrows > 0 && r < doc->nrows; r++) {
+        const csv_row *row = &doc->rows[r], *header = &doc->rows[0];
+        for (size_t i = 0; row->line == line && i < header->nfields && i < row->nfields; i++)
+            if (strcmp(header->fields[i].text, name) == 0)
+                return row->fields[i].column + (row->fields[i].quoted ? 1 : 0);
+    }
+    return 1;
 }
 
 static bool evaluate(const archive *a, site_scenario *s, const char *campaign, const char *code)
@@ -48,11 +64,17 @@ static bool evaluate(const archive *a, site_scenario *s, const char *campaign, c
     long na = 0, nb = 0;
     char err[300];
     if (!rjopts_resources(s->free, res, MAX_FREE, &n, err, sizeof err)) {
-        fail(s, err);
+        fail(s, "free", err);
         return true;
     }
     if (s->scenario == 1 && (!s->size || !rjopts_size(s->size, &na, &nb, err, sizeof err))) {
-        fail(s, s->size ? err : "scenario 1 needs a size NAxNB");
+        fail(s, "size", s->size ? err : "scenario 1 needs a size NAxNB");
+        return true;
+    }
+    if (campaign && !archive_campaign(a, campaign)) {
+        snprintf(err, sizeof err, "unknown campaign '%.200s' (no loaded campaign folder of that name)",
+                 campaign);
+        fail(s, "campaign", err);
         return true;
     }
     const cluster_info *cl[MAX_FREE];
@@ -61,7 +83,7 @@ static bool evaluate(const archive *a, site_scenario *s, const char *campaign, c
     for (size_t i = 0; i < n; i++) {
         if (!(cl[i] = archive_cluster(a, res[i].name))) {
             snprintf(err, sizeof err, "unknown cluster '%.200s'", res[i].name);
-            fail(s, err);
+            fail(s, "free", err);
             return true;
         }
         np[i] = (double)res[i].np;
@@ -70,7 +92,7 @@ static bool evaluate(const archive *a, site_scenario *s, const char *campaign, c
     advise_request req = {a, campaign, code, NAN, 1};
     advise_ctx ctx;
     if (!advise_open(&req, names, n, &ctx, err, sizeof err)) {
-        fail(s, err);
+        fail(s, code ? "code" : campaign ? "campaign" : "free", err);
         return true;
     }
     advise_list l;
@@ -92,7 +114,7 @@ static bool evaluate(const archive *a, site_scenario *s, const char *campaign, c
 }
 
 static bool load_row(const archive *a, const table *t, size_t r, site_scenario *s, diag_list *d,
-                     const char *file)
+                     const char *file, const csv_doc *doc)
 {
     double kind = table_number_named(t, r, "scenario");
     *s = (site_scenario){.scenario = kind == 2 ? 2 : 1, .ok = true};
@@ -105,6 +127,8 @@ static bool load_row(const archive *a, const table *t, size_t r, site_scenario *
     s->note = text_of(t, r, "note");
     char *campaign = text_of(t, r, "campaign"), *code = text_of(t, r, "code");
     bool ok = s->name && s->free && evaluate(a, s, campaign, code);
+    s->line = t->line[r];
+    s->column = cell_column(doc, s->line, s->error_cell);
     free(campaign);
     free(code);
     return ok;
@@ -128,7 +152,7 @@ bool site_scenarios_load(const archive *a, site_scenarios *out, diag_list *diags
         out->items = calloc(t.nrows ? t.nrows : 1, sizeof *out->items);
         ok = out->items != NULL;
         for (size_t r = 0; ok && r < t.nrows; r++)
-            ok = load_row(a, &t, r, &out->items[out->n++], diags, path);
+            ok = load_row(a, &t, r, &out->items[out->n++], diags, path, &doc);
     }
     csv_doc_free(&doc);
     table_free(&t);

@@ -33,6 +33,8 @@ typedef struct {
     char *name, *title, *free, *size, *note;
     bool ok;                 /* false: error says why there are no options */
     char error[300];
+    const char *error_cell;  /* the column of advice.csv the error is about */
+    long line, column;       /* where in advice.csv the error points */
     char *code;              /* the code advise chose (may be NULL) */
     double mb_per_point;     /* memory per mesh point, MB (NAN = unknown) */
     char *mb_source;         /* where it came from */

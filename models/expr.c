@@ -4,6 +4,13 @@
  * The parser keeps the source column of every node so evaluation errors
  * (unknown column, division by zero) can point at the exact place, the same
  * way syntax errors do.
+ *
+ * Every function here that walks a tree recurses once per level, so depth is
+ * bounded where trees are made: the parser refuses more than EXPR_MAX_DEPTH
+ * levels of nesting in the text (its own recursion) and in the tree (a long
+ * flat chain `1+1+...` is a deep left-leaning tree), with a positioned
+ * error. Copies and split terms are at most one level deeper than the tree
+ * they come from, so no walk ever needs more than a few hundred frames.
  */
 #include "models/expr.h"
 
@@ -35,6 +42,7 @@ struct expr {
     function_id fn;      /* NODE_CALL */
     struct expr *left;   /* operand of NEG, NOT, CALL; left of BINARY */
     struct expr *right;  /* right of BINARY */
+    int depth;           /* levels of this subtree, 1 for a leaf */
 };
 
 static const struct { const char *name; function_id id; } functions[] = {
@@ -73,8 +81,20 @@ static expr *node_new(node_kind kind, int column)
     if (e) {
         e->kind = kind;
         e->column = column;
+        e->depth = 1;
     }
     return e;
+}
+
+/* Link children under e and record its depth. */
+static void adopt(expr *e, expr *left, expr *right)
+{
+    e->left = left;
+    e->right = right;
+    int below = left ? left->depth : 0;
+    if (right && right->depth > below)
+        below = right->depth;
+    e->depth = below + 1;
 }
 
 void expr_free(expr *e)
@@ -97,6 +117,7 @@ expr *expr_copy(const expr *e)
     c->number = e->number;
     c->op = e->op;
     c->fn = e->fn;
+    c->depth = e->depth;
     bool ok = true;
     if (e->text && !(c->text = strdup(e->text)))
         ok = false;
@@ -119,6 +140,7 @@ typedef struct {
     size_t pos;
     expr_error *err;
     bool failed;
+    int nesting;  /* parentheses, calls, signs, '^' and '!' open at pos */
 } parser;
 
 static int column_of(const parser *p) { return (int)p->pos + 1; }
@@ -129,12 +151,60 @@ static void skip_space(parser *p)
         p->pos++;
 }
 
-static void fail(parser *p, const char *fmt, const char *detail)
+static void fail_at(parser *p, int column, const char *message)
 {
     if (p->failed)
         return;
     p->failed = true;
-    set_error(p->err, column_of(p), fmt, detail);
+    set_error(p->err, column, "%s", message);
+}
+
+static void fail(parser *p, const char *message)
+{
+    fail_at(p, column_of(p), message);
+}
+
+static void fail_too_deep(parser *p, int column)
+{
+    char message[160];
+    snprintf(message, sizeof message,
+             "nested too deeply (at most %d levels of parentheses, signs and operators; "
+             "a chain of N operators counts as N levels)", EXPR_MAX_DEPTH);
+    fail_at(p, column, message);
+}
+
+/* Enter one more level of the parser's recursion; false (after failing at
+ * the cursor) beyond EXPR_MAX_DEPTH. Every true is paired with leave(). */
+static bool enter(parser *p)
+{
+    if (p->nesting >= EXPR_MAX_DEPTH) {
+        fail_too_deep(p, column_of(p));
+        return false;
+    }
+    p->nesting++;
+    return true;
+}
+
+static void leave(parser *p) { p->nesting--; }
+
+/* A new inner node of the tree, or NULL (after failing at column) when out
+ * of memory or when the tree would grow deeper than EXPR_MAX_DEPTH. */
+static expr *inner_node(parser *p, node_kind kind, int column, expr *left, expr *right)
+{
+    int below = left->depth;
+    if (right && right->depth > below)
+        below = right->depth;
+    if (below >= EXPR_MAX_DEPTH) {
+        fail_too_deep(p, column);
+        return NULL;
+    }
+    expr *e = node_new(kind, column);
+    if (!e) {
+        fail_at(p, column, "out of memory");
+        return NULL;
+    }
+    adopt(e, left, right);
+    return e;
 }
 
 /* Describe what is at the cursor, for "expected X, found Y" messages. */
@@ -154,7 +224,7 @@ static void fail_expected(parser *p, const char *what)
     char found[32], msg[96];
     describe_here(p, found, sizeof found);
     snprintf(msg, sizeof msg, "expected %s, found %s", what, found);
-    fail(p, "%s", msg);
+    fail(p, msg);
 }
 
 /* Match an operator token; returns its length or 0. "<" must not match "<=". */
@@ -174,41 +244,49 @@ static size_t match(parser *p, const char *token)
 
 static expr *make_binary(parser *p, binary_op op, int column, expr *l, expr *r)
 {
-    if (!l || !r) {
-        expr_free(l);
-        expr_free(r);
-        return NULL;
-    }
-    expr *e = node_new(NODE_BINARY, column);
+    expr *e = l && r ? inner_node(p, NODE_BINARY, column, l, r) : NULL;
     if (!e) {
-        fail(p, "%s", "out of memory");
         expr_free(l);
         expr_free(r);
         return NULL;
     }
     e->op = op;
-    e->left = l;
-    e->right = r;
     return e;
 }
 
-/* A negation or a logical not of operand (freed on failure; NULL passes). */
+/* A negation, a logical not or a call of operand (freed on failure; NULL
+ * passes). */
 static expr *make_unary(parser *p, node_kind kind, int column, expr *operand)
 {
     if (!operand)
         return NULL;
-    expr *e = node_new(kind, column);
-    if (!e) {
-        fail(p, "%s", "out of memory");
+    expr *e = inner_node(p, kind, column, operand, NULL);
+    if (!e)
         expr_free(operand);
-        return NULL;
-    }
-    e->left = operand;
     return e;
 }
 
 static expr *parse_or(parser *p);
 static expr *parse_unary(parser *p);
+
+/* "(" expr ")" with the cursor on the "(". */
+static expr *parse_parenthesized(parser *p)
+{
+    if (!enter(p))
+        return NULL;
+    p->pos++; /* '(' */
+    expr *inner = parse_or(p);
+    leave(p);
+    if (!inner)
+        return NULL;
+    if (!match(p, ")")) {
+        fail_expected(p, "')'");
+        expr_free(inner);
+        return NULL;
+    }
+    p->pos++;
+    return inner;
+}
 
 static expr *parse_number(parser *p)
 {
@@ -222,9 +300,16 @@ static expr *parse_number(parser *p)
         fail_expected(p, "a number");
         return NULL;
     }
+    if (!isfinite(v)) {
+        char msg[120];
+        snprintf(msg, sizeof msg, "number %.*s%s is too large (at most about 1.8e308)",
+                 end - start > 40 ? 40 : (int)(end - start), start, end - start > 40 ? "..." : "");
+        fail_at(p, column_of(p), msg);
+        return NULL;
+    }
     expr *e = node_new(NODE_NUMBER, column_of(p));
     if (!e) {
-        fail(p, "%s", "out of memory");
+        fail(p, "out of memory");
         return NULL;
     }
     e->number = v;
@@ -241,13 +326,13 @@ static expr *parse_string(parser *p)
         p->pos++;
     if (!p->text[p->pos]) {
         p->pos = start - 1;
-        fail(p, "%s", "unterminated string");
+        fail(p, "unterminated string");
         return NULL;
     }
     expr *e = node_new(NODE_STRING, column);
     if (!e || !(e->text = strndup(p->text + start, p->pos - start))) {
         free(e);
-        fail(p, "%s", "out of memory");
+        fail(p, "out of memory");
         return NULL;
     }
     p->pos++;
@@ -264,27 +349,13 @@ static expr *parse_call(parser *p, char *name, int column)
         char msg[96];
         snprintf(msg, sizeof msg, "unknown function '%.40s'", name);
         p->pos = (size_t)column - 1;
-        fail(p, "%s", msg);
+        fail(p, msg);
         return NULL;
     }
-    p->pos++; /* '(' */
-    expr *arg = parse_or(p);
-    if (!arg)
-        return NULL;
-    if (!match(p, ")")) {
-        fail_expected(p, "')'");
-        expr_free(arg);
-        return NULL;
-    }
-    p->pos++;
-    expr *e = node_new(NODE_CALL, column);
-    if (!e) {
-        fail(p, "%s", "out of memory");
-        expr_free(arg);
-        return NULL;
-    }
-    e->fn = functions[i].id;
-    e->left = arg;
+    expr *arg = parse_parenthesized(p);
+    expr *e = make_unary(p, NODE_CALL, column, arg);
+    if (e)
+        e->fn = functions[i].id;
     return e;
 }
 
@@ -296,7 +367,7 @@ static expr *parse_name(parser *p)
         p->pos++;
     char *name = strndup(p->text + start, p->pos - start);
     if (!name) {
-        fail(p, "%s", "out of memory");
+        fail(p, "out of memory");
         return NULL;
     }
     skip_space(p);
@@ -308,7 +379,7 @@ static expr *parse_name(parser *p)
     expr *e = node_new(NODE_NAME, column);
     if (!e) {
         free(name);
-        fail(p, "%s", "out of memory");
+        fail(p, "out of memory");
         return NULL;
     }
     e->text = name;
@@ -325,19 +396,8 @@ static expr *parse_atom(parser *p)
         return parse_string(p);
     if (isalpha((unsigned char)c) || c == '_')
         return parse_name(p);
-    if (c == '(') {
-        p->pos++;
-        expr *inner = parse_or(p);
-        if (!inner)
-            return NULL;
-        if (!match(p, ")")) {
-            fail_expected(p, "')'");
-            expr_free(inner);
-            return NULL;
-        }
-        p->pos++;
-        return inner;
-    }
+    if (c == '(')
+        return parse_parenthesized(p);
     fail_expected(p, "a number, a name or '('");
     return NULL;
 }
@@ -350,9 +410,15 @@ static expr *parse_power(parser *p)
     if (!match(p, "^"))
         return base;
     int column = column_of(p);
+    if (!enter(p)) {
+        expr_free(base);
+        return NULL;
+    }
     p->pos++;
     /* The exponent may carry its own sign: 2^-1. Right-associative. */
-    return make_binary(p, OP_POW, column, base, parse_unary(p));
+    expr *exponent = parse_unary(p);
+    leave(p);
+    return make_binary(p, OP_POW, column, base, exponent);
 }
 
 static expr *parse_unary(parser *p)
@@ -360,8 +426,11 @@ static expr *parse_unary(parser *p)
     if (match(p, "-") || match(p, "+")) {
         char sign = p->text[p->pos];
         int column = column_of(p);
+        if (!enter(p))
+            return NULL;
         p->pos++;
         expr *operand = parse_unary(p);
+        leave(p);
         return sign == '+' ? operand : make_unary(p, NODE_NEG, column, operand);
     }
     return parse_power(p);
@@ -427,8 +496,12 @@ static expr *parse_not(parser *p)
 {
     if (match(p, "!")) {
         int column = column_of(p);
+        if (!enter(p))
+            return NULL;
         p->pos++;
-        return make_unary(p, NODE_NOT, column, parse_not(p));
+        expr *operand = parse_not(p);
+        leave(p);
+        return make_unary(p, NODE_NOT, column, operand);
     }
     return parse_comparison(p);
 }
@@ -447,7 +520,7 @@ static expr *parse_or(parser *p)
 
 expr *expr_parse(const char *text, expr_error *err)
 {
-    parser p = {text ? text : "", 0, err, false};
+    parser p = {text ? text : "", 0, err, false, 0};
     expr *e = parse_or(&p);
     if (e) {
         skip_space(&p);
@@ -502,6 +575,10 @@ static bool eval_name(const expr *e, const eval_env *env, expr_value *out)
         set_error(env->err, e->column, "column '%.60s' has no value here", e->text);
         if (env->err)
             env->err->missing_value = true;
+        return false;
+    }
+    if (out->kind == VALUE_NUMBER && !isfinite(out->number)) {
+        set_error(env->err, e->column, "column '%.60s' is not a finite number here", e->text);
         return false;
     }
     return true;
@@ -650,7 +727,8 @@ bool expr_eval_number(const expr *e, expr_lookup_fn lookup, void *ctx,
 {
     expr_value v;
     eval_env env = {lookup, ctx, err};
-    if (!eval_node(e, &env, &v) || !want_number(e, &v, &env))
+    if (!eval_node(e, &env, &v) || !want_number(e, &v, &env) ||
+        !finite_result(e, v.number, &env, "the result"))
         return false;
     *out = v.number;
     return true;
@@ -694,7 +772,7 @@ static expr *negated_copy(const expr *e)
         expr_free(inner);
         return NULL;
     }
-    neg->left = inner;
+    adopt(neg, inner, NULL);
     return neg;
 }
 
@@ -790,11 +868,15 @@ static void write_node(text_buf *b, const expr *e)
         snprintf(num, sizeof num, "%.17g", e->number);
         put(b, num);
         break;
-    case NODE_STRING:
-        put(b, "\"");
+    case NODE_STRING: {
+        /* The language has no escapes: a string holds at most one kind of
+         * quote (the one it was not written in), so quote with the other. */
+        const char *quote = strchr(e->text, '"') ? "'" : "\"";
+        put(b, quote);
         put(b, e->text);
-        put(b, "\"");
+        put(b, quote);
         break;
+    }
     case NODE_NAME:
         put(b, e->text);
         break;
@@ -812,14 +894,16 @@ static void write_node(text_buf *b, const expr *e)
         break;
     case NODE_NOT:
         put(b, "!");
-        write_child(b, e->left, 4);
+        write_child(b, e->left, 3); /* not := "!" not | cmp */
         break;
     case NODE_BINARY: {
         int prec = precedence(e);
         bool spaced = prec <= 5;
         /* Left-associative operators need parentheses on an equal-precedence
-         * right child (a-(b-c)); the right-associative ^ on its left child. */
-        write_child(b, e->left, e->op == OP_POW ? prec + 1 : prec);
+         * right child (a-(b-c)); the right-associative ^ on its left child;
+         * a comparison takes no comparison on either side ((a<b)<c). */
+        bool comparison = prec == 4;
+        write_child(b, e->left, e->op == OP_POW || comparison ? prec + 1 : prec);
         put(b, spaced ? " " : "");
         put(b, op_text[e->op]);
         put(b, spaced ? " " : "");
@@ -838,6 +922,92 @@ char *expr_to_string(const expr *e)
         return NULL;
     }
     return b.buf;
+}
+
+bool expr_equal(const expr *a, const expr *b)
+{
+    if (!a || !b)
+        return a == b;
+    if (a->kind != b->kind)
+        return false;
+    switch (a->kind) {
+    case NODE_NUMBER: return a->number == b->number;
+    case NODE_STRING:
+    case NODE_NAME:   return strcmp(a->text, b->text) == 0;
+    case NODE_CALL:   if (a->fn != b->fn) return false; break;
+    case NODE_BINARY: if (a->op != b->op) return false; break;
+    default:          break;
+    }
+    return expr_equal(a->left, b->left) && expr_equal(a->right, b->right);
+}
+
+/* ------------------------------------------------------------------ */
+/* Types                                                               */
+
+typedef struct {
+    expr_kind_fn kind_of;
+    void *ctx;
+    expr_error *err;
+} type_env;
+
+/* Like want_number, for a kind known before evaluation. */
+static bool want_number_kind(const expr *e, value_kind k, const type_env *env)
+{
+    if (k == VALUE_NUMBER)
+        return true;
+    if (e->kind == NODE_STRING)
+        set_error(env->err, e->column, "expected a number, found the text \"%.40s\"", e->text);
+    else if (e->kind == NODE_NAME)
+        set_error(env->err, e->column, "expected a number, found the text column '%.60s'", e->text);
+    else
+        set_error(env->err, e->column, "expected a number, found a text");
+    return false;
+}
+
+static bool type_node(const expr *e, const type_env *env, value_kind *out)
+{
+    value_kind l, r;
+    *out = VALUE_NUMBER;
+    switch (e->kind) {
+    case NODE_NUMBER:
+        return true;
+    case NODE_STRING:
+        *out = VALUE_STRING;
+        return true;
+    case NODE_NAME:
+        if (!env->kind_of || !env->kind_of(env->ctx, e->text, out)) {
+            set_error(env->err, e->column, "unknown column '%.60s'", e->text);
+            return false;
+        }
+        return true;
+    case NODE_CALL:
+    case NODE_NEG:
+    case NODE_NOT:
+        return type_node(e->left, env, &l) && want_number_kind(e->left, l, env);
+    case NODE_BINARY:
+        if (!type_node(e->left, env, &l) || !type_node(e->right, env, &r))
+            return false;
+        if (e->op >= OP_EQ && e->op <= OP_GE) {
+            if (l == r)
+                return true;
+            set_error(env->err, e->column, "cannot compare a number with a text");
+            return false;
+        }
+        return want_number_kind(e->left, l, env) && want_number_kind(e->right, r, env);
+    }
+    return false;
+}
+
+bool expr_check_types(const expr *e, expr_kind_fn kind_of, void *ctx, value_kind *out,
+                      expr_error *err)
+{
+    type_env env = {kind_of, ctx, err};
+    value_kind k;
+    if (!type_node(e, &env, &k))
+        return false;
+    if (out)
+        *out = k;
+    return true;
 }
 
 bool expr_visit_names(const expr *e, bool (*fn)(void *ctx, const char *name, int column), void *ctx)
@@ -862,5 +1032,15 @@ bool expr_lookup_table_row(void *ctx, const char *name, expr_value *out)
         out->kind = VALUE_NUMBER;
         out->number = table_number(rc->t, rc->row, (size_t)col);
     }
+    return true;
+}
+
+bool expr_kind_table_column(void *ctx, const char *name, value_kind *out)
+{
+    const table *t = ctx;
+    int col = table_find(t, name);
+    if (col < 0)
+        return false;
+    *out = t->cols[col].kind == COL_TEXT ? VALUE_STRING : VALUE_NUMBER;
     return true;
 }

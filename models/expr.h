@@ -18,6 +18,13 @@
  * Strings are "double" or 'single' quoted. Booleans are numbers (0 false,
  * anything else true); comparisons and logic yield 1 or 0.
  * Names are letters, digits and '_' not starting with a digit.
+ * A number literal must be finite (1e999 is an error, not infinity). A
+ * string cannot hold its own quote (there are no escapes).
+ *
+ * Limits: at most EXPR_MAX_DEPTH levels of nesting, counted both in the text
+ * (parentheses, calls, signs, '^', '!') and in the tree (a chain of N binary
+ * operators is N levels deep). Deeper input is a positioned syntax error,
+ * never a crash; every walk over a tree here recurses at most that deep.
  *
  * Ownership: expr_parse returns a tree the caller frees with expr_free.
  * No function here does I/O; errors come back in an expr_error.
@@ -29,6 +36,8 @@
 #include <stddef.h>
 
 typedef struct expr expr;
+
+#define EXPR_MAX_DEPTH 256
 
 typedef struct {
     int column;        /* 1-based column in the source text of the error */
@@ -48,7 +57,9 @@ typedef struct {
  * A found but missing value is a number NAN or a string NULL. */
 typedef bool (*expr_lookup_fn)(void *ctx, const char *name, expr_value *out);
 
-/* Parse text. Returns NULL and fills err on a syntax error or out of memory. */
+/* Parse text. Returns NULL and fills err on a syntax error, a number
+ * literal that is not finite, nesting beyond EXPR_MAX_DEPTH, or out of
+ * memory. */
 expr *expr_parse(const char *text, expr_error *err);
 
 void expr_free(expr *e);
@@ -59,7 +70,8 @@ void expr_free(expr *e);
 bool expr_eval(const expr *e, expr_lookup_fn lookup, void *ctx,
                expr_value *out, expr_error *err);
 
-/* Convenience: evaluate to a finite number (strings are an error). */
+/* Convenience: evaluate to a finite number (strings are an error; *out is
+ * always finite when it returns true). */
 bool expr_eval_number(const expr *e, expr_lookup_fn lookup, void *ctx,
                       double *out, expr_error *err);
 
@@ -81,6 +93,22 @@ bool expr_visit_names(const expr *e, bool (*fn)(void *ctx, const char *name, int
 /* A deep copy, or NULL when out of memory. */
 expr *expr_copy(const expr *e);
 
+/* True when a and b are the same tree (source columns aside): what
+ * expr_parse(expr_to_string(e)) gives back for every parsed e. */
+bool expr_equal(const expr *a, const expr *b);
+
+/* The kind of a variable for expr_check_types; false when the name is unknown. */
+typedef bool (*expr_kind_fn)(void *ctx, const char *name, value_kind *out);
+
+/* Check without evaluating that e is well typed, given the kinds of its
+ * variables: arithmetic, functions, '!', '&&' and '||' take numbers, a
+ * comparison takes two values of one kind. Returns true and sets *out (when
+ * not NULL) to the kind of the result; else false with err at the first
+ * unknown name or mismatch, with the column expr_eval would report. Both
+ * sides of '&&' and '||' are checked, even where evaluation would stop early. */
+bool expr_check_types(const expr *e, expr_kind_fn kind_of, void *ctx, value_kind *out,
+                      expr_error *err);
+
 /* Lookup over one row of a table: ctx is a table_row_ctx. */
 #include "models/table.h"
 typedef struct {
@@ -88,5 +116,8 @@ typedef struct {
     size_t row;
 } table_row_ctx;
 bool expr_lookup_table_row(void *ctx, const char *name, expr_value *out);
+
+/* Kinds of the columns of a table, for expr_check_types: ctx is a const table *. */
+bool expr_kind_table_column(void *ctx, const char *name, value_kind *out);
 
 #endif

@@ -4,6 +4,7 @@
  * accepted forms loads into the right typed values.
  */
 #include "gen/archive.h"
+#include "gen/archive_check.h"
 #include "gen/experiment_check.h"
 #include "tests/testutil.h"
 
@@ -55,7 +56,7 @@ static void test_bad_inputs(void)
     diag_list d;
     diag_init(&d);
     CU_ASSERT_TRUE(archive_load(BAD_ARCHIVE, &a, &d));
-    experiment_check_options(&a, &d); /* as perfcast check does */
+    archive_check(&a, &d); /* as perfcast check does */
     DIR *h = opendir(BAD_ARCHIVE);
     CU_ASSERT_PTR_NOT_NULL_FATAL(h);
     size_t cases = 0, expected = 0;

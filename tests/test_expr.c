@@ -1,6 +1,8 @@
 /*
  * test_expr.c — the expression language: precedence, functions, strings,
- * term splitting, canonical text and positioned errors.
+ * term splitting, canonical text and positioned errors; hostile input
+ * (deep nesting, long chains, overflowing literals) and the static types
+ * `perfcast check` relies on.
  */
 #include "models/expr.h"
 #include "tests/testutil.h"
@@ -56,7 +58,7 @@ static void expect_error(const char *text, int column, const char *message)
     }
     CU_ASSERT_EQUAL(err.column, column);
     if (strstr(err.message, message) == NULL || err.column != column)
-        fprintf(stderr, "'%s': got %d: %s, want %d: %s\n", text, err.column, err.message,
+        fprintf(stderr, "'%.60s': got %d: %s, want %d: %s\n", text, err.column, err.message,
                 column, message);
     CU_ASSERT_PTR_NOT_NULL(strstr(err.message, message));
 }
@@ -185,6 +187,286 @@ static void test_round_trip(void)
     expr_free(e);
 }
 
+/* A string of n copies of unit, then tail (caller frees). */
+static char *repeat(const char *unit, size_t n, const char *tail)
+{
+    size_t u = strlen(unit), t = strlen(tail);
+    char *s = malloc(u * n + t + 1);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+    for (size_t i = 0; i < n; i++)
+        memcpy(s + i * u, unit, u);
+    memcpy(s + u * n, tail, t + 1);
+    return s;
+}
+
+/* Parsing text fails with the depth error at column. */
+static void expect_too_deep(char *text, int column)
+{
+    expect_error(text, column, "nested too deeply");
+    free(text);
+}
+
+/* Hostile depths from the hardening report: each used to overflow the stack. */
+static void test_depth_limit(void)
+{
+    char *open = repeat("(", 30000, "1");
+    char *nested = repeat(")", 30000, "");
+    size_t n = strlen(open);
+    open = realloc(open, n + strlen(nested) + 1);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(open);
+    strcpy(open + n, nested);
+    free(nested);
+    /* The 257th '(' is one level too many. */
+    expect_too_deep(open, EXPR_MAX_DEPTH + 1);
+    expect_too_deep(repeat("-", 100000, "1"), EXPR_MAX_DEPTH + 1);
+    expect_too_deep(repeat("!", 1000000, "1"), EXPR_MAX_DEPTH + 1);
+    expect_too_deep(repeat("log(", 100000, "1"), 4 * EXPR_MAX_DEPTH + 4);
+    /* "2^2^...": the '^' at column 2k opens level k. */
+    expect_too_deep(repeat("2^", 100000, "2"), 2 * (EXPR_MAX_DEPTH + 1));
+    /* A flat chain builds a left-leaning tree; its 256th '+' (column 512)
+     * would make it 257 levels deep. */
+    expect_too_deep(repeat("1+", 1000000, "1"), 2 * EXPR_MAX_DEPTH);
+    /* Each "np > 1" is two levels: the 255th '||' is one too many. */
+    expect_too_deep(repeat("np > 1 || ", 100000, "np > 2"), 10 * (EXPR_MAX_DEPTH - 2) + 8);
+
+    /* Just below the limit everything works: parse, evaluate, print, copy. */
+    char *chain = repeat("1+", EXPR_MAX_DEPTH - 1, "1");
+    CU_ASSERT_DOUBLE_EQUAL(eval(chain), EXPR_MAX_DEPTH, 0);
+    expr_error err;
+    expr *e = expr_parse(chain, &err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(e);
+    char *text = expr_to_string(e);
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "1 + 1 + 1"));
+    expr **terms;
+    int nterms = expr_split_terms(e, &terms);
+    CU_ASSERT_EQUAL(nterms, EXPR_MAX_DEPTH);
+    for (int i = 0; i < nterms; i++)
+        expr_free(terms[i]);
+    free(terms);
+    free(text);
+    expr_free(e);
+    free(chain);
+    char *deep = repeat("-(", EXPR_MAX_DEPTH / 2 - 1, "1");
+    char *close = repeat(")", EXPR_MAX_DEPTH / 2 - 1, "");
+    deep = realloc(deep, strlen(deep) + strlen(close) + 1);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(deep);
+    strcat(deep, close);
+    CU_ASSERT_DOUBLE_EQUAL(eval(deep), -1, 0); /* 127 minus signs */
+    free(deep);
+    free(close);
+}
+
+static bool lookup_infinite(void *ctx, const char *name, expr_value *out)
+{
+    (void)ctx;
+    (void)name;
+    out->kind = VALUE_NUMBER;
+    out->number = INFINITY;
+    return true;
+}
+
+/* Literals that overflow are syntax errors; results are always finite. */
+static void test_finite_numbers(void)
+{
+    expect_error("1e348", 1, "too large");
+    expect_error("np * 1e999", 6, "number 1e999 is too large");
+    expect_error("np < 1.7976931348623159e308", 6, "too large");
+    CU_ASSERT_DOUBLE_EQUAL(eval("1.7976931348623157e308 / 1e308"), 1.7976931348623157, 1e-15);
+    expect_error("1e308 * 10", 7, "not a finite number");
+    /* A lookup that hands back infinity does not leak it through. */
+    expr_error err;
+    expr *e = expr_parse("-x", &err);
+    double v = 0;
+    CU_ASSERT_FALSE(expr_eval_number(e, lookup_infinite, NULL, &v, &err));
+    CU_ASSERT_EQUAL(err.column, 2);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.message, "not a finite number"));
+    expr_free(e);
+}
+
+/* Kinds of the test variables, for expr_check_types. */
+static bool kind_of(void *ctx, const char *name, value_kind *out)
+{
+    expr_value v;
+    if (!lookup(ctx, name, &v))
+        return false;
+    *out = v.kind;
+    return true;
+}
+
+/* Expect expr_check_types to fail at column with message (NULL: succeed
+ * with a number). */
+static void expect_type(const char *text, int column, const char *message)
+{
+    expr_error err = {0};
+    expr *e = expr_parse(text, &err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(e);
+    value_kind k = VALUE_STRING;
+    bool ok = expr_check_types(e, kind_of, NULL, &k, &err);
+    if (!message) {
+        CU_ASSERT_TRUE(ok);
+        CU_ASSERT_EQUAL(k, VALUE_NUMBER);
+    } else {
+        CU_ASSERT_FALSE(ok);
+        CU_ASSERT_EQUAL(err.column, column);
+        CU_ASSERT_PTR_NOT_NULL(strstr(err.message, message));
+        if (err.column != column || !strstr(err.message, message))
+            fprintf(stderr, "'%.60s': got %d: %s\n", text, err.column, err.message);
+    }
+    expr_free(e);
+}
+
+/* What fails at evaluation on some row fails the static check, at the same
+ * column, even where evaluation would stop early (&&, ||). */
+static void test_types(void)
+{
+    expect_type("np == \"eight\"", 4, "cannot compare a number with a text");
+    expect_type("cluster*np", 1, "expected a number, found the text column 'cluster'");
+    expect_type("np < 2 || cluster * 2 > 1", 11, "found the text column 'cluster'");
+    expect_type("np > 1 && nosuch == 2", 11, "unknown column 'nosuch'");
+    expect_type("log(cluster)", 5, "expected a number");
+    expect_type("!'x'", 2, "found the text \"x\"");
+    expect_type("np <= 8 && cluster == 'a' || !(N / P > Q)", 0, NULL);
+    expr_error err;
+    expr *e = expr_parse("cluster", &err);
+    value_kind k = VALUE_NUMBER;
+    CU_ASSERT_TRUE(expr_check_types(e, kind_of, NULL, &k, &err));
+    CU_ASSERT_EQUAL(k, VALUE_STRING);
+    expr_free(e);
+    /* The same over the columns of a table. */
+    table t;
+    table_init(&t);
+    CU_ASSERT_FATAL(table_add_column(&t, "np", COL_NUMBER) == 0);
+    CU_ASSERT_FATAL(table_add_column(&t, "cluster", COL_TEXT) == 1);
+    e = expr_parse("np > 1 && cluster * np > 2", &err);
+    CU_ASSERT_FALSE(expr_check_types(e, expr_kind_table_column, &t, &k, &err));
+    CU_ASSERT_EQUAL(err.column, 11);
+    expr_free(e);
+    e = expr_parse("np > 1 && cluster == 'k1'", &err);
+    CU_ASSERT_TRUE(expr_check_types(e, expr_kind_table_column, &t, &k, &err));
+    expr_free(e);
+    table_free(&t);
+    /* Evaluation agrees with the static check on both failures above. */
+    expect_error("np == \"eight\"", 4, "cannot compare");
+    expect_error("cluster*np", 1, "expected a number");
+}
+
+/* A deterministic generator (xorshift) for the property test. */
+static unsigned next_random(unsigned *state)
+{
+    *state ^= *state << 13;
+    *state ^= *state >> 17;
+    *state ^= *state << 5;
+    return *state;
+}
+
+typedef struct {
+    char *buf;
+    size_t len, cap;
+} gen_text;
+
+static void emit(gen_text *g, const char *s)
+{
+    size_t n = strlen(s);
+    if (g->len + n + 1 > g->cap) {
+        g->cap = (g->len + n + 1) * 2;
+        g->buf = realloc(g->buf, g->cap);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(g->buf);
+    }
+    memcpy(g->buf + g->len, s, n + 1);
+    g->len += n;
+}
+
+/* A random expression, fully parenthesised so that its tree is exactly the
+ * one generated, whatever the printer's idea of precedence. */
+static void generate(gen_text *g, unsigned *rng, int depth)
+{
+    static const char *const leaves[] = {
+        "0", "1", "2.5", ".5", "1e-7", "123456789012", "0.1", "1e300", "3",
+        "a", "b", "np", "log", "x_1",
+        "\"x\"", "'y\"z'", "\"it's\"", "\"\"", "'\"'",
+    };
+    static const char *const binary[] = {
+        "+", "-", "*", "/", "^", "==", "!=", "<", "<=", ">", ">=", "&&", "||",
+    };
+    static const char *const prefix[] = {"-", "!", "+", "sqrt", "log2", "abs"};
+    unsigned r = next_random(rng) % 10;
+    if (depth == 0 || r < 3) {
+        emit(g, leaves[next_random(rng) % (sizeof leaves / sizeof leaves[0])]);
+    } else if (r < 5) {
+        emit(g, prefix[next_random(rng) % (sizeof prefix / sizeof prefix[0])]);
+        emit(g, "(");
+        generate(g, rng, depth - 1);
+        emit(g, ")");
+    } else {
+        emit(g, "(");
+        generate(g, rng, depth - 1);
+        emit(g, ") ");
+        emit(g, binary[next_random(rng) % (sizeof binary / sizeof binary[0])]);
+        emit(g, " (");
+        generate(g, rng, depth - 1);
+        emit(g, ")");
+    }
+}
+
+/* Property: for every tree, expr_to_string parses back to the same tree and
+ * prints the same text again. */
+static void test_round_trip_property(void)
+{
+    unsigned rng = 20261123u;
+    int failures = 0;
+    for (int i = 0; i < 5000; i++) {
+        gen_text g = {0};
+        generate(&g, &rng, 1 + i % 7);
+        expr_error err;
+        expr *e = expr_parse(g.buf, &err);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(e);
+        char *s1 = expr_to_string(e);
+        expr *e2 = expr_parse(s1, &err);
+        char *s2 = e2 ? expr_to_string(e2) : NULL;
+        bool same = e2 && expr_equal(e, e2) && strcmp(s1, s2) == 0;
+        if (!same && failures++ < 5)
+            fprintf(stderr, "round trip: %s -> %s -> %s\n", g.buf, s1, s2 ? s2 : err.message);
+        CU_ASSERT_TRUE(same);
+        free(s1);
+        free(s2);
+        expr_free(e);
+        expr_free(e2);
+        free(g.buf);
+    }
+}
+
+/* The two cases the hardening report found, and expr_equal telling trees apart. */
+static void test_round_trip_cases(void)
+{
+    const char *cases[][2] = {
+        {"tag == '\"'", "tag == '\"'"},
+        {"\"it's\"", "\"it's\""},
+        {"(np<2)<3", "(np < 2) < 3"},
+        {"np == (a != b)", "np == (a != b)"},
+        {"!!x", "!!x"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        expr_error err;
+        expr *e = expr_parse(cases[i][0], &err);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(e);
+        char *s = expr_to_string(e);
+        CU_ASSERT_STRING_EQUAL(s, cases[i][1]);
+        expr *back = expr_parse(s, &err);
+        CU_ASSERT_TRUE(back && expr_equal(e, back));
+        free(s);
+        expr_free(e);
+        expr_free(back);
+    }
+    expr_error err;
+    expr *a = expr_parse("a - (b - c)", &err), *b = expr_parse("a - b - c", &err);
+    expr *c = expr_parse("  a-(b -c )", &err);
+    CU_ASSERT_FALSE(expr_equal(a, b));
+    CU_ASSERT_TRUE(expr_equal(a, c));
+    expr_free(a);
+    expr_free(b);
+    expr_free(c);
+}
+
 int main(void)
 {
     static const testutil_test parse_tests[] = {
@@ -194,11 +476,16 @@ int main(void)
         {"logic and strings", test_logic_and_strings},
         {"terms", test_terms},
         {"round trip", test_round_trip},
+        {"round trip cases", test_round_trip_cases},
+        {"round trip property", test_round_trip_property},
+        {"static types", test_types},
         {NULL, NULL},
     };
     static const testutil_test error_tests[] = {
         {"syntax errors", test_syntax_errors},
         {"evaluation errors", test_eval_errors},
+        {"depth limit", test_depth_limit},
+        {"finite numbers", test_finite_numbers},
         {NULL, NULL},
     };
     static const testutil_suite suites[] = {

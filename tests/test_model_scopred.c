@@ -76,7 +76,10 @@ static void done(fixture *fx, experiment_result *res)
     table_free(&fx->camp.runs);
 }
 
-static void expect_error(const char *formula, const char *options, const char *want)
+/* The fit fails with want in its message, pointing at character offset of
+ * cell (the cell of experiments.csv that `check` and `fit` then name). */
+static void expect_error(const char *formula, const char *options, const char *want,
+                         const char *cell, int offset)
 {
     fixture fx;
     experiment_result res;
@@ -85,19 +88,23 @@ static void expect_error(const char *formula, const char *options, const char *w
     if (!strstr(res.error, want))
         fprintf(stderr, "formula '%s': got '%s', want '%s'\n", formula, res.error, want);
     CU_ASSERT_PTR_NOT_NULL(strstr(res.error, want));
+    CU_ASSERT_PTR_NOT_NULL_FATAL(res.where.cell);
+    CU_ASSERT_STRING_EQUAL(res.where.cell, cell);
+    CU_ASSERT_EQUAL(res.where.offset, offset);
     done(&fx, &res);
 }
 
 static void test_bad_formulas(void)
 {
-    expect_error("N^", NULL, "formula:3: ");
-    expect_error("N/P + log(", NULL, "formula:11: ");
-    expect_error("N/P + X*P", NULL, "formula:7: unknown column 'X'");
-    expect_error("N/P + N/Z", NULL, "formula:8: division by zero (runs.csv line 2)");
-    expect_error("N/P + log(Z)", NULL, "formula:7: log(0) is not a finite number");
-    expect_error("N/P", "formula_time_s=N/", "options formula_time_s:3: ");
-    expect_error("N/P", "colour=red", "options: unknown key 'colour'");
-    expect_error("N/P", "formula_nosuch=N", "options: unknown key 'formula_nosuch'");
+    expect_error("N^", NULL, "expected a number", "formula", 3);
+    expect_error("N/P + log(", NULL, "in the formula", "formula", 11);
+    expect_error("N/P + X*P", NULL, "unknown column 'X' in the formula", "formula", 7);
+    expect_error("N/P + N/Z", NULL, "division by zero in the formula (runs.csv line 2)",
+                 "formula", 8);
+    expect_error("N/P + log(Z)", NULL, "log(0) is not a finite number", "formula", 7);
+    expect_error("N/P", "formula_time_s=N/", "options formula_time_s:3: ", "options", 0);
+    expect_error("N/P", "colour=red", "options: unknown key 'colour'", "options", 0);
+    expect_error("N/P", "formula_nosuch=N", "options: unknown key 'formula_nosuch'", "options", 0);
 }
 
 static const report_stat *stat(const report *r, const char *name)
