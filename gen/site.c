@@ -171,7 +171,7 @@ bool site_write(const site_data *d, const site_options *opt, site_stats *stats, 
         template_free(tpl);
         tpl = NULL;
     }
-    site_out_options oo = {opt->fail_after, opt->fail_kill};
+    site_out_options oo = {.fail_after = opt->fail_after, .fail_kill = opt->fail_kill};
     site_out *out = tpl ? site_out_begin(opt->out_dir, &oo, err, errlen) : NULL;
     bool ok = out != NULL;
     if (ok) {
