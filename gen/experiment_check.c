@@ -203,6 +203,8 @@ void experiment_check_options(const archive *a, diag_list *d)
         for (size_t k = 0; k < c->nexperiments; k++) {
             const experiment_info *e = &c->experiments[k];
             char err[300];
+            if (e->problem)
+                continue; /* reported with its row already */
             if (!model_check_options(c, e, err, sizeof err))
                 diag_add(d, file ? file : c->dir, e->line, e->options_column, "%s", err);
         }

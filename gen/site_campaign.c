@@ -408,7 +408,8 @@ static bool experiment_section(page_state *s)
     site_slug(e->info->name, &s->base);
     experiment_header(s);
     if (!e->res.ok) {
-        md_strong(&s->md, "This experiment could not be fitted:");
+        md_strong(&s->md, e->info->problem ? "This experiment was not run (see Problems):"
+                                           : "This experiment could not be fitted:");
         md_text(&s->md, " ");
         md_text(&s->md, e->res.error);
         md_end_paragraph(&s->md);
