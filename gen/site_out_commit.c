@@ -65,19 +65,30 @@ static const char *out_path(const site_commit *j, const char *path, size_t n, ch
 /* ------------------------------------------------------------------ */
 /* 1. Check, changing nothing                                          */
 
+/* Are the folders of path, as far as they exist, real folders (not links
+ * that would lead out of the site, not files)? When not, full names the
+ * first that is not. */
+static bool parents_are_folders(const site_commit *j, const char *path, char *full, size_t len)
+{
+    struct stat st;
+    for (const char *s = strchr(path, '/'); s; s = strchr(s + 1, '/')) {
+        out_path(j, path, (size_t)(s - path), full, len);
+        if (lstat(full, &st) != 0)
+            return true; /* made by the commit, or nothing to remove there */
+        if (!S_ISDIR(st.st_mode))
+            return false;
+    }
+    return true;
+}
+
 /* May the staged file path be moved into place? */
 static bool place_is_ours(const site_commit *j, const char *path)
 {
     char full[8192];
     struct stat st;
-    for (const char *s = strchr(path, '/'); s; s = strchr(s + 1, '/')) {
-        out_path(j, path, (size_t)(s - path), full, sizeof full);
-        if (lstat(full, &st) != 0)
-            return errno == ENOENT || fail(j, "cannot use %s: %s", full, strerror(errno));
-        if (!S_ISDIR(st.st_mode))
-            return fail(j, "cannot write %s/%s: %s is not a folder (perfcast did not make it); "
-                        "move it away or choose another --out", j->out_dir, path, full);
-    }
+    if (!parents_are_folders(j, path, full, sizeof full))
+        return fail(j, "cannot write %s/%s: %s is not a folder (perfcast did not make it); "
+                    "move it away or choose another --out", j->out_dir, path, full);
     out_path(j, path, strlen(path), full, sizeof full);
     if (lstat(full, &st) != 0)
         return errno == ENOENT || fail(j, "cannot use %s: %s", full, strerror(errno));
@@ -220,6 +231,8 @@ static bool remove_stale_file(const site_commit *j, const char *path)
 {
     char full[8192];
     struct stat st;
+    if (!parents_are_folders(j, path, full, sizeof full))
+        return true; /* not inside the site any more: not ours to follow */
     out_path(j, path, strlen(path), full, sizeof full);
     if (lstat(full, &st) != 0)
         return errno == ENOENT || fail(j, "cannot remove %s: %s", full, strerror(errno));

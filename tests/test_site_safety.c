@@ -173,6 +173,36 @@ static void test_place_taken(void)
     CU_ASSERT_EQUAL(testutil_run_commandf(NULL, "ls -a '%s' | grep -c build-", work), 1);
 }
 
+/* A user moved campaigns/beta out of the site and left a link in its
+ * place: perfcast neither writes nor removes anything through it. */
+static void test_links_not_followed(void)
+{
+    char archive[512], site[512], outside[512];
+    snprintf(archive, sizeof archive, "%s/arch6", work);
+    snprintf(site, sizeof site, "%s/site6", work);
+    snprintf(outside, sizeof outside, "%s/outside", work);
+    CU_ASSERT_EQUAL_FATAL(testutil_run_commandf(NULL, "cp -r %s '%s'", fixture, archive), 0);
+    CU_ASSERT_EQUAL_FATAL(build(NULL, archive, site, "--quiet"), 0);
+    CU_ASSERT_EQUAL_FATAL(testutil_run_commandf(NULL, "mv '%s/campaigns/beta' '%s' && ln -s '%s' "
+                                                      "'%s/campaigns/beta'",
+                                                site, outside, outside, site), 0);
+    char *before = NULL, *after = NULL;
+    testutil_run_commandf(&before, "cd '%s' && ls -la && sha256sum *", outside);
+    /* beta changes: its page would be written through the link. */
+    CU_ASSERT_EQUAL(testutil_run_commandf(NULL, "sed -i 's/^cannot_fit,/cannot_fit2,/' "
+                                                "'%s/beta/experiments.csv'", archive), 0);
+    char *out = NULL;
+    CU_ASSERT_EQUAL(build(&out, archive, site, "--quiet"), 1);
+    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "campaigns/beta is not a folder"));
+    free(out);
+    /* beta leaves the archive: its files are not removed through the link. */
+    CU_ASSERT_EQUAL(testutil_run_commandf(NULL, "rm -r '%s/beta'", archive), 0);
+    CU_ASSERT_EQUAL(build(NULL, archive, site, "--quiet"), 0);
+    testutil_run_commandf(&after, "cd '%s' && ls -la && sha256sum *", outside);
+    CU_ASSERT_STRING_EQUAL(after ? after : "", before ? before : "-");
+    free(before), free(after);
+}
+
 /* Overwrite len bytes at offset of a file, keeping its size. */
 static void patch(const char *path, long offset, const char *bytes)
 {
@@ -385,6 +415,7 @@ int main(void)
         {"the user's files survive every build byte for byte", test_user_files_survive},
         {"hidden-only folder built into and kept; other folders refused", test_hidden_only_folder},
         {"a page whose place a user's file takes stops the build", test_place_taken},
+        {"links in the site are not followed to write or remove", test_links_not_followed},
         {"a same-size change in place is found and repaired", test_same_size_change},
         {"killed while moving: nothing unclaimed, the next build finishes",
          test_killed_while_moving},
