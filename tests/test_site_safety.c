@@ -80,13 +80,19 @@ static bool exists(const char *path)
     return lstat(path, &st) == 0;
 }
 
+/* work/archN, a copy of the fixture, built into work/siteN. */
+static void fresh_site(int n, char archive[512], char site[512])
+{
+    snprintf(archive, 512, "%s/arch%d", work, n);
+    snprintf(site, 512, "%s/site%d", work, n);
+    CU_ASSERT_EQUAL_FATAL(testutil_run_commandf(NULL, "cp -r %s '%s'", fixture, archive), 0);
+    CU_ASSERT_EQUAL_FATAL(build(NULL, archive, site, "--quiet"), 0);
+}
+
 static void test_user_files_survive(void)
 {
     char archive[512], site[512], path[700];
-    snprintf(archive, sizeof archive, "%s/arch1", work);
-    snprintf(site, sizeof site, "%s/site1", work);
-    CU_ASSERT_EQUAL_FATAL(testutil_run_commandf(NULL, "cp -r %s '%s'", fixture, archive), 0);
-    CU_ASSERT_EQUAL_FATAL(build(NULL, archive, site, "--quiet"), 0);
+    fresh_site(1, archive, site);
     add_user_files(site);
     char *before = user_listing(site);
     CU_ASSERT_PTR_NOT_NULL_FATAL(before);
@@ -153,10 +159,7 @@ static void test_hidden_only_folder(void)
 static void test_place_taken(void)
 {
     char archive[512], site[512], path[700];
-    snprintf(archive, sizeof archive, "%s/arch2", work);
-    snprintf(site, sizeof site, "%s/site2", work);
-    CU_ASSERT_EQUAL_FATAL(testutil_run_commandf(NULL, "cp -r %s '%s'", fixture, archive), 0);
-    CU_ASSERT_EQUAL_FATAL(build(NULL, archive, site, "--quiet"), 0);
+    fresh_site(2, archive, site);
     /* The user wrote campaigns/gamma/index.html; then gamma joins the
      * archive: perfcast will not overwrite the user's page. */
     snprintf(path, sizeof path, "%s/campaigns/gamma/index.html", site);
@@ -178,11 +181,8 @@ static void test_place_taken(void)
 static void test_links_not_followed(void)
 {
     char archive[512], site[512], outside[512];
-    snprintf(archive, sizeof archive, "%s/arch6", work);
-    snprintf(site, sizeof site, "%s/site6", work);
     snprintf(outside, sizeof outside, "%s/outside", work);
-    CU_ASSERT_EQUAL_FATAL(testutil_run_commandf(NULL, "cp -r %s '%s'", fixture, archive), 0);
-    CU_ASSERT_EQUAL_FATAL(build(NULL, archive, site, "--quiet"), 0);
+    fresh_site(6, archive, site);
     CU_ASSERT_EQUAL_FATAL(testutil_run_commandf(NULL, "mv '%s/campaigns/beta' '%s' && ln -s '%s' "
                                                       "'%s/campaigns/beta'",
                                                 site, outside, outside, site), 0);
