@@ -35,22 +35,21 @@ static char work[256];
 
 static const char fixture[] = "tests/fixtures/site/basic";
 
-/* The user's entries of a site folder as find and sha256sum see them:
- * type, mode, size, inode and link target of each, the hash of each file.
- * Caller frees. */
-static char *user_listing(const char *site)
+/* The entries paths (relative to dir, every one below them) as find and
+ * sha256sum see them: type, mode, size, inode and link target of each,
+ * the hash of each file. Caller frees. */
+static char *tree_state(const char *dir, const char *paths)
 {
     char *out = NULL;
-    int rc = testutil_run_commandf(
-        &out,
-        "cd '%s' && find .git .ssh .nojekyll docs notes.txt latest campaigns/alpha/mine.txt "
-        "-printf '%%p %%y %%m %%s %%i %%l\\n' | sort && "
-        "find .git .ssh .nojekyll docs notes.txt campaigns/alpha/mine.txt -type f "
-        "-exec sha256sum {} + | sort",
-        site);
+    int rc = testutil_run_commandf(&out, "cd '%s' && find %s -printf '%%p %%y %%m %%s %%i %%l\\n' "
+                                         "| sort && find %s -type f -exec sha256sum {} + | sort",
+                                   dir, paths, paths);
     CU_ASSERT_EQUAL(rc, 0);
     return out;
 }
+
+static const char user_paths[] =
+    ".git .ssh .nojekyll docs notes.txt latest campaigns/alpha/mine.txt";
 
 /* Files and folders a user adds to a built site. */
 static void add_user_files(const char *site)
@@ -94,7 +93,7 @@ static void test_user_files_survive(void)
     char archive[512], site[512], path[700];
     fresh_site(1, archive, site);
     add_user_files(site);
-    char *before = user_listing(site);
+    char *before = tree_state(site, user_paths);
     CU_ASSERT_PTR_NOT_NULL_FATAL(before);
     /* The same input again, with --verify: the user's files are no problem. */
     char *out = NULL;
@@ -102,7 +101,7 @@ static void test_user_files_survive(void)
     CU_ASSERT_PTR_NOT_NULL(strstr(out, "0 files written"));
     CU_ASSERT_PTR_NOT_NULL(strstr(out, "; 0 problems"));
     free(out);
-    char *after = user_listing(site);
+    char *after = tree_state(site, user_paths);
     CU_ASSERT_STRING_EQUAL(after, before);
     free(after);
     /* Changed input: beta leaves the archive, alpha gets a run. Pages are
@@ -114,7 +113,7 @@ static void test_user_files_survive(void)
     CU_ASSERT_EQUAL(build(&out, archive, site, "--verify"), 0);
     CU_ASSERT_PTR_NULL(strstr(out, " 0 files written"));
     free(out);
-    after = user_listing(site);
+    after = tree_state(site, user_paths);
     CU_ASSERT_STRING_EQUAL(after, before);
     free(after);
     snprintf(path, sizeof path, "%s/campaigns/beta", site);
@@ -134,12 +133,9 @@ static void test_hidden_only_folder(void)
                                                       "printf 'x' > '%s/.git/objects/aa' && "
                                                       "printf 'k' > '%s/.ssh/key'",
                                                 site, site, site, site), 0);
-    char *before = NULL, *after = NULL;
-    testutil_run_commandf(&before, "cd '%s' && find .git .ssh -printf '%%p %%y %%m %%s %%i\\n' "
-                                   "| sort && sha256sum .git/objects/aa .ssh/key", site);
+    char *before = tree_state(site, ".git .ssh");
     CU_ASSERT_EQUAL(build(NULL, fixture, site, "--quiet"), 0);
-    testutil_run_commandf(&after, "cd '%s' && find .git .ssh -printf '%%p %%y %%m %%s %%i\\n' "
-                                  "| sort && sha256sum .git/objects/aa .ssh/key", site);
+    char *after = tree_state(site, ".git .ssh");
     CU_ASSERT_STRING_EQUAL(after ? after : "", before ? before : "-");
     snprintf(path, sizeof path, "%s/index.html", site);
     CU_ASSERT_TRUE(exists(path));
@@ -186,8 +182,7 @@ static void test_links_not_followed(void)
     CU_ASSERT_EQUAL_FATAL(testutil_run_commandf(NULL, "mv '%s/campaigns/beta' '%s' && ln -s '%s' "
                                                       "'%s/campaigns/beta'",
                                                 site, outside, outside, site), 0);
-    char *before = NULL, *after = NULL;
-    testutil_run_commandf(&before, "cd '%s' && ls -la && sha256sum *", outside);
+    char *before = tree_state(outside, "."), *after = NULL;
     /* beta changes: its page would be written through the link. */
     CU_ASSERT_EQUAL(testutil_run_commandf(NULL, "sed -i 's/^cannot_fit,/cannot_fit2,/' "
                                                 "'%s/beta/experiments.csv'", archive), 0);
@@ -198,7 +193,7 @@ static void test_links_not_followed(void)
     /* beta leaves the archive: its files are not removed through the link. */
     CU_ASSERT_EQUAL(testutil_run_commandf(NULL, "rm -r '%s/beta'", archive), 0);
     CU_ASSERT_EQUAL(build(NULL, archive, site, "--quiet"), 0);
-    testutil_run_commandf(&after, "cd '%s' && ls -la && sha256sum *", outside);
+    after = tree_state(outside, ".");
     CU_ASSERT_STRING_EQUAL(after ? after : "", before ? before : "-");
     free(before), free(after);
 }
