@@ -335,7 +335,9 @@ static void split_out_dir(const char *out, char *parent, size_t plen, const char
     }
 }
 
-/* Remove ".BASE.build-PID" staging folders of builds no longer running. */
+/* Remove ".BASE.build-PID" staging folders of builds no longer running,
+ * when they carry the staging mark (so a user's folder of that name is
+ * never taken for one). */
 static void remove_stale(const char *parent, const char *base)
 {
     DIR *d = opendir(parent);
@@ -354,8 +356,11 @@ static void remove_stale(const char *parent, const char *base)
             continue;
         if (pid == (long)getpid() || (kill((pid_t)pid, 0) != 0 && errno == ESRCH)) {
             char *full = fileio_join(parent, de->d_name);
-            if (full)
+            char *mark = full ? fileio_join(full, site_commit_staging_mark) : NULL;
+            struct stat st;
+            if (mark && lstat(mark, &st) == 0 && S_ISREG(st.st_mode))
                 remove_tree(full);
+            free(mark);
             free(full);
         }
     }
@@ -414,6 +419,8 @@ site_out *site_out_begin(const char *out_dir, const site_out_options *opt, char 
             fail(o, "out of memory");
         else if (mkdir(o->tmp_dir, 0755) != 0)
             fail(o, "cannot make %s: %s", o->tmp_dir, strerror(errno));
+        else
+            write_new_file(o, o->tmp_dir, site_commit_staging_mark, "", 0);
     }
     if (failed(o)) {
         snprintf(err, errlen, "%s", o->error);

@@ -16,6 +16,8 @@
 
 #include "gen/fileio.h"
 
+const char site_commit_staging_mark[] = ".perfcast-staging";
+
 static bool fail(const site_commit *j, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 static bool fail(const site_commit *j, const char *fmt, ...)
@@ -265,6 +267,10 @@ static bool remove_stale(const site_commit *j)
 
 static bool commit_new_folder(const site_commit *j)
 {
+    char *mark = fileio_join(j->tmp_dir, site_commit_staging_mark);
+    if (mark)
+        unlink(mark);
+    free(mark);
     return put_manifest(j, j->now) &&
            (rename(j->tmp_dir, j->out_dir) == 0 ||
             fail(j, "cannot rename %s to %s: %s", j->tmp_dir, j->out_dir, strerror(errno)));

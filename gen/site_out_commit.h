@@ -27,6 +27,10 @@
 
 #include "gen/site_manifest.h"
 
+/* The empty file that marks a staging folder as perfcast's (only such
+ * folders are removed as left behind by a killed build). */
+extern const char site_commit_staging_mark[];
+
 /* Mark of a `now` entry whose file is in the staging folder (the others
  * are left in place from the previous build). */
 enum { SITE_COMMIT_KEPT = 0, SITE_COMMIT_STAGED = 1 };
