@@ -63,6 +63,21 @@ site_manifest_entry *site_manifest_find(const site_manifest *m, const char *path
     return m->n ? bsearch(&key, m->items, m->n, sizeof *m->items, compare_entries) : NULL;
 }
 
+/* "KEY N1 N2 ..." of the inputs line; left out (0) when malformed. */
+static void parse_inputs(const char *s, site_manifest *m)
+{
+    char *end;
+    uint64_t key = strtoull(s, &end, 16);
+    size_t n = 0;
+    while (end != s && *end == ' ' && n < SITE_MANIFEST_SUMMARY_MAX) {
+        s = end + 1;
+        m->summary[n++] = (size_t)strtoull(s, &end, 10);
+    }
+    bool ok = end != s && *end == '\0';
+    m->inputs = ok ? key : 0;
+    m->nsummary = ok ? n : 0;
+}
+
 bool site_manifest_parse(const char *text, site_manifest *m)
 {
     bool ok = true;
@@ -75,6 +90,8 @@ bool site_manifest_parse(const char *text, site_manifest *m)
         int used = 0;
         if (!copy)
             ok = false;
+        else if (strncmp(copy, "inputs ", 7) == 0)
+            parse_inputs(copy + 7, m);
         else if (sscanf(copy, "%" SCNx64 " %" SCNx64 " %zu %n", &hash, &key, &size, &used) == 3 &&
                  used > 0 && site_manifest_path_ok(copy + used))
             ok = site_manifest_add(m, copy + used, hash, key, size);
@@ -99,11 +116,17 @@ bool site_manifest_load(const char *dir, site_manifest *m)
 
 char *site_manifest_text(const site_manifest *m, size_t *len)
 {
-    size_t cap = 64;
+    size_t cap = 64 + 24 * SITE_MANIFEST_SUMMARY_MAX;
     for (size_t i = 0; i < m->n; i++)
         cap += strlen(m->items[i].path) + 64;
     char *s = malloc(cap);
     size_t n = 0;
+    if (s && m->inputs) {
+        n += (size_t)snprintf(s, cap, "inputs %016" PRIx64, m->inputs);
+        for (size_t i = 0; i < m->nsummary; i++)
+            n += (size_t)snprintf(s + n, cap - n, " %zu", m->summary[i]);
+        s[n++] = '\n';
+    }
     for (size_t i = 0; s && i < m->n; i++)
         n += (size_t)snprintf(s + n, cap - n, "%016" PRIx64 " %016" PRIx64 " %zu %s\n",
                               m->items[i].hash, m->items[i].key, m->items[i].size,

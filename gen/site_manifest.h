@@ -9,6 +9,11 @@
  * only), both 16 hex digits; SIZE in bytes; PATH relative to the site,
  * sorted byte-wise, no dates (the manifest is itself deterministic).
  *
+ * A first line "inputs KEY N1 N2 ..." may record the hash of everything
+ * the build read and a few numbers of its summary (gen/site.c): a later
+ * build with the same inputs and every file intact need not do anything.
+ * It is written only once every file is in place.
+ *
  * The manifest is the ownership record of the site folder: perfcast
  * replaces or removes only the files it lists; everything else there is
  * the user's. perfcast never writes a hidden path (a part starting with
@@ -35,9 +40,14 @@ typedef struct {
     int mark;      /* free for the list's user; 0 when added */
 } site_manifest_entry;
 
+enum { SITE_MANIFEST_SUMMARY_MAX = 16 };
+
 typedef struct {
     site_manifest_entry *items;
     size_t n, cap;
+    uint64_t inputs;  /* the "inputs" line's key; 0 = none */
+    size_t summary[SITE_MANIFEST_SUMMARY_MAX]; /* its numbers */
+    size_t nsummary;
 } site_manifest;
 
 /* A path perfcast may own: relative, parts separated by single '/', no

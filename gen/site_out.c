@@ -302,6 +302,35 @@ bool site_out_reuse(site_out *o, const char *path, uint64_t key)
     return ok;
 }
 
+void site_out_record_inputs(site_out *o, uint64_t key, const size_t *summary, size_t n)
+{
+    pthread_mutex_lock(&o->lock);
+    o->now.inputs = key;
+    o->now.nsummary = n < SITE_MANIFEST_SUMMARY_MAX ? n : SITE_MANIFEST_SUMMARY_MAX;
+    memcpy(o->now.summary, summary, o->now.nsummary * sizeof *summary);
+    pthread_mutex_unlock(&o->lock);
+}
+
+bool site_out_up_to_date(const char *out_dir, uint64_t key, size_t *summary, size_t n,
+                         size_t *nfiles)
+{
+    site_manifest m = {0};
+    bool ok = key && site_manifest_load(out_dir, &m) && m.inputs == key && m.nsummary == n;
+    for (size_t i = 0; ok && i < m.n; i++) {
+        char *full = fileio_join(out_dir, m.items[i].path);
+        char *bytes = full ? read_exact(full, m.items[i].size) : NULL;
+        ok = bytes && site_hash(bytes, m.items[i].size, 0) == m.items[i].hash;
+        free(bytes);
+        free(full);
+    }
+    if (ok) {
+        memcpy(summary, m.summary, n * sizeof *summary);
+        *nfiles = m.n;
+    }
+    site_manifest_free(&m);
+    return ok;
+}
+
 /* ------------------------------------------------------------------ */
 /* Begin: check the output folder, make the staging one                */
 

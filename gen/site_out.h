@@ -93,6 +93,19 @@ bool site_out_reuse(site_out *o, const char *path, uint64_t key);
 bool site_out_write_keyed(site_out *o, const char *path, uint64_t key, const void *data,
                           size_t len);
 
+/* Record in the manifest that this build read inputs with hash key and
+ * ended with the summary numbers (at most SITE_MANIFEST_SUMMARY_MAX):
+ * see site_out_up_to_date. Written only once every file is in place. */
+void site_out_record_inputs(site_out *o, uint64_t key, const size_t *summary, size_t n);
+
+/* Whether out_dir was built from inputs with hash key (key != 0), is
+ * complete and has every file its manifest lists with the bytes it
+ * records (read and hashed, not only sized): then summary receives the
+ * n numbers recorded with it, *nfiles how many files the site has, and a
+ * build need not do anything. Changes nothing. */
+bool site_out_up_to_date(const char *out_dir, uint64_t key, size_t *summary, size_t n,
+                         size_t *nfiles);
+
 bool site_out_failed(site_out *o);
 const char *site_out_error(site_out *o);
 void site_out_get_stats(site_out *o, site_out_stats *s);

@@ -292,11 +292,12 @@ static bool commit_in_place(const site_commit *j)
     ok = ok && put_manifest(j, &u);
     remove_made(&made, !ok);
     site_manifest_free(&u);
-    /* From here on the manifest claims every file that may be in place. */
+    /* From here on the manifest claims every file that may be in place.
+     * The union has no inputs line: only the final manifest says the site
+     * is complete (nothing is written when the union was it already). */
     ok = ok && move_staged(j);
-    if (ok && nstale)
-        ok = remove_stale(j) && put_manifest(j, j->now);
-    return ok;
+    ok = ok && (!nstale || remove_stale(j));
+    return ok && put_manifest(j, j->now);
 }
 
 bool site_commit_run(const site_commit *j)

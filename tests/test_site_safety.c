@@ -411,8 +411,70 @@ static void test_bad_experiment(void)
     free(html);
     snprintf(page, sizeof page, "%s/campaigns/beta/index.html", site);
     CU_ASSERT_TRUE(exists(page));
+    /* An archive with problems records no inputs key: every build runs. */
+    snprintf(page, sizeof page, "%s/.perfcast-manifest", site);
+    char *manifest = fileio_read_file(page, NULL);
+    CU_ASSERT_PTR_NOT_NULL(manifest);
+    CU_ASSERT_PTR_NULL(manifest ? strstr(manifest, "inputs ") : "");
+    free(manifest);
     /* --strict: the site is built, the status says something failed. */
     CU_ASSERT_EQUAL(build(NULL, archive, site, "--strict --quiet"), 1);
+}
+
+/* ------------------------------------------------------------------ */
+/* Nothing changed, nothing done (issue 14, item 4)                     */
+
+static char *first_line(const char *path)
+{
+    char *text = fileio_read_file(path, NULL);
+    if (text)
+        text[strcspn(text, "\n")] = '\0';
+    return text;
+}
+
+static bool same_mtime(const struct stat *a, const struct stat *b)
+{
+    return a->st_mtim.tv_sec == b->st_mtim.tv_sec && a->st_mtim.tv_nsec == b->st_mtim.tv_nsec;
+}
+
+static void test_nothing_changed(void)
+{
+    char archive[512], site[512], manifest[700];
+    snprintf(archive, sizeof archive, "%s/arch7", work);
+    snprintf(site, sizeof site, "%s/site7", work);
+    snprintf(manifest, sizeof manifest, "%s/.perfcast-manifest", site);
+    /* The fixture without its broken campaign: an archive with no problem. */
+    CU_ASSERT_EQUAL_FATAL(testutil_run_commandf(NULL, "cp -r %s '%s' && rm -r '%s/broken'",
+                                                fixture, archive, archive), 0);
+    CU_ASSERT_EQUAL_FATAL(build(NULL, archive, site, "--quiet"), 0);
+    char *inputs = first_line(manifest);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(inputs);
+    CU_ASSERT_EQUAL(strncmp(inputs, "inputs ", 7), 0);
+    /* Rebuild: not even a staging folder is made beside the site (the
+     * folder holding it keeps its mtime); the summary is the recorded one. */
+    struct stat before, after;
+    CU_ASSERT_EQUAL_FATAL(stat(work, &before), 0);
+    char *out = NULL;
+    CU_ASSERT_EQUAL(build(&out, archive, site, ""), 0);
+    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "10 pages, 5 charts (0 drawn), 0 files written"));
+    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "2 campaigns (0 left out), 2 experiments (1 not "
+                                              "fitted)"));
+    free(out);
+    CU_ASSERT_EQUAL(stat(work, &after), 0);
+    CU_ASSERT_TRUE(same_mtime(&before, &after));
+    /* --strict still sees the failed fit it recorded. */
+    CU_ASSERT_EQUAL(build(NULL, archive, site, "--strict --quiet"), 1);
+    /* Any change to an input brings the whole build back. */
+    CU_ASSERT_EQUAL(testutil_run_commandf(NULL, "printf 'More words.\\n' >> '%s/alpha/README.md'",
+                                          archive), 0);
+    CU_ASSERT_EQUAL(build(&out, archive, site, ""), 0);
+    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "(0 drawn), 2 files written"));
+    free(out);
+    char *changed = first_line(manifest);
+    CU_ASSERT_PTR_NOT_NULL(changed);
+    CU_ASSERT_STRING_NOT_EQUAL(changed ? changed : "", inputs);
+    free(changed);
+    free(inputs);
 }
 
 int main(void)
@@ -430,6 +492,7 @@ int main(void)
         {"exit 1 for a bad clusters.csv and an unwritable stdout, 2 for usage", test_exit_status},
         {"exit 1 for a read-only output folder, the site untouched", test_read_only_output},
         {"one bad experiment: the campaign is published, --strict exits 1", test_bad_experiment},
+        {"nothing changed: nothing is fitted, drawn or written", test_nothing_changed},
         {NULL, NULL}};
     static const testutil_suite suites[] = {{"site safety", tests}, {NULL, NULL}};
     int rc = testutil_run_suites(suites);
