@@ -4,10 +4,13 @@
 #include "gen/site_inputs.h"
 
 #include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "gen/fileio.h"
 #include "gen/site_out.h"
@@ -22,15 +25,26 @@ static void add_text(hasher *x, const char *s)
     x->h = site_hash(s, strlen(s) + 1, x->h); /* with its NUL: "ab","c" != "a","bc" */
 }
 
+/* The file's bytes, read in blocks (an archive file may be huge). */
 static void add_file(hasher *x, const char *path)
 {
-    size_t len = 0;
-    char *bytes = fileio_read_file(path, &len);
-    if (!bytes)
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK); /* never waits on a FIFO */
+    struct stat st;
+    bool regular = fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
+    char *block = regular ? malloc(1 << 16) : NULL;
+    ssize_t n = 0;
+    while (block && (n = read(fd, block, 1 << 16)) != 0) {
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0)
+            break;
+        x->h = site_hash(block, (size_t)n, x->h);
+    }
+    if (!block || n < 0)
         x->ok = false;
-    else
-        x->h = site_hash(bytes, len, x->h);
-    free(bytes);
+    free(block);
+    if (fd >= 0)
+        close(fd);
 }
 
 static int compare_names(const void *a, const void *b)
