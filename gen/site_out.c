@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -39,6 +40,7 @@ struct site_out {
     long moves;          /* moved into place, for kill_after_moves */
     char made_dir[4096]; /* the last folder known to exist in tmp_dir */
     char error[1024];
+    int lock_fd;         /* holds the lock on the output folder (lock_output) */
     pthread_mutex_t lock; /* page writers run in several threads */
 };
 
@@ -424,6 +426,16 @@ static void check_output(site_out *o)
         usable_without_manifest(o);
 }
 
+/* One build at a time per output folder: an exclusive lock on the folder
+ * (on its parent while it does not exist), held until commit or abort.
+ * Where the file system has no such locks, builds are not serialised. */
+static void lock_output(site_out *o, const char *parent)
+{
+    o->lock_fd = open(o->out_exists ? o->out_dir : parent, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (o->lock_fd >= 0 && flock(o->lock_fd, LOCK_EX | LOCK_NB) != 0 && errno == EWOULDBLOCK)
+        fail(o, "another perfcast build is writing %s; try again when it is done", o->out_dir);
+}
+
 site_out *site_out_begin(const char *out_dir, const site_out_options *opt, char *err,
                          size_t errlen)
 {
@@ -433,13 +445,15 @@ site_out *site_out_begin(const char *out_dir, const site_out_options *opt, char 
         snprintf(err, errlen, "out of memory");
         return NULL;
     }
+    o->lock_fd = -1;
     pthread_mutex_init(&o->lock, NULL);
     o->opt = opt ? *opt : (site_out_options){-1, false, 0};
-    if (o->out_exists)
-        check_output(o);
     char parent[4096];
     const char *base;
     split_out_dir(o->out_dir, parent, sizeof parent, &base);
+    lock_output(o, parent);
+    if (o->out_exists && !failed(o))
+        check_output(o);
     if (!failed(o)) {
         remove_stale(parent, base);
         char tmp[4096 + 600];
@@ -464,6 +478,8 @@ site_out *site_out_begin(const char *out_dir, const site_out_options *opt, char 
 
 static void release(site_out *o)
 {
+    if (o->lock_fd >= 0)
+        close(o->lock_fd); /* and with it the lock */
     pthread_mutex_destroy(&o->lock);
     site_manifest_free(&o->old);
     site_manifest_free(&o->now);

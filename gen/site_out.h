@@ -37,6 +37,9 @@
  * drawn again. A file changed in place (even at the same size) is
  * rewritten.
  *
+ * One build at a time: site_out_begin fails when another build holds the
+ * output folder (a lock released by commit, abort, or the process's end).
+ *
  * Errors are sticky: after the first failure every call is a no-op
  * returning false, and site_out_error says what happened.
  *

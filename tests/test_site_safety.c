@@ -338,6 +338,14 @@ static void test_exit_status(void)
     CU_ASSERT_EQUAL(testutil_perfcast_run(NULL, "build --archive %s --out '%s' > /dev/full",
                                           fixture, site), 1);
     CU_ASSERT_EQUAL(build(NULL, fixture, site, "--bogus"), 2);
+    /* Another build holds the site (flock(1) stands for it): exit 1, with
+     * why, and the site is left to it. */
+    CU_ASSERT_EQUAL_FATAL(build(NULL, fixture, site, "--quiet"), 0);
+    CU_ASSERT_EQUAL(testutil_run_commandf(&out, "flock '%s' %s build --archive %s --out '%s'",
+                                          site, testutil_perfcast(), fixture, site), 1);
+    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "another perfcast build is writing"));
+    free(out);
+    CU_ASSERT_EQUAL(build(NULL, fixture, site, "--quiet"), 0);
 }
 
 /* A read-only output folder: as root (who writes anywhere) the build runs
@@ -489,7 +497,8 @@ int main(void)
         {"a same-size change in place is found and repaired", test_same_size_change},
         {"killed while moving: nothing unclaimed, the next build finishes",
          test_killed_while_moving},
-        {"exit 1 for a bad clusters.csv and an unwritable stdout, 2 for usage", test_exit_status},
+        {"exit 1 for a bad clusters.csv, an unwritable stdout, a site another build holds; 2 "
+         "for usage", test_exit_status},
         {"exit 1 for a read-only output folder, the site untouched", test_read_only_output},
         {"one bad experiment: the campaign is published, --strict exits 1", test_bad_experiment},
         {"nothing changed: nothing is fitted, drawn or written", test_nothing_changed},
