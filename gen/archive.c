@@ -3,7 +3,10 @@
  *
  * A campaign is all-or-nothing: if any of its files has a problem, the
  * problems are reported and the campaign is skipped, so a site never shows
- * predictions built on half a file. Other campaigns are unaffected.
+ * predictions built on half a file. Other campaigns are unaffected. The
+ * exception is a problem in one row of experiments.csv: it concerns that
+ * experiment only, which is marked (experiment_info.problem) and not run,
+ * while the campaign and its other experiments load.
  */
 #include "gen/archive.h"
 
@@ -171,6 +174,7 @@ static void campaign_free(campaign *c)
         free(e->target);
         free(e->title);
         free(e->options);
+        free(e->problem);
     }
     free(c->experiments);
     free(c->readme);
@@ -191,11 +195,39 @@ static void fill_experiment(experiment_info *e, const table *t, size_t r)
     e->line = t->line[r];
 }
 
-static bool load_experiments(campaign *c, const char *path, const char *display, diag_list *d)
+/* Problems d->items[first..] found in single rows of experiments.csv
+ * (below the header line): each marks the experiment of its row, whose
+ * first problem is kept as "experiments.csv:LINE:COL: message". Returns
+ * how many there are; the others (the header, the file) are the
+ * campaign's. */
+static size_t mark_row_problems(campaign *c, const diag_list *d, size_t first, long header_line)
+{
+    size_t n = 0;
+    for (size_t i = first; i < d->count; i++) {
+        const diag *g = &d->items[i];
+        if (g->line <= header_line)
+            continue;
+        n++;
+        for (size_t k = 0; k < c->nexperiments; k++) {
+            experiment_info *e = &c->experiments[k];
+            if (e->line != g->line || e->problem)
+                continue;
+            size_t len = strlen(g->message) + 64;
+            if ((e->problem = malloc(len)) != NULL)
+                snprintf(e->problem, len, "experiments.csv:%ld:%ld: %s", g->line,
+                         g->column > 0 ? g->column : 1, g->message);
+        }
+    }
+    return n;
+}
+
+/* Load experiments.csv; returns how many of the problems found concern
+ * single experiments (see mark_row_problems). */
+static size_t load_experiments(campaign *c, const char *path, const char *display, diag_list *d)
 {
     csv_doc doc;
     table t;
-    size_t before = d->count;
+    size_t before = d->count, in_rows = 0;
     schema s = {.file = display, .specs = experiment_columns, .allow_no_rows = true};
     table_init(&t);
     if (csv_read_file(path, display, &doc, d) && schema_load_table(&doc, &s, &t, d)) {
@@ -204,10 +236,11 @@ static bool load_experiments(campaign *c, const char *path, const char *display,
             fill_experiment(&c->experiments[c->nexperiments++], &t, r);
         experiment_locate_all(c->experiments, c->nexperiments, &doc);
         experiment_check_all(&c->runs, c->experiments, c->nexperiments, &doc, display, d);
+        in_rows = mark_row_problems(c, d, before, doc.rows[0].line);
     }
     csv_doc_free(&doc);
     table_free(&t);
-    return d->count == before;
+    return in_rows;
 }
 
 static bool load_campaign(const archive *a, const char *name, campaign *c, diag_list *d)
@@ -219,7 +252,7 @@ static bool load_campaign(const archive *a, const char *name, campaign *c, diag_
     char *runs = fileio_join(c->dir, "runs.csv");
     char *exps = fileio_join(c->dir, "experiments.csv");
     char *readme = fileio_join(c->dir, "README.md");
-    size_t before = d->count;
+    size_t before = d->count, in_rows = 0;
     if (c->name && c->dir && runs && exps && readme) {
         schema s = {.file = runs, .specs = run_columns, .allow_unknown = true,
                     .check_text = check_cluster_known, .check_ctx = (void *)a};
@@ -229,7 +262,7 @@ static bool load_campaign(const archive *a, const char *name, campaign *c, diag_
             diag_add(d, exps, 0, 0, "missing experiments.csv (expected the campaign's experiments: "
                      "a header line 'name,model,response,formula,train,target,title,options')");
         else if (runs_ok)
-            load_experiments(c, exps, exps, d);
+            in_rows = load_experiments(c, exps, exps, d);
         c->readme = read_text(readme, readme, true, d);
         if (!c->readme && stat(readme, &st) != 0)
             diag_add(d, readme, 0, 0, "missing README.md (expected the campaign's description and source)");
@@ -239,7 +272,7 @@ static bool load_campaign(const archive *a, const char *name, campaign *c, diag_
     free(runs);
     free(exps);
     free(readme);
-    return d->count == before;
+    return d->count - before == in_rows;
 }
 
 static int compare_names(const void *x, const void *y)

@@ -8,7 +8,9 @@
  *
  * archive/README.md documents every column. Problems are recorded in a
  * diag_list as FILE:LINE:COL: message; a campaign with any problem is kept
- * out of `campaigns` (listed in `skipped`) and the others load normally.
+ * out of `campaigns` (listed in `skipped`) and the others load normally,
+ * except a problem in a row of experiments.csv: that experiment gets its
+ * `problem` (and is not to be run), the campaign loads with the others.
  *
  * Ownership: archive_load fills an archive the caller releases with
  * archive_free; every pointer inside belongs to the archive.

@@ -16,6 +16,8 @@ static void check_experiment(const archive *a, const campaign *c, const experime
                              const char *file, diag_list *d)
 {
     char err[300];
+    if (e->problem)
+        return; /* reported with its row already, and never run */
     if (!model_check_options(c, e, err, sizeof err)) {
         diag_add(d, file, e->line, experiment_cell_column(e, "options", 0), "%s", err);
         return;

@@ -25,11 +25,22 @@ static const char usage[] =
     "of its predicted runs; advice pages; alerts for measured runs outside their\n"
     "prediction interval (alerts.html and the Atom feed alerts.xml).\n"
     "\n"
-    "The site is built beside DIR and swapped in at the end, so a failed build\n"
-    "leaves the previous site whole; files whose content (or, for charts, whose\n"
-    "data) did not change are kept from the previous site, not rewritten. Dates\n"
-    "come from the runs or from SOURCE_DATE_EPOCH, never from the clock, so the\n"
-    "same input gives the same bytes.\n"
+    "Only files perfcast wrote (listed in DIR/.perfcast-manifest) are ever\n"
+    "replaced or removed: everything else in DIR (.git/, .ssh/, docs/, your own\n"
+    "notes, hidden files) is kept byte for byte, and a page whose place is taken by\n"
+    "such a file stops the build. An existing DIR without a manifest is used only\n"
+    "when it holds nothing but hidden entries and README.md. New and changed files\n"
+    "are written beside DIR first and moved in only once all are written, so a\n"
+    "failed build leaves the previous site as it was; files whose bytes (or, for\n"
+    "charts, whose data) did not change are left in place, and when nothing it\n"
+    "reads changed (archive, templates, SOURCE_DATE_EPOCH, perfcast itself) and the\n"
+    "archive had no problem, nothing is fitted, drawn or written at all (every\n"
+    "file is still checked against its manifest hash). Dates come from the runs\n"
+    "or from SOURCE_DATE_EPOCH, never from the clock, so the same input gives the\n"
+    "same bytes.\n"
+    "\n"
+    "A campaign whose files have problems is listed with them; a campaign with one\n"
+    "bad experiment is still published, that experiment showing its error.\n"
     "\n"
     "  --archive DIR    the archive folder (default: archive)\n"
     "  --out DIR        the site folder (default: site)\n"
@@ -38,13 +49,17 @@ static const char usage[] =
     "  --jobs N         threads drawing pages and charts (default: one per processor;\n"
     "                   the output does not depend on it)\n"
     "  --verify         check the built site: pages and charts parse, every relative\n"
-    "                   link and image resolves, no script; exit 1 on a problem\n"
-    "  --strict         exit 1 when the archive has problems or a fit fails\n"
+    "                   link and image resolves, no script, every file has the\n"
+    "                   bytes its manifest records; exit 1 on a problem\n"
+    "  --strict         exit 1 when the archive has problems or any experiment\n"
+    "                   failed (the site is still built and shows why)\n"
     "  --quiet          no summary line\n"
     "  --help           this text\n"
     "\n"
-    "Exit status: 0 site built, 1 site built with --strict and problems, 2 usage\n"
-    "or no site built (the previous one is untouched).\n";
+    "Exit status: 0 site built; 1 no site built (unusable archive or templates,\n"
+    "output folder not usable or not writable, disk full: the previous site is\n"
+    "untouched), --verify found a problem, or --strict and a problem or failed\n"
+    "experiment; 2 usage.\n";
 
 static bool is_dir_with(const char *dir, const char *file)
 {
@@ -177,7 +192,7 @@ int cmd_build(int argc, char **argv)
     if (!ok) {
         plot_release_fonts();
         fprintf(stderr, "perfcast build: %s\n", err);
-        return 2;
+        return 1; /* input or runtime: 2 is for usage only */
     }
     if (!quiet)
         printf("%s: %zu pages, %zu charts (%zu drawn), %zu files written, %zu kept; "

@@ -74,6 +74,10 @@ static int run_named(const cli_args *args, const char *usage, archive *a, experi
         fprintf(stderr, "perfcast: campaign '%s' has no experiment '%s'\n", c->name, args->positional[1]);
         return 1;
     }
+    if (e->problem) { /* printed above with the archive's problems */
+        fprintf(stderr, "perfcast: %s/%s has a problem and is not run\n", c->name, e->name);
+        return 1;
+    }
     if (!experiment_run(a, c, e, res)) {
         char text[1024];
         experiment_error_text(c, res, text, sizeof text);

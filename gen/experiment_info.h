@@ -30,6 +30,8 @@ typedef struct {
     char *options;  /* model-specific "key=value;key=value", may be NULL */
     long line;      /* line in experiments.csv */
     experiment_cells cells;
+    char *problem;  /* NULL, or the first problem found in its row,
+                       "experiments.csv:LINE:COL: message": not to be run */
 } experiment_info;
 
 /* The column in experiments.csv (on line e->line) of character `offset`

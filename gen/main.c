@@ -1,6 +1,7 @@
 /*
  * main.c — the perfcast command line: dispatches to one subcommand.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -35,6 +36,16 @@ static const struct {
     {"compare", cmd_compare},
 };
 
+/* Output that could not be written (a full disk, a closed pipe) is a
+ * runtime problem: exit 1, never 0. */
+static int finish(int status)
+{
+    if (fflush(stdout) == 0 && !ferror(stdout))
+        return status;
+    fprintf(stderr, "perfcast: cannot write the output: %s\n", strerror(errno));
+    return status ? status : 1;
+}
+
 int main(int argc, char **argv)
 {
     /* GSL's default handler aborts the process. Every call the models make
@@ -51,7 +62,7 @@ int main(int argc, char **argv)
     }
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         if (strcmp(argv[1], commands[i].name) == 0)
-            return commands[i].run(argc - 1, argv + 1);
+            return finish(commands[i].run(argc - 1, argv + 1));
     fprintf(stderr, "perfcast: unknown command '%s'\n\n%s", argv[1], usage);
     return 2;
 }

@@ -11,6 +11,7 @@
 
 #include "gen/fileio.h"
 #include "gen/site_data.h"
+#include "gen/site_inputs.h"
 #include "gen/site_out.h"
 #include "gen/site_pages.h"
 #include "render/template.h"
@@ -159,6 +160,26 @@ static void export_diags(const site_data *d, char ***out, size_t *n)
     }
 }
 
+/* The stats a build records with its inputs key (site_out_record_inputs),
+ * in this order; a build skipped as up to date reports them. */
+enum { SUMMARY_CAMPAIGNS, SUMMARY_SKIPPED, SUMMARY_EXPERIMENTS, SUMMARY_FAILED, SUMMARY_PAGES,
+       SUMMARY_CHARTS, SUMMARY_ALERTS, SUMMARY_N };
+
+static void summary_of(const site_stats *s, size_t *v)
+{
+    v[SUMMARY_CAMPAIGNS] = s->campaigns, v[SUMMARY_SKIPPED] = s->skipped_campaigns;
+    v[SUMMARY_EXPERIMENTS] = s->experiments, v[SUMMARY_FAILED] = s->failed_experiments;
+    v[SUMMARY_PAGES] = s->pages, v[SUMMARY_CHARTS] = s->charts, v[SUMMARY_ALERTS] = s->alerts;
+}
+
+static void stats_of(const size_t *v, size_t nfiles, site_stats *s)
+{
+    *s = (site_stats){.campaigns = v[SUMMARY_CAMPAIGNS], .skipped_campaigns = v[SUMMARY_SKIPPED],
+                      .experiments = v[SUMMARY_EXPERIMENTS], .failed_experiments = v[SUMMARY_FAILED],
+                      .pages = v[SUMMARY_PAGES], .charts = v[SUMMARY_CHARTS],
+                      .alerts = v[SUMMARY_ALERTS], .files_kept = nfiles};
+}
+
 bool site_write(const site_data *d, const site_options *opt, site_stats *stats, char *err,
                 size_t errlen)
 {
@@ -171,7 +192,7 @@ bool site_write(const site_data *d, const site_options *opt, site_stats *stats, 
         template_free(tpl);
         tpl = NULL;
     }
-    site_out_options oo = {opt->fail_after, opt->fail_kill};
+    site_out_options oo = {.fail_after = opt->fail_after, .fail_kill = opt->fail_kill};
     site_out *out = tpl ? site_out_begin(opt->out_dir, &oo, err, errlen) : NULL;
     bool ok = out != NULL;
     if (ok) {
@@ -186,6 +207,11 @@ bool site_write(const site_data *d, const site_options *opt, site_stats *stats, 
         site_out_get_stats(out, &os);
         stats->files_written = os.written;
         stats->files_kept = os.linked;
+        if (ok && opt->inputs_key && d->diags.count == 0) {
+            size_t summary[SUMMARY_N];
+            summary_of(stats, summary);
+            site_out_record_inputs(out, opt->inputs_key, summary, SUMMARY_N);
+        }
         if (ok) {
             ok = site_out_commit(out, err, errlen);
         } else {
@@ -202,10 +228,21 @@ bool site_write(const site_data *d, const site_options *opt, site_stats *stats, 
 bool site_build(const site_options *opt, site_stats *stats, char ***diags, size_t *ndiags,
                 char *err, size_t errlen)
 {
+    site_options o = *opt;
+    o.inputs_key = opt->fail_after < 0 ? site_inputs_key(opt->archive_dir, opt->templates_dir,
+                                                         opt->source_date_epoch)
+                                       : 0;
+    size_t summary[SUMMARY_N], nfiles;
+    if (site_out_up_to_date(opt->out_dir, o.inputs_key, summary, SUMMARY_N, &nfiles)) {
+        stats_of(summary, nfiles, stats);
+        if (diags)
+            *diags = NULL, *ndiags = 0;
+        return true;
+    }
     site_data d;
     bool ok = site_data_load(&d, opt->archive_dir, opt->source_date_epoch, NULL, NULL, err,
                              errlen) &&
-              site_write(&d, opt, stats, err, errlen);
+              site_write(&d, &o, stats, err, errlen);
     if (diags)
         export_diags(&d, diags, ndiags);
     site_data_free(&d);

@@ -12,6 +12,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include "gen/site_data.h"
 
 typedef struct {
@@ -22,6 +23,8 @@ typedef struct {
     int jobs;                     /* threads drawing pages; 0 = one per processor */
     long fail_after;              /* fault injection (tests): see site_out.h; < 0 = never */
     bool fail_kill;
+    uint64_t inputs_key;          /* site_write: the hash of every input (gen/site_inputs.h)
+                                     to record in the manifest; 0 = none */
 } site_options;
 
 typedef struct {
@@ -32,8 +35,11 @@ typedef struct {
     size_t alerts;
 } site_stats;
 
-/* Build the site. Returns false with a reason in err when no site could
- * be built; the previous site is then untouched. Problems of single
+/* Build the site. When the output was built from the very same inputs
+ * (gen/site_inputs.h), had no problem, and every file is intact, nothing
+ * is loaded, fitted or written: stats are those recorded then. Returns
+ * false with a reason in err when no site could be built; the previous
+ * site is then untouched. Problems of single
  * campaigns and failed fits do not fail the build: they are shown on the
  * pages and counted in stats. diags, when not NULL, receives the archive's
  * problems as "FILE:LINE:COL: message" lines (the caller frees each line
@@ -42,7 +48,8 @@ bool site_build(const site_options *opt, site_stats *stats, char ***diags, size_
                 char *err, size_t errlen);
 
 /* The second half of site_build, for data already loaded (opt->archive_dir
- * is not used). */
+ * is not used). Records opt->inputs_key in the manifest when the data has
+ * no problem. */
 bool site_write(const site_data *data, const site_options *opt, site_stats *stats, char *err,
                 size_t errlen);
 

@@ -436,12 +436,17 @@ static bool experiment_section(page_state *s)
     experiment_header(s);
     campaign_verdict(s);
     if (!e->res.ok) {
-        long line, column;
-        char where[64];
-        experiment_error_position(&e->res, &line, &column);
-        snprintf(where, sizeof where, " experiments.csv:%ld:%ld: ", line, column);
-        md_strong(&s->md, "This experiment could not be fitted:");
-        md_text(&s->md, where);
+        if (e->info->problem) { /* already "experiments.csv:L:C: message" */
+            md_strong(&s->md, "This experiment was not run (see Problems):");
+            md_text(&s->md, " ");
+        } else {
+            long line, column;
+            char where[64];
+            experiment_error_position(&e->res, &line, &column);
+            snprintf(where, sizeof where, " experiments.csv:%ld:%ld: ", line, column);
+            md_strong(&s->md, "This experiment could not be fitted:");
+            md_text(&s->md, where);
+        }
         md_text(&s->md, e->res.error);
         md_end_paragraph(&s->md);
         return true;

@@ -235,6 +235,17 @@ static bool judge_campaign(site_campaign *sc)
     return ok;
 }
 
+/* An experiment perfcast check found a problem in is not run: its result
+ * is a failure that shows the problem (and selects no rows). */
+static void refuse_experiment(const archive *a, const campaign *c, const experiment_info *e,
+                              experiment_result *res)
+{
+    memset(res, 0, sizeof *res);
+    report_init(&res->rep);
+    res->input = (experiment_input){.arch = a, .camp = c, .exp = e};
+    snprintf(res->error, sizeof res->error, "%s", e->problem);
+}
+
 static bool load_experiments(site_data *d, site_campaign *sc, site_fit_fn fit, void *fit_ctx)
 {
     const campaign *c = sc->camp;
@@ -244,7 +255,9 @@ static bool load_experiments(site_data *d, site_campaign *sc, site_fit_fn fit, v
     for (size_t i = 0; i < c->nexperiments; i++) {
         site_experiment *e = &sc->exps[sc->nexps++];
         e->info = &c->experiments[i];
-        if (fit)
+        if (e->info->problem)
+            refuse_experiment(&d->arch, c, e->info, &e->res);
+        else if (fit)
             fit(fit_ctx, &d->arch, c, e->info, &e->res);
         else
             experiment_run(&d->arch, c, e->info, &e->res);

@@ -1,8 +1,8 @@
 /*
- * site_out.c — the temporary folder, the manifest, hard links to the
- * previous site and the final swap (see site_out.h).
+ * site_out.c — the staging folder, keeping unchanged files, and moving
+ * the new ones into place (see site_out.h).
  */
-#define _GNU_SOURCE /* renameat2 */
+#define _XOPEN_SOURCE 700 /* nftw */
 
 #include "gen/site_out.h"
 
@@ -10,43 +10,37 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
-#include <inttypes.h>
+#include <limits.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "gen/fileio.h"
+#include "gen/site_manifest.h"
+#include "gen/site_out_commit.h"
 
-static const char manifest_name[] = ".perfcast-manifest";
-
-typedef struct {
-    char *path;
-    uint64_t hash;
-    uint64_t key;  /* 0 = a file known by its content only */
-    size_t size;
-} entry;
-
-typedef struct {
-    entry *items;
-    size_t n, cap;
-} entry_list;
+/* Marks on the previous manifest's entries (site_manifest_entry.mark). */
+enum { OLD_UNCHECKED = 0, OLD_INTACT, OLD_CHANGED };
 
 struct site_out {
-    char *out_dir;       /* as given, without trailing slashes */
-    char *tmp_dir;       /* the new site being built */
+    char *out_dir;       /* the output folder, links resolved when it exists */
+    char *tmp_dir;       /* the staging folder: this build's new files */
     bool out_exists;
-    entry_list old;      /* the previous manifest, sorted by path */
-    entry_list now;      /* this build's files */
+    site_manifest old;   /* the previous build's files, sorted by path */
+    site_manifest now;   /* this build's files */
     site_out_options opt;
     site_out_stats stats;
-    long files;          /* written or linked, for fail_after */
+    long files;          /* written or kept, for fail_after */
+    long moves;          /* moved into place, for kill_after_moves */
     char made_dir[4096]; /* the last folder known to exist in tmp_dir */
-    char error[512];
+    char error[1024];
+    int lock_fd;         /* holds the lock on the output folder (lock_output) */
     pthread_mutex_t lock; /* page writers run in several threads */
 };
 
@@ -113,117 +107,50 @@ void site_out_get_stats(site_out *o, site_out_stats *s)
     pthread_mutex_unlock(&o->lock);
 }
 
-/* Site paths are relative, without "." or ".." parts or empty parts. */
-static bool valid_site_path(const char *path)
-{
-    if (!path[0] || path[0] == '/')
-        return false;
-    for (const char *s = path; *s;) {
-        size_t n = strcspn(s, "/");
-        if (n == 0 || (n == 1 && s[0] == '.') || (n == 2 && s[0] == '.' && s[1] == '.'))
-            return false;
-        s += n;
-        if (*s == '/')
-            s++;
-        else
-            break;
-    }
-    return path[strlen(path) - 1] != '/';
-}
-
 static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
 {
     (void)st, (void)flag, (void)ftw;
     return remove(path);
 }
 
+/* Only ever called on a staging folder: everything in it is this
+ * program's. */
 static bool remove_tree(const char *dir)
 {
     return nftw(dir, remove_entry, 32, FTW_DEPTH | FTW_PHYS) == 0 || errno == ENOENT;
 }
 
-/* ------------------------------------------------------------------ */
-/* Manifests                                                           */
-
-static bool entry_add(entry_list *l, const char *path, uint64_t hash, uint64_t key, size_t size)
+/* The whole regular file at path when it has exactly size bytes, else
+ * NULL. Links are not followed: a page replaced by a link is not ours. */
+static char *read_exact(const char *path, size_t size)
 {
-    if (l->n == l->cap) {
-        size_t cap = l->cap ? 2 * l->cap : 256;
-        entry *items = realloc(l->items, cap * sizeof *items);
-        if (!items)
-            return false;
-        l->items = items;
-        l->cap = cap;
+    int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0)
+        return NULL;
+    struct stat st;
+    char *buf = NULL;
+    if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && (size_t)st.st_size == size)
+        buf = malloc(size ? size : 1);
+    size_t got = 0;
+    while (buf && got < size) {
+        ssize_t n = read(fd, buf + got, size - got);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0) {
+            free(buf);
+            buf = NULL;
+        } else {
+            got += (size_t)n;
+        }
     }
-    char *copy = strdup(path);
-    if (!copy)
-        return false;
-    l->items[l->n++] = (entry){copy, hash, key, size};
-    return true;
-}
-
-static void entry_list_free(entry_list *l)
-{
-    for (size_t i = 0; i < l->n; i++)
-        free(l->items[i].path);
-    free(l->items);
-    memset(l, 0, sizeof *l);
-}
-
-static int compare_entries(const void *a, const void *b)
-{
-    return strcmp(((const entry *)a)->path, ((const entry *)b)->path);
-}
-
-static const entry *entry_find(const entry_list *l, const char *path)
-{
-    entry key = {(char *)path, 0, 0, 0};
-    return l->n ? bsearch(&key, l->items, l->n, sizeof *l->items, compare_entries) : NULL;
-}
-
-/* Read "HASH KEY SIZE PATH" lines; a malformed manifest counts as empty
- * (the build then writes every file, which is always correct). */
-static void read_manifest(site_out *o)
-{
-    char *path = fileio_join(o->out_dir, manifest_name);
-    char *text = path ? fileio_read_file(path, NULL) : NULL;
-    free(path);
-    for (char *line = text; line && *line;) {
-        char *end = strchr(line, '\n');
-        if (end)
-            *end = '\0';
-        uint64_t hash, key;
-        size_t size;
-        int used = 0;
-        if (sscanf(line, "%" SCNx64 " %" SCNx64 " %zu %n", &hash, &key, &size, &used) == 3 &&
-            used > 0 && valid_site_path(line + used))
-            entry_add(&o->old, line + used, hash, key, size);
-        line = end ? end + 1 : line + strlen(line);
-    }
-    free(text);
-    if (o->old.n)
-        qsort(o->old.items, o->old.n, sizeof *o->old.items, compare_entries);
-}
-
-static void manifest_text(const entry_list *l, char **text, size_t *len)
-{
-    size_t cap = 64;
-    for (size_t i = 0; i < l->n; i++)
-        cap += strlen(l->items[i].path) + 64;
-    char *s = malloc(cap);
-    size_t n = 0;
-    for (size_t i = 0; s && i < l->n; i++)
-        n += (size_t)snprintf(s + n, cap - n, "%016" PRIx64 " %016" PRIx64 " %zu %s\n",
-                              l->items[i].hash, l->items[i].key, l->items[i].size,
-                              l->items[i].path);
-    *text = s;
-    *len = s ? n : 0;
+    close(fd);
+    return buf;
 }
 
 /* ------------------------------------------------------------------ */
-/* Writing and linking                                                 */
+/* Writing into the staging folder                                     */
 
-/* Make the folders of path inside the temporary folder. */
+/* Make the folders of path inside the staging folder. */
 static bool make_parents(site_out *o, const char *path)
 {
     const char *slash = strrchr(path, '/');
@@ -258,73 +185,69 @@ static bool count_file(site_out *o)
     return true;
 }
 
-static bool write_file(site_out *o, const char *path, const void *data, size_t len)
+/* Write data to dir/path, a new file. */
+static bool write_new_file(site_out *o, const char *dir, const char *path, const void *data,
+                           size_t len)
 {
-    char *full = fileio_join(o->tmp_dir, path);
+    char *full = fileio_join(dir, path);
     if (!full)
         return fail(o, "out of memory");
-    int fd = open(full, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    bool ok = fd >= 0;
-    const char *p = data;
-    size_t left = len;
-    while (ok && left > 0) {
-        ssize_t n = write(fd, p, left);
-        if (n < 0 && errno == EINTR)
-            continue;
-        ok = n > 0;
-        p += ok ? n : 0;
-        left -= ok ? (size_t)n : 0;
-    }
-    if (fd >= 0 && close(fd) != 0)
-        ok = false;
-    if (!ok)
+    bool ok = site_commit_write_file(full, data, len);
+    if (!ok && errno == EEXIST)
+        fail(o, "%s was written twice", path);
+    else if (!ok)
         fail(o, "cannot write %s: %s", full, strerror(errno));
     free(full);
-    o->stats.written += ok;
-    o->stats.bytes += ok ? len : 0;
     return ok;
 }
 
-/* Is the previous site's copy still the file its manifest describes? The
- * size is checked (a stat, not a read of the whole site); the manifest's
- * hash says the content is the same as the new one. */
-static bool old_file_intact(const site_out *o, const entry *e)
+/* Is the previous build's copy of e still the file its manifest
+ * describes, and (when data is given) the same bytes as data? Read from
+ * disk: a file changed in place at the same size is not kept. */
+static bool old_file_intact(site_out *o, site_manifest_entry *e, const void *data)
 {
-    char *full = fileio_join(o->out_dir, e->path);
-    struct stat st;
-    bool ok = full && lstat(full, &st) == 0 && S_ISREG(st.st_mode) && (size_t)st.st_size == e->size;
-    free(full);
-    return ok;
+    if (e->mark == OLD_UNCHECKED || data) {
+        char *full = fileio_join(o->out_dir, e->path);
+        char *bytes = full ? read_exact(full, e->size) : NULL;
+        bool same = bytes && (data ? memcmp(bytes, data, e->size) == 0
+                                   : site_hash(bytes, e->size, 0) == e->hash);
+        free(bytes);
+        free(full);
+        if (!data)
+            e->mark = same ? OLD_INTACT : OLD_CHANGED;
+        return same;
+    }
+    return e->mark == OLD_INTACT;
 }
 
-static bool link_old(site_out *o, const char *path)
+/* The previous manifest's entry for path made from key (0: by content). */
+static site_manifest_entry *old_entry(const site_out *o, const char *path, uint64_t key)
 {
-    char *from = fileio_join(o->out_dir, path), *to = fileio_join(o->tmp_dir, path);
-    bool ok = from && to && link(from, to) == 0;
-    free(from);
-    free(to);
-    o->stats.linked += ok;
-    return ok;
+    if (!o->out_exists)
+        return NULL;
+    site_manifest_entry *e = site_manifest_find(&o->old, path);
+    return e && e->key == key ? e : NULL;
 }
 
-/* Keep the previous file when it matches: by content (key 0) or by key. */
-static bool try_keep(site_out *o, const char *path, uint64_t key, uint64_t hash, size_t len)
+/* Leave the previous file in place when it matches: by content (data
+ * given, key 0) or by key and its recorded hash. */
+static bool try_keep(site_out *o, const char *path, uint64_t key, const void *data, size_t len)
 {
-    const entry *e = entry_find(&o->old, path);
-    if (!e || e->key != key)
+    site_manifest_entry *e = old_entry(o, path, key);
+    if (!e || (data && (e->size != len || e->hash != site_hash(data, len, 0))) ||
+        !old_file_intact(o, e, data))
         return false;
-    if (key == 0 && (e->hash != hash || e->size != len))
-        return false;
-    if (!old_file_intact(o, e) || !link_old(o, path))
-        return false;
-    return entry_add(&o->now, path, e->hash, e->key, e->size) || fail(o, "out of memory");
+    if (!site_manifest_add(&o->now, path, e->hash, e->key, e->size))
+        return fail(o, "out of memory");
+    o->stats.linked++;
+    return true;
 }
 
 static bool begin_file(site_out *o, const char *path)
 {
     if (failed(o))
         return false;
-    if (!valid_site_path(path))
+    if (!site_manifest_path_ok(path))
         return fail(o, "invalid site path '%s'", path);
     return count_file(o) && make_parents(o, path);
 }
@@ -333,12 +256,16 @@ static bool put(site_out *o, const char *path, uint64_t key, const void *data, s
 {
     if (!begin_file(o, path))
         return false;
-    uint64_t hash = site_hash(data, len, 0);
-    if (key == 0 && o->out_exists && try_keep(o, path, 0, hash, len))
+    if (key == 0 && try_keep(o, path, 0, data, len))
         return true;
-    if (!write_file(o, path, data, len))
+    if (failed(o) || !write_new_file(o, o->tmp_dir, path, data, len))
         return false;
-    return entry_add(&o->now, path, hash, key, len) || fail(o, "out of memory");
+    if (!site_manifest_add(&o->now, path, site_hash(data, len, 0), key, len))
+        return fail(o, "out of memory");
+    o->now.items[o->now.n - 1].mark = SITE_COMMIT_STAGED;
+    o->stats.written++;
+    o->stats.bytes += len;
+    return true;
 }
 
 bool site_out_write(site_out *o, const char *path, const void *data, size_t len)
@@ -358,19 +285,13 @@ bool site_out_write_keyed(site_out *o, const char *path, uint64_t key, const voi
     return ok;
 }
 
-/* The previous manifest's entry for path made from key, or NULL. */
-static const entry *reusable(const site_out *o, const char *path, uint64_t key)
-{
-    if (failed(o) || !o->out_exists || !valid_site_path(path))
-        return NULL;
-    const entry *e = entry_find(&o->old, path);
-    return e && e->key == (key ? key : 1) ? e : NULL;
-}
-
 bool site_out_can_reuse(site_out *o, const char *path, uint64_t key)
 {
     pthread_mutex_lock(&o->lock);
-    bool ok = reusable(o, path, key) != NULL;
+    site_manifest_entry *e = failed(o) || !site_manifest_path_ok(path)
+                                 ? NULL
+                                 : old_entry(o, path, key ? key : 1);
+    bool ok = e && old_file_intact(o, e, NULL);
     pthread_mutex_unlock(&o->lock);
     return ok;
 }
@@ -378,18 +299,46 @@ bool site_out_can_reuse(site_out *o, const char *path, uint64_t key)
 bool site_out_reuse(site_out *o, const char *path, uint64_t key)
 {
     pthread_mutex_lock(&o->lock);
-    const entry *e = reusable(o, path, key);
-    bool ok = e && begin_file(o, path) && try_keep(o, path, e->key, e->hash, e->size);
+    bool ok = begin_file(o, path) && try_keep(o, path, key ? key : 1, NULL, 0);
     pthread_mutex_unlock(&o->lock);
     return ok;
 }
 
-/* ------------------------------------------------------------------ */
-/* Begin: check the output folder, make the temporary one               */
+void site_out_record_inputs(site_out *o, uint64_t key, const size_t *summary, size_t n)
+{
+    pthread_mutex_lock(&o->lock);
+    o->now.inputs = key;
+    o->now.nsummary = n < SITE_MANIFEST_SUMMARY_MAX ? n : SITE_MANIFEST_SUMMARY_MAX;
+    memcpy(o->now.summary, summary, o->now.nsummary * sizeof *summary);
+    pthread_mutex_unlock(&o->lock);
+}
 
-/* A folder without a manifest may be replaced only when it holds nothing
- * but hidden files and README.md. */
-static bool replaceable(site_out *o)
+bool site_out_up_to_date(const char *out_dir, uint64_t key, size_t *summary, size_t n,
+                         size_t *nfiles)
+{
+    site_manifest m = {0};
+    bool ok = key && site_manifest_load(out_dir, &m) && m.inputs == key && m.nsummary == n;
+    for (size_t i = 0; ok && i < m.n; i++) {
+        char *full = fileio_join(out_dir, m.items[i].path);
+        char *bytes = full ? read_exact(full, m.items[i].size) : NULL;
+        ok = bytes && site_hash(bytes, m.items[i].size, 0) == m.items[i].hash;
+        free(bytes);
+        free(full);
+    }
+    if (ok) {
+        memcpy(summary, m.summary, n * sizeof *summary);
+        *nfiles = m.n;
+    }
+    site_manifest_free(&m);
+    return ok;
+}
+
+/* ------------------------------------------------------------------ */
+/* Begin: check the output folder, make the staging one                */
+
+/* A folder without a manifest is used only when it holds nothing but
+ * hidden entries and README.md (all of which are kept). */
+static bool usable_without_manifest(site_out *o)
 {
     DIR *d = opendir(o->out_dir);
     if (!d)
@@ -401,7 +350,7 @@ static bool replaceable(site_out *o)
     closedir(d);
     if (!ok)
         fail(o, "%s exists and is not a perfcast site (no %s); remove it or choose another --out",
-             o->out_dir, manifest_name);
+             o->out_dir, site_manifest_name);
     return ok;
 }
 
@@ -417,7 +366,9 @@ static void split_out_dir(const char *out, char *parent, size_t plen, const char
     }
 }
 
-/* Remove ".BASE.build-PID" folders of builds that are no longer running. */
+/* Remove ".BASE.build-PID" staging folders of builds no longer running,
+ * when they carry the staging mark (so a user's folder of that name is
+ * never taken for one). */
 static void remove_stale(const char *parent, const char *base)
 {
     DIR *d = opendir(parent);
@@ -430,44 +381,79 @@ static void remove_stale(const char *parent, const char *base)
     while ((de = readdir(d)) != NULL) {
         if (strncmp(de->d_name, prefix, plen) != 0)
             continue;
-        long pid = strtol(de->d_name + plen, NULL, 10);
-        if (pid > 0 && (pid == (long)getpid() || (kill((pid_t)pid, 0) != 0 && errno == ESRCH))) {
+        char *end;
+        long pid = strtol(de->d_name + plen, &end, 10);
+        if (*end || pid <= 0)
+            continue;
+        if (pid == (long)getpid() || (kill((pid_t)pid, 0) != 0 && errno == ESRCH)) {
             char *full = fileio_join(parent, de->d_name);
-            if (full)
+            char *mark = full ? fileio_join(full, site_commit_staging_mark) : NULL;
+            struct stat st;
+            if (mark && lstat(mark, &st) == 0 && S_ISREG(st.st_mode))
                 remove_tree(full);
+            free(mark);
             free(full);
         }
     }
     closedir(d);
 }
 
+/* The output folder as it will be used: links resolved when it exists
+ * (so the staging folder lies beside the real one), without trailing
+ * slashes. */
+static char *output_path(const char *out_dir, bool *exists)
+{
+    char real[PATH_MAX];
+    struct stat st;
+    *exists = stat(out_dir, &st) == 0;
+    char *s = strdup(*exists && realpath(out_dir, real) ? real : out_dir);
+    size_t n = s ? strlen(s) : 0;
+    while (n > 1 && s[n - 1] == '/')
+        s[--n] = '\0';
+    return s;
+}
+
+static void check_output(site_out *o)
+{
+    struct stat st;
+    if (stat(o->out_dir, &st) != 0)
+        fail(o, "cannot use %s: %s", o->out_dir, strerror(errno));
+    else if (!S_ISDIR(st.st_mode))
+        fail(o, "%s exists and is not a folder", o->out_dir);
+    else if (!site_manifest_load(o->out_dir, &o->old))
+        fail(o, "out of memory");
+    else if (o->old.n == 0)
+        usable_without_manifest(o);
+}
+
+/* One build at a time per output folder: an exclusive lock on the folder
+ * (on its parent while it does not exist), held until commit or abort.
+ * Where the file system has no such locks, builds are not serialised. */
+static void lock_output(site_out *o, const char *parent)
+{
+    o->lock_fd = open(o->out_exists ? o->out_dir : parent, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (o->lock_fd >= 0 && flock(o->lock_fd, LOCK_EX | LOCK_NB) != 0 && errno == EWOULDBLOCK)
+        fail(o, "another perfcast build is writing %s; try again when it is done", o->out_dir);
+}
+
 site_out *site_out_begin(const char *out_dir, const site_out_options *opt, char *err,
                          size_t errlen)
 {
     site_out *o = calloc(1, sizeof *o);
-    if (!o || !(o->out_dir = strdup(out_dir))) {
+    if (!o || !(o->out_dir = output_path(out_dir, &o->out_exists))) {
         free(o);
         snprintf(err, errlen, "out of memory");
         return NULL;
     }
+    o->lock_fd = -1;
     pthread_mutex_init(&o->lock, NULL);
-    o->opt = opt ? *opt : (site_out_options){-1, false};
-    size_t n = strlen(o->out_dir);
-    while (n > 1 && o->out_dir[n - 1] == '/')
-        o->out_dir[--n] = '\0';
-    struct stat st;
-    if (stat(o->out_dir, &st) == 0) {
-        o->out_exists = true;
-        if (!S_ISDIR(st.st_mode))
-            fail(o, "%s exists and is not a folder", o->out_dir);
-        else
-            read_manifest(o);
-        if (!failed(o) && o->old.n == 0)
-            replaceable(o);
-    }
+    o->opt = opt ? *opt : (site_out_options){-1, false, 0};
     char parent[4096];
     const char *base;
     split_out_dir(o->out_dir, parent, sizeof parent, &base);
+    lock_output(o, parent);
+    if (o->out_exists && !failed(o))
+        check_output(o);
     if (!failed(o)) {
         remove_stale(parent, base);
         char tmp[4096 + 600];
@@ -476,6 +462,8 @@ site_out *site_out_begin(const char *out_dir, const site_out_options *opt, char 
             fail(o, "out of memory");
         else if (mkdir(o->tmp_dir, 0755) != 0)
             fail(o, "cannot make %s: %s", o->tmp_dir, strerror(errno));
+        else
+            write_new_file(o, o->tmp_dir, site_commit_staging_mark, "", 0);
     }
     if (failed(o)) {
         snprintf(err, errlen, "%s", o->error);
@@ -486,13 +474,15 @@ site_out *site_out_begin(const char *out_dir, const site_out_options *opt, char 
 }
 
 /* ------------------------------------------------------------------ */
-/* Commit and abort                                                    */
+/* Abort                                                               */
 
 static void release(site_out *o)
 {
+    if (o->lock_fd >= 0)
+        close(o->lock_fd); /* and with it the lock */
     pthread_mutex_destroy(&o->lock);
-    entry_list_free(&o->old);
-    entry_list_free(&o->now);
+    site_manifest_free(&o->old);
+    site_manifest_free(&o->now);
     free(o->out_dir);
     free(o->tmp_dir);
     free(o);
@@ -507,82 +497,23 @@ void site_out_abort(site_out *o)
     release(o);
 }
 
-/* Link the previous site's top-level files that no build wrote into the
- * new site (site/.gitignore, site/README.md). */
-static void carry_over_foreign(site_out *o)
-{
-    if (!o->out_exists)
-        return;
-    DIR *d = opendir(o->out_dir);
-    if (!d)
-        return;
-    struct dirent *de;
-    while ((de = readdir(d)) != NULL) {
-        const char *name = de->d_name;
-        if (!strcmp(name, ".") || !strcmp(name, "..") || !strcmp(name, manifest_name) ||
-            entry_find(&o->old, name) || entry_find(&o->now, name))
-            continue;
-        char *full = fileio_join(o->out_dir, name);
-        struct stat st;
-        if (full && lstat(full, &st) == 0 && S_ISREG(st.st_mode))
-            link_old(o, name);
-        free(full);
-    }
-    closedir(d);
-}
-
-static bool swap_in(site_out *o)
-{
-    if (!o->out_exists)
-        return rename(o->tmp_dir, o->out_dir) == 0 ||
-               fail(o, "cannot rename %s to %s: %s", o->tmp_dir, o->out_dir, strerror(errno));
-    if (renameat2(AT_FDCWD, o->tmp_dir, AT_FDCWD, o->out_dir, RENAME_EXCHANGE) == 0)
-        return true;
-    /* No atomic exchange on this file system: three renames, and for a
-     * moment no site at all. The previous site ends up in tmp_dir. */
-    size_t n = strlen(o->tmp_dir) + 8;
-    char *aside = malloc(n);
-    bool ok = aside != NULL;
-    if (ok) {
-        snprintf(aside, n, "%s.old", o->tmp_dir);
-        ok = rename(o->out_dir, aside) == 0 && rename(o->tmp_dir, o->out_dir) == 0 &&
-             rename(aside, o->tmp_dir) == 0;
-    }
-    free(aside);
-    return ok || fail(o, "cannot replace %s: %s", o->out_dir, strerror(errno));
-}
+/* ------------------------------------------------------------------ */
+/* Commit (gen/site_out_commit.c does the moving)                      */
 
 bool site_out_commit(site_out *o, char *err, size_t errlen)
 {
-    if (o->now.n)
-        qsort(o->now.items, o->now.n, sizeof *o->now.items, compare_entries);
+    site_manifest_sort(&o->now);
     for (size_t i = 1; i < o->now.n; i++)
         if (strcmp(o->now.items[i - 1].path, o->now.items[i].path) == 0)
             fail(o, "%s was written twice", o->now.items[i].path);
-    char *text;
-    size_t len;
-    manifest_text(&o->now, &text, &len);
-    if (!text)
-        fail(o, "out of memory");
-    /* The manifest does not list itself: it is compared by its bytes. */
     if (!failed(o)) {
-        char *old_path = fileio_join(o->out_dir, manifest_name);
-        size_t old_len = 0;
-        char *old_text = o->out_exists && old_path ? fileio_read_file(old_path, &old_len) : NULL;
-        bool same = old_text && old_len == len && memcmp(old_text, text, len) == 0;
-        if (!(same && link_old(o, manifest_name)))
-            write_file(o, manifest_name, text, len);
-        free(old_text);
-        free(old_path);
-    }
-    free(text);
-    if (!failed(o)) {
-        carry_over_foreign(o);
-        swap_in(o);
+        site_commit job = {o->out_dir, o->tmp_dir, o->out_exists, &o->old, &o->now,
+                           o->opt.kill_after_moves, o->error, sizeof o->error};
+        site_commit_run(&job);
     }
     bool ok = !failed(o);
     if (!ok)
         snprintf(err, errlen, "%s", o->error);
-    site_out_abort(o); /* after the swap, tmp_dir holds the previous site */
+    site_out_abort(o); /* the staging folder holds only what was not moved */
     return ok;
 }

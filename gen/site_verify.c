@@ -15,6 +15,8 @@
 #include <sys/stat.h>
 
 #include "gen/fileio.h"
+#include "gen/site_manifest.h"
+#include "gen/site_out.h"
 #include "render/buf.h"
 #include "render/png.h"
 
@@ -492,7 +494,9 @@ static bool collect(const char *root, const char *rel, string_list *files, int d
     bool ok = d != NULL;
     struct dirent *de;
     while (ok && (de = readdir(d)) != NULL) {
-        if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+        /* Hidden entries (.git, .ssh) are the user's, not the site's;
+         * the manifest is checked by check_manifest. */
+        if (de->d_name[0] == '.' && (rel[0] || strcmp(de->d_name, site_manifest_name) != 0))
             continue;
         rbuf path, full;
         rbuf_init(&path), rbuf_init(&full);
@@ -531,6 +535,29 @@ static void check_links(verifier *v)
     }
 }
 
+/* Every file the manifest lists is there with the bytes it records: a
+ * page changed in place, even at the same size, is a problem. */
+static void check_manifest(verifier *v)
+{
+    site_manifest m = {0};
+    if (!site_manifest_load(v->root, &m) || m.n == 0)
+        problem(v, site_manifest_name, "missing or empty (the list of files perfcast wrote)");
+    for (size_t i = 0; i < m.n; i++) {
+        const site_manifest_entry *e = &m.items[i];
+        char *full = fileio_join(v->root, e->path);
+        size_t len = 0;
+        char *bytes = full ? fileio_read_file(full, &len) : NULL;
+        if (!bytes)
+            problem(v, e->path, "listed in %s but cannot be read", site_manifest_name);
+        else if (len != e->size || site_hash(bytes, len, 0) != e->hash)
+            problem(v, e->path, "changed since perfcast wrote it (%zu bytes, %s records %zu and "
+                    "another hash)", len, site_manifest_name, e->size);
+        free(bytes);
+        free(full);
+    }
+    site_manifest_free(&m);
+}
+
 bool site_verify(const char *dir, site_report *report)
 {
     memset(report, 0, sizeof *report);
@@ -545,6 +572,7 @@ bool site_verify(const char *dir, site_report *report)
     if (v.ids.n)
         qsort(v.ids.items, v.ids.n, sizeof *v.ids.items, compare_strings);
     check_links(&v);
+    check_manifest(&v);
     for (size_t i = 0; i < v.nlinks; i++)
         free(v.links[i].from), free(v.links[i].target), free(v.links[i].fragment);
     free(v.links);

@@ -7,7 +7,12 @@
  *     to a file inside the site, and every #fragment of a link between
  *     HTML pages to an id in the target page; no src points off the site;
  *   - every .png decodes and shows more than two colours, every .svg has
- *     an <svg> root with drawing inside.
+ *     an <svg> root with drawing inside;
+ *   - every file .perfcast-manifest lists is there with the size and the
+ *     content hash it records (a page changed in place is caught even at
+ *     the same size).
+ * Hidden entries (.git/, .ssh/) are the user's and are not looked at;
+ * other files the user added beside the pages are checked like pages.
  *
  * Ownership: site_verify fills a report that site_report_free releases.
  */

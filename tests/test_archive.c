@@ -71,11 +71,23 @@ static void test_bad_inputs(void)
     CU_ASSERT_TRUE(cases >= 14);
     /* One message per problem: nothing reported beyond what is expected. */
     CU_ASSERT_EQUAL(d.count, expected);
-    /* Every case is skipped but bad_options: an unknown option key does not
-     * stop the campaign from loading (its fit fails with the message). */
-    CU_ASSERT_EQUAL_FATAL(a.ncampaigns, 1);
-    CU_ASSERT_STRING_EQUAL(a.campaigns[0].name, "bad_options");
-    CU_ASSERT_EQUAL(a.nskipped, cases - 1);
+    /* Every case is skipped but bad_experiments and bad_options: problems in
+     * rows of experiments.csv mark those experiments, not the campaign, and
+     * an unknown option key does not stop the campaign from loading (its fit
+     * fails with the message). */
+    CU_ASSERT_EQUAL_FATAL(a.ncampaigns, 2);
+    CU_ASSERT_STRING_EQUAL(a.campaigns[0].name, "bad_experiments");
+    CU_ASSERT_STRING_EQUAL(a.campaigns[1].name, "bad_options");
+    CU_ASSERT_EQUAL(a.nskipped, cases - 2);
+    /* Each bad experiment carries its first problem, positioned. */
+    const campaign *c = &a.campaigns[0];
+    CU_ASSERT_EQUAL_FATAL(c->nexperiments, 6);
+    for (size_t i = 0; i < c->nexperiments; i++)
+        CU_ASSERT_PTR_NOT_NULL(c->experiments[i].problem);
+    const char *want = "experiments.csv:4:22: unknown column 'nosuch' in the formula";
+    CU_ASSERT_EQUAL(strncmp(c->experiments[2].problem, want, strlen(want)), 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(c->experiments[5].problem, "experiments.csv:7:1: duplicate"));
+    CU_ASSERT_PTR_NULL(a.campaigns[1].experiments[0].problem);
     archive_free(&a);
     diag_free(&d);
 }

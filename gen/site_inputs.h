@@ -1,0 +1,23 @@
+/*
+ * site_inputs.h — one hash of everything a site build reads, so that a
+ * rebuild with nothing changed can skip the fits and the pages
+ * (gen/site.c, site_out_up_to_date in gen/site_out.h).
+ *
+ * The key covers: every regular file under the archive folder that is not
+ * hidden (its path relative to the folder and its bytes, in byte-wise
+ * path order), the templates page.html and style.css, SOURCE_DATE_EPOCH,
+ * and the running perfcast executable itself (so a new perfcast rebuilds
+ * everything). Files that are not regular (FIFOs, devices) are not read:
+ * only their names and kinds count.
+ */
+#ifndef PERFCAST_SITE_INPUTS_H
+#define PERFCAST_SITE_INPUTS_H
+
+#include <stdint.h>
+
+/* The key, never 0; 0 when something cannot be read (then no build may
+ * be skipped). */
+uint64_t site_inputs_key(const char *archive_dir, const char *templates_dir,
+                         long long source_date_epoch);
+
+#endif
