@@ -14,9 +14,17 @@ static bool format_known(const char *const *formats, const char *f)
     return false;
 }
 
+int cli_usage_error(const char *cmd, const char *what, const char *arg)
+{
+    fprintf(stderr, "perfcast: %s%s%s; see perfcast %s --help\n", what, arg ? " " : "",
+            arg ? arg : "", cmd);
+    return 2;
+}
+
 static bool usage_error(const char *cmd, const char *usage, const char *what, const char *arg)
 {
-    fprintf(stderr, "perfcast %s: %s%s%s\n%s", cmd, what, arg ? " " : "", arg ? arg : "", usage);
+    (void)usage; /* one line, not the whole help: the help is one --help away */
+    cli_usage_error(cmd, what, arg);
     return false;
 }
 

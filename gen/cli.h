@@ -24,6 +24,10 @@ typedef struct {
 bool cli_parse(int argc, char **argv, const char *const *formats, int max_positional,
                const char *usage, cli_args *out);
 
+/* Print a usage error as one line, "perfcast: WHAT ARG; see perfcast CMD
+ * --help" (arg may be NULL), and return 2, the usage exit status. */
+int cli_usage_error(const char *cmd, const char *what, const char *arg);
+
 /* One option of cli_parse_options: --name VALUE stores VALUE in *value;
  * a flag --name (value NULL) sets *flag. */
 typedef struct {

@@ -12,5 +12,6 @@ int cmd_fit(int argc, char **argv);     /* gen/cmd_fit.c */
 int cmd_predict(int argc, char **argv); /* gen/cmd_fit.c */
 int cmd_advise(int argc, char **argv);  /* gen/cmd_advise.c */
 int cmd_plan(int argc, char **argv);    /* gen/cmd_plan.c */
+int cmd_import(int argc, char **argv);  /* gen/cmd_import.c */
 
 #endif

@@ -45,7 +45,10 @@ static const char *const measurement_columns[] = {
 
 bool experiment_is_identifying(const char *column)
 {
-    if (has_prefix(column, "time_") || has_prefix(column, "published_"))
+    /* metric_* holds a measured figure that is not a time (a bandwidth a
+     * ReFrame test reported, an Extra-P metric): a result, not a setting. */
+    if (has_prefix(column, "time_") || has_prefix(column, "published_") ||
+        has_prefix(column, "metric_"))
         return false;
     for (const char *const *m = measurement_columns; *m; m++)
         if (strcmp(column, *m) == 0)

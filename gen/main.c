@@ -22,6 +22,7 @@ static const char usage[] =
     "  predict   predict one experiment's targets with intervals and errors\n"
     "  advise    fastest and cheapest options for a problem on the free resources\n"
     "  plan      the small runs a model needs, as a table, mpirun lines or Slurm\n"
+    "  import    turn Extra-P, ReFrame, sacct, JUBE or CSV results into a campaign\n"
     "\n"
     "Exit status: 0 ok, 1 input problems, 2 usage.\n";
 
@@ -31,6 +32,7 @@ static const struct {
 } commands[] = {
     {"check", cmd_check}, {"build", cmd_build}, {"fit", cmd_fit},
     {"predict", cmd_predict}, {"advise", cmd_advise}, {"plan", cmd_plan},
+    {"import", cmd_import},
 };
 
 int main(int argc, char **argv)
