@@ -48,6 +48,8 @@ typedef struct {
     size_t nparams;
     long param_line;
     double *coords;   /* ncoords * nparams */
+    long *coord_columns; /* where each coordinate value is: ncoords * nparams */
+    long *coord_lines;   /* the POINTS line of each coordinate */
     size_t ncoords;
     char *region;
     char *metric;
@@ -62,6 +64,8 @@ static void reader_free(extrap_reader *r)
     for (size_t i = 0; i < r->nparams; i++)
         free(r->params[i]);
     free(r->coords);
+    free(r->coord_columns);
+    free(r->coord_lines);
     free(r->region);
     free(r->metric);
     for (size_t i = 0; i < r->ndata; i++) {
@@ -143,13 +147,23 @@ static size_t tokenize_points(const char *s, points_token *out, size_t max)
     return n;
 }
 
-static bool add_coordinate(extrap_reader *r, const double *values)
+static bool add_coordinate(extrap_reader *r, const double *values, const long *columns,
+                           long line)
 {
-    double *more = realloc(r->coords, (r->ncoords + 1) * r->nparams * sizeof *more);
-    if (!more)
+    size_t n = (r->ncoords + 1) * r->nparams;
+    double *more = realloc(r->coords, n * sizeof *more);
+    if (more)
+        r->coords = more;
+    long *cols = more ? realloc(r->coord_columns, n * sizeof *cols) : NULL;
+    if (cols)
+        r->coord_columns = cols;
+    long *lines = cols ? realloc(r->coord_lines, (r->ncoords + 1) * sizeof *lines) : NULL;
+    if (!lines)
         return (r->oom = true, false);
-    r->coords = more;
+    r->coord_lines = lines;
     memcpy(r->coords + r->ncoords * r->nparams, values, r->nparams * sizeof *values);
+    memcpy(r->coord_columns + r->ncoords * r->nparams, columns, r->nparams * sizeof *columns);
+    r->coord_lines[r->ncoords] = line;
     r->ncoords++;
     return true;
 }
@@ -167,6 +181,7 @@ static bool on_points(extrap_reader *r, const import_line *l)
     size_t n = tokenize_points(l->text, tok, max);
     bool grouped = n > 1 && strcmp(tok[1].text, "(") == 0;
     double values[MAX_PARAMS];
+    long columns[MAX_PARAMS];
     size_t have = 0;
     bool ok = true, open = false;
     for (size_t i = 1; ok && i < n; i++) {
@@ -179,7 +194,7 @@ static bool on_points(extrap_reader *r, const import_line *l)
                          opening ? "unexpected '('" : "')' after %zu of %zu coordinates", have,
                          r->nparams);
             if (ok && !opening)
-                ok = add_coordinate(r, values);
+                ok = add_coordinate(r, values, columns, l->line);
             open = opening;
             have = 0;
             continue;
@@ -192,8 +207,8 @@ static bool on_points(extrap_reader *r, const import_line *l)
                      grouped ? "a coordinate outside '( ... )'"
                              : "with several parameters, write each point as ( v1 v2 ... )");
             ok = false;
-        } else if (++have == r->nparams && !grouped) {
-            ok = add_coordinate(r, values);
+        } else if ((columns[have] = t->column), ++have == r->nparams && !grouped) {
+            ok = add_coordinate(r, values, columns, l->line);
             have = 0;
         }
     }
@@ -366,8 +381,9 @@ static bool emit_coordinate(extrap_reader *r, size_t coord, char **param_cols, c
     const double *point = r->coords + coord * r->nparams;
     double np = point[np_index];
     if (reps > 0 && (np < 1 || np != floor(np))) {
-        diag_add(r->diags, r->file, r->param_line, 0,
-                 "point %zu: the process count %s is %g, not a whole number >= 1", coord + 1,
+        diag_add(r->diags, r->file, r->coord_lines[coord],
+                 r->coord_columns[coord * r->nparams + (size_t)np_index],
+                 "the process count %s is %g here, not a whole number >= 1",
                  r->params[np_index], np);
         return false;
     }

@@ -383,10 +383,11 @@ static size_t distinct_np(const import_rows *rows, const char *column, double *l
 }
 
 /* The default experiment of one response column: its values in the order
- * of keys below.
- * With four or more process counts the largest is held out as the target
- * and the formula is left to the term search; with fewer every run is both
- * trained on and predicted, with time ~ a + b/np. */
+ * of keys below. Time ~ a + b/np (Amdahl's form) for every response: with
+ * three or more process counts the largest is held out as the target, so
+ * the page shows an error measured on a run the fit did not see; with two
+ * every run is both trained on and predicted; with one there is nothing to
+ * scale and the fit is the mean (np is aliased with the intercept). */
 static void default_experiment(const import_request *req, const import_rows *rows,
                                const char *response, char values[8][256])
 {
@@ -398,12 +399,11 @@ static void default_experiment(const import_request *req, const import_rows *row
         snprintf(values[0], 256, "scaling-%s", response);
     snprintf(values[1], 256, "scopred");
     snprintf(values[2], 256, "%s", response);
-    if (k >= 4) {
-        values[3][0] = '\0';
+    snprintf(values[3], 256, "%s", k >= 2 ? "1/np" : "np");
+    if (k >= 3) {
         snprintf(values[4], 256, "np < %.17g", largest);
         snprintf(values[5], 256, "np == %.17g", largest);
     } else {
-        snprintf(values[3], 256, "%s", k >= 2 ? "1/np" : "np");
         values[4][0] = '\0';
         snprintf(values[5], 256, "np >= 1");
     }
