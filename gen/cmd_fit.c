@@ -32,10 +32,14 @@ static const char predict_usage[] =
     "usage: perfcast predict [--archive DIR] [--format text|csv|json] CAMPAIGN EXPERIMENT\n"
     "\n"
     "Fits the experiment and predicts every target configuration: the target's\n"
-    "identifying columns as in runs.csv, then estimate_s, ci_low_s, ci_high_s,\n"
-    "pi_low_s, pi_high_s (95% intervals, empty where the model has none),\n"
-    "measured_s (mean of the measured runs), error_pct = 100*(estimate-measured)/measured,\n"
-    "extrapolation (true/false), note (why an interval is absent, what was flagged).\n"
+    "identifying columns as in runs.csv, then estimate, ci_low, ci_high, pi_low,\n"
+    "pi_high (95% intervals, empty where the model has none), measured (mean of\n"
+    "the measured runs), n_measured, error_pct = 100*(estimate-measured)/measured,\n"
+    "extrapolation (csv 1/0, json true/false, text yes/no), note (why an interval\n"
+    "is absent, what was flagged) — the columns of the site's predictions CSV.\n"
+    "The fit is shown with them: text and json give the formula, the fitted\n"
+    "equation and how the intervals are made (interval_method) once, csv repeats\n"
+    "them as the last columns of every row.\n"
     "\n"
     "  --archive DIR   the archive folder (default: archive)\n"
     "  --format F      text (default), csv or json\n"
@@ -178,11 +182,15 @@ int cmd_fit(int argc, char **argv)
 
 typedef enum { OUT_TEXT, OUT_CSV, OUT_JSON } out_format;
 
+/* The value columns, named as in the site's <experiment>-predictions.csv:
+ * one vocabulary for both (no unit suffix: a response need not be seconds). */
 static const char *const value_columns[] = {
-    "estimate_s", "ci_low_s", "ci_high_s", "pi_low_s", "pi_high_s", "measured_s", "error_pct",
+    "estimate", "ci_low", "ci_high", "pi_low", "pi_high", "measured", "n_measured", "error_pct",
 };
+enum { NVALUES = sizeof value_columns / sizeof value_columns[0] };
 
-static void prediction_values(const report_prediction *p, const target_config *t, double v[7])
+static void prediction_values(const report_prediction *p, const target_config *t,
+                              double v[NVALUES])
 {
     v[0] = p->estimate;
     v[1] = p->ci_low;
@@ -190,7 +198,20 @@ static void prediction_values(const report_prediction *p, const target_config *t
     v[3] = p->pi_low;
     v[4] = p->pi_high;
     v[5] = t->measured;
-    v[6] = t->error_pct;
+    v[6] = (double)t->nmeasured;
+    v[7] = t->error_pct;
+}
+
+/* How a model's intervals are made, in one line (predict shows it). */
+static const char *interval_method(const char *model)
+{
+    if (strcmp(model, "scopred") == 0)
+        return "95% Student-t intervals of the OLS fit: CI from the target's leverage "
+               "x0'(X'X)^-1 x0, PI adds the residual variance";
+    if (strcmp(model, "multicore") == 0)
+        return "95% Student-t intervals by the delta method on the nonlinear least-squares "
+               "covariance, PI adds the residual variance";
+    return "none: the model gives point estimates only";
 }
 
 static void put_value(FILE *out, out_format f, double v)
@@ -203,76 +224,124 @@ static void put_value(FILE *out, out_format f, double v)
         textout_human_number(out, v);
 }
 
+static void put_text(FILE *out, out_format f, const char *s)
+{
+    if (f == OUT_JSON)
+        textout_json_text(out, s);
+    else if (f == OUT_CSV)
+        textout_csv_text(out, s);
+    else
+        fputs(s ? s : "", out);
+}
+
 static void put_cell(FILE *out, out_format f, const table_column *col, size_t row)
 {
-    if (col->kind == COL_TEXT) {
-        if (f == OUT_JSON)
-            textout_json_text(out, col->text[row]);
-        else if (f == OUT_CSV)
-            textout_csv_text(out, col->text[row]);
-        else
-            fputs(col->text[row] ? col->text[row] : "—", out);
-    } else {
+    if (col->kind == COL_TEXT)
+        put_text(out, f, f == OUT_TEXT && !col->text[row] ? "—" : col->text[row]);
+    else
         put_value(out, f, col->num[row]);
+}
+
+/* Separator, then in JSON the member's key. */
+static void put_key(FILE *out, out_format f, const char *sep, const char *key)
+{
+    fputs(sep, out);
+    if (f == OUT_JSON) {
+        textout_json_text(out, key);
+        fputs(": ", out);
     }
+}
+
+/* The fit every row comes from: text lines above the table, CSV columns
+ * after note (the same on every row), JSON members around the list. */
+static void print_fit_summary(const experiment_result *res, out_format f, FILE *out)
+{
+    const report *r = &res->rep;
+    const experiment_info *e = res->input.exp;
+    if (f == OUT_TEXT) {
+        fprintf(out, "%s/%s (%s)\n", res->input.camp->name, e->name, e->model);
+        fprintf(out, "formula:   %s\n", r->formula ? r->formula : "(the model's own)");
+        if (r->equation)
+            fprintf(out, "fitted:    %s\n", r->equation);
+        fprintf(out, "intervals: %s\n\n", interval_method(e->model));
+        return;
+    }
+    textout_json_text_member(out, "{\n  ", "campaign", res->input.camp->name);
+    textout_json_text_member(out, ",\n  ", "experiment", e->name);
+    textout_json_text_member(out, ",\n  ", "model", e->model);
+    textout_json_text_member(out, ",\n  ", "formula", r->formula);
+    textout_json_text_member(out, ",\n  ", "equation", r->equation);
+    textout_json_text_member(out, ",\n  ", "interval_method", interval_method(e->model));
+    fputs(",\n  \"predictions\": [", out);
+}
+
+static void print_header(const table *runs, out_format f, FILE *out)
+{
+    const char *sep = f == OUT_CSV ? "," : "\t";
+    bool first = true;
+    for (size_t c = 0; c < runs->ncols; c++)
+        if (experiment_is_identifying(runs->cols[c].name)) {
+            fprintf(out, "%s%s", first ? "" : sep, runs->cols[c].name);
+            first = false;
+        }
+    for (size_t k = 0; k < NVALUES; k++)
+        fprintf(out, "%s%s", sep, value_columns[k]);
+    fprintf(out, "%sextrapolation%snote", sep, sep);
+    if (f == OUT_CSV)
+        fputs(",formula,equation,interval_method", out);
+    fputc('\n', out);
+}
+
+static void print_row(const experiment_result *res, size_t i, out_format f, FILE *out)
+{
+    const table *runs = &res->input.camp->runs;
+    const report_prediction *p = &res->rep.preds[i];
+    const target_config *t = &res->input.targets[p->config];
+    const char *sep = f == OUT_CSV ? "," : f == OUT_TEXT ? "\t" : ", ";
+    const char *first = "";
+    fputs(f == OUT_JSON ? (i ? ",\n    {" : "\n    {") : "", out);
+    for (size_t c = 0; c < runs->ncols; c++) {
+        if (!experiment_is_identifying(runs->cols[c].name))
+            continue;
+        put_key(out, f, first, runs->cols[c].name);
+        put_cell(out, f, &runs->cols[c], t->rows[0]);
+        first = sep;
+    }
+    double v[NVALUES];
+    prediction_values(p, t, v);
+    for (size_t k = 0; k < NVALUES; k++) {
+        put_key(out, f, sep, value_columns[k]);
+        put_value(out, f, v[k]);
+    }
+    /* 1/0 in CSV (as the site's CSV), yes/no for people, a boolean in JSON. */
+    put_key(out, f, sep, "extrapolation");
+    fputs(f == OUT_JSON ? (p->extrapolation ? "true" : "false")
+          : f == OUT_CSV ? (p->extrapolation ? "1" : "0")
+                         : (p->extrapolation ? "yes" : "no"), out);
+    put_key(out, f, sep, "note");
+    put_text(out, f, p->note);
+    if (f == OUT_CSV) {
+        const experiment_info *e = res->input.exp;
+        put_key(out, f, sep, "formula");
+        put_text(out, f, res->rep.formula);
+        put_key(out, f, sep, "equation");
+        put_text(out, f, res->rep.equation);
+        put_key(out, f, sep, "interval_method");
+        put_text(out, f, interval_method(e->model));
+    }
+    fputs(f == OUT_JSON ? "}" : "\n", out);
 }
 
 static void print_predictions(const experiment_result *res, out_format f, FILE *out)
 {
-    const table *runs = &res->input.camp->runs;
-    const char *sep = f == OUT_CSV ? "," : f == OUT_TEXT ? "\t" : ", ";
-    bool first_col = true;
-    if (f != OUT_JSON) {
-        for (size_t c = 0; c < runs->ncols; c++)
-            if (experiment_is_identifying(runs->cols[c].name)) {
-                fprintf(out, "%s%s", first_col ? "" : sep, runs->cols[c].name);
-                first_col = false;
-            }
-        for (size_t k = 0; k < 7; k++)
-            fprintf(out, "%s%s", sep, value_columns[k]);
-        fprintf(out, "%sextrapolation%snote\n", sep, sep);
-    } else {
-        fputs("[", out);
-    }
-    for (size_t i = 0; i < res->rep.npreds; i++) {
-        const report_prediction *p = &res->rep.preds[i];
-        const target_config *t = &res->input.targets[p->config];
-        size_t row = t->rows[0];
-        first_col = true;
-        fputs(f == OUT_JSON ? (i ? ",\n  {" : "\n  {") : "", out);
-        for (size_t c = 0; c < runs->ncols; c++) {
-            if (!experiment_is_identifying(runs->cols[c].name))
-                continue;
-            fputs(first_col ? "" : sep, out);
-            if (f == OUT_JSON)
-                fprintf(out, "\"%s\": ", runs->cols[c].name);
-            put_cell(out, f, &runs->cols[c], row);
-            first_col = false;
-        }
-        double v[7];
-        prediction_values(p, t, v);
-        for (size_t k = 0; k < 7; k++) {
-            fputs(sep, out);
-            if (f == OUT_JSON)
-                fprintf(out, "\"%s\": ", value_columns[k]);
-            put_value(out, f, v[k]);
-        }
-        fputs(sep, out);
-        fprintf(out, f == OUT_JSON ? "\"extrapolation\": %s" : "%s", p->extrapolation ? "true" : "false");
-        fputs(sep, out);
-        if (f == OUT_CSV)
-            textout_csv_text(out, p->note);
-        else if (f == OUT_TEXT)
-            fputs(p->note ? p->note : "", out);
-        if (f == OUT_JSON) {
-            fputs("\"note\": ", out);
-            textout_json_text(out, p->note);
-            fputc('}', out);
-        }
-        fputc(f == OUT_JSON ? ' ' : '\n', out);
-    }
+    if (f != OUT_CSV)
+        print_fit_summary(res, f, out);
+    if (f != OUT_JSON)
+        print_header(&res->input.camp->runs, f, out);
+    for (size_t i = 0; i < res->rep.npreds; i++)
+        print_row(res, i, f, out);
     if (f == OUT_JSON)
-        fputs("\n]\n", out);
+        fputs(res->rep.npreds ? "\n  ]\n}\n" : "]\n}\n", out);
 }
 
 int cmd_predict(int argc, char **argv)

@@ -2,6 +2,7 @@
  * import_rows.c — the table every importer fills (see import.h).
  */
 #include "gen/import.h"
+#include "gen/textout.h"
 
 #include <ctype.h>
 #include <stdarg.h>
@@ -102,12 +103,7 @@ bool import_rows_set(import_rows *t, const char *column, const char *value)
 bool import_rows_set_number(import_rows *t, const char *column, double value)
 {
     char text[32];
-    /* The shortest of %.15g .. %.17g that reads back exactly. */
-    for (int digits = 15; digits <= 17; digits++) {
-        snprintf(text, sizeof text, "%.*g", digits, value);
-        if (strtod(text, NULL) == value)
-            break;
-    }
+    textout_shortest_number(text, sizeof text, value);
     return import_rows_set(t, column, text);
 }
 
