@@ -8,11 +8,13 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "gen/archive.h"
 #include "gen/cli.h"
 #include "gen/experiment.h"
+#include "gen/namelist.h"
 #include "gen/textout.h"
 
 static const char fit_usage[] =
@@ -49,24 +51,27 @@ static const char predict_usage[] =
 /* Load the archive and run the named experiment; returns an exit status. */
 static int run_named(const cli_args *args, const char *usage, archive *a, experiment_result *res)
 {
-    if (args->npositional != 2) {
-        fprintf(stderr, "perfcast %s: expected CAMPAIGN and EXPERIMENT\n%s",
-                usage == fit_usage ? "fit" : "predict", usage);
-        return 2;
-    }
+    if (args->npositional != 2)
+        return cli_usage_error(usage == fit_usage ? "fit" : "predict",
+                               "expected CAMPAIGN and EXPERIMENT (perfcast list shows them)", NULL);
     diag_list diags;
     diag_init(&diags);
     archive_load(args->archive, a, &diags);
     const campaign *c = archive_campaign(a, args->positional[0]);
     diag_print(&diags, stderr);
     diag_free(&diags);
+    size_t n;
     if (!c) {
-        fprintf(stderr, "perfcast: no usable campaign '%s' in %s\n", args->positional[0], args->archive);
+        const char **names = namelist_campaigns(a, &n);
+        cli_print_unknown("usable campaign", args->positional[0], names, n, args->archive);
+        free(names);
         return 1;
     }
     const experiment_info *e = campaign_experiment(c, args->positional[1]);
     if (!e) {
-        fprintf(stderr, "perfcast: campaign '%s' has no experiment '%s'\n", c->name, args->positional[1]);
+        const char **names = namelist_experiments(c, &n);
+        cli_print_unknown("experiment", args->positional[1], names, n, c->name);
+        free(names);
         return 1;
     }
     if (!experiment_run(a, c, e, res)) {

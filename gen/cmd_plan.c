@@ -62,12 +62,12 @@ typedef struct {
     bool help;
 } plan_args;
 
+/* One line, "perfcast: <fmt with arg>; see perfcast plan --help". */
 static int usage_error(const char *fmt, const char *arg)
 {
-    fprintf(stderr, "perfcast plan: ");
-    fprintf(stderr, fmt, arg);
-    fprintf(stderr, "\n%s", usage);
-    return 2;
+    char what[512];
+    snprintf(what, sizeof what, fmt, arg);
+    return cli_usage_error("plan", what, NULL);
 }
 
 static int parse_args(int argc, char **argv, plan_args *a)
@@ -88,7 +88,9 @@ static int parse_args(int argc, char **argv, plan_args *a)
     bool missing;
     const char *bad = cli_parse_options(argc, argv, options, &a->help, &missing);
     if (bad)
-        return usage_error(missing ? "missing value after %s" : "unknown option or argument '%s'",
+        return usage_error(missing        ? "missing value after %s"
+                           : bad[0] == '-' ? "unknown option %s"
+                                           : "unexpected argument %s",
                            bad);
     return 0;
 }

@@ -6,7 +6,11 @@
 
 #include <gsl/gsl_errno.h>
 
+#include "gen/cli.h"
 #include "gen/commands.h"
+
+/* The release; `perfcast --version` prints it. */
+#define PERFCAST_VERSION "1.0.0"
 
 static const char usage[] =
     "usage: perfcast COMMAND [OPTIONS]   (perfcast COMMAND --help for its options)\n"
@@ -16,6 +20,7 @@ static const char usage[] =
     "block, multi-cluster), Delgado et al. (multicore) and ScoPred.\n"
     "\n"
     "commands:\n"
+    "  list      the campaigns, experiments and clusters of the archive\n"
     "  check     lint the archive; every problem as FILE:LINE:COL: message\n"
     "  build     publish the static site (Markdown, HTML, charts, CSV)\n"
     "  fit       fit one experiment and show its coefficients and goodness of fit\n"
@@ -24,6 +29,9 @@ static const char usage[] =
     "  plan      the small runs a model needs, as a table, mpirun lines or Slurm\n"
     "  import    turn Extra-P, ReFrame, sacct, JUBE or CSV results into a campaign\n"
     "\n"
+    "\n"
+    "  --version   print the version\n"
+    "  --help      this text (man perfcast: the manual)\n"
     "Exit status: 0 ok, 1 input problems, 2 usage.\n";
 
 static const struct {
@@ -32,8 +40,9 @@ static const struct {
 } commands[] = {
     {"check", cmd_check}, {"build", cmd_build}, {"fit", cmd_fit},
     {"predict", cmd_predict}, {"advise", cmd_advise}, {"plan", cmd_plan},
-    {"import", cmd_import},
+    {"import", cmd_import}, {"list", cmd_list},
 };
+enum { NCOMMANDS = sizeof commands / sizeof commands[0] };
 
 int main(int argc, char **argv)
 {
@@ -49,9 +58,18 @@ int main(int argc, char **argv)
         fputs(usage, stdout);
         return 0;
     }
-    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+    if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "version") == 0) {
+        puts("perfcast " PERFCAST_VERSION);
+        return 0;
+    }
+    const char *names[NCOMMANDS];
+    for (size_t i = 0; i < NCOMMANDS; i++) {
         if (strcmp(argv[1], commands[i].name) == 0)
             return commands[i].run(argc - 1, argv + 1);
-    fprintf(stderr, "perfcast: unknown command '%s'\n\n%s", argv[1], usage);
+        names[i] = commands[i].name;
+    }
+    const char *near = cli_suggest(argv[1], names, NCOMMANDS);
+    fprintf(stderr, "perfcast: unknown command '%s'%s%s%s; see perfcast --help\n", argv[1],
+            near ? " (did you mean '" : "", near ? near : "", near ? "'?)" : "");
     return 2;
 }
