@@ -50,7 +50,7 @@ PERFCAST   := $(B)/perfcast
 TEST_BINS  := $(patsubst tests/%.c,$(B)/tests/%,$(TEST_SRC))
 BENCH_BINS := $(patsubst tests/%.c,$(B)/tests/%,$(BENCH_SRC))
 
-.PHONY: all deps site check unit-check bench install clean
+.PHONY: all deps site check unit-check bench install clean nightly
 .DEFAULT_GOAL := all
 # Keep object files make would otherwise treat as intermediate and delete.
 .SECONDARY:
@@ -92,6 +92,14 @@ INSTALL_EXTRA :=
 site: deps
 	@$(MAKE) --no-print-directory all
 	$(PERFCAST) build --archive archive --out site
+
+# The nightly regeneration (.ci/nightly; CI examples in the README):
+# pull (NIGHTLY_PULL), check, build and publish atomically to PUBLISH.
+ARCHIVE ?= archive
+PUBLISH ?= public
+nightly: deps
+	@$(MAKE) --no-print-directory all
+	PERFCAST=$(PERFCAST) .ci/nightly --archive $(ARCHIVE) --publish $(PUBLISH) $(if $(NIGHTLY_PULL),--pull "$(NIGHTLY_PULL)")
 
 # `check` installs what is missing, builds, then runs every suite; the
 # summary line at the end counts them all.

@@ -7,8 +7,8 @@
  * examples that write — import, build — touch nothing of the checkout), with
  * the perfcast under test; every one must exit 0 and print something.
  * Lines starting with `make` are the build itself and are not run here
- * (`make check` is what runs this test); `scripts/…` lines are run the same
- * way when the README has them.
+ * (`make check` is what runs this test); `.ci/…` lines (the nightly
+ * recipe) are run the same way, with PERFCAST naming the binary.
  */
 #include "tests/testutil.h"
 
@@ -40,7 +40,7 @@ static void test_readme_examples(void)
         if (!in_sh)
             continue;
         bool is_perfcast = strncmp(line, "perfcast ", 9) == 0;
-        bool is_script = strncmp(line, "scripts/", 8) == 0 || strncmp(line, "gen/", 4) == 0;
+        bool is_script = strncmp(line, ".ci/", 4) == 0;
         if (!is_perfcast && !is_script)
             continue;
         int rc = is_perfcast
