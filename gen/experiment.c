@@ -262,6 +262,17 @@ bool experiment_prepare(const archive *a, const campaign *c, const experiment_in
         fail(res, "no response column");
         return false;
     }
+    /* time_s is not required in runs.csv: say plainly when the response
+     * (time_s by default) is missing, rather than "selects no measured run". */
+    for (size_t i = 0; i < in->nresponses; i++)
+        if (table_find(&c->runs, in->responses[i]) < 0) {
+            fail(res, "the response column '%s' is not in runs.csv%s", in->responses[i],
+                 e->response && strcmp(e->response, "time_s") != 0 ? ""
+                                                                   : " (time_s is the default "
+                                                                     "response; name another "
+                                                                     "in the response column)");
+            return false;
+        }
     if (!select_rows(in, res))
         return false;
     measure_targets(in);

@@ -327,8 +327,9 @@ static long merge_runs(const import_request *req, const import_rows *rows, const
     csv_text t = {0};
     bool ok = path && csv_text_load(path, &t, diags);
     size_t old_ncols = t.ncols;
-    /* The columns runs.csv requires come first in a new file. */
-    static const char *const required[] = {"cluster", "np", "time_s"};
+    /* The columns runs.csv requires come first in a new file (time_s only
+     * when the rows have it: an experiment may predict another column). */
+    static const char *const required[] = {"cluster", "np"};
     for (size_t i = 0; ok && i < sizeof required / sizeof required[0]; i++)
         ok = add_header(&t, required[i]);
     for (size_t c = 0; ok && c < rows->ncols; c++)

@@ -325,6 +325,33 @@ static void test_valgrind_clean(void)
     }
 }
 
+/* runs.csv needs time_s only when an experiment predicts it: the ReFrame
+ * campaign has none and checks clean; an experiment that predicts the
+ * default time_s there fails with a message that says so. */
+static void test_time_s_only_when_used(void)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/a/rr/runs.csv", tmp);
+    char *runs = testutil_read_file(path);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(runs);
+    CU_ASSERT_PTR_NULL(strstr(runs, "time_s"));
+    free(runs);
+    assert_checks_and_predicts("rr");
+    snprintf(path, sizeof path, "%s/a/rr/experiments.csv", tmp);
+    char *exps = testutil_read_file(path);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(exps);
+    char *more = malloc(strlen(exps) + 64);
+    sprintf(more, "%stimed,scopred,,np,,np >= 1,,\n", exps);
+    testutil_write_file(path, more);
+    char *out = NULL;
+    CU_ASSERT_EQUAL(testutil_perfcast_run(&out, "fit --archive %s/a rr timed", tmp), 1);
+    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "the response column 'time_s' is not in runs.csv"));
+    free(out);
+    testutil_write_file(path, exps);
+    free(exps);
+    free(more);
+}
+
 static void test_usage(void)
 {
     char *out = NULL;
@@ -349,6 +376,7 @@ int main(void)
         {"real samples: Extra-P and ReFrame", test_real_samples},
         {"extending a campaign never changes its rows", test_extend_never_overwrites},
         {"bad inputs: FILE:LINE:COL, nothing written", test_bad_inputs_positioned},
+        {"time_s only where an experiment uses it", test_time_s_only_when_used},
         {"valgrind-clean", test_valgrind_clean},
         {"usage errors", test_usage},
         {NULL, NULL},
