@@ -445,10 +445,8 @@ bool import_read_extrap(const import_request *req, const char *path, import_rows
                         diag_list *diags)
 {
     import_text text;
-    if (!import_text_read(path, path, ' ', &text, diags)) {
-        import_text_free(&text);
+    if (!import_text_read(path, path, ' ', &text, diags))
         return false;
-    }
     extrap_reader r = {.file = path, .diags = diags};
     size_t before = diags->count;
     bool ok = true;

@@ -152,7 +152,11 @@ bool import_text_read(const char *path, const char *display, char sep, import_te
         diag_add(diags, display, 0, 0, "out of memory");
     else if (out->nlines == 0)
         diag_add(diags, display, 0, 0, "the file is empty");
-    return ok && out->nlines > 0;
+    if (!ok || out->nlines == 0) {
+        import_text_free(out);
+        return false;
+    }
+    return true;
 }
 
 bool import_number(const char *text, double *out)

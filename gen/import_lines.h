@@ -38,7 +38,8 @@ typedef struct {
 
 /* Read path and split it. sep is the field separator; ' ' means any run of
  * spaces and tabs (and no empty fields). Problems (unreadable file,
- * invalid UTF-8, empty file) are recorded against display. */
+ * invalid UTF-8, empty file) are recorded against display; then false is
+ * returned and *out is left empty (nothing to free). */
 bool import_text_read(const char *path, const char *display, char sep, import_text *out,
                       diag_list *diags);
 

@@ -247,10 +247,8 @@ bool import_read_reframe(const import_request *req, const char *path, import_row
                          diag_list *diags)
 {
     import_text text;
-    if (!import_text_read(path, path, '|', &text, diags)) {
-        import_text_free(&text);
+    if (!import_text_read(path, path, '|', &text, diags))
         return false;
-    }
     bool ok = true;
     size_t i = 0;
     while (ok && i < text.nlines) {

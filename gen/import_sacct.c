@@ -196,10 +196,8 @@ bool import_read_sacct(const import_request *req, const char *path, import_rows 
                        diag_list *diags)
 {
     import_text text;
-    if (!import_text_read(path, path, '|', &text, diags)) {
-        import_text_free(&text);
+    if (!import_text_read(path, path, '|', &text, diags))
         return false;
-    }
     drop_trailing_empty(&text);
     sacct_table t = {.file = path, .req = req, .head = &text.lines[0], .diags = diags};
     const char *np_source = np_source_of(req);

@@ -227,10 +227,8 @@ bool import_read_jube(const import_request *req, const char *path, import_rows *
                       diag_list *diags)
 {
     import_text t;
-    if (!import_text_read(path, path, '|', &t, diags)) {
-        import_text_free(&t);
+    if (!import_text_read(path, path, '|', &t, diags))
         return false;
-    }
     bool pretty = strchr(t.lines[0].text, '|') != NULL;
     bool ok;
     if (!pretty) {
