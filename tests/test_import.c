@@ -219,6 +219,25 @@ static void test_real_samples(void)
     assert_cell(&doc, 3, "note", "job 70, pass");
     csv_doc_free(&doc);
     assert_checks_and_predicts("rr");
+
+    /* JUBE's tutorial result table: number is the process count here, and
+     * number_pat a measured figure. Points (1,1), (2,2) fit 3 - 2/np exactly,
+     * so the held-out np = 4 is predicted at 2.5 (measured 4: -37.5%). */
+    CU_ASSERT_EQUAL_FATAL(import(&out, "jube", FIX "/real/jube_tutorial_result.txt", "jt",
+                                 "--map number=np,number_pat=metric_number_pat "
+                                 "--response metric_number_pat"), 0);
+    free(out);
+    CU_ASSERT_TRUE_FATAL(load_runs("jt", &doc));
+    CU_ASSERT_EQUAL(doc.nrows, 4);
+    assert_cell(&doc, 2, "np", "4");
+    assert_cell(&doc, 2, "metric_number_pat", "4");
+    csv_doc_free(&doc);
+    assert_checks_and_predicts("jt");
+    CU_ASSERT_EQUAL(testutil_perfcast_run(&out, "predict --archive %s/a --format json jt "
+                                                "scaling-metric_number_pat", tmp), 0);
+    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "\"estimate\": 2.5,"));
+    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "\"error_pct\": -37.5,"));
+    free(out);
 }
 
 /* Importing again adds nothing; another file extends the campaign, and the
