@@ -93,6 +93,11 @@ const char *import_mapped(const import_request *req, const char *name);
  * digit prefixed with '_'. Malloc'ed (caller frees); NULL when out of memory. */
 char *import_identifier(const char *text);
 
+/* A cluster name from a scheduler's system and partition (NULL = none):
+ * "system-partition", every character but letters, digits, '.', '_' and
+ * '-' made '-'. Malloc'ed; NULL when out of memory. */
+char *import_cluster_name(const char *system, const char *partition);
+
 /* Check the rows (np whole and >= 1 in every row, a time or response
  * column present) and merge them into the archive as described above.
  * source names the imported files for the README. Returns the number of

@@ -15,6 +15,7 @@
  * one, else `time_<var>_s`; any other is `metric_<var>` (a measured figure,
  * not a setting of the run). "None", "null" and empty values are empty.
  * --map NAME=COLUMN sends the header column NAME to COLUMN instead.
+ * ReFrame 3 logs (no header line) are read by gen/import_reframe3.c.
  */
 #include "gen/import.h"
 
@@ -25,6 +26,7 @@
 #include <string.h>
 
 #include "gen/import_lines.h"
+#include "gen/import_reframe3.h"
 
 typedef struct {
     const char *file;
@@ -105,19 +107,6 @@ static char *var_column(const reframe_table *t, const import_line *first, char *
     return out;
 }
 
-static char *cluster_name(const char *system, const char *partition)
-{
-    size_t n = strlen(system) + (partition ? strlen(partition) : 0) + 2;
-    char *out = malloc(n);
-    if (!out)
-        return NULL;
-    snprintf(out, n, "%s%s%s", system, partition ? "-" : "", partition ? partition : "");
-    for (char *p = out; *p; p++)
-        if (!isalnum((unsigned char)*p) && *p != '.' && *p != '_' && *p != '-')
-            *p = '-';
-    return out;
-}
-
 static bool whole_number_at(const reframe_table *t, const import_line *l, const char *name,
                             bool required)
 {
@@ -160,7 +149,7 @@ static bool set_standard(const reframe_table *t, const import_line *l)
         ok = import_rows_set(out, "ppn", ppn);
     const char *system = cell(t, l, "system");
     if (ok && system) {
-        char *cluster = cluster_name(system, cell(t, l, "partition"));
+        char *cluster = import_cluster_name(system, cell(t, l, "partition"));
         ok = cluster && import_rows_set(out, "cluster", cluster);
         free(cluster);
     }
@@ -255,9 +244,13 @@ bool import_read_reframe(const import_request *req, const char *path, import_row
         reframe_table t = {.file = path, .req = req, .head = &text.lines[i], .diags = diags,
                            .out = out};
         if (find_column(t.head, "result") < 0 && find_column(t.head, "job_completion_time") < 0) {
+            if (i == 0 && import_reframe3_line(t.head)) {
+                ok = import_reframe3_read(req, path, &text, out, diags);
+                break;
+            }
             diag_add(diags, path, t.head->line, 1,
-                     "expected ReFrame's perflog header (result|job_completion_time|...); "
-                     "logs without a header line (ReFrame 3) are not read");
+                     "expected ReFrame 4's perflog header (result|job_completion_time|...) "
+                     "or a ReFrame 3 line (DATE|reframe VERSION|...)");
             ok = false;
             break;
         }

@@ -167,3 +167,16 @@ char *import_identifier(const char *text)
     out[k] = '\0';
     return out;
 }
+
+char *import_cluster_name(const char *system, const char *partition)
+{
+    size_t n = strlen(system) + (partition ? strlen(partition) : 0) + 2;
+    char *out = malloc(n);
+    if (!out)
+        return NULL;
+    snprintf(out, n, "%s%s%s", system, partition ? "-" : "", partition ? partition : "");
+    for (char *p = out; *p; p++)
+        if (!isalnum((unsigned char)*p) && *p != '.' && *p != '_' && *p != '-')
+            *p = '-';
+    return out;
+}

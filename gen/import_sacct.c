@@ -151,7 +151,7 @@ static bool add_job(const sacct_table *t, const import_text *text, size_t first,
     if (isnan(np) || np < 1 || np != floor(np)) {
         diag_add(t->diags, t->file, l->line, cell_column(t, np_source),
                  "job %s: no whole %s >= 1 on its lines (ask sacct for NTasks, or --map a "
-                 "column to np)", cell(t, l, "JobID"), np_source);
+                 "column to np)", cell(t, l, "JobID") ? cell(t, l, "JobID") : "?", np_source);
         return false;
     }
     ok = import_rows_add_row(out) && import_rows_set_number(out, "np", np) &&
@@ -168,7 +168,8 @@ static bool add_job(const sacct_table *t, const import_text *text, size_t first,
         ok = import_rows_set(out, "date", day);
     }
     char note[128];
-    snprintf(note, sizeof note, "job %s", cell(t, l, "JobID"));
+    const char *id = cell(t, l, "JobID");
+    snprintf(note, sizeof note, "job %s", id ? id : "?");
     return ok && import_rows_set(out, "note", note);
 }
 

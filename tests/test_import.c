@@ -159,6 +159,27 @@ static void test_sacct_doc(void)
     assert_checks_and_predicts("s2");
 }
 
+/* ReFrame 3 logs have no header: one line per variable, two per job here. */
+static void test_reframe3_doc(void)
+{
+    char *out = NULL;
+    CU_ASSERT_EQUAL_FATAL(import(&out, "reframe", FIX "/doc/reframe3.log", "r3", ""), 0);
+    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "imported 4 new runs"));
+    free(out);
+    csv_doc doc;
+    CU_ASSERT_TRUE_FATAL(load_runs("r3", &doc));
+    CU_ASSERT_EQUAL(doc.nrows, 5);
+    assert_cell(&doc, 2, "np", "8");
+    assert_cell(&doc, 2, "time_s", "11.3");          /* elapsed, in s: the only time */
+    assert_cell(&doc, 2, "metric_bandwidth", "3650.2");
+    assert_cell(&doc, 2, "cluster", "daint-mc");
+    assert_cell(&doc, 2, "tag_environ", "PrgEnv-gnu");
+    assert_cell(&doc, 2, "code", "mg_scaling");
+    assert_cell(&doc, 2, "note", "job 2003");
+    csv_doc_free(&doc);
+    assert_checks_and_predicts("r3");
+}
+
 static void test_jube_and_csv_doc(void)
 {
     char *out = NULL;
@@ -293,6 +314,8 @@ static void test_bad_inputs_positioned(void)
          "extrap_not_whole.txt:2:8: the process count p is 2.5 here"},
         {"reframe", "reframe_bad_tasks.log",
          "reframe_bad_tasks.log:3:26: num_tasks 'four' is not a whole number >= 1"},
+        {"reframe", "reframe3_no_tasks.log",
+         "reframe3_no_tasks.log:1:93: no num_tasks=N field"},
         {"sacct", "sacct_bad_elapsed.txt",
          "sacct_bad_elapsed.txt:2:21: Elapsed '00:1x:00' is not [DD-][HH:]MM:SS"},
         {"csv", "csv_negative_time.csv",
@@ -391,6 +414,7 @@ int main(void)
     static const testutil_test tests[] = {
         {"extrap: doc sample, two parameters, regions and metrics", test_extrap_doc},
         {"sacct: --parsable2 and -p, steps, states, days", test_sacct_doc},
+        {"reframe 3: lines without a header", test_reframe3_doc},
         {"jube (csv and pretty) and csv with --map", test_jube_and_csv_doc},
         {"real samples: Extra-P and ReFrame", test_real_samples},
         {"extending a campaign never changes its rows", test_extend_never_overwrites},
