@@ -55,7 +55,7 @@ static void test_check_bad_archive(void)
 
 static void test_help(void)
 {
-    const char *commands[] = {"check", "build", "fit", "predict", "advise", "plan"};
+    const char *commands[] = {"check", "build", "fit", "predict", "advise", "plan", "list", "import"};
     char *out = NULL;
     CU_ASSERT_EQUAL(testutil_perfcast_run(&out, "--help"), 0);
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
