@@ -50,7 +50,7 @@ PERFCAST   := $(B)/perfcast
 TEST_BINS  := $(patsubst tests/%.c,$(B)/tests/%,$(TEST_SRC))
 BENCH_BINS := $(patsubst tests/%.c,$(B)/tests/%,$(BENCH_SRC))
 
-.PHONY: all deps site check unit-check bench install clean
+.PHONY: all deps site check unit-check bench install clean nightly
 .DEFAULT_GOAL := all
 # Keep object files make would otherwise treat as intermediate and delete.
 .SECONDARY:
@@ -93,6 +93,14 @@ site: deps
 	@$(MAKE) --no-print-directory all
 	$(PERFCAST) build --archive archive --out site
 
+# The nightly regeneration (.ci/nightly; CI examples in the README):
+# pull (NIGHTLY_PULL), check, build and publish atomically to PUBLISH.
+ARCHIVE ?= archive
+PUBLISH ?= public
+nightly: deps
+	@$(MAKE) --no-print-directory all
+	PERFCAST=$(PERFCAST) .ci/nightly --archive $(ARCHIVE) --publish $(PUBLISH) $(if $(NIGHTLY_PULL),--pull "$(NIGHTLY_PULL)")
+
 # `check` installs what is missing, builds, then runs every suite; the
 # summary line at the end counts them all.
 check: deps
@@ -109,6 +117,9 @@ install: $(PERFCAST) $(INSTALL_EXTRA)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/perfcast/templates
 	install -m 755 $(PERFCAST) $(DESTDIR)$(PREFIX)/bin/perfcast
 	for f in templates/*; do [ ! -f "$$f" ] || install -m 644 "$$f" $(DESTDIR)$(PREFIX)/share/perfcast/templates/ || exit 1; done
+	install -d $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/bash-completion/completions
+	install -m 644 gen/perfcast.1 $(DESTDIR)$(PREFIX)/share/man/man1/perfcast.1
+	install -m 644 gen/perfcast.bash $(DESTDIR)$(PREFIX)/share/bash-completion/completions/perfcast
 
 clean:
 	rm -rf build

@@ -9,6 +9,7 @@
 #define PERFCAST_CLI_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 typedef struct {
     const char *archive;
@@ -23,6 +24,20 @@ typedef struct {
  * On a usage error prints it with the usage text and returns false. */
 bool cli_parse(int argc, char **argv, const char *const *formats, int max_positional,
                const char *usage, cli_args *out);
+
+/* Print a usage error as one line, "perfcast: WHAT ARG; see perfcast CMD
+ * --help" (arg may be NULL), and return 2, the usage exit status. */
+int cli_usage_error(const char *cmd, const char *what, const char *arg);
+
+/* The name of names[0..n) closest to typed (a typo: one to three edits,
+ * by length, ignoring case; or typed is a prefix of it), or NULL. The
+ * result is borrowed from names. */
+const char *cli_suggest(const char *typed, const char *const *names, size_t n);
+
+/* "perfcast: no WHAT 'TYPED' in WHERE; did you mean 'NAME'?" on stderr
+ * (where may be NULL; the suggestion only when cli_suggest finds one). */
+void cli_print_unknown(const char *what, const char *typed, const char *const *names, size_t n,
+                       const char *where);
 
 /* One option of cli_parse_options: --name VALUE stores VALUE in *value;
  * a flag --name (value NULL) sets *flag. */

@@ -15,6 +15,7 @@
 #include "gen/advise.h"
 #include "gen/advise_out.h"
 #include "gen/cli.h"
+#include "gen/namelist.h"
 #include "gen/rjopts.h"
 
 static const char usage[] =
@@ -57,8 +58,7 @@ typedef struct {
 
 static int usage_error(const char *what, const char *arg)
 {
-    fprintf(stderr, "perfcast advise: %s%s%s\n%s", what, arg ? " " : "", arg ? arg : "", usage);
-    return 2;
+    return cli_usage_error("advise", what, arg);
 }
 
 static int parse_args(int argc, char **argv, advise_args *a)
@@ -75,7 +75,7 @@ static int parse_args(int argc, char **argv, advise_args *a)
     bool missing;
     const char *bad = cli_parse_options(argc, argv, options, &a->help, &missing);
     if (bad)
-        return usage_error(missing ? "missing value after" : "unknown option or argument", bad);
+        return usage_error(missing ? "missing value after" : bad[0] == '-' ? "unknown option" : "unexpected argument", bad);
     return 0;
 }
 
@@ -114,8 +114,10 @@ static int resolve_free(const archive *a, const rjopts_resource *res, size_t n,
     for (size_t i = 0; i < n; i++) {
         cl[i] = archive_cluster(a, res[i].name);
         if (!cl[i]) {
-            fprintf(stderr, "perfcast advise: unknown cluster '%s' (not in %s/clusters.csv)\n",
-                    res[i].name, a->dir ? a->dir : "the archive's");
+            size_t n;
+            const char **known = namelist_clusters(a, &n);
+            cli_print_unknown("cluster", res[i].name, known, n, "clusters.csv");
+            free(known);
             return 1;
         }
         np[i] = (double)res[i].np;

@@ -3,6 +3,8 @@
  */
 #include "gen/commands.h"
 
+#include "gen/cli.h"
+
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -130,8 +132,7 @@ static bool verify_site(const char *dir, bool quiet)
 
 static int usage_error(const char *what, const char *arg)
 {
-    fprintf(stderr, "perfcast build: %s%s%s\n%s", what, arg ? " " : "", arg ? arg : "", usage);
-    return 2;
+    return cli_usage_error("build", what, arg); /* one line; the help is one --help away */
 }
 
 int cmd_build(int argc, char **argv)

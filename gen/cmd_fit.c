@@ -8,11 +8,13 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "gen/archive.h"
 #include "gen/cli.h"
 #include "gen/experiment.h"
+#include "gen/namelist.h"
 #include "gen/textout.h"
 
 static const char fit_usage[] =
@@ -32,19 +34,22 @@ static const char predict_usage[] =
     "usage: perfcast predict [--archive DIR] [--format text|csv|json] CAMPAIGN EXPERIMENT\n"
     "\n"
     "Fits the experiment and predicts every target configuration: the target's\n"
-    "identifying columns as in runs.csv, then estimate_s, ci_low_s, ci_high_s,\n"
-    "pi_low_s, pi_high_s (95% intervals, empty where the model has none),\n"
-    "measured_s (mean of the measured runs), error_pct = 100*(estimate-measured)/measured,\n"
-    "extrapolation (true/false), note (why an interval is absent, what was flagged),\n"
-    "cal_pi_low_s, cal_pi_high_s (the calibrated 95% prediction interval: it also\n"
-    "covers the model's error when extrapolating, from backtests on the training\n"
-    "runs; the text format says how it was made), doublings_beyond_range and\n"
-    "beyond_range (\"np 512 = 2x max trained 256\": each parameter outside the\n"
-    "training range); for a response summed from components (time_a_s+time_b_s),\n"
-    "estimate_<component>, ci_low_<component>, ci_high_<component>,\n"
-    "pi_low_<component>, pi_high_<component> for each; then formula (as fitted)\n"
-    "and interval_method (how the calibrated interval was made; in the text\n"
-    "format both are printed once, after the rows).\n"
+    "identifying columns as in runs.csv, then estimate, ci_low, ci_high, pi_low,\n"
+    "pi_high (textbook 95% intervals, empty where the model has none), measured\n"
+    "(mean of the measured runs), n_measured, error_pct =\n"
+    "100*(estimate-measured)/measured, extrapolation (csv 1/0, json true/false,\n"
+    "text yes/no), note (why an interval is absent, what was flagged) — the\n"
+    "columns of the site's predictions CSV; then cal_pi_low, cal_pi_high (the\n"
+    "calibrated 95% prediction interval: it also covers the model's error when\n"
+    "extrapolating, from backtests on the training runs), doublings_beyond_range\n"
+    "and beyond_range (\"np 512 = 2x max trained 256\": each parameter outside\n"
+    "the training range); for a response summed from components\n"
+    "(time_a_s+time_b_s), estimate_<component>, ci_low_<component>,\n"
+    "ci_high_<component>, pi_low_<component>, pi_high_<component> for each.\n"
+    "The fit is shown with them: text and json give the formula, the fitted\n"
+    "equation, how the textbook intervals are made (interval_method) and how the\n"
+    "calibrated one is (calibration_method) once; csv repeats them as the last\n"
+    "columns of every row.\n"
     "\n"
     "  --archive DIR   the archive folder (default: archive)\n"
     "  --format F      text (default), csv or json\n"
@@ -54,24 +59,27 @@ static const char predict_usage[] =
 /* Load the archive and run the named experiment; returns an exit status. */
 static int run_named(const cli_args *args, const char *usage, archive *a, experiment_result *res)
 {
-    if (args->npositional != 2) {
-        fprintf(stderr, "perfcast %s: expected CAMPAIGN and EXPERIMENT\n%s",
-                usage == fit_usage ? "fit" : "predict", usage);
-        return 2;
-    }
+    if (args->npositional != 2)
+        return cli_usage_error(usage == fit_usage ? "fit" : "predict",
+                               "expected CAMPAIGN and EXPERIMENT (perfcast list shows them)", NULL);
     diag_list diags;
     diag_init(&diags);
     archive_load(args->archive, a, &diags);
     const campaign *c = archive_campaign(a, args->positional[0]);
     diag_print(&diags, stderr);
     diag_free(&diags);
+    size_t n;
     if (!c) {
-        fprintf(stderr, "perfcast: no usable campaign '%s' in %s\n", args->positional[0], args->archive);
+        const char **names = namelist_campaigns(a, &n);
+        cli_print_unknown("usable campaign", args->positional[0], names, n, args->archive);
+        free(names);
         return 1;
     }
     const experiment_info *e = campaign_experiment(c, args->positional[1]);
     if (!e) {
-        fprintf(stderr, "perfcast: campaign '%s' has no experiment '%s'\n", c->name, args->positional[1]);
+        const char **names = namelist_experiments(c, &n);
+        cli_print_unknown("experiment", args->positional[1], names, n, c->name);
+        free(names);
         return 1;
     }
     if (e->problem) { /* printed above with the archive's problems */
@@ -193,12 +201,17 @@ int cmd_fit(int argc, char **argv)
 
 typedef enum { OUT_TEXT, OUT_CSV, OUT_JSON } out_format;
 
+/* The value columns, named as in the site's <experiment>-predictions.csv:
+ * one vocabulary for both (no unit suffix: a response need not be seconds). */
 static const char *const value_columns[] = {
-    "estimate_s", "ci_low_s", "ci_high_s", "pi_low_s", "pi_high_s", "measured_s", "error_pct",
-    "cal_pi_low_s", "cal_pi_high_s", "doublings_beyond_range",
+    "estimate", "ci_low", "ci_high", "pi_low", "pi_high", "measured", "n_measured", "error_pct",
 };
 enum { NVALUES = sizeof value_columns / sizeof value_columns[0] };
-enum { NBEFORE_NOTE = 7 }; /* the calibration's values come after the note */
+/* The calibration's values, after note. */
+static const char *const calibrated_columns[] = {
+    "cal_pi_low", "cal_pi_high", "doublings_beyond_range",
+};
+enum { NCALIBRATED = sizeof calibrated_columns / sizeof calibrated_columns[0] };
 
 static void prediction_values(const report_prediction *p, const target_config *t,
                               double v[NVALUES])
@@ -209,10 +222,27 @@ static void prediction_values(const report_prediction *p, const target_config *t
     v[3] = p->pi_low;
     v[4] = p->pi_high;
     v[5] = t->measured;
-    v[6] = t->error_pct;
-    v[7] = p->cal_low;
-    v[8] = p->cal_high;
-    v[9] = p->distance;
+    v[6] = (double)t->nmeasured;
+    v[7] = t->error_pct;
+}
+
+static void calibrated_values(const report_prediction *p, double v[NCALIBRATED])
+{
+    v[0] = p->cal_low;
+    v[1] = p->cal_high;
+    v[2] = p->distance;
+}
+
+/* How a model's intervals are made, in one line (predict shows it). */
+static const char *interval_method(const char *model)
+{
+    if (strcmp(model, "scopred") == 0)
+        return "95% Student-t intervals of the OLS fit: CI from the target's leverage "
+               "x0'(X'X)^-1 x0, PI adds the residual variance";
+    if (strcmp(model, "multicore") == 0)
+        return "95% Student-t intervals by the delta method on the nonlinear least-squares "
+               "covariance, PI adds the residual variance";
+    return "none: the model has no textbook interval (the calibrated one is its interval)";
 }
 
 static void put_value(FILE *out, out_format f, double v)
@@ -225,49 +255,31 @@ static void put_value(FILE *out, out_format f, double v)
         textout_human_number(out, v);
 }
 
+static void put_text(FILE *out, out_format f, const char *s)
+{
+    if (f == OUT_JSON)
+        textout_json_text(out, s);
+    else if (f == OUT_CSV)
+        textout_csv_text(out, s);
+    else
+        fputs(s ? s : "", out);
+}
+
 static void put_cell(FILE *out, out_format f, const table_column *col, size_t row)
 {
-    if (col->kind == COL_TEXT) {
-        if (f == OUT_JSON)
-            textout_json_text(out, col->text[row]);
-        else if (f == OUT_CSV)
-            textout_csv_text(out, col->text[row]);
-        else
-            fputs(col->text[row] ? col->text[row] : "—", out);
-    } else {
+    if (col->kind == COL_TEXT)
+        put_text(out, f, f == OUT_TEXT && !col->text[row] ? "—" : col->text[row]);
+    else
         put_value(out, f, col->num[row]);
-    }
 }
 
-/* One value after sep, named in JSON. */
-static void put_named(FILE *out, out_format f, const char *sep, const char *name, double v)
+/* Separator, then in JSON the member's key. */
+static void put_key(FILE *out, out_format f, const char *sep, const char *key)
 {
     fputs(sep, out);
-    if (f == OUT_JSON)
-        fprintf(out, "\"%s\": ", name);
-    put_value(out, f, v);
-}
-
-/* Values v[from..to), each after sep, named in JSON. */
-static void put_values(FILE *out, out_format f, const char *sep, const double *v, size_t from,
-                       size_t to)
-{
-    for (size_t k = from; k < to; k++)
-        put_named(out, f, sep, value_columns[k], v[k]);
-}
-
-/* One text after sep (NULL: empty cell, JSON null), named in JSON. */
-static void put_text(FILE *out, out_format f, const char *sep, const char *name,
-                     const char *text)
-{
-    fputs(sep, out);
-    if (f == OUT_CSV)
-        textout_csv_text(out, text);
-    else if (f == OUT_TEXT)
-        fputs(text ? text : "", out);
-    else {
-        fprintf(out, "\"%s\": ", name);
-        textout_json_text(out, text);
+    if (f == OUT_JSON) {
+        textout_json_text(out, key);
+        fputs(": ", out);
     }
 }
 
@@ -289,76 +301,128 @@ static void put_parts(FILE *out, out_format f, const char *sep, const experiment
         for (size_t k = 0; k < NPART_COLUMNS; k++) {
             char name[160];
             snprintf(name, sizeof name, "%s%s", part_columns[k], in->responses[r]);
-            put_named(out, f, sep, name, v[k]);
+            put_key(out, f, sep, name);
+            put_value(out, f, v[k]);
         }
     }
 }
 
-static void print_header(const experiment_result *res, const char *sep, FILE *out)
+/* The fit every row comes from: text lines above the table, CSV columns
+ * after the values (the same on every row), JSON members around the list. */
+static void print_fit_summary(const experiment_result *res, out_format f, FILE *out)
+{
+    const report *r = &res->rep;
+    const experiment_info *e = res->input.exp;
+    if (f == OUT_TEXT) {
+        fprintf(out, "%s/%s (%s)\n", res->input.camp->name, e->name, e->model);
+        fprintf(out, "formula:   %s\n", r->formula ? r->formula : "(the model's own)");
+        if (r->equation)
+            fprintf(out, "fitted:    %s\n", r->equation);
+        fprintf(out, "intervals: %s\n", interval_method(e->model));
+        if (r->interval_method)
+            fprintf(out, "calibrated interval: %s\n", r->interval_method);
+        fputc('\n', out);
+        return;
+    }
+    textout_json_text_member(out, "{\n  ", "campaign", res->input.camp->name);
+    textout_json_text_member(out, ",\n  ", "experiment", e->name);
+    textout_json_text_member(out, ",\n  ", "model", e->model);
+    textout_json_text_member(out, ",\n  ", "formula", r->formula);
+    textout_json_text_member(out, ",\n  ", "equation", r->equation);
+    textout_json_text_member(out, ",\n  ", "interval_method", interval_method(e->model));
+    textout_json_text_member(out, ",\n  ", "calibration_method", r->interval_method);
+    fputs(",\n  \"predictions\": [", out);
+}
+
+static void print_header(const experiment_result *res, out_format f, FILE *out)
 {
     const table *runs = &res->input.camp->runs;
-    bool first_col = true;
+    const experiment_input *in = &res->input;
+    const char *sep = f == OUT_CSV ? "," : "\t";
+    bool first = true;
     for (size_t c = 0; c < runs->ncols; c++)
         if (experiment_is_identifying(runs->cols[c].name)) {
-            fprintf(out, "%s%s", first_col ? "" : sep, runs->cols[c].name);
-            first_col = false;
+            fprintf(out, "%s%s", first ? "" : sep, runs->cols[c].name);
+            first = false;
         }
-    for (size_t k = 0; k < NVALUES; k++) {
-        if (k == NBEFORE_NOTE)
-            fprintf(out, "%sextrapolation%snote", sep, sep);
+    for (size_t k = 0; k < NVALUES; k++)
         fprintf(out, "%s%s", sep, value_columns[k]);
-    }
+    fprintf(out, "%sextrapolation%snote", sep, sep);
+    for (size_t k = 0; k < NCALIBRATED; k++)
+        fprintf(out, "%s%s", sep, calibrated_columns[k]);
     fprintf(out, "%sbeyond_range", sep);
-    const experiment_input *in = &res->input;
     for (size_t r = 0; in->nresponses > 1 && r < in->nresponses; r++)
         for (size_t k = 0; k < NPART_COLUMNS; k++)
             fprintf(out, "%s%s%s", sep, part_columns[k], in->responses[r]);
-    fprintf(out, "%sformula%sinterval_method\n", sep, sep);
+    if (f == OUT_CSV)
+        fputs(",formula,equation,interval_method,calibration_method", out);
+    fputc('\n', out);
+}
+
+/* Columns from value names and values, each after sep. */
+static void put_values(FILE *out, out_format f, const char *sep, const char *const *names,
+                       const double *v, size_t n)
+{
+    for (size_t k = 0; k < n; k++) {
+        put_key(out, f, sep, names[k]);
+        put_value(out, f, v[k]);
+    }
+}
+
+static void print_row(const experiment_result *res, size_t i, out_format f, FILE *out)
+{
+    const table *runs = &res->input.camp->runs;
+    const report_prediction *p = &res->rep.preds[i];
+    const target_config *t = &res->input.targets[p->config];
+    const char *sep = f == OUT_CSV ? "," : f == OUT_TEXT ? "\t" : ", ";
+    const char *first = "";
+    fputs(f == OUT_JSON ? (i ? ",\n    {" : "\n    {") : "", out);
+    for (size_t c = 0; c < runs->ncols; c++) {
+        if (!experiment_is_identifying(runs->cols[c].name))
+            continue;
+        put_key(out, f, first, runs->cols[c].name);
+        put_cell(out, f, &runs->cols[c], t->rows[0]);
+        first = sep;
+    }
+    double v[NVALUES], cal[NCALIBRATED];
+    prediction_values(p, t, v);
+    put_values(out, f, sep, value_columns, v, NVALUES);
+    /* 1/0 in CSV (as the site's CSV), yes/no for people, a boolean in JSON. */
+    put_key(out, f, sep, "extrapolation");
+    fputs(f == OUT_JSON ? (p->extrapolation ? "true" : "false")
+          : f == OUT_CSV ? (p->extrapolation ? "1" : "0")
+                         : (p->extrapolation ? "yes" : "no"), out);
+    put_key(out, f, sep, "note");
+    put_text(out, f, p->note);
+    calibrated_values(p, cal);
+    put_values(out, f, sep, calibrated_columns, cal, NCALIBRATED);
+    put_key(out, f, sep, "beyond_range");
+    put_text(out, f, p->beyond);
+    put_parts(out, f, sep, res, p->config);
+    if (f == OUT_CSV) {
+        const experiment_info *e = res->input.exp;
+        put_key(out, f, sep, "formula");
+        put_text(out, f, res->rep.formula);
+        put_key(out, f, sep, "equation");
+        put_text(out, f, res->rep.equation);
+        put_key(out, f, sep, "interval_method");
+        put_text(out, f, interval_method(e->model));
+        put_key(out, f, sep, "calibration_method");
+        put_text(out, f, res->rep.interval_method);
+    }
+    fputs(f == OUT_JSON ? "}" : "\n", out);
 }
 
 static void print_predictions(const experiment_result *res, out_format f, FILE *out)
 {
-    const table *runs = &res->input.camp->runs;
-    const char *sep = f == OUT_CSV ? "," : f == OUT_TEXT ? "\t" : ", ";
+    if (f != OUT_CSV)
+        print_fit_summary(res, f, out);
     if (f != OUT_JSON)
-        print_header(res, sep, out);
-    else
-        fputs("[", out);
-    for (size_t i = 0; i < res->rep.npreds; i++) {
-        const report_prediction *p = &res->rep.preds[i];
-        const target_config *t = &res->input.targets[p->config];
-        size_t row = t->rows[0];
-        bool first_col = true;
-        fputs(f == OUT_JSON ? (i ? ",\n  {" : "\n  {") : "", out);
-        for (size_t c = 0; c < runs->ncols; c++) {
-            if (!experiment_is_identifying(runs->cols[c].name))
-                continue;
-            fputs(first_col ? "" : sep, out);
-            if (f == OUT_JSON)
-                fprintf(out, "\"%s\": ", runs->cols[c].name);
-            put_cell(out, f, &runs->cols[c], row);
-            first_col = false;
-        }
-        double v[NVALUES];
-        prediction_values(p, t, v);
-        put_values(out, f, sep, v, 0, NBEFORE_NOTE);
-        fputs(sep, out);
-        fprintf(out, f == OUT_JSON ? "\"extrapolation\": %s" : "%s", p->extrapolation ? "true" : "false");
-        put_text(out, f, sep, "note", p->note);
-        put_values(out, f, sep, v, NBEFORE_NOTE, NVALUES);
-        put_text(out, f, sep, "beyond_range", p->beyond);
-        put_parts(out, f, sep, res, p->config);
-        put_text(out, f, sep, "formula", f == OUT_TEXT ? NULL : res->rep.formula);
-        put_text(out, f, sep, "interval_method",
-                 f == OUT_TEXT ? NULL : res->rep.interval_method);
-        fputs(f == OUT_JSON ? "} " : "\n", out);
-    }
+        print_header(res, f, out);
+    for (size_t i = 0; i < res->rep.npreds; i++)
+        print_row(res, i, f, out);
     if (f == OUT_JSON)
-        fputs("\n]\n", out);
-    if (f == OUT_TEXT && res->rep.formula)
-        fprintf(out, "formula: %s\n", res->rep.formula);
-    if (f == OUT_TEXT && res->rep.interval_method)
-        fprintf(out, "calibrated interval: %s\n", res->rep.interval_method);
+        fputs(res->rep.npreds ? "\n  ]\n}\n" : "]\n}\n", out);
 }
 
 int cmd_predict(int argc, char **argv)

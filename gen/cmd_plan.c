@@ -6,11 +6,15 @@
  */
 #include "gen/commands.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "gen/archive.h"
 #include "gen/cli.h"
+#include "gen/plan_batch.h"
 #include "gen/rjopts.h"
 #include "gen/textout.h"
 #include "models/runplan.h"
@@ -44,30 +48,53 @@ static const char usage[] =
     "  --reps N            repetitions of every run (default 3)\n"
     "Output:\n"
     "  --format F          table (default), csv (runs.csv columns, time_s empty),\n"
-    "                      mpirun (mgbench command lines) or slurm (a batch script)\n"
+    "                      mpirun (mgbench command lines for this machine), slurm\n"
+    "                      (an sbatch script) or pbs (a PBS/Torque qsub script)\n"
     "  --code NAME         code column of csv output (default mgbench)\n"
-    "  --campaign NAME     mpirun/slurm: append the runs to ARCHIVE/NAME/runs.csv\n"
-    "  --archive DIR       archive folder given to mgbench (default archive)\n"
+    "  --campaign NAME     mpirun/slurm/pbs: append the runs to ARCHIVE/NAME/runs.csv;\n"
+    "                      its measured runs also time the batch script (below)\n"
+    "  --archive DIR       archive folder (default archive): clusters.csv gives\n"
+    "                      cores_per_node of --cluster\n"
     "  --mgbench PATH      the mgbench program (default mgbench)\n"
     "  --extra ARGS        more mgbench options for every run (e.g. \"--levels 6\")\n"
-    "  --side A|B          multicluster slurm: the side whose script to print\n"
-    "  --time HH:MM:SS     slurm: the job's time limit (default 01:00:00)\n"
-    "  --partition P       slurm: the Slurm partition (default: none given)\n"
+    "  --side A|B          multicluster slurm/pbs: the side whose script to print\n"
+    "mpirun:\n"
+    "  --cores N           cores of this machine (default: the online processors);\n"
+    "                      runs above it get --oversubscribe and a warning\n"
+    "Batch scripts (slurm, pbs):\n"
+    "  --ppn N             processes per node, as the target will run (default: the\n"
+    "                      cluster's cores_per_node); each run gets ceil(np/N) nodes\n"
+    "  --time HH:MM:SS     time limit (default: predicted from the --campaign's\n"
+    "                      measured runs x --margin + 5 min, else 01:00:00)\n"
+    "  --margin X          safety factor of the predicted time (default 1.5)\n"
+    "  --bytes-per-point B memory per mesh point for --mem-per-cpu (default 24,\n"
+    "                      mgbench's footprint: work_mb x 1.25 + 64 MB per CPU)\n"
+    "  --launcher L        srun (default) or mpirun\n"
+    "  --mpi TYPE          srun --mpi=TYPE (default pmix, for Open MPI; none to omit)\n"
+    "  --partition P       the partition (queue)\n"
+    "  --account A         the account (default: a commented-out placeholder)\n"
+    "  --modules \"M ...\"   modules to load (default: a commented-out placeholder)\n"
+    "  --output FILE       the job's output file (default perfcast-plan-%j.out)\n"
+    "  --job-name NAME     the job's name (default perfcast-plan)\n"
+    "Every run of a batch script is attempted even if one fails; the script exits 1\n"
+    "when any failed.\n"
     "  --help              this text\n"
     "Exit status: 0 ok, 1 a target that cannot be planned, 2 usage.\n";
 
 typedef struct {
     const char *model, *target, *np, *grid, *rows, *cluster, *np0, *nps, *levels, *reps;
     const char *format, *code, *campaign, *archive, *mgbench, *extra, *side, *time, *partition;
+    const char *ppn, *cores, *bytes, *margin, *account, *modules, *output, *launcher, *mpi;
+    const char *job_name;
     bool help;
 } plan_args;
 
+/* One line, "perfcast: <fmt with arg>; see perfcast plan --help". */
 static int usage_error(const char *fmt, const char *arg)
 {
-    fprintf(stderr, "perfcast plan: ");
-    fprintf(stderr, fmt, arg);
-    fprintf(stderr, "\n%s", usage);
-    return 2;
+    char what[512];
+    snprintf(what, sizeof what, fmt, arg);
+    return cli_usage_error("plan", what, NULL);
 }
 
 static int parse_args(int argc, char **argv, plan_args *a)
@@ -83,12 +110,19 @@ static int parse_args(int argc, char **argv, plan_args *a)
         {"campaign", &a->campaign, NULL}, {"archive", &a->archive, NULL},
         {"mgbench", &a->mgbench, NULL},   {"extra", &a->extra, NULL},
         {"side", &a->side, NULL},         {"time", &a->time, NULL},
-        {"partition", &a->partition, NULL}, {NULL, NULL, NULL},
+        {"partition", &a->partition, NULL}, {"ppn", &a->ppn, NULL},
+        {"cores", &a->cores, NULL},       {"bytes-per-point", &a->bytes, NULL},
+        {"margin", &a->margin, NULL},     {"account", &a->account, NULL},
+        {"modules", &a->modules, NULL},   {"output", &a->output, NULL},
+        {"launcher", &a->launcher, NULL}, {"mpi", &a->mpi, NULL},
+        {"job-name", &a->job_name, NULL}, {NULL, NULL, NULL},
     };
     bool missing;
     const char *bad = cli_parse_options(argc, argv, options, &a->help, &missing);
     if (bad)
-        return usage_error(missing ? "missing value after %s" : "unknown option or argument '%s'",
+        return usage_error(missing        ? "missing value after %s"
+                           : bad[0] == '-' ? "unknown option %s"
+                                           : "unexpected argument %s",
                            bad);
     return 0;
 }
@@ -209,100 +243,86 @@ static void print_csv(const plan_args *a, const runplan *p, FILE *out)
     }
 }
 
-/* s quoted for a POSIX shell when it holds anything but safe characters. */
-static void shell_word(FILE *out, const char *s)
+/* The cluster's row of clusters.csv, when --cluster names one the archive has. */
+static const cluster_info *cluster_row(const plan_args *a, const archive *arch, int side)
 {
-    if (*s && strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./:=+,") ==
-                  strlen(s)) {
-        fputs(s, out);
-        return;
-    }
-    fputc('\'', out);
-    for (; *s; s++)
-        if (*s == '\'')
-            fputs("'\\''", out);
-        else
-            fputc(*s, out);
-    fputc('\'', out);
-}
-
-/* mgbench's arguments for one planned run (after the program name). */
-static void mgbench_args(const plan_args *a, const runplan_run *r, FILE *out)
-{
-    if (r->role == RUNPLAN_TCOMP && r->seq_of_np)
-        fprintf(out, " --seq-of %ldx1 --na %ld --nb %ld", r->seq_of_np, r->na * r->seq_of_np,
-                r->nb);
-    else if (r->role == RUNPLAN_TCOMP || r->role == RUNPLAN_STRIP_OVERHEAD)
-        fprintf(out, " --partition strip --na %ld --nb %ld", r->na, r->nb);
-    else
-        fprintf(out, " --partition block --grid %ldx%ld --na %ld --nb %ld", r->npa, r->npb, r->na,
-                r->nb);
-    fprintf(out, " --reps %ld", r->reps);
     char cl[128];
-    cluster_of(a, r->side, cl, sizeof cl);
-    if (a->campaign) {
-        fputs(" --campaign ", out);
-        shell_word(out, a->campaign);
-        fputs(" --archive ", out);
-        shell_word(out, a->archive ? a->archive : "archive");
-    }
-    if (cl[0]) {
-        fputs(" --cluster ", out);
-        shell_word(out, cl);
-    }
-    if (a->extra)
-        fprintf(out, " %s", a->extra);
+    cluster_of(a, side < 0 ? 0 : side, cl, sizeof cl);
+    return cl[0] ? archive_cluster(arch, cl) : NULL;
 }
 
-/* One command line per planned run: mpirun -n NP (launcher "mpirun") or
- * srun --ntasks=NP (launcher "srun"). Only the runs of side (-1 = all). */
-static void print_commands(const plan_args *a, const runplan *p, const char *launcher, int side,
-                           FILE *out)
+/* A number option; false (usage) when given and not a number > 0. */
+static bool option_number(const char *text, double *out)
 {
-    for (size_t i = 0; i < p->nruns; i++) {
-        const runplan_run *r = &p->runs[i];
-        if (side >= 0 && r->side != side)
-            continue;
-        fprintf(out, "# %s, level %ld\n", runplan_role_text(r->role), r->level);
-        if (strcmp(launcher, "srun") == 0)
-            fprintf(out, "srun --ntasks=%ld \"$MGBENCH\"", r->np);
-        else {
-            fprintf(out, "mpirun -n %ld ", r->np);
-            shell_word(out, a->mgbench ? a->mgbench : "mgbench");
-        }
-        mgbench_args(a, r, out);
-        fputc('\n', out);
-    }
+    size_t n;
+    char err[200];
+    return !text || rjopts_number_list(text, out, 1, &n, err, sizeof err);
 }
 
-static long max_np_of_side(const runplan *p, int side)
+/* The batch settings: options first, then what the archive knows (cores
+ * per node of the cluster, measured runs of the campaign to time the plan). */
+static int batch_settings(const plan_args *a, const runplan *p, int side, const archive *arch,
+                          char clusters[2][128], plan_batch *b, char *time_buf, char *note,
+                          size_t note_len)
 {
-    long m = 0;
-    for (size_t i = 0; i < p->nruns; i++)
-        if ((side < 0 || p->runs[i].side == side) && p->runs[i].np > m)
-            m = p->runs[i].np;
-    return m;
+    double ppn = 0, cores = 0, bytes = 24, margin = 1.5;
+    if (!option_number(a->ppn, &ppn) || ppn != floor(ppn) || !option_number(a->cores, &cores) ||
+        cores != floor(cores) || !option_number(a->bytes, &bytes) ||
+        !option_number(a->margin, &margin))
+        return usage_error("%s", "--ppn, --cores, --bytes-per-point and --margin take a number > 0");
+    const cluster_info *ci = cluster_row(a, arch, side);
+    if (!a->ppn && ci && isfinite(ci->cores_per_node))
+        ppn = ci->cores_per_node;
+    if (!a->cores) {
+        long online = sysconf(_SC_NPROCESSORS_ONLN);
+        cores = online > 0 ? (double)online : 0;
+    }
+    cluster_of(a, 0, clusters[0], 128);
+    cluster_of(a, 1, clusters[1], 128);
+    *b = (plan_batch){
+        .model = a->model, .target = a->target, .mgbench = a->mgbench,
+        .launcher = a->launcher ? a->launcher : "srun", .mpi = a->mpi ? a->mpi : "pmix",
+        .ppn = (long)ppn, .cores = (long)cores,
+        .mem_per_cpu_mb = plan_batch_max_work_mb(p, side, bytes) * 1.25 + 64,
+        .partition = a->partition, .account = a->account, .modules = a->modules,
+        .output = a->output, .job_name = a->job_name, .side = side,
+        .cluster = {clusters[0], clusters[1]},
+        .campaign = a->campaign, .archive = a->archive, .extra = a->extra,
+    };
+    const campaign *c = a->campaign ? archive_campaign(arch, a->campaign) : NULL;
+    if (a->time) {
+        b->time = a->time;
+        b->time_note = "given with --time";
+    } else if (c && plan_batch_time_limit(p, side, &c->runs, margin, time_buf, 16, note, note_len)) {
+        b->time = time_buf;
+        b->time_note = note;
+    } else {
+        b->time = "01:00:00";
+        b->time_note = "a default: no measured runs to predict it from (give --campaign with "
+                       "measured runs, or --time)";
+    }
+    return 0;
 }
 
-static void print_slurm(const plan_args *a, const runplan *p, int side, FILE *out)
+static int print_batch(const plan_args *a, const runplan *p, const char *format, int side)
 {
-    fputs("#!/bin/bash\n", out);
-    fputs("#SBATCH --job-name=perfcast-plan\n", out);
-    fprintf(out, "#SBATCH --ntasks=%ld\n", max_np_of_side(p, side));
-    fputs("#SBATCH --time=", out);
-    shell_word(out, a->time ? a->time : "01:00:00");
-    fputc('\n', out);
-    if (a->partition) {
-        fputs("#SBATCH --partition=", out);
-        shell_word(out, a->partition);
-        fputc('\n', out);
-    }
-    fprintf(out, "# Small runs for the %s model, target %s (perfcast plan). Each run takes\n"
-                 "# the processes it needs out of the allocation.\n", a->model, a->target);
-    fputs("set -euo pipefail\nMGBENCH=${MGBENCH:-", out);
-    shell_word(out, a->mgbench ? a->mgbench : "mgbench");
-    fputs("}\n", out);
-    print_commands(a, p, "srun", side, out);
+    diag_list diags;
+    diag_init(&diags);
+    archive arch = {0};
+    if (a->cluster || a->campaign)
+        archive_load(a->archive ? a->archive : "archive", &arch, &diags);
+    diag_free(&diags); /* plan works without an archive: it only looks things up */
+    plan_batch b;
+    char time_buf[16], note[300], clusters[2][128];
+    int rc = batch_settings(a, p, side, &arch, clusters, &b, time_buf, note, sizeof note);
+    if (rc == 0 && strcmp(format, "mpirun") == 0)
+        plan_batch_mpirun(&b, p, stdout, stderr);
+    else if (rc == 0 && strcmp(format, "pbs") == 0)
+        plan_batch_pbs(&b, p, stdout);
+    else if (rc == 0)
+        plan_batch_slurm(&b, p, stdout);
+    archive_free(&arch);
+    return rc;
 }
 
 static bool known(const char *v, const char *const *list)
@@ -315,7 +335,7 @@ static bool known(const char *v, const char *const *list)
 
 int cmd_plan(int argc, char **argv)
 {
-    static const char *const formats[] = {"table", "csv", "mpirun", "slurm", NULL};
+    static const char *const formats[] = {"table", "csv", "mpirun", "slurm", "pbs", NULL};
     plan_args a;
     int rc = parse_args(argc, argv, &a);
     if (rc != 0)
@@ -335,7 +355,7 @@ int cmd_plan(int argc, char **argv)
         return usage_error("%s", "--side A|B is for the multicluster model");
     if (a.side)
         side = a.side[0] == 'A' ? 0 : 1;
-    if (multi && strcmp(format, "slurm") == 0 && side < 0)
+    if (multi && (strcmp(format, "slurm") == 0 || strcmp(format, "pbs") == 0) && side < 0)
         return usage_error("%s", "a batch script runs on one cluster: give --side A or B");
     runplan p;
     rc = build_plan(&a, &p);
@@ -345,10 +365,8 @@ int cmd_plan(int argc, char **argv)
         print_table(&a, &p, stdout);
     else if (strcmp(format, "csv") == 0)
         print_csv(&a, &p, stdout);
-    else if (strcmp(format, "mpirun") == 0)
-        print_commands(&a, &p, "mpirun", side, stdout);
     else
-        print_slurm(&a, &p, side, stdout);
+        rc = print_batch(&a, &p, format, side);
     runplan_free(&p);
-    return 0;
+    return rc;
 }

@@ -13,5 +13,7 @@ int cmd_predict(int argc, char **argv); /* gen/cmd_fit.c */
 int cmd_advise(int argc, char **argv);  /* gen/cmd_advise.c */
 int cmd_plan(int argc, char **argv);    /* gen/cmd_plan.c */
 int cmd_compare(int argc, char **argv); /* gen/cmd_compare.c */
+int cmd_import(int argc, char **argv);  /* gen/cmd_import.c */
+int cmd_list(int argc, char **argv);    /* gen/cmd_list.c */
 
 #endif

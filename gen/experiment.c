@@ -46,7 +46,10 @@ static const char *const measurement_columns[] = {
 
 bool experiment_is_identifying(const char *column)
 {
-    if (has_prefix(column, "time_") || has_prefix(column, "published_"))
+    /* metric_* holds a measured figure that is not a time (a bandwidth a
+     * ReFrame test reported, an Extra-P metric): a result, not a setting. */
+    if (has_prefix(column, "time_") || has_prefix(column, "published_") ||
+        has_prefix(column, "metric_"))
         return false;
     for (const char *const *m = measurement_columns; *m; m++)
         if (strcmp(column, *m) == 0)
@@ -288,6 +291,17 @@ bool experiment_prepare(const archive *a, const campaign *c, const experiment_in
         fail_at(res, "response", 0, "no response column");
         return false;
     }
+    /* time_s is not required in runs.csv: say plainly when the response
+     * (time_s by default) is missing, rather than "selects no measured run". */
+    for (size_t i = 0; i < in->nresponses; i++)
+        if (table_find(&c->runs, in->responses[i]) < 0) {
+            fail_at(res, "response", 0, "the response column '%s' is not in runs.csv%s", in->responses[i],
+                 e->response && strcmp(e->response, "time_s") != 0 ? ""
+                                                                   : " (time_s is the default "
+                                                                     "response; name another "
+                                                                     "in the response column)");
+            return false;
+        }
     if (!select_rows(in, res))
         return false;
     measure_targets(in);

@@ -7,7 +7,11 @@
 
 #include <gsl/gsl_errno.h>
 
+#include "gen/cli.h"
 #include "gen/commands.h"
+
+/* The release; `perfcast --version` prints it. */
+#define PERFCAST_VERSION "1.0.0"
 
 static const char usage[] =
     "usage: perfcast COMMAND [OPTIONS]   (perfcast COMMAND --help for its options)\n"
@@ -17,6 +21,7 @@ static const char usage[] =
     "block, multi-cluster), Delgado et al. (multicore) and ScoPred.\n"
     "\n"
     "commands:\n"
+    "  list      the campaigns, experiments and clusters of the archive\n"
     "  check     lint the archive; every problem as FILE:LINE:COL: message\n"
     "  build     publish the static site (Markdown, HTML, charts, CSV)\n"
     "  fit       fit one experiment and show its coefficients and goodness of fit\n"
@@ -24,7 +29,11 @@ static const char usage[] =
     "  advise    fastest and cheapest options for a problem on the free resources\n"
     "  plan      the small runs a model needs, as a table, mpirun lines or Slurm\n"
     "  compare   every model on the same training and held-out runs: error, coverage\n"
+    "  import    turn Extra-P, ReFrame, sacct, JUBE or CSV results into a campaign\n"
     "\n"
+    "\n"
+    "  --version   print the version\n"
+    "  --help      this text (man perfcast: the manual)\n"
     "Exit status: 0 ok, 1 input problems, 2 usage.\n";
 
 static const struct {
@@ -33,8 +42,9 @@ static const struct {
 } commands[] = {
     {"check", cmd_check}, {"build", cmd_build}, {"fit", cmd_fit},
     {"predict", cmd_predict}, {"advise", cmd_advise}, {"plan", cmd_plan},
-    {"compare", cmd_compare},
+    {"compare", cmd_compare}, {"import", cmd_import}, {"list", cmd_list},
 };
+enum { NCOMMANDS = sizeof commands / sizeof commands[0] };
 
 /* Output that could not be written (a full disk, a closed pipe) is a
  * runtime problem: exit 1, never 0. */
@@ -60,9 +70,18 @@ int main(int argc, char **argv)
         fputs(usage, stdout);
         return 0;
     }
-    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+    if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "version") == 0) {
+        puts("perfcast " PERFCAST_VERSION);
+        return 0;
+    }
+    const char *names[NCOMMANDS];
+    for (size_t i = 0; i < NCOMMANDS; i++) {
         if (strcmp(argv[1], commands[i].name) == 0)
             return finish(commands[i].run(argc - 1, argv + 1));
-    fprintf(stderr, "perfcast: unknown command '%s'\n\n%s", argv[1], usage);
+        names[i] = commands[i].name;
+    }
+    const char *near = cli_suggest(argv[1], names, NCOMMANDS);
+    fprintf(stderr, "perfcast: unknown command '%s'%s%s%s; see perfcast --help\n", argv[1],
+            near ? " (did you mean '" : "", near ? near : "", near ? "'?)" : "");
     return 2;
 }

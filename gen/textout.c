@@ -4,6 +4,7 @@
 #include "gen/textout.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 void textout_csv_text(FILE *out, const char *s)
@@ -52,12 +53,33 @@ void textout_json_text(FILE *out, const char *s)
     fputc('"', out);
 }
 
+void textout_shortest_number(char *buf, size_t len, double v)
+{
+    /* The fewest significant digits that read back as the same double:
+     * 5.62, not 5.6200000000000001. */
+    int digits = 1;
+    for (; digits < 17; digits++) {
+        snprintf(buf, len, "%.*e", digits - 1, v);
+        if (strtod(buf, NULL) == v)
+            break;
+    }
+    /* Plain notation unless the number is very large or small (as
+     * JavaScript prints numbers): 50, not 5e+01; 0.00012; 1e+25. */
+    snprintf(buf, len, "%.*e", digits - 1, v);
+    int exponent = atoi(strchr(buf, 'e') + 1);
+    if (exponent >= -6 && exponent < 21)
+        snprintf(buf, len, "%.*f", digits - 1 - exponent > 0 ? digits - 1 - exponent : 0, v);
+}
+
 void textout_json_number(FILE *out, double v)
 {
-    if (isfinite(v))
-        fprintf(out, "%.17g", v);
-    else
+    char text[32];
+    if (!isfinite(v)) {
         fputs("null", out);
+        return;
+    }
+    textout_shortest_number(text, sizeof text, v);
+    fputs(text, out);
 }
 
 /* sep "key": */

@@ -6,6 +6,7 @@
 #ifndef PERFCAST_TEXTOUT_H
 #define PERFCAST_TEXTOUT_H
 
+#include <stddef.h>
 #include <stdio.h>
 
 /* A CSV cell: quoted only when it holds a comma, quote, CR or LF. NULL = empty. */
@@ -17,8 +18,12 @@ void textout_csv_number(FILE *out, double v);
 /* A JSON string literal with escapes; NULL gives null. */
 void textout_json_text(FILE *out, const char *s);
 
-/* A JSON number with 17 significant digits (round-trips); null when not finite. */
+/* A JSON number with the fewest digits that read back as the same double
+ * (5.62, not 5.6200000000000001); null when not finite. */
 void textout_json_number(FILE *out, double v);
+
+/* That shortest round-trip text of a finite v into buf (32 bytes suffice). */
+void textout_shortest_number(char *buf, size_t len, double v);
 
 /* One member of a JSON object: sep (", " or ",\n  " after another member,
  * "" first), the key as a JSON string, ": " and the value as above. */

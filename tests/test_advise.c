@@ -122,7 +122,7 @@ static void test_usage_and_input_errors(void)
         testutil_perfcast_run(&out, "advise --free wrg2-ethernet:4 --size 8x8 --format xml"), 2);
     free(out);
     CU_ASSERT_EQUAL(testutil_perfcast_run(&out, "advise --free nosuch:4 --size 8x8"), 1);
-    CU_ASSERT_PTR_NOT_NULL(strstr(out, "unknown cluster 'nosuch'"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "no cluster 'nosuch'"));
     free(out);
     /* The WRG clusters ran m1 and ehl: the code must be chosen. */
     CU_ASSERT_EQUAL(testutil_perfcast_run(&out, "advise --free wrg2-myrinet:4 --size 8x8"), 1);
@@ -229,7 +229,7 @@ static void test_models_rank_and_limits(void)
     CU_ASSERT_EQUAL(rc, 0);
     CU_ASSERT_PTR_NOT_NULL(strstr(out, "\"feasible\": false"));
     CU_ASSERT_PTR_NOT_NULL(strstr(out, "needs 2048 MB per process but F has 1024 MB per core"));
-    CU_ASSERT_PTR_NOT_NULL(strstr(out, "\"mb_per_point\": 3.0517578125e-05"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "\"mb_per_point\": 0.000030517578125"));
     free(out);
     testutil_remove_dir(dir);
 }

@@ -55,7 +55,7 @@ static void test_check_bad_archive(void)
 
 static void test_help(void)
 {
-    const char *commands[] = {"check", "build", "fit", "predict", "advise", "plan"};
+    const char *commands[] = {"check", "build", "fit", "predict", "advise", "plan", "list", "import"};
     char *out = NULL;
     CU_ASSERT_EQUAL(testutil_perfcast_run(&out, "--help"), 0);
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
@@ -133,11 +133,14 @@ static void test_predict_csv(void)
     char *header = strtok(out, "\n");
     CU_ASSERT_PTR_NOT_NULL_FATAL(header);
     CU_ASSERT_PTR_NOT_NULL(strstr(header, "cluster,"));
-    CU_ASSERT_PTR_NOT_NULL(strstr(header, ",estimate_s,ci_low_s,ci_high_s,pi_low_s,pi_high_s,"
-                                          "measured_s,error_pct,extrapolation,note"));
+    /* The site's predictions.csv vocabulary, then the fit on every row. */
+    CU_ASSERT_PTR_NOT_NULL(strstr(header, ",estimate,ci_low,ci_high,pi_low,pi_high,"
+                                          "measured,n_measured,error_pct,extrapolation,note,"
+                                          "cal_pi_low,cal_pi_high,"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(header, ",formula,equation,interval_method,calibration_method"));
     size_t rows = 0;
     for (char *line = strtok(NULL, "\n"); line; line = strtok(NULL, "\n")) {
-        /* estimate_s is the 8th field of this campaign's rows, measured_s the 13th. */
+        /* estimate is the 8th field of this campaign's rows, measured the 13th. */
         double v[16];
         int n = 0;
         for (char *p = line; p && n < 16; n++) {
@@ -145,9 +148,12 @@ static void test_predict_csv(void)
             p = strchr(p, ',');
             p = p ? p + 1 : NULL;
         }
-        CU_ASSERT_TRUE_FATAL(n >= 15);
-        double estimate = v[7], measured = v[12], error = v[13];
+        CU_ASSERT_TRUE_FATAL(n >= 16);
+        double estimate = v[7], measured = v[12], error = v[14];
+        CU_ASSERT_EQUAL(v[13], 1); /* n_measured */
         CU_ASSERT_DOUBLE_EQUAL(error, 100 * (estimate - measured) / measured, 1e-6);
+        CU_ASSERT_EQUAL(v[15], 0); /* extrapolation: 0/1 as in the site's CSV */
+        CU_ASSERT_PTR_NOT_NULL(strstr(line, ",N/P,")); /* the formula of table2a */
         rows++;
     }
     CU_ASSERT_EQUAL(rows, 3); /* Table 2: 12, 14 and 16 nodes */

@@ -97,8 +97,8 @@ static void test_table11_components(void)
     char *out, *head[MAX_FIELDS], *row[MAX_FIELDS];
     const char *s;
     int nh = predict_csv("scopred-ft", "table11b", &out, &s, head);
-    int np_col = column(head, nh, "np"), est_col = column(head, nh, "estimate_s");
-    int formula_col = column(head, nh, "formula"), method_col = column(head, nh, "interval_method");
+    int np_col = column(head, nh, "np"), est_col = column(head, nh, "estimate");
+    int formula_col = column(head, nh, "formula"), method_col = column(head, nh, "calibration_method");
     CU_ASSERT_FATAL(np_col >= 0 && est_col >= 0 && formula_col >= 0 && method_col >= 0);
     size_t rows = 0, checked = 0;
     while (*s) {
@@ -138,7 +138,7 @@ static void test_table11_components(void)
     int rc = testutil_perfcast_run(&out, "predict --format csv --archive archive scopred-ep table2a");
     CU_ASSERT_EQUAL(rc, 0);
     CU_ASSERT_PTR_NULL(strstr(out, "estimate_time_"));
-    CU_ASSERT_PTR_NOT_NULL(strstr(out, ",formula,interval_method\n"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, ",formula,equation,interval_method,calibration_method\n"));
     free(out);
 }
 

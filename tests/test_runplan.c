@@ -320,7 +320,7 @@ static void plan_fit_predict(const char *plan_args, bool block, const char *targ
     snprintf(path, sizeof path, "%s/c/README.md", dir);
     testutil_write_file(path, "planned runs\n");
     CU_ASSERT_EQUAL(testutil_perfcast_run(&out, "predict --archive %s --format csv c e", dir), 0);
-    double got = csv_value(out, "estimate_s");
+    double got = csv_value(out, "estimate");
     if (testutil_rel_diff(got, want) > 1e-8)
         fprintf(stderr, "%s\n", out);
     CU_ASSERT_TRUE(testutil_rel_diff(got, want) <= 1e-8);
@@ -368,11 +368,12 @@ static void test_cli_slurm_script(void)
     free(out);
     char *script = testutil_read_file(path);
     CU_ASSERT_PTR_NOT_NULL_FATAL(script);
-    CU_ASSERT_PTR_NOT_NULL(strstr(script, "#SBATCH --ntasks=16\n"));
+    /* No --ppn and no cores_per_node: the largest run (16) on one node. */
+    CU_ASSERT_PTR_NOT_NULL(strstr(script, "#SBATCH --nodes=1\n#SBATCH --ntasks-per-node=16\n"));
     CU_ASSERT_PTR_NOT_NULL(strstr(script, "#SBATCH --partition=short\n"));
     CU_ASSERT_PTR_NOT_NULL(strstr(script, "--cluster 'it'\\''s'"));
     size_t lines = 0;
-    for (const char *p = script; (p = strstr(p, "\nsrun ")); p++)
+    for (const char *p = script; (p = strstr(p, "\nrun_step srun ")); p++)
         lines++;
     CU_ASSERT_EQUAL(lines, 25); /* (2,2) + 2 directions x 4 np x 3 levels */
     free(script);

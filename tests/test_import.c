@@ -1,0 +1,433 @@
+/*
+ * test_import.c — `perfcast import` end to end: every format on small files
+ * written from its documentation (tests/fixtures/import/doc) and on real
+ * public samples (tests/fixtures/import/real, sources in the README there);
+ * each imported campaign must pass `perfcast check` and `perfcast predict`
+ * must fit every experiment import wrote. The runs written are read back
+ * with the CSV reader (libcsv) and compared with values taken by hand from
+ * the input files. Bad inputs must fail with FILE:LINE:COL and write nothing.
+ */
+#include "tests/testutil.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "gen/csvread.h"
+
+#define FIX "tests/fixtures/import"
+
+static char tmp[512];
+
+static int setup(void)
+{
+    return testutil_temp_dir(tmp, sizeof tmp) ? 0 : 1;
+}
+
+static int teardown(void)
+{
+    testutil_remove_dir(tmp);
+    return 0;
+}
+
+/* Import and return the exit status; output in *out (caller frees). */
+static int import(char **out, const char *format, const char *file, const char *campaign,
+                  const char *extra)
+{
+    return testutil_perfcast_run(out, "import %s %s --archive %s/a --campaign %s %s", format,
+                                 file, tmp, campaign, extra ? extra : "");
+}
+
+/* runs.csv of campaign, parsed by the CSV reader. */
+static bool load_runs(const char *campaign, csv_doc *doc)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/a/%s/runs.csv", tmp, campaign);
+    diag_list d;
+    diag_init(&d);
+    bool ok = csv_read_file(path, path, doc, &d) && d.count == 0;
+    diag_free(&d);
+    return ok;
+}
+
+/* The cell of data row r (0 = first under the header) in column name. */
+static const char *cell(const csv_doc *doc, size_t r, const char *name)
+{
+    const csv_row *head = &doc->rows[0];
+    for (size_t c = 0; c < head->nfields; c++)
+        if (strcmp(head->fields[c].text, name) == 0 && r + 1 < doc->nrows &&
+            c < doc->rows[r + 1].nfields)
+            return doc->rows[r + 1].fields[c].text;
+    return NULL;
+}
+
+static void assert_cell(const csv_doc *doc, size_t r, const char *name, const char *want)
+{
+    const char *got = cell(doc, r, name);
+    if (!got || strcmp(got, want) != 0)
+        fprintf(stderr, "\nrow %zu %s: got '%s', want '%s'\n", r, name, got ? got : "(none)",
+                want);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(got);
+    CU_ASSERT_STRING_EQUAL(got, want);
+}
+
+/* check passes and every experiment of the campaign predicts. */
+static void assert_checks_and_predicts(const char *campaign)
+{
+    char *out = NULL;
+    int rc = testutil_perfcast_run(&out, "check --archive %s/a", tmp);
+    if (rc != 0)
+        fprintf(stderr, "\n%s\n", out ? out : "");
+    CU_ASSERT_EQUAL(rc, 0);
+    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "; 0 problems"));
+    free(out);
+    char path[1024];
+    snprintf(path, sizeof path, "%s/a/%s/experiments.csv", tmp, campaign);
+    csv_doc doc;
+    diag_list d;
+    diag_init(&d);
+    CU_ASSERT_TRUE_FATAL(csv_read_file(path, path, &doc, &d));
+    CU_ASSERT_TRUE(doc.nrows >= 2);
+    for (size_t r = 1; r < doc.nrows; r++) {
+        const char *name = doc.rows[r].fields[0].text;
+        rc = testutil_perfcast_run(&out, "predict --archive %s/a --format csv %s %s", tmp,
+                                   campaign, name);
+        if (rc != 0)
+            fprintf(stderr, "\n%s/%s: %s\n", campaign, name, out ? out : "");
+        CU_ASSERT_EQUAL(rc, 0);
+        /* A header and at least one predicted configuration. */
+        CU_ASSERT_PTR_NOT_NULL(out && strchr(out, '\n') && strchr(strchr(out, '\n') + 1, '\n'));
+        free(out);
+    }
+    csv_doc_free(&doc);
+    diag_free(&d);
+}
+
+static void test_extrap_doc(void)
+{
+    char *out = NULL;
+    CU_ASSERT_EQUAL_FATAL(import(&out, "extrap", FIX "/doc/extrap_two_params.txt", "e2",
+                                 "--cluster c1"), 0);
+    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "imported 10 new runs"));
+    free(out);
+    csv_doc doc;
+    CU_ASSERT_TRUE_FATAL(load_runs("e2", &doc));
+    CU_ASSERT_EQUAL(doc.nrows, 11); /* 5 points x 2 repetitions */
+    /* Point ( 4 100 ), repetition 2: solve 5.3, halo 0.21, visits 8. */
+    assert_cell(&doc, 3, "np", "4");
+    assert_cell(&doc, 3, "n", "100");
+    assert_cell(&doc, 3, "rep", "2");
+    assert_cell(&doc, 3, "time_solve_s", "5.3");
+    assert_cell(&doc, 3, "time_halo_s", "0.21");
+    assert_cell(&doc, 3, "metric_visits_halo", "8");
+    assert_cell(&doc, 9, "time_halo_s", "0.52");
+    assert_cell(&doc, 9, "cluster", "c1");
+    csv_doc_free(&doc);
+    assert_checks_and_predicts("e2");
+}
+
+static void test_sacct_doc(void)
+{
+    char *out = NULL;
+    CU_ASSERT_EQUAL_FATAL(import(&out, "sacct", FIX "/doc/sacct_parsable2.txt", "s",
+                                 "--cluster c1"), 0);
+    free(out);
+    csv_doc doc;
+    CU_ASSERT_TRUE_FATAL(load_runs("s", &doc));
+    CU_ASSERT_EQUAL(doc.nrows, 6); /* 6 jobs, the FAILED one left out */
+    const char *np[] = {"4", "8", "16", "32", "64"};
+    const char *t[] = {"130", "72", "40", "25", "16"}; /* 2:10, 1:12, 0:40, 0:25, 0:16 */
+    for (size_t r = 0; r < 5; r++) {
+        assert_cell(&doc, r, "np", np[r]); /* from the numbered step, not batch */
+        assert_cell(&doc, r, "time_s", t[r]);
+    }
+    assert_cell(&doc, 3, "note", "job 1005");
+    assert_cell(&doc, 2, "nodes", "2");
+    assert_cell(&doc, 0, "date", "2024-03-01");
+    csv_doc_free(&doc);
+    assert_checks_and_predicts("s");
+    /* -p output (a '|' at each line's end) and a days field "0-00:30". */
+    CU_ASSERT_EQUAL_FATAL(import(&out, "sacct", FIX "/doc/sacct_parsable.txt", "s2",
+                                 "--cluster c1"), 0);
+    free(out);
+    CU_ASSERT_TRUE_FATAL(load_runs("s2", &doc));
+    assert_cell(&doc, 0, "time_s", "60");
+    assert_cell(&doc, 1, "time_s", "30");
+    assert_cell(&doc, 1, "np", "4");
+    csv_doc_free(&doc);
+    assert_checks_and_predicts("s2");
+}
+
+/* ReFrame 3 logs have no header: one line per variable, two per job here. */
+static void test_reframe3_doc(void)
+{
+    char *out = NULL;
+    CU_ASSERT_EQUAL_FATAL(import(&out, "reframe", FIX "/doc/reframe3.log", "r3", ""), 0);
+    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "imported 4 new runs"));
+    free(out);
+    csv_doc doc;
+    CU_ASSERT_TRUE_FATAL(load_runs("r3", &doc));
+    CU_ASSERT_EQUAL(doc.nrows, 5);
+    assert_cell(&doc, 2, "np", "8");
+    assert_cell(&doc, 2, "time_s", "11.3");          /* elapsed, in s: the only time */
+    assert_cell(&doc, 2, "metric_bandwidth", "3650.2");
+    assert_cell(&doc, 2, "cluster", "daint-mc");
+    assert_cell(&doc, 2, "tag_environ", "PrgEnv-gnu");
+    assert_cell(&doc, 2, "code", "mg_scaling");
+    assert_cell(&doc, 2, "note", "job 2003");
+    csv_doc_free(&doc);
+    assert_checks_and_predicts("r3");
+}
+
+static void test_jube_and_csv_doc(void)
+{
+    char *out = NULL;
+    CU_ASSERT_EQUAL_FATAL(import(&out, "jube", FIX "/doc/jube_result.csv", "j", "--cluster c1"), 0);
+    free(out);
+    csv_doc doc;
+    CU_ASSERT_TRUE_FATAL(load_runs("j", &doc));
+    assert_cell(&doc, 4, "np", "64");        /* tasks */
+    assert_cell(&doc, 4, "time_s", "18.1");  /* time_in_sec */
+    assert_cell(&doc, 4, "nodes", "8");
+    assert_cell(&doc, 4, "tag_compiler", "gcc"); /* text: a tag */
+    csv_doc_free(&doc);
+    assert_checks_and_predicts("j");
+
+    CU_ASSERT_EQUAL_FATAL(import(&out, "jube", FIX "/doc/jube_pretty.txt", "jp", "--cluster c1"), 0);
+    free(out);
+    CU_ASSERT_TRUE_FATAL(load_runs("jp", &doc));
+    CU_ASSERT_EQUAL(doc.nrows, 5); /* the rule line is not a run */
+    assert_cell(&doc, 1, "time_s", "71.9");
+    csv_doc_free(&doc);
+    assert_checks_and_predicts("jp");
+
+    CU_ASSERT_EQUAL_FATAL(import(&out, "csv", FIX "/doc/any.csv", "any",
+                                 "--map procs=np,runtime=time_s"), 0);
+    free(out);
+    CU_ASSERT_TRUE_FATAL(load_runs("any", &doc));
+    assert_cell(&doc, 0, "np", "2");
+    assert_cell(&doc, 0, "time_s", "40.1");
+    assert_cell(&doc, 0, "tag_comment", "first, warm");
+    assert_cell(&doc, 0, "input", "64");
+    assert_cell(&doc, 0, "cluster", "imported");
+    csv_doc_free(&doc);
+    assert_checks_and_predicts("any");
+}
+
+static void test_real_samples(void)
+{
+    char *out = NULL;
+    CU_ASSERT_EQUAL_FATAL(import(&out, "extrap", FIX "/real/extrap_strong_scaling.txt", "xr", ""), 0);
+    free(out);
+    csv_doc doc;
+    CU_ASSERT_TRUE_FATAL(load_runs("xr", &doc));
+    CU_ASSERT_EQUAL(doc.nrows, 31); /* 5 points x 6 repetitions */
+    assert_cell(&doc, 29, "np", "60");
+    assert_cell(&doc, 29, "time_s", "82.54252892405795"); /* digits as in the file */
+    csv_doc_free(&doc);
+    assert_checks_and_predicts("xr");
+
+    CU_ASSERT_EQUAL_FATAL(import(&out, "reframe", FIX "/real/reframe_stream_test.log", "rr", ""), 0);
+    free(out);
+    CU_ASSERT_TRUE_FATAL(load_runs("rr", &doc));
+    CU_ASSERT_EQUAL(doc.nrows, 5);
+    assert_cell(&doc, 1, "cluster", "pseudo-cluster-compute");
+    assert_cell(&doc, 1, "tag_environ", "clang");
+    assert_cell(&doc, 1, "metric_copy_bw", "18405.7");
+    assert_cell(&doc, 3, "metric_triad_bw", "8325.0");
+    assert_cell(&doc, 3, "date", "2024-02-25");
+    assert_cell(&doc, 3, "note", "job 70, pass");
+    csv_doc_free(&doc);
+    assert_checks_and_predicts("rr");
+
+    /* JUBE's tutorial result table: number is the process count here, and
+     * number_pat a measured figure. Points (1,1), (2,2) fit 3 - 2/np exactly,
+     * so the held-out np = 4 is predicted at 2.5 (measured 4: -37.5%). */
+    CU_ASSERT_EQUAL_FATAL(import(&out, "jube", FIX "/real/jube_tutorial_result.txt", "jt",
+                                 "--map number=np,number_pat=metric_number_pat "
+                                 "--response metric_number_pat"), 0);
+    free(out);
+    CU_ASSERT_TRUE_FATAL(load_runs("jt", &doc));
+    CU_ASSERT_EQUAL(doc.nrows, 4);
+    assert_cell(&doc, 2, "np", "4");
+    assert_cell(&doc, 2, "metric_number_pat", "4");
+    csv_doc_free(&doc);
+    assert_checks_and_predicts("jt");
+    CU_ASSERT_EQUAL(testutil_perfcast_run(&out, "predict --archive %s/a --format json jt "
+                                                "scaling-metric_number_pat", tmp), 0);
+    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "\"estimate\": 2.5,"));
+    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "\"error_pct\": -37.5,"));
+    free(out);
+}
+
+/* Importing again adds nothing; another file extends the campaign, and the
+ * rows already there come back byte for byte under the wider header. */
+static void test_extend_never_overwrites(void)
+{
+    char *out = NULL;
+    char path[1024];
+    snprintf(path, sizeof path, "%s/a/s/runs.csv", tmp);
+    CU_ASSERT_EQUAL_FATAL(import(&out, "sacct", FIX "/doc/sacct_parsable2.txt", "s", "--cluster c1"), 0);
+    free(out);
+    char *before = testutil_read_file(path);
+    CU_ASSERT_EQUAL(import(&out, "sacct", FIX "/doc/sacct_parsable2.txt", "s", "--cluster c1"), 0);
+    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "imported 0 new runs of 5"));
+    free(out);
+    char *again = testutil_read_file(path);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(before);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(again);
+    CU_ASSERT_STRING_EQUAL(before, again);
+    CU_ASSERT_EQUAL(import(&out, "jube", FIX "/doc/jube_result.csv", "s", "--cluster c1"), 0);
+    free(out);
+    char *after = testutil_read_file(path);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(after);
+    /* Line by line: each old line is the start of the new one (only empty
+     * cells for the new column tag_compiler were added). */
+    char *save_a = NULL, *save_b = NULL;
+    char *la = strtok_r(before, "\n", &save_a), *lb = strtok_r(after, "\n", &save_b);
+    for (la = strtok_r(NULL, "\n", &save_a), lb = strtok_r(NULL, "\n", &save_b); la;
+         la = strtok_r(NULL, "\n", &save_a), lb = strtok_r(NULL, "\n", &save_b)) {
+        CU_ASSERT_PTR_NOT_NULL_FATAL(lb);
+        CU_ASSERT_EQUAL(strncmp(lb, la, strlen(la)), 0);
+        CU_ASSERT_STRING_EQUAL(lb + strlen(la), ",");
+    }
+    size_t more = 0;
+    for (; lb; lb = strtok_r(NULL, "\n", &save_b))
+        more++;
+    CU_ASSERT_EQUAL(more, 5); /* the five JUBE runs */
+    free(before);
+    free(again);
+    free(after);
+    assert_checks_and_predicts("s");
+}
+
+static void test_bad_inputs_positioned(void)
+{
+    static const struct {
+        const char *format, *file, *expected;
+    } cases[] = {
+        {"extrap", "extrap_bad_number.txt", "extrap_bad_number.txt:5:10: '2.x' is not a number"},
+        {"extrap", "extrap_too_many_data.txt",
+         "extrap_too_many_data.txt:6:1: DATA line 3 of this region and metric, but only 2 POINTS"},
+        {"extrap", "extrap_not_whole.txt",
+         "extrap_not_whole.txt:2:8: the process count p is 2.5 here"},
+        {"reframe", "reframe_bad_tasks.log",
+         "reframe_bad_tasks.log:3:26: num_tasks 'four' is not a whole number >= 1"},
+        {"reframe", "reframe3_no_tasks.log",
+         "reframe3_no_tasks.log:1:93: no num_tasks=N field"},
+        {"sacct", "sacct_bad_elapsed.txt",
+         "sacct_bad_elapsed.txt:2:21: Elapsed '00:1x:00' is not [DD-][HH:]MM:SS"},
+        {"csv", "csv_negative_time.csv",
+         "csv_negative_time.csv:3:3: time_s '-1' is not a number of seconds > 0"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char *out = NULL, file[256];
+        snprintf(file, sizeof file, FIX "/bad/%s", cases[i].file);
+        bool csv = strcmp(cases[i].format, "csv") == 0;
+        int rc = import(&out, cases[i].format, file, "bad", csv ? "--map procs=np,runtime=time_s" : "");
+        if (!out || !strstr(out, cases[i].expected))
+            fprintf(stderr, "\nwant: %s\ngot:  %s\n", cases[i].expected, out ? out : "");
+        CU_ASSERT_EQUAL(rc, 1);
+        CU_ASSERT_PTR_NOT_NULL(out && strstr(out, cases[i].expected));
+        free(out);
+    }
+    /* Nothing was written for the campaign. */
+    char path[1024];
+    snprintf(path, sizeof path, "%s/a/bad", tmp);
+    struct stat st;
+    CU_ASSERT_NOT_EQUAL(stat(path, &st), 0);
+}
+
+/* Every reader under valgrind: no invalid access, no leak (exit 9 marks one). */
+static void test_valgrind_clean(void)
+{
+    const char *san = getenv("PERFCAST_SAN");
+    if (san && strcmp(san, "1") == 0) {
+        fprintf(stderr, "(valgrind skipped under SAN=1) ");
+        return;
+    }
+    static const char *const runs[] = {
+        "extrap " FIX "/doc/extrap_two_params.txt", "reframe " FIX "/real/reframe_stream_test.log",
+        "sacct " FIX "/doc/sacct_parsable2.txt", "jube " FIX "/doc/jube_pretty.txt",
+        "csv " FIX "/doc/any.csv --map procs=np,runtime=time_s",
+        "extrap " FIX "/bad/extrap_not_whole.txt", "sacct " FIX "/bad/sacct_bad_elapsed.txt",
+    };
+    for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) {
+        char *out = NULL;
+        int rc = testutil_run_commandf(&out,
+                                       "valgrind -q --error-exitcode=9 --leak-check=full "
+                                       "--errors-for-leak-kinds=definite,indirect %s import %s "
+                                       "--archive %s/vg --campaign v%zu",
+                                       testutil_perfcast(), runs[i], tmp, i);
+        if (rc != 0 && rc != 1)
+            fprintf(stderr, "\n%s\n", out ? out : "");
+        CU_ASSERT_TRUE(rc == 0 || rc == 1);
+        free(out);
+    }
+}
+
+/* runs.csv needs time_s only when an experiment predicts it: the ReFrame
+ * campaign has none and checks clean; an experiment that predicts the
+ * default time_s there fails with a message that says so. */
+static void test_time_s_only_when_used(void)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/a/rr/runs.csv", tmp);
+    char *runs = testutil_read_file(path);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(runs);
+    CU_ASSERT_PTR_NULL(strstr(runs, "time_s"));
+    free(runs);
+    assert_checks_and_predicts("rr");
+    snprintf(path, sizeof path, "%s/a/rr/experiments.csv", tmp);
+    char *exps = testutil_read_file(path);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(exps);
+    char *more = malloc(strlen(exps) + 64);
+    sprintf(more, "%stimed,scopred,,np,,np >= 1,,\n", exps);
+    testutil_write_file(path, more);
+    char *out = NULL;
+    CU_ASSERT_EQUAL(testutil_perfcast_run(&out, "fit --archive %s/a rr timed", tmp), 1);
+    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "the response column 'time_s' is not in runs.csv"));
+    free(out);
+    testutil_write_file(path, exps);
+    free(exps);
+    free(more);
+}
+
+static void test_usage(void)
+{
+    char *out = NULL;
+    CU_ASSERT_EQUAL(testutil_perfcast_run(&out, "import xml f --campaign c"), 2);
+    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "perfcast: unknown format xml; see perfcast import --help"));
+    free(out);
+    CU_ASSERT_EQUAL(testutil_perfcast_run(&out, "import csv f.csv"), 2);
+    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "--campaign NAME is required"));
+    free(out);
+    CU_ASSERT_EQUAL(testutil_perfcast_run(&out, "import csv f.csv --campaign c --map procs"), 2);
+    free(out);
+    CU_ASSERT_EQUAL(testutil_perfcast_run(&out, "import csv f.csv --campaign ../x"), 1);
+    free(out);
+}
+
+int main(void)
+{
+    static const testutil_test tests[] = {
+        {"extrap: doc sample, two parameters, regions and metrics", test_extrap_doc},
+        {"sacct: --parsable2 and -p, steps, states, days", test_sacct_doc},
+        {"reframe 3: lines without a header", test_reframe3_doc},
+        {"jube (csv and pretty) and csv with --map", test_jube_and_csv_doc},
+        {"real samples: Extra-P and ReFrame", test_real_samples},
+        {"extending a campaign never changes its rows", test_extend_never_overwrites},
+        {"bad inputs: FILE:LINE:COL, nothing written", test_bad_inputs_positioned},
+        {"time_s only where an experiment uses it", test_time_s_only_when_used},
+        {"valgrind-clean", test_valgrind_clean},
+        {"usage errors", test_usage},
+        {NULL, NULL},
+    };
+    static const testutil_suite suites[] = {{"import", tests}, {NULL, NULL}};
+    if (setup() != 0)
+        return 1;
+    int status = testutil_run_suites(suites);
+    teardown();
+    return status;
+}
