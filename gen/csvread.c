@@ -195,6 +195,48 @@ static bool only_blank(const char *data, size_t len)
     return true;
 }
 
+/* Offset of the first byte past CSV_MAX_LINE_BYTES in a line, or len. */
+static size_t long_line_at(const char *data, size_t len)
+{
+    size_t start = 0;
+    while (start < len) {
+        const char *nl = memchr(data + start, '\n', len - start);
+        size_t end = nl ? (size_t)(nl - data) : len;
+        if (end - start > CSV_MAX_LINE_BYTES)
+            return start + CSV_MAX_LINE_BYTES;
+        start = end + 1;
+    }
+    return len;
+}
+
+/* Report the first byte that makes data unusable as CSV text: invalid
+ * UTF-8, a NUL byte or an over-long line. True when there is none. */
+static bool check_text(const char *data, size_t len, const char *name, diag_list *diags)
+{
+    size_t bad = csv_utf8_invalid_at(data, len);
+    const char *nul = memchr(data, '\0', bad);
+    size_t at = nul ? (size_t)(nul - data) : bad;
+    size_t long_at = long_line_at(data, at);
+    bool too_long = long_at < at;
+    if (too_long)
+        at = long_at;
+    if (at == len)
+        return true;
+    long line, column;
+    position_of(data, at, &line, &column);
+    if (too_long)
+        diag_add(diags, name, line, column,
+                 "line longer than %zu bytes, the most perfcast reads (see archive/README.md)",
+                 CSV_MAX_LINE_BYTES);
+    else if (data[at] == '\0')
+        diag_add(diags, name, line, column,
+                 "NUL byte (0x00) in the text (expected UTF-8 text without NUL bytes)");
+    else
+        diag_add(diags, name, line, column, "invalid UTF-8 (byte 0x%02x); save the file as UTF-8",
+                 (unsigned char)data[at]);
+    return false;
+}
+
 bool csv_parse_buffer(const char *data, size_t len, const char *name,
                       csv_doc *doc, diag_list *diags)
 {
@@ -203,14 +245,8 @@ bool csv_parse_buffer(const char *data, size_t len, const char *name,
         data += 3; /* byte-order mark; positions count from after it */
         len -= 3;
     }
-    size_t bad = csv_utf8_invalid_at(data, len);
-    if (bad < len) {
-        long line, column;
-        position_of(data, bad, &line, &column);
-        diag_add(diags, name, line, column, "invalid UTF-8 (byte 0x%02x); save the file as UTF-8",
-                 (unsigned char)data[bad]);
+    if (!check_text(data, len, name, diags))
         return false;
-    }
     if (only_blank(data, len)) {
         diag_add(diags, name, 0, 0, "the file is empty (expected a header line)");
         return false;
@@ -236,18 +272,25 @@ bool csv_parse_buffer(const char *data, size_t len, const char *name,
     return ok;
 }
 
-bool csv_read_file(const char *path, const char *name, csv_doc *doc, diag_list *diags)
+bool csv_read_file_inside(const char *root, const char *path, const char *name,
+                          csv_doc *doc, diag_list *diags)
 {
     memset(doc, 0, sizeof *doc);
     size_t len;
-    char *buf = fileio_read_file(path, &len);
-    if (!buf) {
-        diag_add(diags, name, 0, 0, "cannot read: %s", strerror(errno));
+    char *buf;
+    fileio_status status = fileio_read_inside(root, path, FILEIO_MAX_BYTES, &buf, &len);
+    if (status != FILEIO_OK) {
+        diag_add(diags, name, 0, 0, "cannot read: %s", fileio_status_text(status, errno));
         return false;
     }
     bool ok = csv_parse_buffer(buf, len, name, doc, diags);
     free(buf);
     return ok;
+}
+
+bool csv_read_file(const char *path, const char *name, csv_doc *doc, diag_list *diags)
+{
+    return csv_read_file_inside(NULL, path, name, doc, diags);
 }
 
 bool csv_parse_number(const char *text, double *out, const char **why)

@@ -4,9 +4,12 @@
  *
  * Accepted: quoted fields with doubled quotes and embedded newlines, CRLF or
  * LF line ends, a UTF-8 byte-order mark, blank lines (skipped), fields of any
- * size. Rejected with a positioned problem: an empty file, invalid UTF-8, an
- * unterminated quote, a quote inside an unquoted field, text after a closing
- * quote. Column numbers count characters (UTF-8 code points), from 1.
+ * size up to the line limit. Rejected with a positioned problem: an empty
+ * file, invalid UTF-8, a NUL byte (C strings would cut the field short
+ * there), a line longer than CSV_MAX_LINE_BYTES, an unterminated quote, a
+ * quote inside an unquoted field, text after a closing quote. Files are
+ * read as fileio.h reads them: regular files of at most FILEIO_MAX_BYTES.
+ * Column numbers count characters (UTF-8 code points), from 1.
  *
  * Ownership: csv_read_file fills a csv_doc the caller frees with
  * csv_doc_free, in every case.
@@ -37,9 +40,17 @@ typedef struct {
     size_t nrows;
 } csv_doc;
 
+/* The longest line accepted: 16 MiB (archive/README.md). */
+#define CSV_MAX_LINE_BYTES ((size_t)16 << 20)
+
 /* Read and parse path. Returns false (and records why in diags, naming
  * the file as display_name) when the file is unusable as a whole. */
 bool csv_read_file(const char *path, const char *display_name, csv_doc *doc, diag_list *diags);
+
+/* csv_read_file for a file of an archive: path must also resolve inside
+ * the folder root (no symbolic link out of the archive). */
+bool csv_read_file_inside(const char *root, const char *path, const char *display_name,
+                          csv_doc *doc, diag_list *diags);
 
 /* Parse an in-memory buffer the same way (used by tests and by
  * csv_read_file). */
