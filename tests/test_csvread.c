@@ -102,6 +102,35 @@ static void test_problems(void)
     expect_problem("a\n\xED\xA0\x80\n", 6, 2, 1, "invalid UTF-8");
 }
 
+static void test_nul_byte(void)
+{
+    /* `hx<NUL>evil` used to be read as `hx`. */
+    expect_problem("name,code\nx,hx\0evil\n", 19, 2, 5, "NUL byte");
+    expect_problem("a\0", 2, 1, 2, "NUL byte");
+    /* The first problem wins: invalid UTF-8 before a NUL is reported. */
+    expect_problem("a\n\xC3\x28,\0\n", 7, 2, 1, "invalid UTF-8");
+}
+
+static void test_line_limit(void)
+{
+    size_t n = CSV_MAX_LINE_BYTES;
+    char *text = malloc(n + 16);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+    memcpy(text, "a\n", 2);
+    memset(text + 2, 'x', n);
+    memcpy(text + 2 + n, "\n", 2);
+    csv_doc doc;
+    diag_list d;
+    /* Exactly the limit is accepted... */
+    CU_ASSERT_TRUE(parse(text, n + 3, &doc, &d));
+    csv_doc_free(&doc);
+    diag_free(&d);
+    /* ...one more byte is reported where the line passes the limit. */
+    memcpy(text + 2 + n, "yz\n", 4);
+    expect_problem(text, n + 5, 2, (long)n + 1, "line longer than 16777216 bytes");
+    free(text);
+}
+
 static void test_numbers(void)
 {
     const char *why;
@@ -130,6 +159,8 @@ int main(void)
         {"no final newline, UTF-8 columns", test_no_final_newline_and_utf8_columns},
         {"1 MB field", test_big_field},
         {"problems", test_problems},
+        {"NUL byte, positioned", test_nul_byte},
+        {"line length limit", test_line_limit},
         {"numbers", test_numbers},
         {NULL, NULL},
     };
