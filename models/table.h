@@ -32,6 +32,9 @@ typedef struct {
     size_t row_cap;
     table_column *cols;
     long *line;   /* source line of each row, or 0 when the row was built in memory */
+    size_t col_cap;     /* slots in cols */
+    size_t *name_index; /* hash of the column names: column + 1, 0 = free slot */
+    size_t index_cap;   /* slots in name_index, a power of two > 2 * ncols */
 } table;
 
 /* Initialise an empty table (no columns, no rows). */
@@ -44,7 +47,8 @@ void table_free(table *t);
  * Returns the new column's index, or -1 when out of memory or the name exists. */
 int table_add_column(table *t, const char *name, column_kind kind);
 
-/* Index of the column called name, or -1. */
+/* Index of the column called name, or -1. Constant time (hashed), so a
+ * header of many columns is checked in linear time. */
 int table_find(const table *t, const char *name);
 
 /* Append a row of missing values; returns its index, or -1 when out of memory. */
