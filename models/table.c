@@ -19,20 +19,62 @@ void table_init(table *t)
     memset(t, 0, sizeof *t);
 }
 
-static void column_free(table_column *c, size_t nrows)
+/* A block of text cells, NUL-terminated one after the other. */
+struct table_block {
+    struct table_block *next;
+    size_t used, cap;
+    char bytes[];
+};
+
+enum { BLOCK_BYTES = 256 * 1024 };
+
+static void column_free(table_column *c)
 {
     free(c->name);
     free(c->num);
-    if (c->text)
-        for (size_t r = 0; r < nrows; r++)
-            free(c->text[r]);
     free(c->text);
+}
+
+/* A copy of the len bytes at s, NUL-terminated, in t's blocks; NULL when
+ * out of memory. A string larger than a block gets a block of its own. */
+static char *store_string(table *t, const char *s, size_t len)
+{
+    struct table_block *b = t->strings;
+    if (!b || b->cap - b->used < len + 1) {
+        size_t cap = len + 1 > BLOCK_BYTES ? len + 1 : BLOCK_BYTES;
+        struct table_block *fresh = malloc(sizeof *fresh + cap);
+        if (!fresh)
+            return NULL;
+        fresh->used = 0;
+        fresh->cap = cap;
+        /* A big string's own block goes second, so the current block keeps
+         * filling. */
+        if (b && cap > BLOCK_BYTES) {
+            fresh->next = b->next;
+            b->next = fresh;
+        } else {
+            fresh->next = b;
+            t->strings = fresh;
+        }
+        b = fresh;
+    }
+    char *copy = b->bytes + b->used;
+    if (len)
+        memcpy(copy, s, len);
+    copy[len] = '\0';
+    b->used += len + 1;
+    return copy;
 }
 
 void table_free(table *t)
 {
     for (size_t i = 0; i < t->ncols; i++)
-        column_free(&t->cols[i], t->nrows);
+        column_free(&t->cols[i]);
+    while (t->strings) {
+        struct table_block *next = t->strings->next;
+        free(t->strings);
+        t->strings = next;
+    }
     free(t->cols);
     free(t->line);
     free(t->name_index);
@@ -118,7 +160,7 @@ int table_add_column(table *t, const char *name, column_kind kind)
     table_column c = {.kind = kind};
     c.name = strdup(name);
     if (!c.name || !column_alloc(&c, t->row_cap)) {
-        column_free(&c, 0);
+        column_free(&c);
         return -1;
     }
     t->cols[t->ncols] = c;
@@ -170,16 +212,20 @@ bool table_set_number(table *t, size_t row, size_t col, double v)
     return true;
 }
 
-bool table_set_text(table *t, size_t row, size_t col, const char *s)
+bool table_set_text_n(table *t, size_t row, size_t col, const char *s, size_t len)
 {
     if (row >= t->nrows || col >= t->ncols || t->cols[col].kind != COL_TEXT)
         return false;
     char *copy = NULL;
-    if (s && !(copy = strdup(s)))
+    if (s && !(copy = store_string(t, s, len)))
         return false;
-    free(t->cols[col].text[row]);
     t->cols[col].text[row] = copy;
     return true;
+}
+
+bool table_set_text(table *t, size_t row, size_t col, const char *s)
+{
+    return table_set_text_n(t, row, col, s, s ? strlen(s) : 0);
 }
 
 double table_number(const table *t, size_t row, size_t col)

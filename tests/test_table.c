@@ -71,6 +71,42 @@ static void test_select_keeps_lookup(void)
     table_free(&t);
 }
 
+static void test_text_storage(void)
+{
+    /* Many small strings, one larger than a storage block, and bytes
+     * without a NUL: every cell keeps its own text. */
+    table t;
+    table_init(&t);
+    CU_ASSERT_EQUAL(table_add_column(&t, "note", COL_TEXT), 0);
+    size_t big = 600 * 1024;
+    char *large = malloc(big + 1);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(large);
+    memset(large, 'L', big);
+    large[big] = '\0';
+    char buf[32];
+    long wrong = 0;
+    for (int i = 0; i < 50000; i++) {
+        long r = table_add_row(&t, i + 2);
+        snprintf(buf, sizeof buf, "run %d", i);
+        bool ok = i == 777 ? table_set_text(&t, (size_t)r, 0, large)
+                           : table_set_text_n(&t, (size_t)r, 0, buf, strlen(buf) - 1);
+        wrong += !ok;
+    }
+    for (int i = 0; i < 50000; i++) {
+        snprintf(buf, sizeof buf, "run %d", i);
+        buf[strlen(buf) - 1] = '\0';
+        const char *got = table_text(&t, (size_t)i, 0);
+        wrong += i == 777 ? strcmp(got, large) != 0 : strcmp(got, buf) != 0;
+    }
+    CU_ASSERT_EQUAL(wrong, 0);
+    CU_ASSERT_TRUE(table_set_text(&t, 3, 0, NULL));
+    CU_ASSERT_PTR_NULL(table_text(&t, 3, 0));
+    CU_ASSERT_TRUE(table_set_text(&t, 4, 0, ""));
+    CU_ASSERT_STRING_EQUAL(table_text(&t, 4, 0), "");
+    free(large);
+    table_free(&t);
+}
+
 /* A header of `n` columns x0..x(n-1), then `extra` appended. */
 static char *wide_header(int n, const char *extra)
 {
@@ -110,6 +146,7 @@ int main(void)
     static const testutil_test tests[] = {
         {"40,000 columns found by name", test_many_columns},
         {"selected rows keep the lookup", test_select_keeps_lookup},
+        {"text cells in blocks", test_text_storage},
         {"wide header with a duplicate", test_wide_header_duplicate},
         {NULL, NULL},
     };
