@@ -97,16 +97,18 @@ static char *read_text(const char *root, const char *path, const char *display, 
     return buf;
 }
 
-/* Load one CSV file of the archive (root) into a typed table; false when
- * it is unusable or has any problem. */
+/* Load one CSV file of the archive (root) into a typed table, streamed
+ * (a runs.csv can have millions of rows); false when it is unusable or
+ * has any problem. */
 static bool load_csv(const char *root, const char *path, const schema *s, table *out, diag_list *d)
 {
-    csv_doc doc;
+    schema_stream st;
     size_t before = d->count;
-    table_init(out);
-    if (csv_read_file_inside(root, path, s->file, &doc, d))
-        schema_load_table(&doc, s, out, d);
-    csv_doc_free(&doc);
+    schema_stream_init(&st, s, out, d);
+    if (csv_read_rows(root, path, s->file, schema_stream_row, &st, d))
+        schema_stream_finish(&st);
+    else
+        schema_stream_discard(&st); /* unusable as a whole: nothing of it is kept */
     return d->count == before;
 }
 

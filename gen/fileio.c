@@ -112,10 +112,10 @@ static fileio_status failure(void)
     return errno == ENOENT || errno == ENOTDIR ? FILEIO_MISSING : FILEIO_FAILED;
 }
 
-/* Open and read a path already known to be allowed; flags adds O_NOFOLLOW
- * for a path that has been resolved. */
-static fileio_status read_regular(const char *path, int flags, size_t max_bytes,
-                                  char **out, size_t *len)
+/* Open a path already known to be allowed; flags adds O_NOFOLLOW for a
+ * path that has been resolved. */
+static fileio_status open_regular(const char *path, int flags, size_t max_bytes, int *fd,
+                                  size_t *size)
 {
     struct stat st;
     if (stat(path, &st) != 0)
@@ -123,18 +123,20 @@ static fileio_status read_regular(const char *path, int flags, size_t max_bytes,
     fileio_status status = check_kind(&st, max_bytes);
     if (status != FILEIO_OK)
         return status;
-    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | flags);
-    if (fd < 0)
+    *fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | flags);
+    if (*fd < 0)
         return errno == ELOOP ? FILEIO_OUTSIDE : failure();
-    if (fstat(fd, &st) != 0)
+    if (fstat(*fd, &st) != 0)
         status = FILEIO_FAILED;
     else
         status = check_kind(&st, max_bytes);
-    if (status == FILEIO_OK)
-        status = read_descriptor(fd, (size_t)st.st_size, max_bytes, out, len);
-    int saved = errno;
-    close(fd);
-    errno = saved;
+    if (status != FILEIO_OK) {
+        int saved = errno;
+        close(*fd);
+        errno = saved;
+        *fd = -1;
+    }
+    *size = (size_t)st.st_size;
     return status;
 }
 
@@ -170,19 +172,36 @@ static fileio_status resolve_inside(const char *root, const char *path, char **r
     return status;
 }
 
+fileio_status fileio_open_inside(const char *root, const char *path, size_t max_bytes, int *fd,
+                                 size_t *size)
+{
+    *fd = -1;
+    *size = 0;
+    if (!root)
+        return open_regular(path, 0, max_bytes, fd, size);
+    char *resolved;
+    fileio_status status = resolve_inside(root, path, &resolved);
+    if (status == FILEIO_OK)
+        status = open_regular(resolved, O_NOFOLLOW, max_bytes, fd, size);
+    int saved = errno;
+    free(resolved);
+    errno = saved;
+    return status;
+}
+
 fileio_status fileio_read_inside(const char *root, const char *path, size_t max_bytes,
                                  char **out, size_t *len)
 {
     *out = NULL;
-    if (!root)
-        return read_regular(path, 0, max_bytes, out, len);
-    char *resolved;
-    fileio_status status = resolve_inside(root, path, &resolved);
-    if (status == FILEIO_OK)
-        status = read_regular(resolved, O_NOFOLLOW, max_bytes, out, len);
-    int saved = errno;
-    free(resolved);
-    errno = saved;
+    int fd;
+    size_t size;
+    fileio_status status = fileio_open_inside(root, path, max_bytes, &fd, &size);
+    if (status == FILEIO_OK) {
+        status = read_descriptor(fd, size, max_bytes, out, len);
+        int saved = errno;
+        close(fd);
+        errno = saved;
+    }
     return status;
 }
 

@@ -46,6 +46,12 @@ char *fileio_read_file(const char *path, size_t *len);
 fileio_status fileio_read_inside(const char *root, const char *path, size_t max_bytes,
                                  char **out, size_t *len);
 
+/* The checks of fileio_read_inside, then the file open for reading in
+ * *fd (the caller closes it) with its size at the time of the check in
+ * *size. *fd is -1 on any status but FILEIO_OK. */
+fileio_status fileio_open_inside(const char *root, const char *path, size_t max_bytes, int *fd,
+                                 size_t *size);
+
 /* Why a read failed, as the end of "cannot read: ..." (err is the errno
  * saved for FILEIO_FAILED). Static text. */
 const char *fileio_status_text(fileio_status status, int err);
