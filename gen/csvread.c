@@ -105,7 +105,8 @@ static bool check_bytes(text_check *k, const unsigned char *s, size_t n, const c
         }
         if ((c & 0xC0) != 0x80) /* columns count characters */
             k->column++;
-        k->any_text |= !isspace(c);
+        if (!k->any_text)
+            k->any_text = !isspace(c);
     }
     return true;
 }

@@ -59,13 +59,25 @@ static void excerpt(const char *text, char *buf, size_t len)
     snprintf(buf, len, "\"%.*s%s\"", (int)keep, text, keep < n ? "…" : "");
 }
 
+/* The number written by the n digits at s, or -1 when one is not a digit
+ * (sscanf would also take signs and spaces, and is slow on a million cells). */
+static int digits(const char *s, int n)
+{
+    int v = 0;
+    for (int i = 0; i < n; i++) {
+        if (!isdigit((unsigned char)s[i]))
+            return -1;
+        v = v * 10 + (s[i] - '0');
+    }
+    return v;
+}
+
 static bool valid_date(const char *s)
 {
-    int y, m, d;
-    char tail;
     if (strlen(s) != 10 || s[4] != '-' || s[7] != '-')
         return false;
-    if (sscanf(s, "%4d-%2d-%2d%c", &y, &m, &d, &tail) != 3)
+    int y = digits(s, 4), m = digits(s + 5, 2), d = digits(s + 8, 2);
+    if (y < 0)
         return false;
     static const int days[] = {31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
     return m >= 1 && m <= 12 && d >= 1 && d <= days[m - 1];
