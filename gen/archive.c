@@ -105,7 +105,7 @@ static bool load_csv(const char *root, const char *path, const schema *s, table 
     schema_stream st;
     size_t before = d->count;
     schema_stream_init(&st, s, out, d);
-    if (csv_read_rows(root, path, s->file, schema_stream_row, &st, d))
+    if (csv_read_rows(root, path, s->file, schema_stream_lines, schema_stream_row, &st, d))
         schema_stream_finish(&st);
     else
         schema_stream_discard(&st); /* unusable as a whole: nothing of it is kept */

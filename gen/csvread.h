@@ -48,6 +48,10 @@ typedef struct {
  * reporting why (out of memory). */
 typedef bool (*csv_row_fn)(void *ctx, const csv_row *row);
 
+/* Told, before the first row, how many lines the file has: at least the
+ * number of rows to come (the header included). */
+typedef void (*csv_lines_fn)(void *ctx, size_t lines);
+
 /* The longest line accepted: 16 MiB (archive/README.md). */
 #define CSV_MAX_LINE_BYTES ((size_t)16 << 20)
 
@@ -61,12 +65,13 @@ bool csv_read_file_inside(const char *root, const char *path, const char *displa
                           csv_doc *doc, diag_list *diags);
 
 /* Stream path (checked as csv_read_file_inside checks it) to fn, row by
- * row, in memory that does not grow with the file: for large files. No
+ * row, in memory that does not grow with the file: for large files.
+ * lines (may be NULL) is called first with the file's line count. No
  * row is handed over from a file that is not text (invalid UTF-8, a NUL
  * byte, an over-long line). Returns false when the file is unusable, a
  * row is malformed (rows before it were handed over) or fn stopped. */
 bool csv_read_rows(const char *root, const char *path, const char *display_name,
-                   csv_row_fn fn, void *ctx, diag_list *diags);
+                   csv_lines_fn lines, csv_row_fn fn, void *ctx, diag_list *diags);
 
 /* csv_read_rows of an in-memory buffer. */
 bool csv_parse_rows(const char *data, size_t len, const char *display_name, csv_row_fn fn,

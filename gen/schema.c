@@ -278,6 +278,14 @@ bool schema_stream_row(void *stream, const csv_row *row)
     return true;
 }
 
+void schema_stream_lines(void *stream, size_t lines)
+{
+    schema_stream *st = stream;
+    /* A hint only: without the room, rows are added as they come. */
+    if (lines > 1)
+        table_reserve_rows(st->out, lines - 1);
+}
+
 bool schema_stream_finish(schema_stream *st)
 {
     const schema *s = st->s;

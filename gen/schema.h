@@ -82,6 +82,8 @@ typedef struct {
 
 void schema_stream_init(schema_stream *st, const schema *s, table *out, diag_list *diags);
 bool schema_stream_row(void *stream, const csv_row *row);
+/* A csv_lines_fn: makes room in the table for the rows to come. */
+void schema_stream_lines(void *stream, size_t lines);
 bool schema_stream_finish(schema_stream *st);
 
 /* Instead of finish, when the file turned out unusable: frees the layout

@@ -196,6 +196,11 @@ static bool grow_rows(table *t, size_t new_cap)
     return true;
 }
 
+bool table_reserve_rows(table *t, size_t nrows)
+{
+    return nrows <= t->row_cap || grow_rows(t, nrows);
+}
+
 long table_add_row(table *t, long source_line)
 {
     if (t->nrows == t->row_cap && !grow_rows(t, t->row_cap ? t->row_cap * 2 : 16))

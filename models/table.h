@@ -57,6 +57,10 @@ int table_add_column(table *t, const char *name, column_kind kind);
  * header of many columns is checked in linear time. */
 int table_find(const table *t, const char *name);
 
+/* Make room for nrows rows in all (a reader that knows how many rows are
+ * coming spares the table its growing copies); false when out of memory. */
+bool table_reserve_rows(table *t, size_t nrows);
+
 /* Append a row of missing values; returns its index, or -1 when out of memory. */
 long table_add_row(table *t, long source_line);
 
