@@ -363,6 +363,9 @@ static bool parser_init(struct csv_parser *p, reader *r, csv_row_fn fn, void *ct
         diag_add(diags, name, 0, 0, "out of memory");
         return false;
     }
+    /* libcsv grows a field's buffer by this many bytes at a time: its
+     * default (128) makes a field of megabytes quadratic. */
+    csv_set_blk_size(p, CHUNK_BYTES);
     return true;
 }
 
