@@ -60,17 +60,28 @@ static void test_no_final_newline_and_utf8_columns(void)
     diag_free(&d);
 }
 
+/* head, n times 'x', tail (NUL-terminated, malloc'ed); its length in *len. */
+static char *padded(const char *head, size_t n, const char *tail, size_t *len)
+{
+    size_t h = strlen(head), t = strlen(tail);
+    char *text = malloc(h + n + t + 1);
+    if (text) {
+        memcpy(text, head, h);
+        memset(text + h, 'x', n);
+        memcpy(text + h + n, tail, t + 1);
+    }
+    *len = h + n + t;
+    return text;
+}
+
 static void test_big_field(void)
 {
-    size_t n = 1 << 20;
-    char *text = malloc(n + 16);
+    size_t n = 1 << 20, len;
+    char *text = padded("a\n\"", n, "\"\n", &len);
     CU_ASSERT_PTR_NOT_NULL_FATAL(text);
-    memcpy(text, "a\n\"", 3);
-    memset(text + 3, 'x', n);
-    memcpy(text + 3 + n, "\"\n", 3);
     csv_doc doc;
     diag_list d;
-    CU_ASSERT_TRUE(parse(text, n + 5, &doc, &d));
+    CU_ASSERT_TRUE(parse(text, len, &doc, &d));
     CU_ASSERT_EQUAL_FATAL(doc.nrows, 2);
     CU_ASSERT_EQUAL(strlen(doc.rows[1].fields[0].text), n);
     csv_doc_free(&doc);
@@ -115,21 +126,20 @@ static void test_nul_byte(void)
 
 static void test_line_limit(void)
 {
-    size_t n = CSV_MAX_LINE_BYTES;
-    char *text = malloc(n + 16);
+    size_t n = CSV_MAX_LINE_BYTES, len;
+    char *text = padded("a\n", n, "\n", &len);
     CU_ASSERT_PTR_NOT_NULL_FATAL(text);
-    memcpy(text, "a\n", 2);
-    memset(text + 2, 'x', n);
-    memcpy(text + 2 + n, "\n", 2);
     csv_doc doc;
     diag_list d;
     /* Exactly the limit is accepted... */
-    CU_ASSERT_TRUE(parse(text, n + 3, &doc, &d));
+    CU_ASSERT_TRUE(parse(text, len, &doc, &d));
     csv_doc_free(&doc);
     diag_free(&d);
+    free(text);
     /* ...one more byte is reported where the line passes the limit. */
-    memcpy(text + 2 + n, "yz\n", 4);
-    expect_problem(text, n + 5, 2, (long)n + 1, "line longer than 16777216 bytes");
+    text = padded("a\n", n + 1, "y\n", &len);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+    expect_problem(text, len, 2, (long)n + 1, "line longer than 16777216 bytes");
     free(text);
 }
 
