@@ -46,7 +46,7 @@ $(B)/obj/tests/fuzz/fuzz_expr.o: tests/module.mk
 # (clang under afl-cc: no -Werror, its warnings are not gcc's).
 .PHONY: fuzz fuzz-afl-build
 fuzz-afl-build:
-	@$(MAKE) --no-print-directory CC=$(AFL_CC) B=$(AFL_B) SAN=0 \
+	@$(MAKE) -s --no-print-directory CC=$(AFL_CC) B=$(AFL_B) SAN=0 \
 	    CFLAGS="-O2 -g -std=c11 -pthread" $(AFL_BINS)
 
 ifeq ($(HAVE_AFL),1)
