@@ -3,6 +3,7 @@
 #   make site     build perfcast and publish the embedded archive into site/
 #   make check    build and run every test (CUnit suites, end-to-end checks)
 #   make bench    speed benchmarks (never part of check)
+#   make fuzz     fuzz archive ingest and expressions (AFL++; tests/module.mk)
 #   make deps     install missing Debian packages (site and check run it)
 #   make install  PREFIX=/usr/local DESTDIR=
 #   make SAN=1 …  the same with AddressSanitizer + UndefinedBehaviorSanitizer

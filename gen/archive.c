@@ -80,14 +80,17 @@ static char *dup_or_null(const char *s)
     return s ? strdup(s) : NULL;
 }
 
-/* Read a whole text file; NULL (and a problem, unless missing_ok) on failure. */
-static char *read_text(const char *path, const char *display, bool missing_ok, diag_list *d)
+/* Read a whole text file of the archive (root); NULL (and a problem,
+ * unless missing_ok) on failure. */
+static char *read_text(const char *root, const char *path, const char *display, bool missing_ok,
+                       diag_list *d)
 {
     size_t len;
-    char *buf = fileio_read_file(path, &len);
-    if (!buf) {
-        if (!(missing_ok && errno == ENOENT))
-            diag_add(d, display, 0, 0, "cannot read: %s", strerror(errno));
+    char *buf;
+    fileio_status status = fileio_read_inside(root, path, FILEIO_MAX_BYTES, &buf, &len);
+    if (status != FILEIO_OK) {
+        if (!(missing_ok && status == FILEIO_MISSING))
+            diag_add(d, display, 0, 0, "cannot read: %s", fileio_status_text(status, errno));
         return NULL;
     }
     if (strlen(buf) != len || csv_utf8_invalid_at(buf, len) != len) {
@@ -98,16 +101,18 @@ static char *read_text(const char *path, const char *display, bool missing_ok, d
     return buf;
 }
 
-/* Load one CSV file into a typed table; false when it is unusable or has
- * any problem. */
-static bool load_csv(const char *path, const schema *s, table *out, diag_list *d)
+/* Load one CSV file of the archive (root) into a typed table, streamed
+ * (a runs.csv can have millions of rows); false when it is unusable or
+ * has any problem. */
+static bool load_csv(const char *root, const char *path, const schema *s, table *out, diag_list *d)
 {
-    csv_doc doc;
+    schema_stream st;
     size_t before = d->count;
-    table_init(out);
-    if (csv_read_file(path, s->file, &doc, d))
-        schema_load_table(&doc, s, out, d);
-    csv_doc_free(&doc);
+    schema_stream_init(&st, s, out, d);
+    if (csv_read_rows(root, path, s->file, schema_stream_lines, schema_stream_row, &st, d))
+        schema_stream_finish(&st);
+    else
+        schema_stream_discard(&st); /* unusable as a whole: nothing of it is kept */
     return d->count == before;
 }
 
@@ -120,7 +125,7 @@ static bool load_clusters(archive *a, diag_list *d)
     if (!path)
         return false;
     schema s = {.file = path, .specs = cluster_columns, .allow_unknown = true};
-    bool ok = load_csv(path, &s, &a->cluster_table, d);
+    bool ok = load_csv(a->dir, path, &s, &a->cluster_table, d);
     const table *t = &a->cluster_table;
     a->clusters = t->nrows ? calloc(t->nrows, sizeof *a->clusters) : NULL;
     for (size_t r = 0; r < t->nrows && a->clusters; r++) {
@@ -224,14 +229,15 @@ static size_t mark_row_problems(campaign *c, const diag_list *d, size_t first, l
 
 /* Load experiments.csv; returns how many of the problems found concern
  * single experiments (see mark_row_problems). */
-static size_t load_experiments(campaign *c, const char *path, const char *display, diag_list *d)
+static size_t load_experiments(const archive *a, campaign *c, const char *path, const char *display,
+                               diag_list *d)
 {
     csv_doc doc;
     table t;
     size_t before = d->count, in_rows = 0;
     schema s = {.file = display, .specs = experiment_columns, .allow_no_rows = true};
     table_init(&t);
-    if (csv_read_file(path, display, &doc, d) && schema_load_table(&doc, &s, &t, d)) {
+    if (csv_read_file_inside(a->dir, path, display, &doc, d) && schema_load_table(&doc, &s, &t, d)) {
         c->experiments = t.nrows ? calloc(t.nrows, sizeof *c->experiments) : NULL;
         for (size_t r = 0; r < t.nrows && c->experiments; r++)
             fill_experiment(&c->experiments[c->nexperiments++], &t, r);
@@ -257,14 +263,14 @@ static bool load_campaign(const archive *a, const char *name, campaign *c, diag_
     if (c->name && c->dir && runs && exps && readme) {
         schema s = {.file = runs, .specs = run_columns, .allow_unknown = true,
                     .check_text = check_cluster_known, .check_ctx = (void *)a};
-        bool runs_ok = load_csv(runs, &s, &c->runs, d);
+        bool runs_ok = load_csv(a->dir, runs, &s, &c->runs, d);
         struct stat st;
         if (stat(exps, &st) != 0)
             diag_add(d, exps, 0, 0, "missing experiments.csv (expected the campaign's experiments: "
                      "a header line 'name,model,response,formula,train,target,title,options')");
         else if (runs_ok)
-            in_rows = load_experiments(c, exps, exps, d);
-        c->readme = read_text(readme, readme, true, d);
+            in_rows = load_experiments(a, c, exps, exps, d);
+        c->readme = read_text(a->dir, readme, readme, true, d);
         if (!c->readme && stat(readme, &st) != 0)
             diag_add(d, readme, 0, 0, "missing README.md (expected the campaign's description and source)");
     } else {
@@ -281,6 +287,23 @@ static int compare_names(const void *x, const void *y)
     return strcmp(*(char *const *)x, *(char *const *)y);
 }
 
+/* Whether the entry name of dir is a campaign folder. A link to a folder
+ * outside the archive is reported and left out: perfcast reads nothing
+ * from outside the archive. */
+static bool is_campaign_dir(const char *dir, const char *name, diag_list *d)
+{
+    char *path = fileio_join(dir, name);
+    struct stat st;
+    bool is_dir = path && stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+    if (is_dir && !fileio_is_inside(dir, path)) {
+        diag_add(d, path, 0, 0, "the campaign folder is a link to a folder outside the archive "
+                 "(expected a folder inside the archive; copy it in instead of linking it)");
+        is_dir = false;
+    }
+    free(path);
+    return is_dir;
+}
+
 /* Sub-folders of dir, sorted byte-wise so every machine lists them alike. */
 static char **list_campaigns(const char *dir, size_t *count, diag_list *d)
 {
@@ -294,13 +317,7 @@ static char **list_campaigns(const char *dir, size_t *count, diag_list *d)
     size_t cap = 0;
     struct dirent *ent;
     while ((ent = readdir(h)) != NULL) {
-        if (ent->d_name[0] == '.')
-            continue;
-        char *path = fileio_join(dir, ent->d_name);
-        struct stat st;
-        bool is_dir = path && stat(path, &st) == 0 && S_ISDIR(st.st_mode);
-        free(path);
-        if (!is_dir)
+        if (ent->d_name[0] == '.' || !is_campaign_dir(dir, ent->d_name, d))
             continue;
         if (*count == cap) {
             cap = cap ? cap * 2 : 16;

@@ -1,11 +1,19 @@
 /*
- * csvread.c — libcsv driven one byte at a time.
+ * csvread.c — libcsv with positions, streamed.
  *
- * libcsv reports fields and rows but not where they are. Feeding it a byte
- * at a time lets us know the exact offset at which each callback fires, and
- * so the line and column of every field, which every error message needs.
- * Archives are small (kilobytes to a few megabytes), so the extra calls cost
- * nothing that matters.
+ * libcsv reports fields and rows but not where they are. Its callbacks
+ * fire only on a delimiter, a line end or a quote's consequences, so we
+ * feed it those bytes one at a time (and know the exact position at which
+ * each callback fires) and every run of ordinary bytes between them in one
+ * call. That keeps the line and column of every field, which every error
+ * message needs, at a small cost per field rather than per byte.
+ *
+ * A file is read twice, in chunks, never whole: first to check that it is
+ * text (UTF-8, no NUL byte, no line over the limit; the first problem is
+ * reported with its position), then to parse it, handing each row to a
+ * callback. So no row reaches the caller from a file that is not text, and
+ * memory does not grow with the file. A row's fields live in one buffer
+ * reused from row to row (no allocation per field).
  */
 #include "gen/csvread.h"
 #include "gen/fileio.h"
@@ -14,65 +22,212 @@
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
+
+enum { CHUNK_BYTES = 1 << 20 };
+
+/* ------------------------------------------------------------------ */
+/* Is it text?                                                         */
 
 typedef struct {
-    csv_doc *doc;
-    csv_row row;          /* the row being assembled */
+    long line, column;       /* position of the next byte */
+    size_t line_bytes;       /* bytes of the current line so far */
+    unsigned need;           /* UTF-8 continuation bytes still expected */
+    unsigned cp, min;        /* the code point so far, its least valid value */
+    long lead_line, lead_column; /* where the current sequence started */
+    unsigned char lead;
+    bool any_text;           /* a byte other than white space was seen */
+} text_check;
+
+static bool bad_utf8(const text_check *k, const char *name, diag_list *d)
+{
+    diag_add(d, name, k->lead_line, k->lead_column,
+             "invalid UTF-8 (byte 0x%02x); save the file as UTF-8", k->lead);
+    return false;
+}
+
+/* Start of a UTF-8 sequence at byte c (>= 0x80); false when no sequence
+ * starts with c. */
+static bool start_sequence(text_check *k, unsigned char c)
+{
+    k->lead = c;
+    k->lead_line = k->line;
+    k->lead_column = k->column;
+    if ((c & 0xE0) == 0xC0) { k->need = 1; k->min = 0x80; }
+    else if ((c & 0xF0) == 0xE0) { k->need = 2; k->min = 0x800; }
+    else if ((c & 0xF8) == 0xF0) { k->need = 3; k->min = 0x10000; }
+    else return false;
+    k->cp = c & (0x3F >> k->need);
+    return true;
+}
+
+/* Overlong forms, UTF-16 surrogates and values past U+10FFFF. */
+static bool code_point_valid(unsigned cp, unsigned min)
+{
+    return cp >= min && !(cp >= 0xD800 && cp <= 0xDFFF) && cp <= 0x10FFFF;
+}
+
+static bool has_zero_byte(uint64_t v)
+{
+    return ((v - 0x0101010101010101u) & ~v & 0x8080808080808080u) != 0;
+}
+
+/* Whether the 8 bytes at s are plain ASCII: no byte >= 0x80, no NUL, no
+ * line end; such a word moves the position by 8 columns and nothing else. */
+static bool plain_word(const unsigned char *s)
+{
+    uint64_t w;
+    memcpy(&w, s, sizeof w);
+    return (w & 0x8080808080808080u) == 0 && !has_zero_byte(w) &&
+           !has_zero_byte(w ^ 0x0a0a0a0a0a0a0a0au);
+}
+
+/* Check the next n bytes; false (after reporting) at the first problem. */
+static bool check_bytes(text_check *k, const unsigned char *s, size_t n, const char *name,
+                        diag_list *d)
+{
+    for (size_t i = 0; i < n; i++) {
+        /* The common case, eight bytes at a time. */
+        while (k->need == 0 && k->any_text && n - i >= 8 &&
+               k->line_bytes + 8 <= CSV_MAX_LINE_BYTES && plain_word(s + i)) {
+            k->column += 8;
+            k->line_bytes += 8;
+            i += 8;
+        }
+        if (i == n)
+            break;
+        unsigned char c = s[i];
+        if (k->need) {
+            if ((c & 0xC0) != 0x80)
+                return bad_utf8(k, name, d);
+            k->cp = (k->cp << 6) | (c & 0x3F);
+            if (--k->need == 0 && !code_point_valid(k->cp, k->min))
+                return bad_utf8(k, name, d);
+        } else if (c >= 0x80) {
+            if (!start_sequence(k, c))
+                return bad_utf8(k, name, d);
+        } else if (c == '\0') {
+            diag_add(d, name, k->line, k->column,
+                     "NUL byte (0x00) in the text (expected UTF-8 text without NUL bytes)");
+            return false;
+        }
+        if (c == '\n') {
+            k->line++;
+            k->column = 1;
+            k->line_bytes = 0;
+            continue;
+        }
+        if (++k->line_bytes > CSV_MAX_LINE_BYTES) {
+            diag_add(d, name, k->line, k->column,
+                     "line longer than %zu bytes, the most perfcast reads (see archive/README.md)",
+                     CSV_MAX_LINE_BYTES);
+            return false;
+        }
+        if ((c & 0xC0) != 0x80) /* columns count characters */
+            k->column++;
+        if (!k->any_text)
+            k->any_text = !isspace(c);
+    }
+    return true;
+}
+
+/* After the last byte: a sequence cut short, or nothing but white space. */
+static bool check_end(const text_check *k, const char *name, diag_list *d)
+{
+    if (k->need)
+        return bad_utf8(k, name, d);
+    if (!k->any_text) {
+        diag_add(d, name, 0, 0, "the file is empty (expected a header line)");
+        return false;
+    }
+    return true;
+}
+
+size_t csv_utf8_invalid_at(const char *data, size_t len)
+{
+    const unsigned char *s = (const unsigned char *)data;
+    text_check k = {.line = 1, .column = 1};
+    size_t lead = 0;
+    for (size_t i = 0; i < len; i++) {
+        unsigned char c = s[i];
+        if (k.need) {
+            k.cp = (k.cp << 6) | (c & 0x3F);
+            if ((c & 0xC0) != 0x80 || (--k.need == 0 && !code_point_valid(k.cp, k.min)))
+                return lead;
+        } else if (c >= 0x80) {
+            lead = i;
+            if (!start_sequence(&k, c))
+                return lead;
+        }
+    }
+    return k.need ? lead : len;
+}
+
+static bool has_bom(const char *data, size_t len)
+{
+    return len >= 3 && memcmp(data, "\xEF\xBB\xBF", 3) == 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Rows                                                                */
+
+typedef struct {
+    csv_row_fn fn;
+    void *ctx;
+    csv_row row;          /* the row being assembled; texts set when handed over */
     size_t row_cap;
+    size_t *offset;       /* where each field's text starts in text */
+    size_t offset_cap;
+    char *text;           /* the row's field texts, each NUL-terminated */
+    size_t text_len, text_cap;
     long line, column;    /* position of the next byte to feed */
     long field_line, field_column; /* where the current field started */
     bool field_started;   /* a byte of the current field has been seen */
     bool field_quoted;    /* ... and that byte was a '"' */
     bool oom;
+    bool stopped;         /* the callback said stop */
 } reader;
 
-static void row_free(csv_row *row)
+static bool grow(void **p, size_t *cap, size_t need, size_t size)
 {
-    for (size_t i = 0; i < row->nfields; i++)
-        free(row->fields[i].text);
-    free(row->fields);
-    memset(row, 0, sizeof *row);
-}
-
-void csv_doc_free(csv_doc *doc)
-{
-    for (size_t i = 0; i < doc->nrows; i++)
-        row_free(&doc->rows[i]);
-    free(doc->rows);
-    memset(doc, 0, sizeof *doc);
+    if (need <= *cap)
+        return true;
+    size_t n = *cap ? *cap : 16;
+    while (n < need)
+        n *= 2;
+    void *q = realloc(*p, n * size);
+    if (!q)
+        return false;
+    *p = q;
+    *cap = n;
+    return true;
 }
 
 static void on_field(void *data, size_t len, void *ctx)
 {
     reader *r = ctx;
-    if (r->oom)
+    if (r->oom || r->stopped)
         return;
-    if (r->row.nfields == r->row_cap) {
-        size_t cap = r->row_cap ? r->row_cap * 2 : 16;
-        csv_field *f = realloc(r->row.fields, cap * sizeof *f);
-        if (!f) {
-            r->oom = true;
-            return;
-        }
-        r->row.fields = f;
-        r->row_cap = cap;
-    }
-    char *text = malloc(len + 1);
-    if (!text) {
+    if (!grow((void **)&r->row.fields, &r->row_cap, r->row.nfields + 1, sizeof *r->row.fields) ||
+        !grow((void **)&r->offset, &r->offset_cap, r->row.nfields + 1, sizeof *r->offset) ||
+        !grow((void **)&r->text, &r->text_cap, r->text_len + len + 1, 1)) {
         r->oom = true;
         return;
     }
     if (len)
-        memcpy(text, data, len);
-    text[len] = '\0';
+        memcpy(r->text + r->text_len, data, len);
+    r->text[r->text_len + len] = '\0';
     if (r->row.nfields == 0)
         r->row.line = r->field_line;
+    r->offset[r->row.nfields] = r->text_len;
     r->row.fields[r->row.nfields++] =
-        (csv_field){text, r->field_line, r->field_column, r->field_quoted};
+        (csv_field){NULL, r->field_line, r->field_column, r->field_quoted};
+    r->text_len += len + 1;
     r->field_quoted = false;
     r->field_started = false;
 }
@@ -82,20 +237,21 @@ static void on_row(int terminator, void *ctx)
     reader *r = ctx;
     (void)terminator;
     r->field_started = false;
-    if (r->oom)
+    if (r->oom || r->stopped)
         return;
-    csv_doc *doc = r->doc;
-    csv_row *rows = realloc(doc->rows, (doc->nrows + 1) * sizeof *rows);
-    if (!rows) {
-        r->oom = true;
-        row_free(&r->row);
-        return;
-    }
-    doc->rows = rows;
+    for (size_t i = 0; i < r->row.nfields; i++)
+        r->row.fields[i].text = r->text + r->offset[i];
     r->row.end_column = r->column;
-    doc->rows[doc->nrows++] = r->row;
-    memset(&r->row, 0, sizeof r->row);
-    r->row_cap = 0;
+    r->stopped = !r->fn(r->ctx, &r->row);
+    r->row.nfields = 0;
+    r->text_len = 0;
+}
+
+static void reader_free(reader *r)
+{
+    free(r->row.fields);
+    free(r->offset);
+    free(r->text);
 }
 
 /* Advance the position past one byte. Continuation bytes of a UTF-8
@@ -110,48 +266,54 @@ static void advance(reader *r, unsigned char c)
     }
 }
 
-size_t csv_utf8_invalid_at(const char *data, size_t len)
+/* Bytes that make libcsv call back or change its state. */
+static bool is_special(unsigned char c)
 {
-    const unsigned char *s = (const unsigned char *)data;
-    size_t i = 0;
-    while (i < len) {
-        unsigned char c = s[i];
-        size_t n;
-        unsigned min;
-        if (c < 0x80) { i++; continue; }
-        else if ((c & 0xE0) == 0xC0) { n = 1; min = 0x80; }
-        else if ((c & 0xF0) == 0xE0) { n = 2; min = 0x800; }
-        else if ((c & 0xF8) == 0xF0) { n = 3; min = 0x10000; }
-        else return i;
-        unsigned cp = c & (0x3F >> n);
-        for (size_t k = 1; k <= n; k++) {
-            if (i + k >= len || (s[i + k] & 0xC0) != 0x80)
-                return i;
-            cp = (cp << 6) | (s[i + k] & 0x3F);
-        }
-        /* Overlong forms, UTF-16 surrogates and values past U+10FFFF. */
-        if (cp < min || (cp >= 0xD800 && cp <= 0xDFFF) || cp > 0x10FFFF)
-            return i;
-        i += n + 1;
-    }
-    return len;
+    return c == ',' || c == '\n' || c == '\r' || c == '"';
 }
 
-/* Line and column of byte offset off in data. */
-static void position_of(const char *data, size_t off, long *line, long *column)
+static void parse_error(struct csv_parser *p, const reader *r, unsigned char c, const char *name,
+                        diag_list *diags)
 {
-    reader r = {.line = 1, .column = 1};
-    for (size_t i = 0; i < off; i++)
-        advance(&r, (unsigned char)data[i]);
-    *line = r.line;
-    *column = r.column;
+    int code = csv_error(p);
+    if (code == CSV_EPARSE)
+        diag_add(diags, name, r->line, r->column, "malformed quoting: found '%c' %s", c,
+                 c == '"' ? "inside an unquoted field (quote the whole field and double the quote)"
+                          : "after a closing quote (expected ',' or end of line)");
+    else
+        diag_add(diags, name, r->line, r->column, "%s", csv_strerror(code));
+}
+
+/* Feed the ordinary bytes data[0..n) (none special) in one call. */
+static bool feed_run(struct csv_parser *p, reader *r, const char *data, size_t n,
+                     const char *name, diag_list *diags)
+{
+    size_t done = csv_parse(p, data, n, on_field, on_row, r);
+    for (size_t i = 0; i < done; i++)
+        if (((unsigned char)data[i] & 0xC0) != 0x80)
+            r->column++;
+    if (done != n) {
+        parse_error(p, r, (unsigned char)data[done], name, diags);
+        return false;
+    }
+    return true;
 }
 
 static bool feed(struct csv_parser *p, reader *r, const char *data, size_t len,
                  const char *name, diag_list *diags)
 {
-    for (size_t i = 0; i < len; i++) {
+    size_t i = 0;
+    while (i < len && !r->stopped) {
         unsigned char c = (unsigned char)data[i];
+        if (r->field_started && !is_special(c)) {
+            size_t j = i + 1;
+            while (j < len && !is_special((unsigned char)data[j]))
+                j++;
+            if (!feed_run(p, r, data + i, j - i, name, diags))
+                return false;
+            i = j;
+            continue;
+        }
         /* A field starts at its first byte that is not a delimiter or line end. */
         if (!r->field_started && c != ',' && c != '\n' && c != '\r') {
             r->field_started = true;
@@ -160,14 +322,7 @@ static bool feed(struct csv_parser *p, reader *r, const char *data, size_t len,
             r->field_column = r->column;
         }
         if (csv_parse(p, data + i, 1, on_field, on_row, r) != 1) {
-            int code = csv_error(p);
-            if (code == CSV_EPARSE)
-                diag_add(diags, name, r->line, r->column,
-                         "malformed quoting: found '%c' %s", c,
-                         c == '"' ? "inside an unquoted field (quote the whole field and double the quote)"
-                                  : "after a closing quote (expected ',' or end of line)");
-            else
-                diag_add(diags, name, r->line, r->column, "%s", csv_strerror(code));
+            parse_error(p, r, c, name, diags);
             return false;
         }
         if (r->oom) {
@@ -176,78 +331,252 @@ static bool feed(struct csv_parser *p, reader *r, const char *data, size_t len,
         }
         /* Position of the next field: after the delimiter just consumed. */
         advance(r, c);
-        if (c == ',' || c == '\n' || c == '\r')
-            if (!r->field_started) {
-                r->field_line = r->line;
-                r->field_column = r->column;
-            }
+        if ((c == ',' || c == '\n' || c == '\r') && !r->field_started) {
+            r->field_line = r->line;
+            r->field_column = r->column;
+        }
+        i++;
     }
     return true;
 }
 
-/* True when data holds nothing but spaces and line ends (data need not be
- * NUL-terminated). */
-static bool only_blank(const char *data, size_t len)
+static bool finish(struct csv_parser *p, reader *r, const char *name, diag_list *diags)
 {
-    for (size_t i = 0; i < len; i++)
-        if (!isspace((unsigned char)data[i]))
-            return false;
+    if (!r->stopped && csv_fini(p, on_field, on_row, r) != 0) {
+        diag_add(diags, name, r->field_line, r->field_column,
+                 "unterminated quoted field (expected a closing '\"' before the end of the file)");
+        return false;
+    }
+    if (r->oom) {
+        diag_add(diags, name, r->line, r->column, "out of memory");
+        return false;
+    }
+    return !r->stopped;
+}
+
+static bool parser_init(struct csv_parser *p, reader *r, csv_row_fn fn, void *ctx,
+                        const char *name, diag_list *diags)
+{
+    *r = (reader){.fn = fn, .ctx = ctx, .line = 1, .column = 1, .field_line = 1,
+                  .field_column = 1};
+    if (csv_init(p, CSV_STRICT | CSV_STRICT_FINI | CSV_APPEND_NULL) != 0) {
+        diag_add(diags, name, 0, 0, "out of memory");
+        return false;
+    }
+    /* libcsv grows a field's buffer by this many bytes at a time: its
+     * default (128) makes a field of megabytes quadratic. */
+    csv_set_blk_size(p, CHUNK_BYTES);
     return true;
+}
+
+bool csv_parse_rows(const char *data, size_t len, const char *name, csv_row_fn fn, void *ctx,
+                    diag_list *diags)
+{
+    if (has_bom(data, len)) {
+        data += 3; /* byte-order mark; positions count from after it */
+        len -= 3;
+    }
+    text_check k = {.line = 1, .column = 1};
+    if (!check_bytes(&k, (const unsigned char *)data, len, name, diags) ||
+        !check_end(&k, name, diags))
+        return false;
+    struct csv_parser p;
+    reader r;
+    if (!parser_init(&p, &r, fn, ctx, name, diags))
+        return false;
+    bool ok = feed(&p, &r, data, len, name, diags) && finish(&p, &r, name, diags);
+    csv_free(&p);
+    reader_free(&r);
+    return ok;
+}
+
+/* ------------------------------------------------------------------ */
+/* Files                                                               */
+
+/* Up to want bytes of fd (fewer only at the end of the file); -1 on error. */
+static ssize_t read_full(int fd, char *buf, size_t want)
+{
+    size_t got = 0;
+    while (got < want) {
+        ssize_t n = read(fd, buf + got, want - got);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0)
+            return -1;
+        if (n == 0)
+            break;
+        got += (size_t)n;
+    }
+    return (ssize_t)got;
+}
+
+/* The first pass: is the file text? Sets *total to the bytes checked
+ * (after a byte-order mark, whose presence *bom tells). */
+static bool check_file(int fd, char *buf, const char *name, size_t *total, bool *bom,
+                       long *lines, diag_list *diags)
+{
+    text_check k = {.line = 1, .column = 1};
+    *total = 0;
+    *bom = false;
+    for (bool first = true;; first = false) {
+        ssize_t n = read_full(fd, buf, CHUNK_BYTES);
+        if (n < 0) {
+            diag_add(diags, name, 0, 0, "cannot read: %s", strerror(errno));
+            return false;
+        }
+        if (n == 0)
+            break;
+        const char *s = buf;
+        if (first && has_bom(buf, (size_t)n)) {
+            *bom = true;
+            s += 3;
+            n -= 3;
+        }
+        if (!check_bytes(&k, (const unsigned char *)s, (size_t)n, name, diags))
+            return false;
+        *total += (size_t)n;
+        if (*total > FILEIO_MAX_BYTES) { /* it grew while being read */
+            diag_add(diags, name, 0, 0, "cannot read: %s", fileio_status_text(FILEIO_TOO_LARGE, 0));
+            return false;
+        }
+    }
+    *lines = k.line;
+    return check_end(&k, name, diags);
+}
+
+/* The second pass: parse the total bytes checked, no more (a run appended
+ * meanwhile waits for the next read). */
+static bool parse_file(int fd, char *buf, const char *name, size_t total, bool bom,
+                       csv_row_fn fn, void *ctx, diag_list *diags)
+{
+    if (lseek(fd, bom ? 3 : 0, SEEK_SET) < 0) {
+        diag_add(diags, name, 0, 0, "cannot read: %s", strerror(errno));
+        return false;
+    }
+    struct csv_parser p;
+    reader r;
+    if (!parser_init(&p, &r, fn, ctx, name, diags))
+        return false;
+    bool ok = true;
+    while (ok && total > 0 && !r.stopped) {
+        ssize_t n = read_full(fd, buf, total < CHUNK_BYTES ? total : CHUNK_BYTES);
+        if (n <= 0) {
+            diag_add(diags, name, 0, 0, "cannot read: %s",
+                     n < 0 ? strerror(errno) : "the file got shorter while being read");
+            ok = false;
+            break;
+        }
+        /* A file rewritten between the passes could hold what the first
+         * pass refused; a NUL byte would cut a field short unseen. */
+        if (memchr(buf, '\0', (size_t)n)) {
+            diag_add(diags, name, 0, 0, "cannot read: the file changed while being read");
+            ok = false;
+            break;
+        }
+        ok = feed(&p, &r, buf, (size_t)n, name, diags);
+        total -= (size_t)n;
+    }
+    ok = ok && finish(&p, &r, name, diags);
+    csv_free(&p);
+    reader_free(&r);
+    return ok;
+}
+
+bool csv_read_rows(const char *root, const char *path, const char *name, csv_lines_fn lines,
+                   csv_row_fn fn, void *ctx, diag_list *diags)
+{
+    int fd;
+    size_t size;
+    fileio_status status = fileio_open_inside(root, path, FILEIO_MAX_BYTES, &fd, &size);
+    if (status != FILEIO_OK) {
+        diag_add(diags, name, 0, 0, "cannot read: %s", fileio_status_text(status, errno));
+        return false;
+    }
+    char *buf = malloc(CHUNK_BYTES);
+    size_t total = 0;
+    bool bom = false;
+    long nlines = 0;
+    bool ok = buf && check_file(fd, buf, name, &total, &bom, &nlines, diags);
+    if (ok && lines)
+        lines(ctx, (size_t)nlines);
+    ok = ok && parse_file(fd, buf, name, total, bom, fn, ctx, diags);
+    if (!buf)
+        diag_add(diags, name, 0, 0, "out of memory");
+    free(buf);
+    close(fd);
+    return ok;
+}
+
+/* ------------------------------------------------------------------ */
+/* Whole documents                                                     */
+
+static void row_free(csv_row *row)
+{
+    free(row->fields); /* the texts share its block */
+    memset(row, 0, sizeof *row);
+}
+
+void csv_doc_free(csv_doc *doc)
+{
+    for (size_t i = 0; i < doc->nrows; i++)
+        row_free(&doc->rows[i]);
+    free(doc->rows);
+    memset(doc, 0, sizeof *doc);
+}
+
+/* Keep a copy of row in the csv_doc ctx: its fields and their texts in
+ * one block. */
+static bool keep_row(void *ctx, const csv_row *row)
+{
+    csv_doc *doc = ctx;
+    if (!grow((void **)&doc->rows, &doc->row_cap, doc->nrows + 1, sizeof *doc->rows))
+        return false;
+    size_t bytes = row->nfields * sizeof(csv_field);
+    for (size_t i = 0; i < row->nfields; i++)
+        bytes += strlen(row->fields[i].text) + 1;
+    csv_row copy = *row;
+    copy.fields = malloc(bytes ? bytes : 1);
+    if (!copy.fields)
+        return false;
+    char *text = (char *)(copy.fields + row->nfields);
+    for (size_t i = 0; i < row->nfields; i++) {
+        size_t n = strlen(row->fields[i].text) + 1;
+        copy.fields[i] = row->fields[i];
+        copy.fields[i].text = memcpy(text, row->fields[i].text, n);
+        text += n;
+    }
+    doc->rows[doc->nrows++] = copy;
+    return true;
+}
+
+/* A document that stopped early could not keep a row: out of memory. */
+static bool doc_result(bool ok, const char *name, diag_list *diags, size_t before)
+{
+    if (!ok && diags->count == before)
+        diag_add(diags, name, 0, 0, "out of memory");
+    return ok;
 }
 
 bool csv_parse_buffer(const char *data, size_t len, const char *name,
                       csv_doc *doc, diag_list *diags)
 {
     memset(doc, 0, sizeof *doc);
-    if (len >= 3 && memcmp(data, "\xEF\xBB\xBF", 3) == 0) {
-        data += 3; /* byte-order mark; positions count from after it */
-        len -= 3;
-    }
-    size_t bad = csv_utf8_invalid_at(data, len);
-    if (bad < len) {
-        long line, column;
-        position_of(data, bad, &line, &column);
-        diag_add(diags, name, line, column, "invalid UTF-8 (byte 0x%02x); save the file as UTF-8",
-                 (unsigned char)data[bad]);
-        return false;
-    }
-    if (only_blank(data, len)) {
-        diag_add(diags, name, 0, 0, "the file is empty (expected a header line)");
-        return false;
-    }
-    struct csv_parser p;
-    if (csv_init(&p, CSV_STRICT | CSV_STRICT_FINI | CSV_APPEND_NULL) != 0) {
-        diag_add(diags, name, 0, 0, "out of memory");
-        return false;
-    }
-    reader r = {.doc = doc, .line = 1, .column = 1, .field_line = 1, .field_column = 1};
-    bool ok = feed(&p, &r, data, len, name, diags);
-    if (ok && csv_fini(&p, on_field, on_row, &r) != 0) {
-        diag_add(diags, name, r.field_line, r.field_column,
-                 "unterminated quoted field (expected a closing '\"' before the end of the file)");
-        ok = false;
-    }
-    if (ok && r.oom) {
-        diag_add(diags, name, r.line, r.column, "out of memory");
-        ok = false;
-    }
-    csv_free(&p);
-    row_free(&r.row);
-    return ok;
+    size_t before = diags->count;
+    return doc_result(csv_parse_rows(data, len, name, keep_row, doc, diags), name, diags, before);
+}
+
+bool csv_read_file_inside(const char *root, const char *path, const char *name,
+                          csv_doc *doc, diag_list *diags)
+{
+    memset(doc, 0, sizeof *doc);
+    size_t before = diags->count;
+    return doc_result(csv_read_rows(root, path, name, NULL, keep_row, doc, diags), name, diags,
+                      before);
 }
 
 bool csv_read_file(const char *path, const char *name, csv_doc *doc, diag_list *diags)
 {
-    memset(doc, 0, sizeof *doc);
-    size_t len;
-    char *buf = fileio_read_file(path, &len);
-    if (!buf) {
-        diag_add(diags, name, 0, 0, "cannot read: %s", strerror(errno));
-        return false;
-    }
-    bool ok = csv_parse_buffer(buf, len, name, doc, diags);
-    free(buf);
-    return ok;
+    return csv_read_file_inside(NULL, path, name, doc, diags);
 }
 
 bool csv_parse_number(const char *text, double *out, const char **why)

@@ -2,20 +2,63 @@
  * fileio.h — reading whole files and streams into memory, and the paths
  * to them.
  *
+ * Files are read only when they are regular files of at most
+ * FILEIO_MAX_BYTES: a FIFO, a device (/dev/zero), a socket or a folder is
+ * refused before a byte is read, so no input can block perfcast or make it
+ * read without end. fileio_read_inside also refuses a path that resolves
+ * (through symbolic links or "..") outside a given folder: that is how
+ * the archive reader makes sure no file from outside the archive reaches
+ * a page. archive/README.md documents the limit.
+ *
  * Ownership: every returned buffer or path is malloc'ed, NUL-terminated
  * (the NUL is not counted in *len) and belongs to the caller.
  */
 #ifndef PERFCAST_FILEIO_H
 #define PERFCAST_FILEIO_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
+
+/* The largest file perfcast reads: 512 MiB. */
+#define FILEIO_MAX_BYTES ((size_t)512 << 20)
+
+typedef enum {
+    FILEIO_OK,
+    FILEIO_MISSING,     /* no such file (or a link to nothing) */
+    FILEIO_OUTSIDE,     /* resolves outside the folder it must stay in */
+    FILEIO_NOT_REGULAR, /* a folder, FIFO, device or socket */
+    FILEIO_TOO_LARGE,   /* more than the allowed number of bytes */
+    FILEIO_FAILED       /* open or read failed; errno says why */
+} fileio_status;
 
 /* Everything left in stream; NULL on a read error or out of memory. */
 char *fileio_read_stream(FILE *stream, size_t *len);
 
-/* The whole file; NULL with errno set when it cannot be opened or read. */
+/* The whole file, which must be a regular file of at most
+ * FILEIO_MAX_BYTES; NULL with errno set otherwise (EINVAL: not a regular
+ * file, EFBIG: too large). */
 char *fileio_read_file(const char *path, size_t *len);
+
+/* Read path into *out when it is a regular file of at most max_bytes
+ * that resolves inside the folder root (root NULL: anywhere). On any
+ * status but FILEIO_OK, *out is NULL; on FILEIO_FAILED errno is set. */
+fileio_status fileio_read_inside(const char *root, const char *path, size_t max_bytes,
+                                 char **out, size_t *len);
+
+/* The checks of fileio_read_inside, then the file open for reading in
+ * *fd (the caller closes it) with its size at the time of the check in
+ * *size. *fd is -1 on any status but FILEIO_OK. */
+fileio_status fileio_open_inside(const char *root, const char *path, size_t max_bytes, int *fd,
+                                 size_t *size);
+
+/* Why a read failed, as the end of "cannot read: ..." (err is the errno
+ * saved for FILEIO_FAILED). Static text. */
+const char *fileio_status_text(fileio_status status, int err);
+
+/* Whether path resolves to a location inside the folder root (both are
+ * resolved through every symbolic link). False when either is missing. */
+bool fileio_is_inside(const char *root, const char *path);
 
 /* dir/name; NULL when out of memory. */
 char *fileio_join(const char *dir, const char *name);

@@ -59,13 +59,25 @@ static void excerpt(const char *text, char *buf, size_t len)
     snprintf(buf, len, "\"%.*s%s\"", (int)keep, text, keep < n ? "…" : "");
 }
 
+/* The number written by the n digits at s, or -1 when one is not a digit
+ * (sscanf would also take signs and spaces, and is slow on a million cells). */
+static int digits(const char *s, int n)
+{
+    int v = 0;
+    for (int i = 0; i < n; i++) {
+        if (!isdigit((unsigned char)s[i]))
+            return -1;
+        v = v * 10 + (s[i] - '0');
+    }
+    return v;
+}
+
 static bool valid_date(const char *s)
 {
-    int y, m, d;
-    char tail;
     if (strlen(s) != 10 || s[4] != '-' || s[7] != '-')
         return false;
-    if (sscanf(s, "%4d-%2d-%2d%c", &y, &m, &d, &tail) != 3)
+    int y = digits(s, 4), m = digits(s + 5, 2), d = digits(s + 8, 2);
+    if (y < 0)
         return false;
     static const int days[] = {31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
     return m >= 1 && m <= 12 && d >= 1 && d <= days[m - 1];
@@ -92,12 +104,7 @@ static const column_spec *find_spec(const schema *s, const char *name)
 }
 
 /* Column layout of the file: for each header field, its table column and rule. */
-typedef struct {
-    int *table_col;   /* -1 for a column that is skipped */
-    value_rule *rule;
-    const column_spec **spec;
-    size_t n;
-} layout;
+typedef schema_layout layout;
 
 static void layout_free(layout *l)
 {
@@ -182,25 +189,23 @@ static bool store_cell(const schema *s, const layout *l, size_t i, const csv_fie
     }
     char shown[64];
     if (schema_rule_is_text(l->rule[i])) {
-        char *value = strndup(f->text + a, n);
-        if (!value) {
+        /* Stored first (no copy per cell), checked there; a row with a
+         * problem is dropped by the caller. */
+        size_t tc = (size_t)l->table_col[i];
+        if (!table_set_text_n(out, row, tc, f->text + a, n)) {
             diag_add(d, s->file, f->line, col, "out of memory");
             return false;
         }
-        const char *problem = NULL;
+        const char *value = table_text(out, row, tc), *problem = NULL;
         if (l->rule[i] == RULE_DATE && !valid_date(value))
             problem = "expected a date YYYY-MM-DD";
         else if (s->check_text)
             problem = s->check_text(s->check_ctx, column, value);
-        bool ok = !problem && table_set_text(out, row, (size_t)l->table_col[i], value);
         if (problem) {
             excerpt(value, shown, sizeof shown);
             diag_add(d, s->file, f->line, col, "%s in column '%s', found %s", problem, column, shown);
-        } else if (!ok) {
-            diag_add(d, s->file, f->line, col, "out of memory");
         }
-        free(value);
-        return ok;
+        return !problem;
     }
     double v;
     const char *why = NULL;
@@ -255,24 +260,57 @@ static void load_row(const csv_row *r, const schema *s, const layout *l, table *
     }
 }
 
+void schema_stream_init(schema_stream *st, const schema *s, table *out, diag_list *diags)
+{
+    *st = (schema_stream){.s = s, .out = out, .diags = diags};
+    table_init(out);
+}
+
+bool schema_stream_row(void *stream, const csv_row *row)
+{
+    schema_stream *st = stream;
+    if (st->nrows++ == 0) {
+        st->header_line = row->line;
+        st->header_ok = check_header(row, st->s, &st->layout, st->out, st->diags);
+    }
+    else if (st->header_ok)
+        load_row(row, st->s, &st->layout, st->out, st->diags);
+    return true;
+}
+
+void schema_stream_lines(void *stream, size_t lines)
+{
+    schema_stream *st = stream;
+    /* A hint only: without the room, rows are added as they come. */
+    if (lines > 1)
+        table_reserve_rows(st->out, lines - 1);
+}
+
+bool schema_stream_finish(schema_stream *st)
+{
+    const schema *s = st->s;
+    if (st->nrows == 0)
+        diag_add(st->diags, s->file, 0, 0, "the file is empty (expected a header line)");
+    else if (st->header_ok && st->nrows == 1 && !s->allow_no_rows)
+        diag_add(st->diags, s->file, st->header_line, 1,
+                 "the file has a header but no rows (expected at least one row)");
+    layout_free(&st->layout);
+    if (!st->header_ok)
+        table_free(st->out);
+    return st->header_ok;
+}
+
+void schema_stream_discard(schema_stream *st)
+{
+    layout_free(&st->layout);
+    table_free(st->out);
+}
+
 bool schema_load_table(const csv_doc *doc, const schema *s, table *out, diag_list *diags)
 {
-    table_init(out);
-    if (doc->nrows == 0) {
-        diag_add(diags, s->file, 0, 0, "the file is empty (expected a header line)");
-        return false;
-    }
-    layout l = {0};
-    bool ok = check_header(&doc->rows[0], s, &l, out, diags);
-    if (ok) {
-        for (size_t i = 1; i < doc->nrows; i++)
-            load_row(&doc->rows[i], s, &l, out, diags);
-        if (doc->nrows == 1 && !s->allow_no_rows)
-            diag_add(diags, s->file, doc->rows[0].line, 1,
-                     "the file has a header but no rows (expected at least one row)");
-    }
-    layout_free(&l);
-    if (!ok)
-        table_free(out);
-    return ok;
+    schema_stream st;
+    schema_stream_init(&st, s, out, diags);
+    for (size_t i = 0; i < doc->nrows; i++)
+        schema_stream_row(&st, &doc->rows[i]);
+    return schema_stream_finish(&st);
 }

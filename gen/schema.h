@@ -59,4 +59,35 @@ bool schema_rule_is_text(value_rule rule);
  * compare diags->count before and after to know whether all was well. */
 bool schema_load_table(const csv_doc *doc, const schema *s, table *out, diag_list *diags);
 
+/* schema_load_table fed row by row, for csv_read_rows: init, pass
+ * schema_stream_row as the csv_row_fn with the stream as its ctx, then
+ * schema_stream_finish (which returns what schema_load_table would). The
+ * stream's fields are private to schema.c. */
+typedef struct {
+    int *table_col;            /* per header field: table column, -1 = skipped */
+    value_rule *rule;
+    const column_spec **spec;
+    size_t n;
+} schema_layout;
+
+typedef struct {
+    const schema *s;
+    table *out;
+    diag_list *diags;
+    schema_layout layout;
+    size_t nrows;              /* rows seen, header included */
+    long header_line;
+    bool header_ok;
+} schema_stream;
+
+void schema_stream_init(schema_stream *st, const schema *s, table *out, diag_list *diags);
+bool schema_stream_row(void *stream, const csv_row *row);
+/* A csv_lines_fn: makes room in the table for the rows to come. */
+void schema_stream_lines(void *stream, size_t lines);
+bool schema_stream_finish(schema_stream *st);
+
+/* Instead of finish, when the file turned out unusable: frees the layout
+ * and the table, reports nothing more. */
+void schema_stream_discard(schema_stream *st);
+
 #endif

@@ -3,6 +3,7 @@
  */
 #include "gen/site.h"
 
+#include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,9 +24,14 @@ static char *read_template_file(const char *dir, const char *name, char *err, si
         snprintf(err, errlen, "out of memory");
         return NULL;
     }
-    char *text = fileio_read_file(path, NULL);
-    if (!text)
-        snprintf(err, errlen, "cannot read the template %s", path);
+    /* Templates are published: like archive files, they must lie inside
+     * their folder and be regular files. */
+    char *text;
+    size_t len;
+    fileio_status status = fileio_read_inside(dir, path, FILEIO_MAX_BYTES, &text, &len);
+    if (status != FILEIO_OK)
+        snprintf(err, errlen, "cannot read the template %s: %s", path,
+                 fileio_status_text(status, errno));
     free(path);
     return text;
 }

@@ -147,7 +147,7 @@ bool site_scenarios_load(const archive *a, site_scenarios *out, diag_list *diags
     schema s = {.file = path, .specs = advice_columns, .allow_unknown = false,
                 .allow_no_rows = true};
     bool ok = true;
-    if (stat(path, &st) == 0 && csv_read_file(path, path, &doc, diags) &&
+    if (stat(path, &st) == 0 && csv_read_file_inside(a->dir, path, path, &doc, diags) &&
         schema_load_table(&doc, &s, &t, diags)) {
         out->items = calloc(t.nrows ? t.nrows : 1, sizeof *out->items);
         ok = out->items != NULL;

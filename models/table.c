@@ -2,11 +2,15 @@
  * table.c — column-oriented storage for table.h.
  *
  * Columns grow together: every column always has row_cap slots, so adding a
- * row is one realloc per column and reading a cell is an index.
+ * row is one realloc per column and reading a cell is an index. Column
+ * names are found through an open-addressing hash (linear probing), so a
+ * file with tens of thousands of columns loads in linear time.
  */
 #include "models/table.h"
 
+#include <limits.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,31 +19,119 @@ void table_init(table *t)
     memset(t, 0, sizeof *t);
 }
 
-static void column_free(table_column *c, size_t nrows)
+/* A block of text cells, NUL-terminated one after the other. */
+struct table_block {
+    struct table_block *next;
+    size_t used, cap;
+    char bytes[];
+};
+
+enum { BLOCK_BYTES = 256 * 1024 };
+
+static void column_free(table_column *c)
 {
     free(c->name);
     free(c->num);
-    if (c->text)
-        for (size_t r = 0; r < nrows; r++)
-            free(c->text[r]);
     free(c->text);
+}
+
+/* A copy of the len bytes at s, NUL-terminated, in t's blocks; NULL when
+ * out of memory. A string larger than a block gets a block of its own. */
+static char *store_string(table *t, const char *s, size_t len)
+{
+    struct table_block *b = t->strings;
+    if (!b || b->cap - b->used < len + 1) {
+        size_t cap = len + 1 > BLOCK_BYTES ? len + 1 : BLOCK_BYTES;
+        struct table_block *fresh = malloc(sizeof *fresh + cap);
+        if (!fresh)
+            return NULL;
+        fresh->used = 0;
+        fresh->cap = cap;
+        /* A big string's own block goes second, so the current block keeps
+         * filling. */
+        if (b && cap > BLOCK_BYTES) {
+            fresh->next = b->next;
+            b->next = fresh;
+        } else {
+            fresh->next = b;
+            t->strings = fresh;
+        }
+        b = fresh;
+    }
+    char *copy = b->bytes + b->used;
+    if (len)
+        memcpy(copy, s, len);
+    copy[len] = '\0';
+    b->used += len + 1;
+    return copy;
 }
 
 void table_free(table *t)
 {
     for (size_t i = 0; i < t->ncols; i++)
-        column_free(&t->cols[i], t->nrows);
+        column_free(&t->cols[i]);
+    while (t->strings) {
+        struct table_block *next = t->strings->next;
+        free(t->strings);
+        t->strings = next;
+    }
     free(t->cols);
     free(t->line);
+    free(t->name_index);
     table_init(t);
+}
+
+/* FNV-1a: short column names, no adversary that matters (a crafted header
+ * can only make its own check slower, and probing stays linear). */
+static size_t name_hash(const char *name)
+{
+    uint64_t h = 1469598103934665603u;
+    for (const unsigned char *p = (const unsigned char *)name; *p; p++)
+        h = (h ^ *p) * 1099511628211u;
+    return (size_t)h;
+}
+
+/* The slot of name in the index: where it is, or the free slot where it
+ * would go. The index always has a free slot (index_cap > 2 * ncols). */
+static size_t index_slot(const table *t, const char *name)
+{
+    size_t mask = t->index_cap - 1, i = name_hash(name) & mask;
+    while (t->name_index[i] && strcmp(t->cols[t->name_index[i] - 1].name, name) != 0)
+        i = (i + 1) & mask;
+    return i;
 }
 
 int table_find(const table *t, const char *name)
 {
-    for (size_t i = 0; i < t->ncols; i++)
-        if (strcmp(t->cols[i].name, name) == 0)
-            return (int)i;
-    return -1;
+    if (t->index_cap == 0)
+        return -1;
+    size_t slot = t->name_index[index_slot(t, name)];
+    return slot ? (int)(slot - 1) : -1;
+}
+
+/* Make room in the index and in cols for one more column. */
+static bool reserve_column(table *t)
+{
+    if (t->ncols == t->col_cap) {
+        size_t cap = t->col_cap ? t->col_cap * 2 : 8;
+        table_column *cols = realloc(t->cols, cap * sizeof *cols);
+        if (!cols)
+            return false;
+        t->cols = cols;
+        t->col_cap = cap;
+    }
+    if (2 * (t->ncols + 1) < t->index_cap)
+        return true;
+    size_t cap = t->index_cap ? t->index_cap * 2 : 16;
+    size_t *index = calloc(cap, sizeof *index);
+    if (!index)
+        return false;
+    free(t->name_index);
+    t->name_index = index;
+    t->index_cap = cap;
+    for (size_t c = 0; c < t->ncols; c++)
+        t->name_index[index_slot(t, t->cols[c].name)] = c + 1;
+    return true;
 }
 
 /* Allocate cap slots of storage for one column, all missing. */
@@ -63,19 +155,16 @@ static bool column_alloc(table_column *c, size_t cap)
 
 int table_add_column(table *t, const char *name, column_kind kind)
 {
-    if (table_find(t, name) >= 0)
+    if (table_find(t, name) >= 0 || t->ncols >= INT_MAX || !reserve_column(t))
         return -1;
-    table_column *cols = realloc(t->cols, (t->ncols + 1) * sizeof *cols);
-    if (!cols)
-        return -1;
-    t->cols = cols;
     table_column c = {.kind = kind};
     c.name = strdup(name);
     if (!c.name || !column_alloc(&c, t->row_cap)) {
-        column_free(&c, 0);
+        column_free(&c);
         return -1;
     }
     t->cols[t->ncols] = c;
+    t->name_index[index_slot(t, name)] = t->ncols + 1;
     return (int)t->ncols++;
 }
 
@@ -107,6 +196,11 @@ static bool grow_rows(table *t, size_t new_cap)
     return true;
 }
 
+bool table_reserve_rows(table *t, size_t nrows)
+{
+    return nrows <= t->row_cap || grow_rows(t, nrows);
+}
+
 long table_add_row(table *t, long source_line)
 {
     if (t->nrows == t->row_cap && !grow_rows(t, t->row_cap ? t->row_cap * 2 : 16))
@@ -123,16 +217,20 @@ bool table_set_number(table *t, size_t row, size_t col, double v)
     return true;
 }
 
-bool table_set_text(table *t, size_t row, size_t col, const char *s)
+bool table_set_text_n(table *t, size_t row, size_t col, const char *s, size_t len)
 {
     if (row >= t->nrows || col >= t->ncols || t->cols[col].kind != COL_TEXT)
         return false;
     char *copy = NULL;
-    if (s && !(copy = strdup(s)))
+    if (s && !(copy = store_string(t, s, len)))
         return false;
-    free(t->cols[col].text[row]);
     t->cols[col].text[row] = copy;
     return true;
+}
+
+bool table_set_text(table *t, size_t row, size_t col, const char *s)
+{
+    return table_set_text_n(t, row, col, s, s ? strlen(s) : 0);
 }
 
 double table_number(const table *t, size_t row, size_t col)

@@ -10,6 +10,11 @@
  * Ownership: a table owns its column names, its cells and its strings.
  * table_free() releases everything. Pointers returned by the accessors stay
  * valid until the table is modified or freed. No function here does I/O.
+ *
+ * Memory: text cells are copied into large blocks owned by the table (no
+ * malloc per cell), so a table holds about its text, 8 bytes per cell and
+ * 8 bytes per row; a value replaced in place keeps its old bytes until
+ * table_free.
  */
 #ifndef PERFCAST_TABLE_H
 #define PERFCAST_TABLE_H
@@ -32,6 +37,10 @@ typedef struct {
     size_t row_cap;
     table_column *cols;
     long *line;   /* source line of each row, or 0 when the row was built in memory */
+    size_t col_cap;     /* slots in cols */
+    size_t *name_index; /* hash of the column names: column + 1, 0 = free slot */
+    size_t index_cap;   /* slots in name_index, a power of two > 2 * ncols */
+    struct table_block *strings; /* where text cells live (newest block first) */
 } table;
 
 /* Initialise an empty table (no columns, no rows). */
@@ -44,8 +53,13 @@ void table_free(table *t);
  * Returns the new column's index, or -1 when out of memory or the name exists. */
 int table_add_column(table *t, const char *name, column_kind kind);
 
-/* Index of the column called name, or -1. */
+/* Index of the column called name, or -1. Constant time (hashed), so a
+ * header of many columns is checked in linear time. */
 int table_find(const table *t, const char *name);
+
+/* Make room for nrows rows in all (a reader that knows how many rows are
+ * coming spares the table its growing copies); false when out of memory. */
+bool table_reserve_rows(table *t, size_t nrows);
 
 /* Append a row of missing values; returns its index, or -1 when out of memory. */
 long table_add_row(table *t, long source_line);
@@ -54,6 +68,9 @@ long table_add_row(table *t, long source_line);
  * Both return false when out of memory or on a kind mismatch. */
 bool table_set_number(table *t, size_t row, size_t col, double v);
 bool table_set_text(table *t, size_t row, size_t col, const char *s);
+
+/* table_set_text of the len bytes at s (which need not end in a NUL). */
+bool table_set_text_n(table *t, size_t row, size_t col, const char *s, size_t len);
 
 /* Read a cell; NAN / NULL when missing or when the kind does not match. */
 double table_number(const table *t, size_t row, size_t col);

@@ -42,7 +42,9 @@ static double nice_step(double span, int want)
 static bool linear_ticks(double min, double max, axis_ticks *t)
 {
     if (max - min < 1e-12 * fmax(1, fabs(max))) {
-        double pad = fabs(min) > 0 ? fabs(min) * 0.1 : 1;
+        /* One value: a tenth of it either side, or +-1 around a value so
+         * close to zero that a tenth of it would underflow. */
+        double pad = fabs(min) > 1 / TICKS_RANGE_MAX ? fabs(min) * 0.1 : 1;
         min -= pad;
         max += pad;
     }
@@ -130,6 +132,25 @@ static bool log2_ticks(double min, double max, axis_ticks *t)
     return true;
 }
 
+/* v brought into [-TICKS_RANGE_MAX, TICKS_RANGE_MAX]; on log scales into
+ * [1 / TICKS_RANGE_MAX, TICKS_RANGE_MAX]. */
+static double clamp_to_range(axis_scale scale, double v)
+{
+    double lo = scale == SCALE_LINEAR ? -TICKS_RANGE_MAX : 1 / TICKS_RANGE_MAX;
+    return fmin(fmax(v, lo), TICKS_RANGE_MAX);
+}
+
+/* Every tick, the range and its ratio finite (and positive on log
+ * scales), so that no caller can turn them into NaN or infinity. */
+static bool ticks_usable(const axis_ticks *t)
+{
+    bool ok = t->n >= 2 && isfinite(t->lo) && isfinite(t->hi) && t->lo < t->hi &&
+              (t->scale == SCALE_LINEAR || (t->lo > 0 && isfinite(t->hi / t->lo)));
+    for (size_t i = 0; ok && i < t->n; i++)
+        ok = isfinite(t->at[i]);
+    return ok;
+}
+
 bool ticks_compute(axis_scale scale, double min, double max, axis_ticks *out)
 {
     memset(out, 0, sizeof *out);
@@ -138,10 +159,13 @@ bool ticks_compute(axis_scale scale, double min, double max, axis_ticks *out)
         return false;
     if (scale != SCALE_LINEAR && min <= 0)
         return false;
+    min = clamp_to_range(scale, min);
+    max = clamp_to_range(scale, max);
+    bool ok = false;
     switch (scale) {
-    case SCALE_LINEAR: return linear_ticks(min, max, out);
-    case SCALE_LOG10: return log10_ticks(min, max, out);
-    case SCALE_LOG2: return log2_ticks(min, max, out);
+    case SCALE_LINEAR: ok = linear_ticks(min, max, out); break;
+    case SCALE_LOG10: ok = log10_ticks(min, max, out); break;
+    case SCALE_LOG2: ok = log2_ticks(min, max, out); break;
     }
-    return false;
+    return ok && ticks_usable(out);
 }

@@ -25,8 +25,16 @@ typedef struct {
     char label[TICKS_MAX][TICK_LABEL_LEN];
 } axis_ticks;
 
+/* The largest magnitude an axis reaches (and on log scales, 1/it the
+ * smallest): beyond it, ratios of the range would overflow a double. */
+#define TICKS_RANGE_MAX 1e100
+
 /* Choose range and ticks covering [min, max] (min <= max, finite, and
- * positive on log scales). Returns false when the bounds are unusable. */
+ * positive on log scales), clamped to TICKS_RANGE_MAX as above: a value
+ * beyond it (a time of 5e-324 s) lies off the axis rather than making it
+ * NaN. Returns false when the bounds are unusable; when it returns true,
+ * every tick and the range are finite, lo < hi, and hi / lo is finite on
+ * log scales. */
 bool ticks_compute(axis_scale scale, double min, double max, axis_ticks *out);
 
 /* A short label: "0.05", "2", "1000", "2e+05" (no trailing zeros). */

@@ -19,7 +19,7 @@
 /* Does a problem match an expected line "FILE:LINE:COL: text" of case dir? */
 static bool matches(const diag *g, const char *dir, const char *expected)
 {
-    char file[256], want_file[512];
+    char file[256], want_file[1024];
     long line = 0, column = 0;
     int used = 0;
     if (sscanf(expected, "%255[^:]:%ld:%ld: %n", file, &line, &column, &used) < 3) {

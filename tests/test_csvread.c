@@ -5,9 +5,11 @@
 #include "gen/csvread.h"
 #include "tests/testutil.h"
 
+#include <fcntl.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static bool parse(const char *text, size_t len, csv_doc *doc, diag_list *d)
 {
@@ -58,17 +60,28 @@ static void test_no_final_newline_and_utf8_columns(void)
     diag_free(&d);
 }
 
+/* head, n times 'x', tail (NUL-terminated, malloc'ed); its length in *len. */
+static char *padded(const char *head, size_t n, const char *tail, size_t *len)
+{
+    size_t h = strlen(head), t = strlen(tail);
+    char *text = malloc(h + n + t + 1);
+    if (text) {
+        memcpy(text, head, h);
+        memset(text + h, 'x', n);
+        memcpy(text + h + n, tail, t + 1);
+    }
+    *len = h + n + t;
+    return text;
+}
+
 static void test_big_field(void)
 {
-    size_t n = 1 << 20;
-    char *text = malloc(n + 16);
+    size_t n = 1 << 20, len;
+    char *text = padded("a\n\"", n, "\"\n", &len);
     CU_ASSERT_PTR_NOT_NULL_FATAL(text);
-    memcpy(text, "a\n\"", 3);
-    memset(text + 3, 'x', n);
-    memcpy(text + 3 + n, "\"\n", 3);
     csv_doc doc;
     diag_list d;
-    CU_ASSERT_TRUE(parse(text, n + 5, &doc, &d));
+    CU_ASSERT_TRUE(parse(text, len, &doc, &d));
     CU_ASSERT_EQUAL_FATAL(doc.nrows, 2);
     CU_ASSERT_EQUAL(strlen(doc.rows[1].fields[0].text), n);
     csv_doc_free(&doc);
@@ -102,6 +115,102 @@ static void test_problems(void)
     expect_problem("a\n\xED\xA0\x80\n", 6, 2, 1, "invalid UTF-8");
 }
 
+static void test_nul_byte(void)
+{
+    /* `hx<NUL>evil` used to be read as `hx`. */
+    expect_problem("name,code\nx,hx\0evil\n", 19, 2, 5, "NUL byte");
+    expect_problem("a\0", 2, 1, 2, "NUL byte");
+    /* The first problem wins: invalid UTF-8 before a NUL is reported. */
+    expect_problem("a\n\xC3\x28,\0\n", 7, 2, 1, "invalid UTF-8");
+}
+
+static void test_line_limit(void)
+{
+    size_t n = CSV_MAX_LINE_BYTES, len;
+    char *text = padded("a\n", n, "\n", &len);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+    csv_doc doc;
+    diag_list d;
+    /* Exactly the limit is accepted... */
+    CU_ASSERT_TRUE(parse(text, len, &doc, &d));
+    csv_doc_free(&doc);
+    diag_free(&d);
+    free(text);
+    /* ...one more byte is reported where the line passes the limit. */
+    text = padded("a\n", n + 1, "y\n", &len);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+    expect_problem(text, len, 2, (long)n + 1, "line longer than 16777216 bytes");
+    free(text);
+}
+
+/* Rows seen by a csv_row_fn, for comparing streamed and in-memory reads. */
+typedef struct {
+    size_t rows, fields, lines_told;
+    unsigned long sum; /* of every field's line, column and text bytes */
+} row_tally;
+
+static bool tally_row(void *ctx, const csv_row *row)
+{
+    row_tally *t = ctx;
+    t->rows++;
+    for (size_t i = 0; i < row->nfields; i++) {
+        const csv_field *f = &row->fields[i];
+        t->fields++;
+        t->sum = t->sum * 31 + (unsigned long)f->line * 7 + (unsigned long)f->column + f->quoted;
+        for (const char *p = f->text; *p; p++)
+            t->sum = t->sum * 131 + (unsigned char)*p;
+    }
+    return true;
+}
+
+static void tally_lines(void *ctx, size_t lines)
+{
+    ((row_tally *)ctx)->lines_told = lines;
+}
+
+static void test_streamed_read_matches_memory(void)
+{
+    /* About 3 MiB, so the 1 MiB chunks cut through multi-byte characters,
+     * quoted fields with line breaks and doubled quotes. */
+    size_t cap = 3400000, len = 0;
+    char *text = malloc(cap);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+    len += (size_t)snprintf(text, cap, "\xEF\xBB\xBFname,note,x\r\n");
+    for (int i = 0; len + 200 < cap; i++)
+        len += (size_t)snprintf(text + len, cap - len,
+                                i % 3 ? "r%d,caf\xC3\xA9 \xE2\x82\xAC%d,%d\n"
+                                      : "r%d,\"two\nlines, \"\"q\"\" %d\",%d\r\n", i, i, i);
+    char path[] = "/tmp/perfcast-test-csvXXXXXX";
+    int fd = mkstemp(path);
+    CU_ASSERT_FATAL(fd >= 0);
+    CU_ASSERT_EQUAL_FATAL(write(fd, text, len), (ssize_t)len);
+    close(fd);
+    row_tally streamed = {0}, in_memory = {0};
+    diag_list d;
+    diag_init(&d);
+    CU_ASSERT_TRUE(csv_read_rows(NULL, path, "s.csv", tally_lines, tally_row, &streamed, &d));
+    CU_ASSERT_TRUE(csv_parse_rows(text, len, "s.csv", tally_row, &in_memory, &d));
+    CU_ASSERT_EQUAL(d.count, 0);
+    CU_ASSERT_TRUE(streamed.rows > 40000);
+    CU_ASSERT_EQUAL(streamed.rows, in_memory.rows);
+    CU_ASSERT_EQUAL(streamed.fields, 3 * streamed.rows);
+    CU_ASSERT_EQUAL(streamed.sum, in_memory.sum);
+    CU_ASSERT_TRUE(streamed.lines_told >= streamed.rows);
+    /* A NUL byte in the last chunk: no row at all is handed over. */
+    fd = open(path, O_WRONLY | O_APPEND);
+    CU_ASSERT_EQUAL(write(fd, "a,\0,b\n", 6), 6);
+    close(fd);
+    row_tally refused = {0};
+    CU_ASSERT_FALSE(csv_read_rows(NULL, path, "s.csv", NULL, tally_row, &refused, &d));
+    CU_ASSERT_EQUAL(refused.rows, 0);
+    CU_ASSERT_EQUAL_FATAL(d.count, 1);
+    CU_ASSERT_EQUAL(d.items[0].column, 3);
+    CU_ASSERT_PTR_NOT_NULL(strstr(d.items[0].message, "NUL byte"));
+    unlink(path);
+    diag_free(&d);
+    free(text);
+}
+
 static void test_numbers(void)
 {
     const char *why;
@@ -130,6 +239,9 @@ int main(void)
         {"no final newline, UTF-8 columns", test_no_final_newline_and_utf8_columns},
         {"1 MB field", test_big_field},
         {"problems", test_problems},
+        {"NUL byte, positioned", test_nul_byte},
+        {"line length limit", test_line_limit},
+        {"streamed read = in-memory read", test_streamed_read_matches_memory},
         {"numbers", test_numbers},
         {NULL, NULL},
     };
