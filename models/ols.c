@@ -45,6 +45,9 @@ const char *ols_status_text(ols_status s)
         return "no training runs";
     case OLS_ERR_NOT_FINITE:
         return "a term value or a response is not a finite number";
+    case OLS_ERR_TOO_LARGE:
+        return "a term value or a response is too large for a least-squares fit "
+               "(beyond 1e150: rescale it, e.g. to other units)";
     }
     return "unknown error";
 }
@@ -388,12 +391,16 @@ static void set_inference(ols_model *m)
     }
 }
 
-static bool all_finite(const double *v, size_t len)
+/* OLS_OK when every value is finite and small enough to square and sum. */
+static ols_status check_values(const double *v, size_t len)
 {
-    for (size_t i = 0; i < len; i++)
+    for (size_t i = 0; i < len; i++) {
         if (!isfinite(v[i]))
-            return false;
-    return true;
+            return OLS_ERR_NOT_FINITE;
+        if (fabs(v[i]) > OLS_MAX_MAGNITUDE)
+            return OLS_ERR_TOO_LARGE;
+    }
+    return OLS_OK;
 }
 
 ols_status ols_fit(const double *x, const double *y, size_t n, size_t k, ols_model *m)
@@ -401,8 +408,11 @@ ols_status ols_fit(const double *x, const double *y, size_t n, size_t k, ols_mod
     memset(m, 0, sizeof *m);
     if (n == 0)
         return OLS_ERR_NO_RUNS;
-    if (!all_finite(y, n) || !all_finite(x, n * k))
-        return OLS_ERR_NOT_FINITE;
+    ols_status values = check_values(y, n);
+    if (values == OLS_OK)
+        values = check_values(x, n * k);
+    if (values != OLS_OK)
+        return values;
     size_t p = k + 1;
     m->n = n;
     m->ncoef = p;

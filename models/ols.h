@@ -28,8 +28,13 @@ typedef enum {
     OLS_OK = 0,
     OLS_ERR_NOMEM,      /* out of memory */
     OLS_ERR_NO_RUNS,    /* n == 0 */
-    OLS_ERR_NOT_FINITE  /* a design value or a response is NaN or infinite */
+    OLS_ERR_NOT_FINITE, /* a design value or a response is NaN or infinite */
+    OLS_ERR_TOO_LARGE   /* a design value or a response exceeds OLS_MAX_MAGNITUDE */
 } ols_status;
+
+/* Largest |value| a fit accepts: sums of squares of larger values overflow
+ * a double (about 1.8e308) and the fit would print NaN coefficients. */
+#define OLS_MAX_MAGNITUDE 1e150
 
 /* Why a statistic is absent (NAN). */
 typedef enum {

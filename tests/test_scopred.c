@@ -272,6 +272,13 @@ static void test_single_run_and_no_runs(void)
     const double bad[] = {1, NAN}, yy[] = {1, 2};
     CU_ASSERT_EQUAL(ols_fit(bad, yy, 2, 1, &m), OLS_ERR_NOT_FINITE);
     ols_free(&m);
+    /* Finite but too large to square: the fit would print NaN. */
+    const double xs[] = {1, 2, 4}, huge[] = {1.7e308, 1, 0.5};
+    CU_ASSERT_EQUAL(ols_fit(xs, huge, 3, 1, &m), OLS_ERR_TOO_LARGE);
+    ols_free(&m);
+    const double big_x[] = {1, 2e150, 4}, ys[] = {1, 2, 3};
+    CU_ASSERT_EQUAL(ols_fit(big_x, ys, 3, 1, &m), OLS_ERR_TOO_LARGE);
+    ols_free(&m);
 }
 
 /* A zero column and a column equal to a multiple of the intercept are

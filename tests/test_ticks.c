@@ -69,13 +69,16 @@ static void test_ordinary_ranges_unchanged(void)
     CU_ASSERT_FALSE(ticks_compute(SCALE_LINEAR, 2, 1, &t));
 }
 
-static void test_build_with_tiny_time(void)
+/* A site built from the fixture with one run's time replaced by value:
+ * no sanitizer report, the campaign page exists, and no page shows a NaN
+ * or an infinity (a value near DBL_MAX overflows a least-squares fit). */
+static void build_with_time(const char *value)
 {
     char work[256];
     CU_ASSERT_TRUE_FATAL(testutil_temp_dir(work, sizeof work));
     CU_ASSERT_EQUAL(testutil_run_commandf(NULL, "cp -r tests/fixtures/site/basic '%s/a' && "
-                    "sed -i 's/^ant,toy,1,1000,1013.0300,/ant,toy,1,1000,5e-324,/' '%s/a/alpha/runs.csv' && "
-                    "grep -q 5e-324 '%s/a/alpha/runs.csv'", work, work, work), 0);
+                    "sed -i 's/^ant,toy,1,1000,1013.0300,/ant,toy,1,1000,%s,/' '%s/a/alpha/runs.csv' && "
+                    "grep -q %s '%s/a/alpha/runs.csv'", work, value, work, value, work), 0);
     char *out = NULL;
     int rc = testutil_perfcast_run(&out, "build --archive '%s/a' --out '%s/site'", work, work);
     /* 0, or 1 for the fixture's deliberately broken campaign; never a
@@ -90,12 +93,23 @@ static void test_build_with_tiny_time(void)
     testutil_remove_dir(work);
 }
 
+static void test_build_with_tiny_time(void)
+{
+    build_with_time("5e-324");
+}
+
+static void test_build_with_huge_time(void)
+{
+    build_with_time("1.7e308");
+}
+
 int main(void)
 {
     static const testutil_test tests[] = {
         {"extreme and degenerate ranges", test_extreme_ranges},
         {"ordinary ranges unchanged", test_ordinary_ranges_unchanged},
         {"build with a 5e-324 s run", test_build_with_tiny_time},
+        {"build with a 1.7e308 s run", test_build_with_huge_time},
         {NULL, NULL},
     };
     static const testutil_suite suites[] = {{"ticks", tests}, {NULL, NULL}};
