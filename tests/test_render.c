@@ -15,7 +15,7 @@
 #include "tests/testutil.h"
 
 #include <cairo.h>
-#include <cmark.h>
+#include <cmark-gfm.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -198,23 +198,30 @@ static void test_table(void)
     char *html = to_html(rbuf_str(&md));
     CU_ASSERT_PTR_NOT_NULL_FATAL(html);
     CU_ASSERT_EQUAL(count(html, "<table>"), 1);
-    CU_ASSERT_EQUAL(count(html, "</th>"), 3);
-    CU_ASSERT_EQUAL(count(html, "</td>"), 6);
-    CU_ASSERT_EQUAL(count(html, "<th class=\"r\">time (s)</th>"), 1);
-    CU_ASSERT_PTR_NOT_NULL(strstr(html, "<td>a|b &lt;i&gt;</td>"));
+    /* Header cells are column headers, each body row's first cell its row
+     * header (the key column); the others are data cells. */
+    CU_ASSERT_EQUAL(count(html, "<th scope=\"col\""), 3);
+    CU_ASSERT_EQUAL(count(html, "<th scope=\"row\""), 2);
+    CU_ASSERT_EQUAL(count(html, "</td>"), 4);
+    CU_ASSERT_EQUAL(count(html, "<th scope=\"col\" class=\"r\">time (s)</th>"), 1);
+    CU_ASSERT_PTR_NOT_NULL(strstr(html, "<th scope=\"row\">a|b &lt;i&gt;</th>"));
     CU_ASSERT_PTR_NOT_NULL(strstr(html, "<td class=\"r\">12.5</td>"));
     CU_ASSERT_PTR_NOT_NULL(strstr(html, "<td><code>np &lt;= 8 || big</code></td>"));
-    CU_ASSERT_PTR_NOT_NULL(strstr(html, "<td>- x</td>"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(html, "<th scope=\"row\">- x</th>"));
     CU_ASSERT_PTR_NOT_NULL(strstr(html, "<p>Before.</p>"));
     CU_ASSERT_PTR_NOT_NULL(strstr(html, "<p>After.</p>"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(html, "<caption>Table 1</caption>")); /* no heading above */
     free(html);
     rbuf_free(&md), rbuf_free(&code);
 
-    /* Tables in a quoted README, with GFM alignment and ragged rows. */
-    html = to_html("> | a | b | c |\n> |:-|:-:|--:|\n> | 1 | 2 |\n> | 3 | 4 | 5 | 6 |\n");
-    CU_ASSERT_PTR_NOT_NULL(strstr(html, "<blockquote>\n<div class=\"table\"><table>"));
-    CU_ASSERT_PTR_NOT_NULL(strstr(html, "<th class=\"c\">b</th>"));
-    CU_ASSERT_EQUAL(count(html, "</td>"), 6);
+    /* Tables in a quoted README, with GFM alignment and ragged rows; the
+     * caption is the heading the table stands under. */
+    html = to_html("## Costs *per run*\n\n> | a | b | c |\n> |:-|:-:|--:|\n> | 1 | 2 |\n"
+                   "> | 3 | 4 | 5 | 6 |\n");
+    CU_ASSERT_PTR_NOT_NULL(strstr(html, "<blockquote>\n<div class=\"table\"><table>\n"
+                                        "<caption>Costs <em>per run</em></caption>"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(html, "<th scope=\"col\" class=\"c\">b</th>"));
+    CU_ASSERT_EQUAL(count(html, "</td>"), 4);
     CU_ASSERT_EQUAL(count(html, ">6<"), 0); /* the extra cell is dropped, as GFM does */
     free(html);
     /* Not a table: no delimiter row. */
@@ -250,6 +257,16 @@ static void test_links_and_ids(void)
     CU_ASSERT_PTR_NOT_NULL(strstr(html, "href=\"notes.mdx\""));
     CU_ASSERT_PTR_NOT_NULL(strstr(html, "href=\"#fit-of-run-2-1\""));
     free(html);
+    /* Links inside table cells are rewritten too (they were not when cells
+     * were rendered as a second document), images keep their source. */
+    html = to_html("| campaign | chart |\n| --- | --- |\n| [x](campaigns/x/index.md) | "
+                   "[y](../y.md#a) ![c](c.svg) [z](z.csv) |\n");
+    CU_ASSERT_PTR_NOT_NULL(strstr(html, "<a href=\"campaigns/x/index.html\">x</a>"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(html, "<a href=\"../y.html#a\">y</a>"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(html, "src=\"c.svg\""));
+    CU_ASSERT_PTR_NOT_NULL(strstr(html, "href=\"z.csv\""));
+    CU_ASSERT_EQUAL(count(html, ".md\""), 0);
+    free(html);
 }
 
 /* A README that leaves a fence, an HTML block or a comment open cannot
@@ -269,6 +286,17 @@ static void test_quote_isolates_readme(void)
         free(html);
         rbuf_free(&md);
     }
+    /* Its headings stay below the page's one <h1>. */
+    rbuf md;
+    rbuf_init(&md);
+    md_quote_markdown(&md, "# Title\n\n## Part\n\n###### Deep\n");
+    char *html = to_html(rbuf_str(&md));
+    CU_ASSERT_EQUAL(count(html, "<h1"), 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(html, "<h3 id=\"title\">Title</h3>"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(html, "<h4 id=\"part\">Part</h4>"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(html, "<h6 id=\"deep\">Deep</h6>"));
+    free(html);
+    rbuf_free(&md);
 }
 
 /* A README is safe in any viewer: raw HTML shows as text even when the
