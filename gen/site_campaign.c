@@ -15,6 +15,7 @@
 
 #include "gen/site_slug.h"
 #include "render/markdown.h"
+#include "render/numtext.h"
 
 const char *campaign_file_name(page_state *s, const char *suffix)
 {
@@ -150,6 +151,16 @@ static void experiment_header(page_state *s)
     md_end_list(&s->md);
 }
 
+/* The models' texts (equations, diagnostics, notes) with any number in
+ * e-notation written for people (render/numtext.h); the result lives in
+ * s->human until the next call. */
+static const char *human_numbers(page_state *s, const char *text)
+{
+    rbuf_clear(&s->human);
+    numtext_humanize(&s->human, text ? text : "");
+    return rbuf_str(&s->human);
+}
+
 /* ------------------------------------------------------------------ */
 /* Fit: equation, coefficients, statistics, diagnostics                */
 
@@ -228,7 +239,7 @@ static bool statistics(page_state *s)
         rbuf_clear(&s->tmp);
         site_fmt(&s->tmp, st->value);
         md_table_text(&t, rbuf_str(&s->tmp));
-        md_table_text(&t, st->text ? st->text : "");
+        md_table_text(&t, human_numbers(s, st->text));
         site_csv_text(&csv, st->name);
         rbuf_putc(&csv, ',');
         site_csv_num(&csv, st->value);
@@ -251,7 +262,7 @@ static void bullet_list(page_state *s, const char *heading, char *const *lines, 
     md_heading(&s->md, 3, heading);
     for (size_t i = 0; i < n; i++) {
         md_bullet(&s->md);
-        md_text(&s->md, lines[i]);
+        md_text(&s->md, human_numbers(s, lines[i]));
         md_end_item(&s->md);
     }
     md_end_list(&s->md);
@@ -264,7 +275,7 @@ static void equation(page_state *s)
     if (!eq)
         return;
     md_heading(&s->md, 3, "Fitted equation");
-    md_code(&s->md, eq, false);
+    md_code(&s->md, human_numbers(s, eq), false);
     md_end_paragraph(&s->md);
 }
 
@@ -385,7 +396,7 @@ static bool predictions(page_state *s, rbuf *csv)
         site_md_cell_pct(&tab, tc->error_pct);
         md_table_text(&tab, p->extrapolation ? "yes (outside the training range)" : "");
         if (notes)
-            md_table_text(&tab, p->note ? p->note : "");
+            md_table_text(&tab, human_numbers(s, p->note));
         prediction_csv_row(s, p, csv);
     }
     md_table_end(&tab);
@@ -489,6 +500,7 @@ bool site_write_campaign(site_ctx *c, size_t campaign)
     rbuf_printf(&dir, "campaigns/%s/", sc->slug);
     page_state s = {.c = c, .d = c->data, .sc = sc, .dir = rbuf_str(&dir)};
     rbuf_init(&s.base), rbuf_init(&s.md), rbuf_init(&s.tmp), rbuf_init(&s.name);
+    rbuf_init(&s.human);
     page_header(&s);
     bool ok = true;
     if (sc->nproblems)
@@ -505,5 +517,6 @@ bool site_write_campaign(site_ctx *c, size_t campaign)
     ok = ok && site_page(c, rbuf_str(&path), rbuf_str(&title), &s.md);
     rbuf_free(&path), rbuf_free(&title), rbuf_free(&dir);
     rbuf_free(&s.base), rbuf_free(&s.md), rbuf_free(&s.tmp), rbuf_free(&s.name);
+    rbuf_free(&s.human);
     return ok;
 }

@@ -10,6 +10,7 @@
 #include "render/escape.h"
 #include "render/html.h"
 #include "render/markdown.h"
+#include "render/numtext.h"
 
 static void path_with(rbuf *b, const char *path, const char *ext)
 {
@@ -115,13 +116,45 @@ bool site_chart(site_ctx *c, const char *path, uint64_t key, site_draw_fn draw,
     return ok;
 }
 
+/* Alt texts stay under this many bytes (so under 150 characters): a
+ * screen reader reads them in one breath; the rest is on the page. */
+enum { ALT_MAX = 145 };
+
+/* The length of alt's first clauses that fit in ALT_MAX bytes: it ends
+ * before ", ", "; ", ": " or " (", else at a space; all of alt when short. */
+static size_t concise_length(const char *alt)
+{
+    size_t n = strlen(alt);
+    if (n < ALT_MAX)
+        return n;
+    size_t clause = 0, word = 0;
+    for (size_t i = 1; i < ALT_MAX; i++) {
+        if (alt[i] == ' ' && strchr(",;:", alt[i - 1]))
+            clause = i - 1;
+        else if (alt[i] == ' ' && alt[i + 1] == '(')
+            clause = i;
+        if (alt[i] == ' ')
+            word = i;
+    }
+    return clause ? clause : word ? word : ALT_MAX - 1;
+}
+
 void site_md_chart(rbuf *md, const char *name, const char *alt, const char *csv_name)
 {
-    rbuf url;
+    rbuf url, short_alt;
     rbuf_init(&url);
+    rbuf_init(&short_alt);
+    size_t n = concise_length(alt);
+    rbuf_put(&short_alt, alt, n);
     path_with(&url, name, ".svg");
-    md_image(md, alt, rbuf_str(&url));
+    md_image(md, rbuf_str(&short_alt), rbuf_str(&url));
     md_end_paragraph(md);
+    rbuf_free(&short_alt);
+    if (alt[n]) { /* the whole description, for every reader */
+        md_text(md, alt);
+        md_text(md, ".");
+        md_end_paragraph(md);
+    }
     md_text(md, "Chart as ");
     path_with(&url, name, ".png");
     md_link(md, "PNG", rbuf_str(&url));
@@ -168,24 +201,13 @@ void site_fmt(rbuf *out, double v)
         rbuf_puts(out, "\xE2\x80\x94");
         return;
     }
-    double a = fabs(v);
-    char s[64];
-    if (a != 0 && (a >= 1e6 || a < 1e-3)) {
-        snprintf(s, sizeof s, "%.3e", v);
-    } else {
-        int decimals = a == 0 ? 0 : 3 - (int)floor(log10(a));
-        snprintf(s, sizeof s, "%.*f", decimals < 0 ? 0 : decimals, v);
-        if (strchr(s, '.')) { /* 12.50 -> 12.5, 3.000 -> 3 */
-            size_t n = strlen(s);
-            while (s[n - 1] == '0')
-                s[--n] = '\0';
-            if (s[n - 1] == '.')
-                s[--n] = '\0';
-        }
-    }
-    /* "-0.000" is zero */
-    bool zero = strspn(s, "-0.") == strlen(s);
-    rbuf_puts(out, zero ? "0" : s);
+    rbuf s;
+    rbuf_init(&s);
+    numtext_value(&s, v, 4);
+    /* "-0" is zero */
+    bool zero = strspn(rbuf_str(&s), "-0.") == s.len;
+    rbuf_puts(out, zero ? "0" : rbuf_str(&s));
+    rbuf_free(&s);
 }
 
 void site_fmt_pct(rbuf *out, double v)

@@ -61,7 +61,9 @@ bool site_chart(site_ctx *c, const char *path, uint64_t key, site_draw_fn draw,
 uint64_t site_chart_key(const char *kind, const char *title, const char *axes, const rbuf *csv);
 
 /* Markdown that shows a chart: the SVG as an image with alt text, then
- * links to the PNG, the SVG and the CSV (names relative to the page). */
+ * links to the PNG, the SVG and the CSV (names relative to the page). An
+ * alt text of 145 bytes or more is cut to its first clauses and the whole
+ * description follows the image as a paragraph. */
 void site_md_chart(rbuf *md, const char *name, const char *alt, const char *csv_name);
 
 /* A chart on its page: site_chart(c, path, key, draw, draw_ctx), then
@@ -85,7 +87,8 @@ bool site_draw_cost(const void *ctx, chart_files *out, char *err, size_t errlen)
 /* "Data: [name.csv](name.csv)" under a table. */
 void site_md_data_link(rbuf *md, const char *csv_name);
 
-/* A number for people: 4 significant digits, "—" when not finite. */
+/* A number for people: 4 significant digits, never e-notation
+ * (render/numtext.h), "—" when not finite. */
 void site_fmt(rbuf *out, double v);
 /* A signed percentage with one decimal ("+3.2"), "—" when not finite. */
 void site_fmt_pct(rbuf *out, double v);

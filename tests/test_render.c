@@ -8,6 +8,7 @@
 #include "render/escape.h"
 #include "render/html.h"
 #include "render/markdown.h"
+#include "render/numtext.h"
 #include "render/plot.h"
 #include "render/png.h"
 #include "render/template.h"
@@ -174,6 +175,42 @@ static void test_code_span(void)
         free(html);
         rbuf_free(&md), rbuf_free(&want);
     }
+}
+
+/* Numbers for pages: fixed notation from 0.0001 to a million, "× 10ⁿ"
+ * outside; e-notation in model texts rewritten, words left alone. */
+static void test_numtext(void)
+{
+    static const struct { double v; int sig; const char *want; } cases[] = {
+        {4.855e-4, 4, "0.0004855"},
+        {2.312e-04, 4, "0.0002312"},
+        {3.076e-05, 4, "3.076 \xC3\x97 10\xE2\x81\xBB\xE2\x81\xB5"},
+        {-1.5e-12, 2, "-1.5 \xC3\x97 10\xE2\x81\xBB\xC2\xB9\xC2\xB2"},
+        {1234567, 4, "1.235 \xC3\x97 10\xE2\x81\xB6"},
+        {999999.6, 4, "1 \xC3\x97 10\xE2\x81\xB6"}, /* rounds up into the next decade */
+        {123456, 4, "123456"},
+        {984.3, 4, "984.3"},
+        {12.5, 4, "12.5"},
+        {3.0, 4, "3"},
+        {0, 4, "0"},
+        {0.00099996, 4, "0.001"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        rbuf b;
+        rbuf_init(&b);
+        numtext_value(&b, cases[i].v, cases[i].sig);
+        if (strcmp(rbuf_str(&b), cases[i].want) != 0)
+            fprintf(stderr, "\nnumtext_value(%g, %d) = [%s], want [%s]\n", cases[i].v,
+                    cases[i].sig, rbuf_str(&b), cases[i].want);
+        CU_ASSERT_STRING_EQUAL(rbuf_str(&b), cases[i].want);
+        rbuf_free(&b);
+    }
+    rbuf b;
+    rbuf_init(&b);
+    numtext_humanize(&b, "F = 2.563e+01 on 1 and 3 df, p = 4.1e-05; x1e5 file2e3 12 e-mails 1E3.");
+    CU_ASSERT_STRING_EQUAL(rbuf_str(&b), "F = 25.63 on 1 and 3 df, p = 4.1 \xC3\x97 10\xE2\x81\xBB"
+                                         "\xE2\x81\xB5; x1e5 file2e3 12 e-mails 1000.");
+    rbuf_free(&b);
 }
 
 static void test_table(void)
@@ -536,6 +573,7 @@ int main(void)
     static const testutil_test markdown_tests[] = {
         {"code spans with backticks and pipes", test_code_span},
         {"pipe tables to HTML", test_table},
+        {"numbers for pages: no e-notation", test_numtext},
         {"raw HTML and dangerous URLs are inert", test_html_safety},
         {"heading ids and .md links", test_links_and_ids},
         {"a README cannot swallow the page", test_quote_isolates_readme},
