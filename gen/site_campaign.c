@@ -101,6 +101,8 @@ static void page_header(page_state *s)
     md_link(&s->md, "experiments.csv", "experiments.csv");
     md_text(&s->md, ".");
     md_end_paragraph(&s->md);
+    md_text(&s->md, site_conventions);
+    md_end_paragraph(&s->md);
     md_heading(&s->md, 2, "Description");
     if (sc->camp->readme)
         md_quote_markdown(&s->md, sc->camp->readme);
@@ -282,15 +284,51 @@ static void equation(page_state *s)
 /* ------------------------------------------------------------------ */
 /* Predictions table                                                   */
 
-static void interval(rbuf *out, double lo, double hi)
+/* "lo – hi" as durations; a lower end below zero is shown as "0†" (a time
+ * cannot be negative) and *clipped is set. */
+static void interval(rbuf *out, double lo, double hi, bool *clipped)
 {
     if (!isfinite(lo) || !isfinite(hi)) {
         rbuf_puts(out, "\xE2\x80\x94");
         return;
     }
-    site_fmt(out, lo);
+    if (lo < 0) {
+        rbuf_puts(out, "0\xE2\x80\xA0");
+        *clipped = true;
+    } else {
+        site_fmt_duration(out, lo);
+    }
     rbuf_puts(out, " \xE2\x80\x93 ");
-    site_fmt(out, hi);
+    site_fmt_duration(out, hi);
+}
+
+/* Whether the measured mean lies in the prediction interval, for people. */
+static void pi_verdict(md_table *t, const report_prediction *p, const target_config *tc)
+{
+    if (!isfinite(p->pi_low) || !isfinite(p->pi_high) || !isfinite(tc->measured)) {
+        md_table_text(t, "\xE2\x80\x94");
+        return;
+    }
+    bool inside = tc->measured >= p->pi_low && tc->measured <= p->pi_high;
+    rbuf cell;
+    rbuf_init(&cell);
+    if (inside)
+        md_text(&cell, "inside");
+    else
+        md_strong(&cell, "outside");
+    md_table_markdown(t, rbuf_str(&cell));
+    rbuf_free(&cell);
+}
+
+/* The number of note (1-based) among notes, added when new: identical notes
+ * share a number. */
+static size_t note_number(const char **notes, size_t *nnotes, const char *note)
+{
+    for (size_t i = 0; i < *nnotes; i++)
+        if (strcmp(notes[i], note) == 0)
+            return i + 1;
+    notes[(*nnotes)++] = note;
+    return *nnotes;
 }
 
 static bool any_note(const report *r)
@@ -346,7 +384,7 @@ static bool predictions(page_state *s, rbuf *csv)
         return true;
     }
     bool notes = any_note(r);
-    size_t ncols = s->e->nshown + 7 + notes;
+    size_t ncols = s->e->nshown + 8 + notes;
     const char **head = malloc(ncols * sizeof *head);
     char *align = malloc(ncols + 1);
     if (!head || !align) {
@@ -354,25 +392,21 @@ static bool predictions(page_state *s, rbuf *csv)
         free(align);
         return false;
     }
-    rbuf unit;
-    rbuf_init(&unit);
-    campaign_response_label(s->e, &unit);
     size_t k = 0;
     for (size_t i = 0; i < s->e->nshown; i++) {
         align[k] = t->cols[s->e->shown[i]].kind == COL_NUMBER ? 'r' : 'l';
         head[k++] = t->cols[s->e->shown[i]].name;
     }
     static const char *const fixed[] = {"estimate", "95% CI", "95% PI", "measured", "runs",
-                                        "error (%)", "extrapolation", "note"};
-    for (size_t i = 0; i < 7 + (size_t)notes; i++) {
+                                        "error (%)", "measured vs PI", "extrapolation", "note"};
+    for (size_t i = 0; i < 8 + (size_t)notes; i++) {
         align[k] = i < 6 ? 'r' : 'l';
         head[k++] = fixed[i];
     }
     align[k] = '\0';
-    md_text(&s->md, "Estimates, intervals and measurements in ");
-    md_text(&s->md, rbuf_str(&unit));
-    md_text(&s->md, "; error = 100 (estimate \xE2\x88\x92 measured) / measured.");
-    md_end_paragraph(&s->md);
+    const char **note_texts = calloc(r->npreds + 1, sizeof *note_texts);
+    size_t nnotes = 0;
+    bool clipped = false;
     md_table tab;
     md_table_begin(&tab, &s->md, ncols, head, align);
     prediction_csv_header(s, csv);
@@ -386,26 +420,49 @@ static bool predictions(page_state *s, rbuf *csv)
             site_cell_text(t, tc->rows[0], s->e->shown[c], &s->tmp);
             md_table_text(&tab, rbuf_str(&s->tmp));
         }
-        site_md_cell_number(&tab, p->estimate);
-        rbuf_clear(&s->tmp), interval(&s->tmp, p->ci_low, p->ci_high);
+        site_md_cell_duration(&tab, p->estimate);
+        rbuf_clear(&s->tmp), interval(&s->tmp, p->ci_low, p->ci_high, &clipped);
         md_table_text(&tab, rbuf_str(&s->tmp));
-        rbuf_clear(&s->tmp), interval(&s->tmp, p->pi_low, p->pi_high);
+        rbuf_clear(&s->tmp), interval(&s->tmp, p->pi_low, p->pi_high, &clipped);
         md_table_text(&tab, rbuf_str(&s->tmp));
-        site_md_cell_number(&tab, tc->measured);
+        site_md_cell_duration(&tab, tc->measured);
         site_md_cell_count(&tab, tc->nmeasured);
         site_md_cell_pct(&tab, tc->error_pct);
-        md_table_text(&tab, p->extrapolation ? "yes (outside the training range)" : "");
-        if (notes)
-            md_table_text(&tab, human_numbers(s, p->note));
+        pi_verdict(&tab, p, tc);
+        md_table_text(&tab, p->extrapolation ? "yes" : "");
+        if (notes && p->note && p->note[0] && note_texts) {
+            rbuf_clear(&s->tmp);
+            rbuf_printf(&s->tmp, "%zu", note_number(note_texts, &nnotes, p->note));
+            md_table_text(&tab, rbuf_str(&s->tmp));
+        } else if (notes) {
+            md_table_text(&tab, "");
+        }
         prediction_csv_row(s, p, csv);
     }
     md_table_end(&tab);
+    if (clipped) {
+        md_text(&s->md, "\xE2\x80\xA0 The interval reaches below zero; a time cannot be "
+                        "negative, so its lower end is shown as 0 (the CSV keeps the "
+                        "computed value).");
+        md_end_paragraph(&s->md);
+    }
+    if (nnotes) {
+        md_text(&s->md, "Notes:");
+        md_end_paragraph(&s->md);
+        for (size_t i = 0; i < nnotes; i++) {
+            md_numbered(&s->md, i + 1);
+            md_text(&s->md, human_numbers(s, note_texts[i]));
+            md_end_item(&s->md);
+        }
+        md_end_list(&s->md);
+    }
+    bool ok = note_texts != NULL;
+    free(note_texts);
     const char *name = campaign_file_name(s, "predictions.csv");
     site_md_data_link(&s->md, name);
-    bool ok = campaign_write_csv(s, name, csv);
+    ok = campaign_write_csv(s, name, csv) && ok;
     free(head);
     free(align);
-    rbuf_free(&unit);
     return ok;
 }
 

@@ -195,6 +195,11 @@ void site_md_data_link(rbuf *md, const char *csv_name)
     md_end_paragraph(md);
 }
 
+const char site_conventions[] =
+    "Times are durations (\xE2\x80\x9C" "16 min 24 s\xE2\x80\x9D; the CSV files keep seconds). "
+    "Every error on this page is 100 (predicted \xE2\x88\x92 measured) / measured: positive "
+    "when the prediction is too high.";
+
 void site_fmt(rbuf *out, double v)
 {
     if (!isfinite(v)) {
@@ -208,6 +213,31 @@ void site_fmt(rbuf *out, double v)
     bool zero = strspn(rbuf_str(&s), "-0.") == s.len;
     rbuf_puts(out, zero ? "0" : rbuf_str(&s));
     rbuf_free(&s);
+}
+
+void site_fmt_duration(rbuf *out, double seconds)
+{
+    if (!isfinite(seconds)) {
+        rbuf_puts(out, "\xE2\x80\x94");
+        return;
+    }
+    if (seconds < 0) {
+        rbuf_puts(out, "\xE2\x88\x92"); /* minus sign */
+        seconds = -seconds;
+    }
+    if (seconds < 59.5) {
+        site_fmt(out, seconds);
+        rbuf_puts(out, " s");
+        return;
+    }
+    /* Round once, to whole seconds or minutes, then split. */
+    if (seconds < 3600 - 0.5) {
+        long total = lround(seconds);
+        rbuf_printf(out, "%ld min %ld s", total / 60, total % 60);
+        return;
+    }
+    long minutes = lround(seconds / 60);
+    rbuf_printf(out, "%ld h %02ld min", minutes / 60, minutes % 60);
 }
 
 void site_fmt_pct(rbuf *out, double v)
@@ -238,6 +268,11 @@ void site_md_cell_number(md_table *t, double v)
 void site_md_cell_pct(md_table *t, double v)
 {
     cell_with(t, site_fmt_pct, v);
+}
+
+void site_md_cell_duration(md_table *t, double seconds)
+{
+    cell_with(t, site_fmt_duration, seconds);
 }
 
 void site_md_cell_count(md_table *t, size_t n)

@@ -87,16 +87,26 @@ bool site_draw_cost(const void *ctx, chart_files *out, char *err, size_t errlen)
 /* "Data: [name.csv](name.csv)" under a table. */
 void site_md_data_link(rbuf *md, const char *csv_name);
 
+/* The units and the sign of errors, said once on each page that shows
+ * predictions: "Times are durations ...; error = 100 (predicted −
+ * measured) / measured ...". */
+extern const char site_conventions[];
+
 /* A number for people: 4 significant digits, never e-notation
  * (render/numtext.h), "—" when not finite. */
 void site_fmt(rbuf *out, double v);
 /* A signed percentage with one decimal ("+3.2"), "—" when not finite. */
 void site_fmt_pct(rbuf *out, double v);
+/* A duration for people: "0.4789 s" and "12.5 s" under a minute (4
+ * significant digits), "16 min 24 s" under an hour, "2 h 05 min" above;
+ * "—" when not finite. Pages only: CSV files keep seconds. */
+void site_fmt_duration(rbuf *out, double seconds);
 /* Table cells: a number as site_fmt writes it, a percentage as
- * site_fmt_pct, a count. */
+ * site_fmt_pct, a count, a duration as site_fmt_duration. */
 void site_md_cell_number(md_table *t, double v);
 void site_md_cell_pct(md_table *t, double v);
 void site_md_cell_count(md_table *t, size_t n);
+void site_md_cell_duration(md_table *t, double seconds);
 /* A CSV number (10 significant digits) or an empty cell. */
 void site_csv_num(rbuf *out, double v);
 /* A CSV text cell (render/escape.h rules); then "," or "\n". */

@@ -118,6 +118,11 @@ void md_bullet(rbuf *b)
     rbuf_puts(b, "- ");
 }
 
+void md_numbered(rbuf *b, size_t n)
+{
+    rbuf_printf(b, "%zu. ", n);
+}
+
 void md_end_item(rbuf *b)
 {
     rbuf_putc(b, '\n');

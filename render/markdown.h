@@ -32,6 +32,7 @@ void md_code(rbuf *b, const char *code, bool in_table);
 /* End the current paragraph or list item. */
 void md_end_paragraph(rbuf *b);
 void md_bullet(rbuf *b);     /* starts "- " */
+void md_numbered(rbuf *b, size_t n); /* starts "n. " (an ordered list item) */
 void md_end_item(rbuf *b);   /* "\n" */
 void md_end_list(rbuf *b);   /* "\n" */
 
