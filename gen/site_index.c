@@ -243,8 +243,9 @@ bool site_write_index(site_ctx *c)
                 d->last_date[0] ? d->last_date : "no dated runs");
     md_text(&md, rbuf_str(&line));
     rbuf_clear(&line);
-    rbuf_printf(&line, "%zu measured run%s outside %s prediction interval", d->nalerts,
-                d->nalerts == 1 ? "" : "s", d->nalerts == 1 ? "its" : "their");
+    size_t alerts = site_alert_configurations(d);
+    rbuf_printf(&line, "%zu configuration%s with measured runs outside %s prediction interval",
+                alerts, alerts == 1 ? "" : "s", alerts == 1 ? "its" : "their");
     md_link(&md, rbuf_str(&line), "alerts.md");
     md_text(&md, " (");
     md_link(&md, "Atom feed", "alerts.xml");

@@ -32,6 +32,8 @@ typedef struct {
     site_out *out;
     const template *tpl;
     const site_data *data;
+    const char *base_url;     /* the site's absolute URL for the feed; NULL: relative links */
+    const char *previous_dir; /* the previous site (still in place while building), or NULL */
     rbuf html, page;      /* scratch for site_page */
     size_t pages;         /* pages written (each as .md and .html) */
     size_t charts;        /* charts on the site */
@@ -111,6 +113,10 @@ void site_md_cell_duration(md_table *t, double seconds);
 void site_csv_num(rbuf *out, double v);
 /* A CSV text cell (render/escape.h rules); then "," or "\n". */
 void site_csv_text(rbuf *out, const char *s);
+
+/* How many configurations have alerts (measured runs outside their
+ * prediction interval): the alerts page's rows. */
+size_t site_alert_configurations(const site_data *d);
 
 /* The pages (gen/site_campaign.c, site_cluster.c, site_index.c,
  * site_alerts.c, site_advice.c). */
