@@ -240,6 +240,22 @@ void site_fmt_duration(rbuf *out, double seconds)
     rbuf_printf(out, "%ld h %02ld min", minutes / 60, minutes % 60);
 }
 
+void site_fmt_money(rbuf *out, double v, const char *currency)
+{
+    if (!isfinite(v)) {
+        rbuf_puts(out, "\xE2\x80\x94");
+        return;
+    }
+    double a = fabs(v);
+    /* Two decimals, as money is written; a cost under a hundredth keeps
+     * two significant digits, still in fixed notation. */
+    int decimals = a == 0 || a >= 0.01 ? 2 : 1 - (int)floor(log10(a));
+    char s[64];
+    snprintf(s, sizeof s, "%.*f", decimals > 12 ? 12 : decimals, v);
+    rbuf_puts(out, strspn(s, "-0.") == strlen(s) ? "0.00" : s);
+    rbuf_printf(out, " %s", currency);
+}
+
 void site_fmt_pct(rbuf *out, double v)
 {
     if (!isfinite(v)) {

@@ -99,6 +99,10 @@ extern const char site_conventions[];
 void site_fmt(rbuf *out, double v);
 /* A signed percentage with one decimal ("+3.2"), "—" when not finite. */
 void site_fmt_pct(rbuf *out, double v);
+/* A cost for people, with its currency: "44.96 units", "0.00023 units"
+ * (two decimals, or two significant digits under 0.01), "—" when not
+ * finite. */
+void site_fmt_money(rbuf *out, double v, const char *currency);
 /* A duration for people: "0.4789 s" and "12.5 s" under a minute (4
  * significant digits), "16 min 24 s" under an hour, "2 h 05 min" above;
  * "—" when not finite. Pages only: CSV files keep seconds. */

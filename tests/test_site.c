@@ -997,8 +997,11 @@ static void check_published_page(const snapshot *s, const char *cluster, const p
     CU_ASSERT_TRUE(link && strstr(link + 2, "\n|") == NULL);
     CU_ASSERT_PTR_NOT_NULL(strstr(html->bytes, "<a href=\"published.csv\">"));
     CU_ASSERT_PTR_NOT_NULL(strstr(html->bytes, "<a href=\"../../campaigns/pub/index.html\">pub</a>"));
-    /* The split run's page cells: 4 significant digits of the hand-derived costs. */
-    CU_ASSERT_PTR_NOT_NULL(strstr(head, "| 3600 | 3000 | -16.7 | 12 | 20 | 10 | 16.67 |"));
+    /* The split run's page cells: times as durations (3600 s, 3000 s),
+     * core-hours to 4 significant digits, costs to two decimals with the
+     * currency, all hand-derived. */
+    CU_ASSERT_PTR_NOT_NULL(strstr(head, "| 1 h 00 min | 50 min 0 s | -16.7 | 12 | 20.00 cr | "
+                                        "10 | 16.67 cr |"));
     CU_ASSERT_PTR_NOT_NULL(strstr(head, "east, np=12, np_a=8, np_b=4, tag_cluster_b=west, "
                                         "tag_layout=multicluster, tag_source=t3"));
     check_published_csv(csv->bytes, want, nwant);

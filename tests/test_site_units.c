@@ -46,6 +46,26 @@ static void test_numbers_without_e(void)
     expect_fmt(site_fmt, 984.3, "984.3");
 }
 
+static void expect_money(double v, const char *want)
+{
+    rbuf b;
+    rbuf_init(&b);
+    site_fmt_money(&b, v, "EUR");
+    CU_ASSERT_STRING_EQUAL(rbuf_str(&b), want);
+    rbuf_free(&b);
+}
+
+static void test_money(void)
+{
+    expect_money(44.96, "44.96 EUR");
+    expect_money(4.6133, "4.61 EUR");
+    expect_money(2.312e-04, "0.00023 EUR"); /* the cost, no e-notation */
+    expect_money(0.009824, "0.0098 EUR");
+    expect_money(0.01, "0.01 EUR");
+    expect_money(0, "0.00 EUR");
+    expect_money(NAN, "\xE2\x80\x94");
+}
+
 static void test_concise_alt(void)
 {
     const char *long_alt = "time (s) against processes (np) for experiment block-1024: measured "
@@ -75,6 +95,7 @@ int main(void)
     static const testutil_test tests[] = {
         {"durations in human units", test_durations},
         {"numbers on pages never in e-notation", test_numbers_without_e},
+        {"costs in fixed decimals with the currency", test_money},
         {"long alt texts are cut at a clause, the rest shown", test_concise_alt},
         {NULL, NULL}};
     static const testutil_suite suites[] = {{"site units", tests}, {NULL, NULL}};
