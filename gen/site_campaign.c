@@ -77,6 +77,75 @@ static void cluster_links(page_state *s)
     }
 }
 
+/* "[text](#anchor)" as a list item. */
+static void contents_item(page_state *s, const char *text, const char *anchor)
+{
+    rbuf_clear(&s->tmp);
+    rbuf_printf(&s->tmp, "#%s", anchor);
+    md_bullet(&s->md);
+    md_link(&s->md, text, rbuf_str(&s->tmp));
+    md_end_item(&s->md);
+}
+
+/* A table of contents, on pages with more than one experiment. */
+static void contents(page_state *s)
+{
+    const site_campaign *sc = s->sc;
+    if (sc->nexps < 2)
+        return;
+    md_heading(&s->md, 2, "Contents");
+    contents_item(s, "Summary", "summary");
+    contents_item(s, "Description", "description");
+    if (sc->nproblems)
+        contents_item(s, "Problems", "problems");
+    for (size_t i = 0; i < sc->nexps; i++) {
+        rbuf text;
+        rbuf_init(&text);
+        rbuf_printf(&text, "Experiment %s", sc->exps[i].info->name);
+        contents_item(s, rbuf_str(&text), sc->exps[i].anchor);
+        rbuf_free(&text);
+    }
+    md_end_list(&s->md);
+}
+
+/* What the experiments measured about themselves, one row each: the
+ * reader's first question (how good are these predictions?) answered
+ * before the details. The calibration work adds its verdict (which model
+ * predicts this campaign best, with a calibrated interval) to this section;
+ * until then it states measured accuracy only, no verdict. */
+static void summary(page_state *s)
+{
+    const site_campaign *sc = s->sc;
+    if (sc->nexps == 0)
+        return;
+    md_heading(&s->md, 2, "Summary");
+    static const char *const head[] = {"experiment", "model", "held-out configurations",
+                                       "mean |error| (%)", "max |error| (%)",
+                                       "measured inside 95% PI"};
+    md_table t;
+    md_table_begin(&t, &s->md, 6, head, "llrrrr");
+    rbuf cell;
+    rbuf_init(&cell);
+    for (size_t i = 0; i < sc->nexps; i++) {
+        const site_experiment *e = &sc->exps[i];
+        site_accuracy a = {0};
+        site_accuracy_add(&a, e);
+        rbuf_clear(&cell), rbuf_clear(&s->tmp);
+        rbuf_printf(&s->tmp, "#%s", e->anchor);
+        md_link(&cell, e->info->name, rbuf_str(&s->tmp));
+        md_table_markdown(&t, rbuf_str(&cell));
+        md_table_text(&t, e->res.ok ? e->info->model : "fit failed");
+        site_md_cell_count(&t, a.held_out);
+        site_md_cell_number(&t, a.held_out ? a.sum_abs / (double)a.held_out : NAN);
+        site_md_cell_number(&t, a.held_out ? a.max_abs : NAN);
+        rbuf_clear(&cell);
+        site_accuracy_inside(&a, &cell);
+        md_table_text(&t, rbuf_str(&cell));
+    }
+    md_table_end(&t);
+    rbuf_free(&cell);
+}
+
 static void page_header(page_state *s)
 {
     const site_campaign *sc = s->sc;
@@ -103,6 +172,8 @@ static void page_header(page_state *s)
     md_end_paragraph(&s->md);
     md_text(&s->md, site_conventions);
     md_end_paragraph(&s->md);
+    contents(s);
+    summary(s);
     md_heading(&s->md, 2, "Description");
     if (sc->camp->readme)
         md_quote_markdown(&s->md, sc->camp->readme);

@@ -308,3 +308,35 @@ void site_csv_text(rbuf *out, const char *s)
 {
     esc_csv(out, s);
 }
+
+void site_accuracy_add(site_accuracy *a, const site_experiment *e)
+{
+    a->experiments++;
+    if (!e->res.ok)
+        return;
+    a->fitted++;
+    for (size_t i = 0; i < e->res.rep.npreds; i++) {
+        const report_prediction *p = &e->res.rep.preds[i];
+        if (p->config >= e->res.input.ntargets)
+            continue;
+        const target_config *tc = &e->res.input.targets[p->config];
+        if (tc->nmeasured == 0 || !isfinite(tc->error_pct))
+            continue;
+        double err = fabs(tc->error_pct);
+        a->held_out++;
+        a->sum_abs += err;
+        a->max_abs = fmax(a->max_abs, err);
+        if (isfinite(p->pi_low) && isfinite(p->pi_high)) {
+            a->with_interval++;
+            a->inside += tc->measured >= p->pi_low && tc->measured <= p->pi_high;
+        }
+    }
+}
+
+void site_accuracy_inside(const site_accuracy *a, rbuf *out)
+{
+    if (a->with_interval)
+        rbuf_printf(out, "%zu of %zu", a->inside, a->with_interval);
+    else
+        rbuf_puts(out, "\xE2\x80\x94 (no intervals)");
+}

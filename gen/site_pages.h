@@ -118,6 +118,17 @@ void site_csv_num(rbuf *out, double v);
 /* A CSV text cell (render/escape.h rules); then "," or "\n". */
 void site_csv_text(rbuf *out, const char *s);
 
+/* How well experiments predicted their held-out (measured target)
+ * configurations: add experiments with site_accuracy_add to a zeroed one. */
+typedef struct {
+    size_t experiments, fitted, held_out, with_interval, inside;
+    double sum_abs, max_abs; /* of |error| (%), over held_out */
+} site_accuracy;
+
+void site_accuracy_add(site_accuracy *a, const site_experiment *e);
+/* "11 of 16" measured inside the 95% PI, or "— (no intervals)". */
+void site_accuracy_inside(const site_accuracy *a, rbuf *out);
+
 /* How many configurations have alerts (measured runs outside their
  * prediction interval): the alerts page's rows. */
 size_t site_alert_configurations(const site_data *d);
