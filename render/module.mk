@@ -5,10 +5,13 @@
 # with libcairo2-dev.
 PKGS += fontconfig
 
-# make screenshots: a headless Chromium picture of the index and of one
-# campaign page of the embedded site, each checked to be a non-blank image.
-# Not part of make check (Chromium is large and slow to start); installs the
-# Debian package chromium when it is missing and we are root.
+# make screenshots: headless Chromium pictures of the index, a campaign, a
+# cluster, the advice and the alerts page at 1280 and 390 px, light and
+# dark, each checked to be a non-blank image of the right scheme, and every
+# one of those pages checked not to overflow horizontally (see
+# tests/site_screenshots.sh). Not part of make check (Chromium is large and
+# slow to start); installs the Debian package chromium when it is missing
+# and we are root.
 SHOT_DIR   := $(B)/screenshots
 SHOT_CHECK := $(B)/tests/site_screenshot_check
 
