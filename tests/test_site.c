@@ -309,6 +309,24 @@ static void test_alerts_and_feed(void)
     site_data_free(&d);
 }
 
+/* The campaign summary, from the oracle's construction: per cluster and N
+ * the measured targets are np = 16 (error 0), 32 (+20%, outside its +-5%
+ * PI) and 64 (0): 12 held-out configurations, mean |error| 80/12 = 6.667%,
+ * max 20%, 8 of 12 inside the PI. One experiment: no table of contents. */
+static void test_campaign_summary(void)
+{
+    char *alpha = read_in("site1", "campaigns/alpha/index.md");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(alpha);
+    CU_ASSERT_PTR_NOT_NULL(strstr(alpha, "\n## Summary\n"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(alpha, "\n| [scale](#experiment-scale) | scopred | 12 | 6.667 | "
+                                         "20 | 8 of 12 |\n"));
+    CU_ASSERT_PTR_NULL(strstr(alpha, "## Contents"));
+    /* The summary comes before the README and the experiment. */
+    const char *sum = strstr(alpha, "## Summary"), *desc = strstr(alpha, "## Description");
+    CU_ASSERT_TRUE(sum && desc && sum < desc);
+    free(alpha);
+}
+
 /* --base-url makes the feed's links absolute; an alert missing from the
  * previous build's alerts.csv is marked new, and only then. */
 static void test_alerts_base_url_and_new(void)
@@ -1098,6 +1116,7 @@ int main(void)
         {"every page, chart and CSV, and every link resolves", test_pages_charts_and_links},
         {"alerts and the Atom feed follow the prediction intervals", test_alerts_and_feed},
         {"alerts: --base-url links and new since the previous build", test_alerts_base_url_and_new},
+        {"campaign summary of measured accuracy", test_campaign_summary},
         {"archive strings stay inert (HTML, SVG, XML, any Markdown viewer)", test_archive_strings_inert},
         {"a failed fit and a left-out campaign say why", test_failures_are_shown},
         {"two builds are byte-identical", test_deterministic},

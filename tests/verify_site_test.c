@@ -190,6 +190,17 @@ static void test_embedded_site(void)
     CU_ASSERT_TRUE(c.links > 1000);
     free(text);
 
+    /* A page with several experiments opens with a table of contents
+     * (the verifier has checked that its links resolve). */
+    char page[4300];
+    snprintf(page, sizeof page, "%s/campaigns/mgbench-multicore/index.md", dir);
+    char *multicore = testutil_read_file(page);
+    CU_ASSERT_PTR_NOT_NULL(multicore);
+    CU_ASSERT_PTR_NOT_NULL(multicore ? strstr(multicore, "## Contents\n\n- [Summary](#summary)\n"
+                                                      "- [Description](#description)\n")
+                                     : NULL);
+    free(multicore);
+
     /* Edit one table cell of the front page back to the raw .md link. */
     char path[4300];
     snprintf(path, sizeof path, "%s/index.html", dir);
