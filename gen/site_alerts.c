@@ -154,16 +154,9 @@ static void feed_date(const site_data *d, const char *date, rbuf *out)
     rbuf_printf(out, "%sT00:00:00Z", day);
 }
 
-/* "0.4 s – 0.5 s" (the lower end clipped at 0), "—" without an interval. */
-static void pi_text(const report_prediction *p, rbuf *out)
+static void pi_text(const report_prediction *p, rbuf *out, bool *clipped)
 {
-    if (!p || !isfinite(p->pi_low) || !isfinite(p->pi_high)) {
-        rbuf_puts(out, "\xE2\x80\x94");
-        return;
-    }
-    site_fmt_duration(out, fmax(p->pi_low, 0));
-    rbuf_puts(out, " \xE2\x80\x93 ");
-    site_fmt_duration(out, p->pi_high);
+    site_fmt_interval(out, p ? p->pi_low : NAN, p ? p->pi_high : NAN, clipped);
 }
 
 static void runs_outside(const config_alert *g, rbuf *out)
@@ -192,7 +185,7 @@ static void csv_row(const site_data *d, const config_alert *g, rbuf *csv)
     rbuf_free(&label);
 }
 
-static void table_row(const site_data *d, const config_alert *g, md_table *t)
+static void table_row(const site_data *d, const config_alert *g, md_table *t, bool *clipped)
 {
     rbuf cell, url;
     rbuf_init(&cell), rbuf_init(&url);
@@ -208,7 +201,7 @@ static void table_row(const site_data *d, const config_alert *g, md_table *t)
     site_md_cell_duration(t, g->tc->measured);
     site_md_cell_duration(t, g->p ? g->p->estimate : NAN);
     rbuf_clear(&cell);
-    pi_text(g->p, &cell);
+    pi_text(g->p, &cell, clipped);
     md_table_text(t, rbuf_str(&cell));
     rbuf_clear(&cell);
     runs_outside(g, &cell);
@@ -258,12 +251,17 @@ static bool page(site_ctx *c, const config_alert *groups, size_t n)
                                            "measured", "predicted", "95% PI", "runs outside",
                                            "newest run", "new"};
         md_table t;
+        bool clipped = false;
         md_table_begin(&t, &md, 9, head, "llrrrrrll");
         for (size_t i = 0; i < n; i++) {
-            table_row(d, &groups[i], &t);
+            table_row(d, &groups[i], &t, &clipped);
             csv_row(d, &groups[i], &csv);
         }
         md_table_end(&t);
+        if (clipped) {
+            md_text(&md, site_clip_note);
+            md_end_paragraph(&md);
+        }
     }
     site_md_data_link(&md, "alerts.csv");
     bool ok = site_file(c, "alerts.csv", &csv) && site_page(c, "alerts", "Alerts", &md);
@@ -304,7 +302,10 @@ static void entry(const site_ctx *c, const config_alert *g, rbuf *x)
     rbuf_puts(&text, ", predicted ");
     site_fmt_duration(&text, g->p ? g->p->estimate : NAN);
     rbuf_puts(&text, " (95% PI ");
-    pi_text(g->p, &text);
+    bool clipped = false;
+    pi_text(g->p, &text, &clipped);
+    if (clipped)
+        rbuf_puts(&text, ", its lower end below zero shown as 0");
     rbuf_puts(&text, "), error ");
     site_fmt_pct(&text, g->tc->error_pct);
     rbuf_puts(&text, "%; ");

@@ -355,24 +355,6 @@ static void equation(page_state *s)
 /* ------------------------------------------------------------------ */
 /* Predictions table                                                   */
 
-/* "lo – hi" as durations; a lower end below zero is shown as "0†" (a time
- * cannot be negative) and *clipped is set. */
-static void interval(rbuf *out, double lo, double hi, bool *clipped)
-{
-    if (!isfinite(lo) || !isfinite(hi)) {
-        rbuf_puts(out, "\xE2\x80\x94");
-        return;
-    }
-    if (lo < 0) {
-        rbuf_puts(out, "0\xE2\x80\xA0");
-        *clipped = true;
-    } else {
-        site_fmt_duration(out, lo);
-    }
-    rbuf_puts(out, " \xE2\x80\x93 ");
-    site_fmt_duration(out, hi);
-}
-
 /* Whether the measured mean lies in the prediction interval, for people. */
 static void pi_verdict(md_table *t, const report_prediction *p, const target_config *tc)
 {
@@ -492,9 +474,9 @@ static bool predictions(page_state *s, rbuf *csv)
             md_table_text(&tab, rbuf_str(&s->tmp));
         }
         site_md_cell_duration(&tab, p->estimate);
-        rbuf_clear(&s->tmp), interval(&s->tmp, p->ci_low, p->ci_high, &clipped);
+        rbuf_clear(&s->tmp), site_fmt_interval(&s->tmp, p->ci_low, p->ci_high, &clipped);
         md_table_text(&tab, rbuf_str(&s->tmp));
-        rbuf_clear(&s->tmp), interval(&s->tmp, p->pi_low, p->pi_high, &clipped);
+        rbuf_clear(&s->tmp), site_fmt_interval(&s->tmp, p->pi_low, p->pi_high, &clipped);
         md_table_text(&tab, rbuf_str(&s->tmp));
         site_md_cell_duration(&tab, tc->measured);
         site_md_cell_count(&tab, tc->nmeasured);
@@ -512,9 +494,7 @@ static bool predictions(page_state *s, rbuf *csv)
     }
     md_table_end(&tab);
     if (clipped) {
-        md_text(&s->md, "\xE2\x80\xA0 The interval reaches below zero; a time cannot be "
-                        "negative, so its lower end is shown as 0 (the CSV keeps the "
-                        "computed value).");
+        md_text(&s->md, site_clip_note);
         md_end_paragraph(&s->md);
     }
     if (nnotes) {

@@ -256,6 +256,26 @@ void site_fmt_money(rbuf *out, double v, const char *currency)
     rbuf_printf(out, " %s", currency);
 }
 
+const char site_clip_note[] =
+    "\xE2\x80\xA0 The interval reaches below zero; a time cannot be negative, so its lower "
+    "end is shown as 0 (the CSV keeps the computed value).";
+
+void site_fmt_interval(rbuf *out, double lo, double hi, bool *clipped)
+{
+    if (!isfinite(lo) || !isfinite(hi)) {
+        rbuf_puts(out, "\xE2\x80\x94");
+        return;
+    }
+    if (lo < 0) {
+        rbuf_puts(out, "0\xE2\x80\xA0");
+        *clipped = true;
+    } else {
+        site_fmt_duration(out, lo);
+    }
+    rbuf_puts(out, " \xE2\x80\x93 ");
+    site_fmt_duration(out, hi);
+}
+
 void site_fmt_pct(rbuf *out, double v)
 {
     if (!isfinite(v)) {

@@ -99,6 +99,12 @@ extern const char site_conventions[];
 void site_fmt(rbuf *out, double v);
 /* A signed percentage with one decimal ("+3.2"), "—" when not finite. */
 void site_fmt_pct(rbuf *out, double v);
+/* A time interval "lo – hi" as durations; a lower end below zero is shown
+ * as "0†" and sets *clipped, after which the page shows site_clip_note.
+ * "—" when either end is not finite. */
+void site_fmt_interval(rbuf *out, double lo, double hi, bool *clipped);
+extern const char site_clip_note[];
+
 /* A cost for people, with its currency: "44.96 units", "0.00023 units"
  * (two decimals, or two significant digits under 0.01), "—" when not
  * finite. */

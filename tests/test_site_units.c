@@ -46,6 +46,26 @@ static void test_numbers_without_e(void)
     expect_fmt(site_fmt, 984.3, "984.3");
 }
 
+static void test_interval_clipped_at_zero(void)
+{
+    rbuf b;
+    rbuf_init(&b);
+    bool clipped = false;
+    site_fmt_interval(&b, 0.4, 75, &clipped);
+    CU_ASSERT_STRING_EQUAL(rbuf_str(&b), "0.4 s \xE2\x80\x93 1 min 15 s");
+    CU_ASSERT_FALSE(clipped);
+    rbuf_clear(&b);
+    site_fmt_interval(&b, -0.2, 1.5, &clipped); /* a PI below zero: shown as 0, marked */
+    CU_ASSERT_STRING_EQUAL(rbuf_str(&b), "0\xE2\x80\xA0 \xE2\x80\x93 1.5 s");
+    CU_ASSERT_TRUE(clipped);
+    rbuf_clear(&b);
+    clipped = false;
+    site_fmt_interval(&b, NAN, 1.5, &clipped);
+    CU_ASSERT_STRING_EQUAL(rbuf_str(&b), "\xE2\x80\x94");
+    CU_ASSERT_FALSE(clipped);
+    rbuf_free(&b);
+}
+
 static void expect_money(double v, const char *want)
 {
     rbuf b;
@@ -96,6 +116,7 @@ int main(void)
         {"durations in human units", test_durations},
         {"numbers on pages never in e-notation", test_numbers_without_e},
         {"costs in fixed decimals with the currency", test_money},
+        {"intervals clipped at zero are marked", test_interval_clipped_at_zero},
         {"long alt texts are cut at a clause, the rest shown", test_concise_alt},
         {NULL, NULL}};
     static const testutil_suite suites[] = {{"site units", tests}, {NULL, NULL}};
