@@ -19,7 +19,7 @@
 
 static const char usage[] =
     "usage: perfcast build [--archive DIR] [--out DIR] [--templates DIR] [--verify]\n"
-    "                      [--jobs N] [--strict] [--quiet]\n"
+    "                      [--jobs N] [--base-url URL] [--strict] [--quiet]\n"
     "\n"
     "Publishes the archive as a static site: per campaign its README, fitted\n"
     "equations, goodness of fit, predictions with intervals and errors, charts\n"
@@ -50,6 +50,9 @@ static const char usage[] =
     "                   ./templates, else PREFIX/share/perfcast/templates)\n"
     "  --jobs N         threads drawing pages and charts (default: one per processor;\n"
     "                   the output does not depend on it)\n"
+    "  --base-url URL   the address the site is served from (http:// or https://):\n"
+    "                   the Atom feed alerts.xml then has absolute links (xml:base,\n"
+    "                   rel=self); without it its links are relative to the feed\n"
     "  --verify         check the built site: pages and charts parse, every relative\n"
     "                   link and image resolves, no script, every file has the\n"
     "                   bytes its manifest records; exit 1 on a problem\n"
@@ -144,6 +147,7 @@ int cmd_build(int argc, char **argv)
         const char **value = !strcmp(a, "--archive")     ? &opt.archive_dir
                              : !strcmp(a, "--out")       ? &opt.out_dir
                              : !strcmp(a, "--templates") ? &opt.templates_dir
+                             : !strcmp(a, "--base-url")  ? &opt.base_url
                                                          : NULL;
         if (value) {
             if (i + 1 >= argc)
@@ -170,6 +174,10 @@ int cmd_build(int argc, char **argv)
             return usage_error(a[0] == '-' ? "unknown option" : "unexpected argument", a);
         }
     }
+    if (opt.base_url && strncmp(opt.base_url, "https://", 8) != 0 &&
+        strncmp(opt.base_url, "http://", 7) != 0)
+        return usage_error("--base-url needs an absolute http:// or https:// URL, not",
+                           opt.base_url);
     char found[PATH_MAX];
     if (!opt.templates_dir)
         opt.templates_dir = find_templates(found, sizeof found);

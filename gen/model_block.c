@@ -4,8 +4,9 @@
  * A target row needs npa, npb, na and nb. Its fit uses the training runs of
  * its cluster and code: the (2,2) run at its per-process mesh, (np,1)
  * strips with messages of its per-process nb and (1,np) strips with its
- * per-process na. Targets with the same cluster, code, per-process mesh
- * and needs share one fit.
+ * per-process na. Targets with the same cluster, code and per-process
+ * mesh share one fit, of every direction one of them needs, so the report
+ * gives each law, statistic and equation once.
  *
  * Options (experiments.csv `options`, key=value;...):
  *   nps=4,8,16     strip process counts (> 2) to fit on (default: every one
@@ -38,6 +39,7 @@ typedef struct {
 
 typedef struct {
     meshrow key;          /* the first target that needed this fit */
+    double npa, npb;      /* the largest grid sides among its targets */
     block_model model;
     char prefix[200];
 } block_group;
@@ -61,12 +63,13 @@ static block_target target_of(const meshrow *t)
     return (block_target){t->npa, t->npb, t->pa, t->pb, t->work_mb};
 }
 
-/* Do two targets need the same fit? */
+/* Do two targets share one fit? Those of one cluster, code and
+ * per-process mesh do: their Ta and Tb laws come from the same strips
+ * (a 4x4 and an 8x2 target must not print the Ta law twice). */
 static bool same_fit(const meshrow *a, const meshrow *b)
 {
     return meshrows_same_group(a->cluster, a->code, b->cluster, b->code) &&
-           mesh_same_size(a->pa, b->pa) && mesh_same_size(a->pb, b->pb) &&
-           (a->npa > 2) == (b->npa > 2) && (a->npb > 2) == (b->npb > 2);
+           mesh_same_size(a->pa, b->pa) && mesh_same_size(a->pb, b->pb);
 }
 
 static bool fit_group(const block_settings *s, block_group *g, char *err, size_t errlen)
@@ -85,6 +88,8 @@ static bool fit_group(const block_settings *s, block_group *g, char *err, size_t
     }
     block_options opt = {s->work_tol, s->nnps ? s->nps : NULL, s->nnps};
     block_target t = target_of(&g->key);
+    t.npa = g->npa; /* fit every direction one of the group's targets needs */
+    t.npb = g->npb;
     overhead_status ls;
     block_status st = block_fit(runs, n, &opt, &t, &g->model, &ls);
     free(runs);
@@ -97,8 +102,9 @@ static bool fit_group(const block_settings *s, block_group *g, char *err, size_t
     return st == BLOCK_OK;
 }
 
-static block_group *group_for(const block_settings *s,
-                              block_group *groups, size_t *ngroups, const meshrow *t,
+/* The group of target t, made when it is the first of its kind; the
+ * group's grid grows to the largest sides of its targets. Fitted later. */
+static block_group *group_for(block_group *groups, size_t *ngroups, const meshrow *t,
                               char *err, size_t errlen)
 {
     if (!isfinite(t->pa) || !isfinite(t->pb) || t->npa * t->npb != t->np) {
@@ -106,13 +112,18 @@ static block_group *group_for(const block_settings *s,
                  t->line);
         return NULL;
     }
-    for (size_t i = 0; i < *ngroups; i++)
+    block_group *g = NULL;
+    for (size_t i = 0; !g && i < *ngroups; i++)
         if (same_fit(&groups[i].key, t))
-            return &groups[i];
-    block_group *g = &groups[(*ngroups)++];
-    memset(g, 0, sizeof *g);
-    g->key = *t;
-    return fit_group(s, g, err, errlen) ? g : NULL;
+            g = &groups[i];
+    if (!g) {
+        g = &groups[(*ngroups)++];
+        memset(g, 0, sizeof *g);
+        g->key = *t;
+    }
+    g->npa = fmax(g->npa, t->npa);
+    g->npb = fmax(g->npb, t->npb);
+    return g;
 }
 
 /* Warnings about the strips one direction left out. */
@@ -233,11 +244,13 @@ bool model_block_run(const experiment_input *in, report *out, char *err, size_t 
         snprintf(err, errlen, "out of memory");
     for (size_t k = 0; ok && k < in->ntargets; k++) {
         ok = meshrows_read(&in->camp->runs, in->targets[k].rows[0], &rows[k], err, errlen);
-        block_group *g = ok ? group_for(&s, groups, &ngroups, &rows[k], err, errlen) : NULL;
+        block_group *g = ok ? group_for(groups, &ngroups, &rows[k], err, errlen) : NULL;
         ok = g != NULL;
         if (ok)
             group_of[k] = (size_t)(g - groups);
     }
+    for (size_t i = 0; ok && i < ngroups; i++)
+        ok = fit_group(&s, &groups[i], err, errlen);
     char eq[1500] = "";
     for (size_t i = 0; ok && i < ngroups; i++)
         ok = report_group(out, &groups[i], ngroups > 1, eq, sizeof eq);

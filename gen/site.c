@@ -202,7 +202,8 @@ bool site_write(const site_data *d, const site_options *opt, site_stats *stats, 
     site_out *out = tpl ? site_out_begin(opt->out_dir, &oo, err, errlen) : NULL;
     bool ok = out != NULL;
     if (ok) {
-        site_ctx c = {.out = out, .tpl = tpl, .data = d};
+        site_ctx c = {.out = out, .tpl = tpl, .data = d, .base_url = opt->base_url,
+                      .previous_dir = opt->out_dir};
         rbuf_init(&c.html);
         rbuf_init(&c.page);
         ok = write_pages(&c, css, thread_count(opt));

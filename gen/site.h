@@ -5,7 +5,9 @@
  * every page as Markdown and HTML, every chart as SVG and PNG, every table
  * as CSV (gen/site_pages.h), and swaps the result in atomically and
  * incrementally (gen/site_out.h). The output depends only on the archive,
- * the templates and SOURCE_DATE_EPOCH: identical input, identical bytes.
+ * the templates, SOURCE_DATE_EPOCH and the base URL (and the alerts page's
+ * "new" marks on the previous site's alerts.csv): identical input,
+ * identical bytes.
  */
 #ifndef PERFCAST_SITE_H
 #define PERFCAST_SITE_H
@@ -19,6 +21,8 @@ typedef struct {
     const char *archive_dir;
     const char *out_dir;
     const char *templates_dir;    /* holds page.html and style.css */
+    const char *base_url;         /* absolute URL of the site, for the Atom feed's links
+                                     (xml:base, rel=self); NULL: relative links */
     long long source_date_epoch;  /* < 0: unset */
     int jobs;                     /* threads drawing pages; 0 = one per processor */
     long fail_after;              /* fault injection (tests): see site_out.h; < 0 = never */

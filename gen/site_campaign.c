@@ -15,6 +15,7 @@
 
 #include "gen/site_slug.h"
 #include "render/markdown.h"
+#include "render/numtext.h"
 
 const char *campaign_file_name(page_state *s, const char *suffix)
 {
@@ -76,6 +77,75 @@ static void cluster_links(page_state *s)
     }
 }
 
+/* "[text](#anchor)" as a list item. */
+static void contents_item(page_state *s, const char *text, const char *anchor)
+{
+    rbuf_clear(&s->tmp);
+    rbuf_printf(&s->tmp, "#%s", anchor);
+    md_bullet(&s->md);
+    md_link(&s->md, text, rbuf_str(&s->tmp));
+    md_end_item(&s->md);
+}
+
+/* A table of contents, on pages with more than one experiment. */
+static void contents(page_state *s)
+{
+    const site_campaign *sc = s->sc;
+    if (sc->nexps < 2)
+        return;
+    md_heading(&s->md, 2, "Contents");
+    contents_item(s, "Summary", "summary");
+    contents_item(s, "Description", "description");
+    if (sc->nproblems)
+        contents_item(s, "Problems", "problems");
+    for (size_t i = 0; i < sc->nexps; i++) {
+        rbuf text;
+        rbuf_init(&text);
+        rbuf_printf(&text, "Experiment %s", sc->exps[i].info->name);
+        contents_item(s, rbuf_str(&text), sc->exps[i].anchor);
+        rbuf_free(&text);
+    }
+    md_end_list(&s->md);
+}
+
+/* What the experiments measured about themselves, one row each: the
+ * reader's first question (how good are these predictions?) answered
+ * before the details. The calibration work adds its verdict (which model
+ * predicts this campaign best, with a calibrated interval) to this section;
+ * until then it states measured accuracy only, no verdict. */
+static void summary(page_state *s)
+{
+    const site_campaign *sc = s->sc;
+    if (sc->nexps == 0)
+        return;
+    md_heading(&s->md, 2, "Summary");
+    static const char *const head[] = {"experiment", "model", "held-out configurations",
+                                       "mean |error| (%)", "max |error| (%)",
+                                       "measured inside 95% PI"};
+    md_table t;
+    md_table_begin(&t, &s->md, 6, head, "llrrrr");
+    rbuf cell;
+    rbuf_init(&cell);
+    for (size_t i = 0; i < sc->nexps; i++) {
+        const site_experiment *e = &sc->exps[i];
+        site_accuracy a = {0};
+        site_accuracy_add(&a, e);
+        rbuf_clear(&cell), rbuf_clear(&s->tmp);
+        rbuf_printf(&s->tmp, "#%s", e->anchor);
+        md_link(&cell, e->info->name, rbuf_str(&s->tmp));
+        md_table_markdown(&t, rbuf_str(&cell));
+        md_table_text(&t, e->res.ok ? e->info->model : "fit failed");
+        site_md_cell_count(&t, a.held_out);
+        site_md_cell_number(&t, a.held_out ? a.sum_abs / (double)a.held_out : NAN);
+        site_md_cell_number(&t, a.held_out ? a.max_abs : NAN);
+        rbuf_clear(&cell);
+        site_inside_count(&cell, a.inside, a.with_interval);
+        md_table_text(&t, rbuf_str(&cell));
+    }
+    md_table_end(&t);
+    rbuf_free(&cell);
+}
+
 static void page_header(page_state *s)
 {
     const site_campaign *sc = s->sc;
@@ -100,6 +170,10 @@ static void page_header(page_state *s)
     md_link(&s->md, "experiments.csv", "experiments.csv");
     md_text(&s->md, ".");
     md_end_paragraph(&s->md);
+    md_text(&s->md, site_conventions);
+    md_end_paragraph(&s->md);
+    contents(s);
+    summary(s);
     md_heading(&s->md, 2, "Description");
     if (sc->camp->readme)
         md_quote_markdown(&s->md, sc->camp->readme);
@@ -148,6 +222,16 @@ static void experiment_header(page_state *s)
     filter_line(s, "Training runs", e->info->train, e->res.input.ntrain, "run");
     filter_line(s, "Targets", e->info->target, e->res.input.ntargets, "configuration");
     md_end_list(&s->md);
+}
+
+/* The models' texts (equations, diagnostics, notes) with any number in
+ * e-notation written for people (render/numtext.h); the result lives in
+ * s->human until the next call. */
+static const char *human_numbers(page_state *s, const char *text)
+{
+    rbuf_clear(&s->human);
+    numtext_humanize(&s->human, text ? text : "");
+    return rbuf_str(&s->human);
 }
 
 /* ------------------------------------------------------------------ */
@@ -228,7 +312,7 @@ static bool statistics(page_state *s)
         rbuf_clear(&s->tmp);
         site_fmt(&s->tmp, st->value);
         md_table_text(&t, rbuf_str(&s->tmp));
-        md_table_text(&t, st->text ? st->text : "");
+        md_table_text(&t, human_numbers(s, st->text));
         site_csv_text(&csv, st->name);
         rbuf_putc(&csv, ',');
         site_csv_num(&csv, st->value);
@@ -251,7 +335,7 @@ static void bullet_list(page_state *s, const char *heading, char *const *lines, 
     md_heading(&s->md, 3, heading);
     for (size_t i = 0; i < n; i++) {
         md_bullet(&s->md);
-        md_text(&s->md, lines[i]);
+        md_text(&s->md, human_numbers(s, lines[i]));
         md_end_item(&s->md);
     }
     md_end_list(&s->md);
@@ -264,22 +348,40 @@ static void equation(page_state *s)
     if (!eq)
         return;
     md_heading(&s->md, 3, "Fitted equation");
-    md_code(&s->md, eq, false);
+    md_code(&s->md, human_numbers(s, eq), false);
     md_end_paragraph(&s->md);
 }
 
 /* ------------------------------------------------------------------ */
 /* Predictions table                                                   */
 
-static void interval(rbuf *out, double lo, double hi)
+/* Whether the measured mean lies in the prediction interval, for people. */
+static void pi_verdict(md_table *t, const report_prediction *p, const target_config *tc)
 {
-    if (!isfinite(lo) || !isfinite(hi)) {
-        rbuf_puts(out, "\xE2\x80\x94");
+    if (!isfinite(p->pi_low) || !isfinite(p->pi_high) || !isfinite(tc->measured)) {
+        md_table_text(t, "\xE2\x80\x94");
         return;
     }
-    site_fmt(out, lo);
-    rbuf_puts(out, " \xE2\x80\x93 ");
-    site_fmt(out, hi);
+    bool inside = tc->measured >= p->pi_low && tc->measured <= p->pi_high;
+    rbuf cell;
+    rbuf_init(&cell);
+    if (inside)
+        md_text(&cell, "inside");
+    else
+        md_strong(&cell, "outside");
+    md_table_markdown(t, rbuf_str(&cell));
+    rbuf_free(&cell);
+}
+
+/* The number of note (1-based) among notes, added when new: identical notes
+ * share a number. */
+static size_t note_number(const char **notes, size_t *nnotes, const char *note)
+{
+    for (size_t i = 0; i < *nnotes; i++)
+        if (strcmp(notes[i], note) == 0)
+            return i + 1;
+    notes[(*nnotes)++] = note;
+    return *nnotes;
 }
 
 static bool any_note(const report *r)
@@ -356,7 +458,7 @@ static bool predictions(page_state *s, rbuf *csv)
         return true;
     }
     bool notes = any_note(r);
-    size_t ncols = s->e->nshown + 9 + notes;
+    size_t ncols = s->e->nshown + 10 + notes;
     const char **head = malloc(ncols * sizeof *head);
     char *align = malloc(ncols + 1);
     if (!head || !align) {
@@ -364,28 +466,23 @@ static bool predictions(page_state *s, rbuf *csv)
         free(align);
         return false;
     }
-    rbuf unit;
-    rbuf_init(&unit);
-    campaign_response_label(s->e, &unit);
     size_t k = 0;
     for (size_t i = 0; i < s->e->nshown; i++) {
         align[k] = t->cols[s->e->shown[i]].kind == COL_NUMBER ? 'r' : 'l';
         head[k++] = t->cols[s->e->shown[i]].name;
     }
-    static const char *const fixed[] = {"estimate",  "95% CI",        "95% PI",
-                                        "calibrated 95% PI", "measured", "runs",
-                                        "error (%)", "extrapolation", "beyond trained range",
-                                        "note"};
-    for (size_t i = 0; i < 9 + (size_t)notes; i++) {
+    static const char *const fixed[] = {"estimate", "95% CI", "95% PI", "calibrated 95% PI",
+                                        "measured", "runs", "error (%)", "measured vs PI",
+                                        "extrapolation", "beyond trained range", "note"};
+    for (size_t i = 0; i < 10 + (size_t)notes; i++) {
         align[k] = i < 7 ? 'r' : 'l';
         head[k++] = fixed[i];
     }
     align[k] = '\0';
-    md_text(&s->md, "Estimates, intervals and measurements in ");
-    md_text(&s->md, rbuf_str(&unit));
-    md_text(&s->md, "; error = 100 (estimate \xE2\x88\x92 measured) / measured.");
-    md_end_paragraph(&s->md);
     interval_legend(s);
+    const char **note_texts = calloc(r->npreds + 1, sizeof *note_texts);
+    size_t nnotes = 0;
+    bool clipped = false;
     md_table tab;
     md_table_begin(&tab, &s->md, ncols, head, align);
     prediction_csv_header(s, csv);
@@ -399,29 +496,50 @@ static bool predictions(page_state *s, rbuf *csv)
             site_cell_text(t, tc->rows[0], s->e->shown[c], &s->tmp);
             md_table_text(&tab, rbuf_str(&s->tmp));
         }
-        site_md_cell_number(&tab, p->estimate);
-        rbuf_clear(&s->tmp), interval(&s->tmp, p->ci_low, p->ci_high);
+        site_md_cell_duration(&tab, p->estimate);
+        rbuf_clear(&s->tmp), site_fmt_interval(&s->tmp, p->ci_low, p->ci_high, &clipped);
         md_table_text(&tab, rbuf_str(&s->tmp));
-        rbuf_clear(&s->tmp), interval(&s->tmp, p->pi_low, p->pi_high);
+        rbuf_clear(&s->tmp), site_fmt_interval(&s->tmp, p->pi_low, p->pi_high, &clipped);
         md_table_text(&tab, rbuf_str(&s->tmp));
-        rbuf_clear(&s->tmp), interval(&s->tmp, p->cal_low, p->cal_high);
+        rbuf_clear(&s->tmp), site_fmt_interval(&s->tmp, p->cal_low, p->cal_high, &clipped);
         md_table_text(&tab, rbuf_str(&s->tmp));
-        site_md_cell_number(&tab, tc->measured);
+        site_md_cell_duration(&tab, tc->measured);
         site_md_cell_count(&tab, tc->nmeasured);
         site_md_cell_pct(&tab, tc->error_pct);
-        md_table_text(&tab, p->extrapolation ? "yes (outside the training range)" : "");
-        md_table_text(&tab, p->beyond ? p->beyond : "");
-        if (notes)
-            md_table_text(&tab, p->note ? p->note : "");
+        pi_verdict(&tab, p, tc);
+        md_table_text(&tab, p->extrapolation ? "yes" : "");
+        md_table_text(&tab, human_numbers(s, p->beyond));
+        if (notes && p->note && p->note[0] && note_texts) {
+            rbuf_clear(&s->tmp);
+            rbuf_printf(&s->tmp, "%zu", note_number(note_texts, &nnotes, p->note));
+            md_table_text(&tab, rbuf_str(&s->tmp));
+        } else if (notes) {
+            md_table_text(&tab, "");
+        }
         prediction_csv_row(s, p, csv);
     }
     md_table_end(&tab);
+    if (clipped) {
+        md_text(&s->md, site_clip_note);
+        md_end_paragraph(&s->md);
+    }
+    if (nnotes) {
+        md_text(&s->md, "Notes:");
+        md_end_paragraph(&s->md);
+        for (size_t i = 0; i < nnotes; i++) {
+            md_numbered(&s->md, i + 1);
+            md_text(&s->md, human_numbers(s, note_texts[i]));
+            md_end_item(&s->md);
+        }
+        md_end_list(&s->md);
+    }
+    bool ok = note_texts != NULL;
+    free(note_texts);
     const char *name = campaign_file_name(s, "predictions.csv");
     site_md_data_link(&s->md, name);
-    bool ok = campaign_write_csv(s, name, csv);
+    ok = campaign_write_csv(s, name, csv) && ok;
     free(head);
     free(align);
-    rbuf_free(&unit);
     return ok;
 }
 
@@ -526,6 +644,7 @@ bool site_write_campaign(site_ctx *c, size_t campaign)
     rbuf_printf(&dir, "campaigns/%s/", sc->slug);
     page_state s = {.c = c, .d = c->data, .sc = sc, .dir = rbuf_str(&dir)};
     rbuf_init(&s.base), rbuf_init(&s.md), rbuf_init(&s.tmp), rbuf_init(&s.name);
+    rbuf_init(&s.human);
     page_header(&s);
     bool ok = true;
     if (sc->nproblems)
@@ -542,5 +661,6 @@ bool site_write_campaign(site_ctx *c, size_t campaign)
     ok = ok && site_page(c, rbuf_str(&path), rbuf_str(&title), &s.md);
     rbuf_free(&path), rbuf_free(&title), rbuf_free(&dir);
     rbuf_free(&s.base), rbuf_free(&s.md), rbuf_free(&s.tmp), rbuf_free(&s.name);
+    rbuf_free(&s.human);
     return ok;
 }

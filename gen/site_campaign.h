@@ -20,7 +20,7 @@ typedef struct {
     const char *dir;       /* "campaigns/<slug>/" */
     rbuf base;             /* "<experiment slug>" */
     rbuf md;               /* the page */
-    rbuf tmp, name;        /* scratch */
+    rbuf tmp, name, human; /* scratch */
 } page_state;
 
 /* "<experiment slug>-<suffix>" in a buffer of s, valid until the next call. */

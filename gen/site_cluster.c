@@ -19,6 +19,15 @@ static const char *currency_of(const cluster_info *ci)
     return ci->currency ? ci->currency : "units";
 }
 
+static void money_cell(md_table *t, double v, const char *currency)
+{
+    rbuf cell;
+    rbuf_init(&cell);
+    site_fmt_money(&cell, v, currency);
+    md_table_text(t, rbuf_str(&cell));
+    rbuf_free(&cell);
+}
+
 static void fact_row(md_table *t, rbuf *csv, const char *name, const char *text, double v)
 {
     rbuf cell;
@@ -83,10 +92,9 @@ static void elsewhere(const site_data *d, const site_option *o, rbuf *cell)
             md_text(cell, "; ");
         md_link(cell, ci->name, rbuf_str(&url));
         rbuf_puts(&text, ": ");
-        site_fmt(&text, p->time_s);
-        rbuf_puts(&text, " s, ");
-        site_fmt(&text, p->cost);
-        rbuf_printf(&text, " %s", currency_of(ci));
+        site_fmt_duration(&text, p->time_s);
+        rbuf_puts(&text, ", ");
+        site_fmt_money(&text, p->cost, currency_of(ci));
         md_text(cell, rbuf_str(&text));
         rbuf_free(&text), rbuf_free(&url);
         any = true;
@@ -127,12 +135,9 @@ static void cost_table_row(site_ctx *c, const site_option *o, md_table *t)
     md_table_markdown(t, rbuf_str(&cell));
     free(url);
     md_table_text(t, o->config);
-    double v[] = {o->time_s, o->core_hours, o->cost};
-    for (size_t i = 0; i < 3; i++) {
-        rbuf_clear(&cell);
-        site_fmt(&cell, v[i]);
-        md_table_text(t, rbuf_str(&cell));
-    }
+    site_md_cell_duration(t, o->time_s);
+    site_md_cell_number(t, o->core_hours);
+    money_cell(t, o->cost, currency_of(d->clusters[o->cluster].info));
     rbuf_clear(&cell);
     elsewhere(d, o, &cell);
     md_table_markdown(t, rbuf_str(&cell));
@@ -205,15 +210,14 @@ static bool cost_section(site_ctx *c, const site_cluster *k, const char *dir, rb
         md_end_paragraph(md);
         return true;
     }
-    rbuf head_cost, csv, path;
-    rbuf_init(&head_cost), rbuf_init(&csv), rbuf_init(&path);
-    rbuf_printf(&head_cost, "cost (%s)", currency_of(k->info));
+    rbuf csv, path;
+    rbuf_init(&csv), rbuf_init(&path);
     md_text(md, "Core-hours = processes \xC3\x97 predicted time / 3600; cost = core-hours "
                 "\xC3\x97 the cluster's rate per core-hour. The last column shows the same job "
                 "(same campaign and configuration) predicted on other clusters.");
     md_end_paragraph(md);
-    const char *head[] = {"experiment", "configuration", "predicted time (s)", "core-hours",
-                          rbuf_str(&head_cost), "same job elsewhere"};
+    const char *head[] = {"experiment", "configuration", "predicted time", "core-hours",
+                          "cost", "same job elsewhere"};
     md_table t;
     md_table_begin(&t, md, 6, head, "llrrrl");
     rbuf_puts(&csv, "campaign,experiment,configuration,job,np,time_s,core_hours,cost\n");
@@ -226,7 +230,7 @@ static bool cost_section(site_ctx *c, const site_cluster *k, const char *dir, rb
     site_md_data_link(md, "cost.csv");
     rbuf_printf(&path, "%scost.csv", dir);
     bool ok = site_file(c, rbuf_str(&path), &csv) && cost_chart(c, k, dir, &csv, md);
-    rbuf_free(&head_cost), rbuf_free(&csv), rbuf_free(&path);
+    rbuf_free(&csv), rbuf_free(&path);
     return ok;
 }
 
@@ -262,13 +266,15 @@ static void published_table_row(const site_data *d, const site_published *p, md_
     md_link(&cell, sc->name, rbuf_str(&url));
     md_table_markdown(t, rbuf_str(&cell));
     md_table_text(t, p->config);
-    site_md_cell_number(t, p->measured);
-    site_md_cell_number(t, p->predicted);
+    site_md_cell_duration(t, p->measured);
+    site_md_cell_duration(t, p->predicted);
     site_md_cell_pct(t, p->error_pct);
+    const char *currency = p->at_predicted.currency ? p->at_predicted.currency
+                                                       : currency_of(d->clusters[p->cluster].info);
     site_md_cell_number(t, p->at_measured.core_hours);
-    site_md_cell_number(t, p->at_measured.cost);
+    money_cell(t, p->at_measured.cost, currency);
     site_md_cell_number(t, p->at_predicted.core_hours);
-    site_md_cell_number(t, p->at_predicted.cost);
+    money_cell(t, p->at_predicted.cost, currency);
     rbuf_free(&cell), rbuf_free(&url);
 }
 
@@ -288,14 +294,11 @@ static bool published_section(site_ctx *c, const site_cluster *k, const char *di
                 "a run split over two clusters counts both sides, each at its cluster's rate, "
                 "and is listed on both clusters' pages.");
     md_end_paragraph(md);
-    rbuf head_measured, head_predicted, csv, path;
-    rbuf_init(&head_measured), rbuf_init(&head_predicted), rbuf_init(&csv), rbuf_init(&path);
-    rbuf_printf(&head_measured, "measured cost (%s)", currency_of(k->info));
-    rbuf_printf(&head_predicted, "predicted cost (%s)", currency_of(k->info));
-    const char *head[] = {"campaign", "configuration", "measured time (s)",
-                          "predicted time (s)", "paper's error (%)", "measured core-hours",
-                          rbuf_str(&head_measured), "predicted core-hours",
-                          rbuf_str(&head_predicted)};
+    rbuf csv, path;
+    rbuf_init(&csv), rbuf_init(&path);
+    const char *head[] = {"campaign", "configuration", "measured time", "predicted time",
+                          "paper's error (%)", "measured core-hours", "measured cost",
+                          "predicted core-hours", "predicted cost"};
     md_table t;
     md_table_begin(&t, md, 9, head, "llrrrrrrr");
     rbuf_puts(&csv, "campaign,configuration,cluster,cluster_b,measured_s,predicted_s,error_pct,"
@@ -310,7 +313,7 @@ static bool published_section(site_ctx *c, const site_cluster *k, const char *di
     site_md_data_link(md, "published.csv");
     rbuf_printf(&path, "%spublished.csv", dir);
     bool ok = site_file(c, rbuf_str(&path), &csv);
-    rbuf_free(&head_measured), rbuf_free(&head_predicted), rbuf_free(&csv), rbuf_free(&path);
+    rbuf_free(&csv), rbuf_free(&path);
     return ok;
 }
 

@@ -157,65 +157,18 @@ static bool clusters(site_ctx *c, rbuf *md)
 /* ------------------------------------------------------------------ */
 /* Accuracy per model                                                  */
 
-typedef struct {
-    const char *model;
-    size_t experiments, fitted, held_out, with_interval, inside;
-    size_t with_calibrated, inside_calibrated; /* the calibrated 95% PI */
-    double sum_abs, max_abs;
-} accuracy;
-
-static void tally(accuracy *a, const site_experiment *e)
-{
-    a->experiments++;
-    if (!e->res.ok)
-        return;
-    a->fitted++;
-    for (size_t i = 0; i < e->res.rep.npreds; i++) {
-        const report_prediction *p = &e->res.rep.preds[i];
-        if (p->config >= e->res.input.ntargets)
-            continue;
-        const target_config *tc = &e->res.input.targets[p->config];
-        if (tc->nmeasured == 0 || !isfinite(tc->error_pct))
-            continue;
-        double err = fabs(tc->error_pct);
-        a->held_out++;
-        a->sum_abs += err;
-        a->max_abs = fmax(a->max_abs, err);
-        if (isfinite(p->pi_low) && isfinite(p->pi_high)) {
-            a->with_interval++;
-            a->inside += tc->measured >= p->pi_low && tc->measured <= p->pi_high;
-        }
-        if (isfinite(p->cal_low) && isfinite(p->cal_high)) {
-            a->with_calibrated++;
-            a->inside_calibrated += tc->measured >= p->cal_low && tc->measured <= p->cal_high;
-        }
-    }
-}
-
-/* "3 of 4", or a dash when there is no interval at all. */
-static void count_of(rbuf *cell, size_t inside, size_t with)
-{
-    rbuf_clear(cell);
-    if (with)
-        rbuf_printf(cell, "%zu of %zu", inside, with);
-    else
-        rbuf_puts(cell, "\xE2\x80\x94 (no intervals)");
-}
-
 static const char *const models[] = {"scopred", "strip", "block", "multicluster", "multicore"};
 enum { NMODELS = sizeof models / sizeof models[0] };
 
 static bool accuracy_section(site_ctx *c, rbuf *md)
 {
     const site_data *d = c->data;
-    accuracy acc[NMODELS] = {{0}};
-    for (size_t m = 0; m < NMODELS; m++)
-        acc[m].model = models[m];
+    site_accuracy acc[NMODELS] = {{0}};
     for (size_t i = 0; i < d->ncamps; i++)
         for (size_t k = 0; k < d->camps[i].nexps; k++)
             for (size_t m = 0; m < NMODELS; m++)
                 if (strcmp(d->camps[i].exps[k].info->model, models[m]) == 0)
-                    tally(&acc[m], &d->camps[i].exps[k]);
+                    site_accuracy_add(&acc[m], &d->camps[i].exps[k]);
     md_heading(md, 2, "Accuracy on held-out runs");
     md_text(md, "Held-out runs are targets of an experiment that were measured but not used "
                 "to fit it; the error is 100 (predicted \xE2\x88\x92 measured) / measured of "
@@ -231,20 +184,22 @@ static bool accuracy_section(site_ctx *c, rbuf *md)
     rbuf_puts(&csv, "model,experiments,fitted,held_out,mean_abs_error_pct,max_abs_error_pct,"
                     "with_interval,inside_interval,with_calibrated,inside_calibrated\n");
     for (size_t m = 0; m < NMODELS; m++) {
-        const accuracy *a = &acc[m];
+        const site_accuracy *a = &acc[m];
         double mean = a->held_out ? a->sum_abs / (double)a->held_out : NAN;
         double max = a->held_out ? a->max_abs : NAN;
-        md_table_text(&t, a->model);
+        md_table_text(&t, models[m]);
         site_md_cell_count(&t, a->experiments);
         site_md_cell_count(&t, a->fitted);
         site_md_cell_count(&t, a->held_out);
         site_md_cell_number(&t, mean);
         site_md_cell_number(&t, max);
-        count_of(&cell, a->inside, a->with_interval);
+        rbuf_clear(&cell);
+        site_inside_count(&cell, a->inside, a->with_interval);
         md_table_text(&t, rbuf_str(&cell));
-        count_of(&cell, a->inside_calibrated, a->with_calibrated);
+        rbuf_clear(&cell);
+        site_inside_count(&cell, a->inside_calibrated, a->with_calibrated);
         md_table_text(&t, rbuf_str(&cell));
-        rbuf_printf(&csv, "%s,%zu,%zu,%zu,", a->model, a->experiments, a->fitted, a->held_out);
+        rbuf_printf(&csv, "%s,%zu,%zu,%zu,", models[m], a->experiments, a->fitted, a->held_out);
         site_csv_num(&csv, mean);
         rbuf_putc(&csv, ',');
         site_csv_num(&csv, max);
@@ -282,8 +237,9 @@ bool site_write_index(site_ctx *c)
                 d->last_date[0] ? d->last_date : "no dated runs");
     md_text(&md, rbuf_str(&line));
     rbuf_clear(&line);
-    rbuf_printf(&line, "%zu measured run%s outside %s prediction interval", d->nalerts,
-                d->nalerts == 1 ? "" : "s", d->nalerts == 1 ? "its" : "their");
+    size_t alerts = site_alert_configurations(d);
+    rbuf_printf(&line, "%zu configuration%s with measured runs outside %s prediction interval",
+                alerts, alerts == 1 ? "" : "s", alerts == 1 ? "its" : "their");
     md_link(&md, rbuf_str(&line), "alerts.md");
     md_text(&md, " (");
     md_link(&md, "Atom feed", "alerts.xml");

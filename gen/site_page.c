@@ -10,6 +10,7 @@
 #include "render/escape.h"
 #include "render/html.h"
 #include "render/markdown.h"
+#include "render/numtext.h"
 
 static void path_with(rbuf *b, const char *path, const char *ext)
 {
@@ -115,13 +116,45 @@ bool site_chart(site_ctx *c, const char *path, uint64_t key, site_draw_fn draw,
     return ok;
 }
 
+/* Alt texts stay under this many bytes (so under 150 characters): a
+ * screen reader reads them in one breath; the rest is on the page. */
+enum { ALT_MAX = 145 };
+
+/* The length of alt's first clauses that fit in ALT_MAX bytes: it ends
+ * before ", ", "; ", ": " or " (", else at a space; all of alt when short. */
+static size_t concise_length(const char *alt)
+{
+    size_t n = strlen(alt);
+    if (n < ALT_MAX)
+        return n;
+    size_t clause = 0, word = 0;
+    for (size_t i = 1; i < ALT_MAX; i++) {
+        if (alt[i] == ' ' && strchr(",;:", alt[i - 1]))
+            clause = i - 1;
+        else if (alt[i] == ' ' && alt[i + 1] == '(')
+            clause = i;
+        if (alt[i] == ' ')
+            word = i;
+    }
+    return clause ? clause : word ? word : ALT_MAX - 1;
+}
+
 void site_md_chart(rbuf *md, const char *name, const char *alt, const char *csv_name)
 {
-    rbuf url;
+    rbuf url, short_alt;
     rbuf_init(&url);
+    rbuf_init(&short_alt);
+    size_t n = concise_length(alt);
+    rbuf_put(&short_alt, alt, n);
     path_with(&url, name, ".svg");
-    md_image(md, alt, rbuf_str(&url));
+    md_image(md, rbuf_str(&short_alt), rbuf_str(&url));
     md_end_paragraph(md);
+    rbuf_free(&short_alt);
+    if (alt[n]) { /* the whole description, for every reader */
+        md_text(md, alt);
+        md_text(md, ".");
+        md_end_paragraph(md);
+    }
     md_text(md, "Chart as ");
     path_with(&url, name, ".png");
     md_link(md, "PNG", rbuf_str(&url));
@@ -162,30 +195,85 @@ void site_md_data_link(rbuf *md, const char *csv_name)
     md_end_paragraph(md);
 }
 
+const char site_conventions[] =
+    "Times are durations (\xE2\x80\x9C" "16 min 24 s\xE2\x80\x9D; the CSV files keep seconds). "
+    "Every error on this page is 100 (predicted \xE2\x88\x92 measured) / measured: positive "
+    "when the prediction is too high.";
+
 void site_fmt(rbuf *out, double v)
 {
     if (!isfinite(v)) {
         rbuf_puts(out, "\xE2\x80\x94");
         return;
     }
-    double a = fabs(v);
-    char s[64];
-    if (a != 0 && (a >= 1e6 || a < 1e-3)) {
-        snprintf(s, sizeof s, "%.3e", v);
-    } else {
-        int decimals = a == 0 ? 0 : 3 - (int)floor(log10(a));
-        snprintf(s, sizeof s, "%.*f", decimals < 0 ? 0 : decimals, v);
-        if (strchr(s, '.')) { /* 12.50 -> 12.5, 3.000 -> 3 */
-            size_t n = strlen(s);
-            while (s[n - 1] == '0')
-                s[--n] = '\0';
-            if (s[n - 1] == '.')
-                s[--n] = '\0';
-        }
+    rbuf s;
+    rbuf_init(&s);
+    numtext_value(&s, v, 4);
+    /* "-0" is zero */
+    bool zero = strspn(rbuf_str(&s), "-0.") == s.len;
+    rbuf_puts(out, zero ? "0" : rbuf_str(&s));
+    rbuf_free(&s);
+}
+
+void site_fmt_duration(rbuf *out, double seconds)
+{
+    if (!isfinite(seconds)) {
+        rbuf_puts(out, "\xE2\x80\x94");
+        return;
     }
-    /* "-0.000" is zero */
-    bool zero = strspn(s, "-0.") == strlen(s);
-    rbuf_puts(out, zero ? "0" : s);
+    if (seconds < 0) {
+        rbuf_puts(out, "\xE2\x88\x92"); /* minus sign */
+        seconds = -seconds;
+    }
+    if (seconds < 59.5) {
+        site_fmt(out, seconds);
+        rbuf_puts(out, " s");
+        return;
+    }
+    /* Round once, to whole seconds or minutes, then split. */
+    if (seconds < 3600 - 0.5) {
+        long total = lround(seconds);
+        rbuf_printf(out, "%ld min %ld s", total / 60, total % 60);
+        return;
+    }
+    long minutes = lround(seconds / 60);
+    rbuf_printf(out, "%ld h %02ld min", minutes / 60, minutes % 60);
+}
+
+void site_fmt_money(rbuf *out, double v, const char *currency)
+{
+    if (!isfinite(v)) {
+        rbuf_puts(out, "\xE2\x80\x94");
+        return;
+    }
+    double a = fabs(v);
+    /* Two decimals, as money is written; a cost under a hundredth keeps
+     * two significant digits, still in fixed notation. */
+    int decimals = a == 0 || a >= 0.01 ? 2 : 1 - (int)floor(log10(a));
+    char s[64];
+    snprintf(s, sizeof s, "%.*f", decimals > 12 ? 12 : decimals, v);
+    rbuf_puts(out, strspn(s, "-0.") == strlen(s) ? "0.00" : s);
+    rbuf_printf(out, " %s", currency);
+}
+
+const char site_clip_note[] =
+    "\xE2\x80\xA0 The interval reaches below zero; a time cannot be negative, so its lower "
+    "end is shown as 0 (the CSV keeps the computed value).";
+
+void site_fmt_interval(rbuf *out, double lo, double hi, bool *clipped)
+{
+    if (!isfinite(lo) || !isfinite(hi)) {
+        rbuf_puts(out, "\xE2\x80\x94");
+        return;
+    }
+    if (lo < 0) {
+        rbuf_puts(out, "0\xE2\x80\xA0");
+        *clipped = true;
+    } else {
+        site_fmt_duration(out, lo);
+    }
+    rbuf_puts(out, " \xE2\x80\x93 ");
+    site_fmt_duration(out, hi);
 }
 
 void site_fmt_pct(rbuf *out, double v)
@@ -218,6 +306,11 @@ void site_md_cell_pct(md_table *t, double v)
     cell_with(t, site_fmt_pct, v);
 }
 
+void site_md_cell_duration(md_table *t, double seconds)
+{
+    cell_with(t, site_fmt_duration, seconds);
+}
+
 void site_md_cell_count(md_table *t, size_t n)
 {
     char s[32];
@@ -234,4 +327,40 @@ void site_csv_num(rbuf *out, double v)
 void site_csv_text(rbuf *out, const char *s)
 {
     esc_csv(out, s);
+}
+
+void site_accuracy_add(site_accuracy *a, const site_experiment *e)
+{
+    a->experiments++;
+    if (!e->res.ok)
+        return;
+    a->fitted++;
+    for (size_t i = 0; i < e->res.rep.npreds; i++) {
+        const report_prediction *p = &e->res.rep.preds[i];
+        if (p->config >= e->res.input.ntargets)
+            continue;
+        const target_config *tc = &e->res.input.targets[p->config];
+        if (tc->nmeasured == 0 || !isfinite(tc->error_pct))
+            continue;
+        double err = fabs(tc->error_pct);
+        a->held_out++;
+        a->sum_abs += err;
+        a->max_abs = fmax(a->max_abs, err);
+        if (isfinite(p->pi_low) && isfinite(p->pi_high)) {
+            a->with_interval++;
+            a->inside += tc->measured >= p->pi_low && tc->measured <= p->pi_high;
+        }
+        if (isfinite(p->cal_low) && isfinite(p->cal_high)) {
+            a->with_calibrated++;
+            a->inside_calibrated += tc->measured >= p->cal_low && tc->measured <= p->cal_high;
+        }
+    }
+}
+
+void site_inside_count(rbuf *out, size_t inside, size_t with)
+{
+    if (with)
+        rbuf_printf(out, "%zu of %zu", inside, with);
+    else
+        rbuf_puts(out, "\xE2\x80\x94 (no intervals)");
 }

@@ -6,7 +6,7 @@
  */
 #include "gen/site_verify.h"
 
-#include <cmark.h>
+#include <cmark-gfm.h>
 #include <dirent.h>
 #include <stdarg.h>
 #include <stdio.h>

@@ -1,314 +1,81 @@
 /*
- * html.c — cmark plus pipe tables, heading ids and .md -> .html links.
+ * html.c — cmark-gfm with its table extension, heading ids, accessible
+ * tables and .md -> .html links.
  *
- * cmark builds the tree; this file walks it once, collecting tables and
- * headings, then replaces each by a custom block holding HTML it made from
- * cmark's own output (custom blocks are emitted verbatim, so nothing here
- * ever writes text that did not pass through cmark's escaping). All the
- * cells of a page are rendered by one extra cmark run: each becomes an
- * item of a tight list, whose <li> elements are split apart again.
+ * One page is one cmark-gfm document: tables are real nodes of its tree,
+ * so the single walk below sees every link, in table cells too. The walk
+ * rewrites links in place and collects headings and tables; each of those
+ * is then replaced by a custom block holding HTML made from cmark's own
+ * rendering of its inline content (custom blocks are emitted verbatim, so
+ * nothing here writes text that did not pass through cmark's escaping).
  */
 #include "render/html.h"
 
-#include <cmark.h>
+#include <cmark-gfm-core-extensions.h>
+#include <cmark-gfm.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "render/escape.h"
 
+/* A table and the text of the heading it stands under (its caption). */
 typedef struct {
-    cmark_node *para;
-    size_t first_cell; /* index of its first cell among all cells of the page */
-    size_t ncols;
-    size_t nrows;      /* header row included */
-    char *align;       /* ncols letters: 'l', 'c', 'r' */
-} table_info;
+    cmark_node *node;
+    char *caption_html; /* malloc'ed inline HTML, or NULL: "Table N" */
+} table_ref;
 
 typedef struct {
-    const char *md;
-    size_t len;
-    size_t *line_start;  /* offset of each line (index 0 = line 1), built on demand */
-    size_t nlines;
-    table_info *tables;
+    table_ref *tables;
     size_t ntables;
-    rbuf cells;          /* "- cell\n" for every cell of every table */
-    size_t ncells;
     cmark_node **headings;
     size_t nheadings;
+    cmark_node *last_heading; /* the heading the walk passed last, outside tables */
     bool oom;
 } page;
 
-/* ------------------------------------------------------------------ */
-/* Source lines                                                        */
+/* cmark-gfm keeps its extensions in a process-wide registry that must be
+ * filled once before any parser asks for "table"; pages render on threads. */
+static pthread_once_t extensions_once = PTHREAD_ONCE_INIT;
 
-static bool index_lines(page *p)
+static void register_extensions(void)
 {
-    if (p->line_start)
-        return true;
-    size_t n = 1;
-    for (size_t i = 0; i < p->len; i++)
-        n += p->md[i] == '\n';
-    p->line_start = malloc(n * sizeof *p->line_start);
-    if (!p->line_start)
-        return false;
-    p->line_start[0] = 0;
-    p->nlines = 1;
-    for (size_t i = 0; i < p->len; i++)
-        if (p->md[i] == '\n')
-            p->line_start[p->nlines++] = i + 1;
-    return true;
+    cmark_gfm_core_extensions_ensure_registered();
 }
 
-/* Line `line` (1-based) without its newline, with `depth` block quote
- * markers and the indentation before the table removed. */
-static const char *source_line(const page *p, int line, int depth, size_t *len)
+static bool is_type(cmark_node *n, const char *name)
 {
-    size_t start = p->line_start[line - 1];
-    size_t end = (size_t)line < p->nlines ? p->line_start[line] - 1 : p->len;
-    const char *s = p->md + start, *e = p->md + end;
-    if (e > s && e[-1] == '\r')
-        e--;
-    for (int d = 0; d < depth; d++) {
-        const char *q = s;
-        while (q < e && q - s < 3 && *q == ' ')
-            q++;
-        if (q >= e || *q != '>')
-            break; /* a lazy continuation line */
-        s = q + 1;
-        if (s < e && *s == ' ')
-            s++;
-    }
-    while (s < e && (*s == ' ' || *s == '\t'))
-        s++;
-    *len = (size_t)(e - s);
-    return s;
+    const char *t = cmark_node_get_type_string(n);
+    return t && strcmp(t, name) == 0;
 }
 
 /* ------------------------------------------------------------------ */
-/* Pipe tables                                                         */
+/* Inline HTML of a node's children                                    */
 
-/* Called for each trimmed cell of a row. */
-typedef void (*cell_fn)(void *ctx, const char *cell, size_t len);
-
-static bool escaped_at(const char *start, const char *at)
+/* Append the HTML of node's inline children to out, without a wrapping
+ * element. The children move into a scratch paragraph (node is replaced
+ * afterwards anyway), which cmark renders as "<p>...</p>\n". */
+static bool inline_html(cmark_node *node, rbuf *out)
 {
-    size_t backslashes = 0;
-    while (at > start && at[-1] == '\\')
-        at--, backslashes++;
-    return backslashes % 2 == 1;
-}
-
-/* Split a row at unescaped pipes (outer pipes optional) and call fn, when
- * not NULL, for at most `limit` cells. Returns the number of cells. */
-static size_t split_row(const char *s, size_t len, size_t limit, cell_fn fn, void *ctx)
-{
-    const char *e = s + len;
-    while (e > s && (e[-1] == ' ' || e[-1] == '\t'))
-        e--;
-    if (s < e && *s == '|')
-        s++;
-    if (e > s && e[-1] == '|' && !escaped_at(s, e - 1))
-        e--;
-    size_t n = 0;
-    const char *cell = s;
-    for (const char *q = s; q <= e; q++) {
-        if (q < e && (*q != '|' || escaped_at(s, q)))
-            continue;
-        const char *a = cell, *b = q;
-        while (a < b && (*a == ' ' || *a == '\t'))
-            a++;
-        while (b > a && (b[-1] == ' ' || b[-1] == '\t'))
-            b--;
-        if (fn && n < limit)
-            fn(ctx, a, (size_t)(b - a));
-        n++;
-        cell = q + 1;
-    }
-    return n;
-}
-
-/* The delimiter row's cell: optional ':' dashes optional ':'. */
-static char delimiter_alignment(const char *c, size_t len)
-{
-    if (len == 0)
-        return 0;
-    bool left = c[0] == ':', right = c[len - 1] == ':';
-    size_t dashes = 0;
-    for (size_t i = left; i < len - right; i++) {
-        if (c[i] != '-')
-            return 0;
-        dashes++;
-    }
-    if (dashes == 0)
-        return 0;
-    return right && left ? 'c' : right ? 'r' : 'l';
-}
-
-typedef struct {
-    char *align;
-    size_t n;
-    bool ok;
-} delimiter_row;
-
-static void collect_alignment(void *ctx, const char *cell, size_t len)
-{
-    delimiter_row *row = ctx;
-    char a = delimiter_alignment(cell, len);
-    row->ok = row->ok && a;
-    row->align[row->n++] = a ? a : 'l';
-}
-
-/* The alignment letters of a delimiter row with ncols cells (malloc'ed),
- * or NULL when the line is not one. */
-static char *parse_delimiter_row(page *p, const char *s, size_t len, size_t ncols)
-{
-    if (split_row(s, len, 0, NULL, NULL) != ncols)
-        return NULL;
-    delimiter_row row = {malloc(ncols + 1), 0, true};
-    if (!row.align) {
-        p->oom = true;
-        return NULL;
-    }
-    split_row(s, len, ncols, collect_alignment, &row);
-    row.align[ncols] = '\0';
-    if (!row.ok) {
-        free(row.align);
-        return NULL;
-    }
-    return row.align;
-}
-
-static void add_cell(void *ctx, const char *cell, size_t len)
-{
-    page *p = ctx;
-    rbuf_puts(&p->cells, "- ");
-    for (size_t i = 0; i < len; i++) {
-        if (cell[i] == '\\' && i + 1 < len && cell[i + 1] == '|')
-            continue; /* GFM: \| is a literal pipe, even inside code */
-        rbuf_putc(&p->cells, cell[i]);
-    }
-    rbuf_putc(&p->cells, '\n');
-    p->ncells++;
-}
-
-/* Add the row's cells, exactly ncols of them (GFM pads and truncates). */
-static void add_row(page *p, const char *s, size_t len, size_t ncols)
-{
-    size_t have = split_row(s, len, ncols, add_cell, p);
-    for (; have < ncols; have++)
-        add_cell(p, "", 0);
-}
-
-static int quote_depth(cmark_node *node)
-{
-    int depth = 0;
-    for (cmark_node *n = cmark_node_parent(node); n; n = cmark_node_parent(n)) {
-        cmark_node_type t = cmark_node_get_type(n);
-        if (t == CMARK_NODE_BLOCK_QUOTE)
-            depth++;
-        else if (t != CMARK_NODE_DOCUMENT)
-            return -1; /* tables only at top level or in quotes */
-    }
-    return depth;
-}
-
-static bool looks_like_table(cmark_node *para)
-{
-    cmark_node *first = cmark_node_first_child(para);
-    const char *lit = first && cmark_node_get_type(first) == CMARK_NODE_TEXT
-                          ? cmark_node_get_literal(first) : NULL;
-    return lit && lit[0] == '|' &&
-           cmark_node_get_end_line(para) > cmark_node_get_start_line(para);
-}
-
-/* Read the paragraph as a table; false (and nothing added) when it is not. */
-static bool collect_table(page *p, cmark_node *para)
-{
-    int depth = quote_depth(para);
-    if (depth < 0 || !looks_like_table(para))
-        return false;
-    if (!index_lines(p)) {
-        p->oom = true;
+    cmark_node *doc = cmark_node_new(CMARK_NODE_DOCUMENT);
+    cmark_node *para = cmark_node_new(CMARK_NODE_PARAGRAPH);
+    if (!doc || !para || !cmark_node_append_child(doc, para)) {
+        cmark_node_free(doc);
+        cmark_node_free(para);
         return false;
     }
-    int first = cmark_node_get_start_line(para), last = cmark_node_get_end_line(para);
-    if (first < 1 || (size_t)last > p->nlines)
+    for (cmark_node *c; (c = cmark_node_first_child(node)) != NULL;)
+        cmark_node_append_child(para, c);
+    char *html = cmark_render_html(doc, CMARK_OPT_DEFAULT, NULL);
+    cmark_node_free(doc);
+    if (!html)
         return false;
-    size_t hlen, dlen;
-    const char *header = source_line(p, first, depth, &hlen);
-    const char *delim = source_line(p, first + 1, depth, &dlen);
-    for (int l = first; l <= last; l++) {
-        size_t n;
-        const char *s = source_line(p, l, depth, &n);
-        if (n == 0 || s[0] != '|')
-            return false;
-    }
-    size_t ncols = split_row(header, hlen, 0, NULL, NULL);
-    char *align = parse_delimiter_row(p, delim, dlen, ncols);
-    if (!align)
-        return false;
-    table_info *tables = realloc(p->tables, (p->ntables + 1) * sizeof *tables);
-    if (!tables) {
-        free(align);
-        p->oom = true;
-        return false;
-    }
-    p->tables = tables;
-    table_info *t = &p->tables[p->ntables++];
-    *t = (table_info){para, p->ncells, ncols, 0, align};
-    add_row(p, header, hlen, ncols);
-    t->nrows = 1;
-    for (int l = first + 2; l <= last; l++) {
-        size_t n;
-        const char *s = source_line(p, l, depth, &n);
-        add_row(p, s, n, ncols);
-        t->nrows++;
-    }
-    return true;
-}
-
-/* Split the rendered tight list into its top-level <li> contents. */
-static bool split_items(const char *html, size_t ncells, const char **start, size_t *len)
-{
-    size_t found = 0;
-    int depth = 0;
-    const char *item = NULL;
-    for (const char *s = html; *s; s++) {
-        if (strncmp(s, "<li>", 4) == 0) {
-            if (depth++ == 0)
-                item = s + 4;
-        } else if (strncmp(s, "</li>", 5) == 0 && --depth == 0) {
-            if (found == ncells)
-                return false;
-            start[found] = item;
-            len[found++] = (size_t)(s - item);
-        }
-    }
-    return found == ncells;
-}
-
-static void put_table(rbuf *out, const table_info *t, const char **cell, const size_t *len)
-{
-    static const char *const open[2][3] = {{"<th>", "<th class=\"r\">", "<th class=\"c\">"},
-                                           {"<td>", "<td class=\"r\">", "<td class=\"c\">"}};
-    rbuf_puts(out, "<div class=\"table\"><table>\n<thead>\n");
-    for (size_t r = 0; r < t->nrows; r++) {
-        if (r == 1)
-            rbuf_puts(out, "<tbody>\n");
-        rbuf_puts(out, "<tr>\n");
-        int body = r > 0;
-        for (size_t c = 0; c < t->ncols; c++) {
-            size_t i = t->first_cell + r * t->ncols + c;
-            char a = t->align[c];
-            rbuf_puts(out, open[body][a == 'r' ? 1 : a == 'c' ? 2 : 0]);
-            rbuf_put(out, cell[i], len[i]);
-            rbuf_puts(out, body ? "</td>\n" : "</th>\n");
-        }
-        rbuf_puts(out, "</tr>\n");
-        if (r == 0)
-            rbuf_puts(out, "</thead>\n");
-    }
-    rbuf_puts(out, t->nrows > 1 ? "</tbody>\n</table></div>" : "</table></div>");
+    size_t n = strlen(html);
+    const char *s = html;
+    if (n >= 8 && strncmp(s, "<p>", 3) == 0 && strcmp(s + n - 5, "</p>\n") == 0)
+        rbuf_put(out, s + 3, n - 8);
+    free(html);
+    return !out->oom;
 }
 
 static void replace_with_html(cmark_node *node, const char *html)
@@ -319,36 +86,8 @@ static void replace_with_html(cmark_node *node, const char *html)
     cmark_node_free(node);
 }
 
-/* Render every cell at once and swap each table paragraph for its HTML. */
-static void emit_tables(page *p)
-{
-    if (p->ntables == 0)
-        return;
-    cmark_node *doc = cmark_parse_document(rbuf_str(&p->cells), p->cells.len, CMARK_OPT_DEFAULT);
-    char *html = cmark_render_html(doc, CMARK_OPT_DEFAULT);
-    cmark_node_free(doc);
-    const char **start = malloc(p->ncells * sizeof *start);
-    size_t *len = malloc(p->ncells * sizeof *len);
-    if (html && start && len && split_items(html, p->ncells, start, len)) {
-        rbuf table;
-        rbuf_init(&table);
-        for (size_t i = 0; i < p->ntables; i++) {
-            rbuf_clear(&table);
-            put_table(&table, &p->tables[i], start, len);
-            if (table.oom)
-                p->oom = true;
-            else
-                replace_with_html(p->tables[i].para, rbuf_str(&table));
-        }
-        rbuf_free(&table);
-    }
-    free(start);
-    free(len);
-    free(html);
-}
-
 /* ------------------------------------------------------------------ */
-/* Headings and links                                                  */
+/* Headings                                                            */
 
 static void heading_text(cmark_node *heading, rbuf *out)
 {
@@ -416,21 +155,13 @@ static void emit_headings(page *p)
         heading_text(h, &text);
         html_heading_id(rbuf_str(&text), &slug);
         unique_id(&ids, rbuf_str(&slug), &id);
-        char *rendered = cmark_render_html(h, CMARK_OPT_DEFAULT); /* "<hN>...</hN>\n" */
         int level = cmark_node_get_heading_level(h);
-        size_t open = 4; /* strlen("<hN>") */
-        if (!rendered || strlen(rendered) < open) {
-            free(rendered);
-            continue;
-        }
         rbuf_printf(&html, "<h%d id=\"", level);
         esc_html(&html, rbuf_str(&id));
         rbuf_puts(&html, "\">");
-        rbuf_puts(&html, rendered + open);
-        free(rendered);
-        while (html.len && html.data[html.len - 1] == '\n')
-            html.data[--html.len] = '\0';
-        if (html.oom || ids.oom)
+        bool ok = inline_html(h, &html);
+        rbuf_printf(&html, "</h%d>", level);
+        if (!ok || html.oom || ids.oom)
             p->oom = true;
         else
             replace_with_html(h, rbuf_str(&html));
@@ -438,10 +169,107 @@ static void emit_headings(page *p)
     rbuf_free(&ids), rbuf_free(&text), rbuf_free(&slug), rbuf_free(&id), rbuf_free(&html);
 }
 
+/* ------------------------------------------------------------------ */
+/* Tables                                                              */
+
+/* The caption: the heading the table stands under, rendered as inline
+ * HTML (copied before the heading's own children move). */
+static char *caption_of(cmark_node *heading)
+{
+    if (!heading)
+        return NULL;
+    char *html = cmark_render_html(heading, CMARK_OPT_DEFAULT, NULL); /* "<hN>...</hN>\n" */
+    size_t n = html ? strlen(html) : 0;
+    if (n < 10) {
+        free(html);
+        return NULL;
+    }
+    memmove(html, html + 4, n - 10); /* drop "<hN>" and "</hN>\n" */
+    html[n - 10] = '\0';
+    return html;
+}
+
+static void add_table(page *p, cmark_node *table)
+{
+    table_ref *ts = realloc(p->tables, (p->ntables + 1) * sizeof *ts);
+    if (!ts) {
+        p->oom = true;
+        return;
+    }
+    p->tables = ts;
+    p->tables[p->ntables++] = (table_ref){table, caption_of(p->last_heading)};
+}
+
+/* One cell: <th scope="col"> in the header row, <th scope="row"> for the
+ * first cell of a body row (the key column), <td> for the others; the
+ * column's alignment as a class. */
+static bool put_cell(rbuf *out, cmark_node *cell, bool header, size_t col, uint8_t align)
+{
+    const char *cls = align == 'r' ? " class=\"r\"" : align == 'c' ? " class=\"c\"" : "";
+    const char *tag = header || col == 0 ? "th" : "td";
+    rbuf_printf(out, "<%s", tag);
+    if (header)
+        rbuf_puts(out, " scope=\"col\"");
+    else if (col == 0)
+        rbuf_puts(out, " scope=\"row\"");
+    rbuf_printf(out, "%s>", cls);
+    bool ok = inline_html(cell, out);
+    rbuf_printf(out, "</%s>\n", tag);
+    return ok;
+}
+
+static bool put_table(rbuf *out, const table_ref *t, size_t number)
+{
+    cmark_node *table = t->node;
+    uint16_t ncols = cmark_gfm_extensions_get_table_columns(table);
+    uint8_t *align = cmark_gfm_extensions_get_table_alignments(table);
+    rbuf_puts(out, "<div class=\"table\"><table>\n<caption>");
+    if (t->caption_html)
+        rbuf_puts(out, t->caption_html);
+    else
+        rbuf_printf(out, "Table %zu", number);
+    rbuf_puts(out, "</caption>\n");
+    bool ok = true, in_body = false;
+    for (cmark_node *row = cmark_node_first_child(table); row; row = cmark_node_next(row)) {
+        bool header = cmark_gfm_extensions_get_table_row_is_header(row);
+        if (header)
+            rbuf_puts(out, "<thead>\n");
+        else if (!in_body)
+            rbuf_puts(out, "<tbody>\n"), in_body = true;
+        rbuf_puts(out, "<tr>\n");
+        size_t col = 0; /* cmark-gfm pads short rows to ncols cells */
+        for (cmark_node *cell = cmark_node_first_child(row); cell && col < ncols;
+             cell = cmark_node_next(cell), col++)
+            ok = put_cell(out, cell, header, col, align ? align[col] : 0) && ok;
+        rbuf_puts(out, "</tr>\n");
+        if (header)
+            rbuf_puts(out, "</thead>\n");
+    }
+    rbuf_puts(out, in_body ? "</tbody>\n</table></div>" : "</table></div>");
+    return ok && !out->oom;
+}
+
+static void emit_tables(page *p)
+{
+    rbuf html;
+    rbuf_init(&html);
+    for (size_t i = 0; i < p->ntables; i++) {
+        rbuf_clear(&html);
+        if (put_table(&html, &p->tables[i], i + 1))
+            replace_with_html(p->tables[i].node, rbuf_str(&html));
+        else
+            p->oom = true;
+    }
+    rbuf_free(&html);
+}
+
+/* ------------------------------------------------------------------ */
+/* Links and the walk                                                  */
+
 /* A URL without a scheme ("x.md", "../a/b.md#c"); not "//host". */
 static bool is_relative(const char *url)
 {
-    if (url[0] == '/' )
+    if (url[0] == '/')
         return false;
     for (const char *s = url; *s && !strchr("/?#", *s); s++)
         if (*s == ':')
@@ -476,8 +304,10 @@ static void add_heading(page *p, cmark_node *h)
     }
     p->headings = hs;
     p->headings[p->nheadings++] = h;
+    p->last_heading = h;
 }
 
+/* One pass over the whole tree, table cells included. */
 static void walk(page *p, cmark_node *doc)
 {
     cmark_iter *it = cmark_iter_new(doc);
@@ -486,34 +316,53 @@ static void walk(page *p, cmark_node *doc)
         if (ev != CMARK_EVENT_ENTER)
             continue;
         cmark_node *n = cmark_iter_get_node(it);
-        switch (cmark_node_get_type(n)) {
-        case CMARK_NODE_PARAGRAPH: collect_table(p, n); break;
-        case CMARK_NODE_HEADING: add_heading(p, n); break;
-        case CMARK_NODE_LINK: rewrite_md_link(n); break;
-        default: break;
-        }
+        cmark_node_type t = cmark_node_get_type(n);
+        if (t == CMARK_NODE_HEADING)
+            add_heading(p, n);
+        else if (t == CMARK_NODE_LINK)
+            rewrite_md_link(n);
+        else if (is_type(n, "table"))
+            add_table(p, n);
     }
     cmark_iter_free(it);
 }
 
+static cmark_node *parse(const char *md, size_t len)
+{
+    pthread_once(&extensions_once, register_extensions);
+    cmark_parser *parser = cmark_parser_new(CMARK_OPT_DEFAULT);
+    cmark_syntax_extension *table = cmark_find_syntax_extension("table");
+    if (!parser || !table) {
+        if (parser)
+            cmark_parser_free(parser);
+        return NULL;
+    }
+    cmark_parser_attach_syntax_extension(parser, table);
+    cmark_parser_feed(parser, md, len);
+    cmark_node *doc = cmark_parser_finish(parser);
+    cmark_parser_free(parser);
+    return doc;
+}
+
 bool html_from_markdown(const char *md, size_t len, rbuf *out)
 {
-    page p = {.md = md, .len = len};
-    rbuf_init(&p.cells);
-    cmark_node *doc = cmark_parse_document(md, len, CMARK_OPT_DEFAULT);
+    page p = {0};
+    cmark_node *doc = parse(md, len);
+    if (!doc)
+        return false;
     walk(&p, doc);
+    /* Tables first: their captions were copied from headings that
+     * emit_headings empties. */
     emit_tables(&p);
     emit_headings(&p);
-    char *html = cmark_render_html(doc, CMARK_OPT_DEFAULT);
+    char *html = cmark_render_html(doc, CMARK_OPT_DEFAULT, NULL);
     cmark_node_free(doc);
     if (html)
         rbuf_puts(out, html);
     free(html);
     for (size_t i = 0; i < p.ntables; i++)
-        free(p.tables[i].align);
+        free(p.tables[i].caption_html);
     free(p.tables);
     free(p.headings);
-    free(p.line_start);
-    rbuf_free(&p.cells);
-    return !p.oom && !out->oom;
+    return html && !p.oom && !out->oom;
 }

@@ -1,19 +1,22 @@
 /*
  * html.h — Markdown to HTML, the only way perfcast makes HTML pages.
  *
- * cmark parses CommonMark with its default options, never CMARK_OPT_UNSAFE:
- * raw HTML in the input is replaced by a comment and javascript:, vbscript:,
- * file: and data: links are dropped, so a README or any archive string
- * cannot inject markup. On top of cmark (which has no tables) this module
- * adds what the site needs:
- *   - GFM pipe tables (a paragraph, at top level or in block quotes, whose
- *     lines start with '|' and whose second line is a delimiter row), cells
- *     rendered as inline Markdown by cmark; wrapped in <div class="table">
- *     so wide tables scroll on a phone;
+ * cmark-gfm parses GitHub Flavored Markdown (CommonMark plus its table
+ * extension) with its default options, never CMARK_OPT_UNSAFE: raw HTML in
+ * the input is replaced by a comment and javascript:, vbscript:, file: and
+ * data: links are dropped, so a README or any archive string cannot inject
+ * markup. The page is one document; on top of cmark-gfm this module adds
+ * what the site needs:
+ *   - tables for every reader: wrapped in <div class="table"> (it scrolls
+ *     on a phone, not the page), a <caption> (the heading the table stands
+ *     under, else "Table N"), <th scope="col"> headers and the first cell
+ *     of each body row as <th scope="row"> (the key column), alignment as
+ *     class "r" or "c";
  *   - heading ids as GitHub makes them ("Fit of run 2" -> "fit-of-run-2",
  *     repeats get -1, -2, ...), so #anchors work in both the .md and .html;
- *   - relative links to .md files rewritten to .html (a page links to
- *     "../x/index.md"; the HTML version links to "../x/index.html").
+ *   - relative links to .md files rewritten to .html everywhere, table
+ *     cells included (a page links to "../x/index.md"; the HTML version
+ *     links to "../x/index.html").
  */
 #ifndef PERFCAST_RENDER_HTML_H
 #define PERFCAST_RENDER_HTML_H

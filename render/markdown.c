@@ -3,7 +3,7 @@
  */
 #include "render/markdown.h"
 
-#include <cmark.h>
+#include <cmark-gfm.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -118,6 +118,11 @@ void md_bullet(rbuf *b)
     rbuf_puts(b, "- ");
 }
 
+void md_numbered(rbuf *b, size_t n)
+{
+    rbuf_printf(b, "%zu. ", n);
+}
+
 void md_end_item(rbuf *b)
 {
     rbuf_putc(b, '\n');
@@ -165,7 +170,9 @@ static void defuse(cmark_node *n)
     cmark_node_free(n);
 }
 
-void md_sanitize(rbuf *b, const char *markdown)
+/* Headings go `shift` levels down (at most to 6), so a README's "# Title"
+ * quoted on a page whose own title is the only <h1> stays below it. */
+static void sanitize(rbuf *b, const char *markdown, int shift)
 {
     rbuf clean;
     rbuf_init(&clean);
@@ -179,6 +186,10 @@ void md_sanitize(rbuf *b, const char *markdown)
     while ((ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
         cmark_node *node = cmark_iter_get_node(it);
         cmark_node_type t = cmark_node_get_type(node);
+        if (ev == CMARK_EVENT_ENTER && t == CMARK_NODE_HEADING && shift > 0) {
+            int level = cmark_node_get_heading_level(node) + shift;
+            cmark_node_set_heading_level(node, level > 6 ? 6 : level);
+        }
         if (ev != CMARK_EVENT_ENTER || (t != CMARK_NODE_HTML_BLOCK && t != CMARK_NODE_HTML_INLINE &&
                                         t != CMARK_NODE_LINK && t != CMARK_NODE_IMAGE))
             continue;
@@ -205,11 +216,16 @@ void md_sanitize(rbuf *b, const char *markdown)
     rbuf_free(&clean);
 }
 
+void md_sanitize(rbuf *b, const char *markdown)
+{
+    sanitize(b, markdown, 0);
+}
+
 void md_quote_markdown(rbuf *b, const char *markdown)
 {
     rbuf clean;
     rbuf_init(&clean);
-    md_sanitize(&clean, markdown);
+    sanitize(&clean, markdown, 2);
     const char *s = rbuf_str(&clean);
     while (*s) {
         size_t n = strcspn(s, "\n");

@@ -5,8 +5,8 @@
  * Text arguments are plain text (archive strings included): they are
  * escaped here (render/escape.h), so no text can become markup. URLs are
  * site-relative paths built by perfcast; characters outside the safe set
- * are percent-encoded. Tables are GFM pipe tables (cmark itself has none;
- * render/html.c reads them).
+ * are percent-encoded. Tables are GFM pipe tables (render/html.c reads
+ * them with cmark-gfm's table extension).
  *
  * Every function appends to an rbuf; block functions end with a blank line
  * so blocks never run into each other.
@@ -32,6 +32,7 @@ void md_code(rbuf *b, const char *code, bool in_table);
 /* End the current paragraph or list item. */
 void md_end_paragraph(rbuf *b);
 void md_bullet(rbuf *b);     /* starts "- " */
+void md_numbered(rbuf *b, size_t n); /* starts "n. " (an ordered list item) */
 void md_end_item(rbuf *b);   /* "\n" */
 void md_end_list(rbuf *b);   /* "\n" */
 
@@ -45,7 +46,8 @@ void md_sanitize(rbuf *b, const char *markdown);
 
 /* Quote foreign Markdown (a campaign README), sanitized as above, as a
  * block quote: whatever it could leave open ends with the quote, so it
- * cannot swallow the rest of the page. */
+ * cannot swallow the rest of the page. Its headings move two levels down
+ * ("# Title" becomes "### Title"), below the page's own h1 and h2. */
 void md_quote_markdown(rbuf *b, const char *markdown);
 
 /* Pipe tables. Begin with the header texts and one alignment letter per

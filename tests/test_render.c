@@ -8,6 +8,7 @@
 #include "render/escape.h"
 #include "render/html.h"
 #include "render/markdown.h"
+#include "render/numtext.h"
 #include "render/plot.h"
 #include "render/png.h"
 #include "render/template.h"
@@ -15,7 +16,7 @@
 #include "tests/testutil.h"
 
 #include <cairo.h>
-#include <cmark.h>
+#include <cmark-gfm.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -176,6 +177,42 @@ static void test_code_span(void)
     }
 }
 
+/* Numbers for pages: fixed notation from 0.0001 to a million, "× 10ⁿ"
+ * outside; e-notation in model texts rewritten, words left alone. */
+static void test_numtext(void)
+{
+    static const struct { double v; int sig; const char *want; } cases[] = {
+        {4.855e-4, 4, "0.0004855"},
+        {2.312e-04, 4, "0.0002312"},
+        {3.076e-05, 4, "3.076 \xC3\x97 10\xE2\x81\xBB\xE2\x81\xB5"},
+        {-1.5e-12, 2, "-1.5 \xC3\x97 10\xE2\x81\xBB\xC2\xB9\xC2\xB2"},
+        {1234567, 4, "1.235 \xC3\x97 10\xE2\x81\xB6"},
+        {999999.6, 4, "1 \xC3\x97 10\xE2\x81\xB6"}, /* rounds up into the next decade */
+        {123456, 4, "123456"},
+        {984.3, 4, "984.3"},
+        {12.5, 4, "12.5"},
+        {3.0, 4, "3"},
+        {0, 4, "0"},
+        {0.00099996, 4, "0.001"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        rbuf b;
+        rbuf_init(&b);
+        numtext_value(&b, cases[i].v, cases[i].sig);
+        if (strcmp(rbuf_str(&b), cases[i].want) != 0)
+            fprintf(stderr, "\nnumtext_value(%g, %d) = [%s], want [%s]\n", cases[i].v,
+                    cases[i].sig, rbuf_str(&b), cases[i].want);
+        CU_ASSERT_STRING_EQUAL(rbuf_str(&b), cases[i].want);
+        rbuf_free(&b);
+    }
+    rbuf b;
+    rbuf_init(&b);
+    numtext_humanize(&b, "F = 2.563e+01 on 1 and 3 df, p = 4.1e-05; x1e5 file2e3 12 e-mails 1E3.");
+    CU_ASSERT_STRING_EQUAL(rbuf_str(&b), "F = 25.63 on 1 and 3 df, p = 4.1 \xC3\x97 10\xE2\x81\xBB"
+                                         "\xE2\x81\xB5; x1e5 file2e3 12 e-mails 1000.");
+    rbuf_free(&b);
+}
+
 static void test_table(void)
 {
     rbuf md;
@@ -198,23 +235,30 @@ static void test_table(void)
     char *html = to_html(rbuf_str(&md));
     CU_ASSERT_PTR_NOT_NULL_FATAL(html);
     CU_ASSERT_EQUAL(count(html, "<table>"), 1);
-    CU_ASSERT_EQUAL(count(html, "</th>"), 3);
-    CU_ASSERT_EQUAL(count(html, "</td>"), 6);
-    CU_ASSERT_EQUAL(count(html, "<th class=\"r\">time (s)</th>"), 1);
-    CU_ASSERT_PTR_NOT_NULL(strstr(html, "<td>a|b &lt;i&gt;</td>"));
+    /* Header cells are column headers, each body row's first cell its row
+     * header (the key column); the others are data cells. */
+    CU_ASSERT_EQUAL(count(html, "<th scope=\"col\""), 3);
+    CU_ASSERT_EQUAL(count(html, "<th scope=\"row\""), 2);
+    CU_ASSERT_EQUAL(count(html, "</td>"), 4);
+    CU_ASSERT_EQUAL(count(html, "<th scope=\"col\" class=\"r\">time (s)</th>"), 1);
+    CU_ASSERT_PTR_NOT_NULL(strstr(html, "<th scope=\"row\">a|b &lt;i&gt;</th>"));
     CU_ASSERT_PTR_NOT_NULL(strstr(html, "<td class=\"r\">12.5</td>"));
     CU_ASSERT_PTR_NOT_NULL(strstr(html, "<td><code>np &lt;= 8 || big</code></td>"));
-    CU_ASSERT_PTR_NOT_NULL(strstr(html, "<td>- x</td>"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(html, "<th scope=\"row\">- x</th>"));
     CU_ASSERT_PTR_NOT_NULL(strstr(html, "<p>Before.</p>"));
     CU_ASSERT_PTR_NOT_NULL(strstr(html, "<p>After.</p>"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(html, "<caption>Table 1</caption>")); /* no heading above */
     free(html);
     rbuf_free(&md), rbuf_free(&code);
 
-    /* Tables in a quoted README, with GFM alignment and ragged rows. */
-    html = to_html("> | a | b | c |\n> |:-|:-:|--:|\n> | 1 | 2 |\n> | 3 | 4 | 5 | 6 |\n");
-    CU_ASSERT_PTR_NOT_NULL(strstr(html, "<blockquote>\n<div class=\"table\"><table>"));
-    CU_ASSERT_PTR_NOT_NULL(strstr(html, "<th class=\"c\">b</th>"));
-    CU_ASSERT_EQUAL(count(html, "</td>"), 6);
+    /* Tables in a quoted README, with GFM alignment and ragged rows; the
+     * caption is the heading the table stands under. */
+    html = to_html("## Costs *per run*\n\n> | a | b | c |\n> |:-|:-:|--:|\n> | 1 | 2 |\n"
+                   "> | 3 | 4 | 5 | 6 |\n");
+    CU_ASSERT_PTR_NOT_NULL(strstr(html, "<blockquote>\n<div class=\"table\"><table>\n"
+                                        "<caption>Costs <em>per run</em></caption>"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(html, "<th scope=\"col\" class=\"c\">b</th>"));
+    CU_ASSERT_EQUAL(count(html, "</td>"), 4);
     CU_ASSERT_EQUAL(count(html, ">6<"), 0); /* the extra cell is dropped, as GFM does */
     free(html);
     /* Not a table: no delimiter row. */
@@ -250,6 +294,16 @@ static void test_links_and_ids(void)
     CU_ASSERT_PTR_NOT_NULL(strstr(html, "href=\"notes.mdx\""));
     CU_ASSERT_PTR_NOT_NULL(strstr(html, "href=\"#fit-of-run-2-1\""));
     free(html);
+    /* Links inside table cells are rewritten too (they were not when cells
+     * were rendered as a second document), images keep their source. */
+    html = to_html("| campaign | chart |\n| --- | --- |\n| [x](campaigns/x/index.md) | "
+                   "[y](../y.md#a) ![c](c.svg) [z](z.csv) |\n");
+    CU_ASSERT_PTR_NOT_NULL(strstr(html, "<a href=\"campaigns/x/index.html\">x</a>"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(html, "<a href=\"../y.html#a\">y</a>"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(html, "src=\"c.svg\""));
+    CU_ASSERT_PTR_NOT_NULL(strstr(html, "href=\"z.csv\""));
+    CU_ASSERT_EQUAL(count(html, ".md\""), 0);
+    free(html);
 }
 
 /* A README that leaves a fence, an HTML block or a comment open cannot
@@ -269,6 +323,17 @@ static void test_quote_isolates_readme(void)
         free(html);
         rbuf_free(&md);
     }
+    /* Its headings stay below the page's one <h1>. */
+    rbuf md;
+    rbuf_init(&md);
+    md_quote_markdown(&md, "# Title\n\n## Part\n\n###### Deep\n");
+    char *html = to_html(rbuf_str(&md));
+    CU_ASSERT_EQUAL(count(html, "<h1"), 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(html, "<h3 id=\"title\">Title</h3>"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(html, "<h4 id=\"part\">Part</h4>"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(html, "<h6 id=\"deep\">Deep</h6>"));
+    free(html);
+    rbuf_free(&md);
 }
 
 /* A README is safe in any viewer: raw HTML shows as text even when the
@@ -508,6 +573,7 @@ int main(void)
     static const testutil_test markdown_tests[] = {
         {"code spans with backticks and pipes", test_code_span},
         {"pipe tables to HTML", test_table},
+        {"numbers for pages: no e-notation", test_numtext},
         {"raw HTML and dangerous URLs are inert", test_html_safety},
         {"heading ids and .md links", test_links_and_ids},
         {"a README cannot swallow the page", test_quote_isolates_readme},

@@ -21,7 +21,7 @@
 #include "render/plot.h"
 #include "tests/testutil.h"
 
-#include <cmark.h>
+#include <cmark-gfm.h>
 #include <dirent.h>
 #include <math.h>
 #include <stdio.h>
@@ -269,13 +269,18 @@ static void test_alerts_and_feed(void)
     CU_ASSERT_TRUE_FATAL(load(&d));
     size_t want = expected_alerts(&d);
     /* Per cluster and N the targets are np = 16, 32, 64, 128 in that order;
-     * the odd ones are 32 (measured twice) and 128 (to predict): 4 x 2. */
+     * the odd ones are 32 (measured twice) and 128 (to predict): 4 x 2
+     * runs, in 4 configurations (one alert each, not one per run). */
     CU_ASSERT_EQUAL(want, 8);
     CU_ASSERT_EQUAL(d.nalerts, want);
+    const size_t configs = 4;
     char *csv = read_in("site1", "alerts.csv"), *xml = read_in("site1", "alerts.xml");
-    CU_ASSERT_EQUAL(count(csv, "\n"), want + 1);
-    CU_ASSERT_EQUAL(count(xml, "<entry>"), want);
-    CU_ASSERT_EQUAL(count(xml, "<updated>2024-03-"), want); /* each run's own date */
+    CU_ASSERT_EQUAL(count(csv, "\n"), configs + 1);
+    CU_ASSERT_EQUAL(count(csv, ",2,2,"), configs); /* 2 of 2 runs outside each */
+    CU_ASSERT_EQUAL(count(xml, "<entry>"), configs);
+    /* each entry its runs' own date, the feed its newest entry's */
+    CU_ASSERT_EQUAL(count(xml, "<updated>2024-03-"), configs + 1);
+    CU_ASSERT_EQUAL(count(xml, "2 of 2 runs outside the interval"), 2 * configs); /* title, summary */
     /* every id once */
     const char *s = xml;
     size_t ids = 0;
@@ -286,10 +291,80 @@ static void test_alerts_and_feed(void)
         ids++;
         s++;
     }
-    CU_ASSERT_EQUAL(ids, want);
+    CU_ASSERT_EQUAL(ids, configs);
+    /* Most severe first: |error| does not grow down the feed. */
+    double last = INFINITY;
+    for (s = strstr(xml, "<title>"); s && (s = strstr(s, "), error ")) != NULL; s++) {
+        double e = fabs(strtod(s + 9, NULL));
+        CU_ASSERT_TRUE(e <= last);
+        last = e;
+    }
+    CU_ASSERT_TRUE(isfinite(last));
+    /* Relative links without a base URL. */
+    CU_ASSERT_PTR_NOT_NULL(strstr(xml, "<link rel=\"self\" type=\"application/atom+xml\" "
+                                       "href=\"alerts.xml\" />"));
+    CU_ASSERT_PTR_NULL(strstr(xml, "xml:base"));
     CU_ASSERT_PTR_NOT_NULL(strstr(xml, "&lt;script&gt;alert(1)&lt;/script&gt;"));
     free(csv);
     free(xml);
+    site_data_free(&d);
+}
+
+/* The campaign summary, from the oracle's construction: per cluster and N
+ * the measured targets are np = 16 (error 0), 32 (+20%, outside its +-5%
+ * PI) and 64 (0): 12 held-out configurations, mean |error| 80/12 = 6.667%,
+ * max 20%, 8 of 12 inside the PI. One experiment: no table of contents. */
+static void test_campaign_summary(void)
+{
+    char *alpha = read_in("site1", "campaigns/alpha/index.md");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(alpha);
+    CU_ASSERT_PTR_NOT_NULL(strstr(alpha, "\n## Summary\n"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(alpha, "\n| [scale](#experiment-scale) | scopred | 12 | 6.667 | "
+                                         "20 | 8 of 12 |\n"));
+    CU_ASSERT_PTR_NULL(strstr(alpha, "## Contents"));
+    /* The summary comes before the README and the experiment. */
+    const char *sum = strstr(alpha, "## Summary"), *desc = strstr(alpha, "## Description");
+    CU_ASSERT_TRUE(sum && desc && sum < desc);
+    free(alpha);
+}
+
+/* --base-url makes the feed's links absolute; an alert missing from the
+ * previous build's alerts.csv is marked new, and only then. */
+static void test_alerts_base_url_and_new(void)
+{
+    site_data d;
+    CU_ASSERT_TRUE_FATAL(load(&d));
+    char out[512], err[512], path[600];
+    path_in(out, sizeof out, "site-feed");
+    site_options opt = {.out_dir = out, .templates_dir = "templates",
+                        .source_date_epoch = 1700000000, .jobs = 2, .fail_after = -1,
+                        .base_url = "https://example.org/perf"};
+    site_stats st;
+    CU_ASSERT_TRUE_FATAL(site_write(&d, &opt, &st, err, sizeof err));
+    char *xml = read_in("site-feed", "alerts.xml");
+    CU_ASSERT_PTR_NOT_NULL(strstr(xml, "<feed xmlns=\"http://www.w3.org/2005/Atom\" "
+                                       "xml:base=\"https://example.org/perf\">"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(xml, "rel=\"self\" type=\"application/atom+xml\" "
+                                       "href=\"https://example.org/perf/alerts.xml\""));
+    CU_ASSERT_EQUAL(count(xml, "<link href=\"https://example.org/perf/campaigns/"), 4);
+    free(xml);
+    /* A first build calls nothing new. */
+    char *md = read_in("site-feed", "alerts.md");
+    CU_ASSERT_EQUAL(count(md, " | 2024-03-06 | new |\n"), 0);
+    CU_ASSERT_EQUAL(count(md, " | 2024-03-06 |  |\n"), 4);
+    free(md);
+    /* Drop the first alert from the previous build's CSV: it is new now. */
+    char *csv = read_in("site-feed", "alerts.csv");
+    char *first = strchr(csv, '\n') + 1, *second = strchr(first, '\n') + 1;
+    memmove(first, second, strlen(second) + 1);
+    snprintf(path, sizeof path, "%s/alerts.csv", out);
+    CU_ASSERT_TRUE_FATAL(testutil_write_file(path, csv));
+    free(csv);
+    CU_ASSERT_TRUE_FATAL(site_write(&d, &opt, &st, err, sizeof err));
+    md = read_in("site-feed", "alerts.md");
+    CU_ASSERT_EQUAL(count(md, " | 2024-03-06 | new |\n"), 1);
+    CU_ASSERT_PTR_NOT_NULL(strstr(md, "1 of the 4 alerts are new since the previous build."));
+    free(md);
     site_data_free(&d);
 }
 
@@ -691,15 +766,18 @@ static size_t csv_rows(const char *csv, mc_row *rows, size_t cap)
     return n;
 }
 
-/* The text of the next <td> cell from *s on, HTML entities decoded. */
+/* The text of the next body cell (<td>, or <th> for a row's key column)
+ * from *s on, HTML entities decoded. */
 static void html_cell(const char **s, char *out, size_t len)
 {
     static const struct { const char *entity, *c; } entities[] = {
         {"&lt;", "<"}, {"&gt;", ">"}, {"&amp;", "&"}, {"&quot;", "\""}};
-    const char *p = strstr(*s, "<td");
+    const char *td = strstr(*s, "<td"), *th = strstr(*s, "<th");
+    const char *p = td && (!th || td < th) ? td : th;
     CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+    const char *close = p == td ? "</td>" : "</th>";
     p = strchr(p, '>') + 1;
-    const char *end = strstr(p, "</td>");
+    const char *end = strstr(p, close);
     size_t k = 0;
     while (p < end && k + 1 < len) {
         size_t e = 0;
@@ -937,9 +1015,12 @@ static void check_published_page(const snapshot *s, const char *cluster, const p
     const char *link = strstr(head, "\n\nData: [published.csv](published.csv)");
     CU_ASSERT_TRUE(link && strstr(link + 2, "\n|") == NULL);
     CU_ASSERT_PTR_NOT_NULL(strstr(html->bytes, "<a href=\"published.csv\">"));
-    CU_ASSERT_PTR_NOT_NULL(strstr(html->bytes, "<a href=\"../../campaigns/pub/index.md\">pub</a>"));
-    /* The split run's page cells: 4 significant digits of the hand-derived costs. */
-    CU_ASSERT_PTR_NOT_NULL(strstr(head, "| 3600 | 3000 | -16.7 | 12 | 20 | 10 | 16.67 |"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(html->bytes, "<a href=\"../../campaigns/pub/index.html\">pub</a>"));
+    /* The split run's page cells: times as durations (3600 s, 3000 s),
+     * core-hours to 4 significant digits, costs to two decimals with the
+     * currency, all hand-derived. */
+    CU_ASSERT_PTR_NOT_NULL(strstr(head, "| 1 h 00 min | 50 min 0 s | -16.7 | 12 | 20.00 cr | "
+                                        "10 | 16.67 cr |"));
     CU_ASSERT_PTR_NOT_NULL(strstr(head, "east, np=12, np_a=8, np_b=4, tag_cluster_b=west, "
                                         "tag_layout=multicluster, tag_source=t3"));
     check_published_csv(csv->bytes, want, nwant);
@@ -1035,6 +1116,8 @@ int main(void)
     static const testutil_test tests[] = {
         {"every page, chart and CSV, and every link resolves", test_pages_charts_and_links},
         {"alerts and the Atom feed follow the prediction intervals", test_alerts_and_feed},
+        {"alerts: --base-url links and new since the previous build", test_alerts_base_url_and_new},
+        {"campaign summary of measured accuracy", test_campaign_summary},
         {"archive strings stay inert (HTML, SVG, XML, any Markdown viewer)", test_archive_strings_inert},
         {"a failed fit and a left-out campaign say why", test_failures_are_shown},
         {"two builds are byte-identical", test_deterministic},
