@@ -421,24 +421,13 @@ static bool predict_component(const experiment_input *in, const component *c, si
 
 /* ScoPred (Section 4.4): where the configuration has historical runs, their
  * mean is a better estimate than the model's. */
-static void note_history(const experiment_input *in, const target_config *t, char *note,
-                         size_t len)
+static void note_history(const target_config *t, char *note, size_t len)
 {
-    const table *runs = &in->camp->runs;
-    double sum = 0;
-    size_t count = 0;
-    for (size_t i = 0; i < in->ntrain; i++) {
-        size_t r = in->train_rows[i];
-        if (!experiment_same_configuration(runs, r, t->rows[0]))
-            continue;
-        sum += experiment_row_response(runs, r, in->responses, in->nresponses);
-        count++;
-    }
-    if (count)
+    if (t->nhistory)
         note_add(note, len,
                  "%zu training run%s at this configuration, mean %.4g: ScoPred prefers the "
-                 "historical mean to the model where one exists", count, count > 1 ? "s" : "",
-                 sum / (double)count);
+                 "historical mean to the model where one exists", t->nhistory,
+                 t->nhistory > 1 ? "s" : "", t->history_mean);
 }
 
 /* Total of the components at one target: estimates add, half-widths add. */
@@ -495,7 +484,7 @@ static bool predict_target(const experiment_input *in, const component *cs, size
     if (p.extrapolation && all)
         note_add(note, sizeof note,
                  "extrapolation: the target's leverage exceeds every training run's");
-    note_history(in, t, note, sizeof note);
+    note_history(t, note, sizeof note);
     p.note = note[0] ? note : NULL;
     return report_add_prediction(out, &p);
 }
