@@ -8,6 +8,7 @@
 
 #include <gsl/gsl_cdf.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,19 +32,34 @@ typedef struct {
     size_t nf;
 } term;
 
+/* Factors p^(q/4) * log2(p)^j are indexed (j, q) within a parameter. */
+#define FACTOR_KINDS ((MAX_LOG_POWER + 1) * (2 * MAX_QUARTERS + 1))
+
+/* The runs are summarised once by configuration (runs with the same
+ * parameter values): count, mean response and spread around the mean.
+ * Every candidate is then scored on the configurations alone
+ * (ols_fit_grouped), which gives the fit and the leave-one-configuration-
+ * out error of the runs themselves; and the value of every factor at every
+ * distinct value of its parameter is computed once, so a candidate's
+ * values are products of table look-ups. */
 typedef struct {
     const double *params; /* n x m */
     size_t n, m;
     const double *y;
+    size_t g;             /* configurations */
+    double *count, *mean, *within; /* g each */
+    size_t *level;        /* g x m: the configuration's value of each parameter,
+                             as an index into that parameter's distinct values */
+    size_t *nlevels;      /* m: distinct values of each parameter */
+    double **factor_at;   /* m: FACTOR_KINDS x nlevels[p] factor values, NULL
+                             for a parameter that is not used */
     factor *alphabet;     /* every single factor of every usable parameter */
     size_t nalphabet;
     term *chosen;         /* terms selected so far */
     size_t nchosen;
-    double *chosen_values;/* nchosen x n */
-    double *x;            /* design scratch, n x (nchosen + 1) */
+    double *chosen_values;/* nchosen x g */
+    double *x;            /* design scratch, g x (nchosen + 1) */
     double *values;       /* scratch for one candidate's values */
-    double *loo;          /* scratch: leave-out residuals of every run */
-    size_t *group;        /* runs with the same parameters share a group */
     size_t evaluated;     /* candidates scored */
     bool nomem;
 } search;
@@ -58,15 +74,24 @@ static double factor_value(const factor *f, double p)
     return v;
 }
 
-/* Values of t in every run into out; false when one is not finite or all
- * are equal (then t is no candidate: the intercept already covers it). */
+static size_t factor_kind(const factor *f)
+{
+    return (size_t)f->log_power * (2 * MAX_QUARTERS + 1) + (size_t)(f->quarters + MAX_QUARTERS);
+}
+
+/* Values of t in every configuration into out; false when one is not
+ * finite or all are equal (then t is no candidate: the intercept already
+ * covers it). */
 static bool term_values(const search *s, const term *t, double *out)
 {
     bool varies = false;
-    for (size_t r = 0; r < s->n; r++) {
+    const double *table[MAX_FACTORS];
+    for (size_t k = 0; k < t->nf; k++)
+        table[k] = s->factor_at[t->f[k].param] + factor_kind(&t->f[k]) * s->nlevels[t->f[k].param];
+    for (size_t r = 0; r < s->g; r++) {
         double v = 1;
         for (size_t k = 0; k < t->nf; k++)
-            v *= factor_value(&t->f[k], s->params[r * s->m + t->f[k].param]);
+            v *= table[k][s->level[r * s->m + t->f[k].param]];
         if (!isfinite(v))
             return false;
         out[r] = v;
@@ -82,17 +107,14 @@ static bool term_values(const search *s, const term *t, double *out)
 static double loo_error(search *s, size_t cols)
 {
     ols_model m;
-    ols_status st = ols_fit(s->x, s->y, s->n, cols, &m);
+    ols_status st = ols_fit_grouped(s->x, s->mean, s->count, s->within, s->g, cols, &m);
     double e = INFINITY;
     if (st == OLS_OK && m.rank == cols + 1)
-        st = ols_loo_residuals(&m, s->x, cols, s->group, s->loo);
-    if (st == OLS_OK && m.rank == cols + 1) {
-        e = 0;
-        for (size_t i = 0; i < s->n; i++) {
-            e += s->loo[i] * s->loo[i];
-        }
+        st = ols_grouped_loo_sse(&m, &e);
+    if (st == OLS_OK && m.rank == cols + 1)
         e /= (double)s->n;
-    }
+    else
+        e = INFINITY;
     s->nomem |= st == OLS_ERR_NOMEM;
     ols_free(&m);
     return e;
@@ -105,9 +127,9 @@ static double score(search *s, const term *t)
     s->evaluated++;
     if (!term_values(s, t, s->values))
         return INFINITY;
-    for (size_t r = 0; r < s->n; r++) {
+    for (size_t r = 0; r < s->g; r++) {
         for (size_t k = 0; k < s->nchosen; k++)
-            s->x[r * cols + k] = s->chosen_values[k * s->n + r];
+            s->x[r * cols + k] = s->chosen_values[k * s->g + r];
         s->x[r * cols + s->nchosen] = s->values[r];
     }
     return loo_error(s, cols);
@@ -303,7 +325,7 @@ static double last_term_p(search *s, const term *t)
     size_t cols = s->nchosen + 1;
     ols_model m;
     double p = 1, se = NAN;
-    ols_status st = ols_fit(s->x, s->y, s->n, cols, &m);
+    ols_status st = ols_fit_grouped(s->x, s->mean, s->count, s->within, s->g, cols, &m);
     if (st == OLS_OK && !m.aliased[cols] && m.test_absent == OLS_EXACT_FIT)
         p = 0; /* noise-free data: the term explains everything left */
     else if (st == OLS_OK && !m.aliased[cols] && !m.test_absent)
@@ -334,7 +356,7 @@ static double select_terms(search *s, size_t max_terms, double min_gain, double 
         double tried = (double)(s->evaluated - before);
         if (!(last_term_p(s, &t) < ALPHA / tried))
             break;
-        if (!term_values(s, &t, s->chosen_values + s->nchosen * s->n))
+        if (!term_values(s, &t, s->chosen_values + s->nchosen * s->g))
             break;
         s->chosen[s->nchosen++] = t;
         current = e;
@@ -350,27 +372,126 @@ void termsearch_free(termsearch_result *r)
 
 static void search_free(search *s)
 {
+    for (size_t p = 0; s->factor_at && p < s->m; p++)
+        free(s->factor_at[p]);
+    free(s->factor_at);
+    free(s->nlevels);
+    free(s->level);
+    free(s->count);
+    free(s->mean);
+    free(s->within);
     free(s->alphabet);
     free(s->chosen);
     free(s->chosen_values);
     free(s->x);
     free(s->values);
-    free(s->loo);
-    free(s->group);
 }
 
-/* Group runs by their parameter values: repetitions of a configuration. */
-static void classify_runs(search *s)
+/* Sorting runs (or values) by their parameter values. */
+typedef struct {
+    const double *row;
+    size_t len, index;
+} keyed;
+
+static int compare_keyed(const void *a, const void *b)
 {
-    for (size_t i = 0; i < s->n; i++) {
-        s->group[i] = i;
-        for (size_t j = 0; j < i; j++)
-            if (memcmp(s->params + i * s->m, s->params + j * s->m,
-                       s->m * sizeof *s->params) == 0) {
-                s->group[i] = s->group[j];
-                break;
-            }
+    const keyed *x = a, *y = b;
+    int c = memcmp(x->row, y->row, x->len * sizeof *x->row);
+    if (c)
+        return c;
+    return x->index < y->index ? -1 : x->index > y->index;
+}
+
+/* Number the distinct rows (len values each, stride apart) of data in the
+ * order they first appear: id[i] for each of the n rows; returns how many
+ * (0 when out of memory). Sorting makes this O(n log n). */
+static size_t number_distinct(const double *data, size_t n, size_t len, size_t stride,
+                              size_t *id)
+{
+    keyed *k = malloc((n + 1) * sizeof *k);
+    size_t *renumber = malloc((n + 1) * sizeof *renumber);
+    size_t count = 0;
+    if (k && renumber) {
+        for (size_t i = 0; i < n; i++)
+            k[i] = (keyed){data + i * stride, len, i};
+        qsort(k, n, sizeof *k, compare_keyed);
+        /* Sorted, equal rows are neighbours: number them in sorted order... */
+        for (size_t i = 0; i < n; i++) {
+            if (i == 0 || memcmp(k[i].row, k[i - 1].row, len * sizeof *k[i].row) != 0)
+                renumber[count++] = SIZE_MAX;
+            id[k[i].index] = count - 1;
+        }
+        /* ...then by first appearance. */
+        size_t next = 0;
+        for (size_t i = 0; i < n; i++) {
+            if (renumber[id[i]] == SIZE_MAX)
+                renumber[id[i]] = next++;
+            id[i] = renumber[id[i]];
+        }
     }
+    free(k);
+    free(renumber);
+    return count;
+}
+
+/* The value of every factor of parameter p at each of its distinct values
+ * (level[i]: the value of run i). */
+static bool tabulate_factors(search *s, size_t p, const size_t *level)
+{
+    size_t nl = s->nlevels[p];
+    double *values = malloc(nl * sizeof *values);
+    double *t = s->factor_at[p] = malloc(FACTOR_KINDS * nl * sizeof *t);
+    if (!values || !t) {
+        free(values);
+        return false;
+    }
+    for (size_t i = 0; i < s->n; i++)
+        values[level[i]] = s->params[i * s->m + p];
+    for (int j = 0; j <= MAX_LOG_POWER; j++)
+        for (int q = -MAX_QUARTERS; q <= MAX_QUARTERS; q++) {
+            factor f = {p, q, j};
+            for (size_t l = 0; l < nl; l++)
+                t[factor_kind(&f) * nl + l] = factor_value(&f, values[l]);
+        }
+    free(values);
+    return true;
+}
+
+/* Count, mean response and spread around the mean of each configuration. */
+static bool summarise_configurations(search *s)
+{
+    size_t *config = malloc((s->n + 1) * sizeof *config);
+    if (!config || !(s->g = number_distinct(s->params, s->n, s->m, s->m, config))) {
+        free(config);
+        return false;
+    }
+    s->count = calloc(s->g, sizeof *s->count);
+    s->mean = calloc(s->g, sizeof *s->mean);
+    s->within = calloc(s->g, sizeof *s->within);
+    s->level = malloc((s->g * s->m + 1) * sizeof *s->level);
+    bool ok = s->count && s->mean && s->within && s->level;
+    for (size_t i = 0; ok && i < s->n; i++) {
+        s->count[config[i]]++;
+        s->mean[config[i]] += s->y[i];
+    }
+    for (size_t c = 0; ok && c < s->g; c++)
+        s->mean[c] /= s->count[c];
+    for (size_t i = 0; ok && i < s->n; i++) {
+        double d = s->y[i] - s->mean[config[i]];
+        s->within[config[i]] += d * d;
+    }
+    /* The parameters' distinct values: each configuration's level. */
+    size_t *level = malloc((s->n + 1) * sizeof *level);
+    ok = ok && level;
+    for (size_t p = 0; ok && p < s->m; p++) {
+        ok = (s->nlevels[p] = number_distinct(s->params + p, s->n, 1, s->m, level)) > 0;
+        for (size_t i = 0; ok && i < s->n; i++)
+            s->level[config[i] * s->m + p] = level[i];
+        ok = ok && tabulate_factors(s, p, level);
+    }
+    free(level);
+    free(config);
+    return ok;
 }
 
 static bool search_init(search *s, const double *params, size_t n, size_t m,
@@ -379,17 +500,16 @@ static bool search_init(search *s, const double *params, size_t n, size_t m,
     *s = (search){.params = params, .n = n, .m = m, .y = y};
     s->alphabet = malloc((m * (MAX_LOG_POWER + 1) * (2 * MAX_QUARTERS + 1) + 1) *
                          sizeof *s->alphabet);
+    s->nlevels = calloc(m + 1, sizeof *s->nlevels);
+    s->factor_at = calloc(m + 1, sizeof *s->factor_at);
     s->chosen = malloc((max_terms + 1) * sizeof *s->chosen);
-    s->chosen_values = malloc((max_terms + 1) * n * sizeof *s->chosen_values);
-    s->x = malloc((max_terms + 1) * n * sizeof *s->x);
-    s->values = malloc(n * sizeof *s->values);
-    s->loo = malloc(n * sizeof *s->loo);
-    s->group = malloc(n * sizeof *s->group);
-    if (!s->alphabet || !s->chosen || !s->chosen_values || !s->x || !s->values || !s->loo ||
-        !s->group)
+    if (!s->alphabet || !s->nlevels || !s->factor_at || !s->chosen ||
+        !summarise_configurations(s))
         return false;
-    classify_runs(s);
-    return true;
+    s->chosen_values = malloc((max_terms + 1) * s->g * sizeof *s->chosen_values);
+    s->x = malloc((max_terms + 1) * s->g * sizeof *s->x);
+    s->values = malloc(s->g * sizeof *s->values);
+    return s->chosen_values && s->x && s->values;
 }
 
 /* Write the chosen terms into out. False only when out of memory. */

@@ -21,7 +21,11 @@
  * for each other and a term that merely fits one configuration's mean
  * gains nothing. The left-out residuals come from the hat matrix
  * ((I - H_GG)^-1 e_G, models/ols.h), without refitting. Errors are
- * absolute, as the least-squares fit itself weighs them.
+ * absolute, as the least-squares fit itself weighs them. The runs are
+ * summarised once by configuration (count, mean, spread) and every
+ * candidate is fitted on the configurations (ols_fit_grouped), which gives
+ * the runs' own fit and errors: the time grows with configurations times
+ * candidates, not runs times candidates.
  *
  * The result is formula text in perfcast's expression syntax, to be fitted
  * like any user formula (models/scopred.h).
