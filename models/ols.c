@@ -172,11 +172,10 @@ static void reflect(const double *v, double beta, size_t l, size_t n, double *c)
 }
 
 /* Zero column l below the diagonal by a Householder reflection, applied to
- * the columns after it and to qty. */
-static void householder_step(double *a, size_t n, size_t p, size_t l, double *qty)
+ * the columns after it and to qty; norm is that of rows l.. of column l. */
+static void householder_step(double *a, size_t n, size_t p, size_t l, double *qty, double norm)
 {
     double *v = a + l * n;
-    double norm = norm2(v + l, n - l);
     double alpha = v[l] > 0 ? -norm : norm;
     double beta = 1.0 / (norm * norm - alpha * v[l]);
     v[l] -= alpha;
@@ -194,14 +193,15 @@ static size_t decompose(double *a, size_t n, size_t p, size_t *order, double *qt
     size_t active = p; /* columns not (yet) set aside as negligible */
     size_t steps = n < p ? n : p;
     for (size_t l = 0; l < steps; l++) {
-        while (l < active && norm2(a + l * n + l, n - l) < OLS_TOLERANCE) {
+        double norm = 0;
+        while (l < active && (norm = norm2(a + l * n + l, n - l)) < OLS_TOLERANCE) {
             rotate_to_end(a, n, p, order, l);
             active--;
         }
         if (l >= active)
             break;
         if (l + 1 < n)
-            householder_step(a, n, p, l, qty);
+            householder_step(a, n, p, l, qty, norm);
     }
     return active < n ? active : n;
 }
@@ -274,21 +274,19 @@ static double scaled_value(const ols_model *m, const double *terms, size_t q)
     return term_or_one(terms, c) / m->scale[c];
 }
 
-/* Component j of z = R11^-T x~ for one row of term values: the row in the
- * coordinates where the hat matrix is a dot product, H_ab = z_a.z_b. */
-static double whitened(const ols_model *m, const double *terms, size_t j)
-{
-    size_t r = m->rank;
-    double z = 0;
-    for (size_t i = 0; i <= j; i++)
-        z += m->rinv[i * r + j] * scaled_value(m, terms, i);
-    return z;
-}
-
+/* z = R11^-T x~ for one row of term values: the row in the coordinates
+ * where the hat matrix is a dot product, H_ab = z_a.z_b. */
 static void whiten(const ols_model *m, const double *terms, double *z)
 {
-    for (size_t j = 0; j < m->rank; j++)
-        z[j] = whitened(m, terms, j);
+    size_t r = m->rank;
+    for (size_t i = 0; i < r; i++)
+        z[i] = scaled_value(m, terms, i); /* x~, then overwritten from the end */
+    for (size_t j = r; j-- > 0;) {
+        double sum = 0;
+        for (size_t i = 0; i <= j; i++)
+            sum += m->rinv[i * r + j] * z[i];
+        z[j] = sum;
+    }
 }
 
 static double dot(const double *a, const double *b, size_t len)
@@ -299,25 +297,39 @@ static double dot(const double *a, const double *b, size_t len)
     return s;
 }
 
-/* The leverage x0'(X'X)^-1 x0 = ||z||^2 of one row of term values. */
-static double leverage_of(const ols_model *m, const double *terms)
+/* The leverage x0'(X'X)^-1 x0 = ||z||^2 of one row of term values; z has
+ * room for rank values. */
+static double leverage_in(const ols_model *m, const double *terms, double *z)
 {
+    whiten(m, terms, z);
     double h = 0;
-    for (size_t j = 0; j < m->rank; j++) {
-        double z = whitened(m, terms, j);
-        h += z * z;
-    }
+    for (size_t j = 0; j < m->rank; j++)
+        h += z[j] * z[j];
     return h;
 }
 
-static void set_hat(ols_model *m, const double *x, size_t k)
+static double leverage_of(const ols_model *m, const double *terms)
 {
+    double small[8], *z = m->rank <= 8 ? small : malloc(m->rank * sizeof *z);
+    double h = z ? leverage_in(m, terms, z) : NAN;
+    if (z != small)
+        free(z);
+    return h;
+}
+
+static bool set_hat(ols_model *m, const double *x, size_t k)
+{
+    double *z = malloc((m->rank + 1) * sizeof *z);
+    if (!z)
+        return false;
     m->max_hat = 0;
     for (size_t i = 0; i < m->ngroups; i++) {
-        m->hat[i] = leverage_of(m, x + i * k);
+        m->hat[i] = leverage_in(m, x + i * k, z);
         if (m->hat[i] > m->max_hat)
             m->max_hat = m->hat[i];
     }
+    free(z);
+    return true;
 }
 
 static bool is_constant(const double *y, size_t n)
@@ -464,7 +476,8 @@ static ols_status fit_rows(const double *x, const double *y, size_t g, size_t k,
     alias_relations(a, g, p, m->rank, m->rinv, m->alias);
     set_coefficients(m, qty);
     set_fitted(m, x, y, k);
-    set_hat(m, x, k);
+    if (!set_hat(m, x, k))
+        goto nomem;
     set_summary(m, y, qty);
     set_inference(m);
     free(root);
