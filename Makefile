@@ -14,7 +14,7 @@ PREFIX   ?= /usr/local
 DESTDIR  ?=
 SAN      ?= 0
 
-PKGS     := gsl cairo libcmark
+PKGS     := gsl cairo libcmark zlib
 CPPFLAGS += -I. -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE
 CFLAGS   ?= -O2 -g
 CFLAGS   += -std=c11 -Wall -Wextra -Werror

@@ -1,14 +1,13 @@
 /*
- * png.h — a fast PNG writer for chart images.
+ * png.h — the PNG writer for chart images.
  *
- * Cairo's own PNG writer (libpng at its default compression) costs about
- * 9 ms for a 720 x 450 chart, ten times the drawing itself, and the site
- * has thousands of charts. Charts are large areas of one colour with a few
- * lines, so this writer uses what that shape allows: per row the Sub or
- * Up filter (whichever leaves more pixels at zero), and a single deflate
- * block with the fixed Huffman code whose matches are runs of zero bytes.
- * That takes a fraction of a millisecond and gives files of a few tens of
- * kilobytes. Any PNG reader decodes the result (the tests use Cairo's).
+ * Rows are filtered as libpng does (per row, the one of None, Sub and Up
+ * whose bytes read as signed sum least; a row equal to the one above is
+ * Up, all zeros) and compressed by zlib's deflate at its
+ * default level 6: about 20 KB for a 720 x 450 chart, 45% less than the
+ * run-length encoder this replaced and a little less than Cairo's own
+ * writer (libpng, same level), without libpng's per-pixel conversions.
+ * Any PNG reader decodes the result (the tests use Cairo's).
  */
 #ifndef PERFCAST_RENDER_PNG_H
 #define PERFCAST_RENDER_PNG_H
