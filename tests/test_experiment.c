@@ -37,15 +37,28 @@ static void make_archive(void)
     testutil_write_file(path, "c\n");
 }
 
+/* Load the archive in dir; it must hold exactly one campaign. */
+static const campaign *load_one(archive *a, diag_list *d)
+{
+    diag_init(d);
+    archive_load(dir, a, d);
+    CU_ASSERT_EQUAL_FATAL(a->ncampaigns, 1);
+    return &a->campaigns[0];
+}
+
+static void unload(archive *a, diag_list *d)
+{
+    archive_free(a);
+    diag_free(d);
+    testutil_remove_dir(dir);
+}
+
 static void test_selection_and_means(void)
 {
     make_archive();
     archive a;
     diag_list d;
-    diag_init(&d);
-    archive_load(dir, &a, &d);
-    CU_ASSERT_EQUAL_FATAL(a.ncampaigns, 1);
-    const campaign *c = &a.campaigns[0];
+    const campaign *c = load_one(&a, &d);
     experiment_result res;
     CU_ASSERT_TRUE_FATAL(experiment_prepare(&a, c, campaign_experiment(c, "total"), &res));
     CU_ASSERT_EQUAL(res.input.ntrain, 2);
@@ -74,9 +87,7 @@ static void test_selection_and_means(void)
     CU_ASSERT_DOUBLE_EQUAL(res.input.targets[0].measured, (1.05 + 0.85) / 2, 1e-15);
     CU_ASSERT_EQUAL(res.input.targets[1].nmeasured, 0);
     experiment_result_free(&res);
-    archive_free(&a);
-    diag_free(&d);
-    testutil_remove_dir(dir);
+    unload(&a, &d);
 }
 
 static void test_identifying_columns(void)
@@ -128,10 +139,7 @@ static void test_many_configurations(void)
 
     archive a;
     diag_list d;
-    diag_init(&d);
-    archive_load(dir, &a, &d);
-    CU_ASSERT_EQUAL_FATAL(a.ncampaigns, 1);
-    const campaign *c = &a.campaigns[0];
+    const campaign *c = load_one(&a, &d);
     experiment_result res;
     CU_ASSERT_TRUE_FATAL(experiment_prepare(&a, c, campaign_experiment(c, "all"), &res));
     const experiment_input *in = &res.input;
@@ -154,9 +162,7 @@ static void test_many_configurations(void)
     CU_ASSERT_DOUBLE_EQUAL(missing->history_mean, 5.0, 1e-15);
     CU_ASSERT_EQUAL(in->targets[CONFIGS + 2].nrows, 1);
     experiment_result_free(&res);
-    archive_free(&a);
-    diag_free(&d);
-    testutil_remove_dir(dir);
+    unload(&a, &d);
 }
 
 int main(void)
