@@ -468,7 +468,9 @@ static bool score_held_out(search *s, const termdata *all, const bool *held, dou
 static bool nested_error(const termdata *all, const termsearch_options *opt,
                          const char *const *names, termsearch_result *out)
 {
-    size_t folds = opt->nested_folds ? opt->nested_folds : TERMSEARCH_NESTED_FOLDS;
+    size_t folds = opt->nested_folds             ? opt->nested_folds
+                   : all->g > TERMSEARCH_MANY_CONFIGS ? 2
+                                                      : TERMSEARCH_NESTED_FOLDS;
     if (all->g <= TERMSEARCH_FEW_CONFIGS || folds > all->g)
         folds = all->g; /* few configurations: leave each out in turn */
     out->nested_rmse = NAN;

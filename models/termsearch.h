@@ -75,8 +75,12 @@
 #define TERMSEARCH_ALPHA 0.05
 /* At most this many configurations: the restricted family. */
 #define TERMSEARCH_FEW_CONFIGS 5
-/* Default folds of configurations for the nested cross-validation. */
+/* Default folds of configurations for the nested cross-validation; above
+ * TERMSEARCH_MANY_CONFIGS configurations two (each a search on half of
+ * them: the nested error then costs one more search, not four, and with
+ * that many configurations the selection's optimism is small anyway). */
 #define TERMSEARCH_NESTED_FOLDS 5
+#define TERMSEARCH_MANY_CONFIGS 500
 
 typedef struct {
     size_t max_terms;   /* most terms in the formula; 0 = 3 */
@@ -85,7 +89,8 @@ typedef struct {
     double alpha;       /* significance level of an added term; 0 = TERMSEARCH_ALPHA */
     int quarters[2 * TERMDATA_MAX_QUARTERS + 1]; /* candidate exponents times 4 */
     size_t nquarters;   /* 0 = every quarter from -3 to 3 */
-    size_t nested_folds;/* 0 = TERMSEARCH_NESTED_FOLDS; 1 = no nested error */
+    size_t nested_folds;/* 0 = TERMSEARCH_NESTED_FOLDS (2 above
+                           TERMSEARCH_MANY_CONFIGS); 1 = no nested error */
 } termsearch_options;
 
 typedef enum {
