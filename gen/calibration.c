@@ -193,8 +193,11 @@ static bool run_fold(calib_ctx *c, const bool *held)
         kept[k] = !held[k];
         if (held[k]) {
             which[sub.ntargets] = k;
-            sub.targets[sub.ntargets++] = (target_config){c->cfgs[k].rows, c->cfgs[k].nrows,
-                                                          c->cfgs[k].mean, c->cfgs[k].nrows, NAN};
+            /* A held-out configuration has no training history. */
+            sub.targets[sub.ntargets++] = (target_config){
+                .rows = c->cfgs[k].rows, .nrows = c->cfgs[k].nrows, .measured = c->cfgs[k].mean,
+                .nmeasured = c->cfgs[k].nrows, .error_pct = NAN, .nhistory = 0,
+                .history_mean = NAN};
         } else {
             memcpy(sub.train_rows + sub.ntrain, c->cfgs[k].rows,
                    c->cfgs[k].nrows * sizeof *sub.train_rows);

@@ -4,7 +4,8 @@
  * them to the model named in experiments.csv, and fills a report.
  *
  * Target rows that share every identifying column (see
- * experiment_is_identifying) form one configuration; their measured
+ * experiment_is_identifying) form one configuration (found by a hash of
+ * those cells: linear in the rows); their measured
  * responses are averaged and the signed error 100*(estimate-measured)/measured
  * is computed here, the same way for every model.
  *
@@ -26,6 +27,8 @@ typedef struct {
     double measured;  /* mean of the measured responses, NAN if none */
     size_t nmeasured;
     double error_pct; /* 100*(estimate-measured)/measured, NAN if unmeasured */
+    size_t nhistory;  /* training runs of this same configuration */
+    double history_mean; /* their mean response, NAN if none */
 } target_config;
 
 /* Where a failure lies in experiments.csv: a cell ("train", "target",

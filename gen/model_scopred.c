@@ -20,6 +20,12 @@
  *   params=N,P             parameters the term search may use (default: every
  *                          numeric identifying column that varies)
  *   max_terms=K            most terms the term search may choose (default 3)
+ *   alpha=A                significance level of a term the search adds, before
+ *                          its Bonferroni correction (default 0.05)
+ *   min_gain=G             relative fall of the cross-validation error a term
+ *                          must bring (default 0.05)
+ *   exponents=E,E,...      candidate exponents of the search (multiples of 1/4
+ *                          from -3 to 3; default all of them)
  */
 #include "gen/model_adapters.h"
 
@@ -98,6 +104,48 @@ static char *option(const char *options, const char *key, bool *nomem)
     return NULL;
 }
 
+static bool search_option_known(const char *key, size_t len)
+{
+    return (len == 5 && strncmp(key, "alpha", 5) == 0) ||
+           (len == 8 && strncmp(key, "min_gain", 8) == 0) ||
+           (len == 9 && strncmp(key, "exponents", 9) == 0);
+}
+
+/* A number in (0, 1) from option key, or 0 when absent. */
+static bool fraction_option(const char *options, const char *key, double *out, char *err,
+                            size_t errlen)
+{
+    bool nomem = false;
+    char *text = option(options, key, &nomem), *end = NULL;
+    *out = text ? strtod(text, &end) : 0;
+    bool ok = !nomem && (!text || (end > text && end[strspn(end, " \t")] == '\0' &&
+                                   *out > 0 && *out < 1));
+    if (!ok)
+        fail(err, errlen, "options: %s=%s: %s", key, text ? text : "",
+             nomem ? "out of memory" : "must be a number between 0 and 1 (exclusive)");
+    free(text);
+    return ok;
+}
+
+/* The term search's settings from the options (see the top of this file). */
+static bool search_options(const char *options, termsearch_options *opt, char *err,
+                           size_t errlen)
+{
+    bool nomem = false;
+    memset(opt, 0, sizeof *opt);
+    char *max_text = option(options, "max_terms", &nomem);
+    char *exponents = option(options, "exponents", &nomem);
+    opt->max_terms = max_text ? strtoul(max_text, NULL, 10) : 0;
+    char why[160];
+    bool ok = !nomem || fail(err, errlen, "out of memory");
+    if (ok && exponents && !termsearch_parse_exponents(exponents, opt, why, sizeof why))
+        ok = fail(err, errlen, "options: exponents=%s: %s", exponents, why);
+    free(max_text);
+    free(exponents);
+    return ok && fraction_option(options, "alpha", &opt->alpha, err, errlen) &&
+           fraction_option(options, "min_gain", &opt->min_gain, err, errlen);
+}
+
 /* Every key of options must be one we know. */
 bool model_scopred_check_options(const table *runs, const char *options, char *err, size_t errlen)
 {
@@ -108,7 +156,8 @@ bool model_scopred_check_options(const table *runs, const char *options, char *e
         while (name_len > 0 && (s[name_len - 1] == ' ' || s[name_len - 1] == '\t'))
             name_len--;
         bool known = (name_len == 6 && strncmp(s, "params", 6) == 0) ||
-                     (name_len == 9 && strncmp(s, "max_terms", 9) == 0);
+                     (name_len == 9 && strncmp(s, "max_terms", 9) == 0) ||
+                     search_option_known(s, name_len);
         if (!known && name_len > 8 && strncmp(s, "formula_", 8) == 0) {
             char column[128];
             snprintf(column, sizeof column, "%.*s", (int)(name_len - 8), s + 8);
@@ -117,10 +166,11 @@ bool model_scopred_check_options(const table *runs, const char *options, char *e
         if (len > 0 && !known)
             return fail(err, errlen,
                         "options: unknown key '%.*s' (scopred knows formula_<response column>, "
-                        "params, max_terms)", (int)name_len, s);
+                        "params, max_terms, alpha, min_gain, exponents)", (int)name_len, s);
         s += len;
     }
-    return true;
+    termsearch_options opt;
+    return search_options(options, &opt, err, errlen);
 }
 
 /* ------------------------------------------------------------------ */
@@ -156,6 +206,11 @@ static bool formula_failure(const experiment_input *in, const component *c,
 /* Parse c->formula_text and check its names against runs.csv. */
 static bool parse_formula(const experiment_input *in, component *c, char *err, size_t errlen)
 {
+    if (c->searched && c->search.kind == TERMSEARCH_CONSTANT) {
+        /* The mean alone: no term ("1" would be an aliased term). */
+        memset(&c->f, 0, sizeof c->f);
+        return (c->f.text = strdup(c->formula_text)) != NULL || fail(err, errlen, "out of memory");
+    }
     expr_error e = {0};
     if (!scopred_formula_parse(c->formula_text, &c->f, &e) ||
         !scopred_formula_check_names(&c->f, known_column, (void *)&in->camp->runs, &e))
@@ -233,9 +288,10 @@ static bool search_formula(const experiment_input *in, component *c, char *err, 
 {
     const table *runs = &in->camp->runs;
     bool nomem = false;
+    termsearch_options opt;
+    if (!search_options(in->exp->options, &opt, err, errlen))
+        return false;
     char *params = option(in->exp->options, "params", &nomem);
-    char *max_text = option(in->exp->options, "max_terms", &nomem);
-    termsearch_options opt = {.max_terms = max_text ? strtoul(max_text, NULL, 10) : 0};
     const char **names = malloc((runs->ncols + 1) * sizeof *names);
     double *values = malloc((in->ntrain * runs->ncols + 1) * sizeof *values);
     double *y = malloc((in->ntrain + 1) * sizeof *y);
@@ -253,14 +309,13 @@ static bool search_formula(const experiment_input *in, component *c, char *err, 
     }
     ok = ok && termsearch_run(names, values, in->ntrain, m, y, &opt, &c->search);
     free(params);
-    free(max_text);
     free(names);
     free(values);
     free(y);
     if (!ok)
         return fail(err, errlen, "out of memory (or response '%s' missing)", c->response);
     if (!c->search.formula)
-        return fail(err, errlen, "no formula given and the term search found none for %s: %s",
+        return fail(err, errlen, "no formula given and no term search possible for %s: %s",
                     c->response, c->search.failure);
     c->searched = true;
     return (c->formula_text = strdup(c->search.formula)) != NULL ||
@@ -336,19 +391,35 @@ static bool add_search_note(const component *c, const char *prefix, report *out)
 {
     if (!c->searched)
         return true;
-    char line[2400];
-    snprintf(line, sizeof line,
-             "%sno formula given: the term search chose '%s' from %zu candidate terms "
-             "(its selection criterion, the leave-one-configuration-out RMSE %.4g against "
-             "%.4g for the intercept alone, is optimistic: it picked the terms; the backtest "
-             "error, which reruns the search on each refit, is the honest one)",
-             prefix, c->formula_text, c->search.ncandidates, c->search.loo_rmse,
-             c->search.base_loo_rmse);
+    const termsearch_result *r = &c->search;
+    char line[2400], nested[240] = "", loo[240] = "";
+    if (r->nested_folds > 0)
+        snprintf(nested, sizeof nested,
+                 "; the whole search, repeated without each of %zu folds of configurations, "
+                 "predicts them with RMSE %.4g (nested cross-validation: the honest error)",
+                 r->nested_folds, r->nested_rmse);
+    if (isfinite(r->base_loo_rmse))
+        snprintf(loo, sizeof loo, "; leave-one-configuration-out RMSE %.4g (the selection "
+                 "criterion, optimistic), intercept alone %.4g", r->loo_rmse, r->base_loo_rmse);
+    if (r->kind == TERMSEARCH_CONSTANT)
+        snprintf(line, sizeof line,
+                 "%sno formula given and the term search found no term (%s): the constant "
+                 "model, the mean of the training runs, is the last resort; %zu candidate "
+                 "terms over %zu configurations%s%s", prefix, r->why, r->ncandidates,
+                 r->nconfigs, loo, nested);
+    else
+        snprintf(line, sizeof line,
+                 "%sno formula given: the term search chose '%s' from %zu candidate terms over "
+                 "%zu configurations, %s%s%s%s%s%s",
+                 prefix, c->formula_text, r->ncandidates, r->nconfigs, termsearch_confidence(r),
+                 r->why[0] ? " (" : "", r->why, r->why[0] ? ")" : "", loo, nested);
+    if (r->kind == TERMSEARCH_CONSTANT)
+        return report_add_warning(out, line);
     char post[512];
     snprintf(post, sizeof post,
-             "%spost-selection: the standard errors, p-values and textbook intervals of the "
-             "searched formula treat it as given, so they overstate its significance and "
-             "precision; use the calibrated interval",
+             "%spost-selection: the terms were chosen because they fit, so the standard errors, "
+             "p-values and textbook intervals of the searched formula, which treat it as given, "
+             "overstate its significance and precision; use the calibrated interval",
              prefix);
     return report_add_warning(out, line) && report_add_warning(out, post);
 }
@@ -445,24 +516,13 @@ static bool predict_component(const experiment_input *in, const component *c, si
 
 /* ScoPred (Section 4.4): where the configuration has historical runs, their
  * mean is a better estimate than the model's. */
-static void note_history(const experiment_input *in, const target_config *t, char *note,
-                         size_t len)
+static void note_history(const target_config *t, char *note, size_t len)
 {
-    const table *runs = &in->camp->runs;
-    double sum = 0;
-    size_t count = 0;
-    for (size_t i = 0; i < in->ntrain; i++) {
-        size_t r = in->train_rows[i];
-        if (!experiment_same_configuration(runs, r, t->rows[0]))
-            continue;
-        sum += experiment_row_response(runs, r, in->responses, in->nresponses);
-        count++;
-    }
-    if (count)
+    if (t->nhistory)
         note_add(note, len,
                  "%zu training run%s at this configuration, mean %.4g: ScoPred prefers the "
-                 "historical mean to the model where one exists", count, count > 1 ? "s" : "",
-                 sum / (double)count);
+                 "historical mean to the model where one exists", t->nhistory,
+                 t->nhistory > 1 ? "s" : "", t->history_mean);
 }
 
 /* Total of the components at one target: estimates add, half-widths add. */
@@ -519,7 +579,7 @@ static bool predict_target(const experiment_input *in, const component *cs, size
     if (p.extrapolation && all)
         note_add(note, sizeof note,
                  "extrapolation: the target's leverage exceeds every training run's");
-    note_history(in, t, note, sizeof note);
+    note_history(t, note, sizeof note);
     p.note = note[0] ? note : NULL;
     bool ok = report_add_prediction(out, &p);
     for (size_t i = 0; ok && all && in->nresponses > 1 && i < in->nresponses; i++) {

@@ -66,6 +66,8 @@ void ols_free(ols_model *m)
     free(m->scale);
     free(m->rinv);
     free(m->alias);
+    free(m->count);
+    free(m->within);
     memset(m, 0, sizeof *m);
 }
 
@@ -114,8 +116,11 @@ static double design_value(const double *x, size_t k, size_t i, size_t j)
     return term_or_one(x + i * k, j);
 }
 
-/* Column-major copy of [1 x], each column divided by its norm. */
-static double *scaled_design(const double *x, size_t n, size_t k, double *scale)
+/* Column-major copy of [1 x], each column divided by its norm. A group of
+ * count runs weighs as much as count copies of its row: its row is
+ * multiplied by sqrt(count) (root, NULL for one run each). */
+static double *scaled_design(const double *x, size_t n, size_t k, const double *root,
+                             double *scale)
 {
     size_t p = k + 1;
     double *a = malloc(n * p * sizeof *a);
@@ -124,7 +129,7 @@ static double *scaled_design(const double *x, size_t n, size_t k, double *scale)
     for (size_t j = 0; j < p; j++) {
         double *col = a + j * n;
         for (size_t i = 0; i < n; i++)
-            col[i] = design_value(x, k, i, j);
+            col[i] = design_value(x, k, i, j) * (root ? root[i] : 1.0);
         double s = norm2(col, n);
         scale[j] = s > 0 ? s : 1.0;
         for (size_t i = 0; i < n; i++)
@@ -170,11 +175,10 @@ static void reflect(const double *v, double beta, size_t l, size_t n, double *c)
 }
 
 /* Zero column l below the diagonal by a Householder reflection, applied to
- * the columns after it and to qty. */
-static void householder_step(double *a, size_t n, size_t p, size_t l, double *qty)
+ * the columns after it and to qty; norm is that of rows l.. of column l. */
+static void householder_step(double *a, size_t n, size_t p, size_t l, double *qty, double norm)
 {
     double *v = a + l * n;
-    double norm = norm2(v + l, n - l);
     double alpha = v[l] > 0 ? -norm : norm;
     double beta = 1.0 / (norm * norm - alpha * v[l]);
     v[l] -= alpha;
@@ -192,14 +196,15 @@ static size_t decompose(double *a, size_t n, size_t p, size_t *order, double *qt
     size_t active = p; /* columns not (yet) set aside as negligible */
     size_t steps = n < p ? n : p;
     for (size_t l = 0; l < steps; l++) {
-        while (l < active && norm2(a + l * n + l, n - l) < OLS_TOLERANCE) {
+        double norm = 0;
+        while (l < active && (norm = norm2(a + l * n + l, n - l)) < OLS_TOLERANCE) {
             rotate_to_end(a, n, p, order, l);
             active--;
         }
         if (l >= active)
             break;
         if (l + 1 < n)
-            householder_step(a, n, p, l, qty);
+            householder_step(a, n, p, l, qty, norm);
     }
     return active < n ? active : n;
 }
@@ -253,7 +258,7 @@ static void set_coefficients(ols_model *m, const double *qty)
 
 static void set_fitted(ols_model *m, const double *x, const double *y, size_t k)
 {
-    for (size_t i = 0; i < m->n; i++) {
+    for (size_t i = 0; i < m->ngroups; i++) {
         double f = 0;
         for (size_t q = 0; q < m->rank; q++) {
             size_t c = m->order[q];
@@ -272,21 +277,19 @@ static double scaled_value(const ols_model *m, const double *terms, size_t q)
     return term_or_one(terms, c) / m->scale[c];
 }
 
-/* Component j of z = R11^-T x~ for one row of term values: the row in the
- * coordinates where the hat matrix is a dot product, H_ab = z_a.z_b. */
-static double whitened(const ols_model *m, const double *terms, size_t j)
-{
-    size_t r = m->rank;
-    double z = 0;
-    for (size_t i = 0; i <= j; i++)
-        z += m->rinv[i * r + j] * scaled_value(m, terms, i);
-    return z;
-}
-
+/* z = R11^-T x~ for one row of term values: the row in the coordinates
+ * where the hat matrix is a dot product, H_ab = z_a.z_b. */
 static void whiten(const ols_model *m, const double *terms, double *z)
 {
-    for (size_t j = 0; j < m->rank; j++)
-        z[j] = whitened(m, terms, j);
+    size_t r = m->rank;
+    for (size_t i = 0; i < r; i++)
+        z[i] = scaled_value(m, terms, i); /* x~, then overwritten from the end */
+    for (size_t j = r; j-- > 0;) {
+        double sum = 0;
+        for (size_t i = 0; i <= j; i++)
+            sum += m->rinv[i * r + j] * z[i];
+        z[j] = sum;
+    }
 }
 
 static double dot(const double *a, const double *b, size_t len)
@@ -297,25 +300,39 @@ static double dot(const double *a, const double *b, size_t len)
     return s;
 }
 
-/* The leverage x0'(X'X)^-1 x0 = ||z||^2 of one row of term values. */
-static double leverage_of(const ols_model *m, const double *terms)
+/* The leverage x0'(X'X)^-1 x0 = ||z||^2 of one row of term values; z has
+ * room for rank values. */
+static double leverage_in(const ols_model *m, const double *terms, double *z)
 {
+    whiten(m, terms, z);
     double h = 0;
-    for (size_t j = 0; j < m->rank; j++) {
-        double z = whitened(m, terms, j);
-        h += z * z;
-    }
+    for (size_t j = 0; j < m->rank; j++)
+        h += z[j] * z[j];
     return h;
 }
 
-static void set_hat(ols_model *m, const double *x, size_t k)
+static double leverage_of(const ols_model *m, const double *terms)
 {
+    double small[8], *z = m->rank <= 8 ? small : malloc(m->rank * sizeof *z);
+    double h = z ? leverage_in(m, terms, z) : NAN;
+    if (z != small)
+        free(z);
+    return h;
+}
+
+static bool set_hat(ols_model *m, const double *x, size_t k)
+{
+    double *z = malloc((m->rank + 1) * sizeof *z);
+    if (!z)
+        return false;
     m->max_hat = 0;
-    for (size_t i = 0; i < m->n; i++) {
-        m->hat[i] = leverage_of(m, x + i * k);
+    for (size_t i = 0; i < m->ngroups; i++) {
+        m->hat[i] = leverage_in(m, x + i * k, z);
         if (m->hat[i] > m->max_hat)
             m->max_hat = m->hat[i];
     }
+    free(z);
+    return true;
 }
 
 static bool is_constant(const double *y, size_t n)
@@ -326,37 +343,54 @@ static bool is_constant(const double *y, size_t n)
     return true;
 }
 
-/* R warns of an "essentially perfect fit" at a relative residual of 1e-15;
- * we stop inference a little earlier, where intervals would only show
- * rounding noise. */
-static bool exact_fit(double rss, const double *y, size_t n)
+/* The runs a row of the fit stands for (1 unless grouped). */
+static double runs_of(const ols_model *m, size_t i)
+{
+    return m->count ? m->count[i] : 1.0;
+}
+
+/* Grouped fits: every group's spread around its mean is 0, and so is the
+ * spread between the group means. */
+static bool groups_constant(const ols_model *m, const double *y)
+{
+    for (size_t i = 0; m->within && i < m->ngroups; i++)
+        if (m->within[i] != 0)
+            return false;
+    return is_constant(y, m->ngroups);
+}
+
+/* The sum of the squared responses of every run. */
+static double sum_squares(const ols_model *m, const double *y)
 {
     double yy = 0;
-    for (size_t i = 0; i < n; i++)
-        yy += y[i] * y[i];
-    return rss <= EXACT_FIT_RATIO * yy;
+    for (size_t i = 0; i < m->ngroups; i++)
+        yy += runs_of(m, i) * y[i] * y[i] + (m->within ? m->within[i] : 0);
+    return yy;
 }
 
 static void set_summary(ols_model *m, const double *y, const double *qty)
 {
-    size_t n = m->n, r = m->rank, df = m->df_resid;
+    size_t g = m->ngroups, r = m->rank, df = m->df_resid;
     m->rss = 0;
-    for (size_t i = r; i < n; i++)
+    for (size_t i = r; i < g; i++)
         m->rss += qty[i] * qty[i];
-    bool constant = is_constant(y, n);
-    bool exact = constant || exact_fit(m->rss, y, n);
+    for (size_t i = 0; m->within && i < g; i++)
+        m->rss += m->within[i];
+    bool constant = groups_constant(m, y);
+    bool exact = constant || m->rss <= EXACT_FIT_RATIO * sum_squares(m, y);
     if (exact) {
         m->rss = 0;
-        for (size_t i = 0; i < n; i++)
+        for (size_t i = 0; i < g; i++)
             m->residuals[i] = 0;
     }
     double mean = 0;
-    for (size_t i = 0; i < n; i++)
-        mean += m->fitted[i];
-    mean /= (double)n;
+    for (size_t i = 0; i < g; i++)
+        mean += runs_of(m, i) * m->fitted[i];
+    mean /= (double)m->n;
     m->mss = 0;
-    for (size_t i = 0; i < n && !constant; i++)
-        m->mss += (m->fitted[i] - mean) * (m->fitted[i] - mean);
+    for (size_t i = 0; i < g && !constant; i++)
+        m->mss += runs_of(m, i) * (m->fitted[i] - mean) * (m->fitted[i] - mean);
+    size_t n = m->n;
 
     m->sigma_absent = df == 0 ? OLS_NO_RESIDUAL_DF : OLS_PRESENT;
     m->test_absent = df == 0 ? OLS_NO_RESIDUAL_DF : exact ? OLS_EXACT_FIT : OLS_PRESENT;
@@ -403,48 +437,85 @@ static ols_status check_values(const double *v, size_t len)
     return OLS_OK;
 }
 
-ols_status ols_fit(const double *x, const double *y, size_t n, size_t k, ols_model *m)
+/* The fit of ols_fit and ols_fit_grouped: g rows of x and y, row i
+ * standing for count[i] runs (count NULL: one each). */
+static ols_status fit_rows(const double *x, const double *y, size_t g, size_t k,
+                           const double *count, const double *within, ols_model *m)
 {
-    memset(m, 0, sizeof *m);
-    if (n == 0)
+    if (g == 0)
         return OLS_ERR_NO_RUNS;
-    ols_status values = check_values(y, n);
+    ols_status values = check_values(y, g);
     if (values == OLS_OK)
-        values = check_values(x, n * k);
+        values = check_values(x, g * k);
     if (values != OLS_OK)
         return values;
     size_t p = k + 1;
-    m->n = n;
+    m->ngroups = g;
     m->ncoef = p;
-    if (!allocate(m, n, p))
+    if (!allocate(m, g, p))
         return OLS_ERR_NOMEM;
     for (size_t j = 0; j < p; j++)
         m->order[j] = j;
-    double *a = scaled_design(x, n, k, m->scale);
-    double *qty = malloc(n * sizeof *qty);
-    if (!a || !qty)
+    double *root = count ? malloc(g * sizeof *root) : NULL;
+    double *a = NULL, *qty = malloc(g * sizeof *qty);
+    if ((count && !root) || !qty)
         goto nomem;
-    memcpy(qty, y, n * sizeof *qty);
-    m->rank = decompose(a, n, p, m->order, qty);
-    m->df_resid = n - m->rank;
+    m->n = 0;
+    for (size_t i = 0; i < g; i++) {
+        if (root)
+            root[i] = sqrt(count[i]);
+        qty[i] = y[i] * (root ? root[i] : 1.0);
+        m->n += count ? (size_t)count[i] : 1;
+    }
+    if (count && (!(m->count = malloc(g * sizeof *m->count)) ||
+                  !(m->within = malloc(g * sizeof *m->within))))
+        goto nomem;
+    if (count) {
+        memcpy(m->count, count, g * sizeof *count);
+        memcpy(m->within, within, g * sizeof *within);
+    }
+    if (!(a = scaled_design(x, g, k, root, m->scale)))
+        goto nomem;
+    m->rank = decompose(a, g, p, m->order, qty);
+    m->df_resid = m->n - m->rank;
     m->rinv = malloc(m->rank * m->rank * sizeof *m->rinv);
     m->alias = malloc((m->rank * (p - m->rank) + 1) * sizeof *m->alias);
     if (!m->rinv || !m->alias)
         goto nomem;
-    invert_r11(a, n, m->rank, m->rinv);
-    alias_relations(a, n, p, m->rank, m->rinv, m->alias);
+    invert_r11(a, g, m->rank, m->rinv);
+    alias_relations(a, g, p, m->rank, m->rinv, m->alias);
     set_coefficients(m, qty);
     set_fitted(m, x, y, k);
-    set_hat(m, x, k);
+    if (!set_hat(m, x, k))
+        goto nomem;
     set_summary(m, y, qty);
     set_inference(m);
+    free(root);
     free(a);
     free(qty);
     return OLS_OK;
 nomem:
+    free(root);
     free(a);
     free(qty);
     return OLS_ERR_NOMEM;
+}
+
+ols_status ols_fit(const double *x, const double *y, size_t n, size_t k, ols_model *m)
+{
+    memset(m, 0, sizeof *m);
+    return fit_rows(x, y, n, k, NULL, NULL, m);
+}
+
+ols_status ols_fit_grouped(const double *x, const double *mean, const double *count,
+                           const double *within, size_t g, size_t k, ols_model *m)
+{
+    memset(m, 0, sizeof *m);
+    for (size_t i = 0; i < g; i++)
+        if (!(count[i] >= 1) || count[i] != floor(count[i]) || !(within[i] >= 0) ||
+            !isfinite(within[i]))
+            return OLS_ERR_NOT_FINITE;
+    return fit_rows(x, mean, g, k, count, within, m);
 }
 
 /* Does x0 keep every linear relation the training data put on the left-out
@@ -594,6 +665,25 @@ ols_status ols_loo_residuals(const ols_model *m, const double *x, size_t k,
     return st;
 }
 
+ols_status ols_grouped_loo_sse(const ols_model *m, double *sse)
+{
+    /* A group's rows are equal, so H_GG = h 11' with h one run's
+     * leverage; (I - h 11')^-1 e_G adds h sum(e_G) / (1 - c h) to each
+     * residual, and the group's squared leave-out residuals sum to its
+     * spread around the mean plus c (r / (1 - c h))^2, r = mean - fitted. */
+    *sse = 0;
+    for (size_t i = 0; i < m->ngroups; i++) {
+        double c = runs_of(m, i), keep = 1 - c * m->hat[i];
+        if (keep < 1e-10) {
+            *sse = INFINITY;
+            return OLS_OK;
+        }
+        double r = m->residuals[i] / keep;
+        *sse += (m->within ? m->within[i] : 0) + c * r * r;
+    }
+    return OLS_OK;
+}
+
 /* Position of coefficient j in the pivoted order. */
 static size_t position_of(const ols_model *m, size_t j)
 {
@@ -616,14 +706,17 @@ ols_status ols_hc3_std_error(const ols_model *m, const double *x, size_t k, size
     /* b = (X'X)^-1 X'y, so b_j = sum_i a_ji y_i with a_i = R11^-1 z_i
      * (scaled); HC3 weighs each run by its squared leave-one-out residual. */
     double var = 0;
-    for (size_t i = 0; i < m->n; i++) {
+    for (size_t i = 0; i < m->ngroups; i++) {
         whiten(m, x + i * k, z);
         double a = 0;
         for (size_t l = q; l < r; l++)
             a += m->rinv[q * r + l] * z[l];
         double keep = 1 - m->hat[i];
-        double e = keep < 1e-10 ? INFINITY : m->residuals[i] / keep;
-        var += a * a * e * e;
+        /* A group's runs share a and h: their squared residuals sum to the
+         * spread around the mean plus c times the mean's squared residual. */
+        double e2 = runs_of(m, i) * m->residuals[i] * m->residuals[i] +
+                    (m->within ? m->within[i] : 0);
+        var += keep < 1e-10 ? INFINITY : a * a * e2 / (keep * keep);
     }
     free(z);
     *se = sqrt(var) / m->scale[j];

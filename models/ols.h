@@ -51,6 +51,7 @@ typedef enum {
 
 typedef struct {
     size_t n;          /* runs fitted */
+    size_t ngroups;    /* rows of the fit: n, or the groups of ols_fit_grouped */
     size_t ncoef;      /* 1 + k: index 0 is the intercept, i+1 is term i */
     size_t rank;       /* estimable coefficients */
     size_t df_resid;   /* n - rank */
@@ -68,7 +69,9 @@ typedef struct {
     ols_absence r2_absent, adj_r2_absent, f_absent, sigma_absent;
     ols_absence test_absent; /* t, p and every interval */
 
-    double *fitted, *residuals, *hat; /* n each: hat = leverage of each run */
+    double *fitted, *residuals, *hat; /* ngroups each: hat = leverage of one run
+                                         of the row; a group's residual is its
+                                         mean's */
     double max_hat;    /* the largest training leverage */
 
     /* The factorisation, used by ols_predict; read it through the API. */
@@ -77,6 +80,7 @@ typedef struct {
     double *rinv;      /* rank x rank: inverse of R11 (upper, row-major) */
     double *alias;     /* rank x (ncoef-rank): R11^-1 R12, each left-out
                           column in terms of the estimable ones */
+    double *count, *within; /* ngroups each for ols_fit_grouped, else NULL */
 } ols_model;
 
 typedef struct {
@@ -97,6 +101,24 @@ typedef struct {
  * Returns OLS_OK or an error; either way m must be released with ols_free. */
 ols_status ols_fit(const double *x, const double *y, size_t n, size_t k, ols_model *m);
 
+/* The same fit from runs summarised by group (repetitions of one
+ * configuration): row i of x stands for count[i] runs that share those
+ * term values, mean[i] is their mean response and within[i] the sum of
+ * their squared deviations from it. Coefficients, rank, aliasing, rss,
+ * df_resid (runs - rank), sigma, r2, F, t and p equal ols_fit's on the
+ * runs themselves, to rounding, in time linear in the groups: row i is
+ * weighted by sqrt(count[i]), which leaves X'X and X'y as they are.
+ * fitted, residuals and hat are per group (see ols_model). A count that is
+ * not a whole number >= 1, or a negative within, is OLS_ERR_NOT_FINITE. */
+ols_status ols_fit_grouped(const double *x, const double *mean, const double *count,
+                           const double *within, size_t g, size_t k, ols_model *m);
+
+/* Sum over every run of its squared leave-one-group-out residual, for a
+ * model from ols_fit_grouped (each group left out whole) or ols_fit (each
+ * run alone): what ols_loo_residuals gives with the groups as group, in
+ * O(groups). INFINITY when some group cannot be left out. */
+ols_status ols_grouped_loo_sse(const ols_model *m, double *sse);
+
 void ols_free(ols_model *m);
 
 /* Predict at the k term values x0 with intervals at level (0.95 for 95%). */
@@ -109,7 +131,7 @@ void ols_predict(const ols_model *m, const double *x0, double level, ols_predict
  * vouch for each other. A run whose group cannot be left out (the fit would
  * be undetermined without it) gets INFINITY. x is the row-major n x k term
  * matrix the model was fitted on; out has n values. Returns OLS_OK or
- * OLS_ERR_NOMEM. */
+ * OLS_ERR_NOMEM. For a model from ols_fit only (see ols_grouped_loo_sse). */
 ols_status ols_loo_residuals(const ols_model *m, const double *x, size_t k,
                              const size_t *group, double *out);
 
@@ -117,7 +139,10 @@ ols_status ols_loo_residuals(const ols_model *m, const double *x, size_t k,
  * MacKinnon & White 1985): valid when the spread of the errors changes
  * with the terms, as run-time noise that grows with the time does. NAN
  * for an aliased coefficient, INFINITY when a run has leverage 1. x is the
- * term matrix the model was fitted on. Returns OLS_OK or OLS_ERR_NOMEM. */
+ * term matrix the model was fitted on (one row per group for
+ * ols_fit_grouped: a group's runs share a and h, so their squared
+ * residuals enter as within + count * residual^2). Returns OLS_OK or
+ * OLS_ERR_NOMEM. */
 ols_status ols_hc3_std_error(const ols_model *m, const double *x, size_t k, size_t j,
                              double *se);
 

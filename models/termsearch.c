@@ -1,6 +1,8 @@
 /*
- * termsearch.c — forward selection of p^i*log2(p)^j terms by leave-one-out
- * cross-validation (see termsearch.h).
+ * termsearch.c — forward selection of p^i*log2(p)^j terms by leave-one-
+ * configuration-out cross-validation, a restricted family for few
+ * configurations, the constant model as last resort, and a nested error
+ * for the whole procedure (see termsearch.h).
  */
 #include "models/termsearch.h"
 
@@ -8,112 +10,91 @@
 
 #include <gsl/gsl_cdf.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_QUARTERS 12  /* exponents from -3 to 3 in steps of 1/4 */
-#define MAX_LOG_POWER 2
-#define MAX_FACTORS 4    /* parameters in one product term */
 #define SEEDS 2          /* best single factors of each parameter to grow */
 #define MAX_MOVES 64     /* bound on the improvement steps of one term */
 #define MOVE_GAIN 0.01   /* a change of shape must lower the error by 1% */
-#define ALPHA 0.05       /* significance of an added term, before Bonferroni */
 
 typedef struct {
-    size_t param;
-    int quarters; /* exponent i = quarters / 4 */
-    int log_power;
-} factor;
-
-typedef struct {
-    factor f[MAX_FACTORS];
-    size_t nf;
-} term;
-
-typedef struct {
-    const double *params; /* n x m */
-    size_t n, m;
-    const double *y;
-    factor *alphabet;     /* every single factor of every usable parameter */
+    const termdata *d;
+    size_t max_terms;
+    double min_gain, alpha;
+    term_factor *alphabet; /* every single factor of every usable parameter */
     size_t nalphabet;
-    term *chosen;         /* terms selected so far */
+    term_shape *chosen;    /* terms selected so far */
     size_t nchosen;
-    double *chosen_values;/* nchosen x n */
-    double *x;            /* design scratch, n x (nchosen + 1) */
-    double *values;       /* scratch for one candidate's values */
-    double *loo;          /* scratch: leave-out residuals of every run */
-    size_t *group;        /* runs with the same parameters share a group */
-    size_t evaluated;     /* candidates scored */
+    termsearch_kind kind;
+    double *chosen_values; /* nchosen x g */
+    double *x;             /* design scratch, g x (nchosen + 1) */
+    double *values;        /* scratch for one candidate's values */
+    size_t evaluated;      /* candidates scored */
+    double error;          /* LOO mean squared error of the chosen model */
+    double base;           /* the same for the intercept alone */
+    char why[512];
     bool nomem;
 } search;
 
-static double factor_value(const factor *f, double p)
-{
-    double v = 1;
-    if (f->quarters)
-        v *= pow(p, f->quarters / 4.0);
-    if (f->log_power)
-        v *= pow(log2(p), f->log_power);
-    return v;
-}
+static void say(search *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-/* Values of t in every run into out; false when one is not finite or all
- * are equal (then t is no candidate: the intercept already covers it). */
-static bool term_values(const search *s, const term *t, double *out)
+static void say(search *s, const char *fmt, ...)
 {
-    bool varies = false;
-    for (size_t r = 0; r < s->n; r++) {
-        double v = 1;
-        for (size_t k = 0; k < t->nf; k++)
-            v *= factor_value(&t->f[k], s->params[r * s->m + t->f[k].param]);
-        if (!isfinite(v))
-            return false;
-        out[r] = v;
-        varies |= v != out[0];
-    }
-    return varies;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(s->why, sizeof s->why, fmt, ap);
+    va_end(ap);
 }
 
 /* Cross-validation error of y ~ 1 + the first cols columns of s->x: the
- * mean squared error of each run predicted without its
- * configuration; INFINITY when some coefficient is not estimable or a
- * configuration cannot be left out. */
+ * mean squared error of each run predicted without its configuration;
+ * INFINITY when some coefficient is not estimable or a configuration
+ * cannot be left out. */
 static double loo_error(search *s, size_t cols)
 {
+    const termdata *d = s->d;
     ols_model m;
-    ols_status st = ols_fit(s->x, s->y, s->n, cols, &m);
+    ols_status st = ols_fit_grouped(s->x, d->mean, d->count, d->within, d->g, cols, &m);
     double e = INFINITY;
     if (st == OLS_OK && m.rank == cols + 1)
-        st = ols_loo_residuals(&m, s->x, cols, s->group, s->loo);
-    if (st == OLS_OK && m.rank == cols + 1) {
-        e = 0;
-        for (size_t i = 0; i < s->n; i++) {
-            e += s->loo[i] * s->loo[i];
-        }
-        e /= (double)s->n;
-    }
+        st = ols_grouped_loo_sse(&m, &e);
+    if (st == OLS_OK && m.rank == cols + 1)
+        e /= (double)d->n;
+    else
+        e = INFINITY;
     s->nomem |= st == OLS_ERR_NOMEM;
     ols_free(&m);
     return e;
 }
 
-/* LOO error of the chosen terms plus t (INFINITY when t is unusable). */
-static double score(search *s, const term *t)
+/* Put the chosen terms and t (when not NULL) into s->x; false when t is
+ * unusable. Returns the number of columns in *cols. */
+static bool set_design(search *s, const term_shape *t, size_t *cols)
 {
-    size_t cols = s->nchosen + 1;
-    s->evaluated++;
-    if (!term_values(s, t, s->values))
-        return INFINITY;
-    for (size_t r = 0; r < s->n; r++) {
+    size_t g = s->d->g;
+    *cols = s->nchosen + (t != NULL);
+    if (t && !termdata_values(s->d, t, s->values))
+        return false;
+    for (size_t r = 0; r < g; r++) {
         for (size_t k = 0; k < s->nchosen; k++)
-            s->x[r * cols + k] = s->chosen_values[k * s->n + r];
-        s->x[r * cols + s->nchosen] = s->values[r];
+            s->x[r * *cols + k] = s->chosen_values[k * g + r];
+        if (t)
+            s->x[r * *cols + s->nchosen] = s->values[r];
     }
-    return loo_error(s, cols);
+    return true;
 }
 
-static bool uses_param(const term *t, size_t p)
+/* LOO error of the chosen terms plus t (INFINITY when t is unusable). */
+static double score(search *s, const term_shape *t)
+{
+    size_t cols;
+    s->evaluated++;
+    return set_design(s, t, &cols) ? loo_error(s, cols) : INFINITY;
+}
+
+static bool uses_param(const term_shape *t, size_t p)
 {
     for (size_t k = 0; k < t->nf; k++)
         if (t->f[k].param == p)
@@ -122,7 +103,7 @@ static bool uses_param(const term *t, size_t p)
 }
 
 /* Try t changed one way; keep it in *best when it scores lower. */
-static void consider(search *s, const term *t, term *best, double *best_error)
+static void consider(search *s, const term_shape *t, term_shape *best, double *best_error)
 {
     double e = score(s, t);
     if (e < *best_error * (1 - MOVE_GAIN)) {
@@ -134,13 +115,13 @@ static void consider(search *s, const term *t, term *best, double *best_error)
 /* The best single move from t: multiply by a factor of a parameter it does
  * not use yet, replace one factor by another of the same parameter, or
  * drop a factor. Returns true when some move lowers *error. */
-static bool best_move(search *s, term *t, double *error)
+static bool best_move(search *s, term_shape *t, double *error)
 {
-    term best = *t, c;
+    term_shape best = *t, c;
     double best_error = *error;
     for (size_t a = 0; a < s->nalphabet; a++) {
-        const factor *f = &s->alphabet[a];
-        if (!uses_param(t, f->param) && t->nf < MAX_FACTORS) {
+        const term_factor *f = &s->alphabet[a];
+        if (!uses_param(t, f->param) && t->nf < TERMDATA_MAX_FACTORS) {
             c = *t;
             c.f[c.nf++] = *f;
             consider(s, &c, &best, &best_error);
@@ -188,22 +169,22 @@ static void keep_best(size_t *idx, double *err, size_t *count, size_t cap, size_
  * Seeds of every parameter, not only the best overall: for T = N/P with
  * few N values, P's factors alone look best, yet only N*P^(-1) fits, and
  * it is one move away from N but several from any P factor. */
-static bool next_term(search *s, term *out, double *out_error)
+static bool next_term(search *s, term_shape *out, double *out_error)
 {
     size_t seeds[SEEDS];
     double seed_error[SEEDS];
     bool any = false;
     *out_error = INFINITY;
-    for (size_t p = 0; p < s->m; p++) {
+    for (size_t p = 0; p < s->d->m; p++) {
         size_t ns = 0;
         for (size_t a = 0; a < s->nalphabet; a++) {
-            term t = {.f = {s->alphabet[a]}, .nf = 1};
+            term_shape t = {.f = {s->alphabet[a]}, .nf = 1};
             double e = s->alphabet[a].param == p ? score(s, &t) : INFINITY;
             if (isfinite(e))
                 keep_best(seeds, seed_error, &ns, SEEDS, a, e);
         }
         for (size_t i = 0; i < ns; i++) {
-            term t = {.f = {s->alphabet[seeds[i]]}, .nf = 1};
+            term_shape t = {.f = {s->alphabet[seeds[i]]}, .nf = 1};
             double e = seed_error[i];
             for (size_t moves = 0; moves < MAX_MOVES && best_move(s, &t, &e); moves++)
                 ;
@@ -217,93 +198,47 @@ static bool next_term(search *s, term *out, double *out_error)
     return any;
 }
 
-static bool usable_param(const search *s, size_t p)
+/* Is q (an exponent times 4) a candidate exponent? */
+static bool allowed(const termsearch_options *opt, int q)
 {
-    bool varies = false;
-    for (size_t r = 0; r < s->n; r++) {
-        double v = s->params[r * s->m + p];
-        if (!(v > 0) || !isfinite(v))
-            return false;
-        varies |= v != s->params[p];
-    }
-    return varies;
+    if (opt->nquarters == 0)
+        return true;
+    for (size_t i = 0; i < opt->nquarters; i++)
+        if (opt->quarters[i] == q)
+            return true;
+    return false;
 }
 
-/* How unusual a factor is: whole powers, then halves, then quarters, each
- * with more log factors later; then the size of the exponent. */
-static int complexity(const factor *f)
-{
-    int q = abs(f->quarters);
-    int kind = q % 4 == 0 ? 0 : q % 2 == 0 ? 1 : 2;
-    return ((kind + f->log_power) * 16 + q) * 2 + (f->quarters < 0);
-}
-
-static int compare_factors(const void *a, const void *b)
-{
-    const factor *x = a, *y = b;
-    if (x->param != y->param)
-        return x->param < y->param ? -1 : 1;
-    return complexity(x) - complexity(y);
-}
-
-/* Every p^i*log2(p)^j of the usable parameters, simplest first: a later
- * factor must do clearly better to displace an earlier one (MOVE_GAIN), so
- * near ties go to the simpler shape. */
-static size_t build_alphabet(search *s)
+/* Every allowed p^i*log2(p)^j of the usable parameters, simplest first: a
+ * later factor must do clearly better to displace an earlier one
+ * (MOVE_GAIN), so near ties go to the simpler shape. */
+static size_t build_alphabet(search *s, const termsearch_options *opt)
 {
     size_t count = 0;
-    for (size_t p = 0; p < s->m; p++) {
-        if (!usable_param(s, p))
+    for (size_t p = 0; p < s->d->m; p++) {
+        if (!s->d->usable[p])
             continue;
-        for (int j = 0; j <= MAX_LOG_POWER; j++)
-            for (int q = -MAX_QUARTERS; q <= MAX_QUARTERS; q++)
-                if (q != 0 || j != 0)
-                    s->alphabet[count++] = (factor){p, q, j};
+        for (int j = 0; j <= TERMDATA_MAX_LOG_POWER; j++)
+            for (int q = -TERMDATA_MAX_QUARTERS; q <= TERMDATA_MAX_QUARTERS; q++)
+                if ((q != 0 || j != 0) && allowed(opt, q))
+                    s->alphabet[count++] = (term_factor){p, q, j};
     }
-    qsort(s->alphabet, count, sizeof *s->alphabet, compare_factors);
+    qsort(s->alphabet, count, sizeof *s->alphabet, term_factor_compare);
     return count;
-}
-
-/* Append " + " and the text of one term (N*P^(-1)*log2(P)^2), its
- * factors in parameter order. */
-static void append_term(char *buf, size_t len, const char *const *names, const term *in)
-{
-    term sorted = *in;
-    const term *t = &sorted;
-    qsort(sorted.f, sorted.nf, sizeof *sorted.f, compare_factors);
-    size_t used = strlen(buf);
-    if (used)
-        used += (size_t)snprintf(buf + used, len - used, " + ");
-    for (size_t k = 0; k < t->nf && used < len; k++) {
-        const factor *f = &t->f[k];
-        const char *name = names[f->param];
-        char part[160] = "";
-        size_t pl = 0;
-        if (f->quarters == 4)
-            pl = (size_t)snprintf(part, sizeof part, "%s", name);
-        else if (f->quarters > 0)
-            pl = (size_t)snprintf(part, sizeof part, "%s^%g", name, f->quarters / 4.0);
-        else if (f->quarters < 0)
-            pl = (size_t)snprintf(part, sizeof part, "%s^(%g)", name, f->quarters / 4.0);
-        if (f->log_power == 1)
-            snprintf(part + pl, sizeof part - pl, "%slog2(%s)", pl ? "*" : "", name);
-        else if (f->log_power > 1)
-            snprintf(part + pl, sizeof part - pl, "%slog2(%s)^%d", pl ? "*" : "", name,
-                     f->log_power);
-        used += (size_t)snprintf(buf + used, len - used, "%s%s", k ? "*" : "", part);
-    }
 }
 
 /* p-value of the last term of y ~ 1 + chosen + t, from its HC3 standard
  * error (timing noise grows with the time; the plain t test would then
  * trust the largest runs too much). */
-static double last_term_p(search *s, const term *t)
+static double last_term_p(search *s, const term_shape *t)
 {
-    score(s, t); /* leaves that design in s->x */
-    size_t cols = s->nchosen + 1;
+    const termdata *d = s->d;
+    size_t cols;
     ols_model m;
     double p = 1, se = NAN;
-    ols_status st = ols_fit(s->x, s->y, s->n, cols, &m);
+    if (!set_design(s, t, &cols))
+        return 1;
+    ols_status st = ols_fit_grouped(s->x, d->mean, d->count, d->within, d->g, cols, &m);
     if (st == OLS_OK && !m.aliased[cols] && m.test_absent == OLS_EXACT_FIT)
         p = 0; /* noise-free data: the term explains everything left */
     else if (st == OLS_OK && !m.aliased[cols] && !m.test_absent)
@@ -315,38 +250,116 @@ static double last_term_p(search *s, const term *t)
     return p;
 }
 
+static void shape_text(const term_shape *t, const char *const *names, char *buf, size_t len)
+{
+    buf[0] = '\0';
+    term_shape_append(buf, len, names, t);
+}
+
+static bool add_chosen(search *s, const term_shape *t, double e)
+{
+    if (!termdata_values(s->d, t, s->chosen_values + s->nchosen * s->d->g))
+        return false;
+    s->chosen[s->nchosen++] = *t;
+    s->error = e;
+    return true;
+}
+
 /* Add terms while each lowers the cross-validation error by min_gain and
  * is significant after a Bonferroni correction for the candidates tried
  * for it (the search tries hundreds of shapes; without the correction one
- * of them fits the noise). Returns the final error. */
-static double select_terms(search *s, size_t max_terms, double min_gain, double base)
+ * of them fits the noise). When the first term is refused, s->why says
+ * which rule refused it. */
+static void select_terms(search *s, const char *const *names)
 {
-    double current = base, scale = 0;
-    for (size_t i = 0; i < s->n; i++)
-        scale += s->y[i] * s->y[i] / (double)s->n;
+    const termdata *d = s->d;
+    double scale = 0;
+    for (size_t c = 0; c < d->g; c++)
+        scale += (d->count[c] * d->mean[c] * d->mean[c] + d->within[c]) / (double)d->n;
     /* Once the error is rounding noise, nothing is left to explain. */
-    while (s->nchosen < max_terms && !s->nomem && current > 1e-20 * scale) {
-        term t;
+    while (s->nchosen < s->max_terms && !s->nomem && s->error > 1e-20 * scale) {
+        term_shape t;
         double e;
         size_t before = s->evaluated;
-        if (!next_term(s, &t, &e) || !(e < current * (1 - min_gain)))
+        char text[400];
+        if (!next_term(s, &t, &e))
             break;
-        double tried = (double)(s->evaluated - before);
-        if (!(last_term_p(s, &t) < ALPHA / tried))
+        shape_text(&t, names, text, sizeof text);
+        if (!(e < s->error * (1 - s->min_gain))) {
+            if (s->nchosen == 0)
+                say(s, "no candidate term lowers the leave-one-configuration-out error by "
+                       "%g%% (the best, %s, by %.3g%%)",
+                    100 * s->min_gain, text, isfinite(e) ? 100 * (1 - e / s->error) : 0.0);
             break;
-        if (!term_values(s, &t, s->chosen_values + s->nchosen * s->n))
+        }
+        double tried = (double)(s->evaluated - before), p = last_term_p(s, &t);
+        if (!(p < s->alpha / tried)) {
+            if (s->nchosen == 0)
+                say(s, "the best term, %s, lowers the leave-one-configuration-out error by "
+                       "%.3g%% but is not significant: p = %.3g (HC3) is not below %g/%.0f, "
+                       "the level corrected for the %.0f candidates tried (option alpha)",
+                    text, 100 * (1 - e / s->error), p, s->alpha, tried, tried);
             break;
-        s->chosen[s->nchosen++] = t;
-        current = e;
+        }
+        if (!add_chosen(s, &t, e))
+            break;
     }
-    return current;
 }
 
-void termsearch_free(termsearch_result *r)
+/* ------------------------------------------------------------------ */
+/* The restricted family                                               */
+
+/* A factor of the restricted family: whole or half exponent, at most one log. */
+static bool plain_factor(const term_factor *f)
 {
-    free(r->formula);
-    memset(r, 0, sizeof *r);
+    return f->quarters % 2 == 0 && f->log_power <= 1;
 }
+
+/* The penalised error of a model with k coefficients: LOO MSE * exp(2k/g). */
+static double penalised(const search *s, double e, size_t k)
+{
+    return e * exp(2.0 * (double)k / (double)s->d->g);
+}
+
+/* Keep t when its penalised error beats the best by MOVE_GAIN. */
+static void consider_restricted(search *s, const term_shape *t, size_t k, term_shape *best,
+                                double *best_score)
+{
+    double e = penalised(s, score(s, t), k);
+    if (e < *best_score * (1 - MOVE_GAIN)) {
+        *best_score = e;
+        *best = *t;
+    }
+}
+
+/* The best of the constant, c + a*f for every single factor f and, over
+ * two parameters, c + a*f*h for plain factors f, h. True when a term beats
+ * the constant; it is then the one chosen. */
+static bool select_restricted(search *s)
+{
+    term_shape best = {.nf = 0};
+    double best_score = penalised(s, s->base, 1);
+    for (size_t a = 0; a < s->nalphabet; a++) {
+        term_shape t = {.f = {s->alphabet[a]}, .nf = 1};
+        consider_restricted(s, &t, 2, &best, &best_score);
+    }
+    for (size_t a = 0; a < s->nalphabet; a++)
+        for (size_t b = a + 1; b < s->nalphabet; b++) {
+            const term_factor *f = &s->alphabet[a], *h = &s->alphabet[b];
+            if (f->param == h->param || !plain_factor(f) || !plain_factor(h))
+                continue;
+            term_shape t = {.f = {*f, *h}, .nf = 2};
+            consider_restricted(s, &t, 3, &best, &best_score);
+        }
+    if (best.nf == 0 || s->nomem)
+        return false;
+    size_t cols;
+    set_design(s, &best, &cols);
+    return add_chosen(s, &best, loo_error(s, cols));
+}
+
+/* ------------------------------------------------------------------ */
+/* One search                                                          */
 
 static void search_free(search *s)
 {
@@ -355,81 +368,230 @@ static void search_free(search *s)
     free(s->chosen_values);
     free(s->x);
     free(s->values);
-    free(s->loo);
-    free(s->group);
 }
 
-/* Group runs by their parameter values: repetitions of a configuration. */
-static void classify_runs(search *s)
+static bool search_init(search *s, const termdata *d, const termsearch_options *opt)
 {
-    for (size_t i = 0; i < s->n; i++) {
-        s->group[i] = i;
-        for (size_t j = 0; j < i; j++)
-            if (memcmp(s->params + i * s->m, s->params + j * s->m,
-                       s->m * sizeof *s->params) == 0) {
-                s->group[i] = s->group[j];
-                break;
-            }
-    }
-}
-
-static bool search_init(search *s, const double *params, size_t n, size_t m,
-                        const double *y, size_t max_terms)
-{
-    *s = (search){.params = params, .n = n, .m = m, .y = y};
-    s->alphabet = malloc((m * (MAX_LOG_POWER + 1) * (2 * MAX_QUARTERS + 1) + 1) *
-                         sizeof *s->alphabet);
+    size_t max_terms = opt->max_terms ? opt->max_terms : 3;
+    if (max_terms + 3 > d->n)
+        max_terms = d->n > 3 ? d->n - 3 : 0; /* keep two residual degrees of freedom */
+    if (max_terms == 0)
+        max_terms = 1; /* the restricted family still has one term */
+    *s = (search){.d = d, .max_terms = max_terms,
+                  .min_gain = opt->min_gain > 0 ? opt->min_gain : TERMSEARCH_MIN_GAIN,
+                  .alpha = opt->alpha > 0 ? opt->alpha : TERMSEARCH_ALPHA};
+    s->alphabet = malloc((d->m * (TERMDATA_MAX_LOG_POWER + 1) *
+                          (2 * TERMDATA_MAX_QUARTERS + 1) + 1) * sizeof *s->alphabet);
     s->chosen = malloc((max_terms + 1) * sizeof *s->chosen);
-    s->chosen_values = malloc((max_terms + 1) * n * sizeof *s->chosen_values);
-    s->x = malloc((max_terms + 1) * n * sizeof *s->x);
-    s->values = malloc(n * sizeof *s->values);
-    s->loo = malloc(n * sizeof *s->loo);
-    s->group = malloc(n * sizeof *s->group);
-    if (!s->alphabet || !s->chosen || !s->chosen_values || !s->x || !s->values || !s->loo ||
-        !s->group)
-        return false;
-    classify_runs(s);
-    return true;
+    s->chosen_values = malloc(((max_terms + 1) * d->g + 1) * sizeof *s->chosen_values);
+    s->x = malloc(((max_terms + 1) * d->g + 1) * sizeof *s->x);
+    s->values = malloc((d->g + 1) * sizeof *s->values);
+    return s->alphabet && s->chosen && s->chosen_values && s->x && s->values;
 }
 
-/* Write the chosen terms into out. False only when out of memory. */
+/* Choose the model for d: the full search, the restricted family, or the
+ * constant. False when out of memory. */
+static bool choose(search *s, const termsearch_options *opt, const char *const *names)
+{
+    s->nalphabet = build_alphabet(s, opt);
+    size_t cols;
+    set_design(s, NULL, &cols);
+    s->error = s->base = loo_error(s, 0);
+    const termdata *d = s->d;
+    s->kind = TERMSEARCH_CONSTANT;
+    if (s->nalphabet == 0)
+        say(s, "no parameter is positive and varies over the training runs");
+    else if (d->g < 3)
+        say(s, "%zu training configuration%s: too few to fit any term", d->g,
+            d->g == 1 ? "" : "s");
+    else if (d->g <= TERMSEARCH_FEW_CONFIGS) {
+        if (select_restricted(s))
+            s->kind = TERMSEARCH_RESTRICTED;
+        else
+            say(s, "with %zu configurations no one-term law predicts the left-out "
+                   "configurations better than their mean", d->g);
+    } else {
+        select_terms(s, names);
+        if (s->nchosen > 0)
+            s->kind = TERMSEARCH_SEARCHED;
+        else if (!s->nomem && select_restricted(s)) {
+            char refused[sizeof s->why];
+            memcpy(refused, s->why, sizeof refused);
+            say(s, "%.480s; a one-term law was chosen by penalised error", refused);
+            s->kind = TERMSEARCH_RESTRICTED;
+        }
+    }
+    return !s->nomem;
+}
+
+/* ------------------------------------------------------------------ */
+/* Nested cross-validation                                             */
+
+/* Fit the chosen terms of s on its configurations and add the squared
+ * errors of every run of all's configurations where held[c]. */
+static bool score_held_out(search *s, const termdata *all, const bool *held, double *sse,
+                           size_t *runs)
+{
+    const termdata *d = s->d;
+    size_t k;
+    set_design(s, NULL, &k);
+    double *xall = malloc((all->g * k + 1) * sizeof *xall), *v = malloc((all->g + 1) * sizeof *v);
+    ols_model m = {0};
+    bool ok = xall && v;
+    for (size_t j = 0; ok && j < k; j++) {
+        ok = termdata_values(all, &s->chosen[j], v);
+        for (size_t c = 0; ok && c < all->g; c++)
+            xall[c * k + j] = v[c];
+    }
+    ols_status st = ok ? ols_fit_grouped(s->x, d->mean, d->count, d->within, d->g, k, &m)
+                       : OLS_ERR_NOT_FINITE;
+    if (st == OLS_OK) {
+        for (size_t c = 0; c < all->g; c++) {
+            if (!held[c])
+                continue;
+            ols_prediction p;
+            ols_predict(&m, xall + c * k, 0.95, &p);
+            double r = all->mean[c] - p.estimate;
+            *sse += all->within[c] + all->count[c] * r * r;
+            *runs += (size_t)all->count[c];
+        }
+    }
+    ols_free(&m);
+    bool allocated = xall && v;
+    free(xall);
+    free(v);
+    return st != OLS_ERR_NOMEM && allocated;
+}
+
+/* Search again within each fold's training configurations (configuration
+ * c is in fold c mod folds) and score the configurations left out. */
+static bool nested_error(const termdata *all, const termsearch_options *opt,
+                         const char *const *names, termsearch_result *out)
+{
+    size_t folds = opt->nested_folds             ? opt->nested_folds
+                   : all->g > TERMSEARCH_MANY_CONFIGS ? 2
+                                                      : TERMSEARCH_NESTED_FOLDS;
+    if (all->g <= TERMSEARCH_FEW_CONFIGS || folds > all->g)
+        folds = all->g; /* few configurations: leave each out in turn */
+    out->nested_rmse = NAN;
+    if (folds < 2 || all->g < 3)
+        return true;
+    bool *held = malloc(all->g * sizeof *held), *keep = malloc(all->g * sizeof *keep);
+    bool ok = held && keep;
+    double sse = 0;
+    size_t runs = 0;
+    for (size_t f = 0; ok && f < folds; f++) {
+        for (size_t c = 0; c < all->g; c++) {
+            held[c] = c % folds == f;
+            keep[c] = !held[c];
+        }
+        termdata sub = {0};
+        search s = {0};
+        ok = termdata_subset(all, keep, &sub) && search_init(&s, &sub, opt) &&
+             choose(&s, opt, names) && score_held_out(&s, all, held, &sse, &runs);
+        search_free(&s);
+        termdata_free(&sub);
+    }
+    free(held);
+    free(keep);
+    if (ok && runs > 0) {
+        out->nested_rmse = sqrt(sse / (double)runs);
+        out->nested_folds = folds;
+    }
+    return ok;
+}
+
+/* ------------------------------------------------------------------ */
+/* Result                                                              */
+
+/* Write the chosen model into out. False only when out of memory. */
 static bool describe(const search *s, const char *const *names, termsearch_result *out)
 {
     out->nterms = s->nchosen;
+    out->kind = s->kind;
     out->ncandidates = s->evaluated;
-    if (s->nchosen == 0) {
-        out->failure = "no candidate term lowers the leave-one-out error enough";
-        return true;
-    }
+    out->nconfigs = s->d->g;
+    out->loo_rmse = sqrt(s->error);
+    out->base_loo_rmse = sqrt(s->base);
+    memcpy(out->why, s->why, sizeof out->why);
     char text[2048] = "";
     for (size_t k = 0; k < s->nchosen; k++)
-        append_term(text, sizeof text, names, &s->chosen[k]);
+        term_shape_append(text, sizeof text, names, &s->chosen[k]);
+    if (s->nchosen == 0)
+        snprintf(text, sizeof text, "1");
     return (out->formula = strdup(text)) != NULL;
+}
+
+const char *termsearch_confidence(const termsearch_result *r)
+{
+    switch (r->kind) {
+    case TERMSEARCH_SEARCHED:
+        return "searched";
+    case TERMSEARCH_RESTRICTED:
+        return r->nconfigs <= TERMSEARCH_FEW_CONFIGS
+            ? "few points: low confidence"
+            : "low confidence: no term passed the full search";
+    case TERMSEARCH_CONSTANT:
+        return "constant model: no term helps";
+    }
+    return "";
+}
+
+bool termsearch_parse_exponents(const char *text, termsearch_options *opt, char *err,
+                                size_t errlen)
+{
+    opt->nquarters = 0;
+    for (const char *p = text; *p;) {
+        p += strspn(p, " ,");
+        if (!*p)
+            break;
+        char *end;
+        double v = strtod(p, &end);
+        size_t len = strcspn(p, ",");
+        double q = v * 4;
+        bool good = end > p && (size_t)(end - p) <= len && strspn(end, " ") >= len - (size_t)(end - p) &&
+                    fabs(q) <= TERMDATA_MAX_QUARTERS && q == floor(q);
+        if (!good) {
+            snprintf(err, errlen, "exponent '%.*s' is not a multiple of 1/4 from -3 to 3",
+                     (int)(len > 40 ? 40 : len), p);
+            return false;
+        }
+        if (opt->nquarters < sizeof opt->quarters / sizeof opt->quarters[0])
+            opt->quarters[opt->nquarters++] = (int)q;
+        p += len;
+    }
+    if (opt->nquarters == 0) {
+        snprintf(err, errlen, "no exponent given");
+        return false;
+    }
+    return true;
+}
+
+void termsearch_free(termsearch_result *r)
+{
+    free(r->formula);
+    memset(r, 0, sizeof *r);
 }
 
 bool termsearch_run(const char *const *names, const double *params, size_t n, size_t m,
                     const double *y, const termsearch_options *opt, termsearch_result *out)
 {
     memset(out, 0, sizeof *out);
-    size_t max_terms = opt && opt->max_terms ? opt->max_terms : 3;
-    double min_gain = opt && opt->min_gain > 0 ? opt->min_gain : TERMSEARCH_MIN_GAIN;
-    if (n < 4) {
-        out->failure = "too few training runs for a term search (at least 4 are needed)";
+    out->nested_rmse = NAN;
+    termsearch_options defaults = {0};
+    if (!opt)
+        opt = &defaults;
+    if (n == 0) {
+        out->failure = "no training runs to search terms on";
         return true;
     }
-    if (max_terms > n - 3)
-        max_terms = n - 3; /* keep two residual degrees of freedom */
-    search s;
-    bool ok = search_init(&s, params, n, m, y, max_terms);
-    if (ok && (s.nalphabet = build_alphabet(&s)) == 0)
-        out->failure = "no parameter that is positive and varies over the training runs";
-    if (ok && !out->failure) {
-        double base = loo_error(&s, 0);
-        out->loo_rmse = sqrt(select_terms(&s, max_terms, min_gain, base));
-        out->base_loo_rmse = sqrt(base);
-        ok = !s.nomem && describe(&s, names, out);
-    }
+    termdata d = {0};
+    search s = {0};
+    bool ok = termdata_build(params, n, m, y, &d) && search_init(&s, &d, opt) &&
+              choose(&s, opt, names) && describe(&s, names, out);
     search_free(&s);
+    ok = ok && nested_error(&d, opt, names, out);
+    termdata_free(&d);
     if (!ok)
         termsearch_free(out);
     return ok;

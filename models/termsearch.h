@@ -1,27 +1,59 @@
 /*
- * termsearch.h — find a ScoPred formula when the user gives none.
+ * termsearch.h — find a ScoPred formula when the user gives none; it
+ * always answers, and says how far to trust the answer.
  *
  * Candidate terms are products of per-parameter factors p^i * log2(p)^j
  * with i in {-3, -11/4, ..., -1/4, 0, 1/4, ..., 3} (negative exponents for
- * strong scaling, time falling with p) and j in {0, 1, 2}. Terms are added
- * one at a time. For each new term, the two best single factors of every
- * parameter start a local search that multiplies in a factor of another
- * parameter, replaces a factor by another of the same parameter, or drops
- * one, while that lowers the error; so N*P^(-1) and N^3*P^(-1)*Q^(-1) are
- * reachable without trying every product. A change of shape must lower the
- * error by 1%, so near ties go to the simpler shape (whole powers before
- * halves before quarters, fewer logs). A term is added while it lowers the error
- * by at least min_gain and its coefficient is significant at 5% after a
- * Bonferroni correction for the candidates tried for it, with a
- * heteroscedasticity-consistent (HC3) standard error: searching hundreds
- * of shapes, one of them would otherwise fit the noise.
+ * strong scaling, time falling with p; options may narrow the set) and j in
+ * {0, 1, 2}. The error of a model is leave-one-configuration-out
+ * cross-validation: runs with the same parameter values are left out
+ * together, so repetitions do not vouch for each other and a term that
+ * merely fits one configuration's mean gains nothing. The left-out
+ * residuals come from the hat matrix ((I - H_GG)^-1 e_G, models/ols.h),
+ * without refitting; errors are absolute, as the fit weighs them. The runs
+ * are summarised once by configuration (models/termdata.h) and every
+ * candidate is fitted on the configurations (ols_fit_grouped), which gives
+ * the runs' own fit and errors: the time grows with configurations times
+ * candidates, not runs times candidates.
  *
- * The error is leave-one-configuration-out cross-validation: runs with the
- * same parameter values are left out together, so repetitions do not vouch
- * for each other and a term that merely fits one configuration's mean
- * gains nothing. The left-out residuals come from the hat matrix
- * ((I - H_GG)^-1 e_G, models/ols.h), without refitting. Errors are
- * absolute, as the least-squares fit itself weighs them.
+ * Three outcomes (termsearch_kind):
+ *
+ * SEARCHED — more than TERMSEARCH_FEW_CONFIGS configurations: terms are
+ * added one at a time. For each new term, the two best single factors of
+ * every parameter start a local search that multiplies in a factor of
+ * another parameter, replaces a factor by another of the same parameter,
+ * or drops one, while that lowers the error; so N*P^(-1) and
+ * N^3*P^(-1)*Q^(-1) are reachable without trying every product. A change
+ * of shape must lower the error by 1%, so near ties go to the simpler
+ * shape (whole powers before halves before quarters, fewer logs). A term
+ * is added while it lowers the error by at least min_gain and its
+ * coefficient is significant at alpha after a Bonferroni correction for
+ * the candidates tried for it, with a heteroscedasticity-consistent (HC3)
+ * standard error: searching hundreds of shapes, one of them would
+ * otherwise fit the noise.
+ *
+ * RESTRICTED — few configurations (3 to TERMSEARCH_FEW_CONFIGS), where no
+ * Bonferroni-corrected test over hundreds of shapes can pass, or a full
+ * search that found no significant term: one term from a restricted
+ * family, c + a*t with t = p^i*log2(p)^j of one parameter or, with two or
+ * more parameters, a product p^i*q^k (whole and half exponents, at most
+ * one log) of two. Each is scored by its leave-one-configuration-out mean
+ * squared error times exp(2k/g) (k coefficients, g configurations: the
+ * AIC penalty per configuration, which grows as configurations get few);
+ * the lowest wins, the constant model among them, simpler shapes first
+ * and a later one must be 1% better. Low confidence either way: "few
+ * points: low confidence", or "low confidence: no term passed the full
+ * search" (termsearch_confidence).
+ *
+ * CONSTANT — the last resort (no usable parameter, fewer than 3
+ * configurations, or no term beats the mean): formula "1", the mean of
+ * the training runs, and why says so.
+ *
+ * Selection is reported honestly: nested_rmse is the error of the whole
+ * procedure, searched again within each of nested_folds folds of
+ * configurations and scored on the configurations it did not see; the
+ * loo_rmse of the chosen model is the selection criterion itself and
+ * flatters it. The fitted formula's p-values are post-selection.
  *
  * The result is formula text in perfcast's expression syntax, to be fitted
  * like any user formula (models/scopred.h).
@@ -35,31 +67,74 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "models/termdata.h"
+
 /* Default relative fall of the LOO error a term must bring to be added. */
 #define TERMSEARCH_MIN_GAIN 0.05
+/* Default significance of an added term, before the Bonferroni correction. */
+#define TERMSEARCH_ALPHA 0.05
+/* At most this many configurations: the restricted family. */
+#define TERMSEARCH_FEW_CONFIGS 5
+/* Default folds of configurations for the nested cross-validation; above
+ * TERMSEARCH_MANY_CONFIGS configurations two (each a search on half of
+ * them: the nested error then costs one more search, not four, and with
+ * that many configurations the selection's optimism is small anyway). */
+#define TERMSEARCH_NESTED_FOLDS 5
+#define TERMSEARCH_MANY_CONFIGS 500
 
 typedef struct {
-    size_t max_terms; /* most terms in the formula; 0 = 3 */
-    double min_gain;  /* relative fall of the LOO mean squared error needed
-                         to add a term; 0 = TERMSEARCH_MIN_GAIN */
+    size_t max_terms;   /* most terms in the formula; 0 = 3 */
+    double min_gain;    /* relative fall of the LOO mean squared error needed
+                           to add a term; 0 = TERMSEARCH_MIN_GAIN */
+    double alpha;       /* significance level of an added term; 0 = TERMSEARCH_ALPHA */
+    int quarters[2 * TERMDATA_MAX_QUARTERS + 1]; /* candidate exponents times 4 */
+    size_t nquarters;   /* 0 = every quarter from -3 to 3 */
+    size_t nested_folds;/* 0 = TERMSEARCH_NESTED_FOLDS (2 above
+                           TERMSEARCH_MANY_CONFIGS); 1 = no nested error */
 } termsearch_options;
 
+typedef enum {
+    TERMSEARCH_SEARCHED,   /* the full search chose the terms */
+    TERMSEARCH_RESTRICTED, /* one term of the restricted family: low confidence */
+    TERMSEARCH_CONSTANT    /* the mean alone: formula "1" */
+} termsearch_kind;
+
 typedef struct {
-    char *formula;        /* the chosen formula; NULL when none was found */
-    size_t nterms;
-    double loo_rmse;      /* root mean squared LOO error of the chosen model */
+    char *formula;        /* the chosen formula ("1" for CONSTANT); NULL only
+                             with failure */
+    size_t nterms;        /* 0 for CONSTANT */
+    termsearch_kind kind;
+    size_t nconfigs;      /* training configurations */
+    double loo_rmse;      /* root mean squared LOO error of the chosen model:
+                             the selection criterion, optimistic */
     double base_loo_rmse; /* the same for the intercept alone */
+    double nested_rmse;   /* the whole search's error on configurations it
+                             did not see (NAN when not computed) */
+    size_t nested_folds;  /* folds behind nested_rmse (0: not computed) */
     size_t ncandidates;   /* candidate terms considered */
-    const char *failure;  /* NULL when a formula was found; else why not */
+    char why[512];        /* one line: why this outcome (names the real cause
+                             when a term was refused) */
+    const char *failure;  /* NULL unless nothing could be searched (no runs) */
 } termsearch_result;
+
+/* Parse comma-separated candidate exponents ("-1,-0.5,0.5,1,2") into opt.
+ * Each must be a multiple of 1/4 from -3 to 3. False with a message naming
+ * the bad value. */
+bool termsearch_parse_exponents(const char *text, termsearch_options *opt, char *err,
+                                size_t errlen);
 
 /* Search terms over m parameters named names[m], with values params
  * (row-major n x m) and responses y[n]. Parameters with a value <= 0 or a
  * single value are not used. opt may be NULL for the defaults. Returns
- * false only when out of memory (out is then empty); a search that finds
- * nothing returns true with out->failure set. */
+ * false only when out of memory (out is then empty); with n == 0 it
+ * returns true with out->failure set, else out->formula is set. */
 bool termsearch_run(const char *const *names, const double *params, size_t n, size_t m,
                     const double *y, const termsearch_options *opt, termsearch_result *out);
+
+/* How far to trust r: "searched", "few points: low confidence", "low
+ * confidence: no term passed the full search" or "constant model: no term
+ * helps". A static string. */
+const char *termsearch_confidence(const termsearch_result *r);
 
 void termsearch_free(termsearch_result *r);
 

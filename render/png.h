@@ -1,14 +1,16 @@
 /*
  * png.h — a fast PNG writer for chart images.
  *
- * Cairo's own PNG writer (libpng at its default compression) costs about
- * 9 ms for a 720 x 450 chart, ten times the drawing itself, and the site
- * has thousands of charts. Charts are large areas of one colour with a few
- * lines, so this writer uses what that shape allows: per row the Sub or
- * Up filter (whichever leaves more pixels at zero), and a single deflate
- * block with the fixed Huffman code whose matches are runs of zero bytes.
- * That takes a fraction of a millisecond and gives files of a few tens of
- * kilobytes. Any PNG reader decodes the result (the tests use Cairo's).
+ * zlib (libpng's compressor, also Cairo's own PNG writer) costs about 5 ms
+ * for a 720 x 450 chart, four times the drawing itself, and the site has
+ * thousands of charts. Charts are large areas of one colour with a few
+ * lines, so this writer uses what that shape allows: per row the Sub or Up
+ * filter (whichever leaves more pixels at zero), runs of zero bytes as
+ * repeats of the previous byte, and one deflate block whose Huffman codes
+ * are built from the image's own symbol frequencies. About 1.4 times
+ * zlib's size at level 6 (and smaller than gnuplot's pngcairo for the same
+ * chart: `make bench`) for a fraction of its time. Any PNG reader decodes
+ * the result (the tests use Cairo's).
  */
 #ifndef PERFCAST_RENDER_PNG_H
 #define PERFCAST_RENDER_PNG_H

@@ -163,14 +163,29 @@ static void test_term_search(void)
     done(&fx, &res);
 
     /* Only N may be used: N alone cannot follow 1/P, so it is kept only if
-     * it helps; either way the search is limited to N. */
+     * it helps; either way the search is limited to N and always answers. */
     ep_fixture(&fx, "", "time_s", "params=N", NULL);
-    if (run(&fx, &res)) {
-        CU_ASSERT_PTR_NULL(strstr(res.rep.formula, "P"));
-    } else {
-        CU_ASSERT_PTR_NOT_NULL(strstr(res.error, "term search found none"));
-    }
+    CU_ASSERT_TRUE(run(&fx, &res));
+    CU_ASSERT_PTR_NULL(strstr(res.rep.formula, "P"));
     done(&fx, &res);
+
+    /* Only exponents 2 and 3 allowed, strictness at its default: whatever
+     * is chosen has no P^(-1); the report says how far to trust it, and
+     * that the p-values are post-selection. */
+    ep_fixture(&fx, "", "time_s", "exponents=2,3", NULL);
+    CU_ASSERT_TRUE_FATAL(run(&fx, &res));
+    CU_ASSERT_PTR_NULL(strstr(res.rep.formula, "^(-1)"));
+    said = false;
+    for (size_t i = 0; i < res.rep.nwarnings; i++)
+        said |= strstr(res.rep.warnings[i], "post-selection") != NULL ||
+                strstr(res.rep.warnings[i], "constant model") != NULL;
+    CU_ASSERT_TRUE(said);
+    done(&fx, &res);
+
+    /* The search's options are checked, the bad value named. */
+    expect_error("", "alpha=1.5", "options: alpha=1.5: must be a number between 0 and 1");
+    expect_error("", "min_gain=x", "options: min_gain=x: must be a number");
+    expect_error("", "exponents=1,0.1", "options: exponents=1,0.1: exponent '0.1'");
 }
 
 /* Components: each fitted alone (with its own formula from the options),

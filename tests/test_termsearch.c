@@ -252,24 +252,34 @@ static void test_exact_data(void)
     termsearch_free(&r);
 }
 
-static void test_cannot_search(void)
+/* Fewer than four runs, no usable parameter, pure noise: the search still
+ * answers, and says how little that answer is worth. */
+static void test_always_answers(void)
 {
+    /* Three configurations, y = 1 + log2(P) exactly: the restricted family
+     * finds it (the old search refused: "too few training runs"). */
     const char *names[] = {"P", "Z"};
     const double few[] = {1, 0, 2, 0, 4, 0}, yf[] = {1, 2, 3};
     termsearch_result r;
     CU_ASSERT_TRUE_FATAL(termsearch_run(names, few, 3, 2, yf, NULL, &r));
-    CU_ASSERT_PTR_NULL(r.formula);
-    CU_ASSERT_PTR_NOT_NULL(strstr(r.failure, "too few training runs"));
+    CU_ASSERT_PTR_NULL(r.failure);
+    CU_ASSERT_STRING_EQUAL(r.formula, "log2(P)");
+    CU_ASSERT_EQUAL(r.kind, TERMSEARCH_RESTRICTED);
+    CU_ASSERT_EQUAL(r.nconfigs, 3);
+    CU_ASSERT_STRING_EQUAL(termsearch_confidence(&r), "few points: low confidence");
     termsearch_free(&r);
 
-    /* P constant, Z zero: nothing usable. */
+    /* P constant, Z zero: nothing usable, the constant model says why. */
     const double flat[] = {4, 0, 4, 0, 4, 0, 4, 0, 4, 0}, y[] = {1, 2, 3, 2, 1};
     CU_ASSERT_TRUE_FATAL(termsearch_run(names, flat, 5, 2, y, NULL, &r));
-    CU_ASSERT_PTR_NULL(r.formula);
-    CU_ASSERT_PTR_NOT_NULL(strstr(r.failure, "positive and varies"));
+    CU_ASSERT_STRING_EQUAL(r.formula, "1");
+    CU_ASSERT_EQUAL(r.kind, TERMSEARCH_CONSTANT);
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.why, "positive and varies"));
+    CU_ASSERT_STRING_EQUAL(termsearch_confidence(&r), "constant model: no term helps");
     termsearch_free(&r);
 
-    /* Pure noise: no term earns its place. */
+    /* Pure noise: no term earns its place; the message names the rule that
+     * refused the best one. */
     const char *one[] = {"P"};
     double p[30], yn[30];
     unsigned long long st = 13;
@@ -279,8 +289,92 @@ static void test_cannot_search(void)
     }
     termsearch_options opt = {.max_terms = 2, .min_gain = 0.05};
     CU_ASSERT_TRUE_FATAL(termsearch_run(one, p, 30, 1, yn, &opt, &r));
+    CU_ASSERT_STRING_EQUAL(r.formula, "1");
+    CU_ASSERT_EQUAL(r.kind, TERMSEARCH_CONSTANT);
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.why, "the best, "));
+    termsearch_free(&r);
+
+    CU_ASSERT_TRUE_FATAL(termsearch_run(one, p, 0, 1, yn, NULL, &r));
     CU_ASSERT_PTR_NULL(r.formula);
-    CU_ASSERT_PTR_NOT_NULL(strstr(r.failure, "no candidate term"));
+    CU_ASSERT_PTR_NOT_NULL(r.failure);
+    termsearch_free(&r);
+}
+
+/* Four configurations of strong scaling, 2% noise (the regions where the
+ * old search refused to predict): the restricted family finds 1/P and
+ * predicts the next doubling within 5%; the nested error is computed by
+ * leaving each configuration out, and is worse than the selection's own. */
+static void test_four_configurations(void)
+{
+    const char *names[] = {"P"};
+    double p[8], y[8];
+    unsigned long long st = 7;
+    for (size_t i = 0; i < 8; i++) {
+        p[i] = (double)(1u << (i / 2));
+        y[i] = (3 + 60 / p[i]) * (1 + 0.02 * noise(&st));
+    }
+    termsearch_result r;
+    CU_ASSERT_TRUE_FATAL(termsearch_run(names, p, 8, 1, y, NULL, &r));
+    CU_ASSERT_STRING_EQUAL(r.formula, "P^(-1)");
+    CU_ASSERT_EQUAL(r.kind, TERMSEARCH_RESTRICTED);
+    CU_ASSERT_EQUAL(r.nested_folds, 4);
+    CU_ASSERT_TRUE(r.nested_rmse >= r.loo_rmse);
+    CU_ASSERT_TRUE(r.loo_rmse < 0.1 * r.base_loo_rmse);
+    termsearch_free(&r);
+
+    /* The full search's Bonferroni test cannot pass with four points, but
+     * a relaxed alpha lets it (an experiments.csv option). */
+    const double p6[] = {1, 2, 4, 8, 16, 32}, y6[] = {63.2, 32.6, 17.8, 10.6, 6.9, 4.9};
+    termsearch_options loose = {.alpha = 0.5};
+    CU_ASSERT_TRUE_FATAL(termsearch_run(names, p6, 6, 1, y6, &loose, &r));
+    CU_ASSERT_EQUAL(r.kind, TERMSEARCH_SEARCHED);
+    termsearch_free(&r);
+}
+
+/* The nested error by hand: P is negative (not usable), so every fold
+ * chooses the constant and predicts each left-out configuration by the
+ * mean of the other three: y = 1, 2, 3, 10 give errors -4, -8/3, -4/3, 8. */
+static void test_nested_by_hand(void)
+{
+    const char *names[] = {"P"};
+    const double p[] = {-1, -2, -3, -4}, y[] = {1, 2, 3, 10};
+    termsearch_result r;
+    CU_ASSERT_TRUE_FATAL(termsearch_run(names, p, 4, 1, y, NULL, &r));
+    CU_ASSERT_EQUAL(r.kind, TERMSEARCH_CONSTANT);
+    double want = sqrt((16 + 64.0 / 9 + 16.0 / 9 + 64) / 4);
+    CU_ASSERT_DOUBLE_EQUAL(r.nested_rmse, want, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(r.base_loo_rmse, want, 1e-12);
+    CU_ASSERT_EQUAL(r.nested_folds, 4);
+    termsearch_free(&r);
+}
+
+/* Candidate exponents from the options: parsed, checked, and obeyed. */
+static void test_exponent_option(void)
+{
+    termsearch_options opt = {0};
+    char err[128];
+    CU_ASSERT_TRUE(termsearch_parse_exponents("-1, -0.5,0.5 ,1,2", &opt, err, sizeof err));
+    CU_ASSERT_EQUAL(opt.nquarters, 5);
+    CU_ASSERT_EQUAL(opt.quarters[0], -4);
+    CU_ASSERT_EQUAL(opt.quarters[1], -2);
+    CU_ASSERT_EQUAL(opt.quarters[4], 8);
+    CU_ASSERT_FALSE(termsearch_parse_exponents("1,0.3", &opt, err, sizeof err));
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "'0.3'"));
+    CU_ASSERT_FALSE(termsearch_parse_exponents("4", &opt, err, sizeof err));
+    CU_ASSERT_FALSE(termsearch_parse_exponents("1x", &opt, err, sizeof err));
+    CU_ASSERT_FALSE(termsearch_parse_exponents("", &opt, err, sizeof err));
+
+    /* T = 2 + 50/P, but only positive exponents allowed: no P^(-1). */
+    const char *names[] = {"P"};
+    double p[8], y[8];
+    for (size_t i = 0; i < 8; i++) {
+        p[i] = (double)(1u << i);
+        y[i] = 2 + 50 / p[i];
+    }
+    CU_ASSERT_TRUE(termsearch_parse_exponents("0.5,1,2", &opt, err, sizeof err));
+    termsearch_result r;
+    CU_ASSERT_TRUE_FATAL(termsearch_run(names, p, 8, 1, y, &opt, &r));
+    CU_ASSERT_PTR_NULL(strstr(r.formula, "(-"));
     termsearch_free(&r);
 }
 
@@ -293,7 +387,10 @@ int main(void)
         {"EP: N*P^(-1), ten draws", test_ep_product},
         {"Linpack: N^3*P^(-1)*Q^(-1), ten draws", test_three_parameters},
         {"noise-free data", test_exact_data},
-        {"no search possible, or nothing found", test_cannot_search},
+        {"always an answer, with its confidence", test_always_answers},
+        {"four configurations: the restricted family", test_four_configurations},
+        {"nested error by hand", test_nested_by_hand},
+        {"candidate exponents option", test_exponent_option},
         {NULL, NULL},
     };
     const testutil_suite suites[] = {{"termsearch", tests}, {NULL, NULL}};

@@ -1,0 +1,428 @@
+/*
+ * bench_speed.c — `make bench`: issue 14's speed table, every row measured
+ * in this run beside its peer or floor, as a ratio with the absolute
+ * numbers. Peers are used when installed (Hugo, gnuplot, Python's csv
+ * module); a missing one prints "not installed". Each timing is the median
+ * of $BENCH_REPEAT runs (default 3), perfcast and its peer alternating, so a busy machine
+ * slows both alike; expect noise all the same on a shared machine.
+ *
+ * Rows: pages (1,000 synthetic campaigns, tests/fixtures/site), a page
+ * without charts (estimated: build time less the charts' drawing time),
+ * charts (200, SVG + PNG, drawn in this process, against gnuplot drawing
+ * the same points), PNG size, the rebuild with nothing changed and after
+ * one new run, `fit` of
+ * 100,000 rows, the term search at 2,000, 10,000 and 100,000 rows against
+ * the same formula given, and `check` of a 1,000,000-row runs.csv with its
+ * peak memory (tests/fixtures/bench/make_big_campaign.sh). mgbench has its
+ * own benchmark (mgbench/bench/run), run after this one.
+ *
+ * Exits non-zero only when a perfcast command fails.
+ */
+#include "render/chart.h"
+#include "render/plot.h"
+#include "tests/testutil.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+enum { MAX_REPEAT = 9, CHARTS = 200, CHART_POINTS = 12 };
+
+/* Runs per timing: $BENCH_REPEAT (1 to 9), default 3. */
+static int repeat_count = 3; /* the one setting, read once in main */
+
+static char work[256];
+static bool failed;
+
+static double now_ms(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
+}
+
+static int compare_doubles(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static double median(double *v, size_t n)
+{
+    qsort(v, n, sizeof *v, compare_doubles);
+    return v[n / 2];
+}
+
+/* Wall time of one shell command in ms, NAN when it fails (perfcast
+ * failures are remembered: the bench exits 1). */
+static double timed(const char *cmd, bool is_perfcast)
+{
+    char *out = NULL;
+    double t0 = now_ms();
+    int rc = testutil_run_command(cmd, &out);
+    double ms = now_ms() - t0;
+    if (rc != 0) {
+        fprintf(stderr, "failed (%d): %s\n%.2000s\n", rc, cmd, out ? out : "");
+        failed |= is_perfcast;
+        ms = NAN;
+    }
+    free(out);
+    return ms;
+}
+
+/* Medians of repeat_count alternating runs of a (perfcast) and b (a peer or
+ * NULL); prep (may be NULL) runs before each a, untimed. */
+static void alternate(const char *prep, const char *a, const char *b, double *ma, double *mb)
+{
+    double ta[MAX_REPEAT], tb[MAX_REPEAT];
+    for (int i = 0; i < repeat_count; i++) {
+        if (prep)
+            timed(prep, false);
+        ta[i] = timed(a, true);
+        tb[i] = b ? timed(b, false) : NAN;
+    }
+    *ma = median(ta, repeat_count);
+    *mb = b ? median(tb, repeat_count) : NAN;
+}
+
+static bool installed(const char *tool)
+{
+    char cmd[256];
+    snprintf(cmd, sizeof cmd, "command -v %s >/dev/null", tool);
+    return testutil_run_command(cmd, NULL) == 0;
+}
+
+static void cmdf(char *buf, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+static void cmdf(char *buf, size_t len, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, len, fmt, ap);
+    va_end(ap);
+}
+
+static void header(void)
+{
+    printf("| work | perfcast | peer / floor | ratio |\n| --- | --- | --- | --- |\n");
+}
+
+/* One table row; ratio = ours / theirs (NAN: not measured). */
+static void row(const char *work_text, const char *ours, const char *theirs, double ratio,
+                const char *ratio_note)
+{
+    char r[64] = "—";
+    if (isfinite(ratio))
+        snprintf(r, sizeof r, "%.2f×", ratio);
+    printf("| %s | %s | %s | %s%s%s |\n", work_text, ours, theirs, r, ratio_note[0] ? " " : "",
+           ratio_note);
+    fflush(stdout);
+}
+
+static size_t file_size(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 ? (size_t)st.st_size : 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Pages                                                               */
+
+typedef struct {
+    size_t pages, charts, drawn;
+} build_summary;
+
+/* A build into out (emptied first when cold); its wall time in ms, NAN
+ * when it fails. */
+static double build(const char *archive, const char *out, const char *extra, bool cold,
+                    build_summary *s)
+{
+    char cmd[2048], *text = NULL;
+    cmdf(cmd, sizeof cmd, "%s%s%s%s build --archive %s --out %s %s", cold ? "rm -rf " : "",
+         cold ? out : "", cold ? " && " : "", testutil_perfcast(), archive, out, extra);
+    double t0 = now_ms();
+    int rc = testutil_run_command(cmd, &text);
+    double ms = now_ms() - t0;
+    const char *line = text ? strstr(text, ": ") : NULL;
+    memset(s, 0, sizeof *s);
+    if (rc != 0 || !line ||
+        sscanf(line, ": %zu pages, %zu charts (%zu drawn)", &s->pages, &s->charts, &s->drawn) != 3) {
+        fprintf(stderr, "build failed (%d): %s\n%s\n", rc, cmd, text ? text : "");
+        failed = true;
+        ms = NAN;
+    }
+    free(text);
+    return ms;
+}
+
+/* Cold builds of 1,000 campaigns against Hugo on as many pages, with two
+ * threads and one; the page without charts (chart_ms: one chart drawn in
+ * this process); the rebuild with nothing changed. */
+static void bench_pages(double chart_ms)
+{
+    char synthetic[512], site[512], hugo[512], cmd[2048];
+    snprintf(synthetic, sizeof synthetic, "%s/synthetic", work);
+    snprintf(site, sizeof site, "%s/site", work);
+    snprintf(hugo, sizeof hugo, "%s/hugo", work);
+    cmdf(cmd, sizeof cmd, "tests/fixtures/site/make_synthetic.sh 1000 %s", synthetic);
+    if (testutil_run_command(cmd, NULL) != 0) {
+        fprintf(stderr, "cannot generate %s\n", synthetic);
+        failed = true;
+        return;
+    }
+    bool have_hugo = installed("hugo");
+    char hugo_cmd[1024] = "";
+    if (have_hugo) {
+        cmdf(cmd, sizeof cmd, "tests/fixtures/bench/make_hugo_site.sh 1000 %s", hugo);
+        have_hugo = testutil_run_command(cmd, NULL) == 0;
+        cmdf(hugo_cmd, sizeof hugo_cmd, "rm -rf %s/out && hugo --quiet --source %s --destination %s/out",
+             hugo, hugo, hugo);
+    }
+    double cold[MAX_REPEAT], peer[MAX_REPEAT], cold1[MAX_REPEAT];
+    build_summary s = {0}, s1;
+    for (int i = 0; i < repeat_count; i++) {
+        cold[i] = build(synthetic, site, "", true, &s);
+        peer[i] = have_hugo ? timed(hugo_cmd, false) : NAN;
+        cold1[i] = build(synthetic, site, "--jobs 1", true, &s1);
+    }
+    double c = median(cold, repeat_count), c1 = median(cold1, repeat_count), h = median(peer, repeat_count);
+    char ours[256], theirs[256];
+    double per_page = s.pages ? c / (double)s.pages : NAN;
+    snprintf(ours, sizeof ours, "%.2f ms/page (%zu pages, %zu charts, %.0f ms)", per_page,
+             s.pages, s.charts, c);
+    snprintf(theirs, sizeof theirs, have_hugo ? "Hugo: %.2f ms/page (no charts)" : "Hugo: not installed",
+             h / 1000.0);
+    row("1,000 campaign pages (charts included), cold", ours, theirs, per_page / (h / 1000.0), "");
+    snprintf(ours, sizeof ours, "2 threads %.0f ms, 1 thread %.0f ms", c, c1);
+    row("the same, second thread's gain", ours, "1 thread", c / c1, "(1.00× = no gain)");
+
+    /* A page without charts: the one-thread build less its charts at the
+     * in-process chart time. */
+    double bare = s1.pages ? (c1 - (double)s1.drawn * chart_ms) / (double)s1.pages : NAN;
+    snprintf(ours, sizeof ours, "%.2f ms (estimated: 1-thread build less %zu charts x %.2f ms)",
+             bare, s1.drawn, chart_ms);
+    row("a page without charts", ours, theirs, bare / (h / 1000.0), "");
+
+    /* The last cold build left the site: rebuild it as it is. */
+    double again[MAX_REPEAT];
+    build_summary after;
+    for (int i = 0; i < repeat_count; i++)
+        again[i] = build(synthetic, site, "", false, &after);
+    double r = median(again, repeat_count);
+    snprintf(ours, sizeof ours, "%.0f ms", r);
+    snprintf(theirs, sizeof theirs, "cold build %.0f ms", c);
+    row("nightly rebuild, nothing changed (1,000 campaigns)", ours, theirs, r / c, "of cold");
+
+    /* One new run tonight: it touches one campaign. */
+    cmdf(cmd, sizeof cmd, "echo 'syn-b,toy,64,1000,3.5,3,2024-12-31' >> %s/synthetic-0500/runs.csv",
+         synthetic);
+    testutil_run_command(cmd, NULL);
+    double one = build(synthetic, site, "", false, &after);
+    snprintf(ours, sizeof ours, "%.0f ms, %zu charts drawn", one, after.drawn);
+    row("rebuild after one new run", ours, theirs, one / c, "of cold");
+}
+
+/* ------------------------------------------------------------------ */
+/* Charts                                                              */
+
+/* Chart k's points: predicted against measured for three clusters. */
+static void chart_points(int k, chart_pvm_point *p)
+{
+    static const char *const groups[] = {"cluster-a", "cluster-b", "cluster-c"};
+    for (int i = 0; i < CHART_POINTS; i++) {
+        double m = pow(2, (double)i) * (1 + 0.01 * (double)(k % 17));
+        p[i] = (chart_pvm_point){groups[i % 3], m, m * (1 + 0.05 * sin((double)(k * 13 + i)))};
+    }
+}
+
+/* gnuplot drawing the same charts, SVG and PNG (pngcairo, the same size). */
+static bool write_gnuplot_script(const char *path, const char *outdir)
+{
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return false;
+    fprintf(f, "set logscale xy\nset grid\nset key top left\nset xlabel 'measured (s)'\n"
+               "set ylabel 'predicted (s)'\n");
+    chart_pvm_point p[CHART_POINTS];
+    for (int k = 0; k < CHARTS; k++) {
+        chart_points(k, p);
+        for (int fmt = 0; fmt < 2; fmt++) {
+            fprintf(f, "set terminal %s size %d,%d\nset output '%s/g%03d.%s'\n",
+                    fmt ? "pngcairo" : "svg", PLOT_WIDTH, PLOT_HEIGHT, outdir, k,
+                    fmt ? "png" : "svg");
+            fprintf(f, "set title 'chart %d'\nplot x title 'y = x' with lines, "
+                       "'-' title 'cluster-a' with points, '-' title 'cluster-b' with points, "
+                       "'-' title 'cluster-c' with points\n", k);
+            for (int g = 0; g < 3; g++) {
+                for (int i = g; i < CHART_POINTS; i += 3)
+                    fprintf(f, "%g %g\n", p[i].measured, p[i].predicted);
+                fprintf(f, "e\n");
+            }
+        }
+    }
+    return fclose(f) == 0;
+}
+
+/* Returns perfcast's ms per chart (SVG + PNG). */
+static double bench_charts(void)
+{
+    double ms[MAX_REPEAT], peer[MAX_REPEAT];
+    size_t png_bytes = 0;
+    char script[512], outdir[512], cmd[1200], err[200];
+    snprintf(script, sizeof script, "%s/charts.gp", work);
+    snprintf(outdir, sizeof outdir, "%s/gnuplot", work);
+    cmdf(cmd, sizeof cmd, "mkdir -p %s", outdir);
+    testutil_run_command(cmd, NULL);
+    bool have_gnuplot = installed("gnuplot") && write_gnuplot_script(script, outdir);
+    cmdf(cmd, sizeof cmd, "gnuplot %s", script);
+    chart_pvm_point p[CHART_POINTS];
+    for (int r = 0; r < repeat_count; r++) {
+        double t0 = now_ms();
+        png_bytes = 0;
+        for (int k = 0; k < CHARTS; k++) {
+            chart_files f;
+            chart_files_init(&f);
+            chart_points(k, p);
+            char title[32];
+            snprintf(title, sizeof title, "chart %d", k);
+            if (!chart_pred_vs_measured(title, "s", p, CHART_POINTS, &f, err, sizeof err)) {
+                fprintf(stderr, "chart failed: %s\n", err);
+                failed = true;
+            }
+            png_bytes += f.png.len;
+            chart_files_free(&f);
+        }
+        ms[r] = (now_ms() - t0) / CHARTS;
+        peer[r] = have_gnuplot ? timed(cmd, false) / CHARTS : NAN;
+    }
+    double ours_ms = median(ms, repeat_count), theirs_ms = median(peer, repeat_count);
+    char ours[200], theirs[200];
+    snprintf(ours, sizeof ours, "%.2f ms/chart", ours_ms);
+    snprintf(theirs, sizeof theirs, have_gnuplot ? "gnuplot: %.2f ms/chart" : "gnuplot: not installed",
+             theirs_ms);
+    row("200 charts, SVG + PNG (same points)", ours, theirs, ours_ms / theirs_ms, "");
+    size_t gp_bytes = 0;
+    for (int k = 0; have_gnuplot && k < CHARTS; k++) {
+        char path[600];
+        snprintf(path, sizeof path, "%s/g%03d.png", outdir, k);
+        gp_bytes += file_size(path);
+    }
+    snprintf(ours, sizeof ours, "%.1f KB", (double)png_bytes / CHARTS / 1024);
+    snprintf(theirs, sizeof theirs, have_gnuplot ? "gnuplot pngcairo: %.1f KB" : "gnuplot: not installed",
+             (double)gp_bytes / CHARTS / 1024);
+    row("PNG size, same chart", ours, theirs,
+        gp_bytes ? (double)png_bytes / (double)gp_bytes : NAN, "");
+    return ours_ms;
+}
+
+/* ------------------------------------------------------------------ */
+/* Fitting, term search, check                                         */
+
+/* A campaign of rows runs over configs configurations in work/name. */
+static bool make_campaign(const char *name, long rows, long configs, char *dir, size_t len)
+{
+    char cmd[1024];
+    snprintf(dir, len, "%s/%s", work, name);
+    cmdf(cmd, sizeof cmd, "tests/fixtures/bench/make_big_campaign.sh %ld %ld %s", rows, configs,
+         dir);
+    if (testutil_run_command(cmd, NULL) == 0)
+        return true;
+    fprintf(stderr, "cannot generate %s\n", dir);
+    failed = true;
+    return false;
+}
+
+static void bench_fit(void)
+{
+    char dir[512], fit[1200], check[1200], wc[1200], ours[200], theirs[200];
+    if (!make_campaign("fit100k", 100000, 8000, dir, sizeof dir))
+        return;
+    cmdf(fit, sizeof fit, "%s fit --archive %s big given >/dev/null", testutil_perfcast(), dir);
+    cmdf(check, sizeof check, "%s check --archive %s >/dev/null", testutil_perfcast(), dir);
+    cmdf(wc, sizeof wc, "wc -l %s/big/runs.csv >/dev/null", dir);
+    double f, c, w, unused;
+    alternate(NULL, fit, check, &f, &c);
+    alternate(NULL, wc, NULL, &w, &unused);
+    snprintf(ours, sizeof ours, "%.2f s", f / 1000);
+    snprintf(theirs, sizeof theirs, "reading the same CSV (`check`): %.2f s; wc -l %.3f s",
+             c / 1000, w / 1000);
+    row("`fit`, 100,000 rows, 5 terms (8,000 configurations)", ours, theirs, f / c,
+        "of reading (target ≤ 3×)");
+}
+
+static void bench_search(long rows, long configs, double target_s)
+{
+    char name[64], dir[512], search[1200], given[1200], ours[200], theirs[200], what[200];
+    snprintf(name, sizeof name, "search%ld", rows);
+    if (!make_campaign(name, rows, configs, dir, sizeof dir))
+        return;
+    cmdf(search, sizeof search, "%s fit --archive %s big search >/dev/null", testutil_perfcast(),
+         dir);
+    cmdf(given, sizeof given, "%s fit --archive %s big given >/dev/null", testutil_perfcast(), dir);
+    double s, g;
+    alternate(NULL, search, given, &s, &g);
+    snprintf(what, sizeof what, "term search, %ld rows (%ld configurations)", rows, configs);
+    snprintf(ours, sizeof ours, "%.2f s (target ≤ %g s)", s / 1000, target_s);
+    snprintf(theirs, sizeof theirs, "same formula given: %.2f s", g / 1000);
+    row(what, ours, theirs, s / g, "");
+}
+
+/* Peak resident memory (KiB) of a command through GNU time, 0 if unknown. */
+static long peak_kib(const char *cmd)
+{
+    char full[1400], *out = NULL;
+    long kib = 0;
+    cmdf(full, sizeof full, "/usr/bin/time -f 'peak %%M' %s", cmd);
+    if (testutil_run_command(full, &out) == 0 && out) {
+        const char *p = strstr(out, "peak ");
+        kib = p ? atol(p + 5) : 0;
+    }
+    free(out);
+    return kib;
+}
+
+static void bench_check(void)
+{
+    char dir[512], csv[600], check[1200], py[1400], ours[300], theirs[300];
+    if (!make_campaign("check1m", 1000000, 8000, dir, sizeof dir))
+        return;
+    snprintf(csv, sizeof csv, "%s/big/runs.csv", dir);
+    double mb = (double)file_size(csv) / 1e6;
+    cmdf(check, sizeof check, "%s check --archive %s >/dev/null", testutil_perfcast(), dir);
+    bool have_python = installed("python3");
+    cmdf(py, sizeof py, "python3 -c 'import csv,sys; sum(1 for _ in csv.reader(open(sys.argv[1])))' %s",
+         csv);
+    double c, p;
+    alternate(NULL, check, have_python ? py : NULL, &c, &p);
+    long peak = installed("/usr/bin/time") ? peak_kib(check) : 0;
+    snprintf(ours, sizeof ours, "%.1f MB/s (%.1f MB in %.2f s), %.0f MiB peak = %.1f× the file",
+             mb / (c / 1000), mb, c / 1000, (double)peak / 1024, (double)peak * 1024 / (mb * 1e6));
+    snprintf(theirs, sizeof theirs, have_python ? "Python csv module: %.1f MB/s" : "Python: not installed",
+             mb / (p / 1000));
+    row("`check` of a 1,000,000-row runs.csv", ours, theirs, c / p, "of Python's time");
+}
+
+int main(void)
+{
+    const char *repeat = getenv("BENCH_REPEAT");
+    if (repeat && atoi(repeat) >= 1 && atoi(repeat) <= MAX_REPEAT)
+        repeat_count = atoi(repeat);
+    if (!testutil_temp_dir(work, sizeof work))
+        return 2;
+    printf("perfcast speed against peers and floors, medians of %d alternating runs "
+           "(wall clock; a shared machine makes them noisy)\n\n", repeat_count);
+    header();
+    double chart_ms = bench_charts();
+    bench_pages(chart_ms);
+    bench_fit();
+    bench_search(2000, 200, 1);
+    bench_search(10000, 800, 2);
+    bench_search(100000, 8000, 10);
+    bench_check();
+    testutil_remove_dir(work);
+    return failed ? 1 : 0;
+}

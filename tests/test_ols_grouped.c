@@ -1,0 +1,157 @@
+/*
+ * test_ols_grouped.c — the fit of runs summarised by configuration
+ * (ols_fit_grouped) against the plain fit of the runs themselves: the same
+ * coefficients, statistics, HC3 standard errors and leave-one-configuration-
+ * out errors (ols_loo_residuals with the configurations as groups, itself
+ * checked against refits in test_termsearch.c), and the same aliasing.
+ */
+#include "models/ols.h"
+#include "tests/testutil.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+enum { CONFIGS = 9, K = 2, MAX_RUNS = CONFIGS * 4 };
+
+static double rel(double a, double b)
+{
+    return fabs(a - b) / fmax(fabs(b), 1e-300);
+}
+
+/* Configurations c = 1..9 with 1 to 4 repetitions each; terms c^2 and
+ * c*log2(c) (second column * aliased when alias is set). */
+static size_t make_runs(double *x, double *y, size_t *group, bool alias)
+{
+    size_t n = 0;
+    for (size_t c = 0; c < CONFIGS; c++) {
+        double v = (double)c + 1;
+        for (size_t r = 0; r <= (c * 7) % 4; r++, n++) {
+            x[n * K] = v * v;
+            x[n * K + 1] = alias ? 2 * v * v : v * log2(v);
+            group[n] = c;
+            /* Noise that differs between repetitions: a fixed pattern. */
+            y[n] = 3 + 0.5 * v * v - 0.2 * v * log2(v) + 0.3 * sin(7.0 * (double)n);
+        }
+    }
+    return n;
+}
+
+/* The same runs summarised: one row per configuration. */
+static size_t summarise(const double *x, const double *y, const size_t *group, size_t n,
+                        double *gx, double *mean, double *count, double *within)
+{
+    size_t g = 0;
+    for (size_t i = 0; i < n; i++) {
+        size_t c = group[i];
+        if (c >= g) {
+            g = c + 1;
+            gx[c * K] = x[i * K];
+            gx[c * K + 1] = x[i * K + 1];
+            mean[c] = count[c] = within[c] = 0;
+        }
+        mean[c] += y[i];
+        count[c]++;
+    }
+    for (size_t c = 0; c < g; c++)
+        mean[c] /= count[c];
+    for (size_t i = 0; i < n; i++)
+        within[group[i]] += (y[i] - mean[group[i]]) * (y[i] - mean[group[i]]);
+    return g;
+}
+
+static void test_grouped_equals_runs(void)
+{
+    double x[MAX_RUNS * K], y[MAX_RUNS], loo[MAX_RUNS];
+    double gx[CONFIGS * K], mean[CONFIGS], count[CONFIGS], within[CONFIGS];
+    size_t group[MAX_RUNS];
+    size_t n = make_runs(x, y, group, false);
+    size_t g = summarise(x, y, group, n, gx, mean, count, within);
+    CU_ASSERT_EQUAL_FATAL(g, CONFIGS);
+    CU_ASSERT_TRUE_FATAL(n > g + 5);
+    ols_model runs, grouped;
+    CU_ASSERT_EQUAL_FATAL(ols_fit(x, y, n, K, &runs), OLS_OK);
+    CU_ASSERT_EQUAL_FATAL(ols_fit_grouped(gx, mean, count, within, g, K, &grouped), OLS_OK);
+    CU_ASSERT_EQUAL(grouped.n, n);
+    CU_ASSERT_EQUAL(grouped.ngroups, g);
+    CU_ASSERT_EQUAL(grouped.rank, runs.rank);
+    CU_ASSERT_EQUAL(grouped.df_resid, runs.df_resid);
+    for (size_t j = 0; j <= K; j++) {
+        CU_ASSERT_TRUE(rel(grouped.coef[j], runs.coef[j]) < 1e-10);
+        CU_ASSERT_TRUE(rel(grouped.std_error[j], runs.std_error[j]) < 1e-10);
+        CU_ASSERT_TRUE(rel(grouped.p[j], runs.p[j]) < 1e-8);
+        double se_runs, se_grouped;
+        CU_ASSERT_EQUAL(ols_hc3_std_error(&runs, x, K, j, &se_runs), OLS_OK);
+        CU_ASSERT_EQUAL(ols_hc3_std_error(&grouped, gx, K, j, &se_grouped), OLS_OK);
+        CU_ASSERT_TRUE(rel(se_grouped, se_runs) < 1e-10);
+    }
+    CU_ASSERT_TRUE(rel(grouped.rss, runs.rss) < 1e-10);
+    CU_ASSERT_TRUE(rel(grouped.mss, runs.mss) < 1e-10);
+    CU_ASSERT_TRUE(rel(grouped.sigma, runs.sigma) < 1e-10);
+    CU_ASSERT_TRUE(rel(grouped.r2, runs.r2) < 1e-10);
+    CU_ASSERT_TRUE(rel(grouped.f, runs.f) < 1e-10);
+    CU_ASSERT_TRUE(rel(grouped.max_hat, runs.max_hat) < 1e-10);
+    /* Leave-one-configuration-out: the grouped sum equals the runs'. */
+    CU_ASSERT_EQUAL_FATAL(ols_loo_residuals(&runs, x, K, group, loo), OLS_OK);
+    double want = 0, got = 0, plain = 0;
+    for (size_t i = 0; i < n; i++)
+        want += loo[i] * loo[i];
+    CU_ASSERT_EQUAL(ols_grouped_loo_sse(&grouped, &got), OLS_OK);
+    CU_ASSERT_TRUE(rel(got, want) < 1e-9);
+    /* On a plain fit it is the leave-one-run-out sum. */
+    CU_ASSERT_EQUAL_FATAL(ols_loo_residuals(&runs, x, K, NULL, loo), OLS_OK);
+    want = 0;
+    for (size_t i = 0; i < n; i++)
+        want += loo[i] * loo[i];
+    CU_ASSERT_EQUAL(ols_grouped_loo_sse(&runs, &plain), OLS_OK);
+    CU_ASSERT_TRUE(rel(plain, want) < 1e-12);
+    /* Predictions agree too. */
+    ols_prediction a, b;
+    const double x0[K] = {144, 12 * log2(12)};
+    ols_predict(&runs, x0, 0.95, &a);
+    ols_predict(&grouped, x0, 0.95, &b);
+    CU_ASSERT_TRUE(rel(b.estimate, a.estimate) < 1e-10);
+    CU_ASSERT_TRUE(rel(b.pi_high, a.pi_high) < 1e-10);
+    ols_free(&runs);
+    ols_free(&grouped);
+}
+
+/* An aliased term is left out the same way; a configuration that cannot be
+ * left out makes the error infinite; bad counts are refused. */
+static void test_grouped_edges(void)
+{
+    double x[MAX_RUNS * K], y[MAX_RUNS];
+    double gx[CONFIGS * K], mean[CONFIGS], count[CONFIGS], within[CONFIGS];
+    size_t group[MAX_RUNS];
+    size_t n = make_runs(x, y, group, true);
+    size_t g = summarise(x, y, group, n, gx, mean, count, within);
+    ols_model m;
+    CU_ASSERT_EQUAL_FATAL(ols_fit_grouped(gx, mean, count, within, g, K, &m), OLS_OK);
+    CU_ASSERT_EQUAL(m.rank, 2);
+    CU_ASSERT_TRUE(m.aliased[2]);
+    ols_free(&m);
+
+    /* Two configurations, two coefficients: neither can be left out. */
+    const double tx[] = {1, 2}, tm[] = {1, 3}, tc[] = {3, 2}, tw[] = {0.5, 0.1};
+    double sse = 0;
+    CU_ASSERT_EQUAL_FATAL(ols_fit_grouped(tx, tm, tc, tw, 2, 1, &m), OLS_OK);
+    CU_ASSERT_EQUAL(m.df_resid, 3);
+    CU_ASSERT_DOUBLE_EQUAL(m.rss, 0.6, 1e-12);
+    CU_ASSERT_EQUAL(ols_grouped_loo_sse(&m, &sse), OLS_OK);
+    CU_ASSERT_TRUE(isinf(sse));
+    ols_free(&m);
+
+    const double bad[] = {1.5, 2};
+    CU_ASSERT_EQUAL(ols_fit_grouped(tx, tm, bad, tw, 2, 1, &m), OLS_ERR_NOT_FINITE);
+    ols_free(&m);
+}
+
+int main(void)
+{
+    static const testutil_test tests[] = {
+        {"grouped fit equals the fit of the runs", test_grouped_equals_runs},
+        {"aliasing, configurations that cannot be left out, bad counts", test_grouped_edges},
+        {NULL, NULL},
+    };
+    static const testutil_suite suites[] = {{"ols_grouped", tests}, {NULL, NULL}};
+    return testutil_run_suites(suites);
+}
