@@ -183,9 +183,11 @@ static void test_term_search(void)
     done(&fx, &res);
 
     /* The search's options are checked, the bad value named. */
-    expect_error("", "alpha=1.5", "options: alpha=1.5: must be a number between 0 and 1");
-    expect_error("", "min_gain=x", "options: min_gain=x: must be a number");
-    expect_error("", "exponents=1,0.1", "options: exponents=1,0.1: exponent '0.1'");
+    expect_error("", "alpha=1.5", "options: alpha=1.5: must be a number between 0 and 1",
+                 "options", 0);
+    expect_error("", "min_gain=x", "options: min_gain=x: must be a number", "options", 0);
+    expect_error("", "exponents=1,0.1", "options: exponents=1,0.1: exponent '0.1'",
+                 "options", 0);
 }
 
 /* Components: each fitted alone (with its own formula from the options),
