@@ -75,7 +75,8 @@ static bool is_dir_with(const char *dir, const char *file)
 }
 
 /* The templates folder: $PERFCAST_TEMPLATES, ./templates, then the
- * installed share folder next to the executable, then the usual prefixes. */
+ * installed share folder next to the executable, the source tree's when
+ * the executable is the one built there, then the usual prefixes. */
 static const char *find_templates(char *buf, size_t len)
 {
     const char *env = getenv("PERFCAST_TEMPLATES");
@@ -90,9 +91,13 @@ static const char *find_templates(char *buf, size_t len)
         char *slash = strrchr(exe, '/');
         if (slash) {
             *slash = '\0';
-            int w = snprintf(buf, len, "%.*s/../share/perfcast/templates", PATH_MAX / 2, exe);
-            if (w > 0 && (size_t)w < len && is_dir_with(buf, "page.html"))
-                return buf;
+            /* installed: PREFIX/bin/perfcast; built: SOURCE/build/<variant>/perfcast */
+            static const char *const beside[] = {"../share/perfcast/templates", "../../templates"};
+            for (size_t i = 0; i < 2; i++) {
+                int w = snprintf(buf, len, "%.*s/%s", PATH_MAX / 2, exe, beside[i]);
+                if (w > 0 && (size_t)w < len && is_dir_with(buf, "page.html"))
+                    return buf;
+            }
         }
     }
     static const char *const prefixes[] = {"/usr/local/share/perfcast/templates",

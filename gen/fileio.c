@@ -172,6 +172,64 @@ static fileio_status resolve_inside(const char *root, const char *path, char **r
     return status;
 }
 
+/* path resolved as an absolute path without links, even where its last
+ * components do not exist yet: the nearest existing ancestor is resolved
+ * and the rest appended as written. NULL when nothing resolves or out of
+ * memory. "." and ".." among the missing components are kept as written,
+ * which at worst makes two paths look apart: callers use this to refuse
+ * overlaps, never to grant access. */
+static char *resolve_planned(const char *path)
+{
+    char *head = NULL;
+    if (path[0] == '/') {
+        head = strdup(path);
+    } else {
+        char *cwd = realpath(".", NULL);
+        head = cwd ? fileio_join(cwd, path) : NULL;
+        free(cwd);
+    }
+    if (!head)
+        return NULL;
+    size_t full = strlen(head), cut = full;
+    char *whole = strdup(head); /* head is cut short below; the rest is read from here */
+    if (!whole) {
+        free(head);
+        return NULL;
+    }
+    char *real = NULL;
+    while (!(real = realpath(cut ? head : "/", NULL))) {
+        char *slash = strrchr(head, '/'); /* head is absolute: one exists */
+        if (!slash) {
+            free(head);
+            free(whole);
+            return NULL;
+        }
+        *slash = '\0';
+        cut = (size_t)(slash - head);
+    }
+    const char *rest = cut < full ? whole + cut + 1 : "";
+    while (*rest == '/')
+        rest++;
+    char *joined = *rest ? fileio_join(real, rest) : NULL;
+    if (*rest) {
+        free(real);
+        real = joined;
+    }
+    free(head);
+    free(whole);
+    return real;
+}
+
+bool fileio_folders_overlap(const char *a, const char *b)
+{
+    char *ra = resolve_planned(a), *rb = resolve_planned(b);
+    bool overlap = ra && rb &&
+                   (strcmp(ra, rb) == 0 || has_root(ra, rb) || has_root(rb, ra));
+    free(ra);
+    free(rb);
+    return overlap;
+}
+
 fileio_status fileio_open_inside(const char *root, const char *path, size_t max_bytes, int *fd,
                                  size_t *size)
 {

@@ -60,6 +60,13 @@ const char *fileio_status_text(fileio_status status, int err);
  * resolved through every symbolic link). False when either is missing. */
 bool fileio_is_inside(const char *root, const char *path);
 
+/* Whether the folders a and b are the same or one lies inside the other,
+ * resolved through symbolic links; a path that does not exist yet is
+ * resolved through its nearest existing ancestor (so a site folder to be
+ * created inside the archive is caught before it is made). False when
+ * neither can be resolved. */
+bool fileio_folders_overlap(const char *a, const char *b);
+
 /* dir/name; NULL when out of memory. */
 char *fileio_join(const char *dir, const char *name);
 

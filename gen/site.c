@@ -235,6 +235,17 @@ bool site_write(const site_data *d, const site_options *opt, site_stats *stats, 
 bool site_build(const site_options *opt, site_stats *stats, char ***diags, size_t *ndiags,
                 char *err, size_t errlen)
 {
+    /* A site written into the archive would be read back as a campaign on
+     * the next build; an archive inside the site would be up for removal. */
+    if (fileio_folders_overlap(opt->archive_dir, opt->out_dir)) {
+        snprintf(err, errlen,
+                 "the output folder %s and the archive %s overlap (one is inside the other); "
+                 "choose an --out outside the archive",
+                 opt->out_dir, opt->archive_dir);
+        if (diags)
+            *diags = NULL, *ndiags = 0;
+        return false;
+    }
     site_options o = *opt;
     o.inputs_key = opt->fail_after < 0 ? site_inputs_key(opt->archive_dir, opt->templates_dir,
                                                          opt->source_date_epoch)

@@ -15,6 +15,7 @@
  *     claims every file it may have placed, and the next build finishes;
  *   - exit status 1 (not 2, which is usage) for a bad clusters.csv, a
  *     read-only output folder and an unwritable stdout;
+ *   - an --out that is, holds or lies inside the archive is refused;
  *   - one bad experiment: its campaign is still published with the other
  *     experiment fitted and the error shown; --strict exits 1.
  */
@@ -348,6 +349,35 @@ static void test_exit_status(void)
     CU_ASSERT_EQUAL(build(NULL, fixture, site, "--quiet"), 0);
 }
 
+/* An output folder that is the archive, inside it (even one not made
+ * yet, or reached through a link) or around it is refused before anything
+ * is written: a site inside the archive would be read back as a campaign,
+ * an archive inside the site would be up for removal. */
+static void test_out_overlaps_archive(void)
+{
+    char archive[512], *out = NULL;
+    snprintf(archive, sizeof archive, "%s/overlap", work);
+    CU_ASSERT_EQUAL_FATAL(testutil_run_commandf(NULL, "cp -r %s '%s' && cp -a '%s' '%s.before' && "
+                                                      "ln -s '%s' '%s/link'",
+                                                fixture, archive, archive, archive, archive, work),
+                          0);
+    static const char *const outs[] = {"", "/site", "/new/deeper/site", "/.", "/alpha/.."};
+    for (size_t i = 0; i < sizeof outs / sizeof *outs; i++) {
+        char site[600];
+        snprintf(site, sizeof site, "%s%s", archive, outs[i]);
+        CU_ASSERT_EQUAL(build(&out, archive, site, "--quiet"), 1);
+        CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "overlap"));
+        free(out);
+        out = NULL;
+    }
+    char through_link[600];
+    snprintf(through_link, sizeof through_link, "%s/link/site", work);
+    CU_ASSERT_EQUAL(build(NULL, archive, through_link, "--quiet"), 1);
+    CU_ASSERT_EQUAL(build(NULL, archive, work, "--quiet"), 1); /* the archive's parent */
+    CU_ASSERT_EQUAL(testutil_run_commandf(NULL, "diff -r '%s' '%s.before'", archive, archive), 0);
+    CU_ASSERT_EQUAL(testutil_run_commandf(NULL, "rm '%s/link'", work), 0);
+}
+
 /* A read-only output folder: as root (who writes anywhere) the build runs
  * as nobody, for whom the root-owned site is read-only. */
 static void test_read_only_output(void)
@@ -500,6 +530,7 @@ int main(void)
         {"exit 1 for a bad clusters.csv, an unwritable stdout, a site another build holds; 2 "
          "for usage", test_exit_status},
         {"exit 1 for a read-only output folder, the site untouched", test_read_only_output},
+        {"an output folder overlapping the archive is refused", test_out_overlaps_archive},
         {"one bad experiment: the campaign is published, --strict exits 1", test_bad_experiment},
         {"nothing changed: nothing is fitted, drawn or written", test_nothing_changed},
         {NULL, NULL}};
