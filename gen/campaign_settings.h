@@ -38,7 +38,7 @@ typedef struct {
 
 /* Read DIR/campaign.csv when it exists (root: the archive, which the file
  * must stay inside; runs: runs.csv's documented columns, which procs may
- * not name, np aside). Returns false when it exists and has a problem (then
+ * not name, np aside; NULL skips that check). Returns false when it exists and has a problem (then
  * reported in d); a missing file leaves the defaults and returns true. */
 bool campaign_settings_load(const char *root, const char *dir, const column_spec *runs,
                             campaign_settings *out, diag_list *d);

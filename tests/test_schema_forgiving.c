@@ -281,6 +281,91 @@ static void test_settings_errors(void)
     write_archive(experiments_csv, "setting,value\nprocs,ranks\n");
 }
 
+/* The mesh models (strip, block) and the multicore model read the process
+ * count through the campaign: the embedded mgbench campaigns with np
+ * renamed ranks (header, filters, campaign.csv) must predict exactly what
+ * they predict with np, cell for cell, once the column is named back. */
+static void test_models_read_the_named_column(void)
+{
+    static const char *const camps[] = {"mgbench-strip", "mgbench-block", "mgbench-multicore"};
+    char *out = NULL;
+    int rc = testutil_run_commandf(&out, "mkdir -p %s/r && cp archive/clusters.csv %s/r/", dir, dir);
+    free(out);
+    CU_ASSERT_EQUAL_FATAL(rc, 0);
+    size_t compared = 0;
+    for (size_t i = 0; i < sizeof camps / sizeof camps[0]; i++) {
+        rc = testutil_run_commandf(&out,
+                                   "cp -r archive/%s %s/r/ && cd %s/r/%s && "
+                                   "sed -i -E '1s/(^|,)np(,|$)/\\1ranks\\2/' runs.csv && "
+                                   "sed -i -E 's/\\bnp\\b/ranks/g' experiments.csv && "
+                                   "printf 'setting,value\\nprocs,ranks\\n' > campaign.csv",
+                                   camps[i], dir, dir, camps[i]);
+        free(out);
+        CU_ASSERT_EQUAL_FATAL(rc, 0);
+        char *names = NULL;
+        CU_ASSERT_EQUAL_FATAL(testutil_perfcast_run(&names, "list --archive archive %s", camps[i]), 0);
+        for (char *line = names, *next; line && *line; line = next) {
+            next = strchr(line, '\n');
+            if (next)
+                *next++ = '\0';
+            line[strcspn(line, "\t")] = '\0';
+            char *np = NULL, *ranks = NULL;
+            CU_ASSERT_EQUAL(testutil_perfcast_run(&np, "predict --archive archive --format csv "
+                                                  "%s %s", camps[i], line), 0);
+            CU_ASSERT_EQUAL(testutil_perfcast_run(&ranks, "predict --archive %s/r --format csv "
+                                                  "%s %s | sed -E 's/\\branks\\b/np/g'",
+                                                  dir, camps[i], line), 0);
+            bool same = np && ranks && strcmp(np, ranks) == 0 && strlen(np) > 100;
+            if (!same)
+                fprintf(stderr, "\n%s %s:\n%s\n---\n%s\n", camps[i], line, np ? np : "",
+                        ranks ? ranks : "");
+            CU_ASSERT_TRUE(same);
+            compared += same;
+            free(np);
+            free(ranks);
+        }
+        free(names);
+    }
+    CU_ASSERT_EQUAL(compared, 8); /* 1 strip, 1 block, 6 multicore experiments */
+    rc = testutil_perfcast_run(&out, "check --archive %s/r", dir);
+    CU_ASSERT_EQUAL(rc, 0);
+    CU_ASSERT_TRUE(contains(out, "3 campaigns (170 runs, 8 experiments); 0 problems"));
+    free(out);
+}
+
+/* perfcast import into a campaign whose campaign.csv names the process
+ * count `tasks`: the imported np is written under that name, and the
+ * default experiment fits 1/tasks. The data is the CSV importer's own
+ * fixture; the prediction at 16 tasks is least squares by hand on the
+ * three smaller counts: x = 1/2, 1/4, 1/8, y = 40.1, 20.6, 10.9 give
+ * slope 5.679167/0.072917 = 77.885714, intercept 23.866667 - 77.885714 *
+ * 0.291667 = 1.15, so 1.15 + 77.885714/16 = 6.0178571. */
+static void test_import_into_named_column(void)
+{
+    write_in("a/imp/campaign.csv", "setting,value\nprocs,tasks\n");
+    char *out = NULL;
+    int rc = testutil_perfcast_run(&out, "import csv tests/fixtures/import/doc/any.csv --archive "
+                                   "%s/a --campaign imp --map procs=np,runtime=time_s "
+                                   "--cluster lab", dir);
+    CU_ASSERT_EQUAL(rc, 0);
+    free(out);
+    char *runs = read_in("a/imp/runs.csv");
+    CU_ASSERT_TRUE(contains(runs, "cluster,tasks,time_s,"));
+    CU_ASSERT_PTR_NULL(runs ? strstr(runs, ",np") : NULL);
+    free(runs);
+    char *exps = read_in("a/imp/experiments.csv");
+    CU_ASSERT_TRUE(contains(exps, "scaling,scopred,time_s,1/tasks,tasks < 16,tasks == 16,"));
+    free(exps);
+    CU_ASSERT_EQUAL(perfcast(&out, "check"), 0);
+    CU_ASSERT_TRUE(contains(out, "0 problems"));
+    free(out);
+    CU_ASSERT_EQUAL_FATAL(perfcast(&out, "predict --format csv imp scaling"), 0);
+    const char *row = out ? strstr(out, "\nlab,16,64,,") : NULL;
+    CU_ASSERT_PTR_NOT_NULL_FATAL(row);
+    CU_ASSERT_DOUBLE_EQUAL(strtod(row + strlen("\nlab,16,64,,"), NULL), 6.0178571, 1e-6);
+    free(out);
+}
+
 static void test_setup(void)
 {
     CU_ASSERT_TRUE_FATAL(testutil_temp_dir(dir, sizeof dir));
@@ -302,6 +387,8 @@ int main(void)
         {"site: names as given, slugs for files, no e-notation", test_site},
         {"names that clash in a file name or anchor", test_name_clashes},
         {"campaign.csv problems at FILE:LINE:COL", test_settings_errors},
+        {"strip, block, multicore read the named column", test_models_read_the_named_column},
+        {"import writes np under the campaign's name", test_import_into_named_column},
         {"clean up", test_teardown},
         {NULL, NULL},
     };
