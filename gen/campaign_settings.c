@@ -42,7 +42,7 @@ static const char *procs_problem(const char *name, const column_spec *runs)
     return NULL;
 }
 
-/* Find the field of column `name` on a row, for the error position. */
+/* The column (for the error position) of the cell under `name` on a row. */
 static long field_column(const csv_doc *doc, size_t row, const char *name)
 {
     const csv_row *head = &doc->rows[0], *r = &doc->rows[row];
@@ -52,7 +52,8 @@ static long field_column(const csv_doc *doc, size_t row, const char *name)
     return 1;
 }
 
-static bool apply_row(const csv_doc *doc, size_t row, const char *file, const column_spec *runs,
+/* One row of campaign.csv into out; a problem goes to d. */
+static void apply_row(const csv_doc *doc, size_t row, const char *file, const column_spec *runs,
                       campaign_settings *out, diag_list *d)
 {
     const csv_row *r = &doc->rows[row];
@@ -63,8 +64,8 @@ static bool apply_row(const csv_doc *doc, size_t row, const char *file, const co
         else if (strcmp(doc->rows[0].fields[i].text, "value") == 0)
             value = r->fields[i].text;
     }
-    if (!setting || !value)
-        return true; /* the schema reported the empty cell */
+    if (!setting || !value || !*setting || !*value)
+        return; /* the schema reports the missing cell */
     while (isspace((unsigned char)*value))
         value++;
     size_t vlen = strlen(value);
@@ -73,12 +74,12 @@ static bool apply_row(const csv_doc *doc, size_t row, const char *file, const co
     if (strcmp(setting, "procs") != 0) {
         diag_add(d, file, r->line, field_column(doc, row, "setting"),
                  "unknown setting '%s' (expected procs)", setting);
-        return false;
+        return;
     }
     if (out->procs) {
         diag_add(d, file, r->line, field_column(doc, row, "setting"),
                  "the setting procs is given twice (expected it once)");
-        return false;
+        return;
     }
     char *name = strndup(value, vlen);
     const char *why = name ? procs_problem(name, runs) : "out of memory";
@@ -86,10 +87,9 @@ static bool apply_row(const csv_doc *doc, size_t row, const char *file, const co
         diag_add(d, file, r->line, field_column(doc, row, "value"),
                  "procs '%s' %s", name ? name : value, why);
         free(name);
-        return false;
+        return;
     }
     out->procs = name;
-    return true;
 }
 
 bool campaign_settings_load(const char *root, const char *dir, const column_spec *runs,
