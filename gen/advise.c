@@ -82,7 +82,7 @@ static bool gather_runs(advise_ctx *ctx)
             char err[200];
             labelled_run l;
             if (same_text(table_text_named(runs, r, "code"), ctx->code) &&
-                meshrows_label(runs, &r, 1, time_col, 1, &l, err, sizeof err) == 1)
+                meshrows_label(&a->campaigns[k], &r, 1, time_col, 1, &l, err, sizeof err) == 1)
                 ctx->runs[ctx->nruns++] = l;
         }
     }
@@ -117,7 +117,8 @@ static void memory_per_point(advise_ctx *ctx)
         for (size_t r = 0; campaign_chosen(&ctx->req, &a->campaigns[k]) && r < runs->nrows; r++) {
             double gb = table_number_named(runs, r, "published_mem_per_proc_gb");
             double points = table_number_named(runs, r, "na") *
-                            table_number_named(runs, r, "nb") / table_number_named(runs, r, "np");
+                            table_number_named(runs, r, "nb") /
+                            table_number_named(runs, r, campaign_procs(&a->campaigns[k]));
             if (same_text(table_text_named(runs, r, "code"), ctx->code) &&
                 isfinite(gb * points) &&
                 isnan(table_number_named(runs, r, "np_a"))) {
@@ -158,8 +159,9 @@ void advise_close(advise_ctx *ctx)
 
 /* Does row r of t describe this option's configuration? For a split,
  * *first is the option's side that the row's cluster (side A) names. */
-static bool describes(const table *t, size_t r, const advise_option *o, int *first)
+static bool describes(const campaign *c, size_t r, const advise_option *o, int *first)
 {
+    const table *t = &c->runs;
     if (table_number_named(t, r, "na") != o->na || table_number_named(t, r, "nb") != o->nb)
         return false;
     const char *ca = table_text_named(t, r, "cluster");
@@ -167,7 +169,7 @@ static bool describes(const table *t, size_t r, const advise_option *o, int *fir
     double npa = table_number_named(t, r, "np_a"), npb = table_number_named(t, r, "np_b");
     if (o->nsides == 1)
         return isnan(npa) && same_text(ca, o->cluster[0]->name) &&
-               table_number_named(t, r, "np") == o->np[0];
+               table_number_named(t, r, campaign_procs(c)) == o->np[0];
     for (int s = 0; s < 2; s++)
         if (same_text(ca, o->cluster[s]->name) && same_text(cb, o->cluster[1 - s]->name) &&
             npa == o->np[s] && npb == o->np[1 - s]) {
@@ -189,7 +191,7 @@ static bool published(const advise_ctx *ctx, advise_option *o)
             double p = table_number_named(t, r, "published_prediction_s");
             int first = 0;
             if (!isfinite(p) || !same_text(table_text_named(t, r, "code"), ctx->code) ||
-                !describes(t, r, o, &first))
+                !describes(c, r, o, &first))
                 continue;
             double ra = table_number_named(t, r, "rows_a");
             double rb = table_number_named(t, r, "rows_b");

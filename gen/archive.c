@@ -18,6 +18,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "gen/campaign_settings.h"
 #include "gen/csvread.h"
 #include "gen/fileio.h"
 #include "gen/experiment_check.h"
@@ -184,6 +185,7 @@ static void campaign_free(campaign *c)
     }
     free(c->experiments);
     free(c->readme);
+    free(c->procs);
     memset(c, 0, sizeof *c);
 }
 
@@ -260,22 +262,31 @@ static bool load_campaign(const archive *a, const char *name, campaign *c, diag_
     char *exps = fileio_join(c->dir, "experiments.csv");
     char *readme = fileio_join(c->dir, "README.md");
     size_t before = d->count, in_rows = 0;
-    if (c->name && c->dir && runs && exps && readme) {
-        schema s = {.file = runs, .specs = run_columns, .allow_unknown = true,
+    campaign_settings settings = {0};
+    column_spec *specs = NULL;
+    if (c->name && c->dir && runs && exps && readme &&
+        campaign_settings_load(a->dir, c->dir, run_columns, &settings, d) &&
+        (specs = campaign_settings_run_columns(run_columns, &settings)) != NULL) {
+        schema s = {.file = runs, .specs = specs, .allow_unknown = true,
                     .check_text = check_cluster_known, .check_ctx = (void *)a};
         bool runs_ok = load_csv(a->dir, runs, &s, &c->runs, d);
+        c->procs = settings.procs; /* the campaign owns it now */
+        settings.procs = NULL;
         struct stat st;
         if (stat(exps, &st) != 0)
             diag_add(d, exps, 0, 0, "missing experiments.csv (expected the campaign's experiments: "
                      "a header line 'name,model,response,formula,train,target,title,options')");
         else if (runs_ok)
             in_rows = load_experiments(a, c, exps, exps, d);
+        campaign_mark_results(c);
         c->readme = read_text(a->dir, readme, readme, true, d);
         if (!c->readme && stat(readme, &st) != 0)
             diag_add(d, readme, 0, 0, "missing README.md (expected the campaign's description and source)");
-    } else {
+    } else if (d->count == before) {
         diag_add(d, name, 0, 0, "out of memory");
     }
+    campaign_settings_free(&settings);
+    free(specs);
     free(runs);
     free(exps);
     free(readme);

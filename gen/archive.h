@@ -49,6 +49,7 @@ typedef struct {
     experiment_info *experiments;
     size_t nexperiments;
     char *readme;      /* README.md text, NULL when absent */
+    char *procs;       /* the process-count column (campaign.csv); NULL = np */
 } campaign;
 
 typedef struct {
@@ -73,5 +74,9 @@ void archive_free(archive *a);
 const cluster_info *archive_cluster(const archive *a, const char *name);
 const campaign *archive_campaign(const archive *a, const char *name);
 const experiment_info *campaign_experiment(const campaign *c, const char *name);
+
+/* The name of c's process-count column in c->runs: "np" unless the
+ * campaign's campaign.csv names another (gen/campaign_settings.h). */
+const char *campaign_procs(const campaign *c);
 
 #endif

@@ -90,7 +90,7 @@ static bool group_configs(calib_ctx *c)
 static bool is_scale_column(const calib_ctx *c, size_t col)
 {
     const table *runs = &c->in->camp->runs;
-    if (runs->cols[col].kind != COL_NUMBER || !experiment_is_identifying(runs->cols[col].name))
+    if (runs->cols[col].kind != COL_NUMBER || !experiment_column_identifies(&runs->cols[col]))
         return false;
     double first = cell(c, c->cfgs[0].rows[0], col);
     bool differs = false;
@@ -364,6 +364,13 @@ static double repetition_sd_log(const calib_ctx *c)
     return df && isfinite(ss) ? sqrt(ss / (double)df) : 0;
 }
 
+/* A spread (log sd, log error scale) for people: below 1e-9 it is the
+ * rounding noise of an exact fit ("s = 4.44e-16"), written 0. */
+static double shown_spread(double v)
+{
+    return fabs(v) < 1e-9 ? 0.0 : v;
+}
+
 /* est[b * npreds + i]: prediction i of the report, refitted on resample b. */
 static bool bootstrap_estimates(calib_ctx *c, const report *rep, double *est)
 {
@@ -432,7 +439,7 @@ static bool apply_bootstrap(calib_ctx *c, report *rep)
              "fixed seed) plus the repetition spread of a new run (log sd %.3g): no refit on "
              "fewer levels was possible, so this covers measurement noise, not model misfit; "
              "%zu of %zu predictions have it.",
-             B, sd, done, rep->npreds);
+             B, shown_spread(sd), done, rep->npreds);
     return ok && report_set_text(&rep->interval_method, text);
 }
 
@@ -481,7 +488,7 @@ static bool apply_backtest(calib_ctx *c, report *rep, const calibrate_model *m)
              "s = %.3g, Student t = %.3g (%zu scores); interval = estimate times/divided by "
              "exp(t * s * max(doublings beyond range, %.2g)), widened to contain the model's "
              "own prediction interval; %zu of %zu predictions have it.",
-             from, c->nfolds, c->fold_cols, c->nheld, m->scale, m->t, m->nscores,
+             from, c->nfolds, c->fold_cols, c->nheld, shown_spread(m->scale), m->t, m->nscores,
              (double)CALIBRATE_MIN_DISTANCE, done, rep->npreds);
     return report_set_text(&rep->interval_method, text);
 }

@@ -293,7 +293,8 @@ static int batch_settings(const plan_args *a, const runplan *p, int side, const 
     if (a->time) {
         b->time = a->time;
         b->time_note = "given with --time";
-    } else if (c && plan_batch_time_limit(p, side, &c->runs, margin, time_buf, 16, note, note_len)) {
+    } else if (c && plan_batch_time_limit(p, side, &c->runs, campaign_procs(c), margin, time_buf,
+                                          16, note, note_len)) {
         b->time = time_buf;
         b->time_note = note;
     } else {

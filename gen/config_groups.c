@@ -25,7 +25,7 @@ static uint64_t row_hash(const table *t, size_t row)
     uint64_t h = 0xCBF29CE484222325ull;
     for (size_t c = 0; c < t->ncols; c++) {
         const table_column *col = &t->cols[c];
-        if (!experiment_is_identifying(col->name))
+        if (!experiment_column_identifies(col))
             continue;
         if (col->kind == COL_NUMBER) {
             double v = col->num[row];

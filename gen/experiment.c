@@ -57,6 +57,11 @@ bool experiment_is_identifying(const char *column)
     return true;
 }
 
+bool experiment_column_identifies(const table_column *col)
+{
+    return !col->result && experiment_is_identifying(col->name);
+}
+
 static void fail_at(experiment_result *res, const char *cell, int offset, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 
@@ -174,7 +179,7 @@ static bool evaluate_filter(const char *text, const char *what, const table *run
 bool experiment_same_configuration(const table *runs, size_t a, size_t b)
 {
     for (size_t c = 0; c < runs->ncols; c++)
-        if (experiment_is_identifying(runs->cols[c].name) &&
+        if (experiment_column_identifies(&runs->cols[c]) &&
             !table_same_cells(&runs->cols[c], a, b))
             return false;
     return true;
@@ -248,7 +253,7 @@ static bool config_index_init(config_index *ix, const table *runs, size_t expect
     ix->runs = runs;
     ix->cols = malloc((runs->ncols + 1) * sizeof *ix->cols);
     for (size_t c = 0; ix->cols && c < runs->ncols; c++)
-        if (experiment_is_identifying(runs->cols[c].name))
+        if (experiment_column_identifies(&runs->cols[c]))
             ix->cols[ix->ncols++] = c;
     ix->cap = 16;
     while (ix->cap < 2 * expected)

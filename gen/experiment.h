@@ -96,6 +96,11 @@ double experiment_row_response(const table *runs, size_t row, char *const *respo
  * date, note, cycles, iterations, rel_residual, error_max. */
 bool experiment_is_identifying(const char *column);
 
+/* experiment_is_identifying for a column of a campaign's runs: also false
+ * for a column flagged as a result (an experiment's response, see
+ * campaign_mark_results), whatever its name. */
+bool experiment_column_identifies(const table_column *col);
+
 /* Whether rows a and b of runs are one configuration: the same value (or
  * both missing) in every identifying column. */
 bool experiment_same_configuration(const table *runs, size_t a, size_t b);

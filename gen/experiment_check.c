@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gen/experiment_names.h"
 #include "models/expr.h"
 #include "models/multicore.h"
 
@@ -143,24 +144,14 @@ static void check_options(const cell_ctx *x)
     }
 }
 
-static bool valid_name(const char *s)
-{
-    if (!*s)
-        return false;
-    for (; *s; s++)
-        if (!isalnum((unsigned char)*s) && *s != '_' && *s != '-')
-            return false;
-    return true;
-}
-
 static void check_one(const cell_ctx *x, const experiment_info *exps, size_t index)
 {
     const experiment_info *e = &exps[index];
     const csv_field *name = cell(x, "name");
     const csv_field *model = cell(x, "model");
-    if (name && !valid_name(e->name))
-        diag_add(x->d, x->file, name->line, name->column,
-                 "experiment name '%s' must be letters, digits, '_' or '-'", e->name);
+    const char *why = name ? experiment_name_problem(e->name) : NULL;
+    if (why)
+        diag_add(x->d, x->file, name->line, name->column, "the experiment name %s", why);
     for (size_t i = 0; i < index; i++)
         if (name && strcmp(exps[i].name, e->name) == 0)
             diag_add(x->d, x->file, name->line, name->column,
@@ -221,4 +212,5 @@ void experiment_check_all(const table *runs, const experiment_info *exps, size_t
             check_one(&x, exps, i);
         }
     }
+    experiment_names_check_clashes(exps, n, file, d);
 }

@@ -19,7 +19,8 @@ typedef struct {
 
 /* One row of experiments.csv. Empty optional cells are NULL. */
 typedef struct {
-    char *name;     /* required; letters, digits, '_' and '-' */
+    char *name;     /* required; any text without control characters, shown
+                       as given (gen/experiment_names.h) */
     char *model;    /* scopred | strip | block | multicluster | multicore */
     char *response; /* column(s) to predict: "time_s" (default) or
                        components joined by '+': "time_setup_s+time_evolve_s" */

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "gen/campaign_settings.h"
 #include "gen/csvread.h"
 #include "gen/fileio.h"
 #include "gen/import_lines.h"
@@ -281,14 +282,27 @@ static bool ensure_clusters(const import_request *req, const import_rows *rows, 
 /* ------------------------------------------------------------------ */
 /* runs.csv                                                            */
 
+/* The imported value of row r for column name of the campaign, whose
+ * process count is called procs (campaign.csv): the importers call it np. */
+static const char *imported_value(const import_request *req, const import_rows *rows, size_t r,
+                                  const char *name, const char *procs)
+{
+    if (strcmp(name, "cluster") == 0)
+        return row_cluster(req, rows, r);
+    if (strcmp(name, procs) == 0)
+        return import_rows_get(rows, r, "np");
+    if (strcmp(name, "np") == 0)
+        return NULL; /* an ordinary parameter of this campaign, not ours */
+    return import_rows_get(rows, r, name);
+}
+
 /* Cells of imported row r in the order of header t (copies, "" for empty). */
 static char **imported_cells(const import_request *req, const import_rows *rows, size_t r,
-                             const csv_text *t)
+                             const csv_text *t, const char *procs)
 {
     char **cells = calloc(t->ncols ? t->ncols : 1, sizeof *cells);
     for (size_t c = 0; cells && c < t->ncols; c++) {
-        const char *v = strcmp(t->header[c], "cluster") == 0 ? row_cluster(req, rows, r)
-                      : import_rows_get(rows, r, t->header[c]);
+        const char *v = imported_value(req, rows, r, t->header[c], procs);
         if (!(cells[c] = strdup(v ? v : ""))) {
             free_cells(cells, c);
             return NULL;
@@ -321,7 +335,7 @@ static bool widen_rows(csv_text *t, size_t old_ncols)
 }
 
 static long merge_runs(const import_request *req, const import_rows *rows, const char *dir,
-                       diag_list *diags)
+                       const char *procs, diag_list *diags)
 {
     char *path = fileio_join(dir, "runs.csv");
     csv_text t = {0};
@@ -329,18 +343,19 @@ static long merge_runs(const import_request *req, const import_rows *rows, const
     size_t old_ncols = t.ncols;
     /* The columns runs.csv requires come first in a new file (time_s only
      * when the rows have it: an experiment may predict another column). */
-    static const char *const required[] = {"cluster", "np"};
+    const char *const required[] = {"cluster", procs};
     for (size_t i = 0; ok && i < sizeof required / sizeof required[0]; i++)
         ok = add_header(&t, required[i]);
     for (size_t c = 0; ok && c < rows->ncols; c++)
-        ok = add_header(&t, rows->names[c]);
+        if (strcmp(rows->names[c], "np") != 0) /* the process count: required[1] */
+            ok = add_header(&t, rows->names[c]);
     /* Old rows keep their cells; they only gain empty ones. */
     ok = ok && widen_rows(&t, old_ncols);
     char ***fresh = calloc(rows->nrows ? rows->nrows : 1, sizeof *fresh);
     size_t nfresh = 0;
     ok = ok && fresh;
     for (size_t r = 0; ok && r < rows->nrows; r++) {
-        char **cells = imported_cells(req, rows, r, &t);
+        char **cells = imported_cells(req, rows, r, &t, procs);
         ok = cells != NULL;
         bool seen = false;
         for (size_t k = 0; ok && !seen && k < t.nrows; k++)
@@ -390,7 +405,7 @@ static size_t distinct_np(const import_rows *rows, const char *column, double *l
  * every run is both trained on and predicted; with one there is nothing to
  * scale and the fit is the mean (np is aliased with the intercept). */
 static void default_experiment(const import_request *req, const import_rows *rows,
-                               const char *response, char values[8][256])
+                               const char *response, const char *procs, char values[8][256])
 {
     double largest;
     size_t k = distinct_np(rows, response, &largest);
@@ -400,13 +415,13 @@ static void default_experiment(const import_request *req, const import_rows *row
         snprintf(values[0], 256, "scaling-%s", response);
     snprintf(values[1], 256, "scopred");
     snprintf(values[2], 256, "%s", response);
-    snprintf(values[3], 256, "%s", k >= 2 ? "1/np" : "np");
+    snprintf(values[3], 256, "%s%s", k >= 2 ? "1/" : "", procs);
     if (k >= 3) {
-        snprintf(values[4], 256, "np < %.17g", largest);
-        snprintf(values[5], 256, "np == %.17g", largest);
+        snprintf(values[4], 256, "%s < %.17g", procs, largest);
+        snprintf(values[5], 256, "%s == %.17g", procs, largest);
     } else {
         values[4][0] = '\0';
-        snprintf(values[5], 256, "np >= 1");
+        snprintf(values[5], 256, "%s >= 1", procs);
     }
     snprintf(values[6], 256, "%s against the process count (imported from %s)", response,
              req->format);
@@ -417,7 +432,7 @@ static const char *const keys[8] = {"name", "model", "response", "formula",
                                     "train", "target", "title", "options"};
 
 static bool merge_experiments(const import_request *req, const import_rows *rows,
-                              const char *dir, diag_list *diags)
+                              const char *dir, const char *procs, diag_list *diags)
 {
     char *path = fileio_join(dir, "experiments.csv");
     csv_text t = {0};
@@ -435,7 +450,7 @@ static bool merge_experiments(const import_request *req, const import_rows *rows
     ok = ok && added;
     for (size_t i = 0; ok && i < rows->nresponses; i++) {
         char values[8][256];
-        default_experiment(req, rows, rows->responses[i], values);
+        default_experiment(req, rows, rows->responses[i], procs, values);
         bool known = false;
         for (size_t r = 0; r < t.nrows && !known; r++)
             known = strcmp(t.rows[r][name_col], values[0]) == 0;
@@ -511,9 +526,15 @@ long import_write_campaign(const import_request *req, const import_rows *rows,
     if (!ok)
         diag_add(diags, dir, 0, 0, "cannot create: %s", strerror(errno));
     ok = ok && ensure_clusters(req, rows, diags);
-    long added = ok ? merge_runs(req, rows, dir, diags) : -1;
-    ok = added >= 0 && merge_experiments(req, rows, dir, diags);
+    /* Extending a campaign whose process count has its own name
+     * (campaign.csv) writes the rows' np under that name. */
+    campaign_settings settings = {0};
+    ok = ok && campaign_settings_load(req->archive, dir, NULL, &settings, diags);
+    const char *procs = settings.procs ? settings.procs : "np";
+    long added = ok ? merge_runs(req, rows, dir, procs, diags) : -1;
+    ok = added >= 0 && merge_experiments(req, rows, dir, procs, diags);
     ok = ok && (added == 0 || write_readme(req, rows, dir, source, added, diags));
+    campaign_settings_free(&settings);
     free(dir);
     return ok ? added : -1;
 }

@@ -8,28 +8,31 @@
 #include <stdlib.h>
 #include <string.h>
 
-bool meshrows_read(const table *runs, size_t row, meshrow *out, char *err, size_t errlen)
+bool meshrows_read(const campaign *c, size_t row, meshrow *out, char *err, size_t errlen)
 {
+    const table *runs = &c->runs;
+    const char *procs = campaign_procs(c);
     memset(out, 0, sizeof *out);
     out->line = runs->line ? runs->line[row] : 0;
     out->cluster = table_text_named(runs, row, "cluster");
     out->code = table_text_named(runs, row, "code");
-    out->np = table_number_named(runs, row, "np");
+    out->np = table_number_named(runs, row, procs);
     out->npa = table_number_named(runs, row, "npa");
     out->npb = table_number_named(runs, row, "npb");
     out->na = table_number_named(runs, row, "na");
     out->nb = table_number_named(runs, row, "nb");
     out->work_mb = table_number_named(runs, row, "work_mb");
     if (!out->cluster || !(out->np >= 1)) {
-        snprintf(err, errlen, "runs.csv line %ld: a run needs a cluster and np >= 1", out->line);
+        snprintf(err, errlen, "runs.csv line %ld: a run needs a cluster and %s >= 1", out->line,
+                 procs);
         return false;
     }
     if (isnan(out->npa) && isnan(out->npb)) {
         out->npa = out->np; /* a strip np x 1 (1 x 1 when sequential) */
         out->npb = 1;
     } else if (isnan(out->npa) || isnan(out->npb) || out->npa * out->npb != out->np) {
-        snprintf(err, errlen, "runs.csv line %ld: the grid npa x npb does not multiply to np = %g",
-                 out->line, out->np);
+        snprintf(err, errlen, "runs.csv line %ld: the grid npa x npb does not multiply to %s = %g",
+                 out->line, procs, out->np);
         return false;
     }
     out->pa = out->na / out->npa;
@@ -48,16 +51,16 @@ bool meshrows_same_group(const char *cluster_a, const char *code_a, const char *
     return same_text(cluster_a, cluster_b) && same_text(code_a, code_b);
 }
 
-long meshrows_label(const table *runs, const size_t *rows, size_t n, char *const *responses,
+long meshrows_label(const campaign *c, const size_t *rows, size_t n, char *const *responses,
                     size_t nresponses, labelled_run *out, char *err, size_t errlen)
 {
     long count = 0;
     for (size_t i = 0; i < n; i++) {
-        double t = experiment_row_response(runs, rows[i], responses, nresponses);
+        double t = experiment_row_response(&c->runs, rows[i], responses, nresponses);
         meshrow r;
         if (isnan(t))
             continue;
-        if (!meshrows_read(runs, rows[i], &r, err, errlen))
+        if (!meshrows_read(c, rows[i], &r, err, errlen))
             return -1;
         if (!(t > 0)) {
             snprintf(err, errlen, "runs.csv line %ld: the time must be > 0", r.line);
@@ -76,7 +79,7 @@ long meshrows_training(const experiment_input *in, labelled_run **out, char *err
         snprintf(err, errlen, "out of memory");
         return -1;
     }
-    return meshrows_label(&in->camp->runs, in->train_rows, in->ntrain, in->responses,
+    return meshrows_label(in->camp, in->train_rows, in->ntrain, in->responses,
                           in->nresponses, *out, err, errlen);
 }
 

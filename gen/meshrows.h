@@ -30,9 +30,10 @@ typedef struct {
     long line;             /* line in runs.csv */
 } meshrow;
 
-/* Read a row of the campaign's runs; false with err ("runs.csv line 12:
+/* Read row of c->runs (the process count from campaign_procs(c)); false
+ * with err ("runs.csv line 12:
  * npa*npb = 8 but np = 4") when the grid is inconsistent. */
-bool meshrows_read(const table *runs, size_t row, meshrow *out, char *err, size_t errlen);
+bool meshrows_read(const campaign *c, size_t row, meshrow *out, char *err, size_t errlen);
 
 /* A training run with its group. */
 typedef struct {
@@ -50,7 +51,7 @@ bool meshrows_same_group(const char *cluster_a, const char *code_a, const char *
  * responses), as labelled runs, into out (room for n). Returns the count,
  * or -1 with err when a row is invalid (a grid that does not multiply to
  * np, a time that is not > 0). */
-long meshrows_label(const table *runs, const size_t *rows, size_t n, char *const *responses,
+long meshrows_label(const campaign *c, const size_t *rows, size_t n, char *const *responses,
                     size_t nresponses, labelled_run *out, char *err, size_t errlen);
 
 /* The training runs of an experiment (in->train_rows), labelled. The

@@ -243,7 +243,7 @@ bool model_block_run(const experiment_input *in, report *out, char *err, size_t 
     if (!ok)
         snprintf(err, errlen, "out of memory");
     for (size_t k = 0; ok && k < in->ntargets; k++) {
-        ok = meshrows_read(&in->camp->runs, in->targets[k].rows[0], &rows[k], err, errlen);
+        ok = meshrows_read(in->camp, in->targets[k].rows[0], &rows[k], err, errlen);
         block_group *g = ok ? group_for(groups, &ngroups, &rows[k], err, errlen) : NULL;
         ok = g != NULL;
         if (ok)

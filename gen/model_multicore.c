@@ -118,11 +118,12 @@ bool model_multicore_parse_options(const char *text, multicore_options *o, char 
 }
 
 /* Nn and Nc of a run, each possibly derived from np and the other. */
-static bool run_layout(const table *runs, size_t row, double *nodes, double *ppn,
+static bool run_layout(const campaign *c, size_t row, double *nodes, double *ppn,
                        char *err, size_t errlen)
 {
+    const table *runs = &c->runs;
     long line = runs->line[row];
-    double np = table_number_named(runs, row, "np");
+    double np = table_number_named(runs, row, campaign_procs(c));
     *nodes = table_number_named(runs, row, "nodes");
     *ppn = table_number_named(runs, row, "ppn");
     if (isnan(*nodes) && !isnan(*ppn))
@@ -154,7 +155,7 @@ static bool run_z(const experiment_input *in, const multicore_spec *spec, size_t
         .mbw_read_gbs = cl->mbw_read_gbs, .mbw_write_gbs = cl->mbw_write_gbs,
         .net_bw_gbs = cl->net_bw_gbs, .platform_contribution = cl->platform_contribution,
     };
-    if (!run_layout(runs, row, &cfg.nodes, &cfg.procs_per_node, err, errlen))
+    if (!run_layout(in->camp, row, &cfg.nodes, &cfg.procs_per_node, err, errlen))
         return false;
     for (size_t i = 0; i < spec->m; i++) {
         const char *missing = NULL;
@@ -320,7 +321,7 @@ static bool predict_target(const experiment_input *in, const multicore_spec *spe
     extrapolation_note(spec, fit, &p, z0, note, sizeof note);
     const cluster_info *cl = archive_cluster(in->arch, table_text_named(&in->camp->runs, row, "cluster"));
     double ppn = 0, nodes = 0;
-    run_layout(&in->camp->runs, row, &nodes, &ppn, part, sizeof part);
+    run_layout(in->camp, row, &nodes, &ppn, part, sizeof part);
     if (cl && isfinite(cl->cores_per_node) && ppn > cl->cores_per_node) {
         snprintf(part, sizeof part, "oversubscribed: %g processes per node on %g cores", ppn,
                  cl->cores_per_node);

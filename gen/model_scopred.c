@@ -267,12 +267,12 @@ static bool search_column(const experiment_input *in, size_t c, const char *para
 {
     const table *runs = &in->camp->runs;
     const table_column *col = &runs->cols[c];
-    if (col->kind != COL_NUMBER || !experiment_is_identifying(col->name))
+    if (col->kind != COL_NUMBER || !experiment_column_identifies(col))
         return false;
     if (params)
         return listed(params, col->name);
     for (size_t d = 0; d < c; d++) {
-        if (runs->cols[d].kind != COL_NUMBER || !experiment_is_identifying(runs->cols[d].name))
+        if (runs->cols[d].kind != COL_NUMBER || !experiment_column_identifies(&runs->cols[d]))
             continue;
         bool same = true;
         for (size_t i = 0; same && i < in->ntrain; i++)

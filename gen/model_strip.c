@@ -90,7 +90,7 @@ static bool fit_all(const experiment_input *in, const labelled_run *runs, size_t
 {
     for (size_t k = 0; k < in->ntargets; k++) {
         meshrow *t = &rows[k];
-        if (!meshrows_read(&in->camp->runs, in->targets[k].rows[0], t, err, errlen))
+        if (!meshrows_read(in->camp, in->targets[k].rows[0], t, err, errlen))
             return false;
         fit_of[k] = stripfits_get(fits, t->cluster, t->code,
                                   strip_message_length(t->npa, t->npb, t->pa, t->pb));

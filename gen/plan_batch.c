@@ -290,10 +290,10 @@ static double run_seconds(const runplan_run *r, const table *t, const run_column
     return same ? sum / (double)same : nearest;
 }
 
-bool plan_batch_time_limit(const runplan *p, int side, const table *runs, double margin,
-                           char *out, size_t len, char *note, size_t note_len)
+bool plan_batch_time_limit(const runplan *p, int side, const table *runs, const char *procs,
+                           double margin, char *out, size_t len, char *note, size_t note_len)
 {
-    run_columns c = {table_find(runs, "np"),  table_find(runs, "npa"), table_find(runs, "npb"),
+    run_columns c = {table_find(runs, procs),  table_find(runs, "npa"), table_find(runs, "npb"),
                      table_find(runs, "na"),  table_find(runs, "nb"),  table_find(runs, "time_s")};
     if (c.np < 0 || c.na < 0 || c.nb < 0 || c.time < 0)
         return false;

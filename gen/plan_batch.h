@@ -57,12 +57,13 @@ double plan_batch_max_work_mb(const runplan *p, int side, double bytes_per_point
 
 /* A time limit for the whole plan from measured runs (runs.csv of a
  * campaign): each planned run takes the mean time_s of the measured runs of
- * its configuration (np, npa, npb, na, nb), else the time of the measured
- * run nearest in per-process work, scaled by the ratio of per-process
- * points; the sum over runs and repetitions times margin, plus 5 minutes,
+ * its configuration (the process count column procs, npa, npb, na, nb),
+ * else the time of the measured run nearest in per-process work, scaled by
+ * the ratio of per-process points; the sum over runs and repetitions times margin, plus 5 minutes,
  * rounded up to a minute, as HH:MM:SS in out. False (out untouched) when
  * runs has no usable measured run. note says how it was made. */
-bool plan_batch_time_limit(const runplan *p, int side, const table *runs, double margin,
-                           char *out, size_t len, char *note, size_t note_len);
+bool plan_batch_time_limit(const runplan *p, int side, const table *runs, const char *procs,
+                           double margin, char *out, size_t len, char *note,
+                           size_t note_len);
 
 #endif

@@ -440,7 +440,7 @@ static void interval_legend(page_state *s)
                     "Student-t intervals of the paper); they assume the model is right. The "
                     "calibrated 95% PI also covers the model's error when extrapolating, measured "
                     "on the training runs themselves: ");
-    md_text(&s->md, r->interval_method ? r->interval_method : "none was made.");
+    md_text(&s->md, r->interval_method ? human_numbers(s, r->interval_method) : "none was made.");
     md_text(&s->md, " \"Extrapolation\" is the model's own flag (leverage, training range of its "
                     "inputs); \"beyond trained range\" names every parameter outside the range "
                     "of the training runs.");

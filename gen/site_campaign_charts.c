@@ -121,8 +121,9 @@ bool campaign_pvm_and_residuals(page_state *s, const rbuf *pred_csv)
 
     const table *t = &s->sc->camp->runs;
     rbuf_puts(&xl, e->x_col >= 0 ? t->cols[e->x_col].name : "configuration");
-    if (e->x_col >= 0 && strcmp(t->cols[e->x_col].name, "np") == 0)
-        rbuf_clear(&xl), rbuf_puts(&xl, "processes (np)");
+    const char *procs = campaign_procs(s->sc->camp);
+    if (e->x_col >= 0 && strcmp(t->cols[e->x_col].name, procs) == 0)
+        rbuf_clear(&xl), rbuf_printf(&xl, "processes (%s)", procs);
     rbuf_clear(&title), rbuf_clear(&alt);
     rbuf_printf(&title, "Prediction error: %s", e->info->name);
     rbuf_printf(&alt, "Signed prediction error in percent against %s for experiment %s, "
@@ -277,11 +278,15 @@ bool campaign_scaling(page_state *s)
         }
         scaling_csv(&sp, &csv);
         const char *x = s->sc->camp->runs.cols[e->x_col].name;
-        rbuf_puts(&xl, strcmp(x, "np") == 0 ? "processes (np)" : x);
+        bool procs = strcmp(x, campaign_procs(s->sc->camp)) == 0;
+        if (procs)
+            rbuf_printf(&xl, "processes (%s)", x);
+        else
+            rbuf_puts(&xl, x);
         campaign_response_label(e, &unit);
         bool time = strcmp(rbuf_str(&unit), "time (s)") == 0;
         rbuf_printf(&title, "%s vs %s: %s", time ? "Time" : "Response",
-                    strcmp(x, "np") == 0 ? "processes" : x, e->info->name);
+                    procs ? "processes" : x, e->info->name);
         rbuf_printf(&alt, "%s against %s for experiment %s: measured runs with their spread "
                     "(training runs filled, held-out runs hollow), predicted curve and 95%% "
                     "prediction interval", rbuf_str(&unit), rbuf_str(&xl), e->info->name);

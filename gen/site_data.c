@@ -10,6 +10,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "gen/experiment_names.h"
 #include "gen/site_slug.h"
 #include "models/costing.h"
 
@@ -68,12 +69,13 @@ void site_config_label(const site_experiment *e, size_t row, bool with_cluster, 
 void site_series_label(const site_experiment *e, size_t row, rbuf *out)
 {
     const table *t = &e->res.input.camp->runs;
-    bool x_counts = e->x_col >= 0 && site_is_process_count(t->cols[e->x_col].name);
+    const campaign *camp = e->res.input.camp;
+    bool x_counts = e->x_col >= 0 && site_is_process_count(camp, t->cols[e->x_col].name);
     size_t before = out->len;
     for (size_t i = 0; i < e->nshown; i++) {
         size_t c = e->shown[i];
         const char *name = t->cols[c].name;
-        if (!e->varies[i] || (int)c == e->x_col || (x_counts && site_is_process_count(name)) ||
+        if (!e->varies[i] || (int)c == e->x_col || (x_counts && site_is_process_count(camp, name)) ||
             cell_missing(&t->cols[c], row))
             continue;
         if (out->len > before)
@@ -115,18 +117,21 @@ static size_t experiment_rows(const experiment_input *in, size_t **rows)
     return k;
 }
 
-bool site_is_process_count(const char *name)
+bool site_is_process_count(const campaign *c, const char *name)
 {
-    static const char *const names[] = {"np", "npa", "npb", "nodes", "ppn", "P", "Q"};
+    static const char *const names[] = {"npa", "npb", "nodes", "ppn", "P", "Q"};
+    if (strcmp(name, campaign_procs(c)) == 0)
+        return true;
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
         if (strcmp(name, names[i]) == 0)
             return true;
     return false;
 }
 
-bool site_shown_columns(const table *t, const size_t *rows, size_t n, size_t **shown,
+bool site_shown_columns(const campaign *camp, const size_t *rows, size_t n, size_t **shown,
                         bool **varies, size_t *nshown)
 {
+    const table *t = &camp->runs;
     *nshown = 0;
     *shown = malloc((t->ncols ? t->ncols : 1) * sizeof **shown);
     *varies = malloc((t->ncols ? t->ncols : 1) * sizeof **varies);
@@ -134,14 +139,15 @@ bool site_shown_columns(const table *t, const size_t *rows, size_t n, size_t **s
         return false;
     for (size_t c = 0; c < t->ncols; c++) {
         const table_column *col = &t->cols[c];
-        if (!experiment_is_identifying(col->name))
+        if (!experiment_column_identifies(col))
             continue;
         bool any = false, differs = false;
         for (size_t k = 0; k < n; k++) {
             any |= !cell_missing(col, rows[k]);
             differs |= k > 0 && !table_same_cells(col, rows[0], rows[k]);
         }
-        bool always = strcmp(col->name, "cluster") == 0 || strcmp(col->name, "np") == 0;
+        bool always = strcmp(col->name, "cluster") == 0 ||
+                      strcmp(col->name, campaign_procs(camp)) == 0;
         if (!any || !(differs || always))
             continue;
         (*varies)[*nshown] = differs;
@@ -151,15 +157,15 @@ bool site_shown_columns(const table *t, const size_t *rows, size_t n, size_t **s
 }
 
 /* The experiment's shown columns (site_shown_columns over the rows it
- * touches) and its x: np when np varies, else the first varying numeric
- * column. */
+ * touches) and its x: the process count when it varies, else the first
+ * varying numeric column. */
 static bool choose_columns(site_experiment *e)
 {
     const experiment_input *in = &e->res.input;
     const table *t = &in->camp->runs;
     size_t *rows;
     size_t n = experiment_rows(in, &rows);
-    bool ok = rows && site_shown_columns(t, rows, n, &e->shown, &e->varies, &e->nshown);
+    bool ok = rows && site_shown_columns(in->camp, rows, n, &e->shown, &e->varies, &e->nshown);
     free(rows);
     if (!ok)
         return false;
@@ -167,14 +173,14 @@ static bool choose_columns(site_experiment *e)
     bool np_varies = false;
     for (size_t i = 0; i < e->nshown; i++) {
         const table_column *col = &t->cols[e->shown[i]];
-        if (strcmp(col->name, "np") == 0)
+        if (strcmp(col->name, campaign_procs(in->camp)) == 0)
             np_col = (int)e->shown[i], np_varies = e->varies[i];
         else if (e->varies[i] && col->kind == COL_NUMBER && first_varying_number < 0)
             first_varying_number = (int)e->shown[i];
     }
     e->x_col = np_varies || first_varying_number < 0 ? np_col : first_varying_number;
     e->x_scale = SCALE_LOG10;
-    if (e->x_col >= 0 && site_is_process_count(t->cols[e->x_col].name))
+    if (e->x_col >= 0 && site_is_process_count(in->camp, t->cols[e->x_col].name))
         e->x_scale = SCALE_LOG2;
     return true;
 }
@@ -202,17 +208,15 @@ static char *make_slug(const char *name)
     return rbuf_take(&b);
 }
 
+/* The id of the experiment's heading (experiment_name_anchor): a name with
+ * spaces or punctuation ("FFT (comm), 3-D") still gives a valid id, unique
+ * in the campaign (experiments.csv is checked for clashes). */
 static char *make_anchor(const char *name)
 {
-    size_t n = strlen(name) + 16;
-    char *a = malloc(n);
-    if (!a)
-        return NULL;
-    snprintf(a, n, "experiment-%s", name);
-    for (char *s = a; *s; s++)
-        if (*s >= 'A' && *s <= 'Z')
-            *s = (char)(*s - 'A' + 'a');
-    return a;
+    rbuf b;
+    rbuf_init(&b);
+    experiment_name_anchor(name, &b);
+    return rbuf_take(&b);
 }
 
 /* The campaign's verdict and pooled comparison from its experiments'. */
@@ -360,8 +364,8 @@ static char *job_key(const site_campaign *sc, size_t row, bool with_processes)
     rbuf_puts(&b, sc->name);
     for (size_t c = 0; c < t->ncols; c++) {
         const char *name = t->cols[c].name;
-        if (!experiment_is_identifying(name) || strcmp(name, "cluster") == 0 ||
-            (!with_processes && site_is_process_count(name)))
+        if (!experiment_column_identifies(&t->cols[c]) || strcmp(name, "cluster") == 0 ||
+            (!with_processes && site_is_process_count(sc->camp, name)))
             continue;
         rbuf_printf(&b, "\x1f%s=", t->cols[c].name);
         site_cell_text(t, row, c, &b);
@@ -376,7 +380,7 @@ static bool add_option(site_data *d, size_t ci, size_t ei, const report_predicti
     const target_config *tc = &e->res.input.targets[p->config];
     const table *t = &sc->camp->runs;
     size_t row = tc->rows[0];
-    int cc = table_find(t, "cluster"), nc = table_find(t, "np");
+    int cc = table_find(t, "cluster"), nc = table_find(t, campaign_procs(sc->camp));
     int k = cc >= 0 ? site_cluster_index(d, table_text(t, row, (size_t)cc)) : -1;
     double np = nc >= 0 ? table_number(t, row, (size_t)nc) : NAN;
     if (k < 0 || !(np >= 1) || !(p->estimate > 0) || !isfinite(p->estimate))
@@ -409,7 +413,7 @@ static bool add_option(site_data *d, size_t ci, size_t ei, const report_predicti
     size_t before = label.len;
     for (size_t i = 0; i < e->nshown; i++) {
         const char *name = t->cols[e->shown[i]].name;
-        if (strcmp(name, "cluster") == 0 || site_is_process_count(name))
+        if (strcmp(name, "cluster") == 0 || site_is_process_count(sc->camp, name))
             continue;
         rbuf_printf(&label, "%s%s=", label.len > before ? ", " : "", name);
         site_cell_text(t, row, e->shown[i], &label);

@@ -135,11 +135,12 @@ void site_data_free(site_data *d);
  * component is missing. */
 double site_response(const site_experiment *e, size_t row);
 
-/* The identifying columns of t to show for rows[0..n): cluster and np
- * always (when some row has them), and every other identifying column
- * whose value differs between the rows; varies says which differ. Both
- * arrays are the caller's to free (also when false: out of memory). */
-bool site_shown_columns(const table *t, const size_t *rows, size_t n, size_t **shown,
+/* The identifying columns of c->runs to show for rows[0..n): cluster and
+ * the process count (campaign_procs) always (when some row has them), and
+ * every other identifying column whose value differs between the rows;
+ * varies says which differ. Both arrays are the caller's to free (also
+ * when false: out of memory). */
+bool site_shown_columns(const campaign *c, const size_t *rows, size_t n, size_t **shown,
                         bool **varies, size_t *nshown);
 
 /* "name=value, ..." of the columns cols of row (the cluster as its bare
@@ -165,9 +166,9 @@ void site_series_label(const site_experiment *e, size_t row, rbuf *out);
 /* One cell's value as text ("8000", "wrg3-myrinet"); "" when missing. */
 void site_cell_text(const table *t, size_t row, size_t col, rbuf *out);
 
-/* Whether a column counts processes (np, npa, npb, nodes, ppn, P, Q):
- * such an x axis is drawn in powers of two. */
-bool site_is_process_count(const char *column);
+/* Whether a column of c counts processes (its process count, campaign_procs,
+ * or npa, npb, nodes, ppn, P, Q): such an x axis is drawn in powers of two. */
+bool site_is_process_count(const campaign *c, const char *column);
 
 /* The index of the site cluster called name, or -1. */
 int site_cluster_index(const site_data *d, const char *name);

@@ -40,7 +40,7 @@ static costing_cluster rates_of(const cluster_info *ci)
 static void cost_both(const site_data *d, const table *t, site_published *p)
 {
     costing_cluster a = rates_of(d->clusters[p->cluster].info), b = a;
-    costing_side sides[2] = {{&a, table_number_named(t, p->row, "np"), NAN}, {&b, NAN, NAN}};
+    costing_side sides[2] = {{&a, table_number_named(t, p->row, campaign_procs(d->camps[p->camp].camp)), NAN}, {&b, NAN, NAN}};
     size_t nsides = 1;
     if (p->cluster_b >= 0) {
         b = rates_of(d->clusters[p->cluster_b].info);
@@ -93,7 +93,7 @@ static bool add_campaign(site_data *d, size_t camp)
     size_t n, nshown = 0, *shown = NULL;
     bool *varies = NULL;
     size_t *rows = published_rows(t, &n);
-    bool ok = rows && site_shown_columns(t, rows, n, &shown, &varies, &nshown);
+    bool ok = rows && site_shown_columns(d->camps[camp].camp, rows, n, &shown, &varies, &nshown);
     for (size_t i = 0; ok && i < n; i++)
         ok = add_run(d, camp, shown, nshown, rows[i]);
     free(rows), free(shown), free(varies);

@@ -3,13 +3,17 @@
  */
 #include "gen/site_slug.h"
 
-#include <inttypes.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "gen/site_out.h"
 
 enum { SLUG_MAX = 60 };
+
+/* 32 symbols, 5 bits each: digits and the letters but 'e', 'i', 'l', 'o'
+ * (no e-notation, nothing to misread). */
+static const char hash_digits[] = "0123456789abcdfghjkmnpqrstuvwxyz";
 
 static bool keeps(char c, bool first)
 {
@@ -40,6 +44,8 @@ void site_slug(const char *name, rbuf *out)
     if (changed) {
         if (out->len > start && !dash)
             rbuf_putc(out, '-');
-        rbuf_printf(out, "%08" PRIx32, (uint32_t)(site_hash(name, n, 0) >> 32));
+        uint64_t h = site_hash(name, n, 0) >> 29; /* the top 35 bits */
+        for (int i = 6; i >= 0; i--)
+            rbuf_putc(out, hash_digits[(h >> (5 * i)) & 31]);
     }
 }

@@ -155,12 +155,28 @@ static void weigh(verdict_level *level, verdict_level to, rbuf *reasons, const c
     rbuf_puts(reasons, text);
 }
 
+/* v with sig significant digits as a page reads it, never in e-notation
+ * (%g writes 1.42e-13 and 1.23e+03): below 0.001 it is the rounding noise
+ * of an exact fit and written 0; from 10^sig up, whole. Into buf. */
+static const char *plain(char *buf, size_t len, double v, int sig)
+{
+    if (fabs(v) < 1e-3)
+        v = 0;
+    if (fabs(v) >= pow(10, sig))
+        snprintf(buf, len, "%.0f", v);
+    else
+        snprintf(buf, len, "%.*g", sig, v);
+    return buf;
+}
+
 static verdict_level error_level(const evidence *ev, rbuf *why)
 {
+    char med[32], max[32];
     verdict_level level = VERDICT_RELIABLE;
     char text[256];
-    snprintf(text, sizeof text, "held-out median |error| %.3g%%, max %.3g%% over %zu target%s",
-             ev->median_err, ev->max_err, ev->held, ev->held == 1 ? "" : "s");
+    snprintf(text, sizeof text, "held-out median |error| %s%%, max %s%% over %zu target%s",
+             plain(med, sizeof med, ev->median_err, 3), plain(max, sizeof max, ev->max_err, 3),
+             ev->held, ev->held == 1 ? "" : "s");
     verdict_level by_error = VERDICT_RELIABLE;
     if (ev->median_err > UNRELIABLE_MEDIAN_PCT || ev->max_err > UNRELIABLE_MAX_PCT)
         by_error = VERDICT_UNRELIABLE;
@@ -180,7 +196,7 @@ static verdict_level error_level(const evidence *ev, rbuf *why)
 
 static void warning_signs(const evidence *ev, verdict_level *level, rbuf *why)
 {
-    char text[256];
+    char text[256], num[32];
     verdict_level to = *level == VERDICT_NOT_VERIFIED ? VERDICT_NOT_VERIFIED : VERDICT_UNCERTAIN;
     if (ev->coefs && (double)ev->configs < MIN_POINTS_PER_COEF * (double)ev->coefs) {
         snprintf(text, sizeof text, "%zu training configurations for %zu coefficients",
@@ -188,8 +204,8 @@ static void warning_signs(const evidence *ev, verdict_level *level, rbuf *why)
         weigh(level, to, why, text);
     }
     if (ev->max_distance > FAR_DOUBLINGS) {
-        snprintf(text, sizeof text, "targets up to %.2g doublings beyond the training range",
-                 ev->max_distance);
+        snprintf(text, sizeof text, "targets up to %s doublings beyond the training range",
+                 plain(num, sizeof num, ev->max_distance, 2));
         weigh(level, to, why, text);
     }
     if (ev->oversubscribed) {
@@ -198,12 +214,13 @@ static void warning_signs(const evidence *ev, verdict_level *level, rbuf *why)
         weigh(level, to, why, text);
     }
     if (ev->max_spread_pct > NOISY_SPREAD_PCT) {
-        snprintf(text, sizeof text, "repetitions spread up to %.3g%%", ev->max_spread_pct);
+        snprintf(text, sizeof text, "repetitions spread up to %s%%",
+                 plain(num, sizeof num, ev->max_spread_pct, 3));
         weigh(level, to, why, text);
     }
     if (ev->median_factor > WIDE_FACTOR) {
-        snprintf(text, sizeof text, "calibrated intervals span a factor %.3g either way (median)",
-                 ev->median_factor);
+        snprintf(text, sizeof text, "calibrated intervals span a factor %s either way (median)",
+                 plain(num, sizeof num, ev->median_factor, 3));
         weigh(level, to, why, text);
     }
     if (ev->bootstrap_only)

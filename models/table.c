@@ -273,6 +273,8 @@ bool table_select_rows(const table *src, const size_t *rows, size_t nrows, table
     for (size_t c = 0; c < src->ncols; c++)
         if (table_add_column(dst, src->cols[c].name, src->cols[c].kind) < 0)
             goto fail;
+        else
+            dst->cols[dst->ncols - 1].result = src->cols[c].result;
     for (size_t i = 0; i < nrows; i++) {
         size_t r = rows[i];
         long nr = table_add_row(dst, r < src->nrows ? src->line[r] : 0);

@@ -29,6 +29,8 @@ typedef struct {
     column_kind kind;
     double *num;  /* nrows values when kind == COL_NUMBER; NAN = missing */
     char **text;  /* nrows strings when kind == COL_TEXT; NULL = missing */
+    bool result;  /* a measured result the caller named (an experiment's
+                     response): never part of what identifies a row */
 } table_column;
 
 typedef struct {

@@ -55,3 +55,9 @@ export PERFCAST_AFL_DIR       := $(AFL_B)
 export PERFCAST_FUZZ_SMOKE    := $(FUZZ_SMOKE_SECONDS)
 CHECK_EXTRA += fuzz-afl-build
 endif
+
+# test_schema_forgiving reads the site it builds with the independent
+# verifier (tests/verify_site.h, render/module.mk), so it links it and
+# libxml2.
+$(B)/tests/test_schema_forgiving: $(VERIFY_OBJ)
+$(B)/tests/test_schema_forgiving: PKG_LIBS += $(XML_LIBS)
