@@ -711,6 +711,15 @@ static bool make_frame(const plot_spec *s, frame *f, size_t *hidden)
         }
         ey = ex;
     }
+    if (s->cover) {
+        const double xs[2] = {s->x_min, s->x_max}, ys[2] = {s->y_min, s->y_max};
+        for (int k = 0; k < 2; k++) {
+            if (showable(s->x_scale, xs[k]))
+                extend(&ex, xs[k]);
+            if (showable(s->y_scale, ys[k]))
+                extend(&ey, ys[k]);
+        }
+    }
     default_extent(&ex, s->x_scale);
     default_extent(&ey, s->y_scale);
     if (!ticks_compute(s->x_scale, ex.min, ex.max, &f->x.ticks) ||

@@ -70,6 +70,8 @@ typedef struct {
     const char *x_label, *y_label; /* with units: "processors", "time (s)" */
     axis_scale x_scale, y_scale;
     bool same_range;  /* one range for both axes (y = x is the diagonal) */
+    bool cover;       /* the axes also cover [x_min, x_max] x [y_min, y_max] */
+    double x_min, x_max, y_min, y_max;
     const plot_layer *layers;
     size_t nlayers;
 } plot_spec;
