@@ -39,6 +39,9 @@ void campaign_response_label(const site_experiment *e, rbuf *out)
     const char *r = e->info->response ? e->info->response : "time_s";
     if (strcmp(r, "time_s") == 0)
         rbuf_puts(out, "time (s)");
+    else if (strchr(r, '+') && strncmp(r, "time_", 5) == 0) /* summed components: a chart
+                                                                axis has no room for four names */
+        rbuf_puts(out, "total time (s)");
     else
         rbuf_printf(out, "%s (s)", r);
 }

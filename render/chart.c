@@ -272,7 +272,7 @@ bool chart_residuals(const char *title, const char *x_label, axis_scale x_scale,
     plot_layer zero = {.kind = LAYER_HLINE, .legend = "0, \xC2\xB1" "10%", .color = -1,
                        .dashed = true, .value = 0, .band = 10};
     plot_spec spec = {.title = title, .x_label = x_label,
-                      .y_label = "error (%) = 100 (predicted \xE2\x88\x92 measured) / measured",
+                      .y_label = "error (%), + = predicted too high",
                       .x_scale = x_scale, .y_scale = SCALE_LINEAR};
     bool ok = grouped_points(&spec, &zero, s.groups, s.pts, n, false, out, err, errlen);
     point_set_free(&s);

@@ -625,7 +625,7 @@ static void draw_x_tick_labels(const canvas *cv, const frame *f)
     for (size_t i = 0; i < f->x.ticks.n; i++) {
         double px = to_px(&f->x, f->x.ticks.at[i]);
         double half = text_width(cv->cr, f->x.ticks.label[i], FONT_TICK) / 2;
-        if (px - half < last_right + 4)
+        if (px - half < last_right + 3)
             continue;
         draw_text(cv, px, f->bottom + 16, f->x.ticks.label[i], ALIGN_CENTER, FONT_TICK, false, 0,
                   TEXT_MID, false);
@@ -671,21 +671,27 @@ static void draw_frame(cairo_t *cr, const frame *f)
 /* ------------------------------------------------------------------ */
 /* The whole plot                                                      */
 
-/* On a process-count axis the ticks go at the processes the points were
- * run with (3, 6, 12, 14), not only at powers of two. */
+/* On a process-count axis the ticks go at the processes the data has
+ * (3, 6, 12, 14), not only at powers of two: the x of every drawn point,
+ * line and band, and the range the axes must cover. */
 static void ticks_at_data(const plot_spec *s, axis_ticks *t)
 {
-    size_t n = 0;
+    size_t n = 2;
     for (size_t k = 0; k < s->nlayers; k++)
-        n += s->layers[k].kind == LAYER_POINTS ? s->layers[k].n : 0;
-    double *v = malloc((n ? n : 1) * sizeof *v);
+        n += s->layers[k].n;
+    double *v = malloc(n * sizeof *v);
     if (!v)
         return; /* the computed ticks stay */
     n = 0;
-    for (size_t k = 0; k < s->nlayers; k++)
-        for (size_t i = 0; s->layers[k].kind == LAYER_POINTS && i < s->layers[k].n; i++)
-            if (point_ok(s, s->layers[k].x[i], s->layers[k].y[i]))
-                v[n++] = s->layers[k].x[i];
+    for (size_t k = 0; k < s->nlayers; k++) {
+        const plot_layer *l = &s->layers[k];
+        bool drawn = l->kind == LAYER_POINTS || l->kind == LAYER_LINE || l->kind == LAYER_BAND;
+        for (size_t i = 0; drawn && i < l->n; i++)
+            if (showable(s->x_scale, l->x[i]))
+                v[n++] = l->x[i];
+    }
+    if (s->cover && showable(s->x_scale, s->x_min) && showable(s->x_scale, s->x_max))
+        v[n++] = s->x_min, v[n++] = s->x_max;
     ticks_use_values(t, v, n);
     free(v);
 }

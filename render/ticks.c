@@ -196,6 +196,8 @@ bool ticks_use_values(axis_ticks *t, const double *v, size_t n)
     if (k < 2)
         return false;
     qsort(keep, k, sizeof *keep, compare_doubles);
+    t->lo = keep[0];
+    t->hi = keep[k - 1];
     t->n = 0;
     for (size_t i = 0; i < k; i++)
         add_tick(t, keep[i]);
