@@ -122,6 +122,7 @@ static void summary(page_state *s)
     if (sc->nexps == 0)
         return;
     md_heading(&s->md, 2, "Summary");
+    campaign_summary_lead(s);
     static const char *const head[] = {"experiment", "model", "held-out configurations",
                                        "mean |error| (%)", "max |error| (%)",
                                        "measured inside 95% PI"};
