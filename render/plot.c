@@ -64,10 +64,6 @@ static int light_role(unsigned rgb)
     return -1;
 }
 
-#define TEXT_DARK light.text_dark
-#define TEXT_MID light.text_mid
-#define TEXT_MUTED light.text_muted
-
 /* Sizes in px of the 400 px wide drawing. Shown at a 390 px viewport the
  * page's content column is 369 px wide (style.css: 0.6rem padding, a 1 px
  * border), so 12 px text still reads 11 px there. */
@@ -609,7 +605,7 @@ static void draw_legend(const canvas *cv, const plot_spec *s, const legend_layou
         double y = top + (double)(shown % g->rows) * LEGEND_ROW + 8;
         legend_symbol(cv->cr, l, x, y);
         draw_text(cv, x + LEGEND_SYMBOL + 2, y + 4, l->legend, ALIGN_LEFT, FONT_TICK, false,
-                  g->column_width - LEGEND_SYMBOL - 6, TEXT_DARK, false);
+                  g->column_width - LEGEND_SYMBOL - 6, light.text_dark, false);
         shown++;
     }
 }
@@ -628,7 +624,7 @@ static void draw_x_tick_labels(const canvas *cv, const frame *f)
         if (px - half < last_right + 3)
             continue;
         draw_text(cv, px, f->bottom + 16, f->x.ticks.label[i], ALIGN_CENTER, FONT_TICK, false, 0,
-                  TEXT_MID, false);
+                  light.text_mid, false);
         last_right = px + half;
     }
 }
@@ -652,11 +648,11 @@ static void draw_axes(const canvas *cv, const plot_spec *s, const frame *f)
     draw_x_tick_labels(cv, f);
     for (size_t i = 0; i < f->y.ticks.n; i++)
         draw_text(cv, f->left - 6, to_px(&f->y, f->y.ticks.at[i]) + 4, f->y.ticks.label[i],
-                  ALIGN_RIGHT, FONT_TICK, false, 0, TEXT_MID, false);
+                  ALIGN_RIGHT, FONT_TICK, false, 0, light.text_mid, false);
     draw_text(cv, (f->left + f->right) / 2, f->bottom + 34, s->x_label, ALIGN_CENTER, FONT_LABEL,
-              false, PLOT_WIDTH - 16, TEXT_MID, false);
+              false, PLOT_WIDTH - 16, light.text_mid, false);
     draw_text(cv, 16, (f->top + f->bottom) / 2, s->y_label, ALIGN_CENTER, FONT_LABEL, false,
-              f->bottom - f->top + 30, TEXT_MID, true);
+              f->bottom - f->top + 30, light.text_mid, true);
 }
 
 static void draw_frame(cairo_t *cr, const frame *f)
@@ -799,7 +795,7 @@ static bool draw_plot(const canvas *cv, const plot_spec *s, const layout *lay, c
     cairo_paint(cr);
     const frame *f = &lay->f;
     draw_text(cv, PLOT_WIDTH / 2.0, 22, s->title, ALIGN_CENTER, FONT_TITLE, true, PLOT_WIDTH - 12,
-              TEXT_DARK, false);
+              light.text_dark, false);
     draw_axes(cv, s, f);
     cairo_save(cr);
     cairo_rectangle(cr, f->left, f->top, f->right - f->left, f->bottom - f->top);
@@ -814,7 +810,7 @@ static bool draw_plot(const canvas *cv, const plot_spec *s, const layout *lay, c
         snprintf(note, sizeof note, "%zu point%s not shown (missing, or not positive on a log axis)",
                  lay->hidden, lay->hidden == 1 ? "" : "s");
         draw_text(cv, 8, lay->note_y, note, ALIGN_LEFT, FONT_NOTE, false, PLOT_WIDTH - 16,
-                  TEXT_MUTED, false);
+                  light.text_muted, false);
     }
     cairo_status_t st = cairo_status(cr);
     if (st != CAIRO_STATUS_SUCCESS) {
@@ -875,8 +871,11 @@ static void theme_svg_colors(const char *s, size_t len, rbuf *out)
         const char *hit = strstr(s, "rgb(");
         double c[3];
         int used = 0;
+        char token[64] = ""; /* sscanf on a copy: on the whole file it would measure it each time */
+        if (hit && hit < end)
+            snprintf(token, sizeof token, "%.*s", (int)fmin(63, (double)(end - hit)), hit);
         if (!hit || hit >= end ||
-            sscanf(hit, "rgb(%lf%%,%lf%%,%lf%%)%n", &c[0], &c[1], &c[2], &used) != 3 || !used) {
+            sscanf(token, "rgb(%lf%%,%lf%%,%lf%%)%n", &c[0], &c[1], &c[2], &used) != 3 || !used) {
             const char *stop = hit && hit < end ? hit + 4 : end;
             rbuf_put(out, s, (size_t)(stop - s));
             s = stop;
@@ -888,9 +887,10 @@ static void theme_svg_colors(const char *s, size_t len, rbuf *out)
             rgb = rgb << 8 | (unsigned)lround(fmin(fmax(c[k], 0), 100) * 2.55);
         rbuf_printf(out, "#%06X", rgb);
         int role = light_role(rgb);
-        const char *prop = hit - 5 >= s && strncmp(hit - 5, "fill:", 5) == 0 ? "fill"
-                           : hit - 7 >= s && strncmp(hit - 7, "stroke:", 7) == 0 ? "stroke"
-                                                                                      : NULL;
+        size_t before = (size_t)(hit - s);
+        const char *prop = before >= 5 && strncmp(hit - 5, "fill:", 5) == 0       ? "fill"
+                           : before >= 7 && strncmp(hit - 7, "stroke:", 7) == 0 ? "stroke"
+                                                                                : NULL;
         if (role >= 0 && prop)
             rbuf_printf(out, ";%s:var(--%s)", prop, role_names[role]);
         s = hit + used;
