@@ -471,6 +471,7 @@ static bool add_backtest_stat(const calib_ctx *c, report *rep)
 static bool apply_backtest(calib_ctx *c, report *rep, const calibrate_model *m)
 {
     size_t done = 0;
+    rep->cal_inside_log_half_width = calibrate_half_width(m, 0);
     for (size_t i = 0; i < rep->npreds; i++) {
         report_prediction *p = &rep->preds[i];
         double h = calibrate_half_width(m, p->distance);

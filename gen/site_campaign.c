@@ -39,6 +39,9 @@ void campaign_response_label(const site_experiment *e, rbuf *out)
     const char *r = e->info->response ? e->info->response : "time_s";
     if (strcmp(r, "time_s") == 0)
         rbuf_puts(out, "time (s)");
+    else if (strchr(r, '+') && strncmp(r, "time_", 5) == 0) /* summed components: a chart
+                                                                axis has no room for four names */
+        rbuf_puts(out, "total time (s)");
     else
         rbuf_printf(out, "%s (s)", r);
 }
@@ -119,6 +122,7 @@ static void summary(page_state *s)
     if (sc->nexps == 0)
         return;
     md_heading(&s->md, 2, "Summary");
+    campaign_summary_lead(s);
     static const char *const head[] = {"experiment", "model", "held-out configurations",
                                        "mean |error| (%)", "max |error| (%)",
                                        "measured inside 95% PI"};

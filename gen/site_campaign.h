@@ -58,6 +58,10 @@ bool campaign_in_error_summary(const site_experiment *e, const char *stat);
  * site's output failed or memory ran out. */
 bool campaign_error_summary(page_state *s);
 
+/* The verdict, best model and headline prediction that open the Summary
+ * (gen/site_campaign_summary.c). */
+void campaign_summary_lead(page_state *s);
+
 /* "Verdict: uncertain — reasons." (gen/site_campaign_compare.c). */
 void campaign_verdict(page_state *s);
 

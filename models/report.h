@@ -65,6 +65,10 @@ typedef struct {
     char **warnings;         size_t nwarnings;    /* aliased terms, dropped factors, ... */
     char *interval_method;   /* how cal_low/cal_high were made (calibration), may be NULL */
     report_part *parts;      size_t nparts;       /* per-component predictions, may be none */
+    double cal_inside_log_half_width; /* the calibrated log half-width of a configuration
+                                         inside the trained range (distance 0), what the
+                                         site's fitted curve carries over the training
+                                         runs; 0 when no backtest calibrated the report */
 } report;
 
 void report_init(report *r);

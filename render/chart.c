@@ -272,7 +272,7 @@ bool chart_residuals(const char *title, const char *x_label, axis_scale x_scale,
     plot_layer zero = {.kind = LAYER_HLINE, .legend = "0, \xC2\xB1" "10%", .color = -1,
                        .dashed = true, .value = 0, .band = 10};
     plot_spec spec = {.title = title, .x_label = x_label,
-                      .y_label = "error (%) = 100 (predicted \xE2\x88\x92 measured) / measured",
+                      .y_label = "error (%), + = predicted too high",
                       .x_scale = x_scale, .y_scale = SCALE_LINEAR};
     bool ok = grouped_points(&spec, &zero, s.groups, s.pts, n, false, out, err, errlen);
     point_set_free(&s);
@@ -300,7 +300,7 @@ bool chart_cost_time(const char *title, const char *cost_label, const chart_cost
 /* Scaling                                                             */
 
 /* Legend entries that explain the marks rather than a series. */
-static size_t key_layers(plot_layer *l, bool any_held_out, bool any_interval)
+static size_t key_layers(plot_layer *l, bool any_held_out, bool any_calibrated, bool any_textbook)
 {
     size_t n = 0;
     l[n++] = (plot_layer){.kind = LAYER_POINTS, .legend = "training runs (mean, min\xE2\x80\x93max)",
@@ -308,16 +308,19 @@ static size_t key_layers(plot_layer *l, bool any_held_out, bool any_interval)
     if (any_held_out)
         l[n++] = (plot_layer){.kind = LAYER_POINTS, .legend = "held-out runs", .color = -1,
                               .marker = MARK_SQUARE, .hollow = true};
-    if (any_interval)
-        l[n++] = (plot_layer){.kind = LAYER_BAND, .legend = "95% prediction interval",
+    if (any_calibrated)
+        l[n++] = (plot_layer){.kind = LAYER_BAND, .legend = "calibrated 95% prediction interval",
                               .color = -1};
+    if (any_textbook)
+        l[n++] = (plot_layer){.kind = LAYER_BAND, .legend = "model's own 95% prediction interval",
+                              .color = -1, .hollow = true};
     return n;
 }
 
 typedef struct {
     name_set names;
-    point *pts;          /* runs then predictions, each set grouped */
-    columns train, held, preds;
+    point *pts;          /* scratch: one role's points at a time */
+    columns train, held, cal, textbook;
     plot_layer *layers;
 } scaling_work;
 
@@ -327,7 +330,8 @@ static void scaling_work_free(scaling_work *w)
     free(w->pts);
     columns_free(&w->train);
     columns_free(&w->held);
-    columns_free(&w->preds);
+    columns_free(&w->cal);
+    columns_free(&w->textbook);
     free(w->layers);
 }
 
@@ -343,6 +347,19 @@ static bool run_columns(scaling_work *w, const chart_scaling_data *d, bool held_
     return columns_make(c, w->pts, n, w->names.n);
 }
 
+/* The curve's points with one of its two intervals. */
+static bool curve_columns(scaling_work *w, const chart_scaling_data *d, bool calibrated,
+                          columns *c)
+{
+    for (size_t i = 0; i < d->npreds; i++) {
+        const chart_prediction *p = &d->preds[i];
+        w->pts[i] = (point){name_index(&w->names, p->series), p->x, p->estimate,
+                            calibrated ? p->cal_low : p->pi_low,
+                            calibrated ? p->cal_high : p->pi_high, i};
+    }
+    return columns_make(c, w->pts, d->npreds, w->names.n);
+}
+
 static bool scaling_columns(scaling_work *w, const chart_scaling_data *d)
 {
     size_t total = d->nruns + d->npreds;
@@ -356,14 +373,9 @@ static bool scaling_columns(scaling_work *w, const chart_scaling_data *d)
     bool ok = name_set_make(&w->names, all, total);
     free(all);
     w->pts = malloc((total ? total : 1) * sizeof *w->pts);
-    if (!ok || !w->pts || !run_columns(w, d, false, &w->train) || !run_columns(w, d, true, &w->held))
-        return false;
-    for (size_t i = 0; i < d->npreds; i++) {
-        const chart_prediction *p = &d->preds[i];
-        w->pts[i] = (point){name_index(&w->names, p->series), p->x, p->estimate, p->pi_low,
-                            p->pi_high, i};
-    }
-    return columns_make(&w->preds, w->pts, d->npreds, w->names.n);
+    return ok && w->pts && run_columns(w, d, false, &w->train) &&
+           run_columns(w, d, true, &w->held) && curve_columns(w, d, true, &w->cal) &&
+           curve_columns(w, d, false, &w->textbook);
 }
 
 static bool any_finite(const double *v, size_t n)
@@ -374,23 +386,40 @@ static bool any_finite(const double *v, size_t n)
     return false;
 }
 
+/* Whether the textbook interval differs visibly (by more than 1%) from
+ * the calibrated one somewhere on the slice. */
+static bool textbook_differs(const plot_layer *textbook, const plot_layer *cal)
+{
+    for (size_t i = 0; i < textbook->n; i++) {
+        const double a[2] = {textbook->lo[i], textbook->hi[i]}, b[2] = {cal->lo[i], cal->hi[i]};
+        for (int k = 0; k < 2; k++)
+            if (isfinite(a[k]) && (!isfinite(b[k]) || fabs(a[k] - b[k]) > 0.01 * fabs(b[k])))
+                return true;
+    }
+    return false;
+}
+
 bool chart_scaling(const chart_scaling_data *d, chart_files *out, char *err, size_t errlen)
 {
     scaling_work w = {0};
     bool ok = false;
-    if (!scaling_columns(&w, d) || !(w.layers = calloc(6 * w.names.n + 3, sizeof *w.layers))) {
+    if (!scaling_columns(&w, d) || !(w.layers = calloc(7 * w.names.n + 4, sizeof *w.layers))) {
         out_of_memory(err, errlen);
         goto done;
     }
     size_t nl = 0;
-    bool any_interval = any_finite(w.preds.lo, d->npreds);
+    bool any_cal = false, any_textbook = false;
     for (size_t g = 0; g < w.names.n; g++) {
-        plot_layer band = slice(LAYER_BAND, &w.preds, g);
+        plot_layer band = slice(LAYER_BAND, &w.cal, g);
+        plot_layer textbook = slice(LAYER_BAND, &w.textbook, g);
+        textbook.hollow = true;
         if (any_finite(band.lo, band.n))
-            w.layers[nl++] = band;
+            w.layers[nl++] = band, any_cal = true;
+        if (textbook_differs(&textbook, &band))
+            w.layers[nl++] = textbook, any_textbook = true;
     }
     for (size_t g = 0; g < w.names.n; g++) {
-        plot_layer line = slice(LAYER_LINE, &w.preds, g);
+        plot_layer line = slice(LAYER_LINE, &w.cal, g);
         plot_layer bars = slice(LAYER_ERRORBARS, &w.train, g), hbars = slice(LAYER_ERRORBARS, &w.held, g);
         plot_layer train = slice(LAYER_POINTS, &w.train, g), held = slice(LAYER_POINTS, &w.held, g);
         train.marker = MARK_CIRCLE;
@@ -404,10 +433,12 @@ bool chart_scaling(const chart_scaling_data *d, chart_files *out, char *err, siz
         w.layers[nl++] = train;
         w.layers[nl++] = held;
     }
-    nl += key_layers(w.layers + nl, d->nruns && w.held.start[w.names.n] > 0, any_interval);
+    nl += key_layers(w.layers + nl, d->nruns && w.held.start[w.names.n] > 0, any_cal,
+                     any_textbook);
     plot_spec spec = {.title = d->title, .x_label = d->x_label, .y_label = d->y_label,
                       .x_scale = d->x_scale, .y_scale = SCALE_LOG10, .layers = w.layers,
-                      .nlayers = nl};
+                      .nlayers = nl, .cover = d->cover, .x_min = d->x_min, .x_max = d->x_max,
+                      .y_min = d->y_min, .y_max = d->y_max};
     ok = render_both(&spec, out, err, errlen);
 done:
     scaling_work_free(&w);

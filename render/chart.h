@@ -38,10 +38,13 @@ typedef struct {
 bool chart_pred_vs_measured(const char *title, const char *unit, const chart_pvm_point *p,
                             size_t n, chart_files *out, char *err, size_t errlen);
 
-/* Response against processors (or another x): measured runs as points
- * with their repetition spread (min..max), training and held-out runs
- * with different markers, per series the predicted curve and its 95%
- * prediction interval as a band. */
+/* Response against processors (or another x), one panel of a set of
+ * small multiples: measured runs as points with their repetition spread
+ * (min..max), training runs filled circles and held-out runs hollow
+ * squares, per series the fitted curve through the model's values at the
+ * training configurations and the targets (the caller computes them),
+ * its calibrated 95% prediction interval as a filled band and the
+ * model's textbook PI as dashed edges where it differs. */
 typedef struct {
     const char *series;  /* legend text, e.g. "wrg3-myrinet, N=1024" */
     double x;
@@ -53,7 +56,8 @@ typedef struct {
     const char *series;
     double x;
     double estimate;
-    double pi_low, pi_high; /* NAN when the model gives no interval */
+    double pi_low, pi_high;   /* textbook 95% PI; NAN when the model gives none */
+    double cal_low, cal_high; /* calibrated 95% PI; NAN when absent */
 } chart_prediction;
 
 typedef struct {
@@ -62,8 +66,11 @@ typedef struct {
     axis_scale x_scale;     /* SCALE_LOG2 for processors */
     const chart_run *runs;
     size_t nruns;
-    const chart_prediction *preds;
+    const chart_prediction *preds; /* the curve's points, any order */
     size_t npreds;
+    bool cover;               /* the axes also cover [x_min, x_max] x [y_min, y_max]:
+                                 every panel of a set gets the same axes */
+    double x_min, x_max, y_min, y_max;
 } chart_scaling_data;
 
 bool chart_scaling(const chart_scaling_data *d, chart_files *out, char *err, size_t errlen);

@@ -49,3 +49,7 @@ verify-site: $(VERIFY_BIN)
 
 EXTRA_TEST_BINS += $(VERIFY_TEST)
 CHECK_EXTRA     += $(VERIFY_BIN) $(VERIFY_TEST)
+
+# tests/test_charts.c reads the charts with libxml2 too (not with the writer).
+$(call obj,tests/test_charts.c): PKG_CFLAGS += $(XML_CFLAGS)
+$(B)/tests/test_charts: PKG_LIBS += $(XML_LIBS)

@@ -18,17 +18,59 @@
 #include "render/escape.h"
 #include "render/png.h"
 
-/* Okabe & Ito (2008), "Color Universal Design": blue, orange, bluish
- * green, reddish purple, vermillion, sky blue, black, yellow. */
-static const unsigned palette[PLOT_PALETTE_SIZE] = {
-    0x0072B2, 0xE69F00, 0x009E73, 0xCC79A7, 0xD55E00, 0x56B4E9, 0x000000, 0xF0E442};
-static const unsigned grey = 0x777777;
-enum { TEXT_DARK = 0x1A1A1A, TEXT_MID = 0x333333, TEXT_MUTED = 0x595959 };
+/* The colours of one scheme. Cairo draws with the light one; the SVG
+ * names every colour as a CSS variable (plot_theme_role) whose value its
+ * <style> sets per prefers-color-scheme, so a dark page shows a dark chart.
+ *
+ * The palette follows Okabe & Ito (2008), "Color Universal Design" (blue,
+ * orange, bluish green, reddish purple, vermillion, black, sky blue,
+ * yellow), darkened on white and lightened on the dark background where
+ * the original falls below 3:1 contrast (orange 2.2:1, sky blue 2.3:1 and
+ * yellow 1.3:1 on white; black on dark). */
+typedef struct {
+    unsigned palette[PLOT_PALETTE_SIZE];
+    unsigned grey, bg, grid, frame, text_dark, text_mid, text_muted;
+} theme;
 
+static const theme light = {
+    {0x0072B2, 0xB36B00, 0x009E73, 0xB0508A, 0xD55E00, 0x000000, 0x2C7FB8, 0x8A7A00},
+    0x6B6B6B, 0xFFFFFF, 0xE0E0E0, 0x595959, 0x1A1A1A, 0x333333, 0x595959};
+static const theme dark = {
+    {0x4A9BD8, 0xE69F00, 0x009E73, 0xCC79A7, 0xE0703A, 0xE6E6E6, 0x7FC8F0, 0xF0E442},
+    0x9E9E9E, 0x14171B, 0x33393F, 0xA8A8A8, 0xE4E8EC, 0xD0D4D8, 0xA8B0B8};
+
+/* The themable colours in a fixed order: palette, then the others. */
+enum { ROLE_GREY = PLOT_PALETTE_SIZE, ROLE_BG, ROLE_GRID, ROLE_FRAME, ROLE_TEXT_DARK,
+       ROLE_TEXT_MID, ROLE_TEXT_MUTED, ROLE_COUNT };
+static const char *const role_names[ROLE_COUNT] = {
+    "c0", "c1", "c2", "c3", "c4", "c5", "c6", "c7", "grey", "bg", "grid", "frame", "text",
+    "text-mid", "text-muted"};
+
+static unsigned role_color(const theme *t, int role)
+{
+    if (role < PLOT_PALETTE_SIZE)
+        return t->palette[role];
+    const unsigned others[] = {t->grey, t->bg, t->grid, t->frame, t->text_dark, t->text_mid,
+                               t->text_muted};
+    return others[role - PLOT_PALETTE_SIZE];
+}
+
+/* The role of a light colour, -1 when it has none. */
+static int light_role(unsigned rgb)
+{
+    for (int r = 0; r < ROLE_COUNT; r++)
+        if (role_color(&light, r) == rgb)
+            return r;
+    return -1;
+}
+
+/* Sizes in px of the 400 px wide drawing. Shown at a 390 px viewport the
+ * page's content column is 369 px wide (style.css: 0.6rem padding, a 1 px
+ * border), so 12 px text still reads 11 px there. */
 enum {
-    MARGIN_TOP = 44, MARGIN_LEFT = 72, MARGIN_BOTTOM = 60, MARGIN_RIGHT = 20,
-    LEGEND_MAX_WIDTH = 240, LEGEND_ROW = 18, LEGEND_SYMBOL = 26,
-    FONT_TITLE = 14, FONT_LABEL = 12, FONT_TICK = 12, FONT_NOTE = 12
+    MARGIN_TOP = 34, MARGIN_LEFT = 64, MARGIN_RIGHT = 14, PLOT_AREA_HEIGHT = 230,
+    BELOW_PLOT = 50, LEGEND_ROW = 17, LEGEND_SYMBOL = 26, LEGEND_GAP = 16,
+    FONT_TITLE = 13, FONT_LABEL = 12, FONT_TICK = 12, FONT_NOTE = 12
 };
 
 static const char *const font_family = "DejaVu Sans";
@@ -42,8 +84,8 @@ void plot_release_fonts(void)
 unsigned plot_color(int i)
 {
     if (i < 0)
-        return grey;
-    return palette[i % PLOT_PALETTE_SIZE];
+        return light.grey;
+    return light.palette[i % PLOT_PALETTE_SIZE];
 }
 
 static void set_color(cairo_t *cr, unsigned rgb, double alpha)
@@ -196,6 +238,9 @@ static void svg_text(rbuf *out, double x, double y, const char *text, align a, d
     rbuf_printf(out, "<text x=\"%.2f\" y=\"%.2f\" font-family=\"DejaVu Sans, Verdana, sans-serif\" "
                 "font-size=\"%g\"%s fill=\"#%06X\" text-anchor=\"%s\"", x, y, size,
                 bold ? " font-weight=\"bold\"" : "", rgb, anchors[a]);
+    int role = light_role(rgb);
+    if (role >= 0)
+        rbuf_printf(out, " style=\"fill:var(--%s)\"", role_names[role]);
     if (vertical)
         rbuf_printf(out, " transform=\"rotate(-90 %.2f %.2f)\"", x, y);
     rbuf_putc(out, '>');
@@ -360,8 +405,30 @@ static void fill_band_run(cairo_t *cr, const frame *f, const plot_layer *l, size
         cairo_rectangle(cr, px - 4, to_px(&f->y, l->hi[from]), 8,
                         to_px(&f->y, l->lo[from]) - to_px(&f->y, l->hi[from]));
     }
-    set_color(cr, plot_color(l->color), 0.18);
-    cairo_fill(cr);
+    if (l->hollow) { /* outline only: the two edges, dashed */
+        static const double dash[] = {4, 3};
+        cairo_new_path(cr);
+        for (int edge = 0; edge < 2; edge++) {
+            const double *v = edge ? l->hi : l->lo;
+            for (size_t i = from; i < to; i++) {
+                double px = to_px(&f->x, l->x[i]), py = to_px(&f->y, v[i]);
+                if (i == from)
+                    cairo_move_to(cr, px - (to - from == 1 ? 5 : 0), py);
+                cairo_line_to(cr, px + (to - from == 1 ? 5 : 0), py);
+            }
+        }
+        set_color(cr, plot_color(l->color), 1);
+        cairo_set_line_width(cr, 1.3);
+        cairo_set_dash(cr, dash, 2, 0);
+        cairo_stroke(cr);
+        cairo_set_dash(cr, NULL, 0, 0);
+        return;
+    }
+    set_color(cr, plot_color(l->color), 0.22);
+    cairo_fill_preserve(cr);
+    set_color(cr, plot_color(l->color), 0.55);
+    cairo_set_line_width(cr, 0.8);
+    cairo_stroke(cr);
 }
 
 static void draw_band(cairo_t *cr, const plot_spec *s, const frame *f, const plot_layer *l)
@@ -447,17 +514,22 @@ static bool has_legend(const plot_layer *l)
     return l->legend && l->legend[0];
 }
 
-static double legend_width(cairo_t *cr, const plot_spec *s)
+static size_t legend_entries(const plot_spec *s)
+{
+    size_t n = 0;
+    for (size_t k = 0; k < s->nlayers; k++)
+        n += has_legend(&s->layers[k]);
+    return n;
+}
+
+/* The widest legend text. */
+static double legend_text_width(cairo_t *cr, const plot_spec *s)
 {
     double w = 0;
     for (size_t k = 0; k < s->nlayers; k++)
-        if (has_legend(&s->layers[k])) {
-            double t = text_width(cr, s->layers[k].legend, FONT_TICK);
-            w = fmax(w, t);
-        }
-    if (w == 0)
-        return 0;
-    return fmin(w + LEGEND_SYMBOL + 20, LEGEND_MAX_WIDTH);
+        if (has_legend(&s->layers[k]))
+            w = fmax(w, text_width(cr, s->layers[k].legend, FONT_TICK));
+    return w;
 }
 
 static void legend_symbol(cairo_t *cr, const plot_layer *l, double x, double y)
@@ -467,9 +539,23 @@ static void legend_symbol(cairo_t *cr, const plot_layer *l, double x, double y)
         draw_marker(cr, l, x + LEGEND_SYMBOL / 2.0, y);
         break;
     case LAYER_BAND:
+        if (l->hollow) {
+            static const double dash[] = {4, 3};
+            cairo_move_to(cr, x, y - 4);
+            cairo_line_to(cr, x + LEGEND_SYMBOL - 4, y - 4);
+            cairo_move_to(cr, x, y + 4);
+            cairo_line_to(cr, x + LEGEND_SYMBOL - 4, y + 4);
+            set_color(cr, plot_color(l->color), 1);
+            cairo_set_line_width(cr, 1.3);
+            cairo_set_dash(cr, dash, 2, 0);
+            cairo_stroke(cr);
+            cairo_set_dash(cr, NULL, 0, 0);
+            break;
+        }
+        /* fall through */
     case LAYER_ERRORBARS:
         cairo_rectangle(cr, x, y - 6, LEGEND_SYMBOL - 4, 12);
-        set_color(cr, plot_color(l->color), l->kind == LAYER_BAND ? 0.25 : 0.6);
+        set_color(cr, plot_color(l->color), l->kind == LAYER_BAND ? 0.3 : 0.6);
         cairo_fill(cr);
         break;
     default: /* lines and references: a stroke, over a band patch if any */
@@ -487,28 +573,39 @@ static void legend_symbol(cairo_t *cr, const plot_layer *l, double x, double y)
     }
 }
 
-static void draw_legend(const canvas *cv, const plot_spec *s, double x, double top, double width,
-                        double bottom)
+/* The legend sits under the plot, every entry shown (the drawing grows
+ * instead of cutting entries), in as many columns as the widest entry
+ * allows. */
+typedef struct {
+    size_t entries, columns, rows;
+    double column_width;
+} legend_layout;
+
+static legend_layout layout_legend(cairo_t *cr, const plot_spec *s)
 {
-    cairo_t *cr = cv->cr;
-    double y = top + 8;
-    size_t shown = 0, total = 0;
-    for (size_t k = 0; k < s->nlayers; k++)
-        total += has_legend(&s->layers[k]);
+    legend_layout g = {legend_entries(s), 1, 0, PLOT_WIDTH - 16};
+    if (g.entries == 0)
+        return g;
+    double entry = LEGEND_SYMBOL + 2 + legend_text_width(cr, s) + LEGEND_GAP;
+    size_t fit = (size_t)((PLOT_WIDTH - 16) / entry);
+    g.columns = fit < 1 ? 1 : fit > g.entries ? g.entries : fit;
+    g.rows = (g.entries + g.columns - 1) / g.columns;
+    g.column_width = (PLOT_WIDTH - 16) / (double)g.columns;
+    return g;
+}
+
+static void draw_legend(const canvas *cv, const plot_spec *s, const legend_layout *g, double top)
+{
+    size_t shown = 0;
     for (size_t k = 0; k < s->nlayers; k++) {
         const plot_layer *l = &s->layers[k];
         if (!has_legend(l))
             continue;
-        if (y + 2 * LEGEND_ROW > bottom && shown + 1 < total) {
-            char more[48];
-            snprintf(more, sizeof more, "\xE2\x80\xA6 %zu more", total - shown);
-            draw_text(cv, x, y + 4, more, ALIGN_LEFT, FONT_TICK, false, width, TEXT_MUTED, false);
-            return;
-        }
-        legend_symbol(cr, l, x, y);
+        double x = 8 + (double)(shown / g->rows) * g->column_width;
+        double y = top + (double)(shown % g->rows) * LEGEND_ROW + 8;
+        legend_symbol(cv->cr, l, x, y);
         draw_text(cv, x + LEGEND_SYMBOL + 2, y + 4, l->legend, ALIGN_LEFT, FONT_TICK, false,
-                  width - LEGEND_SYMBOL - 4, TEXT_DARK, false);
-        y += LEGEND_ROW;
+                  g->column_width - LEGEND_SYMBOL - 6, light.text_dark, false);
         shown++;
     }
 }
@@ -516,11 +613,27 @@ static void draw_legend(const canvas *cv, const plot_spec *s, double x, double t
 /* ------------------------------------------------------------------ */
 /* Axes, grid, frame                                                   */
 
+/* Tick labels from left to right, each left out where it would touch the
+ * one drawn before it (the tick and its grid line stay). */
+static void draw_x_tick_labels(const canvas *cv, const frame *f)
+{
+    double last_right = -1e9;
+    for (size_t i = 0; i < f->x.ticks.n; i++) {
+        double px = to_px(&f->x, f->x.ticks.at[i]);
+        double half = text_width(cv->cr, f->x.ticks.label[i], FONT_TICK) / 2;
+        if (px - half < last_right + 3)
+            continue;
+        draw_text(cv, px, f->bottom + 16, f->x.ticks.label[i], ALIGN_CENTER, FONT_TICK, false, 0,
+                  light.text_mid, false);
+        last_right = px + half;
+    }
+}
+
 static void draw_axes(const canvas *cv, const plot_spec *s, const frame *f)
 {
     cairo_t *cr = cv->cr;
     cairo_set_line_width(cr, 1);
-    cairo_set_source_rgb(cr, 0.88, 0.88, 0.88);
+    set_color(cr, light.grid, 1);
     for (size_t i = 0; i < f->x.ticks.n; i++) {
         double px = round(to_px(&f->x, f->x.ticks.at[i])) + 0.5;
         cairo_move_to(cr, px, f->top);
@@ -532,21 +645,19 @@ static void draw_axes(const canvas *cv, const plot_spec *s, const frame *f)
         cairo_line_to(cr, f->right, py);
     }
     cairo_stroke(cr);
-    for (size_t i = 0; i < f->x.ticks.n; i++)
-        draw_text(cv, to_px(&f->x, f->x.ticks.at[i]), f->bottom + 16, f->x.ticks.label[i],
-                  ALIGN_CENTER, FONT_TICK, false, 0, TEXT_MID, false);
+    draw_x_tick_labels(cv, f);
     for (size_t i = 0; i < f->y.ticks.n; i++)
         draw_text(cv, f->left - 6, to_px(&f->y, f->y.ticks.at[i]) + 4, f->y.ticks.label[i],
-                  ALIGN_RIGHT, FONT_TICK, false, 0, TEXT_MID, false);
-    draw_text(cv, (f->left + f->right) / 2, f->bottom + 36, s->x_label, ALIGN_CENTER, FONT_LABEL,
-              false, f->right - f->left, TEXT_MID, false);
-    draw_text(cv, 18, (f->top + f->bottom) / 2, s->y_label, ALIGN_CENTER, FONT_LABEL, false,
-              f->bottom - f->top, TEXT_MID, true);
+                  ALIGN_RIGHT, FONT_TICK, false, 0, light.text_mid, false);
+    draw_text(cv, (f->left + f->right) / 2, f->bottom + 34, s->x_label, ALIGN_CENTER, FONT_LABEL,
+              false, PLOT_WIDTH - 16, light.text_mid, false);
+    draw_text(cv, 16, (f->top + f->bottom) / 2, s->y_label, ALIGN_CENTER, FONT_LABEL, false,
+              f->bottom - f->top + 30, light.text_mid, true);
 }
 
 static void draw_frame(cairo_t *cr, const frame *f)
 {
-    cairo_set_source_rgb(cr, 0.35, 0.35, 0.35);
+    set_color(cr, light.frame, 1);
     cairo_set_line_width(cr, 1);
     cairo_rectangle(cr, round(f->left) + 0.5, round(f->top) + 0.5, round(f->right - f->left),
                     round(f->bottom - f->top));
@@ -556,7 +667,42 @@ static void draw_frame(cairo_t *cr, const frame *f)
 /* ------------------------------------------------------------------ */
 /* The whole plot                                                      */
 
-static bool make_frame(cairo_t *cr, const plot_spec *s, frame *f, size_t *hidden)
+/* On a process-count axis the ticks go at the processes the data has
+ * (3, 6, 12, 14), not only at powers of two: the x of every drawn point,
+ * line and band, and the range the axes must cover. */
+static void ticks_at_data(const plot_spec *s, axis_ticks *t)
+{
+    size_t n = 2;
+    for (size_t k = 0; k < s->nlayers; k++)
+        n += s->layers[k].n;
+    double *v = malloc(n * sizeof *v);
+    if (!v)
+        return; /* the computed ticks stay */
+    n = 0;
+    for (size_t k = 0; k < s->nlayers; k++) {
+        const plot_layer *l = &s->layers[k];
+        bool drawn = l->kind == LAYER_POINTS || l->kind == LAYER_LINE || l->kind == LAYER_BAND;
+        for (size_t i = 0; drawn && i < l->n; i++)
+            if (showable(s->x_scale, l->x[i]))
+                v[n++] = l->x[i];
+    }
+    if (s->cover && showable(s->x_scale, s->x_min) && showable(s->x_scale, s->x_max))
+        v[n++] = s->x_min, v[n++] = s->x_max;
+    ticks_use_values(t, v, n);
+    free(v);
+}
+
+/* Where everything goes: computed once, before the surface exists (the
+ * SVG's height must be known when it is created). */
+typedef struct {
+    frame f;
+    size_t hidden;
+    legend_layout legend;
+    double legend_top, note_y;
+    int height;
+} layout;
+
+static bool make_frame(const plot_spec *s, frame *f, size_t *hidden)
 {
     extent ex = {0}, ey = {0};
     *hidden = data_extents(s, &ex, &ey);
@@ -567,18 +713,28 @@ static bool make_frame(cairo_t *cr, const plot_spec *s, frame *f, size_t *hidden
         }
         ey = ex;
     }
+    if (s->cover) {
+        const double xs[2] = {s->x_min, s->x_max}, ys[2] = {s->y_min, s->y_max};
+        for (int k = 0; k < 2; k++) {
+            if (showable(s->x_scale, xs[k]))
+                extend(&ex, xs[k]);
+            if (showable(s->y_scale, ys[k]))
+                extend(&ey, ys[k]);
+        }
+    }
     default_extent(&ex, s->x_scale);
     default_extent(&ey, s->y_scale);
     if (!ticks_compute(s->x_scale, ex.min, ex.max, &f->x.ticks) ||
         !ticks_compute(s->y_scale, ey.min, ey.max, &f->y.ticks))
         return false;
+    if (s->x_scale == SCALE_LOG2)
+        ticks_at_data(s, &f->x.ticks);
     set_view(&f->x);
     set_view(&f->y);
-    double legend = legend_width(cr, s);
     f->left = MARGIN_LEFT;
     f->top = MARGIN_TOP;
-    f->right = PLOT_WIDTH - MARGIN_RIGHT - legend;
-    f->bottom = PLOT_HEIGHT - MARGIN_BOTTOM;
+    f->right = PLOT_WIDTH - MARGIN_RIGHT;
+    f->bottom = MARGIN_TOP + PLOT_AREA_HEIGHT;
     if (s->same_range) { /* a square plot: y = x at 45 degrees */
         double side = fmin(f->right - f->left, f->bottom - f->top);
         f->right = f->left + side;
@@ -589,39 +745,72 @@ static bool make_frame(cairo_t *cr, const plot_spec *s, frame *f, size_t *hidden
     return true;
 }
 
-static bool draw_plot(const canvas *cv, const plot_spec *s, char *err, size_t errlen)
+static void set_font_options(cairo_t *cr)
 {
-    cairo_t *cr = cv->cr;
     cairo_font_options_t *fo = cairo_font_options_create();
     cairo_font_options_set_hint_metrics(fo, CAIRO_HINT_METRICS_OFF);
     cairo_font_options_set_hint_style(fo, CAIRO_HINT_STYLE_NONE);
     cairo_set_font_options(cr, fo);
     cairo_font_options_destroy(fo);
+}
 
-    cairo_set_source_rgb(cr, 1, 1, 1);
-    cairo_paint(cr);
-    frame f;
-    size_t hidden;
-    if (!make_frame(cr, s, &f, &hidden)) {
+/* Lay the plot out, measuring text on a scratch surface. */
+static bool make_layout(const plot_spec *s, layout *lay, char *err, size_t errlen)
+{
+    if (!make_frame(s, &lay->f, &lay->hidden)) {
         snprintf(err, errlen, "no usable axis range");
         return false;
     }
-    draw_text(cv, PLOT_WIDTH / 2.0, 26, s->title, ALIGN_CENTER, FONT_TITLE, true, PLOT_WIDTH - 20,
-              TEXT_DARK, false);
-    draw_axes(cv, s, &f);
+    cairo_surface_t *scratch = cairo_image_surface_create(CAIRO_FORMAT_RGB24, 1, 1);
+    cairo_t *cr = cairo_create(scratch);
+    set_font_options(cr);
+    lay->legend = layout_legend(cr, s);
+    bool ok = cairo_status(cr) == CAIRO_STATUS_SUCCESS;
+    cairo_destroy(cr);
+    cairo_surface_destroy(scratch);
+    if (!ok) {
+        snprintf(err, errlen, "cairo: cannot measure text");
+        return false;
+    }
+    lay->legend_top = MARGIN_TOP + PLOT_AREA_HEIGHT + BELOW_PLOT;
+    double y = lay->legend_top + (double)lay->legend.rows * LEGEND_ROW + 4;
+    lay->note_y = y + 12;
+    lay->height = (int)ceil(y + (lay->hidden ? 22 : 6));
+    return true;
+}
+
+int plot_height(const plot_spec *spec)
+{
+    layout lay;
+    char err[64];
+    return make_layout(spec, &lay, err, sizeof err) ? lay.height : 0;
+}
+
+static bool draw_plot(const canvas *cv, const plot_spec *s, const layout *lay, char *err,
+                      size_t errlen)
+{
+    cairo_t *cr = cv->cr;
+    set_font_options(cr);
+    set_color(cr, light.bg, 1);
+    cairo_paint(cr);
+    const frame *f = &lay->f;
+    draw_text(cv, PLOT_WIDTH / 2.0, 22, s->title, ALIGN_CENTER, FONT_TITLE, true, PLOT_WIDTH - 12,
+              light.text_dark, false);
+    draw_axes(cv, s, f);
     cairo_save(cr);
-    cairo_rectangle(cr, f.left, f.top, f.right - f.left, f.bottom - f.top);
+    cairo_rectangle(cr, f->left, f->top, f->right - f->left, f->bottom - f->top);
     cairo_clip(cr);
     for (size_t k = 0; k < s->nlayers; k++)
-        draw_layer(cr, s, &f, &s->layers[k]);
+        draw_layer(cr, s, f, &s->layers[k]);
     cairo_restore(cr);
-    draw_frame(cr, &f);
-    draw_legend(cv, s, f.right + 14, f.top, PLOT_WIDTH - f.right - 18, f.bottom);
-    if (hidden) {
+    draw_frame(cr, f);
+    draw_legend(cv, s, &lay->legend, lay->legend_top);
+    if (lay->hidden) {
         char note[96];
         snprintf(note, sizeof note, "%zu point%s not shown (missing, or not positive on a log axis)",
-                 hidden, hidden == 1 ? "" : "s");
-        draw_text(cv, 8, PLOT_HEIGHT - 6, note, ALIGN_LEFT, FONT_NOTE, false, 0, TEXT_MUTED, false);
+                 lay->hidden, lay->hidden == 1 ? "" : "s");
+        draw_text(cv, 8, lay->note_y, note, ALIGN_LEFT, FONT_NOTE, false, PLOT_WIDTH - 16,
+                  light.text_muted, false);
     }
     cairo_status_t st = cairo_status(cr);
     if (st != CAIRO_STATUS_SUCCESS) {
@@ -671,12 +860,83 @@ static void normalize_svg_ids(const char *s, size_t len, rbuf *out)
     }
 }
 
-static bool render_svg(const plot_spec *spec, rbuf *out, char *err, size_t errlen)
+/* Cairo writes colours as "fill:rgb(0%,44.705882%,69.803922%)": each
+ * becomes "#0072B2", followed where it is a themed colour by the same
+ * property as a CSS variable ("fill:#0072B2;fill:var(--c0)"): browsers
+ * take the variable, a viewer without CSS variables the plain colour. */
+static void theme_svg_colors(const char *s, size_t len, rbuf *out)
+{
+    const char *end = s + len;
+    while (s < end) {
+        const char *hit = strstr(s, "rgb(");
+        double c[3];
+        int used = 0;
+        char token[64] = ""; /* sscanf on a copy: on the whole file it would measure it each time */
+        if (hit && hit < end)
+            snprintf(token, sizeof token, "%.*s", (int)fmin(63, (double)(end - hit)), hit);
+        if (!hit || hit >= end ||
+            sscanf(token, "rgb(%lf%%,%lf%%,%lf%%)%n", &c[0], &c[1], &c[2], &used) != 3 || !used) {
+            const char *stop = hit && hit < end ? hit + 4 : end;
+            rbuf_put(out, s, (size_t)(stop - s));
+            s = stop;
+            continue;
+        }
+        rbuf_put(out, s, (size_t)(hit - s));
+        unsigned rgb = 0;
+        for (int k = 0; k < 3; k++)
+            rgb = rgb << 8 | (unsigned)lround(fmin(fmax(c[k], 0), 100) * 2.55);
+        rbuf_printf(out, "#%06X", rgb);
+        int role = light_role(rgb);
+        size_t before = (size_t)(hit - s);
+        const char *prop = before >= 5 && strncmp(hit - 5, "fill:", 5) == 0       ? "fill"
+                           : before >= 7 && strncmp(hit - 7, "stroke:", 7) == 0 ? "stroke"
+                                                                                : NULL;
+        if (role >= 0 && prop)
+            rbuf_printf(out, ";%s:var(--%s)", prop, role_names[role]);
+        s = hit + used;
+    }
+}
+
+/* The stylesheet that sets the colour variables per colour scheme. */
+static void theme_style(rbuf *out)
+{
+    const theme *schemes[2] = {&light, &dark};
+    rbuf_puts(out, "<style>");
+    for (int k = 0; k < 2; k++) {
+        rbuf_puts(out, k ? "@media (prefers-color-scheme: dark){svg{" : "svg{");
+        for (int r = 0; r < ROLE_COUNT; r++)
+            rbuf_printf(out, "--%s:#%06X;", role_names[r], role_color(schemes[k], r));
+        rbuf_puts(out, k ? "}}" : "}");
+    }
+    rbuf_puts(out, "</style>\n");
+}
+
+/* The SVG as it is published: Cairo's graphics with renumbered ids and
+ * themed colours, the stylesheet first, the text elements last. */
+static void finish_svg(const char *raw, const char *end, const rbuf *texts, rbuf *out)
+{
+    rbuf ids;
+    rbuf_init(&ids);
+    normalize_svg_ids(raw, (size_t)(end - raw), &ids);
+    const char *svg = strstr(rbuf_str(&ids), "<svg");
+    const char *open_end = svg ? strchr(svg, '>') : NULL;
+    size_t head = open_end ? (size_t)(open_end + 1 - rbuf_str(&ids)) : 0;
+    rbuf_put(out, ids.data, head);
+    rbuf_putc(out, '\n');
+    theme_style(out);
+    theme_svg_colors(rbuf_str(&ids) + head, ids.len - head, out);
+    rbuf_put(out, texts->data, texts->len);
+    rbuf_puts(out, end);
+    rbuf_free(&ids);
+}
+
+static bool render_svg(const plot_spec *spec, const layout *lay, rbuf *out, char *err,
+                       size_t errlen)
 {
     rbuf raw;
     rbuf_init(&raw);
     cairo_surface_t *surface =
-        cairo_svg_surface_create_for_stream(write_to_rbuf, &raw, PLOT_WIDTH, PLOT_HEIGHT);
+        cairo_svg_surface_create_for_stream(write_to_rbuf, &raw, PLOT_WIDTH, lay->height);
     cairo_svg_surface_restrict_to_version(surface, CAIRO_SVG_VERSION_1_1);
 #if CAIRO_VERSION >= CAIRO_VERSION_ENCODE(1, 16, 0)
     cairo_svg_surface_set_document_unit(surface, CAIRO_SVG_UNIT_PX);
@@ -684,7 +944,7 @@ static bool render_svg(const plot_spec *spec, rbuf *out, char *err, size_t errle
     rbuf texts;
     rbuf_init(&texts);
     canvas cv = {cairo_create(surface), &texts};
-    bool ok = draw_plot(&cv, spec, err, errlen);
+    bool ok = draw_plot(&cv, spec, lay, err, errlen);
     cairo_destroy(cv.cr);
     cairo_surface_finish(surface);
     cairo_status_t st = cairo_surface_status(surface);
@@ -698,28 +958,27 @@ static bool render_svg(const plot_spec *spec, rbuf *out, char *err, size_t errle
         snprintf(err, errlen, "cairo svg: no </svg>");
         ok = false;
     }
-    if (ok) {
-        normalize_svg_ids(rbuf_str(&raw), (size_t)(end - rbuf_str(&raw)), out);
-        rbuf_put(out, texts.data, texts.len);
-        rbuf_puts(out, end);
-    }
+    if (ok)
+        finish_svg(rbuf_str(&raw), end, &texts, out);
     rbuf_free(&raw);
     rbuf_free(&texts);
     return ok && !out->oom;
 }
 
-static bool render_png(const plot_spec *spec, rbuf *out, char *err, size_t errlen)
+static bool render_png(const plot_spec *spec, const layout *lay, rbuf *out, char *err,
+                       size_t errlen)
 {
-    cairo_surface_t *surface = cairo_image_surface_create(CAIRO_FORMAT_RGB24, PLOT_WIDTH, PLOT_HEIGHT);
+    cairo_surface_t *surface =
+        cairo_image_surface_create(CAIRO_FORMAT_RGB24, PLOT_WIDTH, lay->height);
     canvas cv = {cairo_create(surface), NULL};
-    bool ok = draw_plot(&cv, spec, err, errlen);
+    bool ok = draw_plot(&cv, spec, lay, err, errlen);
     cairo_destroy(cv.cr);
     cairo_surface_flush(surface);
     if (ok && cairo_surface_status(surface) != CAIRO_STATUS_SUCCESS) {
         snprintf(err, errlen, "cairo: %s", cairo_status_to_string(cairo_surface_status(surface)));
         ok = false;
     }
-    if (ok && !png_encode_rgb24(cairo_image_surface_get_data(surface), PLOT_WIDTH, PLOT_HEIGHT,
+    if (ok && !png_encode_rgb24(cairo_image_surface_get_data(surface), PLOT_WIDTH, lay->height,
                                 cairo_image_surface_get_stride(surface), out)) {
         snprintf(err, errlen, "out of memory");
         ok = false;
@@ -730,6 +989,9 @@ static bool render_png(const plot_spec *spec, rbuf *out, char *err, size_t errle
 
 bool plot_render(const plot_spec *spec, plot_format format, rbuf *out, char *err, size_t errlen)
 {
-    return format == PLOT_SVG ? render_svg(spec, out, err, errlen)
-                              : render_png(spec, out, err, errlen);
+    layout lay;
+    if (!make_layout(spec, &lay, err, errlen))
+        return false;
+    return format == PLOT_SVG ? render_svg(spec, &lay, out, err, errlen)
+                              : render_png(spec, &lay, out, err, errlen);
 }

@@ -8,9 +8,13 @@
  * cannot be shown (NaN, or <= 0 on a logarithmic axis) are left out and
  * counted in a note under the plot.
  *
- * Colours are the Okabe-Ito palette (distinguishable with the common
- * colour-vision deficiencies); markers also differ between series so
- * nothing depends on colour alone. Text is laid out with the metrics of
+ * Colours are an Okabe-Ito palette (distinguishable with the common
+ * colour-vision deficiencies) adjusted so every colour has at least 3:1
+ * contrast on its background, in a light and a dark scheme: the SVG
+ * carries both in an embedded <style> chosen by prefers-color-scheme, the
+ * PNG is light. Markers also differ between series so nothing depends on
+ * colour alone. Ticks on a SCALE_LOG2 axis lie at the points' own x
+ * values (render/ticks.h, ticks_use_values). Text is laid out with the metrics of
  * "DejaVu Sans" from fontconfig. Cairo draws everything on the PNG; on
  * the SVG it draws the graphics and the text is added as <text> elements
  * (selectable, readable by screen readers, a fraction of the size and of
@@ -28,7 +32,7 @@
 #include "render/buf.h"
 #include "render/ticks.h"
 
-enum { PLOT_WIDTH = 720, PLOT_HEIGHT = 450, PLOT_PALETTE_SIZE = 8 };
+enum { PLOT_WIDTH = 400, PLOT_PALETTE_SIZE = 8 };
 
 typedef enum { MARK_CIRCLE, MARK_SQUARE, MARK_TRIANGLE, MARK_DIAMOND, MARK_COUNT } plot_marker;
 
@@ -41,13 +45,17 @@ typedef enum {
     LAYER_HLINE      /* the line y = value and the band value +- band */
 } plot_layer_kind;
 
+/* Every chart is PLOT_WIDTH px wide (shown whole on a phone, text at its
+ * size or nearly); its height grows with the legend under the plot, which
+ * shows every entry. */
 typedef struct {
     plot_layer_kind kind;
     const char *legend;  /* legend text; NULL = no entry. A layer with n = 0
                             and a legend is a legend entry only. */
     int color;           /* palette index (taken modulo the palette); -1 = grey */
     plot_marker marker;
-    bool hollow;         /* markers drawn as outlines */
+    bool hollow;         /* markers drawn as outlines; BAND: its two edges
+                            dashed instead of a filled area */
     bool dashed;         /* lines */
     const double *x, *y; /* n values each (y unused by BAND and ERRORBARS) */
     const double *lo, *hi;
@@ -62,11 +70,16 @@ typedef struct {
     const char *x_label, *y_label; /* with units: "processors", "time (s)" */
     axis_scale x_scale, y_scale;
     bool same_range;  /* one range for both axes (y = x is the diagonal) */
+    bool cover;       /* the axes also cover [x_min, x_max] x [y_min, y_max] */
+    double x_min, x_max, y_min, y_max;
     const plot_layer *layers;
     size_t nlayers;
 } plot_spec;
 
 typedef enum { PLOT_SVG, PLOT_PNG } plot_format;
+
+/* The height in px of the drawing of spec (0 when it cannot be drawn). */
+int plot_height(const plot_spec *spec);
 
 /* Draw the plot and append the file's bytes to out. Returns false with a
  * reason in err when Cairo fails or memory runs out. */

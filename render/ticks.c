@@ -5,6 +5,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 void ticks_format(double v, char *out, size_t len)
@@ -168,4 +169,37 @@ bool ticks_compute(axis_scale scale, double min, double max, axis_ticks *out)
     case SCALE_LOG2: ok = log2_ticks(min, max, out); break;
     }
     return ok && ticks_usable(out);
+}
+
+static int compare_doubles(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+bool ticks_use_values(axis_ticks *t, const double *v, size_t n)
+{
+    double keep[TICKS_MAX];
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (!isfinite(v[i]) || v[i] < t->lo || v[i] > t->hi)
+            continue;
+        bool seen = false;
+        for (size_t j = 0; j < k && !seen; j++)
+            seen = keep[j] == v[i];
+        if (seen)
+            continue;
+        if (k == TICKS_MAX)
+            return false; /* too many to label: the computed ticks stay */
+        keep[k++] = v[i];
+    }
+    if (k < 2)
+        return false;
+    qsort(keep, k, sizeof *keep, compare_doubles);
+    t->lo = keep[0];
+    t->hi = keep[k - 1];
+    t->n = 0;
+    for (size_t i = 0; i < k; i++)
+        add_tick(t, keep[i]);
+    return true;
 }

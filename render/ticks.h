@@ -37,6 +37,14 @@ typedef struct {
  * log scales. */
 bool ticks_compute(axis_scale scale, double min, double max, axis_ticks *out);
 
+/* Put the ticks at the data's own values (the process counts 3, 6, 12,
+ * 14 a reader looks for) instead of the computed ones: the distinct
+ * finite values of v[0..n) inside [t->lo, t->hi], ascending, when there
+ * are 2 to TICKS_MAX of them, and the range becomes their span (the first
+ * and last tick at the ends, room for close labels); otherwise t is left
+ * as it is. Returns whether the ticks were replaced. */
+bool ticks_use_values(axis_ticks *t, const double *v, size_t n);
+
 /* A short label: "0.05", "2", "1000", "2e+05" (no trailing zeros). */
 void ticks_format(double v, char *out, size_t len);
 

@@ -239,7 +239,9 @@ static void chart_points(int k, chart_pvm_point *p)
     }
 }
 
-/* gnuplot drawing the same charts, SVG and PNG (pngcairo, the same size). */
+/* gnuplot drawing the same charts, SVG and PNG (pngcairo, about the same
+ * size: ours grow with their legend, a three-entry one makes them ~380 px). */
+enum { GNUPLOT_HEIGHT = 380 };
 static bool write_gnuplot_script(const char *path, const char *outdir)
 {
     FILE *f = fopen(path, "w");
@@ -252,7 +254,7 @@ static bool write_gnuplot_script(const char *path, const char *outdir)
         chart_points(k, p);
         for (int fmt = 0; fmt < 2; fmt++) {
             fprintf(f, "set terminal %s size %d,%d\nset output '%s/g%03d.%s'\n",
-                    fmt ? "pngcairo" : "svg", PLOT_WIDTH, PLOT_HEIGHT, outdir, k,
+                    fmt ? "pngcairo" : "svg", PLOT_WIDTH, GNUPLOT_HEIGHT, outdir, k,
                     fmt ? "png" : "svg");
             fprintf(f, "set title 'chart %d'\nplot x title 'y = x' with lines, "
                        "'-' title 'cluster-a' with points, '-' title 'cluster-b' with points, "

@@ -322,6 +322,16 @@ static void test_campaign_summary(void)
     CU_ASSERT_PTR_NOT_NULL(strstr(alpha, "\n| [scale](#experiment-scale) | scopred | 12 | 6.667 | "
                                          "20 | 8 of 12 |\n"));
     CU_ASSERT_PTR_NULL(strstr(alpha, "## Contents"));
+    /* Its opening lines: the oracle gives no calibrated interval and no
+     * distance, so the headline is the first target, np = 16 and N = 1000:
+     * estimate = measured = (68.175 + 66.825) / 2 = 67.5 s, PI +-5%:
+     * 64.125 s (1 min 4 s) to 70.875 s (1 min 11 s). */
+    const char *head = strstr(alpha, "- **Headline prediction:** scale at ant, np=16, N=1000: ");
+    CU_ASSERT_PTR_NOT_NULL(head);
+    CU_ASSERT_PTR_NOT_NULL(head ? strstr(head, "the model's own 95% PI 1 min 4 s \xE2\x80\x93 "
+                                               "1 min 11 s; measured ") : NULL);
+    CU_ASSERT_PTR_NOT_NULL(strstr(alpha, "- **Verdict:** "));
+    CU_ASSERT_PTR_NOT_NULL(strstr(alpha, "- **Best model on the held-out runs:** "));
     /* The summary comes before the README and the experiment. */
     const char *sum = strstr(alpha, "## Summary"), *desc = strstr(alpha, "## Description");
     CU_ASSERT_TRUE(sum && desc && sum < desc);

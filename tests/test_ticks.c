@@ -58,6 +58,35 @@ static void test_extreme_ranges(void)
     expect_sane(SCALE_LINEAR, 0, tiny);
 }
 
+/* Ticks at the data's process counts: np 3, 6, 12, 14 and 24 (repeats,
+ * NaN and a value outside the axis left out) give exactly those ticks,
+ * labelled as written, and the range 3..24; one value or more than
+ * TICKS_MAX distinct ones leave the computed ticks alone. */
+static void test_ticks_at_values(void)
+{
+    axis_ticks t;
+    CU_ASSERT_TRUE_FATAL(ticks_compute(SCALE_LOG2, 3, 24, &t));
+    const double v[] = {12, 3, 24, 6, 14, 12, NAN, 3, 1e9};
+    CU_ASSERT_TRUE(ticks_use_values(&t, v, 9));
+    static const char *const want[] = {"3", "6", "12", "14", "24"};
+    CU_ASSERT_EQUAL_FATAL(t.n, 5);
+    for (size_t i = 0; i < 5; i++)
+        CU_ASSERT_STRING_EQUAL(t.label[i], want[i]);
+    CU_ASSERT_EQUAL(t.lo, 3);
+    CU_ASSERT_EQUAL(t.hi, 24);
+
+    axis_ticks u, before;
+    CU_ASSERT_TRUE_FATAL(ticks_compute(SCALE_LOG2, 1, 64, &u));
+    before = u;
+    const double one[] = {8, 8};
+    CU_ASSERT_FALSE(ticks_use_values(&u, one, 2));
+    double many[TICKS_MAX + 1];
+    for (size_t i = 0; i <= TICKS_MAX; i++)
+        many[i] = 1 + (double)i;
+    CU_ASSERT_FALSE(ticks_use_values(&u, many, TICKS_MAX + 1));
+    CU_ASSERT_EQUAL(memcmp(&u, &before, sizeof u), 0);
+}
+
 static void test_ordinary_ranges_unchanged(void)
 {
     axis_ticks t;
@@ -108,6 +137,7 @@ int main(void)
     static const testutil_test tests[] = {
         {"extreme and degenerate ranges", test_extreme_ranges},
         {"ordinary ranges unchanged", test_ordinary_ranges_unchanged},
+        {"ticks at the data's values", test_ticks_at_values},
         {"build with a 5e-324 s run", test_build_with_tiny_time},
         {"build with a 1.7e308 s run", test_build_with_huge_time},
         {NULL, NULL},
