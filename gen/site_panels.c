@@ -51,10 +51,12 @@ static char *panel_key(const table *t, size_t row, size_t col)
 
 static bool may_split_by(const site_experiment *e, size_t i)
 {
-    const table *t = &e->res.input.camp->runs;
+    const campaign *camp = e->res.input.camp;
+    const table *t = &camp->runs;
     size_t c = e->shown[i];
-    bool x_counts = e->x_col >= 0 && site_is_process_count(t->cols[e->x_col].name);
-    return e->varies[i] && (int)c != e->x_col && !(x_counts && site_is_process_count(t->cols[c].name));
+    bool x_counts = e->x_col >= 0 && site_is_process_count(camp, t->cols[e->x_col].name);
+    return e->varies[i] && (int)c != e->x_col &&
+           !(x_counts && site_is_process_count(camp, t->cols[c].name));
 }
 
 /* keys[i] of every item for column col; returns the number of distinct
