@@ -48,6 +48,15 @@ static bool write_archive(char *dir, size_t len, const char *experiments, const 
     return ok;
 }
 
+/* The test archive dir and the site built beside it, dir-site. */
+static void remove_archive_and_site(const char *dir)
+{
+    char site[4200];
+    snprintf(site, sizeof site, "%s-site", dir);
+    testutil_remove_dir(site);
+    testutil_remove_dir(dir);
+}
+
 /* `check` exits 1 and prints want (relative to the archive folder); `build`
  * exits 0 or 1, never crashing. */
 static void expect_problem(const char *experiments, const char *advice, const char *want)
@@ -65,12 +74,14 @@ static void expect_problem(const char *experiments, const char *advice, const ch
     CU_ASSERT_TRUE(found);
     free(out);
     out = NULL;
-    rc = testutil_perfcast_run(&out, "build --quiet --archive %s --out %s/site", dir, dir);
+    /* The site goes beside the archive: build refuses an --out inside it. */
+    rc = testutil_perfcast_run(&out, "build --quiet --archive %s --out %s-site", dir, dir);
     if (rc != 0 && rc != 1)
         fprintf(stderr, "\nbuild exited %d:\n%.2000s\n", rc, out ? out : "");
     CU_ASSERT_TRUE(rc == 0 || rc == 1);
+    CU_ASSERT_PTR_NULL(out ? strstr(out, "overlap") : NULL);
     free(out);
-    testutil_remove_dir(dir);
+    remove_archive_and_site(dir);
 }
 
 /* The archive is fine: `check` exits 0. */
@@ -199,14 +210,14 @@ static void test_fit_positions(void)
     CU_ASSERT_PTR_NOT_NULL(out ? strstr(out, want) : NULL);
     free(out);
     out = NULL;
-    testutil_perfcast_run(&out, "build --quiet --archive %s --out %s/site", dir, dir);
+    testutil_perfcast_run(&out, "build --quiet --archive %s --out %s-site", dir, dir);
     free(out);
     char page[4200];
-    snprintf(page, sizeof page, "%s/site/campaigns/c1/index.md", dir);
+    snprintf(page, sizeof page, "%s-site/campaigns/c1/index.md", dir);
     char *md = testutil_read_file(page);
     CU_ASSERT_PTR_NOT_NULL(md ? strstr(md, " experiments.csv:2:21: division by zero") : NULL);
     free(md);
-    testutil_remove_dir(dir);
+    remove_archive_and_site(dir);
 }
 
 /* advice.csv: scenarios the advice pages could not answer. */
