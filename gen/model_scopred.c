@@ -408,9 +408,12 @@ static bool add_search_note(const component *c, const char *prefix, report *out)
                  "; the whole search, repeated without each of %zu folds of configurations, "
                  "predicts them with RMSE %.4g (nested cross-validation: the honest error)",
                  r->nested_folds, r->nested_rmse);
+    bool forward = r->kind == TERMSEARCH_RESTRICTED && r->selection == TERMSEARCH_SELECT_FORWARD;
     if (isfinite(r->base_loo_rmse))
-        snprintf(loo, sizeof loo, "; leave-one-configuration-out RMSE %.4g (the selection "
-                 "criterion, optimistic), intercept alone %.4g", r->loo_rmse, r->base_loo_rmse);
+        snprintf(loo, sizeof loo, "; leave-one-configuration-out RMSE %.4g (%s), intercept "
+                 "alone %.4g", r->loo_rmse,
+                 forward ? "not the selection criterion: forward folds chose the law"
+                         : "the selection criterion, optimistic", r->base_loo_rmse);
     if (r->kind == TERMSEARCH_CONSTANT)
         snprintf(line, sizeof line,
                  "%sno formula given and the term search found no term (%s): the constant "

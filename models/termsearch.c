@@ -506,8 +506,12 @@ static bool choose(search *s, const termsearch_options *opt, const char *const *
         say(s, "%zu training configuration%s: too few to fit any term", d->g,
             d->g == 1 ? "" : "s");
     else if (d->g <= TERMSEARCH_FEW_CONFIGS) {
-        if (select_restricted(s))
+        if (select_restricted(s)) {
             s->kind = TERMSEARCH_RESTRICTED;
+            if (s->forward)
+                say(s, "chosen by forward folds: fitted on the smaller configurations, "
+                       "predicting the next larger ones");
+        }
         else if (s->forward)
             say(s, "with %zu configurations no one-term law fitted on the smaller ones "
                    "predicts the next larger ones better than their mean (forward folds)",
@@ -616,6 +620,7 @@ static bool describe(const search *s, const char *const *names, termsearch_resul
     out->nterms = s->nchosen;
     out->kind = s->kind;
     out->ncandidates = s->evaluated;
+    out->selection = s->forward ? TERMSEARCH_SELECT_FORWARD : TERMSEARCH_SELECT_LOO;
     out->nconfigs = s->d->g;
     out->loo_rmse = sqrt(s->error);
     out->base_loo_rmse = sqrt(s->base);

@@ -125,12 +125,14 @@ typedef struct {
     termsearch_kind kind;
     size_t nconfigs;      /* training configurations */
     double loo_rmse;      /* root mean squared LOO error of the chosen model:
-                             the selection criterion, optimistic */
+                             the selection criterion (but for a RESTRICTED
+                             law chosen by forward folds), optimistic */
     double base_loo_rmse; /* the same for the intercept alone */
     double nested_rmse;   /* the whole search's error on configurations it
                              did not see (NAN when not computed) */
     size_t nested_folds;  /* folds behind nested_rmse (0: not computed) */
     size_t ncandidates;   /* candidate terms considered */
+    termsearch_selection selection; /* how a RESTRICTED law was scored */
     char why[512];        /* one line: why this outcome (names the real cause
                              when a term was refused) */
     const char *failure;  /* NULL unless nothing could be searched (no runs) */

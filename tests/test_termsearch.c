@@ -427,6 +427,9 @@ static void test_forward_folds_by_hand(void)
     const double law[] = {5, 26, 194, 1538};
     CU_ASSERT_TRUE_FATAL(termsearch_run(names, p, 4, 1, law, &opt, &r));
     CU_ASSERT_STRING_EQUAL(r.formula, "p^3");
+    CU_ASSERT_EQUAL(r.kind, TERMSEARCH_RESTRICTED);
+    CU_ASSERT_EQUAL(r.selection, TERMSEARCH_SELECT_FORWARD);
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.why, "forward folds"));
     termsearch_free(&r);
 }
 
