@@ -511,8 +511,7 @@ static bool choose(search *s, const termsearch_options *opt, const char *const *
             if (s->forward)
                 say(s, "chosen by forward folds: fitted on the smaller configurations, "
                        "predicting the next larger ones");
-        }
-        else if (s->forward)
+        } else if (s->forward)
             say(s, "with %zu configurations no one-term law fitted on the smaller ones "
                    "predicts the next larger ones better than their mean (forward folds)",
                 d->g);

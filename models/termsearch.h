@@ -52,10 +52,12 @@
  * fit every member of the family (2 configurations, 3 with products of two
  * parameters) up to the largest; the error is the mean squared error of
  * the predicted runs over all folds. Leave-one-out judges a law by how it
- * interpolates, so a steep term that fits a dip in the middle of the range
- * can win; forward folds judge it by how it extrapolates, which is what a
- * prediction beyond the training range asks of it (see test_termsearch.c
- * for a hand-derived case).
+ * predicts each configuration from all the others, so a steep term that
+ * fits a dip at the largest configuration can win; forward folds judge it
+ * by how it extrapolates, which is what a prediction beyond the training
+ * range asks of it (see test_termsearch.c for a hand-derived case). Not
+ * the default: on held-back data it removed the worst extrapolations but
+ * raised the median error (tests/fixtures/public/README.md).
  *
  * CONSTANT — the last resort (no usable parameter, fewer than 3
  * configurations, or no term beats the mean): formula "1", the mean of
