@@ -431,6 +431,19 @@ static void test_forward_folds_by_hand(void)
     CU_ASSERT_EQUAL(r.selection, TERMSEARCH_SELECT_FORWARD);
     CU_ASSERT_PTR_NOT_NULL(strstr(r.why, "forward folds"));
     termsearch_free(&r);
+
+    /* Two parameters, y = N/P exactly at (N, P) = (1, 1), (1, 2), (2, 1),
+     * (2, 2), (2, 4). Folds need 3 training configurations and two values
+     * of their parameter: along P, fit on P <= 2 (4 configurations) and
+     * predict P = 4; along N no fold (N <= 1 has one value). Only the
+     * product N*P^(-1) predicts it exactly. */
+    const char *np_names[] = {"N", "P"};
+    const double grid[] = {1, 1, 1, 2, 2, 1, 2, 2, 2, 4}, ratio[] = {1, 0.5, 2, 1, 0.5};
+    termsearch_options every_exponent = {.selection = TERMSEARCH_SELECT_FORWARD};
+    CU_ASSERT_TRUE_FATAL(termsearch_run(np_names, grid, 5, 2, ratio, &every_exponent, &r));
+    CU_ASSERT_STRING_EQUAL(r.formula, "N*P^(-1)");
+    CU_ASSERT_EQUAL(r.kind, TERMSEARCH_RESTRICTED);
+    termsearch_free(&r);
 }
 
 int main(void)
