@@ -26,6 +26,9 @@
  *                          must bring (default 0.05)
  *   exponents=E,E,...      candidate exponents of the search (multiples of 1/4
  *                          from -3 to 3; default all of them)
+ *   selection=loo|forward  how the restricted family (few configurations) is
+ *                          scored: leave-one-configuration-out (default) or
+ *                          forward extrapolation folds
  */
 #include "gen/model_adapters.h"
 
@@ -108,7 +111,8 @@ static bool search_option_known(const char *key, size_t len)
 {
     return (len == 5 && strncmp(key, "alpha", 5) == 0) ||
            (len == 8 && strncmp(key, "min_gain", 8) == 0) ||
-           (len == 9 && strncmp(key, "exponents", 9) == 0);
+           (len == 9 && strncmp(key, "exponents", 9) == 0) ||
+           (len == 9 && strncmp(key, "selection", 9) == 0);
 }
 
 /* A number in (0, 1) from option key, or 0 when absent. */
@@ -135,13 +139,19 @@ static bool search_options(const char *options, termsearch_options *opt, char *e
     memset(opt, 0, sizeof *opt);
     char *max_text = option(options, "max_terms", &nomem);
     char *exponents = option(options, "exponents", &nomem);
+    char *selection = option(options, "selection", &nomem);
     opt->max_terms = max_text ? strtoul(max_text, NULL, 10) : 0;
     char why[160];
     bool ok = !nomem || fail(err, errlen, "out of memory");
     if (ok && exponents && !termsearch_parse_exponents(exponents, opt, why, sizeof why))
         ok = fail(err, errlen, "options: exponents=%s: %s", exponents, why);
+    if (ok && selection && strcmp(selection, "forward") == 0)
+        opt->selection = TERMSEARCH_SELECT_FORWARD;
+    else if (ok && selection && strcmp(selection, "loo") != 0)
+        ok = fail(err, errlen, "options: selection=%s: must be loo or forward", selection);
     free(max_text);
     free(exponents);
+    free(selection);
     return ok && fraction_option(options, "alpha", &opt->alpha, err, errlen) &&
            fraction_option(options, "min_gain", &opt->min_gain, err, errlen);
 }
@@ -166,7 +176,7 @@ bool model_scopred_check_options(const table *runs, const char *options, char *e
         if (len > 0 && !known)
             return fail(err, errlen,
                         "options: unknown key '%.*s' (scopred knows formula_<response column>, "
-                        "params, max_terms, alpha, min_gain, exponents)", (int)name_len, s);
+                        "params, max_terms, alpha, min_gain, exponents, selection)", (int)name_len, s);
         s += len;
     }
     termsearch_options opt;
@@ -398,9 +408,12 @@ static bool add_search_note(const component *c, const char *prefix, report *out)
                  "; the whole search, repeated without each of %zu folds of configurations, "
                  "predicts them with RMSE %.4g (nested cross-validation: the honest error)",
                  r->nested_folds, r->nested_rmse);
+    bool forward = r->kind == TERMSEARCH_RESTRICTED && r->selection == TERMSEARCH_SELECT_FORWARD;
     if (isfinite(r->base_loo_rmse))
-        snprintf(loo, sizeof loo, "; leave-one-configuration-out RMSE %.4g (the selection "
-                 "criterion, optimistic), intercept alone %.4g", r->loo_rmse, r->base_loo_rmse);
+        snprintf(loo, sizeof loo, "; leave-one-configuration-out RMSE %.4g (%s), intercept "
+                 "alone %.4g", r->loo_rmse,
+                 forward ? "not the selection criterion: forward folds chose the law"
+                         : "the selection criterion, optimistic", r->base_loo_rmse);
     if (r->kind == TERMSEARCH_CONSTANT)
         snprintf(line, sizeof line,
                  "%sno formula given and the term search found no term (%s): the constant "

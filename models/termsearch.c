@@ -28,6 +28,9 @@ typedef struct {
     term_shape *chosen;    /* terms selected so far */
     size_t nchosen;
     termsearch_kind kind;
+    bool forward;          /* restricted family scored by forward folds */
+    size_t fold_min;       /* fewest training configurations of a fold */
+    double *fold;          /* forward-fold scratch: a design and 3 columns */
     double *chosen_values; /* nchosen x g */
     double *x;             /* design scratch, g x (nchosen + 1) */
     double *values;        /* scratch for one candidate's values */
@@ -92,6 +95,84 @@ static double score(search *s, const term_shape *t)
     size_t cols;
     s->evaluated++;
     return set_design(s, t, &cols) ? loo_error(s, cols) : INFINITY;
+}
+
+/* Fit y ~ 1 + the first cols columns of s->x on the configurations where
+ * train[c], and add the squared errors of the runs of the configurations
+ * where held[c] to *sse (their count to *runs). False when the fit cannot
+ * estimate every coefficient. */
+static bool fold_error(search *s, size_t cols, const bool *train, const bool *held,
+                       double *sse, size_t *runs)
+{
+    const termdata *d = s->d;
+    double *x = s->fold, *mean = x + d->g * cols, *count = mean + d->g, *within = count + d->g;
+    size_t rows = 0;
+    for (size_t c = 0; c < d->g; c++) {
+        if (!train[c])
+            continue;
+        memcpy(x + rows * cols, s->x + c * cols, cols * sizeof *x);
+        mean[rows] = d->mean[c];
+        count[rows] = d->count[c];
+        within[rows++] = d->within[c];
+    }
+    ols_model m;
+    ols_status st = ols_fit_grouped(x, mean, count, within, rows, cols, &m);
+    bool ok = st == OLS_OK && m.rank == cols + 1;
+    for (size_t c = 0; ok && c < d->g; c++) {
+        if (!held[c])
+            continue;
+        ols_prediction p;
+        ols_predict(&m, s->x + c * cols, 0.95, &p);
+        double r = d->mean[c] - p.estimate;
+        *sse += d->within[c] + d->count[c] * r * r;
+        *runs += (size_t)d->count[c];
+        ok = isfinite(r);
+    }
+    s->nomem |= st == OLS_ERR_NOMEM;
+    ols_free(&m);
+    return ok;
+}
+
+/* Forward-fold error of y ~ 1 + the first cols columns of s->x: for each
+ * usable parameter and each of its values v, fit on the configurations
+ * with that parameter <= v and predict those at its next larger value;
+ * folds with fewer than s->fold_min training configurations are skipped,
+ * so every candidate is scored on the same folds. The mean squared error
+ * over the predicted runs; INFINITY when some fold cannot be fitted or no
+ * fold exists. */
+static double forward_error(search *s, size_t cols)
+{
+    const termdata *d = s->d;
+    bool *train = malloc(2 * d->g * sizeof *train);
+    double sse = 0;
+    size_t runs = 0;
+    bool ok = train != NULL;
+    s->nomem |= !ok;
+    for (size_t p = 0; ok && p < d->m; p++) {
+        if (!d->usable[p])
+            continue;
+        bool *held = train + d->g;
+        size_t values = 0; /* distinct values of p up to top */
+        for (size_t top = 0; ok && top + 1 < d->nlevels[p]; top++) {
+            size_t ntrain = 0, nheld = 0, next = d->nlevels[p];
+            bool top_present = false;
+            for (size_t c = 0; c < d->g; c++) {
+                size_t l = d->level[c * d->m + p];
+                ntrain += train[c] = l <= top;
+                top_present |= l == top;
+                if (l > top && l < next)
+                    next = l;
+            }
+            for (size_t c = 0; c < d->g; c++)
+                nheld += held[c] = d->level[c * d->m + p] == next;
+            values += top_present;
+            /* Two values of p at least: a law in p needs them to be fitted. */
+            if (top_present && values >= 2 && nheld > 0 && ntrain >= s->fold_min)
+                ok = fold_error(s, cols, train, held, &sse, &runs);
+        }
+    }
+    free(train);
+    return ok && runs > 0 ? sse / (double)runs : INFINITY;
 }
 
 static bool uses_param(const term_shape *t, size_t p)
@@ -321,11 +402,22 @@ static double penalised(const search *s, double e, size_t k)
     return e * exp(2.0 * (double)k / (double)s->d->g);
 }
 
+/* The restricted family's criterion for the chosen terms plus t (none
+ * when NULL): leave-one-configuration-out or forward-fold error. */
+static double restricted_error(search *s, const term_shape *t)
+{
+    size_t cols;
+    if (!s->forward)
+        return t ? score(s, t) : s->base;
+    s->evaluated += t != NULL;
+    return set_design(s, t, &cols) ? forward_error(s, cols) : INFINITY;
+}
+
 /* Keep t when its penalised error beats the best by MOVE_GAIN. */
 static void consider_restricted(search *s, const term_shape *t, size_t k, term_shape *best,
                                 double *best_score)
 {
-    double e = penalised(s, score(s, t), k);
+    double e = penalised(s, restricted_error(s, t), k);
     if (e < *best_score * (1 - MOVE_GAIN)) {
         *best_score = e;
         *best = *t;
@@ -338,7 +430,7 @@ static void consider_restricted(search *s, const term_shape *t, size_t k, term_s
 static bool select_restricted(search *s)
 {
     term_shape best = {.nf = 0};
-    double best_score = penalised(s, s->base, 1);
+    double best_score = penalised(s, restricted_error(s, NULL), 1);
     for (size_t a = 0; a < s->nalphabet; a++) {
         term_shape t = {.f = {s->alphabet[a]}, .nf = 1};
         consider_restricted(s, &t, 2, &best, &best_score);
@@ -368,6 +460,7 @@ static void search_free(search *s)
     free(s->chosen_values);
     free(s->x);
     free(s->values);
+    free(s->fold);
 }
 
 static bool search_init(search *s, const termdata *d, const termsearch_options *opt)
@@ -379,14 +472,22 @@ static bool search_init(search *s, const termdata *d, const termsearch_options *
         max_terms = 1; /* the restricted family still has one term */
     *s = (search){.d = d, .max_terms = max_terms,
                   .min_gain = opt->min_gain > 0 ? opt->min_gain : TERMSEARCH_MIN_GAIN,
-                  .alpha = opt->alpha > 0 ? opt->alpha : TERMSEARCH_ALPHA};
+                  .alpha = opt->alpha > 0 ? opt->alpha : TERMSEARCH_ALPHA,
+                  .forward = opt->selection == TERMSEARCH_SELECT_FORWARD};
     s->alphabet = malloc((d->m * (TERMDATA_MAX_LOG_POWER + 1) *
                           (2 * TERMDATA_MAX_QUARTERS + 1) + 1) * sizeof *s->alphabet);
     s->chosen = malloc((max_terms + 1) * sizeof *s->chosen);
     s->chosen_values = malloc(((max_terms + 1) * d->g + 1) * sizeof *s->chosen_values);
     s->x = malloc(((max_terms + 1) * d->g + 1) * sizeof *s->x);
     s->values = malloc((d->g + 1) * sizeof *s->values);
-    return s->alphabet && s->chosen && s->chosen_values && s->x && s->values;
+    s->fold = malloc(((max_terms + 4) * d->g + 1) * sizeof *s->fold);
+    /* A fold must fit every member of the restricted family: c + a*t (2
+     * coefficients), c + a*f*h (3) with two usable parameters. */
+    size_t usable = 0;
+    for (size_t p = 0; p < d->m; p++)
+        usable += d->usable[p];
+    s->fold_min = usable >= 2 ? 3 : 2;
+    return s->alphabet && s->chosen && s->chosen_values && s->x && s->values && s->fold;
 }
 
 /* Choose the model for d: the full search, the restricted family, or the
@@ -405,8 +506,15 @@ static bool choose(search *s, const termsearch_options *opt, const char *const *
         say(s, "%zu training configuration%s: too few to fit any term", d->g,
             d->g == 1 ? "" : "s");
     else if (d->g <= TERMSEARCH_FEW_CONFIGS) {
-        if (select_restricted(s))
+        if (select_restricted(s)) {
             s->kind = TERMSEARCH_RESTRICTED;
+            if (s->forward)
+                say(s, "chosen by forward folds: fitted on the smaller configurations, "
+                       "predicting the next larger ones");
+        } else if (s->forward)
+            say(s, "with %zu configurations no one-term law fitted on the smaller ones "
+                   "predicts the next larger ones better than their mean (forward folds)",
+                d->g);
         else
             say(s, "with %zu configurations no one-term law predicts the left-out "
                    "configurations better than their mean", d->g);
@@ -417,7 +525,8 @@ static bool choose(search *s, const termsearch_options *opt, const char *const *
         else if (!s->nomem && select_restricted(s)) {
             char refused[sizeof s->why];
             memcpy(refused, s->why, sizeof refused);
-            say(s, "%.480s; a one-term law was chosen by penalised error", refused);
+            say(s, "%.440s; a one-term law was chosen by penalised %s error", refused,
+                s->forward ? "forward-fold" : "leave-one-out");
             s->kind = TERMSEARCH_RESTRICTED;
         }
     }
@@ -510,6 +619,7 @@ static bool describe(const search *s, const char *const *names, termsearch_resul
     out->nterms = s->nchosen;
     out->kind = s->kind;
     out->ncandidates = s->evaluated;
+    out->selection = s->forward ? TERMSEARCH_SELECT_FORWARD : TERMSEARCH_SELECT_LOO;
     out->nconfigs = s->d->g;
     out->loo_rmse = sqrt(s->error);
     out->base_loo_rmse = sqrt(s->base);

@@ -378,6 +378,74 @@ static void test_exponent_option(void)
     termsearch_free(&r);
 }
 
+/* Forward folds against leave-one-out, by hand. p = 1, 2, 4, 8, one run
+ * each, y = 8, 9, 8, 5: a rise and a dip on a flat code. With exponents=3
+ * the restricted family is the constant, p^3, p^3*log2(p) and
+ * p^3*log2(p)^2 (penalty exp(2k/4): e^0.5 for the constant, e for a term).
+ *
+ * Leave-one-out. The constant predicts each point by the mean of the
+ * other three: residuals 8 - 22/3 = 2/3, 9 - 7 = 2, 2/3, 5 - 25/3 = -10/3;
+ * MSE (4/9 + 4 + 4/9 + 100/9)/4 = 4, penalised 4e^0.5 = 6.59. c + a*p^3
+ * (x = 1, 8, 64, 512) fits the dip: without p = 8 the line through
+ * (1, 8), (8, 9), (64, 8) predicts 729/146 = 4.993 there, residual 0.007;
+ * its MSE is 0.3389, penalised 0.921; p^3*log2(p) scores 3.82 and
+ * p^3*log2(p)^2 19.3. Leave-one-out picks p^3, whose fit on all four,
+ * 13506/1589 - (706/103285)*p^3, predicts -19.5 at p = 16.
+ *
+ * Forward folds (fit on p <= 2, predict p = 4; fit on p <= 4, predict
+ * p = 8). The constant: 8.5 for 8, 25/3 for 5; MSE (1/4 + 100/9)/2 =
+ * 409/72 = 5.68, penalised 9.37. c + a*p^3 through (1, 8), (8, 9) predicts
+ * 8 + 63/7 = 17 at p = 4, residual -9, then 4.993 at p = 8: MSE 40.5,
+ * penalised 110; the log variants 354 and 1429. Forward folds pick the
+ * constant: the steep law that "explained" the dip extrapolates any step
+ * between the last two points ninefold, which only a fold that predicts
+ * beyond its training range sees. */
+static void test_forward_folds_by_hand(void)
+{
+    const char *names[] = {"p"};
+    const double p[] = {1, 2, 4, 8}, y[] = {8, 9, 8, 5};
+    termsearch_options opt = {0};
+    char err[128];
+    termsearch_result r;
+    CU_ASSERT_TRUE_FATAL(termsearch_parse_exponents("3", &opt, err, sizeof err));
+
+    CU_ASSERT_TRUE_FATAL(termsearch_run(names, p, 4, 1, y, &opt, &r));
+    CU_ASSERT_EQUAL(r.kind, TERMSEARCH_RESTRICTED);
+    CU_ASSERT_STRING_EQUAL(r.formula, "p^3");
+    CU_ASSERT_DOUBLE_EQUAL(r.loo_rmse, sqrt(0.338863756274), 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(r.base_loo_rmse, 2.0, 1e-12);
+    termsearch_free(&r);
+
+    opt.selection = TERMSEARCH_SELECT_FORWARD;
+    CU_ASSERT_TRUE_FATAL(termsearch_run(names, p, 4, 1, y, &opt, &r));
+    CU_ASSERT_EQUAL(r.kind, TERMSEARCH_CONSTANT);
+    CU_ASSERT_STRING_EQUAL(r.formula, "1");
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.why, "forward folds"));
+    termsearch_free(&r);
+
+    /* A clean power law is found either way: y = 2 + 3*p^3 exactly. */
+    const double law[] = {5, 26, 194, 1538};
+    CU_ASSERT_TRUE_FATAL(termsearch_run(names, p, 4, 1, law, &opt, &r));
+    CU_ASSERT_STRING_EQUAL(r.formula, "p^3");
+    CU_ASSERT_EQUAL(r.kind, TERMSEARCH_RESTRICTED);
+    CU_ASSERT_EQUAL(r.selection, TERMSEARCH_SELECT_FORWARD);
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.why, "forward folds"));
+    termsearch_free(&r);
+
+    /* Two parameters, y = N/P exactly at (N, P) = (1, 1), (1, 2), (2, 1),
+     * (2, 2), (2, 4). Folds need 3 training configurations and two values
+     * of their parameter: along P, fit on P <= 2 (4 configurations) and
+     * predict P = 4; along N no fold (N <= 1 has one value). Only the
+     * product N*P^(-1) predicts it exactly. */
+    const char *np_names[] = {"N", "P"};
+    const double grid[] = {1, 1, 1, 2, 2, 1, 2, 2, 2, 4}, ratio[] = {1, 0.5, 2, 1, 0.5};
+    termsearch_options every_exponent = {.selection = TERMSEARCH_SELECT_FORWARD};
+    CU_ASSERT_TRUE_FATAL(termsearch_run(np_names, grid, 5, 2, ratio, &every_exponent, &r));
+    CU_ASSERT_STRING_EQUAL(r.formula, "N*P^(-1)");
+    CU_ASSERT_EQUAL(r.kind, TERMSEARCH_RESTRICTED);
+    termsearch_free(&r);
+}
+
 int main(void)
 {
     static const testutil_test tests[] = {
@@ -391,6 +459,7 @@ int main(void)
         {"four configurations: the restricted family", test_four_configurations},
         {"nested error by hand", test_nested_by_hand},
         {"candidate exponents option", test_exponent_option},
+        {"forward folds against leave-one-out, by hand", test_forward_folds_by_hand},
         {NULL, NULL},
     };
     const testutil_suite suites[] = {{"termsearch", tests}, {NULL, NULL}};
