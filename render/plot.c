@@ -384,6 +384,18 @@ static void draw_line(cairo_t *cr, const plot_spec *s, const frame *f, const plo
     cairo_set_dash(cr, NULL, 0, 0);
 }
 
+/* The path so far stroked as the dashed edges of an outline-only band
+ * (the textbook PI beside the calibrated one), in the layer's colour. */
+static void stroke_band_edges(cairo_t *cr, int color)
+{
+    static const double dash[] = {4, 3};
+    set_color(cr, plot_color(color), 1);
+    cairo_set_line_width(cr, 1.3);
+    cairo_set_dash(cr, dash, 2, 0);
+    cairo_stroke(cr);
+    cairo_set_dash(cr, NULL, 0, 0);
+}
+
 /* Fill one contiguous run [from, to) of the band. */
 static void fill_band_run(cairo_t *cr, const frame *f, const plot_layer *l, size_t from, size_t to)
 {
@@ -406,7 +418,6 @@ static void fill_band_run(cairo_t *cr, const frame *f, const plot_layer *l, size
                         to_px(&f->y, l->lo[from]) - to_px(&f->y, l->hi[from]));
     }
     if (l->hollow) { /* outline only: the two edges, dashed */
-        static const double dash[] = {4, 3};
         cairo_new_path(cr);
         for (int edge = 0; edge < 2; edge++) {
             const double *v = edge ? l->hi : l->lo;
@@ -417,11 +428,7 @@ static void fill_band_run(cairo_t *cr, const frame *f, const plot_layer *l, size
                 cairo_line_to(cr, px + (to - from == 1 ? 5 : 0), py);
             }
         }
-        set_color(cr, plot_color(l->color), 1);
-        cairo_set_line_width(cr, 1.3);
-        cairo_set_dash(cr, dash, 2, 0);
-        cairo_stroke(cr);
-        cairo_set_dash(cr, NULL, 0, 0);
+        stroke_band_edges(cr, l->color);
         return;
     }
     set_color(cr, plot_color(l->color), 0.22);
@@ -540,16 +547,11 @@ static void legend_symbol(cairo_t *cr, const plot_layer *l, double x, double y)
         break;
     case LAYER_BAND:
         if (l->hollow) {
-            static const double dash[] = {4, 3};
             cairo_move_to(cr, x, y - 4);
             cairo_line_to(cr, x + LEGEND_SYMBOL - 4, y - 4);
             cairo_move_to(cr, x, y + 4);
             cairo_line_to(cr, x + LEGEND_SYMBOL - 4, y + 4);
-            set_color(cr, plot_color(l->color), 1);
-            cairo_set_line_width(cr, 1.3);
-            cairo_set_dash(cr, dash, 2, 0);
-            cairo_stroke(cr);
-            cairo_set_dash(cr, NULL, 0, 0);
+            stroke_band_edges(cr, l->color);
             break;
         }
         /* fall through */

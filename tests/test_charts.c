@@ -364,9 +364,15 @@ typedef struct {
     size_t n;
 } spans;
 
-static void path_span(const char *d, double *lo, double *hi)
+/* The extent of an SVG path's coordinate pairs: smallest and largest x,
+ * largest y (every number pair in d, the command letters skipped). */
+typedef struct {
+    double x_lo, x_hi, y_hi;
+} path_extent;
+
+static path_extent path_extent_of(const char *d)
 {
-    *lo = INFINITY, *hi = -INFINITY;
+    path_extent ext = {INFINITY, -INFINITY, -INFINITY};
     const char *p = d;
     while (*p) {
         char *end;
@@ -381,35 +387,13 @@ static void path_span(const char *d, double *lo, double *hi)
         while (*p == ' ')
             p++;
         double y = strtod(p, &end);
-        (void)y;
         if (end == p)
             break;
         p = end;
-        *lo = fmin(*lo, x), *hi = fmax(*hi, x);
+        ext.x_lo = fmin(ext.x_lo, x), ext.x_hi = fmax(ext.x_hi, x);
+        ext.y_hi = fmax(ext.y_hi, y);
     }
-}
-
-static double path_max_y(const char *d)
-{
-    double m = -INFINITY;
-    const char *p = d;
-    while (*p) {
-        char *end;
-        while (*p && !(*p == '-' || (*p >= '0' && *p <= '9') || *p == '.'))
-            p++;
-        if (!*p)
-            break;
-        strtod(p, &end);
-        p = end;
-        while (*p == ' ')
-            p++;
-        double y = strtod(p, &end);
-        if (end == p)
-            break;
-        m = fmax(m, y);
-        p = end;
-    }
-    return m;
+    return ext;
 }
 
 typedef struct {
@@ -454,13 +438,14 @@ static void collect_paths(panel *pn, xmlNode *n)
     for (; n; n = n->next) {
         if (is(n, "path")) {
             char *style = prop(n, "style"), *d = prop(n, "d");
-            if (style && d && path_max_y(d) < pn->tick_y - 12) {
+            path_extent ext = d ? path_extent_of(d) : (path_extent){0, 0, INFINITY};
+            if (style && d && ext.y_hi < pn->tick_y - 12) {
                 bool curve = strstr(style, "stroke-width:2;") && !strstr(style, "dasharray") &&
                              strstr(style, "var(--c");
                 bool band = strstr(style, "fill-opacity:0.22") && strstr(style, "var(--c");
                 spans *s = curve ? &pn->curves : band ? &pn->bands : NULL;
                 if (s && s->n < 32) {
-                    path_span(d, &s->lo[s->n], &s->hi[s->n]);
+                    s->lo[s->n] = ext.x_lo, s->hi[s->n] = ext.x_hi;
                     s->n++;
                 }
             }
