@@ -22,6 +22,7 @@
 #include "gen/csvread.h"
 #include "gen/fileio.h"
 #include "gen/experiment_check.h"
+#include "gen/run_engine.h"
 #include "gen/schema.h"
 
 static const column_spec cluster_columns[] = {
@@ -58,6 +59,8 @@ static const column_spec run_columns[] = {
     {"note", RULE_TEXT, false, false, "free text"},
     {"dataset", RULE_TEXT, false, false, "input data set"},
     {"seq_of_np", RULE_COUNT, false, false, "sequential run standing for this np's per-process mesh"},
+    {"engine", RULE_TEXT, false, false,
+     "openmpi (a real run) or smpi (simulated by SimGrid SMPI); empty = openmpi"},
     {NULL, RULE_TEXT, false, false, NULL},
 };
 
@@ -163,6 +166,8 @@ static const char *check_cluster_known(void *ctx, const char *column, const char
     const archive *a = ctx;
     if (strcmp(column, "cluster") == 0 && !archive_cluster(a, value))
         return "unknown cluster (not in clusters.csv)";
+    if (strcmp(column, "engine") == 0)
+        return run_engine_check(value);
     return NULL;
 }
 

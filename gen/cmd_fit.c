@@ -15,6 +15,7 @@
 #include "gen/cli.h"
 #include "gen/experiment.h"
 #include "gen/namelist.h"
+#include "gen/run_engine.h"
 #include "gen/textout.h"
 
 static const char fit_usage[] =
@@ -313,8 +314,11 @@ static void print_fit_summary(const experiment_result *res, out_format f, FILE *
 {
     const report *r = &res->rep;
     const experiment_info *e = res->input.exp;
+    run_engine_counts engines = run_engine_count(&res->input.camp->runs);
+    char text[256];
     if (f == OUT_TEXT) {
         fprintf(out, "%s/%s (%s)\n", res->input.camp->name, e->name, e->model);
+        fprintf(out, "engine:    %s\n", run_engine_describe(&engines, text, sizeof text));
         fprintf(out, "formula:   %s\n", r->formula ? r->formula : "(the model's own)");
         if (r->equation)
             fprintf(out, "fitted:    %s\n", r->equation);
@@ -327,6 +331,7 @@ static void print_fit_summary(const experiment_result *res, out_format f, FILE *
     textout_json_text_member(out, "{\n  ", "campaign", res->input.camp->name);
     textout_json_text_member(out, ",\n  ", "experiment", e->name);
     textout_json_text_member(out, ",\n  ", "model", e->model);
+    textout_json_text_member(out, ",\n  ", "engine", run_engine_word(&engines));
     textout_json_text_member(out, ",\n  ", "formula", r->formula);
     textout_json_text_member(out, ",\n  ", "equation", r->equation);
     textout_json_text_member(out, ",\n  ", "interval_method", interval_method(e->model));

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gen/run_engine.h"
 #include "gen/site_slug.h"
 #include "render/markdown.h"
 #include "render/numtext.h"
@@ -168,6 +169,10 @@ static void page_header(page_state *s)
                 sc->last_date[0] ? sc->last_date : "no dates");
     md_text(&s->md, rbuf_str(&s->tmp));
     cluster_links(s);
+    md_text(&s->md, ". Engine: ");
+    run_engine_counts engines = run_engine_count(&sc->camp->runs);
+    char engine_text[256];
+    md_text(&s->md, run_engine_describe(&engines, engine_text, sizeof engine_text));
     md_text(&s->md, ". Source data: ");
     md_link(&s->md, "runs.csv", "runs.csv");
     md_text(&s->md, ", ");

@@ -4,9 +4,8 @@
 #include "mgbench/machine.h"
 
 #include <stdlib.h>
-#include <unistd.h>
 
-void mgb_placement_detect(MPI_Comm comm, mgb_placement *p)
+void mgb_placement_detect(MPI_Comm comm, int host_cores, mgb_placement *p)
 {
     MPI_Comm node;
     int local_rank, local_size;
@@ -14,7 +13,7 @@ void mgb_placement_detect(MPI_Comm comm, mgb_placement *p)
     MPI_Comm_rank(node, &local_rank);
     MPI_Comm_size(node, &local_size);
     MPI_Comm_free(&node);
-    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    long cores = host_cores;
     int mine[3] = {local_rank == 0, local_size, local_size > cores};
     int sum[3], max[3];
     MPI_Allreduce(mine, sum, 3, MPI_INT, MPI_SUM, comm);

@@ -13,8 +13,10 @@ typedef struct {
     int oversubscribed;   /* some node runs more processes than it has cores */
 } mgb_placement;
 
-/* Collective over comm. */
-void mgb_placement_detect(MPI_Comm comm, mgb_placement *p);
+/* Collective over comm. host_cores: the cores of this process's host (the
+ * simulated host's under SMPI, see engine.h). Under SMPI a "node" is a
+ * simulated host: MPI_COMM_TYPE_SHARED groups the ranks of one host. */
+void mgb_placement_detect(MPI_Comm comm, int host_cores, mgb_placement *p);
 
 /* STREAM triad a[i] = b[i] + s*c[i] over n doubles per process, all
  * processes at once after a barrier; returns the aggregate bandwidth in GB/s

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "mgbench/engine.h"
 #include "mgbench/machine.h"
 #include "mgbench/options.h"
 #include "mgbench/runs_csv.h"
@@ -28,9 +29,11 @@ typedef struct {
 typedef struct {
     mgb_options opt;
     mgb_placement place;
+    mgb_engine_info engine;
+    char hosts[264];     /* first..last host of the ranks (simulated under SMPI) */
     int rank, nprocs;
     double setup_s;
-    char note[512];
+    char note[1800];
     char date[16];
 } run_context;
 
@@ -89,6 +92,9 @@ static void describe(const mgb_solver *s, const run_context *ctx)
     else
         printf(", %s partition %dx%d", c->npb == 1 && !o->block ? "strip" : "block", c->npa,
                c->npb);
+    if (ctx->engine.simulated)
+        printf("\n  SIMULATED by SimGrid SMPI: platform %s, hosts %s; times are simulated "
+               "seconds, not this machine's", ctx->engine.platform, ctx->hosts);
     printf("\n  %d processes on %d node(s), %d per node, %d cores%s; %d levels, V(%d,%d), "
            "%s kernel; setup %.4f s\n", ctx->nprocs, ctx->place.nodes, ctx->place.ppn,
            ctx->place.cores, ctx->place.oversubscribed ? " (oversubscribed)" : "",
@@ -124,6 +130,7 @@ static int append_row(const mgb_solver *s, const run_context *ctx, int rep,
         .time_setup_s = ctx->setup_s, .cycles = r->cycles, .rel_residual = r->rel,
         .seq_of_np = o->seq_a ? (long)o->seq_a * o->seq_b : -1, .rep = rep,
         .date = ctx->date, .note = ctx->note[0] ? ctx->note : NULL,
+        .engine = ctx->engine.engine,
     };
     if (mgb_runs_append(path, &row, err, sizeof err) != 0) {
         fprintf(stderr, "mgbench: error: %s\n", err);
@@ -132,11 +139,15 @@ static int append_row(const mgb_solver *s, const run_context *ctx, int rep,
     return 0;
 }
 
-/* The note column: the user's note, the sequential target, oversubscription. */
+/* The note column: the user's note, the sequential target, oversubscription,
+ * and under SMPI the simulated platform and hosts. */
 static void make_note(run_context *ctx)
 {
     const mgb_options *o = &ctx->opt;
-    char parts[3][256] = {"", "", ""};
+    char parts[4][440] = {"", "", "", ""};
+    if (ctx->engine.simulated)
+        snprintf(parts[3], sizeof parts[3], "simulated (SimGrid SMPI) on platform %s, hosts %s",
+                 ctx->engine.platform, ctx->hosts);
     if (o->note)
         snprintf(parts[0], sizeof parts[0], "%s", o->note);
     if (o->seq_a)
@@ -146,7 +157,7 @@ static void make_note(run_context *ctx)
         snprintf(parts[2], sizeof parts[2], "oversubscribed (%d processes on %d cores)",
                  ctx->place.ppn, ctx->place.cores);
     ctx->note[0] = '\0';
-    for (int k = 0; k < 3; k++) {
+    for (int k = 0; k < 4; k++) {
         if (!parts[k][0])
             continue;
         size_t at = strlen(ctx->note);
@@ -188,6 +199,21 @@ static void run_stream(const run_context *ctx)
     }
 }
 
+/* ctx->hosts: the host of the first and of the last rank ("a-0..a-7"). */
+static void host_range(run_context *ctx)
+{
+    char last[sizeof ctx->engine.host];
+    snprintf(last, sizeof last, "%s", ctx->engine.host);
+    MPI_Bcast(last, (int)sizeof last, MPI_CHAR, ctx->nprocs - 1, MPI_COMM_WORLD);
+    char first[sizeof ctx->engine.host];
+    snprintf(first, sizeof first, "%s", ctx->engine.host);
+    MPI_Bcast(first, (int)sizeof first, MPI_CHAR, 0, MPI_COMM_WORLD);
+    if (strcmp(first, last) == 0)
+        snprintf(ctx->hosts, sizeof ctx->hosts, "%s", first);
+    else
+        snprintf(ctx->hosts, sizeof ctx->hosts, "%s..%s", first, last);
+}
+
 /* Parses and checks the command line; returns -1 (usage error), 1 (help
  * printed) or 0. */
 static int prepare(run_context *ctx, int argc, char **argv)
@@ -209,7 +235,18 @@ static int prepare(run_context *ctx, int argc, char **argv)
         time_t now = time(NULL);
         strftime(ctx->date, sizeof ctx->date, "%Y-%m-%d", localtime(&now));
     }
-    mgb_placement_detect(MPI_COMM_WORLD, &ctx->place);
+    mgb_engine_detect(&ctx->engine);
+    mgb_placement_detect(MPI_COMM_WORLD, ctx->engine.host_cores, &ctx->place);
+    host_range(ctx);
+    if (ctx->engine.simulated && ctx->opt.campaign &&
+        !mgb_engine_has_zone(ctx->opt.cluster)) {
+        if (ctx->rank == 0)
+            fprintf(stderr, "mgbench: error: simulated run: --cluster %s is not a cluster (zone) "
+                    "of the simulated platform %s; name the simulated cluster, never a real "
+                    "one\n", ctx->opt.cluster ? ctx->opt.cluster : "(none)",
+                    ctx->engine.platform);
+        return -1;
+    }
     make_note(ctx);
     return 0;
 }

@@ -12,9 +12,12 @@
 
 #include "mgbench/refuse.h"
 
-static const char HEADER[] =
-    "cluster,code,np,npa,npb,na,nb,nodes,ppn,work_mb,time_s,time_comm_s,"
-    "time_setup_s,cycles,rel_residual,seq_of_np,rep,date,note";
+/* The header before the engine column existed, and the current one. */
+#define LEGACY_COLUMNS                                                    \
+    "cluster,code,np,npa,npb,na,nb,nodes,ppn,work_mb,time_s,time_comm_s," \
+    "time_setup_s,cycles,rel_residual,seq_of_np,rep,date,note"
+static const char LEGACY_HEADER[] = LEGACY_COLUMNS;
+static const char HEADER[] = LEGACY_COLUMNS ",engine";
 
 enum { ROW_MAX = 4096 };
 
@@ -42,7 +45,12 @@ static size_t put_text(char *out, size_t len, size_t at, const char *text)
     return at;
 }
 
-int mgb_runs_format(const mgb_run_row *r, char *buf, size_t len)
+static const char *engine_of(const mgb_run_row *r)
+{
+    return r->engine ? r->engine : "openmpi";
+}
+
+int mgb_runs_format(const mgb_run_row *r, int with_engine, char *buf, size_t len)
 {
     size_t at = put_text(buf, len, 0, r->cluster);
     char seq[32] = "";
@@ -60,6 +68,11 @@ int mgb_runs_format(const mgb_run_row *r, char *buf, size_t len)
     if (at < len)
         buf[at++] = ',';
     at = put_text(buf, len, at, r->note);
+    if (with_engine) {
+        if (at < len)
+            buf[at++] = ',';
+        at = put_text(buf, len, at, engine_of(r));
+    }
     if (at + 1 >= len)
         return -1;
     buf[at++] = '\n';
@@ -94,19 +107,26 @@ static void make_parent(const char *path)
     }
 }
 
-/* Under the lock: checks the header of a non-empty file and whether its
+/* 1 when the first n bytes of a file (head) are exactly the header line. */
+static int starts_with_line(const char *head, size_t n, const char *header)
+{
+    size_t hl = strlen(header);
+    return n >= hl && memcmp(head, header, hl) == 0 &&
+           (n == hl || head[hl] == '\n' || head[hl] == '\r');
+}
+
+/* Under the lock: checks the header of a non-empty file (mgbench's, or its
+ * legacy form without `engine`: *with_engine says which) and whether its
  * last byte is a newline. Returns 0, or -1 with err set. */
-static int check_existing(int fd, off_t size, const char *path, int *needs_newline,
-                          char *err, size_t errlen)
+static int check_existing(int fd, off_t size, const char *path, int *with_engine,
+                          int *needs_newline, char *err, size_t errlen)
 {
     char head[sizeof HEADER + 1];
     ssize_t n = pread(fd, head, sizeof head, 0);
     if (n < 0)
         return mgb_refuse(err, errlen, "%s: cannot read: %s", path, strerror(errno));
-    size_t hl = strlen(HEADER);
-    int same = (size_t)n >= hl && memcmp(head, HEADER, hl) == 0 &&
-               ((size_t)n == hl || head[hl] == '\n' || head[hl] == '\r');
-    if (!same)
+    *with_engine = starts_with_line(head, (size_t)n, HEADER);
+    if (!*with_engine && !starts_with_line(head, (size_t)n, LEGACY_HEADER))
         return mgb_refuse(err, errlen,
                           "%s: its header is not mgbench's, refusing to append (expected: %s)",
                           path, HEADER);
@@ -117,25 +137,33 @@ static int check_existing(int fd, off_t size, const char *path, int *needs_newli
     return 0;
 }
 
-static int append_locked(int fd, const char *path, const char *row, size_t rowlen,
-                         char *err, size_t errlen)
+static int append_locked(int fd, const char *path, const mgb_run_row *row, char *err,
+                         size_t errlen)
 {
     struct stat st;
     if (fstat(fd, &st) != 0)
         return mgb_refuse(err, errlen, "%s: %s", path, strerror(errno));
     char buf[ROW_MAX + sizeof HEADER + 2];
     size_t at = 0;
+    int with_engine = 1;
     if (st.st_size == 0) {
         at = (size_t)snprintf(buf, sizeof buf, "%s\n", HEADER);
     } else {
         int needs_newline = 0;
-        if (check_existing(fd, st.st_size, path, &needs_newline, err, errlen) != 0)
+        if (check_existing(fd, st.st_size, path, &with_engine, &needs_newline, err, errlen) != 0)
             return -1;
+        if (!with_engine && strcmp(engine_of(row), "openmpi") != 0)
+            return mgb_refuse(err, errlen,
+                              "%s: has no engine column (its rows read as real Open MPI runs), "
+                              "refusing to append a %s row; use a new campaign",
+                              path, engine_of(row));
         if (needs_newline)
             buf[at++] = '\n';
     }
-    memcpy(buf + at, row, rowlen);
-    if (write_all(fd, buf, at + rowlen) != 0)
+    int len = mgb_runs_format(row, with_engine, buf + at, ROW_MAX);
+    if (len < 0)
+        return mgb_refuse(err, errlen, "the row for %s is too long", path);
+    if (write_all(fd, buf, at + (size_t)len) != 0)
         return mgb_refuse(err, errlen, "%s: write failed: %s", path, strerror(errno));
     return 0;
 }
@@ -143,8 +171,7 @@ static int append_locked(int fd, const char *path, const char *row, size_t rowle
 int mgb_runs_append(const char *path, const mgb_run_row *row, char *err, size_t errlen)
 {
     char line[ROW_MAX];
-    int len = mgb_runs_format(row, line, sizeof line);
-    if (len < 0)
+    if (mgb_runs_format(row, 1, line, sizeof line) < 0)
         return mgb_refuse(err, errlen, "the row for %s is too long", path);
     if (!row->cluster || !*row->cluster)
         return mgb_refuse(err, errlen, "the row has no cluster");
@@ -160,7 +187,7 @@ int mgb_runs_append(const char *path, const mgb_run_row *row, char *err, size_t 
         close(fd);
         return mgb_refuse(err, errlen, "%s: cannot lock: %s", path, strerror(errno));
     }
-    rc = append_locked(fd, path, line, (size_t)len, err, errlen);
+    rc = append_locked(fd, path, row, err, errlen);
     close(fd); /* releases the lock */
     return rc;
 }

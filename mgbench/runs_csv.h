@@ -5,6 +5,12 @@
  * exclusive fcntl lock on the file, checks that its header is mgbench's,
  * and writes the whole row with one write(2) on an O_APPEND descriptor, so
  * any number of runs may append at once without torn or lost rows.
+ *
+ * The last column, `engine`, says what ran the solve: `openmpi` (a real MPI
+ * run) or `smpi` (simulated by SimGrid SMPI). A runs.csv written before the
+ * column existed (the same header without `engine`) still takes real runs:
+ * their rows are written without the cell, which readers default to
+ * `openmpi`; a simulated row is refused there, since it would read as real.
  */
 #ifndef MGBENCH_RUNS_CSV_H
 #define MGBENCH_RUNS_CSV_H
@@ -29,14 +35,16 @@ typedef struct {
     long rep;
     const char *date;      /* YYYY-MM-DD */
     const char *note;
+    const char *engine;    /* "openmpi" or "smpi"; NULL = "openmpi" */
 } mgb_run_row;
 
 /* The header line mgbench writes (no newline). */
 const char *mgb_runs_header(void);
 
 /* Formats the row (with its newline) into buf; returns the length, or -1
- * when it does not fit. */
-int mgb_runs_format(const mgb_run_row *row, char *buf, size_t len);
+ * when it does not fit. with_engine = 0 leaves out the engine cell (the
+ * layout of a runs.csv from before the column). */
+int mgb_runs_format(const mgb_run_row *row, int with_engine, char *buf, size_t len);
 
 /* Appends the row to path, creating the file (with header) and its folder
  * when needed. Returns 0, or -1 with the reason in err. */

@@ -39,18 +39,25 @@ static void test_format(void)
 {
     char buf[1024];
     mgb_run_row r = sample_row();
-    int n = mgb_runs_format(&r, buf, sizeof buf);
+    int n = mgb_runs_format(&r, 1, buf, sizeof buf);
+    CU_ASSERT_STRING_EQUAL(buf, "ci-2core,mgbench,4,2,2,1024,512,1,4,12.5,0.25,0.01,0.002,7,"
+                                "4.100e-09,,2,2024-05-01,,openmpi\n");
+    CU_ASSERT_EQUAL(n, (int)strlen(buf));
+    CU_ASSERT(mgb_runs_format(&r, 0, buf, sizeof buf) > 0); /* the pre-engine layout */
     CU_ASSERT_STRING_EQUAL(buf, "ci-2core,mgbench,4,2,2,1024,512,1,4,12.5,0.25,0.01,0.002,7,"
                                 "4.100e-09,,2,2024-05-01,\n");
-    CU_ASSERT_EQUAL(n, (int)strlen(buf));
+    r.engine = "smpi";
+    mgb_runs_format(&r, 1, buf, sizeof buf);
+    CU_ASSERT_PTR_NOT_NULL(strstr(buf, ",2024-05-01,,smpi\n"));
+    r.engine = NULL;
     r.seq_of_np = 16;
     r.note = "sequential per-process mesh of 16x1 (1024x512), \"quoted\"";
-    mgb_runs_format(&r, buf, sizeof buf);
+    mgb_runs_format(&r, 1, buf, sizeof buf);
     CU_ASSERT_PTR_NOT_NULL(strstr(buf, ",16,2,2024-05-01,\"sequential per-process mesh of 16x1 "
-                                       "(1024x512), \"\"quoted\"\"\"\n"));
+                                       "(1024x512), \"\"quoted\"\"\",openmpi\n"));
     CU_ASSERT_EQUAL(count_fields(buf, strlen(buf) - 1), count_fields(mgb_runs_header(),
                                                                      strlen(mgb_runs_header())));
-    CU_ASSERT_EQUAL(mgb_runs_format(&r, buf, 40), -1); /* does not fit */
+    CU_ASSERT_EQUAL(mgb_runs_format(&r, 1, buf, 40), -1); /* does not fit */
 }
 
 static void test_create_and_append(void)
@@ -66,9 +73,9 @@ static void test_create_and_append(void)
     CU_ASSERT_FATAL(text != NULL);
     char want[2048], row2[512], row3[512];
     r.rep = 2;
-    mgb_runs_format(&r, row2, sizeof row2);
+    mgb_runs_format(&r, 1, row2, sizeof row2);
     r.rep = 3;
-    mgb_runs_format(&r, row3, sizeof row3);
+    mgb_runs_format(&r, 1, row3, sizeof row3);
     snprintf(want, sizeof want, "%s\n%s%s", mgb_runs_header(), row2, row3);
     CU_ASSERT_STRING_EQUAL(text, want);
     free(text);
@@ -108,9 +115,37 @@ static void test_repairs_missing_newline(void)
     mgb_run_row r = sample_row();
     CU_ASSERT(mgb_runs_append(path, &r, err, sizeof err) == 0);
     char *text = mgbt_read_file(path, NULL), row[512];
-    mgb_runs_format(&r, row, sizeof row);
+    mgb_runs_format(&r, 1, row, sizeof row);
     CU_ASSERT(text && strncmp(text + strlen(mgb_runs_header()), "\n", 1) == 0);
     CU_ASSERT(text && strcmp(text + strlen(mgb_runs_header()) + 1, row) == 0);
+    free(text);
+    mgbt_remove_dir(dir);
+}
+
+/* A runs.csv from before the engine column: real rows are appended in its
+ * layout (no engine cell, read as openmpi); a simulated row is refused. */
+static void test_legacy_header(void)
+{
+    static const char legacy[] =
+        "cluster,code,np,npa,npb,na,nb,nodes,ppn,work_mb,time_s,time_comm_s,time_setup_s,"
+        "cycles,rel_residual,seq_of_np,rep,date,note\n";
+    char dir[256], path[512], err[512] = "";
+    CU_ASSERT_FATAL(mgbt_temp_dir(dir, sizeof dir) == 0);
+    snprintf(path, sizeof path, "%s/runs.csv", dir);
+    FILE *f = fopen(path, "w");
+    CU_ASSERT_FATAL(f != NULL);
+    fputs(legacy, f);
+    fclose(f);
+    mgb_run_row r = sample_row();
+    CU_ASSERT(mgb_runs_append(path, &r, err, sizeof err) == 0);
+    r.engine = "smpi";
+    CU_ASSERT(mgb_runs_append(path, &r, err, sizeof err) == -1);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "no engine column"));
+    char *text = mgbt_read_file(path, NULL);
+    char want[1024];
+    snprintf(want, sizeof want, "%sci-2core,mgbench,4,2,2,1024,512,1,4,12.5,0.25,0.01,0.002,7,"
+                                "4.100e-09,,2,2024-05-01,\n", legacy);
+    CU_ASSERT(text && strcmp(text, want) == 0);
     free(text);
     mgbt_remove_dir(dir);
 }
@@ -219,8 +254,8 @@ static void test_concurrent_mgbench_runs(void)
     for (char *p = text; (p = strchr(p, '\n')); p++)
         lines++;
     for (int k = 0; k < 3; k++) {
-        char tag[16];
-        snprintf(tag, sizeof tag, ",job%d\n", k + 1);
+        char tag[32];
+        snprintf(tag, sizeof tag, ",job%d,openmpi\n", k + 1);
         for (char *p = text; (p = strstr(p, tag)); p++)
             per_job[k]++;
     }
@@ -239,6 +274,7 @@ int main(int argc, char **argv)
         {"create_and_append", test_create_and_append},
         {"refuses_foreign_header", test_refuses_foreign_header},
         {"repairs_missing_newline", test_repairs_missing_newline},
+        {"legacy_header", test_legacy_header},
         {"concurrent_writers", test_concurrent_writers},
         {"concurrent_mgbench_runs", test_concurrent_mgbench_runs},
         {NULL, NULL}};
