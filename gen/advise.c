@@ -7,14 +7,38 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "gen/meshrows.h"
 #include "models/multicluster.h"
 
 bool advise_same_machine(const char *a, const char *b)
 {
-    size_t la = strcspn(a, "-"), lb = strcspn(b, "-");
-    return a[la] && b[lb] && la == lb && strncmp(a, b, la) == 0;
+    /* The fabric is the last part: "wrg2-ethernet" is machine wrg2,
+     * "sim-a-fe" machine sim-a (not "sim", which sim-b-gige shares). */
+    const char *da = strrchr(a, '-'), *db = strrchr(b, '-');
+    return da && db && da - a == db - b && strncmp(a, b, (size_t)(da - a)) == 0;
+}
+
+/* Case-insensitive substring test (interconnect names are free text). */
+static bool contains_word(const char *text, const char *word)
+{
+    size_t n = strlen(word);
+    for (const char *p = text; *p; p++)
+        if (strncasecmp(p, word, n) == 0)
+            return true;
+    return false;
+}
+
+static bool ethernet_class(const char *interconnect)
+{
+    return !interconnect || !*interconnect || contains_word(interconnect, "ethernet") ||
+           contains_word(interconnect, "gige") || contains_word(interconnect, "gbe");
+}
+
+bool advise_pair_can_run(const cluster_info *a, const cluster_info *b)
+{
+    return ethernet_class(a->interconnect) && ethernet_class(b->interconnect);
 }
 
 static bool campaign_chosen(const advise_request *r, const campaign *c)
@@ -371,7 +395,8 @@ bool advise_enumerate(advise_ctx *ctx, const cluster_info *const *cl, const doub
         return false;
     for (size_t i = 0; i < n; i++)
         for (size_t j = i; j < n; j++) {
-            if (j > i && advise_same_machine(cl[i]->name, cl[j]->name))
+            if (j > i && (advise_same_machine(cl[i]->name, cl[j]->name) ||
+                          !advise_pair_can_run(cl[i], cl[j])))
                 continue;
             const cluster_info *pair[2] = {cl[i], cl[j]};
             double nps[2] = {np[i], np[j]};

@@ -91,11 +91,21 @@ double advise_largest(advise_ctx *ctx, int nsides, const cluster_info *const *c,
                       const double *np, advise_option *o);
 
 /* Whether two clusters are fabrics of one machine (names "<machine>-<fabric>"
- * with the same machine, archive/README.md): such a pair is not a split. */
+ * with the same machine, the fabric after the last '-', archive/README.md):
+ * such a pair is not a split. */
 bool advise_same_machine(const char *a, const char *b);
 
+/* Whether a job split across clusters a and b can run: seed 000 (Sec. V.A)
+ * runs cross-cluster jobs over Ethernet, so both clusters' interconnects
+ * must be Ethernet-class ("Ethernet", "GigE", "GbE" in any case, e.g.
+ * "Fast Ethernet", "1GigE"); a Myrinet or InfiniBand fabric cannot carry
+ * messages to the other cluster. An unknown interconnect (empty cell) is
+ * not ruled out. */
+bool advise_pair_can_run(const cluster_info *a, const cluster_info *b);
+
 /* Every option on the free clusters cl[0..n-1] (np[i] processes each):
- * each cluster alone and each pair of clusters of different machines, in
+ * each cluster alone and each pair of clusters of different machines that
+ * advise_pair_can_run allows, in
  * the order (0), (0,1), (0,2) ..., (1), (1,2) ... . maximize: Scenario 2
  * (advise_largest; out->size holds each N); else the problem na x nb.
  * False when out of memory. Ownership: out's arrays are the caller's,

@@ -182,6 +182,35 @@ static const char *dominant_text(block_dominant d)
     return "neither direction has more than 2 processes: T = T(2,2)";
 }
 
+static const char *term_text(block_term t)
+{
+    switch (t) {
+    case BLOCK_TERM_LAW: return "law";
+    case BLOCK_TERM_LINE: return "its np's measured line";
+    case BLOCK_TERM_DEFINITION: return "0 by definition at 2 processes";
+    case BLOCK_TERM_MEASURED_ONE: return "measured T(1,1) - T(2,1)";
+    case BLOCK_TERM_ASSUMED_ZERO: return "0 assumed";
+    }
+    return "?";
+}
+
+/* Warnings about Ta or Tb: negative (as the strip model warns), or 0 only
+ * assumed for a single process along the direction. */
+static bool term_warnings(report *out, const meshrow *t, const char *name, double np,
+                          double value, block_term source)
+{
+    bool ok = true;
+    if (value < 0 && source != BLOCK_TERM_MEASURED_ONE)
+        ok = rjreport_warn(out, "runs.csv line %ld: the predicted overhead %s(%g) is negative "
+                                "(%.3g s, from the %s)", t->line, name, np, value,
+                           term_text(source));
+    if (ok && source == BLOCK_TERM_ASSUMED_ZERO)
+        ok = rjreport_warn(out, "runs.csv line %ld: %s = 0 is assumed for 1 process along the "
+                                "direction (no (1,1) and %s runs of the per-process mesh to "
+                                "measure it)", t->line, name, name[1] == 'a' ? "(2,1)" : "(1,2)");
+    return ok;
+}
+
 static bool predict_target(const block_settings *s, size_t k, const block_group *g,
                            const meshrow *t, report *out, char *err, size_t errlen)
 {
@@ -197,17 +226,20 @@ static bool predict_target(const block_settings *s, size_t k, const block_group 
                  t->line, 2 * t->pa, 2 * t->pb);
         return false;
     }
-    char ref[200], note[800];
+    char ref[200], note[900];
     rjreport_reference(ref, sizeof ref, p.t22_match, t->pa, t->pb, p.t22_reps, p.t22_spread_pct);
     snprintf(note, sizeof note,
              "point estimate only (the block model gives no interval): T(2,2) %.4g s [%s] + "
-             "max(Ta(%g) %.4g s, Tb(%g) %.4g s): %s (work %.4g MB per process)",
-             p.t22_s, ref, t->npa, p.ta_s, t->npb, p.tb_s, dominant_text(p.dominant), p.work_mb);
+             "max(Ta(%g) %.4g s [%s], Tb(%g) %.4g s [%s]): %s (work %.4g MB per process)",
+             p.t22_s, ref, t->npa, p.ta_s, term_text(p.ta_source), t->npb, p.tb_s,
+             term_text(p.tb_source), dominant_text(p.dominant), p.work_mb);
     bool ok = rjreport_predict(out, k, p.time_s, p.extrapolation, note);
     if (ok && p.t22_match != MESH_EXACT)
         ok = rjreport_warn(out, "runs.csv line %ld: T(2,2) %s; the paper requires a (2,2) run on "
                                 "a %gx%g mesh", t->line, mesh_match_text(p.t22_match),
                            2 * t->pa, 2 * t->pb);
+    ok = ok && term_warnings(out, t, "Ta", t->npa, p.ta_s, p.ta_source) &&
+         term_warnings(out, t, "Tb", t->npb, p.tb_s, p.tb_source);
     if (ok && p.sequential_target)
         ok = rjreport_warn(out, "runs.csv line %ld: a 1x1 target is sequential; the block model "
                                 "describes parallel runs, the estimate is T(2,2)", t->line);

@@ -194,6 +194,7 @@ block_status block_fit(const mesh_run *runs, size_t n, const block_options *opt,
         s = BLOCK_NO_22;
     } else {
         out->mb_per_point = mesh_mb_per_point(&out->configs);
+        out->work_tol = opt->work_tol;
         out->a.needed = t->npa > 2;
         out->b.needed = t->npb > 2;
         s = fit_direction(out, opt, (direction){true}, t->pb, &out->a, &ls);
@@ -216,12 +217,44 @@ void block_model_free(block_model *m)
     memset(m, 0, sizeof *m);
 }
 
-/* Ta or Tb: 0 when the direction has <= 2 processes. */
-static double direction_overhead(const block_direction *bd, double np, double work, bool *extra)
+/* np = 1 along direction d: T(1,1) - T(2,1) (or T(1,1) - T(1,2)) at the
+ * target's per-process mesh when both were run, else 0 assumed. */
+static double single_process_overhead(const block_model *m, direction d, const block_target *t,
+                                      block_term *source)
 {
-    if (np <= 2 || !bd->needed)
+    mesh_lookup one, two;
+    if (mesh_lookup_time(&m->configs, 1, 1, t->pa, t->pb, t->work_mb, NAN, false, &one) ==
+            MESH_EXACT &&
+        mesh_lookup_time(&m->configs, d.along_a ? 2 : 1, d.along_a ? 1 : 2, t->pa, t->pb,
+                         t->work_mb, NAN, false, &two) == MESH_EXACT) {
+        *source = BLOCK_TERM_MEASURED_ONE;
+        return one.time_s - two.time_s;
+    }
+    *source = BLOCK_TERM_ASSUMED_ZERO;
+    return 0;
+}
+
+/* Ta or Tb (step 5) and where it came from. */
+static double direction_overhead(const block_model *m, direction d, const block_target *t,
+                                 double work, block_term *source, bool *extra)
+{
+    const block_direction *bd = d.along_a ? &m->a : &m->b;
+    double np = d.along_a ? t->npa : t->npb;
+    if (np <= 1)
+        return single_process_overhead(m, d, t, source);
+    if (np <= 2) {
+        *source = BLOCK_TERM_DEFINITION;
         return 0;
-    *extra = *extra || np > bd->law.np_max || overhead_work_outside(&bd->law, work);
+    }
+    const overhead_line *line = overhead_line_of(&bd->law, np);
+    if (line) {
+        *source = BLOCK_TERM_LINE;
+        double tol = fmax(m->work_tol, 1e-9);
+        *extra = *extra || work < line->work_min * (1 - tol) || work > line->work_max * (1 + tol);
+        return line->alpha + line->gamma * work;
+    }
+    *source = BLOCK_TERM_LAW;
+    *extra = *extra || np > bd->law.np_max || overhead_work_outside(&bd->law, work, m->work_tol);
     return overhead_eval(&bd->law, np, work);
 }
 
@@ -247,8 +280,10 @@ bool block_predict(const block_model *m, const block_target *t, block_prediction
     out->work_mb = ref.work_mb;
     out->t22_reps = ref.config ? ref.config->reps : 0;
     out->t22_spread_pct = ref.config ? ref.config->spread_pct : NAN;
-    out->ta_s = direction_overhead(&m->a, t->npa, out->work_mb, &out->extrapolation);
-    out->tb_s = direction_overhead(&m->b, t->npb, out->work_mb, &out->extrapolation);
+    out->ta_s = direction_overhead(m, (direction){true}, t, out->work_mb, &out->ta_source,
+                                   &out->extrapolation);
+    out->tb_s = direction_overhead(m, (direction){false}, t, out->work_mb, &out->tb_source,
+                                   &out->extrapolation);
     out->dominant = dominant_of(out->ta_s, out->tb_s, t);
     out->sequential_target = t->npa == 1 && t->npb == 1;
     out->time_s = out->t22_s + fmax(out->ta_s, out->tb_s);

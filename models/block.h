@@ -18,12 +18,20 @@
  *     squares through more, linear when only two np are available
  *     (degree_reduced);
  *  5-6. Ta, Tb at the target's npa, npb; T = T(2,2) + max(Ta, Tb).
+ *     Where the target's np along a direction was measured (a line of
+ *     step 3 exists for it), that np's own line alpha(np) + gamma(np)*work
+ *     gives the overhead: the quadratic and gamma(largest np) are for the
+ *     np that were not measured (issue 12: a (4,2) target got the law's
+ *     4.04 s where its own strips measured 0.22 s).
  *
- * Degenerate targets: a direction with 2 processes or fewer has no overhead
- * beyond the (2,2) reference (Ta = 0 for npa <= 2: T(2,1) - T(2,1) = 0 by
- * definition, and a single process along a has no a-messages), so it needs
- * no strips; npa = npb = 1 is a sequential run, which this model does not
- * describe (sequential_target). When Ta = Tb the two directions tie.
+ * Degenerate targets: npa = 2 gives Ta = T(2,1) - T(2,1) = 0 by the
+ * definition, exactly. npa = 1 gives Ta = T(1,1) - T(2,1) (no a-messages,
+ * so usually negative): measured where a (1,1) run and a (2,1) run of the
+ * target's per-process mesh exist, else taken as 0 and flagged
+ * (BLOCK_TERM_ASSUMED_ZERO: an assumption, not a fitted law). Such a
+ * direction needs no strips; npa = npb = 1 is a sequential run, which this
+ * model does not describe (sequential_target). When Ta = Tb the two
+ * directions tie.
  *
  * Work of a point is the memory of the (np,1) run; the target's work is
  * that of its (2,2) run (same per-process mesh).
@@ -67,6 +75,7 @@ typedef struct {
     block_direction a, b;
     double mb_per_point;
     double max_spread_pct;  /* largest repetition spread among configurations used */
+    double work_tol;        /* the fit's opt->work_tol, for the extrapolation flag */
 } block_model;
 
 typedef enum {
@@ -90,17 +99,28 @@ void block_model_free(block_model *m);
 
 typedef enum { BLOCK_DOMINANT_NONE, BLOCK_DOMINANT_A, BLOCK_DOMINANT_B, BLOCK_DOMINANT_TIE } block_dominant;
 
+/* Where Ta or Tb came from. */
+typedef enum {
+    BLOCK_TERM_LAW,           /* alpha(np) quadratic + gamma(largest np) * work */
+    BLOCK_TERM_LINE,          /* the measured line of the target's own np */
+    BLOCK_TERM_DEFINITION,    /* np = 2: 0 by definition */
+    BLOCK_TERM_MEASURED_ONE,  /* np = 1: T(1,1) - T(2,1) of the target's mesh, measured */
+    BLOCK_TERM_ASSUMED_ZERO   /* np = 1 without those runs: 0 assumed */
+} block_term;
+
 typedef struct {
     double time_s;          /* T(2,2) + max(Ta, Tb) */
     double t22_s;
-    double ta_s, tb_s;      /* 0 for a direction with <= 2 processes */
+    double ta_s, tb_s;      /* see block_term */
+    block_term ta_source, tb_source;
     double work_mb;
     block_dominant dominant;
     mesh_match t22_match;   /* MESH_EXACT is the paper's method */
     size_t t22_reps;
     double t22_spread_pct;
     bool sequential_target; /* npa = npb = 1: the time shown is T(2,2) */
-    bool extrapolation;
+    bool extrapolation;     /* np beyond the measured ones, or work outside the
+                               lines' range by more than work_tol */
 } block_prediction;
 
 /* Predict the target the model was fitted for. False when no T(2,2) can

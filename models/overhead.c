@@ -194,12 +194,21 @@ double overhead_eval(const overhead_law *law, double np, double work)
     return overhead_alpha(law, np) + law->gamma * work;
 }
 
-bool overhead_work_outside(const overhead_law *law, double work)
+bool overhead_work_outside(const overhead_law *law, double work, double tol)
 {
     double lo = INFINITY, hi = -INFINITY;
     for (size_t i = 0; i < law->nlines; i++) {
         lo = fmin(lo, law->lines[i].work_min);
         hi = fmax(hi, law->lines[i].work_max);
     }
-    return work < lo * (1 - 1e-9) || work > hi * (1 + 1e-9);
+    tol = fmax(tol, 1e-9);
+    return work < lo * (1 - tol) || work > hi * (1 + tol);
+}
+
+const overhead_line *overhead_line_of(const overhead_law *law, double np)
+{
+    for (size_t i = 0; i < law->nlines; i++)
+        if (law->lines[i].np == np)
+            return &law->lines[i];
+    return NULL;
 }

@@ -72,8 +72,14 @@ double overhead_alpha(const overhead_law *law, double np);
 /* alpha(np) + gamma*work. */
 double overhead_eval(const overhead_law *law, double np, double work);
 
-/* Whether work lies outside the range of works the lines were fitted on. */
-bool overhead_work_outside(const overhead_law *law, double work);
+/* Whether work lies outside the range of works the lines were fitted on,
+ * by more than the relative tolerance tol (the models' work_tol: runs
+ * standing for the same per-process mesh differ in work_mb by a fraction of
+ * a percent, which is no extrapolation). */
+bool overhead_work_outside(const overhead_law *law, double work, double tol);
+
+/* The measured line of exactly np processes, or NULL when np had none. */
+const overhead_line *overhead_line_of(const overhead_law *law, double np);
 
 void overhead_law_free(overhead_law *law);
 

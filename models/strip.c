@@ -145,6 +145,7 @@ strip_status strip_fit(const mesh_run *runs, size_t n, const strip_options *opt,
         return STRIP_BAD_INPUT;
     if (!mesh_configs_build(runs, n, opt->work_tol, &out->configs))
         return STRIP_NOMEM;
+    out->work_tol = opt->work_tol;
     out->mb_per_point = mesh_mb_per_point(&out->configs);
     bool by_msg_len = isfinite(opt->msg_len) && any_with_msg_len(opt, &out->configs);
     out->msg_len_fallback = isfinite(opt->msg_len) && !by_msg_len;
@@ -202,7 +203,7 @@ bool strip_predict(const strip_model *m, const strip_target *t, strip_prediction
     if (t->np > 1) {
         out->alpha_s = overhead_alpha(&m->law, t->np);
         out->tcomm_s = out->alpha_s + m->law.gamma * out->work_mb;
-        out->extrapolation = t->np > m->law.np_max || overhead_work_outside(&m->law, out->work_mb);
+        out->extrapolation = t->np > m->law.np_max || overhead_work_outside(&m->law, out->work_mb, m->work_tol);
     }
     out->time_s = out->tcomp_s + out->tcomm_s;
     return isfinite(out->time_s);

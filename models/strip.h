@@ -51,6 +51,7 @@ typedef struct {
     size_t nnot_strip;      /* configurations left out: block grids (npa, npb > 1) */
     bool msg_len_fallback;  /* no run had opt->msg_len: every message length was used */
     double max_spread_pct;  /* largest repetition spread among the configurations used */
+    double work_tol;        /* the fit's opt->work_tol, for the extrapolation flag */
 } strip_model;
 
 typedef enum {
@@ -90,7 +91,8 @@ typedef struct {
     mesh_match tcomp_match; /* MESH_EXACT is the paper's method; others are warned about */
     size_t tcomp_reps;      /* repetitions behind Tcomp (0 when interpolated) */
     double tcomp_spread_pct;
-    bool extrapolation;     /* np beyond the largest np0, or work beyond the lines' range */
+    bool extrapolation;     /* np beyond the largest np0, or work beyond the lines' range
+                               by more than work_tol */
 } strip_prediction;
 
 /* Predict a target. Returns false when Tcomp cannot be had at all (no

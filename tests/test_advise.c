@@ -5,6 +5,7 @@
  * on a small archive whose runs follow known strip laws, where the
  * predicted times, ranking, balanced split, deadline and budget are known.
  */
+#include "gen/advise.h"
 #include "tests/testutil.h"
 
 #include <math.h>
@@ -101,6 +102,36 @@ static void test_scenario2_cost_ratio(void)
     CU_ASSERT_DOUBLE_EQUAL(ratio, 9.746, 0.001);
     CU_ASSERT_STRING_EQUAL(split[C_RANK_FAST], "1"); /* the largest mesh first */
     free(out);
+}
+
+/* Seed 000 runs cross-cluster jobs over Ethernet: Scenario 1's free
+ * resources (A on Myrinet or Ethernet, B) give the split A/Ethernet + B
+ * only, never A/Myrinet + B (issue 12). */
+static void test_pairs_over_ethernet_only(void)
+{
+    char *out = NULL;
+    int rc = testutil_perfcast_run(&out, "advise --size 65536x65536 --free wrg2-myrinet:64,"
+                                         "wrg2-ethernet:64,wrg3-ethernet:32 --code m1 --format csv");
+    CU_ASSERT_EQUAL(rc, 0);
+    char cells[C_N][400];
+    CU_ASSERT_TRUE(csv_row(out, "wrg2-ethernet:64 + wrg3-ethernet:32", cells, C_N));
+    CU_ASSERT_FALSE(csv_row(out, "wrg2-myrinet:64 + wrg3-ethernet:32", cells, C_N));
+    CU_ASSERT_FALSE(csv_row(out, "wrg2-myrinet:64 + wrg2-ethernet:64", cells, C_N));
+    free(out);
+    cluster_info eth = {.name = "a-ethernet", .interconnect = "Fast Ethernet"};
+    cluster_info gige = {.name = "b-gige", .interconnect = "1GigE"};
+    cluster_info myri = {.name = "b-myrinet", .interconnect = "Myrinet"};
+    cluster_info unknown = {.name = "c", .interconnect = NULL};
+    CU_ASSERT_TRUE(advise_pair_can_run(&eth, &gige));
+    CU_ASSERT_FALSE(advise_pair_can_run(&eth, &myri));
+    CU_ASSERT_FALSE(advise_pair_can_run(&myri, &gige));
+    CU_ASSERT_TRUE(advise_pair_can_run(&unknown, &eth));
+    /* Machine = the name before its last '-' (the fabric). */
+    CU_ASSERT_TRUE(advise_same_machine("wrg2-ethernet", "wrg2-myrinet"));
+    CU_ASSERT_FALSE(advise_same_machine("wrg2-ethernet", "wrg3-ethernet"));
+    CU_ASSERT_FALSE(advise_same_machine("sim-a-fe", "sim-b-gige"));
+    CU_ASSERT_TRUE(advise_same_machine("sim-a-fe", "sim-a-myri"));
+    CU_ASSERT_FALSE(advise_same_machine("F", "S"));
 }
 
 static void test_usage_and_input_errors(void)
@@ -239,6 +270,7 @@ int main(void)
     static const testutil_test tests[] = {
         {"Table I: B alone infeasible", test_table1_b_alone_infeasible},
         {"Scenario 2 cost ratio", test_scenario2_cost_ratio},
+        {"splits run over Ethernet only", test_pairs_over_ethernet_only},
         {"usage and input errors", test_usage_and_input_errors},
         {"models, ranking, deadline, budget, memory", test_models_rank_and_limits},
         {NULL, NULL},

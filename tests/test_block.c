@@ -299,6 +299,84 @@ static void test_reps_and_interpolated_reference(void)
     block_model_free(&m);
 }
 
+/* Strips whose lines differ per np (alpha_np + gamma_np * work, by hand):
+ * np 4: 0.2 + 0.05 w; np 8: 0.5 + 0.02 w; np 16: 1.0 + 0.01 w. */
+static const double LINE_NP[] = {4, 8, 16}, LINE_ALPHA[] = {0.2, 0.5, 1.0},
+                    LINE_GAMMA[] = {0.05, 0.02, 0.01};
+
+static void per_np_strips(run_set *s, double pa, double pb, double work_scale)
+{
+    const double levels[] = {1, 2, 4};
+    add(s, 2, 2, pa, pb, t22(pa, pb));
+    s->runs[s->n - 1].work_mb *= work_scale;
+    for (size_t l = 0; l < 3; l++) {
+        double qa = pa / levels[l], w = work_of(qa, pb);
+        add(s, 2, 1, qa, pb, base21(qa, pb));
+        for (size_t k = 0; k < 3; k++)
+            add(s, LINE_NP[k], 1, qa, pb, base21(qa, pb) + LINE_ALPHA[k] + LINE_GAMMA[k] * w);
+    }
+}
+
+/* A target whose np along a was measured takes that np's own line, not the
+ * quadratic with gamma(16) (issue 12: (4,2) got 4.04 s where its own strips
+ * measured 0.22 s); an np that was not measured takes the law. */
+static void test_measured_line_inside_range(void)
+{
+    run_set s = {0};
+    per_np_strips(&s, 4096, 1024, 1);
+    double w = work_of(4096, 1024);
+    block_prediction p = fit_predict(&s, 4, 2, 4096, 1024, BLOCK_OK);
+    CU_ASSERT_EQUAL(p.ta_source, BLOCK_TERM_LINE);
+    check_rel(p.ta_s, 0.2 + 0.05 * w, 1e-9);        /* not 0.2 + 0.01 w */
+    CU_ASSERT_EQUAL(p.tb_source, BLOCK_TERM_DEFINITION);
+    CU_ASSERT_DOUBLE_EQUAL(p.tb_s, 0, 0);
+    check_rel(p.time_s, t22(4096, 1024) + 0.2 + 0.05 * w, 1e-9);
+    CU_ASSERT_FALSE(p.extrapolation);
+    p = fit_predict(&s, 8, 2, 4096, 1024, BLOCK_OK);
+    check_rel(p.ta_s, 0.5 + 0.02 * w, 1e-9);
+    /* np 32 was not measured: alpha through (2, 0.2), (3, 0.5), (4, 1.0)
+     * is 0.1 L^2 - 0.2 L + 0.2 (by hand), at L = 5: 1.7; plus gamma(16) w. */
+    p = fit_predict(&s, 32, 2, 4096, 1024, BLOCK_OK);
+    CU_ASSERT_EQUAL(p.ta_source, BLOCK_TERM_LAW);
+    check_rel(p.ta_s, 1.7 + 0.01 * w, 1e-9);
+    CU_ASSERT_TRUE(p.extrapolation);
+}
+
+/* The target's work (its (2,2) run's) 0.3% above the strips' largest work
+ * is the same mesh: no extrapolation (work_tol 1%, not 1e-9); 5% is. */
+static void test_extrapolation_work_tolerance(void)
+{
+    run_set s = {0};
+    per_np_strips(&s, 2048, 2048, 1.003);
+    block_prediction p = fit_predict(&s, 8, 2, 2048, 2048, BLOCK_OK);
+    CU_ASSERT_FALSE(p.extrapolation);
+    check_rel(p.work_mb, work_of(2048, 2048) * 1.003, 1e-12);
+    run_set far = {0};
+    per_np_strips(&far, 2048, 2048, 1.05);
+    p = fit_predict(&far, 8, 2, 2048, 2048, BLOCK_OK);
+    CU_ASSERT_TRUE(p.extrapolation);
+}
+
+/* npa = 1: Ta = T(1,1) - T(2,1) of the target's mesh when both were run
+ * (negative: one process has no a-messages); without them 0 is assumed
+ * and flagged, never presented as the law. */
+static void test_single_process_direction(void)
+{
+    run_set s = {0};
+    const double nps[] = {4, 8, 16}, levels[] = {1, 2, 4};
+    add(&s, 2, 2, 4096, 2048, t22(4096, 2048));
+    strips(&s, false, 4096, 2048, nps, 3, levels, 3);
+    block_prediction p = fit_predict(&s, 1, 8, 4096, 2048, BLOCK_OK);
+    CU_ASSERT_EQUAL(p.ta_source, BLOCK_TERM_ASSUMED_ZERO);
+    CU_ASSERT_DOUBLE_EQUAL(p.ta_s, 0, 0);
+    add(&s, 1, 1, 4096, 2048, 0.05);
+    add(&s, 2, 1, 4096, 2048, 0.08);
+    p = fit_predict(&s, 1, 8, 4096, 2048, BLOCK_OK);
+    CU_ASSERT_EQUAL(p.ta_source, BLOCK_TERM_MEASURED_ONE);
+    CU_ASSERT_DOUBLE_EQUAL(p.ta_s, 0.05 - 0.08, 1e-12);
+    check_rel(p.time_s, expected(1, 8, 4096, 2048), 1e-9); /* Tb > Ta still dominates */
+}
+
 static void test_failures(void)
 {
     run_set s = {0};
@@ -334,6 +412,9 @@ int main(void)
         {"equal partition tie", test_equal_partition_tie},
         {"message length", test_message_length},
         {"repetitions, interpolated reference", test_reps_and_interpolated_reference},
+        {"measured line inside the range", test_measured_line_inside_range},
+        {"extrapolation within the work tolerance", test_extrapolation_work_tolerance},
+        {"npa = 1: measured or assumed", test_single_process_direction},
         {"failures", test_failures},
         {NULL, NULL},
     };

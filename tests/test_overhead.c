@@ -27,8 +27,23 @@ static void test_lines_and_alpha(void)
     CU_ASSERT_DOUBLE_EQUAL(law.coef[2], 0, 1e-12);
     CU_ASSERT_DOUBLE_EQUAL(law.gamma, 4, 1e-12);
     CU_ASSERT_DOUBLE_EQUAL(overhead_eval(&law, 64, 10), 41, 1e-9);
-    CU_ASSERT_TRUE(overhead_work_outside(&law, 5));
-    CU_ASSERT_FALSE(overhead_work_outside(&law, 2.5));
+    CU_ASSERT_TRUE(overhead_work_outside(&law, 5, 0.01));
+    CU_ASSERT_FALSE(overhead_work_outside(&law, 2.5, 0.01));
+    /* Works span [1, 4]: a relative tolerance widens that to [0.99, 4.04]
+     * at 1%, [0.98, 4.08] at 2% (runs of one mesh differ in work_mb by a
+     * fraction of a percent: issue 12). */
+    CU_ASSERT_TRUE(overhead_work_outside(&law, 4.05, 0.01));
+    CU_ASSERT_FALSE(overhead_work_outside(&law, 4.03, 0.01));
+    CU_ASSERT_FALSE(overhead_work_outside(&law, 0.995, 0.01));
+    CU_ASSERT_TRUE(overhead_work_outside(&law, 0.985, 0.01));
+    CU_ASSERT_FALSE(overhead_work_outside(&law, 4.07, 0.02));
+    CU_ASSERT_TRUE(overhead_work_outside(&law, 4.0001, 0)); /* no tolerance: strict */
+    /* Each measured np's own line; np 2 (one work) and 32 have none. */
+    const overhead_line *l8 = overhead_line_of(&law, 8);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(l8);
+    CU_ASSERT_DOUBLE_EQUAL(l8->alpha + l8->gamma * 2, 7, 1e-12); /* 1 + 3*2 */
+    CU_ASSERT_PTR_NULL(overhead_line_of(&law, 2));
+    CU_ASSERT_PTR_NULL(overhead_line_of(&law, 32));
     overhead_law_free(&law);
 }
 

@@ -325,6 +325,36 @@ static void test_sequential_target_and_blocks(void)
     strip_model_free(&m);
 }
 
+/* The extrapolation flag compares the target's work with the lines' work
+ * range within work_tol, not 1e-9 (issue 12: runs standing for one mesh
+ * differ in work_mb by a fraction of a percent). A target mesh without its
+ * own sequential run (Tcomp found by work) whose work is 0.3% below the
+ * least work of the lines is inside (and matched to that run: its work is
+ * used); 5% below is an extrapolation (at the target's own work). */
+static void check_target_work(double scale, double used_scale, bool want_extrapolation)
+{
+    run_set s = {0};
+    const double np0[] = {4, 8}, levels[] = {1, 4};
+    paper_plan(&s, 4096, 256, np0, 2, levels, 2);
+    strip_options opt = default_options(NAN);
+    strip_model m;
+    CU_ASSERT_EQUAL_FATAL(strip_fit(s.runs, s.n, &opt, &m, NULL), STRIP_OK);
+    strip_prediction p;
+    double work = work_of(4096, 64) * scale; /* 64 rows: the smaller level */
+    strip_target t = {8, 4096, 63, work};
+    CU_ASSERT_TRUE_FATAL(strip_predict(&m, &t, &p));
+    CU_ASSERT_EQUAL(p.extrapolation, want_extrapolation);
+    /* The law by hand at the work used. */
+    check_rel(p.tcomm_s, C + D * 3 + GAMMA * work_of(4096, 64) * used_scale, 1e-9);
+    strip_model_free(&m);
+}
+
+static void test_extrapolation_work_tolerance(void)
+{
+    check_target_work(0.997, 1, false);
+    check_target_work(0.95, 0.95, true);
+}
+
 static void test_degenerate_inputs(void)
 {
     run_set s = {0};
@@ -393,6 +423,7 @@ static void test_unpredictable_target(void)
 int main(void)
 {
     static const testutil_test tests[] = {
+        {"extrapolation within the work tolerance", test_extrapolation_work_tolerance},
         {"paper steps 1-6 recover the law", test_paper_steps_recover_law},
         {"least squares over many np0", test_least_squares_many_np0},
         {"gamma of the largest np0", test_gamma_of_largest_np0},
