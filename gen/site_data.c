@@ -119,7 +119,7 @@ static size_t experiment_rows(const experiment_input *in, size_t **rows)
 
 bool site_is_process_count(const campaign *c, const char *name)
 {
-    static const char *const names[] = {"npa", "npb", "nodes", "ppn", "P", "Q"};
+    static const char *const names[] = {"npa", "npb", "nodes", "ppn", "P", "Q", "np_a", "np_b"};
     if (strcmp(name, campaign_procs(c)) == 0)
         return true;
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)

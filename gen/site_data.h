@@ -167,7 +167,8 @@ void site_series_label(const site_experiment *e, size_t row, rbuf *out);
 void site_cell_text(const table *t, size_t row, size_t col, rbuf *out);
 
 /* Whether a column of c counts processes (its process count, campaign_procs,
- * or npa, npb, nodes, ppn, P, Q): such an x axis is drawn in powers of two. */
+ * or npa, npb, nodes, ppn, P, Q, and np_a, np_b: the processes on each side
+ * of a multi-cluster job): such an x axis is drawn in powers of two. */
 bool site_is_process_count(const campaign *c, const char *column);
 
 /* The index of the site cluster called name, or -1. */

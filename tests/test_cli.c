@@ -29,7 +29,7 @@ static void test_check_bad_archive(void)
     const char *cases[] = {
         "bad_experiments", "bad_options", "duplicate_column", "empty_file", "invalid_utf8", "missing_column",
         "missing_experiments", "nan_inf", "nonpositive", "ragged_row", "stray_quote",
-        "text_for_number", "unknown_cluster", "unterminated_quote", "zero_rows",
+        "text_for_number", "unknown_cluster", "unknown_engine", "unterminated_quote", "zero_rows",
     };
     size_t expected_lines = 0;
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
