@@ -338,13 +338,12 @@ static void test_embedded_archive(void)
     printf("\n  embedded archive: calibrated PI covers %.0f of %.0f held-out targets (%.1f%%)\n",
            inside, with, 100 * inside / with);
     CU_ASSERT(held > 100);
-    /* Measured, not tuned: 115 of 125 (92%) before the real 16-core campaigns
-     * (mgbench16-*) were added; they cover 7 of their 13 targets (the strip
-     * experiments trained on two process counts cannot be backtested, so
-     * their intervals hold measurement noise only, as their notes say), and
-     * the whole archive then reads 122 of 138 (88.4%). The bound guards
-     * against a regression from there; the campaign READMEs give the misses. */
-    CU_ASSERT(inside >= 0.87 * with);
+    /* Measured: 127 of 139 (91.4%) with the real 16-core campaigns
+     * (mgbench16-*), 115 of 125 (92%) before them. There, the strip
+     * experiment that keeps the paper's np0 = 4, 8 cannot be backtested and
+     * its interval holds measurement noise only (its note says so); the
+     * others use every np0 or borrow those backtests. */
+    CU_ASSERT(inside >= 0.90 * with);
     free(csv);
     testutil_remove_dir(tmp);
 }
