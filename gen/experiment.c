@@ -458,7 +458,7 @@ bool experiment_prepare(const archive *a, const campaign *c, const experiment_in
     return true;
 }
 
-bool experiment_run(const archive *a, const campaign *c, const experiment_info *e,
+bool experiment_fit(const archive *a, const campaign *c, const experiment_info *e,
                     experiment_result *res)
 {
     if (!experiment_prepare(a, c, e, res))
@@ -472,7 +472,15 @@ bool experiment_run(const archive *a, const campaign *c, const experiment_info *
         return false;
     }
     experiment_compute_errors(res);
-    if (!calibration_apply(res, adapter)) {
+    return true;
+}
+
+bool experiment_run(const archive *a, const campaign *c, const experiment_info *e,
+                    experiment_result *res)
+{
+    if (!experiment_fit(a, c, e, res))
+        return false;
+    if (!calibration_apply(res, experiment_adapter(e->model))) {
         res->ok = false;
         snprintf(res->error, sizeof res->error, "out of memory while calibrating the intervals");
         return false;

@@ -69,8 +69,17 @@ typedef struct {
     experiment_where where; /* where the reason points */
 } experiment_result;
 
-/* Run an experiment. Always fills res (check res->ok); returns res->ok. */
+/* Run an experiment: experiment_fit, then the calibrated intervals
+ * (gen/calibration.h). Always fills res (check res->ok); returns res->ok. */
 bool experiment_run(const archive *a, const campaign *c,
+                    const experiment_info *e, experiment_result *res);
+
+/* experiment_run without the calibrated intervals (no cal_low/cal_high,
+ * no interval_method): the selections, the fit and the errors, which is
+ * all that can fail for a reason other than memory. `check` uses it: the
+ * calibration refits the model once per left-out fold, many times the cost
+ * of the fit, for intervals check never shows. */
+bool experiment_fit(const archive *a, const campaign *c,
                     const experiment_info *e, experiment_result *res);
 
 void experiment_result_free(experiment_result *res);
