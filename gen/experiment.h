@@ -53,6 +53,10 @@ typedef struct {
     size_t ntargets;
     experiment_where *where;  /* where a failure lies: adapters set it through
                                 experiment_point_at; may be NULL */
+    bool estimates_only;     /* the caller reads only each prediction's config
+                                and estimate (calibration refits): an adapter
+                                may leave out diagnostics, notes and other
+                                report text, never change an estimate */
 } experiment_input;
 
 /* A model adapter (gen/model_<name>.c): fit on in->train_rows, predict one

@@ -301,6 +301,8 @@ static bool search_formula(const experiment_input *in, component *c, char *err, 
     termsearch_options opt;
     if (!search_options(in->exp->options, &opt, err, errlen))
         return false;
+    if (in->estimates_only)
+        opt.nested_folds = 1; /* the nested error is report text, not an estimate */
     char *params = option(in->exp->options, "params", &nomem);
     const char **names = malloc((runs->ncols + 1) * sizeof *names);
     double *values = malloc((in->ntrain * runs->ncols + 1) * sizeof *values);
@@ -620,7 +622,10 @@ bool model_scopred_run(const experiment_input *in, report *out, char *err, size_
         cs[i].response = in->responses[i];
         ok = fit_component(in, &cs[i], err, errlen);
     }
-    if (ok && !(ok = report_fits(in, cs, in->nresponses, out)))
+    /* A refit for the calibration reads the estimates alone: the fit's
+     * statistics and diagnostics (a second regression over every run) are
+     * left out. */
+    if (ok && !in->estimates_only && !(ok = report_fits(in, cs, in->nresponses, out)))
         fail(err, errlen, "out of memory");
     for (size_t t = 0; ok && t < in->ntargets; t++)
         if (!(ok = predict_target(in, cs, t, ps, out)))
