@@ -364,6 +364,8 @@ static bool fit_component(const experiment_input *in, component *c, char *err, s
         !build_design(in, c, err, errlen))
         return false;
     ols_status st = ols_fit(c->x, c->y, in->ntrain, c->f.nterms, &c->m);
+    free(c->y); /* the fit keeps what it needs (residuals): one double a run less */
+    c->y = NULL;
     if (st != OLS_OK)
         return fail(err, errlen, "%s: %s", c->response, ols_status_text(st));
     c->fitted = true;
@@ -378,8 +380,10 @@ static bool add_diagnostics(const experiment_input *in, const component *c, cons
                             report *out)
 {
     regdiag_result d;
-    long *lines = malloc((in->ntrain + 1) * sizeof *lines);
-    bool ok = lines && regdiag_run(&c->m, c->x, c->f.nterms, &d);
+    /* The lines after the checks: their auxiliary regression is the peak. */
+    bool diagnosed = regdiag_run(&c->m, c->x, c->f.nterms, &d);
+    long *lines = diagnosed ? malloc((in->ntrain + 1) * sizeof *lines) : NULL;
+    bool ok = lines != NULL;
     for (size_t i = 0; ok && i < in->ntrain; i++)
         lines[i] = in->camp->runs.line[in->train_rows[i]];
     char line[640], full[800];
@@ -393,8 +397,7 @@ static bool add_diagnostics(const experiment_input *in, const component *c, cons
         snprintf(full, sizeof full, "%s%s", prefix, line);
         ok = report_add_diagnostic(out, full);
     }
-    if (lines)
-        regdiag_free(&d);
+    regdiag_free(&d);
     free(lines);
     return ok;
 }
