@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gen/config_groups.h"
+#include "gen/config_index.h"
 #include "models/calibrate.h"
 
 /* One training configuration: its rows and mean measured response. */

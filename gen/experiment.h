@@ -4,8 +4,8 @@
  * them to the model named in experiments.csv, and fills a report.
  *
  * Target rows that share every identifying column (see
- * experiment_is_identifying) form one configuration (found by a hash of
- * those cells: linear in the rows); their measured
+ * experiment_is_identifying) form one configuration (gen/config_index.h:
+ * found by a hash of those cells, linear in the rows); their measured
  * responses are averaged and the signed error 100*(estimate-measured)/measured
  * is computed here, the same way for every model.
  *
