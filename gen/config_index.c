@@ -38,12 +38,20 @@ static uint64_t cell_hash(const table_column *col, size_t row)
     return h;
 }
 
+/* The slots are chosen by the low bits, and a product only carries low
+ * bits upward: whole numbers (np 1, 2, 4, ...) have all-zero low bits and
+ * would pile up in one run of slots. MurmurHash3's finaliser mixes every
+ * bit into every other. */
 static uint64_t row_hash(const config_index *ix, size_t row)
 {
     uint64_t h = 0;
     for (size_t k = 0; k < ix->ncols; k++)
         h = mix(h, cell_hash(&ix->runs->cols[ix->cols[k]], row));
-    return h ^ (h >> 29);
+    h ^= h >> 33;
+    h *= 0xff51afd7ed558ccdULL;
+    h ^= h >> 33;
+    h *= 0xc4ceb9fe1a85ec53ULL;
+    return h ^ (h >> 33);
 }
 
 static bool rows_same(const config_index *ix, size_t a, size_t b)

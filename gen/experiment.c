@@ -355,11 +355,12 @@ bool experiment_prepare(const archive *a, const campaign *c, const experiment_in
 }
 
 bool experiment_fit(const archive *a, const campaign *c, const experiment_info *e,
-                    experiment_result *res)
+                    bool estimates_only, experiment_result *res)
 {
     if (!experiment_prepare(a, c, e, res))
         return false;
     experiment_input *in = &res->input;
+    in->estimates_only = estimates_only;
     model_adapter_fn adapter = experiment_adapter(e->model);
     if (!adapter(in, &res->rep, res->error, sizeof res->error)) {
         res->ok = false;
@@ -374,7 +375,7 @@ bool experiment_fit(const archive *a, const campaign *c, const experiment_info *
 bool experiment_run(const archive *a, const campaign *c, const experiment_info *e,
                     experiment_result *res)
 {
-    if (!experiment_fit(a, c, e, res))
+    if (!experiment_fit(a, c, e, false, res))
         return false;
     if (!calibration_apply(res, experiment_adapter(e->model))) {
         res->ok = false;

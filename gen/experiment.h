@@ -80,11 +80,14 @@ bool experiment_run(const archive *a, const campaign *c,
 
 /* experiment_run without the calibrated intervals (no cal_low/cal_high,
  * no interval_method): the selections, the fit and the errors, which is
- * all that can fail for a reason other than memory. `check` uses it: the
- * calibration refits the model once per left-out fold, many times the cost
- * of the fit, for intervals check never shows. */
-bool experiment_fit(const archive *a, const campaign *c,
-                    const experiment_info *e, experiment_result *res);
+ * all that can fail for a reason other than memory. With estimates_only
+ * (experiment_input.estimates_only) the report may also lack the fit's
+ * statistics, diagnostics and notes. `check` uses it so: it reads only
+ * whether the experiment runs, and the calibration (a refit per left-out
+ * fold) and the diagnostics (a second regression over every run) cost
+ * many times the fit. */
+bool experiment_fit(const archive *a, const campaign *c, const experiment_info *e,
+                    bool estimates_only, experiment_result *res);
 
 void experiment_result_free(experiment_result *res);
 

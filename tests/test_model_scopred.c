@@ -200,7 +200,7 @@ static void test_estimates_only(void)
         fixture fx;
         experiment_result full;
         ep_fixture(&fx, formulas[f], "time_s", NULL, NULL);
-        CU_ASSERT_TRUE_FATAL(experiment_fit(NULL, &fx.camp, &fx.exp, &full));
+        CU_ASSERT_TRUE_FATAL(experiment_fit(NULL, &fx.camp, &fx.exp, false, &full));
         CU_ASSERT_TRUE(full.rep.ndiagnostics > 0);
         report lean;
         report_init(&lean);
