@@ -305,14 +305,15 @@ static bool search_formula(const experiment_input *in, component *c, char *err, 
         opt.nested_folds = 1; /* the nested error is report text, not an estimate */
     char *params = option(in->exp->options, "params", &nomem);
     const char **names = malloc((runs->ncols + 1) * sizeof *names);
-    double *values = malloc((in->ntrain * runs->ncols + 1) * sizeof *values);
-    double *y = malloc((in->ntrain + 1) * sizeof *y);
     int col = table_find(runs, c->response);
-    bool ok = !nomem && names && values && y && col >= 0;
     size_t m = 0;
-    for (size_t j = 0; ok && j < runs->ncols; j++)
+    for (size_t j = 0; names && !nomem && j < runs->ncols; j++)
         if (search_column(in, j, params))
             names[m++] = runs->cols[j].name;
+    /* The parameters' values only: a column a run, not every column. */
+    double *values = malloc((in->ntrain * m + 1) * sizeof *values);
+    double *y = malloc((in->ntrain + 1) * sizeof *y);
+    bool ok = !nomem && names && values && y && col >= 0;
     for (size_t i = 0; ok && i < in->ntrain; i++) {
         for (size_t j = 0; j < m; j++)
             values[i * m + j] = table_number(runs, in->train_rows[i],
