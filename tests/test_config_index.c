@@ -11,16 +11,28 @@
 #include "tests/testutil.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+
+/* An empty table of the columns "name:n" (number) or "name:t" (text). */
+static void make_table(table *t, const char *const *columns, size_t n)
+{
+    table_init(t);
+    for (size_t i = 0; i < n; i++) {
+        char name[32];
+        size_t len = strcspn(columns[i], ":");
+        snprintf(name, sizeof name, "%.*s", (int)len, columns[i]);
+        column_kind kind = columns[i][len + 1] == 't' ? COL_TEXT : COL_NUMBER;
+        CU_ASSERT_FATAL(table_add_column(t, name, kind) == (int)i);
+    }
+}
 
 static void test_against_pairwise(void)
 {
     table t;
-    table_init(&t);
-    CU_ASSERT_FATAL(table_add_column(&t, "cluster", COL_TEXT) == 0);
-    CU_ASSERT_FATAL(table_add_column(&t, "np", COL_NUMBER) == 1);
-    CU_ASSERT_FATAL(table_add_column(&t, "time_s", COL_NUMBER) == 2);
-    CU_ASSERT_FATAL(table_add_column(&t, "rep", COL_NUMBER) == 3);
+    const char *const columns[] = {"cluster:t", "np:n", "time_s:n", "rep:n"};
+    make_table(&t, columns, 4);
     /* cluster, np (NAN = missing), time, rep */
     const char *cl[] = {"A", "A", "B", NULL, "A", NULL, "B", "A", "A"};
     double np[] = {1, 1, 1, 2, NAN, 2, 1, -0.0, 0.0};
@@ -57,11 +69,8 @@ static void test_many_configurations(void)
 {
     enum { ROWS = 20000, CONFIGS = 5000 };
     table t;
-    table_init(&t);
-    CU_ASSERT_FATAL(table_add_column(&t, "np", COL_NUMBER) == 0);
-    CU_ASSERT_FATAL(table_add_column(&t, "N", COL_NUMBER) == 1);
-    CU_ASSERT_FATAL(table_add_column(&t, "code", COL_TEXT) == 2);
-    CU_ASSERT_FATAL(table_add_column(&t, "time_s", COL_NUMBER) == 3);
+    const char *const columns[] = {"np:n", "N:n", "code:t", "time_s:n"};
+    make_table(&t, columns, 4);
     for (size_t i = 0; i < ROWS; i++) {
         long r = table_add_row(&t, (long)i + 2);
         size_t c = i % CONFIGS;

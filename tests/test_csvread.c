@@ -18,6 +18,16 @@ static bool parse(const char *text, size_t len, csv_doc *doc, diag_list *d)
     return csv_parse_buffer(text, len, "t.csv", doc, d);
 }
 
+/* Parse text, which must give nrows rows and no problem. */
+static void parse_clean(const char *text, size_t len, size_t nrows, csv_doc *doc)
+{
+    diag_list d;
+    CU_ASSERT_TRUE_FATAL(parse(text, len, doc, &d));
+    CU_ASSERT_EQUAL(d.count, 0);
+    CU_ASSERT_EQUAL_FATAL(doc->nrows, nrows);
+    diag_free(&d);
+}
+
 static void test_quoting_and_line_ends(void)
 {
     const char text[] = "\xEF\xBB\xBF" "a,b,c\r\n"
@@ -26,10 +36,7 @@ static void test_quoting_and_line_ends(void)
                         "\n"
                         "1,,3\n";
     csv_doc doc;
-    diag_list d;
-    CU_ASSERT_TRUE_FATAL(parse(text, sizeof text - 1, &doc, &d));
-    CU_ASSERT_EQUAL(d.count, 0);
-    CU_ASSERT_EQUAL_FATAL(doc.nrows, 3); /* blank lines are skipped */
+    parse_clean(text, sizeof text - 1, 3, &doc); /* blank lines are skipped */
     CU_ASSERT_STRING_EQUAL(doc.rows[0].fields[0].text, "a"); /* BOM gone */
     CU_ASSERT_STRING_EQUAL(doc.rows[1].fields[0].text, "x, y");
     CU_ASSERT_STRING_EQUAL(doc.rows[1].fields[1].text, "say \"hi\"");
@@ -44,7 +51,6 @@ static void test_quoting_and_line_ends(void)
     CU_ASSERT_EQUAL(doc.rows[1].fields[2].line, 2);
     CU_ASSERT_EQUAL(doc.rows[1].fields[2].column, 21);
     csv_doc_free(&doc);
-    diag_free(&d);
 }
 
 static void test_no_final_newline_and_utf8_columns(void)
@@ -247,9 +253,7 @@ static void test_plain_lines(void)
                         "\"q\",x\n"
                         " 1 ,2";
     csv_doc doc;
-    diag_list d;
-    CU_ASSERT_TRUE_FATAL(parse(text, sizeof text - 1, &doc, &d));
-    CU_ASSERT_EQUAL_FATAL(doc.nrows, 4);
+    parse_clean(text, sizeof text - 1, 4, &doc);
     const struct {
         size_t row, field;
         const char *text;
@@ -272,7 +276,6 @@ static void test_plain_lines(void)
     CU_ASSERT_EQUAL(doc.rows[1].end_column, 9);  /* the '\n' after "é" */
     CU_ASSERT_EQUAL(doc.rows[3].end_column, 6);  /* no final newline: past the end */
     csv_doc_free(&doc);
-    diag_free(&d);
 }
 
 /* csv_parse_number gives strtod's double, bit for bit, on decimals of every
