@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "gen/calibration.h"
+#include "gen/config_index.h"
 #include "gen/model_adapters.h"
 #include "models/expr.h"
 
@@ -185,142 +186,34 @@ bool experiment_same_configuration(const table *runs, size_t a, size_t b)
     return true;
 }
 
-/* ------------------------------------------------------------------ */
-/* Configurations by hash                                              */
-
-/* Finds the configuration of a row in O(1): target configurations are
- * kept in an open-addressing table keyed by a hash of the row's
- * identifying cells, and a hit is confirmed cell by cell. Comparing every
- * row with every configuration seen so far was quadratic: 100,000 rows of
- * 8,000 configurations took 40 s. */
-typedef struct {
-    const table *runs;
-    size_t *cols;        /* the identifying columns */
-    size_t ncols;
-    size_t *slot;        /* target index + 1, 0 = empty; cap is a power of two */
-    size_t cap;
-    unsigned long long *hash; /* of each target's first row */
-    size_t hash_cap;
-} config_index;
-
-static unsigned long long mix(unsigned long long h, unsigned long long v)
-{
-    h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
-    return h * 0xff51afd7ed558ccdULL;
-}
-
-/* A hash that agrees with table_same_cells: -0 and 0 hash alike, every
- * missing value alike, text by content. */
-static unsigned long long cell_hash(const table_column *col, size_t row)
-{
-    if (col->kind == COL_NUMBER) {
-        double v = col->num[row];
-        unsigned long long bits = 0;
-        if (isnan(v))
-            bits = 0x7ff8000000000001ULL;
-        else if (v != 0)
-            memcpy(&bits, &v, sizeof bits);
-        return bits;
-    }
-    const char *s = col->text[row];
-    if (!s)
-        return 0x51ed270b27ULL;
-    unsigned long long h = 1469598103934665603ULL; /* FNV-1a */
-    for (; *s; s++)
-        h = (h ^ (unsigned char)*s) * 1099511628211ULL;
-    return h;
-}
-
-static unsigned long long row_hash(const config_index *ix, size_t row)
-{
-    unsigned long long h = 0;
-    for (size_t k = 0; k < ix->ncols; k++)
-        h = mix(h, cell_hash(&ix->runs->cols[ix->cols[k]], row));
-    return h ^ (h >> 29);
-}
-
-static bool rows_same(const config_index *ix, size_t a, size_t b)
-{
-    for (size_t k = 0; k < ix->ncols; k++)
-        if (!table_same_cells(&ix->runs->cols[ix->cols[k]], a, b))
-            return false;
-    return true;
-}
-
-static bool config_index_init(config_index *ix, const table *runs, size_t expected)
-{
-    memset(ix, 0, sizeof *ix);
-    ix->runs = runs;
-    ix->cols = malloc((runs->ncols + 1) * sizeof *ix->cols);
-    for (size_t c = 0; ix->cols && c < runs->ncols; c++)
-        if (experiment_column_identifies(&runs->cols[c]))
-            ix->cols[ix->ncols++] = c;
-    ix->cap = 16;
-    while (ix->cap < 2 * expected)
-        ix->cap *= 2;
-    ix->slot = calloc(ix->cap, sizeof *ix->slot);
-    return ix->cols && ix->slot;
-}
-
-static void config_index_free(config_index *ix)
-{
-    free(ix->cols);
-    free(ix->slot);
-    free(ix->hash);
-}
-
-/* The slot of row's configuration among targets: holding its index + 1,
- * or empty (0) where it would go. */
-static size_t *config_slot(const config_index *ix, const target_config *targets, size_t row,
-                           unsigned long long h)
-{
-    for (size_t i = (size_t)h & (ix->cap - 1);; i = (i + 1) & (ix->cap - 1)) {
-        size_t t = ix->slot[i];
-        if (t == 0 || (ix->hash[t - 1] == h && rows_same(ix, targets[t - 1].rows[0], row)))
-            return &ix->slot[i];
-    }
-}
-
 /* The target configuration of row; ntargets when it is none. */
 static size_t find_config(const config_index *ix, const experiment_input *in, size_t row)
 {
-    if (in->ntargets == 0)
-        return 0;
-    size_t t = *config_slot(ix, in->targets, row, row_hash(ix, row));
-    return t ? t - 1 : in->ntargets;
+    size_t t = config_index_find(ix, row);
+    return t == CONFIG_NONE ? in->ntargets : t;
 }
 
+/* Add row to its target configuration (gen/config_index.h numbers them as
+ * targets are numbered: in order of first appearance). */
 static bool add_target_row(config_index *ix, experiment_input *in, size_t row)
 {
-    unsigned long long h = row_hash(ix, row);
-    size_t *slot = in->ntargets ? config_slot(ix, in->targets, row, h) : NULL;
-    target_config *t;
-    if (slot && *slot) {
-        t = &in->targets[*slot - 1];
-    } else {
-        if (in->ntargets + 1 > ix->hash_cap) {
-            size_t cap = ix->hash_cap ? 2 * ix->hash_cap : 16;
+    bool added;
+    size_t k = config_index_add(ix, row, &added);
+    if (k == CONFIG_NONE)
+        return false;
+    if (added) {
+        /* Capacity doubles at powers of two. */
+        if ((in->ntargets & (in->ntargets - 1)) == 0) {
+            size_t cap = in->ntargets ? 2 * in->ntargets : 1;
             target_config *more = realloc(in->targets, cap * sizeof *more);
-            if (more)
-                in->targets = more;
-            unsigned long long *hashes = realloc(ix->hash, cap * sizeof *hashes);
-            if (hashes)
-                ix->hash = hashes;
-            if (!more || !hashes)
+            if (!more)
                 return false;
-            ix->hash_cap = cap;
+            in->targets = more;
         }
-        t = &in->targets[in->ntargets];
-        memset(t, 0, sizeof *t);
-        t->measured = NAN;
-        t->error_pct = NAN;
-        t->history_mean = NAN;
-        ix->hash[in->ntargets] = h;
-        if (!slot)
-            slot = &ix->slot[(size_t)h & (ix->cap - 1)];
-        *slot = ++in->ntargets;
+        in->targets[in->ntargets++] = (target_config){
+            .measured = NAN, .error_pct = NAN, .history_mean = NAN};
     }
-    /* Capacity doubles at powers of two. */
+    target_config *t = &in->targets[k];
     if ((t->nrows & (t->nrows - 1)) == 0) {
         size_t *rows = realloc(t->rows, (t->nrows ? 2 * t->nrows : 1) * sizeof *rows);
         if (!rows)
@@ -381,10 +274,7 @@ static bool select_rows(experiment_input *in, experiment_result *res)
         ok = evaluate_filter(in->exp->target, "target", runs, target, res);
     }
     config_index ix = {0};
-    size_t ntarget_rows = 0;
-    for (size_t r = 0; ok && r < n; r++)
-        ntarget_rows += target[r];
-    if (ok && !config_index_init(&ix, runs, ntarget_rows)) {
+    if (ok && !config_index_init(&ix, runs, 0)) {
         fail_at(res, NULL, 0, "out of memory");
         ok = false;
     }
@@ -401,6 +291,12 @@ static bool select_rows(experiment_input *in, experiment_result *res)
     config_index_free(&ix);
     free(train);
     free(target);
+    /* Room was made for every run; give back what the train filter left
+     * (half of a million-run table is 4 MB). */
+    size_t *fitted = ok ? realloc(in->train_rows, (in->ntrain ? in->ntrain : 1) * sizeof *fitted)
+                        : NULL;
+    if (fitted)
+        in->train_rows = fitted;
     if (ok && in->ntrain == 0) {
         fail_at(res, "train", 0, "the train filter selects no measured run");
         ok = false;
@@ -458,12 +354,13 @@ bool experiment_prepare(const archive *a, const campaign *c, const experiment_in
     return true;
 }
 
-bool experiment_run(const archive *a, const campaign *c, const experiment_info *e,
-                    experiment_result *res)
+bool experiment_fit(const archive *a, const campaign *c, const experiment_info *e,
+                    bool estimates_only, experiment_result *res)
 {
     if (!experiment_prepare(a, c, e, res))
         return false;
     experiment_input *in = &res->input;
+    in->estimates_only = estimates_only;
     model_adapter_fn adapter = experiment_adapter(e->model);
     if (!adapter(in, &res->rep, res->error, sizeof res->error)) {
         res->ok = false;
@@ -472,7 +369,15 @@ bool experiment_run(const archive *a, const campaign *c, const experiment_info *
         return false;
     }
     experiment_compute_errors(res);
-    if (!calibration_apply(res, adapter)) {
+    return true;
+}
+
+bool experiment_run(const archive *a, const campaign *c, const experiment_info *e,
+                    experiment_result *res)
+{
+    if (!experiment_fit(a, c, e, false, res))
+        return false;
+    if (!calibration_apply(res, experiment_adapter(e->model))) {
         res->ok = false;
         snprintf(res->error, sizeof res->error, "out of memory while calibrating the intervals");
         return false;

@@ -4,8 +4,8 @@
  * them to the model named in experiments.csv, and fills a report.
  *
  * Target rows that share every identifying column (see
- * experiment_is_identifying) form one configuration (found by a hash of
- * those cells: linear in the rows); their measured
+ * experiment_is_identifying) form one configuration (gen/config_index.h:
+ * found by a hash of those cells, linear in the rows); their measured
  * responses are averaged and the signed error 100*(estimate-measured)/measured
  * is computed here, the same way for every model.
  *
@@ -53,6 +53,10 @@ typedef struct {
     size_t ntargets;
     experiment_where *where;  /* where a failure lies: adapters set it through
                                 experiment_point_at; may be NULL */
+    bool estimates_only;     /* the caller reads only each prediction's config
+                                and estimate (calibration refits): an adapter
+                                may leave out diagnostics, notes and other
+                                report text, never change an estimate */
 } experiment_input;
 
 /* A model adapter (gen/model_<name>.c): fit on in->train_rows, predict one
@@ -69,9 +73,21 @@ typedef struct {
     experiment_where where; /* where the reason points */
 } experiment_result;
 
-/* Run an experiment. Always fills res (check res->ok); returns res->ok. */
+/* Run an experiment: experiment_fit, then the calibrated intervals
+ * (gen/calibration.h). Always fills res (check res->ok); returns res->ok. */
 bool experiment_run(const archive *a, const campaign *c,
                     const experiment_info *e, experiment_result *res);
+
+/* experiment_run without the calibrated intervals (no cal_low/cal_high,
+ * no interval_method): the selections, the fit and the errors, which is
+ * all that can fail for a reason other than memory. With estimates_only
+ * (experiment_input.estimates_only) the report may also lack the fit's
+ * statistics, diagnostics and notes. `check` uses it so: it reads only
+ * whether the experiment runs, and the calibration (a refit per left-out
+ * fold) and the diagnostics (a second regression over every run) cost
+ * many times the fit. */
+bool experiment_fit(const archive *a, const campaign *c, const experiment_info *e,
+                    bool estimates_only, experiment_result *res);
 
 void experiment_result_free(experiment_result *res);
 

@@ -301,16 +301,19 @@ static bool search_formula(const experiment_input *in, component *c, char *err, 
     termsearch_options opt;
     if (!search_options(in->exp->options, &opt, err, errlen))
         return false;
+    if (in->estimates_only)
+        opt.nested_folds = 1; /* the nested error is report text, not an estimate */
     char *params = option(in->exp->options, "params", &nomem);
     const char **names = malloc((runs->ncols + 1) * sizeof *names);
-    double *values = malloc((in->ntrain * runs->ncols + 1) * sizeof *values);
-    double *y = malloc((in->ntrain + 1) * sizeof *y);
     int col = table_find(runs, c->response);
-    bool ok = !nomem && names && values && y && col >= 0;
     size_t m = 0;
-    for (size_t j = 0; ok && j < runs->ncols; j++)
+    for (size_t j = 0; names && !nomem && j < runs->ncols; j++)
         if (search_column(in, j, params))
             names[m++] = runs->cols[j].name;
+    /* The parameters' values only: a column a run, not every column. */
+    double *values = malloc((in->ntrain * m + 1) * sizeof *values);
+    double *y = malloc((in->ntrain + 1) * sizeof *y);
+    bool ok = !nomem && names && values && y && col >= 0;
     for (size_t i = 0; ok && i < in->ntrain; i++) {
         for (size_t j = 0; j < m; j++)
             values[i * m + j] = table_number(runs, in->train_rows[i],
@@ -362,6 +365,8 @@ static bool fit_component(const experiment_input *in, component *c, char *err, s
         !build_design(in, c, err, errlen))
         return false;
     ols_status st = ols_fit(c->x, c->y, in->ntrain, c->f.nterms, &c->m);
+    free(c->y); /* the fit keeps what it needs (residuals): one double a run less */
+    c->y = NULL;
     if (st != OLS_OK)
         return fail(err, errlen, "%s: %s", c->response, ols_status_text(st));
     c->fitted = true;
@@ -376,8 +381,10 @@ static bool add_diagnostics(const experiment_input *in, const component *c, cons
                             report *out)
 {
     regdiag_result d;
-    long *lines = malloc((in->ntrain + 1) * sizeof *lines);
-    bool ok = lines && regdiag_run(&c->m, c->x, c->f.nterms, &d);
+    /* The lines after the checks: their auxiliary regression is the peak. */
+    bool diagnosed = regdiag_run(&c->m, c->x, c->f.nterms, &d);
+    long *lines = diagnosed ? malloc((in->ntrain + 1) * sizeof *lines) : NULL;
+    bool ok = lines != NULL;
     for (size_t i = 0; ok && i < in->ntrain; i++)
         lines[i] = in->camp->runs.line[in->train_rows[i]];
     char line[640], full[800];
@@ -391,8 +398,7 @@ static bool add_diagnostics(const experiment_input *in, const component *c, cons
         snprintf(full, sizeof full, "%s%s", prefix, line);
         ok = report_add_diagnostic(out, full);
     }
-    if (lines)
-        regdiag_free(&d);
+    regdiag_free(&d);
     free(lines);
     return ok;
 }
@@ -620,7 +626,10 @@ bool model_scopred_run(const experiment_input *in, report *out, char *err, size_
         cs[i].response = in->responses[i];
         ok = fit_component(in, &cs[i], err, errlen);
     }
-    if (ok && !(ok = report_fits(in, cs, in->nresponses, out)))
+    /* A refit for the calibration reads the estimates alone: the fit's
+     * statistics and diagnostics (a second regression over every run) are
+     * left out. */
+    if (ok && !in->estimates_only && !(ok = report_fits(in, cs, in->nresponses, out)))
         fail(err, errlen, "out of memory");
     for (size_t t = 0; ok && t < in->ntargets; t++)
         if (!(ok = predict_target(in, cs, t, ps, out)))

@@ -71,7 +71,9 @@ void ols_free(ols_model *m)
     memset(m, 0, sizeof *m);
 }
 
-static bool allocate(ols_model *m, size_t n, size_t p)
+/* Room for a fit of n rows and p coefficients; the leverages only when
+ * leverages is true. */
+static bool allocate(ols_model *m, size_t n, size_t p, bool leverages)
 {
     m->coef = calloc(p, sizeof *m->coef);
     m->std_error = calloc(p, sizeof *m->std_error);
@@ -82,9 +84,9 @@ static bool allocate(ols_model *m, size_t n, size_t p)
     m->scale = calloc(p, sizeof *m->scale);
     m->fitted = calloc(n, sizeof *m->fitted);
     m->residuals = calloc(n, sizeof *m->residuals);
-    m->hat = calloc(n, sizeof *m->hat);
+    m->hat = leverages ? calloc(n, sizeof *m->hat) : NULL;
     return m->coef && m->std_error && m->t && m->p && m->aliased && m->order &&
-           m->scale && m->fitted && m->residuals && m->hat;
+           m->scale && m->fitted && m->residuals && (m->hat || !leverages);
 }
 
 static double norm2(const double *v, size_t len)
@@ -438,9 +440,11 @@ static ols_status check_values(const double *v, size_t len)
 }
 
 /* The fit of ols_fit and ols_fit_grouped: g rows of x and y, row i
- * standing for count[i] runs (count NULL: one each). */
+ * standing for count[i] runs (count NULL: one each); the leverages only
+ * when leverages is true. */
 static ols_status fit_rows(const double *x, const double *y, size_t g, size_t k,
-                           const double *count, const double *within, ols_model *m)
+                           const double *count, const double *within, bool leverages,
+                           ols_model *m)
 {
     if (g == 0)
         return OLS_ERR_NO_RUNS;
@@ -452,7 +456,7 @@ static ols_status fit_rows(const double *x, const double *y, size_t g, size_t k,
     size_t p = k + 1;
     m->ngroups = g;
     m->ncoef = p;
-    if (!allocate(m, g, p))
+    if (!allocate(m, g, p, leverages))
         return OLS_ERR_NOMEM;
     for (size_t j = 0; j < p; j++)
         m->order[j] = j;
@@ -486,7 +490,7 @@ static ols_status fit_rows(const double *x, const double *y, size_t g, size_t k,
     alias_relations(a, g, p, m->rank, m->rinv, m->alias);
     set_coefficients(m, qty);
     set_fitted(m, x, y, k);
-    if (!set_hat(m, x, k))
+    if (leverages && !set_hat(m, x, k))
         goto nomem;
     set_summary(m, y, qty);
     set_inference(m);
@@ -504,7 +508,14 @@ nomem:
 ols_status ols_fit(const double *x, const double *y, size_t n, size_t k, ols_model *m)
 {
     memset(m, 0, sizeof *m);
-    return fit_rows(x, y, n, k, NULL, NULL, m);
+    return fit_rows(x, y, n, k, NULL, NULL, true, m);
+}
+
+ols_status ols_fit_without_leverages(const double *x, const double *y, size_t n, size_t k,
+                                     ols_model *m)
+{
+    memset(m, 0, sizeof *m);
+    return fit_rows(x, y, n, k, NULL, NULL, false, m);
 }
 
 ols_status ols_fit_grouped(const double *x, const double *mean, const double *count,
@@ -515,7 +526,7 @@ ols_status ols_fit_grouped(const double *x, const double *mean, const double *co
         if (!(count[i] >= 1) || count[i] != floor(count[i]) || !(within[i] >= 0) ||
             !isfinite(within[i]))
             return OLS_ERR_NOT_FINITE;
-    return fit_rows(x, mean, g, k, count, within, m);
+    return fit_rows(x, mean, g, k, count, within, true, m);
 }
 
 /* Does x0 keep every linear relation the training data put on the left-out

@@ -168,7 +168,7 @@ static bool check_variance(const ols_model *m, const double *x, size_t k, regdia
         ssw += w[i] * w[i];
     }
     ols_model aux;
-    ols_status st = ols_fit(x, w, n, k, &aux);
+    ols_status st = ols_fit_without_leverages(x, w, n, k, &aux);
     bool ok = st != OLS_ERR_NOMEM;
     if (st != OLS_OK || aux.rank < 2 || !(ssw > 0)) {
         r->variance_skipped = aux.rank < 2 ? "no term to relate the variance to"

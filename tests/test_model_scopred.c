@@ -190,6 +190,38 @@ static void test_term_search(void)
                  "options", 0);
 }
 
+/* A calibration refit (estimates_only) gives the full fit's estimates, bit
+ * for bit, with the term search and with a given formula, and leaves out the
+ * diagnostics and the search note it was spared. */
+static void test_estimates_only(void)
+{
+    const char *formulas[] = {NULL, "N/P"};
+    for (size_t f = 0; f < 2; f++) {
+        fixture fx;
+        experiment_result full;
+        ep_fixture(&fx, formulas[f], "time_s", NULL, NULL);
+        CU_ASSERT_TRUE_FATAL(experiment_fit(NULL, &fx.camp, &fx.exp, false, &full));
+        CU_ASSERT_TRUE(full.rep.ndiagnostics > 0);
+        report lean;
+        report_init(&lean);
+        experiment_input in = full.input;
+        in.estimates_only = true;
+        char err[256] = "";
+        CU_ASSERT_TRUE_FATAL(experiment_adapter("scopred")(&in, &lean, err, sizeof err));
+        CU_ASSERT_EQUAL(lean.ndiagnostics, 0);
+        CU_ASSERT_EQUAL(lean.nwarnings, 0);
+        CU_ASSERT_EQUAL_FATAL(lean.npreds, full.rep.npreds);
+        CU_ASSERT_EQUAL_FATAL(lean.npreds, 2);
+        for (size_t i = 0; i < lean.npreds; i++) {
+            CU_ASSERT_EQUAL(lean.preds[i].config, full.rep.preds[i].config);
+            CU_ASSERT_TRUE(memcmp(&lean.preds[i].estimate, &full.rep.preds[i].estimate,
+                                  sizeof(double)) == 0);
+        }
+        report_free(&lean);
+        done(&fx, &full);
+    }
+}
+
 /* Components: each fitted alone (with its own formula from the options),
  * the total is the sum of the estimates, its half-widths the sums of the
  * half-widths. */
@@ -300,6 +332,8 @@ int main(void)
         {"bad formulas and options: positioned errors", test_bad_formulas},
         {"single response: statistics, verdicts, intervals", test_single_response_report},
         {"no formula: term search", test_term_search},
+        {"estimates only (calibration refits): same estimates, no diagnostics",
+         test_estimates_only},
         {"components summed with their half-widths", test_components},
         {"historical mean at a trained configuration", test_historical_mean},
         {"a target that cannot be evaluated", test_target_not_evaluable},

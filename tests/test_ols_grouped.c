@@ -3,7 +3,8 @@
  * (ols_fit_grouped) against the plain fit of the runs themselves: the same
  * coefficients, statistics, HC3 standard errors and leave-one-configuration-
  * out errors (ols_loo_residuals with the configurations as groups, itself
- * checked against refits in test_termsearch.c), and the same aliasing.
+ * checked against refits in test_termsearch.c), and the same aliasing;
+ * and ols_fit_without_leverages against ols_fit.
  */
 #include "models/ols.h"
 #include "tests/testutil.h"
@@ -115,6 +116,36 @@ static void test_grouped_equals_runs(void)
     ols_free(&grouped);
 }
 
+/* ols_fit_without_leverages: every number of ols_fit, bit for bit (the
+ * same arithmetic), and no leverages. */
+static void test_without_leverages(void)
+{
+    double x[MAX_RUNS * K], y[MAX_RUNS];
+    size_t group[MAX_RUNS];
+    size_t n = make_runs(x, y, group, false);
+    ols_model full, lean;
+    CU_ASSERT_EQUAL_FATAL(ols_fit(x, y, n, K, &full), OLS_OK);
+    CU_ASSERT_EQUAL_FATAL(ols_fit_without_leverages(x, y, n, K, &lean), OLS_OK);
+    CU_ASSERT_PTR_NULL(lean.hat);
+    CU_ASSERT_EQUAL(lean.max_hat, 0);
+    CU_ASSERT_TRUE(full.max_hat > 0);
+    CU_ASSERT_EQUAL(lean.rank, full.rank);
+    for (size_t j = 0; j <= K; j++) {
+        CU_ASSERT_EQUAL(lean.coef[j], full.coef[j]);
+        CU_ASSERT_EQUAL(lean.std_error[j], full.std_error[j]);
+        CU_ASSERT_EQUAL(lean.p[j], full.p[j]);
+    }
+    for (size_t i = 0; i < n; i++) {
+        CU_ASSERT_EQUAL(lean.fitted[i], full.fitted[i]);
+        CU_ASSERT_EQUAL(lean.residuals[i], full.residuals[i]);
+    }
+    CU_ASSERT_EQUAL(lean.rss, full.rss);
+    CU_ASSERT_EQUAL(lean.r2, full.r2);
+    CU_ASSERT_EQUAL(lean.f_p, full.f_p);
+    ols_free(&full);
+    ols_free(&lean);
+}
+
 /* An aliased term is left out the same way; a configuration that cannot be
  * left out makes the error infinite; bad counts are refused. */
 static void test_grouped_edges(void)
@@ -149,6 +180,7 @@ int main(void)
 {
     static const testutil_test tests[] = {
         {"grouped fit equals the fit of the runs", test_grouped_equals_runs},
+        {"a fit without leverages: the same numbers", test_without_leverages},
         {"aliasing, configurations that cannot be left out, bad counts", test_grouped_edges},
         {NULL, NULL},
     };
