@@ -272,6 +272,29 @@ static void test_real_csv_sample(void)
     free(out);
 }
 
+/* Real `sacct --parsable2` output of a one-node Slurm 22.05 (see the
+ * fixtures README): job 2 FAILED and is left out; job 5's allocation ran
+ * 00:03:10 with a 4-task step; job 6 (a `perfcast plan --format slurm`
+ * script) has steps of 1 and 2 tasks, so np = 2. */
+static void test_real_sacct_sample(void)
+{
+    char *out = NULL;
+    CU_ASSERT_EQUAL_FATAL(import(&out, "sacct", FIX "/real/sacct_perfcast_dev.txt", "sr", ""), 0);
+    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "imported 5 new runs of 5"));
+    free(out);
+    csv_doc doc;
+    CU_ASSERT_TRUE_FATAL(load_runs("sr", &doc));
+    CU_ASSERT_EQUAL(doc.nrows, 6);
+    assert_cell(&doc, 3, "cluster", "perfcast-dev");
+    assert_cell(&doc, 3, "np", "4");
+    assert_cell(&doc, 3, "time_s", "190");
+    assert_cell(&doc, 3, "note", "job 5");
+    assert_cell(&doc, 4, "np", "2");
+    assert_cell(&doc, 4, "code", "perfcast-plan");
+    csv_doc_free(&doc);
+    assert_checks_and_predicts("sr");
+}
+
 static void test_real_samples(void)
 {
     char *out = NULL;
@@ -317,6 +340,7 @@ static void test_real_samples(void)
     CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "\"error_pct\": -37.5,"));
     free(out);
     test_real_csv_sample();
+    test_real_sacct_sample();
 }
 
 /* Importing again adds nothing; another file extends the campaign, and the
