@@ -160,8 +160,9 @@ static bool evaluate_filter(const char *text, const char *what, const table *run
         return false;
     }
     bool ok = true;
+    table_row_ctx ctx = {.t = runs}; /* one for every row: it remembers the columns */
     for (size_t r = 0; r < runs->nrows && ok; r++) {
-        table_row_ctx ctx = {runs, r};
+        ctx.row = r;
         double v;
         if (expr_eval_number(e, expr_lookup_table_row, &ctx, &v, &err))
             matches[r] = v != 0;

@@ -514,7 +514,7 @@ static bool predict_component(const experiment_input *in, const component *c, si
                               ols_prediction *p, char *note, size_t len)
 {
     double *x0 = malloc((c->f.nterms + 1) * sizeof *x0);
-    table_row_ctx rc = {&in->camp->runs, row};
+    table_row_ctx rc = {.t = &in->camp->runs, .row = row};
     expr_error e = {0};
     bool ok = x0 && scopred_formula_eval(&c->f, expr_lookup_table_row, &rc, x0, &e);
     if (ok)
