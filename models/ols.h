@@ -102,10 +102,12 @@ typedef struct {
 ols_status ols_fit(const double *x, const double *y, size_t n, size_t k, ols_model *m);
 
 /* ols_fit without the leverages: hat is NULL and max_hat 0, so the model
- * serves no ols_predict, ols_loo_residuals, ols_grouped_loo_sse nor
- * ols_hc3_std_error. For an auxiliary regression that reads only the
- * coefficients, the fitted values and the statistics (a Breusch-Pagan
- * test over a million runs): one double per run less, the same numbers. */
+ * serves no ols_loo_residuals, ols_grouped_loo_sse nor ols_hc3_std_error,
+ * and ols_predict flags every prediction as an extrapolation (its estimate
+ * and intervals are ols_fit's). For an auxiliary regression that reads only
+ * the coefficients, the fitted values and the statistics (a Breusch-Pagan
+ * test over a million runs), or a refit read for its estimates: one double
+ * per run and a pass over the runs less, the same numbers. */
 ols_status ols_fit_without_leverages(const double *x, const double *y, size_t n, size_t k,
                                      ols_model *m);
 
