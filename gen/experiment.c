@@ -160,8 +160,9 @@ static bool evaluate_filter(const char *text, const char *what, const table *run
         return false;
     }
     bool ok = true;
+    table_row_ctx ctx = {.t = runs}; /* one for every row: it remembers the columns */
     for (size_t r = 0; r < runs->nrows && ok; r++) {
-        table_row_ctx ctx = {runs, r};
+        ctx.row = r;
         double v;
         if (expr_eval_number(e, expr_lookup_table_row, &ctx, &v, &err))
             matches[r] = v != 0;
@@ -354,28 +355,93 @@ bool experiment_prepare(const archive *a, const campaign *c, const experiment_in
     return true;
 }
 
-bool experiment_fit(const archive *a, const campaign *c, const experiment_info *e,
-                    bool estimates_only, experiment_result *res)
+/* The model on a prepared res, and the errors of its predictions. */
+static bool run_adapter(experiment_result *res, bool estimates_only)
 {
-    if (!experiment_prepare(a, c, e, res))
-        return false;
     experiment_input *in = &res->input;
     in->estimates_only = estimates_only;
-    model_adapter_fn adapter = experiment_adapter(e->model);
+    model_adapter_fn adapter = experiment_adapter(in->exp->model);
     if (!adapter(in, &res->rep, res->error, sizeof res->error)) {
         res->ok = false;
         if (!res->error[0])
-            snprintf(res->error, sizeof res->error, "the %s fit failed", e->model);
+            snprintf(res->error, sizeof res->error, "the %s fit failed", in->exp->model);
         return false;
     }
     experiment_compute_errors(res);
     return true;
 }
 
-bool experiment_run(const archive *a, const campaign *c, const experiment_info *e,
-                    experiment_result *res)
+bool experiment_fit(const archive *a, const campaign *c, const experiment_info *e,
+                    bool estimates_only, experiment_result *res)
 {
-    if (!experiment_fit(a, c, e, false, res))
+    return experiment_prepare(a, c, e, res) && run_adapter(res, estimates_only);
+}
+
+/* ------------------------------------------------------------------ */
+/* Term values kept for the calibration's refits                       */
+
+const double *experiment_design_row(const experiment_designs *d, const char *response,
+                                    const char *formula, size_t row)
+{
+    if (!d || !d->position || !d->position[row])
+        return NULL;
+    for (size_t i = 0; i < d->n; i++)
+        if (strcmp(d->items[i].response, response) == 0 &&
+            strcmp(d->items[i].formula, formula) == 0)
+            return d->items[i].x + (d->position[row] - 1) * d->items[i].nterms;
+    return NULL;
+}
+
+bool experiment_design_keep(experiment_designs *d, const char *response, const char *formula,
+                            size_t nterms, double *x)
+{
+    experiment_design *more = realloc(d->items, (d->n + 1) * sizeof *more);
+    if (!more) {
+        free(x);
+        return false;
+    }
+    d->items = more;
+    experiment_design *k = &d->items[d->n];
+    *k = (experiment_design){strdup(response), strdup(formula), nterms, x};
+    if (!k->response || !k->formula) {
+        free(k->response), free(k->formula), free(x);
+        return false;
+    }
+    d->n++;
+    return true;
+}
+
+/* Where each training run is among them; false when out of memory (the
+ * refits then evaluate their formulas themselves). */
+static bool designs_init(experiment_designs *d, const experiment_input *in)
+{
+    memset(d, 0, sizeof *d);
+    d->position = calloc(in->camp->runs.nrows + 1, sizeof *d->position);
+    for (size_t i = 0; d->position && i < in->ntrain; i++)
+        d->position[in->train_rows[i]] = i + 1;
+    return d->position != NULL;
+}
+
+static void designs_free(experiment_designs *d)
+{
+    for (size_t i = 0; i < d->n; i++) {
+        free(d->items[i].response);
+        free(d->items[i].formula);
+        free(d->items[i].x);
+    }
+    free(d->items);
+    free(d->position);
+    memset(d, 0, sizeof *d);
+}
+
+/* experiment_fit and the calibration with designs to share (NULL: none). */
+static bool fit_and_calibrate(const archive *a, const campaign *c, const experiment_info *e,
+                              experiment_designs *designs, experiment_result *res)
+{
+    if (!experiment_prepare(a, c, e, res))
+        return false;
+    res->input.designs = designs && designs_init(designs, &res->input) ? designs : NULL;
+    if (!run_adapter(res, false))
         return false;
     if (!calibration_apply(res, experiment_adapter(e->model))) {
         res->ok = false;
@@ -383,6 +449,17 @@ bool experiment_run(const archive *a, const campaign *c, const experiment_info *
         return false;
     }
     return true;
+}
+
+bool experiment_run(const archive *a, const campaign *c, const experiment_info *e,
+                    experiment_result *res)
+{
+    experiment_designs designs;
+    memset(&designs, 0, sizeof designs);
+    bool ok = fit_and_calibrate(a, c, e, &designs, res);
+    res->input.designs = NULL; /* they live only while the experiment runs */
+    designs_free(&designs);
+    return ok;
 }
 
 void experiment_result_free(experiment_result *res)

@@ -40,6 +40,36 @@ typedef struct {
     int offset;
 } experiment_where;
 
+/* Term values an adapter computed over every training run of an
+ * experiment, kept while experiment_run calibrates it: the calibration's
+ * refits fit the same formula (unless a term search chose another) on a
+ * subset of those runs, so they copy rows of values instead of evaluating
+ * the formula again, and get the same numbers. */
+typedef struct {
+    char *response;   /* the response column the formula is for */
+    char *formula;    /* the formula text */
+    size_t nterms;
+    double *x;        /* one row of nterms values per training run, in the
+                         order of experiment_input.train_rows */
+} experiment_design;
+
+typedef struct {
+    experiment_design *items;
+    size_t n;
+    size_t *position; /* for each row of the runs table: its index among the
+                         training runs + 1, 0 when it is not one */
+} experiment_designs;
+
+/* The values of formula for response at runs row `row`, or NULL when d
+ * holds none (d may be NULL). */
+const double *experiment_design_row(const experiment_designs *d, const char *response,
+                                    const char *formula, size_t row);
+
+/* Keep x (ntrain x nterms, owned by d from now on even on failure) as the
+ * values of formula for response; false when out of memory. */
+bool experiment_design_keep(experiment_designs *d, const char *response, const char *formula,
+                            size_t nterms, double *x);
+
 /* What a model adapter receives. */
 typedef struct {
     const archive *arch;
@@ -57,6 +87,9 @@ typedef struct {
                                 and estimate (calibration refits): an adapter
                                 may leave out diagnostics, notes and other
                                 report text, never change an estimate */
+    experiment_designs *designs; /* during experiment_run: where the fit keeps
+                                    its term values and the refits find them
+                                    (NULL otherwise); owned by experiment_run */
 } experiment_input;
 
 /* A model adapter (gen/model_<name>.c): fit on in->train_rows, predict one

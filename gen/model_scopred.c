@@ -228,6 +228,22 @@ static bool parse_formula(const experiment_input *in, component *c, char *err, s
     return true;
 }
 
+/* The term values of a calibration refit, copied from those its
+ * experiment's fit kept (experiment_designs) for the same formula; false
+ * when some run has none there (then they are evaluated). */
+static bool copy_kept_design(const experiment_input *in, component *c)
+{
+    size_t k = c->f.nterms;
+    for (size_t i = 0; i < in->ntrain; i++) {
+        const double *kept = experiment_design_row(in->designs, c->response, c->f.text,
+                                                   in->train_rows[i]);
+        if (!kept)
+            return false;
+        memcpy(c->x + i * k, kept, k * sizeof *kept);
+    }
+    return true;
+}
+
 /* Term values over the training runs and the response. */
 static bool build_design(const experiment_input *in, component *c, char *err, size_t errlen)
 {
@@ -239,7 +255,8 @@ static bool build_design(const experiment_input *in, component *c, char *err, si
         return fail(err, errlen, "out of memory");
     expr_error e = {0};
     size_t bad = 0;
-    if (!scopred_design(&c->f, runs, in->train_rows, n, c->x, &e, &bad))
+    bool kept = in->estimates_only && in->designs && copy_kept_design(in, c);
+    if (!kept && !scopred_design(&c->f, runs, in->train_rows, n, c->x, &e, &bad))
         return formula_failure(in, c, &e, runs->line[in->train_rows[bad]], err, errlen);
     int col = table_find(runs, c->response);
     if (col < 0 || runs->cols[col].kind != COL_NUMBER)
@@ -364,7 +381,10 @@ static bool fit_component(const experiment_input *in, component *c, char *err, s
     if (!choose_formula(in, c, err, errlen) || !parse_formula(in, c, err, errlen) ||
         !build_design(in, c, err, errlen))
         return false;
-    ols_status st = ols_fit(c->x, c->y, in->ntrain, c->f.nterms, &c->m);
+    /* A refit read for its estimates needs no leverages (ols.h). */
+    ols_status st = in->estimates_only
+                        ? ols_fit_without_leverages(c->x, c->y, in->ntrain, c->f.nterms, &c->m)
+                        : ols_fit(c->x, c->y, in->ntrain, c->f.nterms, &c->m);
     free(c->y); /* the fit keeps what it needs (residuals): one double a run less */
     c->y = NULL;
     if (st != OLS_OK)
@@ -514,7 +534,7 @@ static bool predict_component(const experiment_input *in, const component *c, si
                               ols_prediction *p, char *note, size_t len)
 {
     double *x0 = malloc((c->f.nterms + 1) * sizeof *x0);
-    table_row_ctx rc = {&in->camp->runs, row};
+    table_row_ctx rc = {.t = &in->camp->runs, .row = row};
     expr_error e = {0};
     bool ok = x0 && scopred_formula_eval(&c->f, expr_lookup_table_row, &rc, x0, &e);
     if (ok)
@@ -634,6 +654,13 @@ bool model_scopred_run(const experiment_input *in, report *out, char *err, size_
     for (size_t t = 0; ok && t < in->ntargets; t++)
         if (!(ok = predict_target(in, cs, t, ps, out)))
             fail(err, errlen, "out of memory");
+    /* The fit's term values go to the calibration's refits (the design
+     * now belongs to in->designs; keeping it is only a saving). */
+    for (size_t i = 0; ok && in->designs && !in->estimates_only && i < in->nresponses; i++) {
+        experiment_design_keep(in->designs, cs[i].response, cs[i].f.text, cs[i].f.nterms,
+                               cs[i].x);
+        cs[i].x = NULL;
+    }
     for (size_t i = 0; cs && i < in->nresponses; i++)
         component_free(&cs[i]);
     free(cs);

@@ -38,6 +38,8 @@ typedef struct {
                                      so far (see memo_slot); 0 = free slot */
     double *memo_error;
     size_t memo_cap, memo_used;   /* memo_cap a power of two (0: no memo yet) */
+    ols_prefix prefix;     /* the chosen terms factored, for the candidates */
+    bool prefix_ready;     /* prefix is that of the terms chosen so far */
     size_t evaluated;      /* candidates scored */
     double error;          /* LOO mean squared error of the chosen model */
     double base;           /* the same for the intercept alone */
@@ -55,6 +57,26 @@ static void say(search *s, const char *fmt, ...)
     va_end(ap);
 }
 
+/* The chosen terms factored once for the candidates after them
+ * (ols_prefix: the same fits, bit for bit); false when out of memory. */
+static bool chosen_prefix(search *s)
+{
+    if (s->prefix_ready)
+        return true;
+    const termdata *d = s->d;
+    size_t k = s->nchosen;
+    double *x = malloc((d->g * k + 1) * sizeof *x);
+    if (!x)
+        return false;
+    for (size_t r = 0; r < d->g; r++)
+        for (size_t j = 0; j < k; j++)
+            x[r * k + j] = s->chosen_values[j * d->g + r];
+    ols_status st = ols_prefix_init(&s->prefix, x, d->mean, d->count, d->g, k);
+    free(x);
+    s->prefix_ready = st == OLS_OK;
+    return s->prefix_ready;
+}
+
 /* Cross-validation error of y ~ 1 + the first cols columns of s->x: the
  * mean squared error of each run predicted without its configuration;
  * INFINITY when some coefficient is not estimable or a configuration
@@ -63,7 +85,11 @@ static double loo_error(search *s, size_t cols)
 {
     const termdata *d = s->d;
     ols_model m;
-    ols_status st = ols_fit_grouped(s->x, d->mean, d->count, d->within, d->g, cols, &m);
+    /* A candidate after the chosen terms: their columns are factored once. */
+    ols_status st = cols == s->nchosen + 1 && chosen_prefix(s)
+                        ? ols_fit_grouped_after(&s->prefix, s->x, d->mean, d->count, d->within,
+                                                d->g, cols, &m)
+                        : ols_fit_grouped(s->x, d->mean, d->count, d->within, d->g, cols, &m);
     double e = INFINITY;
     if (st == OLS_OK && m.rank == cols + 1)
         st = ols_grouped_loo_sse(&m, &e);
@@ -437,6 +463,8 @@ static bool add_chosen(search *s, const term_shape *t, double e)
     s->chosen[s->nchosen++] = *t;
     s->error = e;
     memo_clear(s);
+    ols_prefix_free(&s->prefix);
+    s->prefix_ready = false;
     return true;
 }
 
@@ -557,6 +585,7 @@ static void search_free(search *s)
     free(s->fold);
     free(s->memo_key);
     free(s->memo_error);
+    ols_prefix_free(&s->prefix);
 }
 
 static bool search_init(search *s, const termdata *d, const termsearch_options *opt)

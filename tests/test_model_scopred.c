@@ -5,6 +5,7 @@
  * half-widths, ScoPred's historical-mean remark, targets that cannot be
  * evaluated, and fits without intervals that say why.
  */
+#include "gen/calibration.h"
 #include "gen/experiment.h"
 #include "tests/testutil.h"
 
@@ -222,6 +223,38 @@ static void test_estimates_only(void)
     }
 }
 
+/* experiment_run lends the fit's term values to the calibration's refits
+ * (experiment_designs): the calibrated intervals are those of refits that
+ * evaluate their formulas themselves (experiment_fit, then
+ * calibration_apply without designs), bit for bit; with components too. */
+static void test_kept_designs(void)
+{
+    const char *formulas[] = {"N/P", "N/P"};
+    const char *responses[] = {"time_s", "time_a_s+time_b_s"};
+    const char *options[] = {NULL, "formula_time_b_s=N/P + N"};
+    for (size_t f = 0; f < 2; f++) {
+        fixture fx;
+        experiment_result kept, plain;
+        ep_fixture(&fx, formulas[f], responses[f], options[f], NULL);
+        CU_ASSERT_TRUE_FATAL(run(&fx, &kept));
+        CU_ASSERT_PTR_NULL(kept.input.designs); /* gone once the run is over */
+        CU_ASSERT_TRUE_FATAL(experiment_fit(NULL, &fx.camp, &fx.exp, false, &plain));
+        CU_ASSERT_TRUE_FATAL(calibration_apply(&plain, experiment_adapter("scopred")));
+        CU_ASSERT_EQUAL_FATAL(kept.rep.npreds, plain.rep.npreds);
+        size_t calibrated = 0;
+        for (size_t i = 0; i < kept.rep.npreds; i++) {
+            const report_prediction *a = &kept.rep.preds[i], *b = &plain.rep.preds[i];
+            CU_ASSERT_EQUAL(memcmp(&a->cal_low, &b->cal_low, sizeof a->cal_low), 0);
+            CU_ASSERT_EQUAL(memcmp(&a->cal_high, &b->cal_high, sizeof a->cal_high), 0);
+            calibrated += isfinite(a->cal_low);
+        }
+        CU_ASSERT_TRUE(calibrated > 0);
+        CU_ASSERT_STRING_EQUAL(kept.rep.interval_method, plain.rep.interval_method);
+        experiment_result_free(&plain);
+        done(&fx, &kept);
+    }
+}
+
 /* Components: each fitted alone (with its own formula from the options),
  * the total is the sum of the estimates, its half-widths the sums of the
  * half-widths. */
@@ -334,6 +367,7 @@ int main(void)
         {"no formula: term search", test_term_search},
         {"estimates only (calibration refits): same estimates, no diagnostics",
          test_estimates_only},
+        {"the fit's term values lent to the calibration's refits", test_kept_designs},
         {"components summed with their half-widths", test_components},
         {"historical mean at a trained configuration", test_historical_mean},
         {"a target that cannot be evaluated", test_target_not_evaluable},
