@@ -6,6 +6,7 @@
 #include <stdlib.h>
 
 #include "gen/experiment.h"
+#include "gen/experiment_run.h"
 #include "gen/fileio.h"
 #include "gen/model_adapters.h"
 #include "gen/site_scenarios.h"

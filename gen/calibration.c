@@ -90,7 +90,7 @@ static bool group_configs(calib_ctx *c)
 static bool is_scale_column(const calib_ctx *c, size_t col)
 {
     const table *runs = &c->in->camp->runs;
-    if (runs->cols[col].kind != COL_NUMBER || !experiment_column_identifies(&runs->cols[col]))
+    if (runs->cols[col].kind != COL_NUMBER || !config_column_identifies(&runs->cols[col]))
         return false;
     double first = cell(c, c->cfgs[0].rows[0], col);
     bool differs = false;

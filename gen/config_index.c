@@ -8,7 +8,43 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gen/experiment.h"
+
+static bool has_prefix(const char *s, const char *p)
+{
+    return strncmp(s, p, strlen(p)) == 0;
+}
+
+/* Columns that record what a run measured or when, not what was run. */
+static const char *const measurement_columns[] = {
+    "rep", "date", "note", "cycles", "iterations", "rel_residual", "error_max", NULL,
+};
+
+bool config_is_identifying(const char *column)
+{
+    /* metric_* holds a measured figure that is not a time (a bandwidth a
+     * ReFrame test reported, an Extra-P metric): a result, not a setting. */
+    if (has_prefix(column, "time_") || has_prefix(column, "published_") ||
+        has_prefix(column, "metric_"))
+        return false;
+    for (const char *const *m = measurement_columns; *m; m++)
+        if (strcmp(column, *m) == 0)
+            return false;
+    return true;
+}
+
+bool config_column_identifies(const table_column *col)
+{
+    return !col->result && config_is_identifying(col->name);
+}
+
+bool config_same_configuration(const table *runs, size_t a, size_t b)
+{
+    for (size_t c = 0; c < runs->ncols; c++)
+        if (config_column_identifies(&runs->cols[c]) &&
+            !table_same_cells(&runs->cols[c], a, b))
+            return false;
+    return true;
+}
 
 static uint64_t mix(uint64_t h, uint64_t v)
 {
@@ -79,7 +115,7 @@ bool config_index_init(config_index *ix, const table *runs, size_t expected)
     ix->runs = runs;
     ix->cols = malloc((runs->ncols + 1) * sizeof *ix->cols);
     for (size_t c = 0; ix->cols && c < runs->ncols; c++)
-        if (experiment_column_identifies(&runs->cols[c]))
+        if (config_column_identifies(&runs->cols[c]))
             ix->cols[ix->ncols++] = c;
     ix->cap = 16;
     while (ix->cap < 2 * expected)

@@ -1,9 +1,9 @@
 /*
  * config_index.h — the configurations of a runs table: rows with the same
  * value (or both missing) in every identifying column
- * (experiment_column_identifies, as experiment_same_configuration compares
- * them). Configurations are kept in an open-addressing table keyed by a
- * hash of a row's identifying cells, and a hit is confirmed cell by cell,
+ * (config_column_identifies, as config_same_configuration compares them).
+ * Configurations are kept in an open-addressing table keyed by a hash of a
+ * row's identifying cells, and a hit is confirmed cell by cell,
  * so rows go to their configurations in one pass, in time linear in the
  * rows: comparing every row with every configuration seen so far was
  * quadratic (100,000 rows of 8,000 configurations took 40 s). The hash
@@ -24,6 +24,20 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "models/table.h"
+
+/* True for the columns that identify a configuration: everything except
+ * responses (time_*, metric_*), published_* columns and the measurement columns rep,
+ * date, note, cycles, iterations, rel_residual, error_max. */
+bool config_is_identifying(const char *column);
+
+/* config_is_identifying for a column of a campaign's runs: also false
+ * for a column flagged as a result (an experiment's response, see
+ * campaign_mark_results), whatever its name. */
+bool config_column_identifies(const table_column *col);
+
+/* Whether rows a and b of runs are one configuration: the same value (or
+ * both missing) in every identifying column. */
+bool config_same_configuration(const table *runs, size_t a, size_t b);
 
 /* Returned by config_index_add (out of memory) and config_index_find (no
  * such configuration). */

@@ -11,57 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gen/calibration.h"
 #include "gen/config_index.h"
-#include "gen/model_adapters.h"
 #include "models/expr.h"
-
-static const struct {
-    const char *model;
-    model_adapter_fn run;
-} adapters[] = {
-    {"scopred", model_scopred_run},
-    {"strip", model_strip_run},
-    {"block", model_block_run},
-    {"multicluster", model_multicluster_run},
-    {"multicore", model_multicore_run},
-};
-
-model_adapter_fn experiment_adapter(const char *model)
-{
-    for (size_t i = 0; model && i < sizeof adapters / sizeof adapters[0]; i++)
-        if (strcmp(adapters[i].model, model) == 0)
-            return adapters[i].run;
-    return NULL;
-}
-
-static bool has_prefix(const char *s, const char *p)
-{
-    return strncmp(s, p, strlen(p)) == 0;
-}
-
-/* Columns that record what a run measured or when, not what was run. */
-static const char *const measurement_columns[] = {
-    "rep", "date", "note", "cycles", "iterations", "rel_residual", "error_max", NULL,
-};
-
-bool experiment_is_identifying(const char *column)
-{
-    /* metric_* holds a measured figure that is not a time (a bandwidth a
-     * ReFrame test reported, an Extra-P metric): a result, not a setting. */
-    if (has_prefix(column, "time_") || has_prefix(column, "published_") ||
-        has_prefix(column, "metric_"))
-        return false;
-    for (const char *const *m = measurement_columns; *m; m++)
-        if (strcmp(column, *m) == 0)
-            return false;
-    return true;
-}
-
-bool experiment_column_identifies(const table_column *col)
-{
-    return !col->result && experiment_is_identifying(col->name);
-}
 
 static void fail_at(experiment_result *res, const char *cell, int offset, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
@@ -176,15 +127,6 @@ static bool evaluate_filter(const char *text, const char *what, const table *run
     }
     expr_free(e);
     return ok;
-}
-
-bool experiment_same_configuration(const table *runs, size_t a, size_t b)
-{
-    for (size_t c = 0; c < runs->ncols; c++)
-        if (experiment_column_identifies(&runs->cols[c]) &&
-            !table_same_cells(&runs->cols[c], a, b))
-            return false;
-    return true;
 }
 
 /* The target configuration of row; ntargets when it is none. */
@@ -328,12 +270,7 @@ bool experiment_prepare(const archive *a, const campaign *c, const experiment_in
     in->camp = c;
     in->exp = e;
     res->ok = true;
-    model_adapter_fn adapter = experiment_adapter(e->model);
     in->where = &res->where;
-    if (!adapter) {
-        fail_at(res, "model", 0, "unknown model '%s'", e->model);
-        return false;
-    }
     if (!split_responses(e->response ? e->response : "time_s", in)) {
         fail_at(res, "response", 0, "no response column");
         return false;
@@ -353,28 +290,6 @@ bool experiment_prepare(const archive *a, const campaign *c, const experiment_in
         return false;
     measure_targets(in);
     return true;
-}
-
-/* The model on a prepared res, and the errors of its predictions. */
-static bool run_adapter(experiment_result *res, bool estimates_only)
-{
-    experiment_input *in = &res->input;
-    in->estimates_only = estimates_only;
-    model_adapter_fn adapter = experiment_adapter(in->exp->model);
-    if (!adapter(in, &res->rep, res->error, sizeof res->error)) {
-        res->ok = false;
-        if (!res->error[0])
-            snprintf(res->error, sizeof res->error, "the %s fit failed", in->exp->model);
-        return false;
-    }
-    experiment_compute_errors(res);
-    return true;
-}
-
-bool experiment_fit(const archive *a, const campaign *c, const experiment_info *e,
-                    bool estimates_only, experiment_result *res)
-{
-    return experiment_prepare(a, c, e, res) && run_adapter(res, estimates_only);
 }
 
 /* ------------------------------------------------------------------ */
@@ -409,57 +324,6 @@ bool experiment_design_keep(experiment_designs *d, const char *response, const c
     }
     d->n++;
     return true;
-}
-
-/* Where each training run is among them; false when out of memory (the
- * refits then evaluate their formulas themselves). */
-static bool designs_init(experiment_designs *d, const experiment_input *in)
-{
-    memset(d, 0, sizeof *d);
-    d->position = calloc(in->camp->runs.nrows + 1, sizeof *d->position);
-    for (size_t i = 0; d->position && i < in->ntrain; i++)
-        d->position[in->train_rows[i]] = i + 1;
-    return d->position != NULL;
-}
-
-static void designs_free(experiment_designs *d)
-{
-    for (size_t i = 0; i < d->n; i++) {
-        free(d->items[i].response);
-        free(d->items[i].formula);
-        free(d->items[i].x);
-    }
-    free(d->items);
-    free(d->position);
-    memset(d, 0, sizeof *d);
-}
-
-/* experiment_fit and the calibration with designs to share (NULL: none). */
-static bool fit_and_calibrate(const archive *a, const campaign *c, const experiment_info *e,
-                              experiment_designs *designs, experiment_result *res)
-{
-    if (!experiment_prepare(a, c, e, res))
-        return false;
-    res->input.designs = designs && designs_init(designs, &res->input) ? designs : NULL;
-    if (!run_adapter(res, false))
-        return false;
-    if (!calibration_apply(res, experiment_adapter(e->model))) {
-        res->ok = false;
-        snprintf(res->error, sizeof res->error, "out of memory while calibrating the intervals");
-        return false;
-    }
-    return true;
-}
-
-bool experiment_run(const archive *a, const campaign *c, const experiment_info *e,
-                    experiment_result *res)
-{
-    experiment_designs designs;
-    memset(&designs, 0, sizeof designs);
-    bool ok = fit_and_calibrate(a, c, e, &designs, res);
-    res->input.designs = NULL; /* they live only while the experiment runs */
-    designs_free(&designs);
-    return ok;
 }
 
 void experiment_result_free(experiment_result *res)

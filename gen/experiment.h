@@ -1,16 +1,18 @@
 /*
- * experiment.h — runs one experiment of a campaign: selects the training
- * runs and the target configurations with the experiment's filters, hands
- * them to the model named in experiments.csv, and fills a report.
+ * experiment.h — what one experiment of a campaign works on: the training
+ * runs and the target configurations its filters select
+ * (experiment_prepare), the types a model adapter receives and fills, and
+ * the errors of its predictions. gen/experiment_run.h runs the model on
+ * them.
  *
- * Target rows that share every identifying column (see
- * experiment_is_identifying) form one configuration (gen/config_index.h:
- * found by a hash of those cells, linear in the rows); their measured
- * responses are averaged and the signed error 100*(estimate-measured)/measured
- * is computed here, the same way for every model.
+ * Target rows that share every identifying column (config_is_identifying,
+ * gen/config_index.h, which also finds them: by a hash of those cells,
+ * linear in the rows) form one configuration; their measured responses are
+ * averaged and the signed error 100*(estimate-measured)/measured is
+ * computed here, the same way for every model.
  *
- * Ownership: experiment_run fills an experiment_result that the caller
- * releases with experiment_result_free.
+ * Ownership: experiment_prepare (and experiment_run, experiment_fit) fill
+ * an experiment_result that the caller releases with experiment_result_free.
  */
 #ifndef PERFCAST_EXPERIMENT_H
 #define PERFCAST_EXPERIMENT_H
@@ -106,26 +108,12 @@ typedef struct {
     experiment_where where; /* where the reason points */
 } experiment_result;
 
-/* Run an experiment: experiment_fit, then the calibrated intervals
- * (gen/calibration.h). Always fills res (check res->ok); returns res->ok. */
-bool experiment_run(const archive *a, const campaign *c,
-                    const experiment_info *e, experiment_result *res);
-
-/* experiment_run without the calibrated intervals (no cal_low/cal_high,
- * no interval_method): the selections, the fit and the errors, which is
- * all that can fail for a reason other than memory. With estimates_only
- * (experiment_input.estimates_only) the report may also lack the fit's
- * statistics, diagnostics and notes. `check` uses it so: it reads only
- * whether the experiment runs, and the calibration (a refit per left-out
- * fold) and the diagnostics (a second regression over every run) cost
- * many times the fit. */
-bool experiment_fit(const archive *a, const campaign *c, const experiment_info *e,
-                    bool estimates_only, experiment_result *res);
-
 void experiment_result_free(experiment_result *res);
 
 /* The first half of experiment_run: responses, training rows, target
- * configurations and their measured means; no model is called. */
+ * configurations and their measured means; no model is called, and the
+ * model's name is not checked (experiment_run does, and `check` names the
+ * known models when the archive loads). */
 bool experiment_prepare(const archive *a, const campaign *c,
                         const experiment_info *e, experiment_result *res);
 
@@ -140,20 +128,6 @@ void experiment_compute_errors(experiment_result *res);
 double experiment_row_response(const table *runs, size_t row, char *const *responses,
                                size_t nresponses);
 
-/* True for the columns that identify a configuration: everything except
- * responses (time_*), published_* columns and the measurement columns rep,
- * date, note, cycles, iterations, rel_residual, error_max. */
-bool experiment_is_identifying(const char *column);
-
-/* experiment_is_identifying for a column of a campaign's runs: also false
- * for a column flagged as a result (an experiment's response, see
- * campaign_mark_results), whatever its name. */
-bool experiment_column_identifies(const table_column *col);
-
-/* Whether rows a and b of runs are one configuration: the same value (or
- * both missing) in every identifying column. */
-bool experiment_same_configuration(const table *runs, size_t a, size_t b);
-
 /* Record that the failure an adapter is about to return lies at character
  * offset of cell (see experiment_where); does nothing when in->where is NULL. */
 void experiment_point_at(const experiment_input *in, const char *cell, int offset);
@@ -165,8 +139,5 @@ void experiment_error_position(const experiment_result *res, long *line, long *c
  * FILE being experiments.csv of campaign c. */
 void experiment_error_text(const campaign *c, const experiment_result *res, char *buf,
                            size_t len);
-
-/* The adapter for a model name, or NULL when the model is unknown. */
-model_adapter_fn experiment_adapter(const char *model);
 
 #endif

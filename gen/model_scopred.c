@@ -30,6 +30,7 @@
  *                          scored: leave-one-configuration-out (default) or
  *                          forward extrapolation folds
  */
+#include "gen/config_index.h"
 #include "gen/model_adapters.h"
 
 #include <math.h>
@@ -294,12 +295,12 @@ static bool search_column(const experiment_input *in, size_t c, const char *para
 {
     const table *runs = &in->camp->runs;
     const table_column *col = &runs->cols[c];
-    if (col->kind != COL_NUMBER || !experiment_column_identifies(col))
+    if (col->kind != COL_NUMBER || !config_column_identifies(col))
         return false;
     if (params)
         return listed(params, col->name);
     for (size_t d = 0; d < c; d++) {
-        if (runs->cols[d].kind != COL_NUMBER || !experiment_column_identifies(&runs->cols[d]))
+        if (runs->cols[d].kind != COL_NUMBER || !config_column_identifies(&runs->cols[d]))
             continue;
         bool same = true;
         for (size_t i = 0; same && i < in->ntrain; i++)

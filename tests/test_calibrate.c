@@ -7,6 +7,7 @@
  * term (model misfit growing with scale).
  */
 #include "gen/experiment.h"
+#include "gen/experiment_run.h"
 #include "models/calibrate.h"
 #include "tests/testutil.h"
 

@@ -1,7 +1,7 @@
 /*
  * test_config_index.c — configurations keyed by a hash of their identifying
  * cells (gen/config_index.h) against the pairwise definition
- * (experiment_same_configuration): on a table with repetitions, missing
+ * (config_same_configuration): on a table with repetitions, missing
  * numbers and texts, negative zero and non-identifying columns, and on
  * 20,000 rows of 5,000 configurations (the index grows from empty), where
  * each row is checked against the first row of its configuration.
@@ -54,7 +54,7 @@ static void test_against_pairwise(void)
     for (size_t i = 0; i < n; i++) {
         CU_ASSERT_EQUAL(g[i], want[i]);
         for (size_t j = 0; j < n; j++)
-            CU_ASSERT_EQUAL(g[i] == g[j], experiment_same_configuration(&t, rows[i], rows[j]));
+            CU_ASSERT_EQUAL(g[i] == g[j], config_same_configuration(&t, rows[i], rows[j]));
     }
     free(g);
     CU_ASSERT_TRUE_FATAL(config_groups(&t, rows, 0, &g, &ng));
@@ -92,7 +92,7 @@ static void test_many_configurations(void)
     CU_ASSERT_EQUAL(ix.count, CONFIGS);
     for (size_t i = 0; i < ROWS; i += 7)
         wrong += config_index_find(&ix, i) != i % CONFIGS ||
-                 !experiment_same_configuration(&t, i, ix.first_row[i % CONFIGS]);
+                 !config_same_configuration(&t, i, ix.first_row[i % CONFIGS]);
     CU_ASSERT_EQUAL(wrong, 0);
     /* A row of a configuration never added is found in none. */
     long r = table_add_row(&t, ROWS + 2);

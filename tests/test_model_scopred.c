@@ -7,6 +7,7 @@
  */
 #include "gen/calibration.h"
 #include "gen/experiment.h"
+#include "gen/experiment_run.h"
 #include "tests/testutil.h"
 
 #include <math.h>
