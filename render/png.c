@@ -1,12 +1,15 @@
 /*
- * png.c — PNG chunks, row filters and a run-length deflate with dynamic
- * Huffman codes (see png.h).
+ * png.c — PNG chunks, row filters and a deflate stream of LZ77 matches
+ * with dynamic Huffman codes (see png.h).
  *
- * Deflate (RFC 1951): the image becomes a list of tokens, literal bytes and
- * repeats of the previous byte (distance 1, lengths 3-258); one block
- * then codes them with Huffman codes built from their own frequencies
- * (length-limited to 15 bits, the code lengths themselves run-length coded
- * as the format asks).
+ * Deflate (RFC 1951): the filtered rows pass through a sliding window of
+ * twice deflate's 32 KiB reach; at each position the longest earlier
+ * match (the run of the previous byte first, then up to MAX_CHAIN
+ * earlier positions with the same three-byte hash) or else a literal
+ * byte becomes a token; every BLOCK_TOKENS tokens are coded as one block
+ * with Huffman codes built from their own frequencies (length-limited to
+ * 15 bits, the code lengths themselves run-length coded as the format
+ * asks). Memory stays about 400 KB whatever the image's size.
  */
 #include "render/png.h"
 
@@ -16,116 +19,67 @@
 #include <string.h>
 #include <zlib.h>
 
+enum {
+    LITLEN_SYMBOLS = 286, DIST_SYMBOLS = 30, END_OF_BLOCK = 256, MAX_CODE_BITS = 15,
+    MIN_MATCH = 3, MAX_MATCH = 258,
+    WINDOW = 32768,      /* deflate's largest distance */
+    /* The window's bytes: under the C library's 128 KiB threshold for
+     * mapping fresh pages, room for the window, the widest row (1 + 3 *
+     * 16384 bytes) and a match's lookahead; slid about every 90 KB. */
+    BUFFER = 126 * 1024,
+    HASH_BITS = 14,
+    MAX_CHAIN = 8,       /* earlier positions tried per match */
+    NICE_MATCH = 128,    /* long enough: stop looking */
+    INSERT_LIMIT = 32,   /* the positions inside longer matches are not indexed */
+    BLOCK_TOKENS = 16384 /* tokens per deflate block */
+};
+
 /* ------------------------------------------------------------------ */
-/* Adler-32 of runs                                                     */
+/* Adler-32, zero runs in one step                                     */
 
 enum { ADLER_MOD = 65521, ADLER_REDUCE_EVERY = 4096 };
 
-/* Adler-32 with the modulo taken every ADLER_REDUCE_EVERY updates: each
- * update adds at most 258*255 to a, so 64 bits cannot overflow between. */
+/* Adler-32 with the modulo taken every ADLER_REDUCE_EVERY updates (a
+ * byte or a run of zeros): 64 bits cannot overflow between. */
 typedef struct {
     uint64_t a, b;
-    unsigned updates;
-} adler32_runs;
+    unsigned pending;
+} adler_state;
 
-/* Add k copies of byte v: a += k*v, b += k*a + v*k*(k+1)/2. */
-static void adler_run(adler32_runs *s, unsigned v, uint64_t k)
+static void adler_reduce(adler_state *s)
 {
-    s->b += k * s->a + v * k * (k + 1) / 2;
-    s->a += k * v;
-    if (++s->updates == ADLER_REDUCE_EVERY) {
-        s->a %= ADLER_MOD;
-        s->b %= ADLER_MOD;
-        s->updates = 0;
+    s->a %= ADLER_MOD;
+    s->b %= ADLER_MOD;
+    s->pending = 0;
+}
+
+static void adler_bytes(adler_state *s, const unsigned char *p, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        s->a += p[i];
+        s->b += s->a;
+        if (++s->pending == ADLER_REDUCE_EVERY)
+            adler_reduce(s);
     }
 }
 
-static uint32_t adler_value(const adler32_runs *s)
+/* k zero bytes: a stays, b grows by k * a (a < 2^21, k < 2^16: b grows
+ * by less than 2^37 a run, so 4096 runs cannot overflow it either). */
+static void adler_zeros(adler_state *s, size_t k)
 {
-    return (uint32_t)((s->b % ADLER_MOD) << 16 | (s->a % ADLER_MOD));
+    s->b += k * s->a;
+    if (++s->pending == ADLER_REDUCE_EVERY)
+        adler_reduce(s);
+}
+
+static uint32_t adler_value(adler_state *s)
+{
+    adler_reduce(s);
+    return (uint32_t)(s->b << 16 | s->a);
 }
 
 /* ------------------------------------------------------------------ */
-/* Tokens                                                              */
-
-enum { LITLEN_SYMBOLS = 286, END_OF_BLOCK = 256, MAX_CODE_BITS = 15 };
-
-typedef struct {
-    uint16_t sym;   /* 0-255 literal, 257-285 length */
-    uint8_t nextra; /* extra bits of a length */
-    uint8_t extra_value;
-} token;
-
-typedef struct {
-    token *t;
-    size_t n, cap;
-    size_t freq[LITLEN_SYMBOLS];
-    size_t matches;  /* each uses distance code 0 */
-    adler32_runs adler;
-    int last;        /* last byte of the uncompressed stream, -1 at start */
-    bool oom;
-} token_list;
-
-static void add_token(token_list *l, token tk)
-{
-    if (l->n == l->cap) {
-        size_t cap = l->cap ? 2 * l->cap : 65536;
-        token *more = realloc(l->t, cap * sizeof *more);
-        if (!more) {
-            l->oom = true;
-            return;
-        }
-        l->t = more;
-        l->cap = cap;
-    }
-    l->t[l->n++] = tk;
-    l->freq[tk.sym]++;
-}
-
-static void literal(token_list *l, unsigned v)
-{
-    add_token(l, (token){(uint16_t)v, 0, 0});
-    adler_run(&l->adler, v, 1);
-    l->last = (int)v;
-}
-
-/* Length codes 257..285: base length and extra bits (RFC 1951 3.2.5). */
-static const unsigned short length_base[29] = {
-    3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 15, 17, 19, 23, 27, 31,
-    35, 43, 51, 59, 67, 83, 99, 115, 131, 163, 195, 227, 258};
-static const unsigned char length_extra[29] = {
-    0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2,
-    3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 0};
-
-/* Repeat the previous byte `len` (3..258) times: distance 1. */
-static void match(token_list *l, unsigned len)
-{
-    int c = 28;
-    while (length_base[c] > len)
-        c--;
-    add_token(l, (token){(uint16_t)(257 + c), length_extra[c], (uint8_t)(len - length_base[c])});
-    l->matches++;
-    adler_run(&l->adler, (unsigned)l->last, len);
-}
-
-/* k bytes of value v. */
-static void run(token_list *l, unsigned v, size_t k)
-{
-    if (k && l->last != (int)v) {
-        literal(l, v);
-        k--;
-    }
-    while (k >= 3) {
-        unsigned m = k > 258 ? 258 : (unsigned)k;
-        match(l, m);
-        k -= m;
-    }
-    while (k--)
-        literal(l, v);
-}
-
-/* ------------------------------------------------------------------ */
-/* Rows                                                                */
+/* Rows: the PNG's uncompressed stream                                 */
 
 enum { FILTER_SUB = 1, FILTER_UP = 2 };
 
@@ -152,41 +106,119 @@ static int choose_filter(const uint32_t *row, const uint32_t *above, int width)
     return same_up >= same_left ? FILTER_UP : FILTER_SUB;
 }
 
-/* First x >= from whose pixel differs from its reference. */
-static int skip_same(const uint32_t *row, const uint32_t *above, int filter, int from, int width)
+/* First j >= from (below n) where a[j] and b[j] differ in colour: four
+ * pixels a step while they agree. */
+static int same_run(const uint32_t *a, const uint32_t *b, int from, int n)
 {
-    int x = from;
-    if (filter == FILTER_UP) {
-        while (x < width && ((row[x] ^ above[x]) & RGB_MASK) == 0)
-            x++;
-    } else {
-        if (x == 0 && (row[0] & RGB_MASK) == 0)
-            x = 1;
-        if (x == 0)
-            return 0;
-        while (x < width && ((row[x] ^ row[x - 1]) & RGB_MASK) == 0)
-            x++;
+    const uint64_t mask = (uint64_t)RGB_MASK << 32 | RGB_MASK;
+    int j = from;
+    for (; j + 4 <= n; j += 4) {
+        uint64_t a0, a1, b0, b1;
+        memcpy(&a0, a + j, 8), memcpy(&a1, a + j + 2, 8);
+        memcpy(&b0, b + j, 8), memcpy(&b1, b + j + 2, 8);
+        if (((a0 ^ b0) | (a1 ^ b1)) & mask)
+            break;
     }
-    return x;
+    while (j < n && ((a[j] ^ b[j]) & RGB_MASK) == 0)
+        j++;
+    return j;
 }
 
-static void tokenize_row(token_list *l, const uint32_t *row, const uint32_t *above, int width)
+/* First x >= from whose pixel differs from its reference (the pixel above
+ * for Up, on the left for Sub, black left of the first). */
+static int skip_same(const uint32_t *row, const uint32_t *above, int filter, int from, int width)
+{
+    if (filter == FILTER_UP)
+        return same_run(row, above, from, width);
+    if (from == 0 && (row[0] & RGB_MASK) != 0)
+        return 0;
+    int x = from ? from : 1;
+    return 1 + same_run(row + 1, row, x - 1, width - 1);
+}
+
+/* One filtered row (its filter byte, then 3 bytes a pixel) at out, added
+ * to the checksum; runs of pixels equal to their reference become zeros
+ * without arithmetic. */
+static void filter_row(unsigned char *out, const uint32_t *row, const uint32_t *above, int width,
+                       adler_state *adler)
 {
     int filter = choose_filter(row, above, width);
-    literal(l, (unsigned)filter);
+    *out++ = (unsigned char)filter;
+    adler_bytes(adler, out - 1, 1);
     int x = 0;
     while (x < width) {
         int same_to = skip_same(row, above, filter, x, width);
-        run(l, 0, 3 * (size_t)(same_to - x));
+        size_t zeros = 3 * (size_t)(same_to - x);
+        memset(out, 0, zeros);
+        adler_zeros(adler, zeros);
+        out += zeros;
         x = same_to;
         if (x == width)
             break;
         uint32_t p = row[x];
         uint32_t ref = filter == FILTER_UP ? above[x] : x ? row[x - 1] : 0;
         for (int c = 0; c < 3; c++)
-            literal(l, (channel(p, c) - channel(ref, c)) & 0xFFu);
+            out[c] = (unsigned char)((channel(p, c) - channel(ref, c)) & 0xFFu);
+        adler_bytes(adler, out, 3);
+        out += 3;
         x++;
     }
+}
+
+/* ------------------------------------------------------------------ */
+/* Tokens and their codes                                              */
+
+/* A literal (dist 0, value the byte) or a match (value its length), with
+ * its length and distance codes. */
+typedef struct {
+    uint16_t value;
+    uint16_t dist;
+    uint8_t length_code, dist_code;
+} token;
+
+/* Length codes 257..285 and distance codes 0..29: base and extra bits
+ * (RFC 1951 3.2.5). */
+static const unsigned short length_base[29] = {
+    3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 15, 17, 19, 23, 27, 31,
+    35, 43, 51, 59, 67, 83, 99, 115, 131, 163, 195, 227, 258};
+static const unsigned char length_extra[29] = {
+    0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2,
+    3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 0};
+static const unsigned short dist_base[DIST_SYMBOLS] = {
+    1, 2, 3, 4, 5, 7, 9, 13, 17, 25, 33, 49, 65, 97, 129, 193,
+    257, 385, 513, 769, 1025, 1537, 2049, 3073, 4097, 6145, 8193, 12289, 16385, 24577};
+static const unsigned char dist_extra[DIST_SYMBOLS] = {
+    0, 0, 0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6,
+    7, 7, 8, 8, 9, 9, 10, 10, 11, 11, 12, 12, 13, 13};
+
+/* Index of the highest set bit of v > 0. */
+static int top_bit(unsigned v)
+{
+    return 31 - __builtin_clz(v);
+}
+
+/* The code of a length (0 for 257 .. 28 for 285): eight single lengths,
+ * then four codes per power of two. */
+static int length_code(unsigned len)
+{
+    unsigned v = len - MIN_MATCH;
+    if (len == MAX_MATCH)
+        return 28;
+    if (v < 8)
+        return (int)v;
+    int b = top_bit(v);
+    return 4 * (b - 1) + (int)((v >> (b - 2)) & 3);
+}
+
+/* The code of a distance: four single distances, then two codes per
+ * power of two. */
+static int dist_code(unsigned dist)
+{
+    unsigned v = dist - 1;
+    if (v < 4)
+        return (int)v;
+    int b = top_bit(v);
+    return 2 * b + (int)((v >> (b - 1)) & 1);
 }
 
 /* ------------------------------------------------------------------ */
@@ -321,28 +353,42 @@ static void canonical_codes(const uint8_t *len, int n, huff *out)
 /* ------------------------------------------------------------------ */
 /* Bits                                                                */
 
+/* Bits into a byte array sized for the block (block_bound), LSB first. */
 typedef struct {
-    rbuf *out;
+    unsigned char *p;
+    size_t len;
     uint64_t bits;
     int nbits;
 } bit_writer;
 
-static void put_bits(bit_writer *w, uint32_t value, int n)
+/* At most MAX_TOKEN_BYTES per token (15 + 5 + 15 + 13 bits), the two
+ * trees' header under HEADER_BYTES. */
+enum { MAX_TOKEN_BYTES = 6, HEADER_BYTES = 1024 };
+
+static size_t block_bound(size_t ntokens)
+{
+    return HEADER_BYTES + MAX_TOKEN_BYTES * (ntokens + 1);
+}
+
+/* n <= 16 bits. */
+static inline void put_bits(bit_writer *w, uint32_t value, int n)
 {
     w->bits |= (uint64_t)value << w->nbits;
     w->nbits += n;
-    while (w->nbits >= 8) {
-        rbuf_putc(w->out, (char)(w->bits & 0xFF));
-        w->bits >>= 8;
-        w->nbits -= 8;
+    if (w->nbits >= 32) {
+        for (int i = 0; i < 4; i++)
+            w->p[w->len++] = (unsigned char)(w->bits >> (8 * i));
+        w->bits >>= 32;
+        w->nbits -= 32;
     }
 }
 
 static void flush_bits(bit_writer *w)
 {
-    if (w->nbits > 0)
-        rbuf_putc(w->out, (char)(w->bits & 0xFF));
-    w->bits = 0;
+    for (; w->nbits > 0; w->nbits -= 8) {
+        w->p[w->len++] = (unsigned char)w->bits;
+        w->bits >>= 8;
+    }
     w->nbits = 0;
 }
 
@@ -412,26 +458,266 @@ static void write_header(bit_writer *w, const uint8_t *lit_len, int hlit, const 
     }
 }
 
-/* The whole token list as one final dynamic block. */
-static void write_block(bit_writer *w, token_list *l)
+/* Code lengths and canonical codes for the n symbols of freq. */
+static void build_code(const size_t *freq, int n, uint8_t *len, huff *code)
 {
-    uint8_t lit_len[LITLEN_SYMBOLS], dist_len[2] = {1, 0};
-    huff lit[LITLEN_SYMBOLS];
-    code_lengths(l->freq, LITLEN_SYMBOLS, MAX_CODE_BITS, lit_len);
-    canonical_codes(lit_len, LITLEN_SYMBOLS, lit);
-    int hlit = LITLEN_SYMBOLS;
+    code_lengths(freq, n, MAX_CODE_BITS, len);
+    canonical_codes(len, n, code);
+}
+
+/* One block's tokens and their symbol counts. */
+typedef struct {
+    token *t;
+    size_t n;
+    size_t lit_freq[LITLEN_SYMBOLS];
+    size_t dist_freq[DIST_SYMBOLS];
+} token_block;
+
+/* The tokens as one dynamic block (the last one when final). */
+static void write_block(bit_writer *w, const token_block *b, bool final)
+{
+    uint8_t lit_len[LITLEN_SYMBOLS], dist_len[DIST_SYMBOLS];
+    huff lit[LITLEN_SYMBOLS], dist[DIST_SYMBOLS];
+    size_t lit_freq[LITLEN_SYMBOLS];
+    memcpy(lit_freq, b->lit_freq, sizeof lit_freq);
+    lit_freq[END_OF_BLOCK] = 1;
+    build_code(lit_freq, LITLEN_SYMBOLS, lit_len, lit);
+    build_code(b->dist_freq, DIST_SYMBOLS, dist_len, dist);
+    int hlit = LITLEN_SYMBOLS, hdist = DIST_SYMBOLS;
     while (hlit > 257 && lit_len[hlit - 1] == 0)
         hlit--;
-    put_bits(w, 1, 1); /* BFINAL */
-    write_header(w, lit_len, hlit, dist_len, 1);
-    for (size_t i = 0; i < l->n && !w->out->oom; i++) {
-        const token *t = &l->t[i];
-        put_bits(w, lit[t->sym].code, lit[t->sym].len);
-        if (t->sym > END_OF_BLOCK) {
-            put_bits(w, t->extra_value, t->nextra);
-            put_bits(w, 0, 1); /* distance 1: code 0 of the one-code tree */
+    while (hdist > 1 && dist_len[hdist - 1] == 0)
+        hdist--;
+    if (dist_len[0] == 0 && hdist == 1)
+        dist_len[0] = 1; /* no match at all: readers want one distance code */
+    put_bits(w, final, 1); /* BFINAL */
+    write_header(w, lit_len, hlit, dist_len, hdist);
+    for (size_t i = 0; i < b->n; i++) {
+        const token *t = &b->t[i];
+        if (!t->dist) {
+            put_bits(w, lit[t->value].code, lit[t->value].len);
+            continue;
         }
+        int lc = t->length_code, dc = t->dist_code;
+        put_bits(w, lit[257 + lc].code, lit[257 + lc].len);
+        put_bits(w, t->value - length_base[lc], length_extra[lc]);
+        put_bits(w, dist[dc].code, dist[dc].len);
+        put_bits(w, t->dist - dist_base[dc], dist_extra[dc]);
     }
+    put_bits(w, lit[END_OF_BLOCK].code, lit[END_OF_BLOCK].len);
+}
+
+/* ------------------------------------------------------------------ */
+/* The encoder: rows into the window, matches into blocks              */
+
+typedef struct {
+    /* the image, filtered one row at a time into the window */
+    const unsigned char *pixels;
+    int width, height, stride, next_row;
+    size_t row_bytes;
+    adler_state adler;
+    size_t total;        /* bytes in the whole stream */
+    /* the sliding window: win[k] is byte base + k of the stream */
+    unsigned char *win;
+    size_t base, filled;
+    int32_t *head;       /* [1 << HASH_BITS]: the last position with that hash, -1 none */
+    uint16_t *prev;      /* [WINDOW]: how far back the position before it with the same
+                            hash lies, 0 none (so the chains need no sliding) */
+    token_block block;
+    bit_writer w;
+    rbuf *out;
+} encoder;
+
+_Static_assert(BUFFER >= 2 * WINDOW + 1 + 3 * 16384 + MAX_MATCH, "a row fits after sliding");
+
+/* Append the next filtered row to the window. */
+static void filter_next_row(encoder *e)
+{
+    const unsigned char *p = e->pixels + (size_t)e->next_row * (size_t)e->stride;
+    const uint32_t *row = (const uint32_t *)(const void *)p;
+    const uint32_t *above = e->next_row ? (const uint32_t *)(const void *)(p - e->stride) : NULL;
+    filter_row(e->win + e->filled, row, above, e->width, &e->adler);
+    e->filled += e->row_bytes;
+    e->next_row++;
+}
+
+/* Keep only the WINDOW bytes before position i (and those after it).
+ * Called when a row does not fit: the lookahead past i is under
+ * MAX_MATCH, so i lies more than 2 * WINDOW past the base. */
+static void slide(encoder *e, size_t i)
+{
+    size_t drop = i - WINDOW - e->base;
+    memmove(e->win, e->win + drop, e->filled - drop);
+    e->base += drop;
+    e->filled -= drop;
+}
+
+/* Make the window hold the bytes from i to MAX_MATCH past it (or to the
+ * stream's end). */
+static void fill_window(encoder *e, size_t i)
+{
+    size_t want = e->total - i < MAX_MATCH ? e->total : i + MAX_MATCH;
+    while (e->base + e->filled < want) {
+        if (BUFFER - e->filled < e->row_bytes)
+            slide(e, i);
+        filter_next_row(e);
+    }
+}
+
+static const unsigned char *at(const encoder *e, size_t pos)
+{
+    return e->win + (pos - e->base);
+}
+
+static uint32_t hash3(const unsigned char *p)
+{
+    uint32_t v = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16;
+    return (v * 2654435761u) >> (32 - HASH_BITS);
+}
+
+/* How many bytes (up to max) at a and b agree; a < b may overlap. Eight
+ * at a time, then byte by byte (the same answer on any byte order). */
+static unsigned match_length(const unsigned char *a, const unsigned char *b, unsigned max)
+{
+    unsigned len = 0;
+    while (len + 8 <= max) {
+        uint64_t x, y;
+        memcpy(&x, a + len, 8);
+        memcpy(&y, b + len, 8);
+        if (x != y)
+            break;
+        len += 8;
+        /* A long match (blank areas): let the C library compare the rest. */
+        if (len == 32 && memcmp(a + len, b + len, max - len) == 0)
+            return max;
+    }
+    while (len < max && a[len] == b[len])
+        len++;
+    return len;
+}
+
+static void index_position(encoder *e, size_t i, uint32_t hash)
+{
+    int32_t last = e->head[hash];
+    e->prev[i & (WINDOW - 1)] = last >= 0 && i - (size_t)last <= WINDOW ? (uint16_t)(i - (size_t)last) : 0;
+    e->head[hash] = (int32_t)i;
+}
+
+/* The longest match for position i whose first three bytes hash to hash
+ * (*dist its distance; 0 when shorter than MIN_MATCH): first the run of
+ * the previous byte (distance 1, the blank areas of a chart), then up to
+ * MAX_CHAIN earlier positions with the same hash, nearest first; ties
+ * keep the nearer one. */
+static unsigned longest_match(const encoder *e, size_t i, uint32_t hash, unsigned *dist)
+{
+    unsigned max = e->total - i < MAX_MATCH ? (unsigned)(e->total - i) : MAX_MATCH;
+    const unsigned char *here = at(e, i);
+    unsigned best = i && here[-1] == here[0] ? match_length(here - 1, here, max) : 0;
+    *dist = 1;
+    int32_t cand = e->head[hash];
+    for (int chain = MAX_CHAIN; chain > 0 && best < NICE_MATCH && best < max && cand >= 0 &&
+                                i - (size_t)cand <= WINDOW;
+         chain--) {
+        const unsigned char *there = at(e, (size_t)cand);
+        if (there[best] == here[best]) {
+            unsigned len = match_length(there, here, max);
+            if (len > best) {
+                best = len;
+                *dist = (unsigned)(i - (size_t)cand);
+            }
+        }
+        uint16_t back = e->prev[cand & (WINDOW - 1)];
+        if (!back)
+            break;
+        cand -= back;
+    }
+    return best >= MIN_MATCH ? best : 0;
+}
+
+/* Code the tokens so far as a block; the bits go out whole bytes at a time. */
+static void end_block(encoder *e, bool final)
+{
+    write_block(&e->w, &e->block, final);
+    if (final)
+        flush_bits(&e->w);
+    rbuf_put(e->out, e->w.p, e->w.len);
+    e->w.len = 0;
+    memset(&e->block.lit_freq, 0, sizeof e->block.lit_freq);
+    memset(&e->block.dist_freq, 0, sizeof e->block.dist_freq);
+    e->block.n = 0;
+}
+
+static void add_literal(encoder *e, unsigned char byte)
+{
+    e->block.t[e->block.n++] = (token){byte, 0, 0, 0};
+    e->block.lit_freq[byte]++;
+}
+
+static void add_match(encoder *e, unsigned len, unsigned dist)
+{
+    int lc = length_code(len), dc = dist_code(dist);
+    e->block.t[e->block.n++] = (token){(uint16_t)len, (uint16_t)dist, (uint8_t)lc, (uint8_t)dc};
+    e->block.lit_freq[257 + lc]++;
+    e->block.dist_freq[dc]++;
+}
+
+/* Greedy LZ77 over the whole stream: the longest match at each position
+ * or a literal. Positions inside long matches are not indexed (the blank
+ * runs would fill every chain with the same bytes). */
+static void deflate_stream(encoder *e)
+{
+    size_t i = 0;
+    while (i < e->total) {
+        if (e->base + e->filled - i < MAX_MATCH)
+            fill_window(e, i);
+        if (e->block.n == BLOCK_TOKENS)
+            end_block(e, false);
+        if (e->total - i < MIN_MATCH) {
+            add_literal(e, *at(e, i++));
+            continue;
+        }
+        uint32_t hash = hash3(at(e, i));
+        unsigned dist, len = longest_match(e, i, hash, &dist);
+        index_position(e, i, hash);
+        if (!len) {
+            add_literal(e, *at(e, i++));
+            continue;
+        }
+        add_match(e, len, dist);
+        for (size_t k = i + 1; len <= INSERT_LIMIT && k < i + len && k + MIN_MATCH <= e->total; k++)
+            index_position(e, k, hash3(at(e, k)));
+        i += len;
+    }
+    end_block(e, true);
+}
+
+/* Allocate the encoder's buffers (each under 128 KB: the C library keeps
+ * them on its heap instead of mapping fresh pages for every image). */
+static bool encoder_init(encoder *e, const unsigned char *pixels, int width, int height,
+                         int stride, rbuf *out)
+{
+    *e = (encoder){.pixels = pixels, .width = width, .height = height, .stride = stride,
+                   .adler = {1, 0, 0}, .out = out};
+    e->row_bytes = 1 + 3 * (size_t)width;
+    e->total = e->row_bytes * (size_t)height;
+    e->win = malloc(BUFFER);
+    e->head = malloc(((size_t)1 << HASH_BITS) * sizeof *e->head);
+    e->prev = malloc(WINDOW * sizeof *e->prev);
+    e->block.t = malloc(BLOCK_TOKENS * sizeof *e->block.t);
+    e->w.p = malloc(block_bound(BLOCK_TOKENS));
+    if (!e->win || !e->head || !e->prev || !e->block.t || !e->w.p)
+        return false;
+    memset(e->head, 0xFF, ((size_t)1 << HASH_BITS) * sizeof *e->head); /* all -1 */
+    return true;
+}
+
+static void encoder_free(encoder *e)
+{
+    free(e->win);
+    free(e->head);
+    free(e->prev);
+    free(e->block.t);
+    free(e->w.p);
 }
 
 /* ------------------------------------------------------------------ */
@@ -468,19 +754,11 @@ bool png_encode_rgb24(const unsigned char *pixels, int width, int height, int st
 {
     if (width < 1 || height < 1 || width > 16384 || height > 16384 || stride < 4 * width)
         return false;
-    token_list l = {.adler = {1, 0, 0}, .last = -1};
-    const uint32_t *above = NULL;
-    for (int y = 0; y < height && !l.oom; y++) {
-        const uint32_t *row = (const uint32_t *)(const void *)(pixels + (size_t)y * (size_t)stride);
-        tokenize_row(&l, row, above, width);
-        above = row;
-    }
-    add_token(&l, (token){END_OF_BLOCK, 0, 0});
-    if (l.oom) {
-        free(l.t);
+    encoder e;
+    if (!encoder_init(&e, pixels, width, height, stride, out)) {
+        encoder_free(&e);
         return false;
     }
-
     rbuf_put(out, "\x89PNG\r\n\x1a\n", 8);
     size_t c = begin_chunk(out, "IHDR");
     put_u32(out, (uint32_t)width);
@@ -490,12 +768,10 @@ bool png_encode_rgb24(const unsigned char *pixels, int width, int height, int st
 
     c = begin_chunk(out, "IDAT");
     rbuf_put(out, "\x78\x01", 2); /* zlib: deflate, 32 KiB window, fastest */
-    bit_writer w = {.out = out};
-    write_block(&w, &l);
-    flush_bits(&w);
-    put_u32(out, adler_value(&l.adler));
+    deflate_stream(&e);
+    put_u32(out, adler_value(&e.adler));
     end_chunk(out, c);
-    free(l.t);
+    encoder_free(&e);
 
     c = begin_chunk(out, "IEND");
     end_chunk(out, c);

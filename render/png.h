@@ -1,15 +1,23 @@
 /*
  * png.h — a fast PNG writer for chart images.
  *
- * zlib (libpng's compressor, also Cairo's own PNG writer) costs about 5 ms
- * for a 720 x 450 chart, four times the drawing itself, and the site has
- * thousands of charts. Charts are large areas of one colour with a few
- * lines, so this writer uses what that shape allows: per row the Sub or Up
- * filter (whichever leaves more pixels at zero), runs of zero bytes as
- * repeats of the previous byte, and one deflate block whose Huffman codes
- * are built from the image's own symbol frequencies. About 1.4 times
- * zlib's size at level 6 (and smaller than gnuplot's pngcairo for the same
- * chart: `make bench`) for a fraction of its time. Any PNG reader decodes
+ * Why not zlib's compressor (libpng's, also Cairo's own PNG writer): at
+ * level 6 it cost about 5 ms for a 720 x 450 chart, four times the
+ * drawing, and its exact output depends on the zlib version, so two
+ * machines would publish different PNG bytes for the same archive. This
+ * writer is plain C with fixed choices: the same bytes everywhere.
+ *
+ * Method: charts are large areas of one colour with lines and text, so
+ * per row the Sub or Up filter (whichever leaves more pixels at zero),
+ * runs of equal pixels written as zeros without arithmetic; then greedy
+ * LZ77 over deflate's 32 KiB window (the run of the previous byte first,
+ * then a few earlier positions with the same three bytes: repeated glyphs,
+ * rows like the ones above), and dynamic Huffman codes built from each
+ * block's own symbol frequencies. On the bench chart (`make bench`) that
+ * is 0.76 times gnuplot's pngcairo and 0.91 times libpng at zlib level 6
+ * on the same pixels (tests/test_render.c), about 0.15 ms a chart more
+ * than the run-length coder it replaced (1.4 times libpng's size).
+ * Memory: about 400 KB whatever the image's size. Any PNG reader decodes
  * the result (the tests use Cairo's).
  */
 #ifndef PERFCAST_RENDER_PNG_H
