@@ -9,9 +9,11 @@
  * how to get them: a simulated run must not pass by being skipped.
  */
 #include <limits.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "tests/mgbench_testlib.h"
 
@@ -102,20 +104,35 @@ static int simulated_cluster(char *dir, size_t len)
     return 1;
 }
 
+/* Runs a shell command (printf-style) inside the simulated cluster's
+ * folder, where $R is the repository root; same contract as mgbt_run. */
+static int run_there(const char *dir, char **out, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static int run_there(const char *dir, char **out, const char *fmt, ...)
+{
+    char root[1024], cmd[8192];
+    if (!getcwd(root, sizeof root))
+        return -1;
+    int n = snprintf(cmd, sizeof cmd, "R='%s' && cd '%s' && ", root, dir);
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(cmd + n, sizeof cmd - (size_t)n, fmt, ap);
+    va_end(ap);
+    return mgbt_run(cmd, out);
+}
+
 static void test_strip_and_block_rows(void)
 {
-    char dir[256], cmd[8192];
+    char dir[256];
     if (!simulated_cluster(dir, sizeof dir))
         return;
-    snprintf(cmd, sizeof cmd,
-             "mkdir -p %s/arch && "
-             "printf 'np,npa,npb,na,nb\\n8,8,1,256,256\\n8,4,2,256,256\\n' > %s/plan.csv && "
-             "mgbench/campaign plan %s/plan.csv --engine smpi --platform %s/sim-b-gige.xml "
-             "--hostfile %s/sim-b-gige.hosts --mgbench %s --cluster sim-b-gige --campaign c "
-             "--archive %s/arch --reps 1 --cycles 3",
-             dir, dir, dir, dir, dir, smpi_mgbench(), dir);
     char *out = NULL;
-    int rc = mgbt_run(cmd, &out);
+    int rc = run_there(dir, &out,
+                       "printf 'np,npa,npb,na,nb\\n8,8,1,256,256\\n8,4,2,256,256\\n' > plan.csv && "
+                       "mkdir arch && $R/mgbench/campaign plan plan.csv --engine smpi "
+                       "--platform sim-b-gige.xml --hostfile sim-b-gige.hosts --mgbench %s "
+                       "--cluster sim-b-gige --campaign c --archive arch --reps 1 --cycles 3",
+                       smpi_mgbench());
     if (rc != 0)
         fprintf(stderr, "\n%s\n", out ? out : "");
     CU_ASSERT_EQUAL(rc, 0);
@@ -138,20 +155,17 @@ static void test_strip_and_block_rows(void)
 /* A simulated run that names a real cluster is refused: nothing appended. */
 static void test_refuses_real_cluster(void)
 {
-    char dir[256], cmd[8192];
+    char dir[256];
     if (!simulated_cluster(dir, sizeof dir))
         return;
-    snprintf(cmd, sizeof cmd,
-             "cd %s && smpirun -platform sim-b-gige.xml -hostfile sim-b-gige.hosts -np 2 "
-             "--cfg=smpi/host-speed:1Gf %s --na 64 --nb 64 --cycles 1 --campaign c "
-             "--archive %s --cluster ci-2core",
-             dir, smpi_mgbench(), dir);
     char *out = NULL;
-    CU_ASSERT(mgbt_run(cmd, &out) != 0);
+    CU_ASSERT(run_there(dir, &out,
+                        "smpirun -platform sim-b-gige.xml -hostfile sim-b-gige.hosts -np 2 "
+                        "--cfg=smpi/host-speed:1Gf %s --na 64 --nb 64 --cycles 1 --campaign c "
+                        "--archive . --cluster ci-2core", smpi_mgbench()) != 0);
     CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "is not a cluster (zone) of the simulated platform"));
     free(out);
-    snprintf(cmd, sizeof cmd, "test ! -e %s/c/runs.csv", dir);
-    CU_ASSERT(mgbt_run(cmd, NULL) == 0);
+    CU_ASSERT(run_there(dir, NULL, "test ! -e c/runs.csv") == 0);
     mgbt_remove_dir(dir);
 }
 
