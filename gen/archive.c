@@ -38,6 +38,14 @@ static const column_spec cluster_columns[] = {
     {"mbw_write_gbs", RULE_POSITIVE, false, false, "memory write bandwidth per node, GB/s"},
     {"net_bw_gbs", RULE_POSITIVE, false, false, "network bandwidth per node, GB/s"},
     {"platform_contribution", RULE_POSITIVE, false, false, "relative platform speed"},
+    /* A simulated cluster (SimGrid SMPI; mgbench/smpi_platform reads these). */
+    {"sim_core_speed", RULE_POSITIVE, false, false, "simulated core speed, relative"},
+    {"sim_link_bw_gbs", RULE_POSITIVE, false, false, "simulated node link, GB/s"},
+    {"sim_link_lat_us", RULE_POSITIVE, false, false, "simulated node link latency, us"},
+    {"sim_backbone_bw_gbs", RULE_POSITIVE, false, false, "simulated switch, GB/s"},
+    {"sim_backbone_lat_us", RULE_POSITIVE, false, false, "simulated switch latency, us"},
+    {"sim_uplink_bw_gbs", RULE_POSITIVE, false, false, "simulated uplink to other clusters, GB/s"},
+    {"sim_uplink_lat_us", RULE_POSITIVE, false, false, "simulated uplink latency, us"},
     {NULL, RULE_TEXT, false, false, NULL},
 };
 

@@ -220,6 +220,36 @@ static void test_bad_campaign_does_not_stop_others(void)
     testutil_remove_dir(dir);
 }
 
+/* The simulated-cluster columns of clusters.csv (issue 12) are numbers
+ * > 0: a speed of -1 is a problem at its cell; the repository's own rows
+ * with them load. */
+static void test_simulated_cluster_columns(void)
+{
+    char dir[256], path[512];
+    CU_ASSERT_TRUE_FATAL(testutil_temp_dir(dir, sizeof dir));
+    snprintf(path, sizeof path, "%s/clusters.csv", dir);
+    testutil_write_file(path, "cluster,sim_core_speed,sim_link_bw_gbs\nsim-x,-1,0.0125\n");
+    archive a;
+    diag_list d;
+    diag_init(&d);
+    archive_load(dir, &a, &d);
+    CU_ASSERT_EQUAL_FATAL(d.count, 1);
+    CU_ASSERT_EQUAL(d.items[0].line, 2);
+    CU_ASSERT_EQUAL(d.items[0].column, 7);
+    CU_ASSERT_PTR_NOT_NULL(strstr(d.items[0].message, "sim_core_speed"));
+    archive_free(&a);
+    diag_free(&d);
+    testutil_remove_dir(dir);
+    diag_init(&d);
+    CU_ASSERT_TRUE(archive_load("archive", &a, &d));
+    const cluster_info *c = archive_cluster(&a, "sim-a-fe");
+    CU_ASSERT_PTR_NOT_NULL(c);
+    CU_ASSERT_DOUBLE_EQUAL(table_number_named(&a.cluster_table, (size_t)(c - a.clusters),
+                                              "sim_core_speed"), 0.5, 0);
+    archive_free(&a);
+    diag_free(&d);
+}
+
 static void test_missing_archive(void)
 {
     archive a;
@@ -238,6 +268,7 @@ int main(void)
         {"good archive in all accepted forms", test_good_archive},
         {"1 MB field", test_huge_field},
         {"bad campaign does not stop others", test_bad_campaign_does_not_stop_others},
+        {"simulated cluster columns", test_simulated_cluster_columns},
         {"missing archive", test_missing_archive},
         {NULL, NULL},
     };
