@@ -157,9 +157,13 @@ double mgb_allreduce_sum(mgb_comm *c, double x)
     return sum;
 }
 
-void mgb_allgather(mgb_comm *c, const double *mine, int count, double *all)
+void mgb_allgather(mgb_comm *c, const double *mine, int count, double *all, const int *counts,
+                   const int *displs)
 {
     double t = MPI_Wtime();
-    MPI_Allgather(mine, count, MPI_DOUBLE, all, count, MPI_DOUBLE, c->cart);
+    if (counts)
+        MPI_Allgatherv(mine, count, MPI_DOUBLE, all, counts, displs, MPI_DOUBLE, c->cart);
+    else
+        MPI_Allgather(mine, count, MPI_DOUBLE, all, count, MPI_DOUBLE, c->cart);
     c->seconds += MPI_Wtime() - t;
 }

@@ -54,8 +54,11 @@ void mgb_pass_residual_up(mgb_comm *c, const mgb_level *lv, int send, int recv);
 /* Sum of x over all processes (timed as communication). */
 double mgb_allreduce_sum(mgb_comm *c, double x);
 
-/* Every process's `count` doubles, concatenated in rank order into `all`
- * (timed as communication). */
-void mgb_allgather(mgb_comm *c, const double *mine, int count, double *all);
+/* Every process's doubles, concatenated in rank order into `all` (timed as
+ * communication): `count` of them from each process when counts is NULL
+ * (MPI_Allgather), else counts[r] from rank r placed at all + displs[r]
+ * (MPI_Allgatherv, for the unequal blocks of an uneven strip). */
+void mgb_allgather(mgb_comm *c, const double *mine, int count, double *all, const int *counts,
+                   const int *displs);
 
 #endif

@@ -20,14 +20,21 @@ static void half_range(mgb_half *h, long c0, long c1, int q)
 int mgb_level_shape(mgb_level *lv, long na, long nb, int npa, int npb,
                     int pa, int pb)
 {
-    if (npa < 1 || npb < 1 || na % npa != 0 || nb % npb != 0)
+    if (npa < 1 || na % npa != 0)
+        return -1;
+    return mgb_level_shape_rows(lv, na, nb, na / npa, pa * (na / npa), npb, pb);
+}
+
+int mgb_level_shape_rows(mgb_level *lv, long na, long nb, long ma, long ia, int npb, int pb)
+{
+    if (npb < 1 || nb % npb != 0 || ma < 1 || ia < 0 || ia + ma > na)
         return -1;
     memset(lv, 0, sizeof *lv);
     lv->na = na;
     lv->nb = nb;
-    lv->ma = na / npa;
+    lv->ma = ma;
     lv->mb = nb / npb;
-    lv->ia = pa * lv->ma;
+    lv->ia = ia;
     lv->ib = pb * lv->mb;
     lv->rows = lv->ma + 2;
     lv->cols = lv->mb + 2;

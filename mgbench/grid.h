@@ -51,6 +51,11 @@ typedef struct {
 int mgb_level_shape(mgb_level *lv, long na, long nb, int npa, int npb,
                     int pa, int pb);
 
+/* The same with the process's rows given: ma node rows from global row ia
+ * (an uneven strip, mgbench --split), columns as for mgb_level_shape.
+ * Returns 0, or -1 when the rows leave the mesh or npb does not divide nb. */
+int mgb_level_shape_rows(mgb_level *lv, long na, long nb, long ma, long ia, int npb, int pb);
+
 /* Allocates u, b (zeroed), the residual storage (a full array when
  * full_residual, else a ring of 6 rows, so that a slot always holds rows of
  * the same parity, plus one ghost row) and the scratch rows. Returns 0, or -1 when out of memory (lv then holds no memory). */

@@ -92,6 +92,10 @@ static void describe(const mgb_solver *s, const run_context *ctx)
     else
         printf(", %s partition %dx%d", c->npb == 1 && !o->block ? "strip" : "block", c->npa,
                c->npb);
+    if (c->split_np)
+        printf(", split: %d processes own %ld rows (%ld each), %d own %ld (%ld each)",
+               c->split_np, c->split_rows, c->split_rows / c->split_np, c->npa - c->split_np,
+               c->na - c->split_rows, (c->na - c->split_rows) / (c->npa - c->split_np));
     if (ctx->engine.simulated)
         printf("\n  SIMULATED by SimGrid SMPI: platform %s, hosts %s; times are simulated "
                "seconds, not this machine's", ctx->engine.platform, ctx->hosts);
@@ -132,6 +136,12 @@ static int append_row(const mgb_solver *s, const run_context *ctx, int rep,
         .date = ctx->date, .note = ctx->note[0] ? ctx->note : NULL,
         .engine = ctx->engine.engine,
     };
+    if (s->cfg.split_np) {
+        row.np_a = s->cfg.split_np;
+        row.np_b = s->cfg.npa - s->cfg.split_np;
+        row.rows_a = s->cfg.split_rows;
+        row.rows_b = s->cfg.na - s->cfg.split_rows;
+    }
     if (mgb_runs_append(path, &row, err, sizeof err) != 0) {
         fprintf(stderr, "mgbench: error: %s\n", err);
         return -1;

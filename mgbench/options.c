@@ -26,6 +26,11 @@ void mgb_options_usage(FILE *out)
         "                           rows (default); block: the process grid of --grid\n"
         "  --grid AxB               block process grid, A along na (rows) and B along nb;\n"
         "                           A*B must equal the number of processes\n"
+        "  --split NPA:ROWS_A       uneven strip (e.g. a job split across two clusters):\n"
+        "                           the first NPA processes own ROWS_A rows in all\n"
+        "                           (ROWS_A/NPA each), the others the remaining na-ROWS_A\n"
+        "                           (equally); both shares must be whole, even and >= 2.\n"
+        "                           The rows record np_a, np_b, rows_a, rows_b\n"
         "  --seq-of AxB             sequential mode (1 process): solve the per-process\n"
         "                           mesh (na/A) x (nb/B) of the AxB partition of the\n"
         "                           na x nb mesh (the strip model's Tcomp); the row\n"
@@ -90,16 +95,27 @@ static int parse_int(const char *s, long lo, int *v)
     return 0;
 }
 
-/* "AxB" with positive A, B. */
-static int parse_grid(const char *s, int *a, int *b)
+/* "A<sep>B" with positive A, B. */
+static int parse_pair(const char *s, char sep, long *a, long *b)
 {
     char buf[64];
-    const char *x = strchr(s, 'x');
+    const char *x = strchr(s, sep);
     if (!x || (size_t)(x - s) >= sizeof buf)
         return -1;
     memcpy(buf, s, (size_t)(x - s));
     buf[x - s] = '\0';
-    return parse_int(buf, 1, a) || parse_int(x + 1, 1, b) ? -1 : 0;
+    return parse_long(buf, 1, a) || parse_long(x + 1, 1, b) ? -1 : 0;
+}
+
+/* "AxB" with positive A, B. */
+static int parse_grid(const char *s, int *a, int *b)
+{
+    long x, y;
+    if (parse_pair(s, 'x', &x, &y) != 0 || x > 1000000000L || y > 1000000000L)
+        return -1;
+    *a = (int)x;
+    *b = (int)y;
+    return 0;
 }
 
 static void defaults(mgb_options *o)
@@ -125,6 +141,10 @@ static int apply(mgb_options *o, const char *name, const char *v, char *err, siz
         o->block = !strcmp(v, "block");
     } else if (!strcmp(name, "grid")) {
         bad = parse_grid(v, &o->grid_a, &o->grid_b);
+    } else if (!strcmp(name, "split")) {
+        long np_a;
+        bad = parse_pair(v, ':', &np_a, &c->split_rows) || np_a > 1000000000L;
+        c->split_np = bad ? 0 : (int)np_a;
     } else if (!strcmp(name, "seq-of")) {
         bad = parse_grid(v, &o->seq_a, &o->seq_b);
     } else if (!strcmp(name, "na")) {
@@ -178,7 +198,7 @@ static int apply(mgb_options *o, const char *name, const char *v, char *err, siz
 static int takes_value(const char *name)
 {
     static const char *const names[] = {
-        "partition", "grid", "seq-of", "na", "nb", "problem", "pre", "post", "levels",
+        "partition", "grid", "split", "seq-of", "na", "nb", "problem", "pre", "post", "levels",
         "kernel", "tol", "max-cycles", "cycles", "reps", "campaign", "archive", "cluster",
         "note", "date", "dump"};
     for (size_t k = 0; k < sizeof names / sizeof names[0]; k++)
@@ -253,6 +273,9 @@ int mgb_options_resolve(mgb_options *o, int nprocs, char *err, size_t len)
                           o->archive);
     if (o->cycles && o->max_cycles != 50)
         return mgb_refuse(err, len, "--cycles and --max-cycles exclude each other");
+    if (c->split_np && (o->seq_a || o->block))
+        return mgb_refuse(err, len, "--split divides a strip: it excludes --partition block "
+                          "and --seq-of");
     if (o->seq_a)
         return resolve_seq(o, nprocs, err, len);
     if (!o->block) {

@@ -18,12 +18,23 @@
     "time_setup_s,cycles,rel_residual,seq_of_np,rep,date,note"
 static const char LEGACY_HEADER[] = LEGACY_COLUMNS;
 static const char HEADER[] = LEGACY_COLUMNS ",engine";
+static const char SPLIT_HEADER[] = LEGACY_COLUMNS ",engine,np_a,np_b,rows_a,rows_b";
 
 enum { ROW_MAX = 4096 };
 
 const char *mgb_runs_header(void)
 {
     return HEADER;
+}
+
+const char *mgb_runs_split_header(void)
+{
+    return SPLIT_HEADER;
+}
+
+static int is_split(const mgb_run_row *r)
+{
+    return r->np_a > 0;
 }
 
 /* Appends a CSV text cell (quoted when it holds a comma, quote or newline). */
@@ -50,7 +61,19 @@ static const char *engine_of(const mgb_run_row *r)
     return r->engine ? r->engine : "openmpi";
 }
 
-int mgb_runs_format(const mgb_run_row *r, int with_engine, char *buf, size_t len)
+/* The four split cells ",np_a,np_b,rows_a,rows_b" (empty for an ordinary row). */
+static size_t put_split(const mgb_run_row *r, char *buf, size_t len, size_t at)
+{
+    char cells[128] = ",,,,";
+    if (is_split(r))
+        snprintf(cells, sizeof cells, ",%ld,%ld,%ld,%ld", r->np_a, r->np_b, r->rows_a,
+                 r->rows_b);
+    for (const char *c = cells; *c && at < len; c++)
+        buf[at++] = *c;
+    return at;
+}
+
+int mgb_runs_format(const mgb_run_row *r, mgb_columns columns, char *buf, size_t len)
 {
     size_t at = put_text(buf, len, 0, r->cluster);
     char seq[32] = "";
@@ -68,11 +91,13 @@ int mgb_runs_format(const mgb_run_row *r, int with_engine, char *buf, size_t len
     if (at < len)
         buf[at++] = ',';
     at = put_text(buf, len, at, r->note);
-    if (with_engine) {
+    if (columns != MGB_COLUMNS_LEGACY) {
         if (at < len)
             buf[at++] = ',';
         at = put_text(buf, len, at, engine_of(r));
     }
+    if (columns == MGB_COLUMNS_SPLIT)
+        at = put_split(r, buf, len, at);
     if (at + 1 >= len)
         return -1;
     buf[at++] = '\n';
@@ -115,18 +140,24 @@ static int starts_with_line(const char *head, size_t n, const char *header)
            (n == hl || head[hl] == '\n' || head[hl] == '\r');
 }
 
-/* Under the lock: checks the header of a non-empty file (mgbench's, or its
- * legacy form without `engine`: *with_engine says which) and whether its
- * last byte is a newline. Returns 0, or -1 with err set. */
-static int check_existing(int fd, off_t size, const char *path, int *with_engine,
+/* Under the lock: checks the header of a non-empty file (mgbench's, with
+ * or without the split columns, or its legacy form without `engine`:
+ * *columns says which) and whether its last byte is a newline. Returns 0,
+ * or -1 with err set. */
+static int check_existing(int fd, off_t size, const char *path, mgb_columns *columns,
                           int *needs_newline, char *err, size_t errlen)
 {
-    char head[sizeof HEADER + 1];
+    char head[sizeof SPLIT_HEADER + 1];
     ssize_t n = pread(fd, head, sizeof head, 0);
     if (n < 0)
         return mgb_refuse(err, errlen, "%s: cannot read: %s", path, strerror(errno));
-    *with_engine = starts_with_line(head, (size_t)n, HEADER);
-    if (!*with_engine && !starts_with_line(head, (size_t)n, LEGACY_HEADER))
+    if (starts_with_line(head, (size_t)n, SPLIT_HEADER))
+        *columns = MGB_COLUMNS_SPLIT;
+    else if (starts_with_line(head, (size_t)n, HEADER))
+        *columns = MGB_COLUMNS_ENGINE;
+    else if (starts_with_line(head, (size_t)n, LEGACY_HEADER))
+        *columns = MGB_COLUMNS_LEGACY;
+    else
         return mgb_refuse(err, errlen,
                           "%s: its header is not mgbench's, refusing to append (expected: %s)",
                           path, HEADER);
@@ -143,24 +174,28 @@ static int append_locked(int fd, const char *path, const mgb_run_row *row, char 
     struct stat st;
     if (fstat(fd, &st) != 0)
         return mgb_refuse(err, errlen, "%s: %s", path, strerror(errno));
-    char buf[ROW_MAX + sizeof HEADER + 2];
+    char buf[ROW_MAX + sizeof SPLIT_HEADER + 2];
     size_t at = 0;
-    int with_engine = 1;
+    mgb_columns columns = is_split(row) ? MGB_COLUMNS_SPLIT : MGB_COLUMNS_ENGINE;
     if (st.st_size == 0) {
-        at = (size_t)snprintf(buf, sizeof buf, "%s\n", HEADER);
+        at = (size_t)snprintf(buf, sizeof buf, "%s\n", is_split(row) ? SPLIT_HEADER : HEADER);
     } else {
         int needs_newline = 0;
-        if (check_existing(fd, st.st_size, path, &with_engine, &needs_newline, err, errlen) != 0)
+        if (check_existing(fd, st.st_size, path, &columns, &needs_newline, err, errlen) != 0)
             return -1;
-        if (!with_engine && strcmp(engine_of(row), "openmpi") != 0)
+        if (columns == MGB_COLUMNS_LEGACY && strcmp(engine_of(row), "openmpi") != 0)
             return mgb_refuse(err, errlen,
                               "%s: has no engine column (its rows read as real Open MPI runs), "
                               "refusing to append a %s row; use a new campaign",
                               path, engine_of(row));
+        if (columns != MGB_COLUMNS_SPLIT && is_split(row))
+            return mgb_refuse(err, errlen,
+                              "%s: has no np_a,np_b,rows_a,rows_b columns, refusing to append "
+                              "a split row (--split); use a new campaign", path);
         if (needs_newline)
             buf[at++] = '\n';
     }
-    int len = mgb_runs_format(row, with_engine, buf + at, ROW_MAX);
+    int len = mgb_runs_format(row, columns, buf + at, ROW_MAX);
     if (len < 0)
         return mgb_refuse(err, errlen, "the row for %s is too long", path);
     if (write_all(fd, buf, at + (size_t)len) != 0)
@@ -171,7 +206,7 @@ static int append_locked(int fd, const char *path, const mgb_run_row *row, char 
 int mgb_runs_append(const char *path, const mgb_run_row *row, char *err, size_t errlen)
 {
     char line[ROW_MAX];
-    if (mgb_runs_format(row, 1, line, sizeof line) < 0)
+    if (mgb_runs_format(row, MGB_COLUMNS_SPLIT, line, sizeof line) < 0)
         return mgb_refuse(err, errlen, "the row for %s is too long", path);
     if (!row->cluster || !*row->cluster)
         return mgb_refuse(err, errlen, "the row has no cluster");

@@ -11,6 +11,12 @@
  * column existed (the same header without `engine`) still takes real runs:
  * their rows are written without the cell, which readers default to
  * `openmpi`; a simulated row is refused there, since it would read as real.
+ *
+ * A split run (mgbench --split) adds four columns after `engine`: np_a,
+ * np_b, rows_a, rows_b (the processes and mesh rows of each side, as the
+ * multi-cluster model reads them). A file created by a split run has them;
+ * any row appended there writes them (empty for an ordinary run), and a
+ * split row is refused in a file without them.
  */
 #ifndef MGBENCH_RUNS_CSV_H
 #define MGBENCH_RUNS_CSV_H
@@ -36,15 +42,22 @@ typedef struct {
     const char *date;      /* YYYY-MM-DD */
     const char *note;
     const char *engine;    /* "openmpi" or "smpi"; NULL = "openmpi" */
+    long np_a, np_b;       /* split run: processes of each side; np_a <= 0 = no split */
+    long rows_a, rows_b;   /* split run: mesh rows of each side */
 } mgb_run_row;
 
-/* The header line mgbench writes (no newline). */
+/* The columns of a runs.csv: before `engine`, with it, with the split's. */
+typedef enum { MGB_COLUMNS_LEGACY = 0, MGB_COLUMNS_ENGINE = 1, MGB_COLUMNS_SPLIT = 2 } mgb_columns;
+
+/* The header line mgbench writes for ordinary rows (no newline). */
 const char *mgb_runs_header(void);
 
-/* Formats the row (with its newline) into buf; returns the length, or -1
- * when it does not fit. with_engine = 0 leaves out the engine cell (the
- * layout of a runs.csv from before the column). */
-int mgb_runs_format(const mgb_run_row *row, int with_engine, char *buf, size_t len);
+/* The header line of a file created by a split run (no newline). */
+const char *mgb_runs_split_header(void);
+
+/* Formats the row (with its newline) into buf for a file with the given
+ * columns; returns the length, or -1 when it does not fit. */
+int mgb_runs_format(const mgb_run_row *row, mgb_columns columns, char *buf, size_t len);
 
 /* Appends the row to path, creating the file (with header) and its folder
  * when needed. Returns 0, or -1 with the reason in err. */

@@ -58,7 +58,9 @@ static int alloc_levels(mgb_solver *s)
         return -1;
     for (int l = 0; l < s->nlevels; l++) {
         mgb_level *lv = &s->lv[l];
-        mgb_level_shape(lv, c->na >> l, c->nb >> l, c->npa, c->npb, s->comm.pa, s->comm.pb);
+        long rows, first;
+        mgb_config_rows(c, s->comm.pa, l, &rows, &first);
+        mgb_level_shape_rows(lv, c->na >> l, c->nb >> l, rows, first, c->npb, s->comm.pb);
         if (mgb_level_alloc(lv, !fused) != 0)
             return -1;
         s->current[l] = 1; /* all zero, ghosts included */
@@ -82,17 +84,46 @@ static double fill_rhs(mgb_solver *s)
     return sum;
 }
 
+/* Where rank r's owned block lies at a level: `rows` rows from global row
+ * *row0, the level's mb columns from *col0. */
+static void rank_block(const mgb_solver *s, int r, int level, long *rows, long *row0,
+                       long *col0)
+{
+    mgb_config_rows(&s->cfg, s->coords[2 * r], level, rows, row0);
+    *col0 = s->coords[2 * r + 1] * s->lv[level].mb;
+}
+
+/* Every rank's block size at a level (doubles) and its place in rank
+ * order; returns the total. */
+static size_t block_layout(const mgb_solver *s, int level, int *counts, int *displs)
+{
+    size_t total = 0;
+    for (int r = 0; r < s->comm.size; r++) {
+        long rows, row0, col0;
+        rank_block(s, r, level, &rows, &row0, &col0);
+        counts[r] = (int)(rows * s->lv[level].mb);
+        displs[r] = (int)total;
+        total += (size_t)counts[r];
+    }
+    return total;
+}
+
 static int setup_coarsest(mgb_solver *s)
 {
     const mgb_level *lv = &s->lv[s->nlevels - 1];
     int size = s->comm.size;
     s->coords = malloc(2 * (size_t)size * sizeof(int));
+    s->counts = malloc(2 * (size_t)size * sizeof(int));
     s->mine = malloc((size_t)(lv->ma * lv->mb) * sizeof(double));
-    s->gathered = malloc((size_t)size * (size_t)(lv->ma * lv->mb) * sizeof(double));
-    if (!s->coords || !s->mine || !s->gathered)
+    if (!s->coords || !s->counts || !s->mine)
         return -1;
+    s->displs = s->counts + size;
     for (int r = 0; r < size; r++)
         MPI_Cart_coords(s->comm.cart, r, 2, s->coords + 2 * r);
+    size_t total = block_layout(s, s->nlevels - 1, s->counts, s->displs);
+    s->gathered = malloc(total * sizeof(double));
+    if (!s->gathered)
+        return -1;
     if (mgb_band_factor(&s->band, lv->na, lv->nb) != 0)
         return -1;
     s->coarse_x = malloc((size_t)(s->band.n > 0 ? s->band.n : 1) * sizeof(double));
@@ -121,7 +152,8 @@ int mgb_solver_setup(mgb_solver *s, const mgb_config *cfg, MPI_Comm world,
                  cfg->npa, cfg->npb, cfg->npa * cfg->npb, size);
         return -1;
     }
-    int rc = mgb_comm_create(&s->comm, world, cfg->npa, cfg->npb, cfg->na / cfg->npa + 2);
+    long max_rows = mgb_config_max_rows(cfg);
+    int rc = mgb_comm_create(&s->comm, world, cfg->npa, cfg->npb, max_rows + 2);
     s->has_comm = 1;
     s->drv.comm = &s->comm;
     s->drv.fused = mgb_config_fused(cfg);
@@ -135,7 +167,7 @@ int mgb_solver_setup(mgb_solver *s, const mgb_config *cfg, MPI_Comm world,
         rc = setup_coarsest(s);
     if (all_ok(&s->comm, rc) != 0) {
         snprintf(err, errlen, "out of memory (the grids of one process need about %.0f MB)",
-                 2.0 * 3 * (double)((cfg->na / cfg->npa + 2) * (cfg->nb / cfg->npb + 2)) * 8 / 1e6);
+                 2.0 * 3 * (double)((max_rows + 2) * (cfg->nb / cfg->npb + 2)) * 8 / 1e6);
         mgb_solver_free(s);
         return -1;
     }
@@ -159,11 +191,14 @@ static void coarsest_solve(mgb_solver *s)
     for (long i = 1; i <= ma; i++)
         for (long j = 1; j <= mb; j++)
             s->mine[(i - 1) * mb + (j - 1)] = mgb_row(lv, lv->b, i)[mgb_pos(lv, j)];
-    mgb_allgather(&s->comm, s->mine, (int)(ma * mb), s->gathered);
+    /* Equal blocks keep MPI_Allgather: the recorded campaigns ran it. */
+    mgb_allgather(&s->comm, s->mine, (int)(ma * mb), s->gathered,
+                  s->cfg.split_np ? s->counts : NULL, s->displs);
     for (int r = 0; r < s->comm.size; r++) {
-        const double *block = s->gathered + (size_t)r * (size_t)(ma * mb);
-        long gi0 = s->coords[2 * r] * ma, gj0 = s->coords[2 * r + 1] * mb;
-        for (long i = 0; i < ma; i++)
+        const double *block = s->gathered + s->displs[r];
+        long rows, gi0, gj0;
+        rank_block(s, r, L, &rows, &gi0, &gj0);
+        for (long i = 0; i < rows; i++)
             for (long j = 0; j < mb; j++) {
                 long idx = mgb_band_index(&s->band, gi0 + i, gj0 + j);
                 if (idx >= 0)
@@ -246,30 +281,45 @@ void mgb_solver_stats(mgb_solver *s, double *max_error, double *max_u)
     *max_u = global[1];
 }
 
+/* Copies every rank's finest block (gathered in rank order at displs) into
+ * the node grid of the whole mesh. */
+static void place_blocks(const mgb_solver *s, const double *all, const int *displs,
+                         double *grid)
+{
+    long mb = s->lv[0].mb, nb = s->cfg.nb;
+    for (int r = 0; r < s->comm.size; r++) {
+        long rows, gi0, gj0;
+        rank_block(s, r, 0, &rows, &gi0, &gj0);
+        for (long i = 0; i < rows; i++)
+            for (long j = 0; j < mb; j++)
+                grid[(gi0 + i) * (nb + 1) + gj0 + j] = all[displs[r] + i * mb + j];
+    }
+}
+
 int mgb_solver_gather(mgb_solver *s, double **out)
 {
     const mgb_level *lv = &s->lv[0];
     long ma = lv->ma, mb = lv->mb, na = s->cfg.na, nb = s->cfg.nb;
     int root = s->comm.rank == 0, size = s->comm.size, rc = 0;
+    int *layout = malloc(2 * (size_t)size * sizeof(int));
     double *mine = malloc((size_t)(ma * mb) * sizeof(double));
-    double *all = root ? malloc((size_t)size * (size_t)(ma * mb) * sizeof(double)) : NULL;
+    double *all = root ? malloc((size_t)(na * nb) * sizeof(double)) : NULL;
     double *grid = root ? calloc((size_t)((na + 1) * (nb + 1)), sizeof(double)) : NULL;
-    if (!mine || (root && (!all || !grid)))
+    if (!layout || !mine || (root && (!all || !grid)))
         rc = -1;
     if (all_ok(&s->comm, rc) == 0) {
+        block_layout(s, 0, layout, layout + size);
         for (long i = 0; i < ma; i++)
             for (long j = 0; j < mb; j++)
                 mine[i * mb + j] = mgb_row(lv, lv->u, i + 1)[mgb_pos(lv, j + 1)];
-        MPI_Gather(mine, (int)(ma * mb), MPI_DOUBLE, all, (int)(ma * mb), MPI_DOUBLE, 0,
-                   s->comm.cart);
-        for (int r = 0; root && r < size; r++)
-            for (long i = 0; i < ma; i++)
-                for (long j = 0; j < mb; j++)
-                    grid[(s->coords[2 * r] * ma + i) * (nb + 1) + s->coords[2 * r + 1] * mb + j] =
-                        all[(size_t)r * (size_t)(ma * mb) + (size_t)(i * mb + j)];
+        MPI_Gatherv(mine, (int)(ma * mb), MPI_DOUBLE, all, layout, layout + size, MPI_DOUBLE, 0,
+                    s->comm.cart);
+        if (root)
+            place_blocks(s, all, layout + size, grid);
     } else {
         rc = -1;
     }
+    free(layout);
     free(mine);
     free(all);
     if (rc != 0) {
@@ -290,6 +340,7 @@ void mgb_solver_free(mgb_solver *s)
     free(s->post);
     mgb_band_free(&s->band);
     free(s->coords);
+    free(s->counts);
     free(s->mine);
     free(s->gathered);
     free(s->coarse_x);

@@ -4,7 +4,8 @@
  * Each level is smoothed by red-black Gauss-Seidel, the residual is
  * full-weighted to the next coarser level and the coarse correction comes
  * back by bilinear interpolation; the coarsest grid is gathered on every
- * process and solved there directly (banded Cholesky, factored once).
+ * process (MPI_Allgatherv when an uneven strip gives the processes unequal
+ * blocks) and solved there directly (banded Cholesky, factored once).
  * The initial guess is u = 0.
  *
  * All functions taking a solver are collective over its processes.
@@ -32,6 +33,7 @@ typedef struct {
     mgb_pass *pre, *post; /* per level */
     mgb_band band;        /* factor of the coarsest operator */
     int *coords;          /* 2 per rank: process-grid coordinates */
+    int *counts, *displs; /* coarsest: each rank's block size and place in gathered */
     double *mine;         /* coarsest: this process's right-hand side */
     double *gathered;     /* coarsest: every process's right-hand side */
     double *coarse_x;     /* coarsest: global unknowns */

@@ -273,6 +273,64 @@ static void test_configuration_errors(void)
     expect_refusal(c, "at least one smoothing sweep");
 }
 
+static mgb_config split_config(long na, int npa, int split_np, long split_rows)
+{
+    mgb_config c = config(na, 128, npa, 1);
+    c.split_np = split_np;
+    c.split_rows = split_rows;
+    return c;
+}
+
+/* An uneven strip: 192 rows, process 0 owns 32, processes 1 and 2 own 80
+ * each. Levels halve while both 32 >> l and 80 >> l are even and >= 2:
+ * (32, 80), (16, 40), (8, 20), (4, 10), (2, 5): five levels, the last one
+ * with 5 rows on B. Process 2 starts at row 32 + 80 = 112, at level 2 at
+ * 112 / 4 = 28 with 20 rows. */
+static void test_split_hierarchy(void)
+{
+    char err[256];
+    int levels;
+    long rows, first;
+    mgb_config c = split_config(192, 3, 1, 32);
+    CU_ASSERT(mgb_config_levels(&c, &levels, err, sizeof err) == 0 && levels == 5);
+    mgb_config_rows(&c, 0, 0, &rows, &first);
+    CU_ASSERT(rows == 32 && first == 0);
+    mgb_config_rows(&c, 1, 0, &rows, &first);
+    CU_ASSERT(rows == 80 && first == 32);
+    mgb_config_rows(&c, 2, 2, &rows, &first);
+    CU_ASSERT(rows == 20 && first == 28);
+    mgb_config_rows(&c, 2, 4, &rows, &first);
+    CU_ASSERT(rows == 5 && first == 7);
+    CU_ASSERT(mgb_config_max_rows(&c) == 80);
+    /* Side A larger: 3 x 48 = 144 rows, then 48 on the last process. */
+    c = split_config(192, 4, 3, 144);
+    CU_ASSERT(mgb_config_levels(&c, &levels, err, sizeof err) == 0 && levels == 5);
+    mgb_config_rows(&c, 3, 0, &rows, &first);
+    CU_ASSERT(rows == 48 && first == 144 && mgb_config_max_rows(&c) == 48);
+    /* Without a split every process owns na/npa rows from pa * na/npa. */
+    c = config(192, 128, 3, 1);
+    mgb_config_rows(&c, 2, 1, &rows, &first);
+    CU_ASSERT(rows == 32 && first == 64);
+    /* The split limits the depth: 2 rows per process on A leave 2 levels. */
+    c = split_config(194, 3, 1, 2);
+    CU_ASSERT(mgb_config_levels(&c, &levels, err, sizeof err) == 0 && levels == 2);
+}
+
+static void test_split_errors(void)
+{
+    expect_refusal(split_config(192, 3, 2, 33), "33 rows are not divisible by 2 processes");
+    expect_refusal(split_config(192, 3, 1, 33),
+                   "the other 159 rows (na=192 minus 33) are not divisible by the other 2");
+    expect_refusal(split_config(192, 3, 1, 34), "gives 34 and 79 rows per process: each must "
+                   "be even and at least 2");
+    expect_refusal(split_config(192, 3, 3, 96), "the first group needs 1 to 2 of the 3");
+    expect_refusal(split_config(192, 3, 1, 192), "rows must be 1 to na-1=191");
+    mgb_config c = split_config(192, 2, 1, 64);
+    c.npb = 2;
+    c.npa = 1;
+    expect_refusal(c, "--split needs a strip partition");
+}
+
 static int parse(const char *line, mgb_options *o, char *err, size_t len)
 {
     char buf[512], *argv[64];
@@ -311,12 +369,21 @@ static void test_options(void)
     CU_ASSERT(parse("--na 100 --seq-of 8x1", &o, err, sizeof err) == 0);
     CU_ASSERT(mgb_options_resolve(&o, 1, err, sizeof err) == -1 && strstr(err, "divisible"));
 
+    CU_ASSERT(parse("--na 192 --split 1:32", &o, err, sizeof err) == 0);
+    CU_ASSERT(o.cfg.split_np == 1 && o.cfg.split_rows == 32);
+    CU_ASSERT(mgb_options_resolve(&o, 3, err, sizeof err) == 0 && o.cfg.npa == 3);
+    CU_ASSERT(parse("--split 1:32 --partition block --grid 3x1", &o, err, sizeof err) == 0);
+    CU_ASSERT(mgb_options_resolve(&o, 3, err, sizeof err) == -1 && strstr(err, "excludes"));
+    CU_ASSERT(parse("--split 1:32 --seq-of 3x1", &o, err, sizeof err) == 0);
+    CU_ASSERT(mgb_options_resolve(&o, 1, err, sizeof err) == -1 && strstr(err, "excludes"));
+
     CU_ASSERT(parse("--campaign x", &o, err, sizeof err) == 0);
     CU_ASSERT(mgb_options_resolve(&o, 1, err, sizeof err) == -1 && strstr(err, "--cluster"));
 
     const char *bad[] = {"--grid 2y3", "--grid 0x2", "--na 1", "--na ten", "--tol 2",
                          "--partition diagonal", "--kernel magic", "--problem cosine",
-                         "--date 2024/01/01", "--reps 0", "--bogus 1", "--na", "stray"};
+                         "--date 2024/01/01", "--reps 0", "--bogus 1", "--na", "stray",
+                         "--split 1x32", "--split 0:32", "--split 1:", "--split :32"};
     for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
         err[0] = '\0';
         CU_ASSERT(parse(bad[k], &o, err, sizeof err) == -1);
@@ -337,6 +404,8 @@ int main(int argc, char **argv)
     static const mgbt_test setup[] = {
         {"level_hierarchy", test_level_hierarchy},
         {"configuration_errors", test_configuration_errors},
+        {"split_hierarchy", test_split_hierarchy},
+        {"split_errors", test_split_errors},
         {"options", test_options},
         {NULL, NULL}};
     static const mgbt_suite suites[] = {{"mgbench kernels", kernels},

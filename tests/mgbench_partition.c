@@ -1,7 +1,8 @@
 /*
  * mgbench_partition.c — every partition computes the same solution as one
- * process: strips 1, 2, 4, 6 x 1, blocks 2x2, 3x2 and 1x2 (oversubscribed
- * on small machines), the staged and fused kernels, and the sequential mode
+ * process: strips 1, 2, 4, 6 x 1, uneven strips (--split), blocks 2x2, 3x2
+ * and 1x2 (oversubscribed on small machines), the staged and fused
+ * kernels, and the sequential mode
  * against the per-process problem solved directly. Compared through
  * --dump files; red-black Gauss-Seidel of one colour is order-independent,
  * so the solutions must agree to the last bit (checked to 1e-14).
@@ -78,6 +79,15 @@ static void test_strip_2(void) { compare_with_one_process(2, "", "s2"); }
 static void test_strip_4(void) { compare_with_one_process(4, "--partition strip", "s4"); }
 static void test_strip_6(void) { compare_with_one_process(6, "", "s6"); }
 static void test_strip_4_staged(void) { compare_with_one_process(4, "--kernel staged", "s4s"); }
+/* Uneven strips (--split NPA:ROWS_A): 192 rows as 32 + 80 + 80, as
+ * 16 + 16 + 16 + 144 (both kernels), and as 128 + 32 + 32. */
+static void test_split_1_32(void) { compare_with_one_process(3, "--split 1:32", "u1"); }
+static void test_split_3_48(void) { compare_with_one_process(4, "--split 3:48", "u3"); }
+static void test_split_3_48_staged(void)
+{
+    compare_with_one_process(4, "--split 3:48 --kernel staged", "u3s");
+}
+static void test_split_1_128(void) { compare_with_one_process(3, "--split 1:128", "u128"); }
 static void test_block_2x2(void) { compare_with_one_process(4, "--partition block --grid 2x2", "b22"); }
 static void test_block_3x2(void) { compare_with_one_process(6, "--partition block --grid 3x2", "b32"); }
 static void test_block_1x2(void) { compare_with_one_process(2, "--partition block --grid 1x2", "b12"); }
@@ -126,6 +136,10 @@ int main(int argc, char **argv)
         {"strip_4x1", test_strip_4},
         {"strip_6x1", test_strip_6},
         {"strip_4x1_staged_kernel", test_strip_4_staged},
+        {"split_1_32_of_192", test_split_1_32},
+        {"split_3_48_of_192", test_split_3_48},
+        {"split_3_48_of_192_staged_kernel", test_split_3_48_staged},
+        {"split_1_128_of_192", test_split_1_128},
         {"block_2x2", test_block_2x2},
         {"block_3x2", test_block_3x2},
         {"block_1x2", test_block_1x2},

@@ -39,25 +39,25 @@ static void test_format(void)
 {
     char buf[1024];
     mgb_run_row r = sample_row();
-    int n = mgb_runs_format(&r, 1, buf, sizeof buf);
+    int n = mgb_runs_format(&r, MGB_COLUMNS_ENGINE, buf, sizeof buf);
     CU_ASSERT_STRING_EQUAL(buf, "ci-2core,mgbench,4,2,2,1024,512,1,4,12.5,0.25,0.01,0.002,7,"
                                 "4.100e-09,,2,2024-05-01,,openmpi\n");
     CU_ASSERT_EQUAL(n, (int)strlen(buf));
-    CU_ASSERT(mgb_runs_format(&r, 0, buf, sizeof buf) > 0); /* the pre-engine layout */
+    CU_ASSERT(mgb_runs_format(&r, MGB_COLUMNS_LEGACY, buf, sizeof buf) > 0); /* the pre-engine layout */
     CU_ASSERT_STRING_EQUAL(buf, "ci-2core,mgbench,4,2,2,1024,512,1,4,12.5,0.25,0.01,0.002,7,"
                                 "4.100e-09,,2,2024-05-01,\n");
     r.engine = "smpi";
-    mgb_runs_format(&r, 1, buf, sizeof buf);
+    mgb_runs_format(&r, MGB_COLUMNS_ENGINE, buf, sizeof buf);
     CU_ASSERT_PTR_NOT_NULL(strstr(buf, ",2024-05-01,,smpi\n"));
     r.engine = NULL;
     r.seq_of_np = 16;
     r.note = "sequential per-process mesh of 16x1 (1024x512), \"quoted\"";
-    mgb_runs_format(&r, 1, buf, sizeof buf);
+    mgb_runs_format(&r, MGB_COLUMNS_ENGINE, buf, sizeof buf);
     CU_ASSERT_PTR_NOT_NULL(strstr(buf, ",16,2,2024-05-01,\"sequential per-process mesh of 16x1 "
                                        "(1024x512), \"\"quoted\"\"\",openmpi\n"));
     CU_ASSERT_EQUAL(count_fields(buf, strlen(buf) - 1), count_fields(mgb_runs_header(),
                                                                      strlen(mgb_runs_header())));
-    CU_ASSERT_EQUAL(mgb_runs_format(&r, 1, buf, 40), -1); /* does not fit */
+    CU_ASSERT_EQUAL(mgb_runs_format(&r, MGB_COLUMNS_ENGINE, buf, 40), -1); /* does not fit */
 }
 
 static void test_create_and_append(void)
@@ -73,9 +73,9 @@ static void test_create_and_append(void)
     CU_ASSERT_FATAL(text != NULL);
     char want[2048], row2[512], row3[512];
     r.rep = 2;
-    mgb_runs_format(&r, 1, row2, sizeof row2);
+    mgb_runs_format(&r, MGB_COLUMNS_ENGINE, row2, sizeof row2);
     r.rep = 3;
-    mgb_runs_format(&r, 1, row3, sizeof row3);
+    mgb_runs_format(&r, MGB_COLUMNS_ENGINE, row3, sizeof row3);
     snprintf(want, sizeof want, "%s\n%s%s", mgb_runs_header(), row2, row3);
     CU_ASSERT_STRING_EQUAL(text, want);
     free(text);
@@ -115,7 +115,7 @@ static void test_repairs_missing_newline(void)
     mgb_run_row r = sample_row();
     CU_ASSERT(mgb_runs_append(path, &r, err, sizeof err) == 0);
     char *text = mgbt_read_file(path, NULL), row[512];
-    mgb_runs_format(&r, 1, row, sizeof row);
+    mgb_runs_format(&r, MGB_COLUMNS_ENGINE, row, sizeof row);
     CU_ASSERT(text && strncmp(text + strlen(mgb_runs_header()), "\n", 1) == 0);
     CU_ASSERT(text && strcmp(text + strlen(mgb_runs_header()) + 1, row) == 0);
     free(text);
@@ -145,6 +145,51 @@ static void test_legacy_header(void)
     char want[1024];
     snprintf(want, sizeof want, "%sci-2core,mgbench,4,2,2,1024,512,1,4,12.5,0.25,0.01,0.002,7,"
                                 "4.100e-09,,2,2024-05-01,\n", legacy);
+    CU_ASSERT(text && strcmp(text, want) == 0);
+    free(text);
+    mgbt_remove_dir(dir);
+}
+
+/* A split run (mgbench --split) creates a file with the columns np_a,
+ * np_b, rows_a, rows_b after engine (the layout of the multi-cluster
+ * campaign archive/smpi-multi, whose header is copied here); ordinary rows
+ * appended there leave them empty; a split row is refused in a file
+ * without them. */
+static void test_split_columns(void)
+{
+    static const char multi_header[] =
+        "cluster,code,np,npa,npb,na,nb,nodes,ppn,work_mb,time_s,time_comm_s,time_setup_s,"
+        "cycles,rel_residual,seq_of_np,rep,date,note,engine,np_a,np_b,rows_a,rows_b";
+    char dir[256], path[512], plain[512], err[512] = "";
+    CU_ASSERT_FATAL(mgbt_temp_dir(dir, sizeof dir) == 0);
+    snprintf(path, sizeof path, "%s/split/runs.csv", dir);
+    snprintf(plain, sizeof plain, "%s/plain/runs.csv", dir);
+    CU_ASSERT_STRING_EQUAL(mgb_runs_split_header(), multi_header);
+    mgb_run_row r = sample_row();
+    r.npa = 4;
+    r.npb = 1;
+    r.np_a = 1;
+    r.np_b = 3;
+    r.rows_a = 256;
+    r.rows_b = 768;
+    CU_ASSERT(mgb_runs_append(path, &r, err, sizeof err) == 0);
+    mgb_run_row ordinary = sample_row();
+    CU_ASSERT(mgb_runs_append(path, &ordinary, err, sizeof err) == 0);
+    char *text = mgbt_read_file(path, NULL), want[2048];
+    snprintf(want, sizeof want, "%s\n"
+             "ci-2core,mgbench,4,4,1,1024,512,1,4,12.5,0.25,0.01,0.002,7,4.100e-09,,2,"
+             "2024-05-01,,openmpi,1,3,256,768\n"
+             "ci-2core,mgbench,4,2,2,1024,512,1,4,12.5,0.25,0.01,0.002,7,4.100e-09,,2,"
+             "2024-05-01,,openmpi,,,,\n", multi_header);
+    CU_ASSERT(text && strcmp(text, want) == 0);
+    free(text);
+    CU_ASSERT(mgb_runs_append(plain, &ordinary, err, sizeof err) == 0);
+    CU_ASSERT(mgb_runs_append(plain, &r, err, sizeof err) == -1);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "has no np_a,np_b,rows_a,rows_b columns"));
+    char row[512];
+    mgb_runs_format(&ordinary, MGB_COLUMNS_ENGINE, row, sizeof row);
+    snprintf(want, sizeof want, "%s\n%s", mgb_runs_header(), row); /* the split row is not there */
+    text = mgbt_read_file(plain, NULL);
     CU_ASSERT(text && strcmp(text, want) == 0);
     free(text);
     mgbt_remove_dir(dir);
@@ -275,6 +320,7 @@ int main(int argc, char **argv)
         {"refuses_foreign_header", test_refuses_foreign_header},
         {"repairs_missing_newline", test_repairs_missing_newline},
         {"legacy_header", test_legacy_header},
+        {"split_columns", test_split_columns},
         {"concurrent_writers", test_concurrent_writers},
         {"concurrent_mgbench_runs", test_concurrent_mgbench_runs},
         {NULL, NULL}};

@@ -165,6 +165,8 @@ static void test_errors(void)
     expect_failure(1, "--frobnicate", 2, "unknown option --frobnicate");
     expect_failure(1, "--campaign x", 2, "--campaign needs --cluster");
     expect_failure(2, "--seq-of 2x1", 2, "--seq-of runs on one process");
+    expect_failure(3, "--na 192 --split 1:34", 2, "gives 34 and 79 rows per process");
+    expect_failure(3, "--na 192 --split 2:33", 2, "33 rows are not divisible by 2 processes");
     expect_failure(1, "--na 64 --nb 64 --tol 1e-12 --max-cycles 1", 3, "did not reach --tol");
 }
 
@@ -173,7 +175,7 @@ static void test_help(void)
 {
     char *out = NULL;
     CU_ASSERT_EQUAL(mgbt_mgbench_run(1, "--help", &out), 0);
-    const char *options[] = {"--partition", "--grid", "--seq-of", "--na", "--nb", "--problem",
+    const char *options[] = {"--partition", "--grid", "--split", "--seq-of", "--na", "--nb", "--problem",
                              "--pre", "--post", "--levels", "--kernel", "--tol", "--max-cycles",
                              "--cycles", "--reps", "--campaign", "--archive", "--cluster",
                              "--note", "--date", "--dump", "--stream", "--verbose", "--help"};
