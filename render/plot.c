@@ -577,11 +577,50 @@ static void legend_symbol(cairo_t *cr, const plot_layer *l, double x, double y)
 
 /* The legend sits under the plot, every entry shown (the drawing grows
  * instead of cutting entries), in as many columns as the widest entry
- * allows. */
+ * allows; in one column an entry wider than the drawing takes more lines
+ * (rows counts lines then). */
 typedef struct {
     size_t entries, columns, rows;
     double column_width;
 } legend_layout;
+
+enum { LEGEND_MAX_LINES = 8 };
+
+/* The room for an entry's text in a legend column. */
+static double legend_text_room(const legend_layout *g)
+{
+    return g->column_width - LEGEND_SYMBOL - 6;
+}
+
+/* Where the lines of a legend text start (offsets into text; the first is
+ * 0) when it must fit `room`: a line that does not fit breaks after its
+ * last ", " that keeps it within room. A part without such a break stays
+ * one line (draw_text cuts it). Returns the number of lines. */
+static size_t legend_lines(cairo_t *cr, const char *text, double room,
+                           size_t starts[LEGEND_MAX_LINES])
+{
+    char line[512];
+    size_t n = 0, at = 0;
+    starts[n++] = 0;
+    while (n < LEGEND_MAX_LINES && text_width(cr, text + at, FONT_TICK) > room) {
+        size_t best = 0;
+        for (const char *p = strstr(text + at, ", "); p; p = strstr(p + 2, ", ")) {
+            size_t len = (size_t)(p - text) + 1 - at; /* keeps the comma */
+            if (len >= sizeof line)
+                break;
+            memcpy(line, text + at, len);
+            line[len] = '\0';
+            if (text_width(cr, line, FONT_TICK) > room)
+                break;
+            best = len + 1; /* the next line starts after ", " */
+        }
+        if (best == 0)
+            break;
+        at += best;
+        starts[n++] = at;
+    }
+    return n;
+}
 
 static legend_layout layout_legend(cairo_t *cr, const plot_spec *s)
 {
@@ -593,22 +632,38 @@ static legend_layout layout_legend(cairo_t *cr, const plot_spec *s)
     g.columns = fit < 1 ? 1 : fit > g.entries ? g.entries : fit;
     g.rows = (g.entries + g.columns - 1) / g.columns;
     g.column_width = (PLOT_WIDTH - 16) / (double)g.columns;
+    if (g.columns == 1) {
+        size_t starts[LEGEND_MAX_LINES];
+        g.rows = 0;
+        for (size_t k = 0; k < s->nlayers; k++)
+            if (has_legend(&s->layers[k]))
+                g.rows += legend_lines(cr, s->layers[k].legend, legend_text_room(&g), starts);
+    }
     return g;
 }
 
 static void draw_legend(const canvas *cv, const plot_spec *s, const legend_layout *g, double top)
 {
-    size_t shown = 0;
+    size_t slot = 0; /* line slots used so far, column by column */
+    char line[512];
     for (size_t k = 0; k < s->nlayers; k++) {
         const plot_layer *l = &s->layers[k];
         if (!has_legend(l))
             continue;
-        double x = 8 + (double)(shown / g->rows) * g->column_width;
-        double y = top + (double)(shown % g->rows) * LEGEND_ROW + 8;
+        double x = 8 + (double)(slot / g->rows) * g->column_width;
+        double y = top + (double)(slot % g->rows) * LEGEND_ROW + 8;
         legend_symbol(cv->cr, l, x, y);
-        draw_text(cv, x + LEGEND_SYMBOL + 2, y + 4, l->legend, ALIGN_LEFT, FONT_TICK, false,
-                  g->column_width - LEGEND_SYMBOL - 6, light.text_dark, false);
-        shown++;
+        size_t starts[LEGEND_MAX_LINES];
+        size_t n = legend_lines(cv->cr, l->legend, legend_text_room(g), starts);
+        for (size_t j = 0; j < n; j++) {
+            size_t end = j + 1 < n ? starts[j + 1] - 1 : strlen(l->legend);
+            size_t len = end - starts[j] < sizeof line ? end - starts[j] : sizeof line - 1;
+            memcpy(line, l->legend + starts[j], len);
+            line[len] = '\0';
+            draw_text(cv, x + LEGEND_SYMBOL + 2, y + 4 + (double)j * LEGEND_ROW, line, ALIGN_LEFT,
+                      FONT_TICK, false, legend_text_room(g), light.text_dark, false);
+        }
+        slot += n;
     }
 }
 

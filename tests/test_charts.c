@@ -26,6 +26,8 @@
  */
 #include "tests/testutil.h"
 
+#include "render/plot.h"
+
 #include <libxml/parser.h>
 #include <libxml/tree.h>
 #include <math.h>
@@ -584,6 +586,34 @@ static void test_checker_fails_on_bad_svg(void)
     CU_ASSERT_EQUAL(c.low_contrast, 1);
 }
 
+/* A legend entry wider than the drawing breaks after a comma onto a second
+ * line (the drawing grows by one legend row, 17 px) instead of being cut. */
+static void test_long_legend_wraps(void)
+{
+    static const double x[] = {1, 2}, y[] = {1, 2};
+    static const char long_text[] = "sim-a-fe, na=16384, work_mb=32.4539, rows_a=4096, "
+                                    "rows_b=12288";
+    plot_layer layer = {.kind = LAYER_POINTS, .legend = "short", .x = x, .y = y, .n = 2};
+    plot_spec spec = {.title = "t", .x_label = "x", .y_label = "y", .x_scale = SCALE_LINEAR,
+                      .y_scale = SCALE_LINEAR, .layers = &layer, .nlayers = 1};
+    int short_height = plot_height(&spec);
+    layer.legend = long_text;
+    CU_ASSERT_EQUAL(plot_height(&spec), short_height + 17);
+    rbuf svg;
+    rbuf_init(&svg);
+    char err[128];
+    CU_ASSERT_TRUE_FATAL(plot_render(&spec, PLOT_SVG, &svg, err, sizeof err));
+    CU_ASSERT_TRUE_FATAL(write("wrap.svg", rbuf_str(&svg)));
+    CU_ASSERT_PTR_NOT_NULL(strstr(rbuf_str(&svg), ">rows_b=12288</text>"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(rbuf_str(&svg), ", rows_a=4096,</text>"));
+    rbuf_free(&svg);
+    char path[512];
+    snprintf(path, sizeof path, "%s/wrap.svg", work);
+    svg_report r;
+    CU_ASSERT_TRUE(check_svg(path, &r));
+    CU_ASSERT_EQUAL(r.cut_texts, 0);
+}
+
 /* ------------------------------------------------------------------ */
 
 static int setup(void)
@@ -601,6 +631,7 @@ int main(void)
     static const testutil_test tests[] = {
         {"WCAG contrast formula", test_contrast_formula},
         {"checker fails on a bad SVG", test_checker_fails_on_bad_svg},
+        {"a long legend entry wraps", test_long_legend_wraps},
         {"small archive: panels, ticks, curve, band", test_small_archive_panels},
         {"small archive: every SVG", test_small_archive_svgs},
         {"embedded site: every SVG", test_embedded_site_svgs},
