@@ -105,6 +105,22 @@ static void test_plan_file(void)
     CU_ASSERT_EQUAL(campaign(args, &out), 2);
     CU_ASSERT(out && strstr(out, "plan.csv:2: npa*npb must equal np"));
     free(out);
+    /* np_a, rows_a: an uneven strip (mgbench --split); empty cells: even. */
+    f = fopen(path, "w");
+    CU_ASSERT_FATAL(f != NULL);
+    fputs("np,na,nb,np_a,rows_a\n3,192,128,1,32\n3,192,128,,\n", f);
+    fclose(f);
+    CU_ASSERT_FATAL(campaign(args, &out) == 0);
+    CU_ASSERT(line_has(out, 1, 2, "-n 3 ") && line_has(out, 1, 2, "--split 1:32"));
+    CU_ASSERT(line_has(out, 2, 2, "-n 3 ") && !line_has(out, 2, 2, "--split"));
+    free(out);
+    f = fopen(path, "w");
+    CU_ASSERT_FATAL(f != NULL);
+    fputs("np,npa,npb,na,nb,np_a,rows_a\n4,2,2,128,128,1,32\n", f);
+    fclose(f);
+    CU_ASSERT_EQUAL(campaign(args, &out), 2);
+    CU_ASSERT(out && strstr(out, "plan.csv:2: np_a, rows_a split a strip"));
+    free(out);
     mgbt_remove_dir(dir);
 }
 

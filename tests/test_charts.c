@@ -23,6 +23,8 @@
  *    viewport: the page's content column there is 390 - 2 x 9.6 px
  *    padding (style.css, max-width 40rem: padding 0 0.6rem) - 2 x 1 px
  *    image border = 368.8 px, and a wider SVG is scaled down to it.
+ * And one plot drawn here: a legend entry wider than the chart breaks after
+ * a comma onto a second line (the drawing one legend row taller).
  */
 #include "tests/testutil.h"
 
@@ -612,6 +614,7 @@ static void test_long_legend_wraps(void)
     svg_report r;
     CU_ASSERT_TRUE(check_svg(path, &r));
     CU_ASSERT_EQUAL(r.cut_texts, 0);
+    plot_release_fonts();
 }
 
 /* ------------------------------------------------------------------ */
@@ -631,10 +634,10 @@ int main(void)
     static const testutil_test tests[] = {
         {"WCAG contrast formula", test_contrast_formula},
         {"checker fails on a bad SVG", test_checker_fails_on_bad_svg},
-        {"a long legend entry wraps", test_long_legend_wraps},
         {"small archive: panels, ticks, curve, band", test_small_archive_panels},
         {"small archive: every SVG", test_small_archive_svgs},
         {"embedded site: every SVG", test_embedded_site_svgs},
+        {"a long legend entry wraps (draws last: it releases the fonts)", test_long_legend_wraps},
         {NULL, NULL}};
     static const testutil_suite suites[] = {{"charts", tests}, {NULL, NULL}};
     if (setup() != 0) {
