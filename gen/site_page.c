@@ -76,7 +76,7 @@ bool site_page(site_ctx *c, const char *path, const char *title, const rbuf *md)
 uint64_t site_chart_key(const char *kind, const char *title, const char *axes, const rbuf *csv)
 {
     /* Bump the version when the drawing code changes, so old charts are redrawn. */
-    static const char version[] = "chart-v1";
+    static const char version[] = "chart-v2"; /* v2: LZ77 PNGs */
     uint64_t h = site_hash(version, sizeof version, 0);
     h = site_hash(kind, strlen(kind), h);
     h = site_hash(title, strlen(title), h);
