@@ -210,10 +210,11 @@ int cmd_build(int argc, char **argv)
     }
     if (!quiet)
         printf("%s: %zu pages, %zu charts (%zu drawn), %zu files written, %zu kept; "
-               "%zu campaigns (%zu left out), %zu experiments (%zu not fitted), %zu alerts\n",
+               "%zu campaigns (%zu left out), %zu experiments (%zu not fitted), %zu alerts%s\n",
                opt.out_dir, st.pages, st.charts, st.charts_drawn, st.files_written,
                st.files_kept, st.campaigns, st.skipped_campaigns, st.experiments,
-               st.failed_experiments, st.alerts);
+               st.failed_experiments, st.alerts,
+               st.up_to_date ? "; inputs unchanged: nothing read, fitted or drawn" : "");
     bool verified = !verify || verify_site(opt.out_dir, quiet);
     plot_release_fonts(); /* nothing is drawn after this */
     if (!verified)

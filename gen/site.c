@@ -183,7 +183,7 @@ static void stats_of(const size_t *v, size_t nfiles, site_stats *s)
     *s = (site_stats){.campaigns = v[SUMMARY_CAMPAIGNS], .skipped_campaigns = v[SUMMARY_SKIPPED],
                       .experiments = v[SUMMARY_EXPERIMENTS], .failed_experiments = v[SUMMARY_FAILED],
                       .pages = v[SUMMARY_PAGES], .charts = v[SUMMARY_CHARTS],
-                      .alerts = v[SUMMARY_ALERTS], .files_kept = nfiles};
+                      .alerts = v[SUMMARY_ALERTS], .files_kept = nfiles, .up_to_date = true};
 }
 
 bool site_write(const site_data *d, const site_options *opt, site_stats *stats, char *err,

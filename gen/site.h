@@ -37,6 +37,7 @@ typedef struct {
     size_t pages, charts, charts_drawn;
     size_t files_written, files_kept;
     size_t alerts;
+    bool up_to_date; /* nothing was loaded, fitted, drawn or written */
 } site_stats;
 
 /* Build the site. When the output was built from the very same inputs

@@ -4,7 +4,9 @@
  * copy of the embedded archive: the published path is a symbolic link to a
  * complete release; a pull that imports new runs shows up in the next
  * release; a broken archive stops the night and leaves the published site
- * as it was; old releases are pruned to --keep.
+ * as it was; old releases are pruned to --keep. A night with nothing new
+ * reads, fits, draws and writes nothing (the new release is the old one's
+ * files, hard-linked); one new run redraws only the charts it feeds.
  */
 #include "tests/testutil.h"
 
@@ -65,6 +67,120 @@ static void test_publish_and_prune(void)
     free(link);
 }
 
+/* The files of release b whose inode is not the one they have in release
+ * a (new or rewritten), one path a line (malloc'ed); NULL on failure. */
+static char *changed_files(const char *a, const char *b)
+{
+    char *out = NULL;
+    int rc = testutil_run_commandf(
+        &out,
+        "cd %s && (cd %s && find . -type f -printf '%%P %%i\\n' | LC_ALL=C sort) > inodes-a.txt && "
+        "(cd %s && find . -type f -printf '%%P %%i\\n' | LC_ALL=C sort) > inodes-b.txt && "
+        "LC_ALL=C comm -13 inodes-a.txt inodes-b.txt | cut -d' ' -f1",
+        dir, a, b);
+    if (rc != 0) {
+        free(out);
+        return NULL;
+    }
+    return out ? out : strdup("");
+}
+
+/* A checksum of every file of a release, in path order (malloc'ed). */
+static char *release_sum(const char *release)
+{
+    char *out = NULL;
+    testutil_run_commandf(&out, "cd %s/%s && find . -type f | LC_ALL=C sort | xargs cat | md5sum",
+                          dir, release);
+    return out;
+}
+
+/* Lines of text containing both a and b. */
+static size_t count_lines(const char *text, const char *a, const char *b)
+{
+    size_t n = 0;
+    for (const char *line = text; line && *line;) {
+        const char *end = strchr(line, '\n');
+        size_t len = end ? (size_t)(end - line) : strlen(line);
+        char *copy = strndup(line, len);
+        n += copy && strstr(copy, a) && strstr(copy, b);
+        free(copy);
+        line = end ? end + 1 : line + len;
+    }
+    return n;
+}
+
+/* The build's summary line in a night's output: charts drawn, files written. */
+static bool build_counts(const char *out, size_t *drawn, size_t *written)
+{
+    const char *p = out ? strstr(out, " charts (") : NULL;
+    return p && sscanf(p, " charts (%zu drawn), %zu files written", drawn, written) == 2;
+}
+
+/* Counts, not timings: nothing new tonight leaves every file of the new
+ * release the very file (inode) of the last one and reads, fits and draws
+ * nothing; one new run of class B on 16 nodes of scopred-ep is fed only to
+ * its experiments table2b (target: class B, np >= 12) and table4 (target:
+ * class B, np >= 8): their 2 x 3 charts are redrawn, the other 15 charts
+ * of the campaign and every other campaign's are kept. */
+static void test_incremental_nights(void)
+{
+    char *out = NULL, *last = published();
+    CU_ASSERT_PTR_NOT_NULL_FATAL(last);
+    CU_ASSERT_EQUAL_FATAL(nightly(&out, ""), 0);
+    size_t drawn = 99, written = 99;
+    CU_ASSERT_TRUE(build_counts(out, &drawn, &written));
+    CU_ASSERT_EQUAL(drawn, 0);
+    CU_ASSERT_EQUAL(written, 0);
+    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "inputs unchanged: nothing read, fitted or drawn"));
+    free(out);
+    char *quiet = published();
+    CU_ASSERT_PTR_NOT_NULL_FATAL(quiet);
+    CU_ASSERT_STRING_NOT_EQUAL(quiet, last); /* a new release, made of the old files */
+    char *changed = changed_files(last, quiet);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(changed);
+    CU_ASSERT_STRING_EQUAL(changed, "");
+    free(changed);
+
+    char path[512];
+    snprintf(path, sizeof path, "%s/archive/scopred-ep/runs.csv", dir);
+    char *runs = testutil_read_file(path);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(runs);
+    char *more = malloc(strlen(runs) + 128);
+    sprintf(more, "%sscopred-local16,npb-ep,16,16,1073741824,B,table1,17.40,,3,one more run\n", runs);
+    testutil_write_file(path, more);
+    char *sum_before = release_sum(quiet);
+    CU_ASSERT_EQUAL_FATAL(nightly(&out, ""), 0);
+    /* The files shared with the new release were replaced there, not
+     * written into: the previous release has its bytes. */
+    char *sum_after = release_sum(quiet);
+    CU_ASSERT_PTR_NOT_NULL(sum_before);
+    CU_ASSERT_TRUE(sum_before && sum_after && strcmp(sum_before, sum_after) == 0);
+    free(sum_before);
+    free(sum_after);
+    CU_ASSERT_TRUE(build_counts(out, &drawn, &written));
+    CU_ASSERT_EQUAL(drawn, 6);
+    CU_ASSERT_PTR_NULL(out && strstr(out, "inputs unchanged"));
+    free(out);
+    char *night = published();
+    CU_ASSERT_PTR_NOT_NULL_FATAL(night);
+    changed = changed_files(quiet, night);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(changed);
+    /* Every file written has a new inode, and the manifest; no other. */
+    CU_ASSERT_EQUAL(count_lines(changed, "", ""), written + 1);
+    CU_ASSERT_EQUAL(count_lines(changed, ".png", ""), 6);
+    CU_ASSERT_EQUAL(count_lines(changed, ".svg", ""), 6);
+    CU_ASSERT_EQUAL(count_lines(changed, "campaigns/scopred-ep/table2b-", ".png"), 3);
+    CU_ASSERT_EQUAL(count_lines(changed, "campaigns/scopred-ep/table4-", ".svg"), 3);
+    CU_ASSERT_EQUAL(count_lines(changed, "campaigns/", ""),
+                    count_lines(changed, "campaigns/scopred-ep/", ""));
+    free(changed);
+    free(night);
+    free(quiet);
+    free(last);
+    free(runs);
+    free(more);
+}
+
 /* The pull step brings in new runs (an import); the next release has them. */
 static void test_pull_imports(void)
 {
@@ -118,6 +234,7 @@ int main(void)
 {
     static const testutil_test tests[] = {
         {"publish atomically, prune old releases", test_publish_and_prune},
+        {"nothing new: nothing redone; one new run: only its charts", test_incremental_nights},
         {"the pull step imports new runs", test_pull_imports},
         {"a failing night leaves the site", test_failure_keeps_site},
         {NULL, NULL},
