@@ -232,6 +232,21 @@ bool site_write(const site_data *d, const site_options *opt, site_stats *stats, 
     return ok;
 }
 
+/* The key of opt's inputs (0 under fault injection: never skip then). */
+static uint64_t inputs_key(const site_options *opt)
+{
+    return opt->fail_after < 0
+               ? site_inputs_key(opt->archive_dir, opt->templates_dir, opt->source_date_epoch)
+               : 0;
+}
+
+bool site_up_to_date(const site_options *opt)
+{
+    size_t summary[SUMMARY_N], nfiles;
+    return !fileio_folders_overlap(opt->archive_dir, opt->out_dir) &&
+           site_out_up_to_date(opt->out_dir, inputs_key(opt), summary, SUMMARY_N, &nfiles);
+}
+
 bool site_build(const site_options *opt, site_stats *stats, char ***diags, size_t *ndiags,
                 char *err, size_t errlen)
 {
@@ -247,9 +262,7 @@ bool site_build(const site_options *opt, site_stats *stats, char ***diags, size_
         return false;
     }
     site_options o = *opt;
-    o.inputs_key = opt->fail_after < 0 ? site_inputs_key(opt->archive_dir, opt->templates_dir,
-                                                         opt->source_date_epoch)
-                                       : 0;
+    o.inputs_key = inputs_key(opt);
     size_t summary[SUMMARY_N], nfiles;
     if (site_out_up_to_date(opt->out_dir, o.inputs_key, summary, SUMMARY_N, &nfiles)) {
         stats_of(summary, nfiles, stats);

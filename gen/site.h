@@ -52,6 +52,11 @@ typedef struct {
 bool site_build(const site_options *opt, site_stats *stats, char ***diags, size_t *ndiags,
                 char *err, size_t errlen);
 
+/* Whether site_build with opt would do nothing: opt->out_dir was built
+ * from the very same inputs, without a problem, and every file is intact.
+ * Reads, never writes. */
+bool site_up_to_date(const site_options *opt);
+
 /* The second half of site_build, for data already loaded (opt->archive_dir
  * is not used). Records opt->inputs_key in the manifest when the data has
  * no problem. */
