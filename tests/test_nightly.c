@@ -92,6 +92,22 @@ static char *changed_files(const char *a, const char *b)
     return out ? out : strdup("");
 }
 
+/* Append line to scopred-ep's runs.csv; returns the file as it was
+ * (malloc'ed), NULL when it cannot be read. */
+static char *append_to_runs(const char *line)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/archive/scopred-ep/runs.csv", dir);
+    char *runs = testutil_read_file(path);
+    char *more = runs ? malloc(strlen(runs) + strlen(line) + 2) : NULL;
+    if (more) {
+        sprintf(more, "%s%s\n", runs, line);
+        testutil_write_file(path, more);
+    }
+    free(more);
+    return runs;
+}
+
 /* A checksum of every file of a release, in path order (malloc'ed). */
 static char *release_sum(const char *release)
 {
@@ -150,13 +166,9 @@ static void test_incremental_nights(void)
     free(out);
     free(same);
 
-    char path[512];
-    snprintf(path, sizeof path, "%s/archive/scopred-ep/runs.csv", dir);
-    char *runs = testutil_read_file(path);
+    char *runs = append_to_runs("scopred-local16,npb-ep,16,16,1073741824,B,table1,17.40,,3,one more run");
     CU_ASSERT_PTR_NOT_NULL_FATAL(runs);
-    char *more = malloc(strlen(runs) + 128);
-    sprintf(more, "%sscopred-local16,npb-ep,16,16,1073741824,B,table1,17.40,,3,one more run\n", runs);
-    testutil_write_file(path, more);
+    free(runs);
     char *sum_before = release_sum(quiet);
     CU_ASSERT_EQUAL_FATAL(nightly(&out, ""), 0);
     /* The files shared with the new release were replaced there, not
@@ -186,8 +198,6 @@ static void test_incremental_nights(void)
     free(changed);
     free(night);
     free(quiet);
-    free(runs);
-    free(more);
 }
 
 /* The pull step brings in new runs (an import); the next release has them. */
@@ -214,11 +224,8 @@ static void test_failure_keeps_site(void)
     CU_ASSERT_PTR_NOT_NULL_FATAL(before);
     char path[512], *out = NULL;
     snprintf(path, sizeof path, "%s/archive/scopred-ep/runs.csv", dir);
-    char *runs = testutil_read_file(path);
+    char *runs = append_to_runs("scopred-local16,not-a-row");
     CU_ASSERT_PTR_NOT_NULL_FATAL(runs);
-    char *broken = malloc(strlen(runs) + 32);
-    sprintf(broken, "%sscopred-local16,not-a-row\n", runs);
-    testutil_write_file(path, broken);
     CU_ASSERT_EQUAL(nightly(&out, ""), 1);
     CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "runs.csv:"));          /* FILE:LINE:COL */
     CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "the published site is unchanged"));
@@ -236,7 +243,6 @@ static void test_failure_keeps_site(void)
     free(before);
     free(after);
     free(runs);
-    free(broken);
 }
 
 int main(void)
