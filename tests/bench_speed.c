@@ -31,6 +31,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <time.h>
 
@@ -154,7 +155,31 @@ static size_t file_size(const char *path)
 
 typedef struct {
     size_t pages, charts, drawn, written;
+    double cpu_ms; /* user + system time of the build */
 } build_summary;
+
+/* CPU time (user + system) of the waited-for children so far, in ms. */
+static double children_cpu_ms(void)
+{
+    struct rusage u;
+    if (getrusage(RUSAGE_CHILDREN, &u) != 0)
+        return NAN;
+    return (double)(u.ru_utime.tv_sec + u.ru_stime.tv_sec) * 1e3 +
+           (double)(u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1e3;
+}
+
+/* The machine's load average over the last minute (other work competing
+ * for the cores), NAN when unknown. */
+static double load_average(void)
+{
+    double load = NAN;
+    FILE *f = fopen("/proc/loadavg", "r");
+    if (f && fscanf(f, "%lf", &load) != 1)
+        load = NAN;
+    if (f)
+        fclose(f);
+    return load;
+}
 
 /* A build into out; its wall time in ms, NAN when it fails. */
 static double build(const char *archive, const char *out, const char *extra, build_summary *s)
@@ -162,11 +187,12 @@ static double build(const char *archive, const char *out, const char *extra, bui
     char cmd[2048], *text = NULL;
     cmdf(cmd, sizeof cmd, "%s build --archive %s --out %s %s", testutil_perfcast(), archive, out,
          extra);
-    double t0 = now_ms();
+    double c0 = children_cpu_ms(), t0 = now_ms();
     int rc = testutil_run_command(cmd, &text);
     double ms = now_ms() - t0;
     const char *line = text ? strstr(text, ": ") : NULL;
     memset(s, 0, sizeof *s);
+    s->cpu_ms = children_cpu_ms() - c0;
     if (rc != 0 || !line ||
         sscanf(line, ": %zu pages, %zu charts (%zu drawn), %zu files written", &s->pages,
                &s->charts, &s->drawn, &s->written) != 4) {
@@ -235,11 +261,13 @@ static void bench_pages(double chart_ms)
     bool have_hugo;
     if (!make_page_sites(synthetic, hugo, &have_hugo))
         return;
-    double cold[MAX_REPEAT], peer[MAX_REPEAT], cold1[MAX_REPEAT];
+    double cold[MAX_REPEAT], peer[MAX_REPEAT], cold1[MAX_REPEAT], cpu[MAX_REPEAT];
     build_summary s = {0}, s1;
+    double load = load_average();
     for (int i = 0; i < repeat_count; i++) {
         snprintf(site, sizeof site, "%s/cold2-%d", work, i);
         cold[i] = build(synthetic, site, "", &s);
+        cpu[i] = s.cpu_ms;
         cmdf(cmd, sizeof cmd, "hugo --quiet --source %s --destination %s/hugo-%d", hugo, work, i);
         peer[i] = have_hugo ? timed(cmd, false) : NAN;
         snprintf(site, sizeof site, "%s/cold1-%d", work, i);
@@ -256,7 +284,11 @@ static void bench_pages(double chart_ms)
     snprintf(theirs, sizeof theirs, have_hugo ? "Hugo: %.2f ms/page (no charts)" : "Hugo: not installed",
              h);
     row(what, ours, theirs, per_page / h, "");
-    snprintf(ours, sizeof ours, "2 threads %.0f ms, 1 thread %.0f ms", c, c1);
+    /* CPU time over wall time: how many cores the two threads kept busy;
+     * the load average: how much else wanted the cores. */
+    double busy = median(cpu, repeat_count) / c;
+    snprintf(ours, sizeof ours, "2 threads %.0f ms (%.2f cores busy), 1 thread %.0f ms; load "
+             "average %.1f", c, busy, c1, load);
     row("the same, second thread's gain", ours, "1 thread", c / c1, "(0.50× = twice as fast)");
 
     /* A page without charts: the one-thread build less its charts at the
