@@ -168,8 +168,9 @@ static double children_cpu_ms(void)
            (double)(u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1e3;
 }
 
-/* The machine's load average over the last minute (other work competing
- * for the cores), NAN when unknown. */
+/* The machine's load average over the last minute (with the builds'
+ * own threads: above 2 on two cores, other work competed), NAN when
+ * unknown. */
 static double load_average(void)
 {
     double load = NAN;
@@ -263,7 +264,6 @@ static void bench_pages(double chart_ms)
         return;
     double cold[MAX_REPEAT], peer[MAX_REPEAT], cold1[MAX_REPEAT], cpu[MAX_REPEAT];
     build_summary s = {0}, s1;
-    double load = load_average();
     for (int i = 0; i < repeat_count; i++) {
         snprintf(site, sizeof site, "%s/cold2-%d", work, i);
         cold[i] = build(synthetic, site, "", &s);
@@ -273,6 +273,7 @@ static void bench_pages(double chart_ms)
         snprintf(site, sizeof site, "%s/cold1-%d", work, i);
         cold1[i] = build(synthetic, site, "--jobs 1", &s1);
     }
+    double load = load_average(); /* over the last minute: these builds' */
     double c = median(cold, repeat_count), c1 = median(cold1, repeat_count);
     double h = median(peer, repeat_count) / (double)campaigns;
     char what[200], ours[300], theirs[256];
