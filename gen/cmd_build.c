@@ -225,11 +225,14 @@ int cmd_build(int argc, char **argv)
     }
     if (!quiet)
         printf("%s: %zu pages, %zu charts (%zu drawn), %zu files written, %zu kept; "
-               "%zu campaigns (%zu left out), %zu experiments (%zu not fitted), %zu alerts%s\n",
+               "%zu campaigns (%zu left out), %zu experiments (%zu not fitted), %zu alerts; ",
                opt.out_dir, st.pages, st.charts, st.charts_drawn, st.files_written,
                st.files_kept, st.campaigns, st.skipped_campaigns, st.experiments,
-               st.failed_experiments, st.alerts,
-               st.up_to_date ? "; inputs unchanged: nothing read, fitted or drawn" : "");
+               st.failed_experiments, st.alerts);
+    if (!quiet && st.up_to_date)
+        printf("inputs unchanged: nothing read, fitted or drawn\n");
+    else if (!quiet)
+        printf("%zu pages rendered\n", st.pages_rendered);
     bool verified = !verify || verify_site(opt.out_dir, quiet);
     plot_release_fonts(); /* nothing is drawn after this */
     if (!verified)

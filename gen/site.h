@@ -35,6 +35,7 @@ typedef struct {
     size_t campaigns, skipped_campaigns, problems;
     size_t experiments, failed_experiments;
     size_t pages, charts, charts_drawn;
+    size_t pages_rendered; /* HTML rendered from Markdown by this build */
     size_t files_written, files_kept;
     size_t alerts;
     bool up_to_date; /* nothing was loaded, fitted, drawn or written */

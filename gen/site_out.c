@@ -303,16 +303,16 @@ static bool record(site_out *o, const char *path, uint64_t hash, uint64_t key, s
     return ok;
 }
 
-/* Write path, or keep the previous file when it has the same bytes (key
- * 0: files known by content). */
+/* Write path, or keep the previous file when it has the same bytes,
+ * whatever it was made from (recorded with this build's key). */
 static bool put(site_out *o, const char *path, uint64_t key, const void *data, size_t len)
 {
     if (!begin_file(o, path))
         return false;
     uint64_t hash = site_hash(data, len, 0);
-    const site_manifest_entry *e = key == 0 ? old_entry(o, path, 0) : NULL;
+    const site_manifest_entry *e = o->out_exists ? site_manifest_find(&o->old, path) : NULL;
     if (e && e->size == len && e->hash == hash && old_file_matches(o, e, data))
-        return record(o, path, e->hash, e->key, e->size, false);
+        return record(o, path, e->hash, key, e->size, false);
     return make_parents(o, path) && write_new_file(o, o->tmp_dir, path, data, len) &&
            record(o, path, hash, key, len, true);
 }

@@ -132,11 +132,14 @@ static size_t count_lines(const char *text, const char *a, const char *b)
     return n;
 }
 
-/* The build's summary line in a night's output: charts drawn, files written. */
-static bool build_counts(const char *out, size_t *drawn, size_t *written)
+/* The build's summary line in a night's output: charts drawn, files
+ * written, pages rendered. */
+static bool build_counts(const char *out, size_t *drawn, size_t *written, size_t *rendered)
 {
     const char *p = out ? strstr(out, " charts (") : NULL;
-    return p && sscanf(p, " charts (%zu drawn), %zu files written", drawn, written) == 2;
+    const char *r = p ? strstr(p, " alerts; ") : NULL;
+    return p && r && sscanf(p, " charts (%zu drawn), %zu files written", drawn, written) == 2 &&
+           sscanf(r, " alerts; %zu pages rendered", rendered) == 1;
 }
 
 /* Counts, not timings: a night with nothing new publishes nothing (the
@@ -146,7 +149,8 @@ static bool build_counts(const char *out, size_t *drawn, size_t *written)
  * files, and is fed only to its experiments table2b (target: class B,
  * np >= 12) and table4 (target: class B, np >= 8): their 2 x 3 charts are
  * redrawn, the campaign's 15 other charts and every other campaign's are
- * the very files (inodes) of the last release. */
+ * the very files (inodes) of the last release, and only pages whose
+ * Markdown changed are rendered again. */
 static void test_incremental_nights(void)
 {
     char *out = NULL, *quiet = published();
@@ -178,9 +182,13 @@ static void test_incremental_nights(void)
     CU_ASSERT_TRUE(sum_before && sum_after && strcmp(sum_before, sum_after) == 0);
     free(sum_before);
     free(sum_after);
-    size_t drawn = 99, written = 99;
-    CU_ASSERT_TRUE(build_counts(out, &drawn, &written));
+    size_t drawn = 99, written = 99, rendered = 99;
+    CU_ASSERT_TRUE(build_counts(out, &drawn, &written, &rendered));
     CU_ASSERT_EQUAL(drawn, 6);
+    /* Pages are rendered again only when their Markdown changed: the
+     * campaign's, the alerts (one more run outside its interval) and the
+     * front page (which counts them); the other 22 are kept unrendered. */
+    CU_ASSERT_EQUAL(rendered, 3);
     CU_ASSERT_PTR_NULL(out && strstr(out, "inputs unchanged"));
     free(out);
     char *night = published();
@@ -189,6 +197,8 @@ static void test_incremental_nights(void)
     CU_ASSERT_PTR_NOT_NULL_FATAL(changed);
     /* Every file written has a new inode, and the manifest; no other. */
     CU_ASSERT_EQUAL(count_lines(changed, "", ""), written + 1);
+    CU_ASSERT_EQUAL(count_lines(changed, ".html", ""), rendered);
+    CU_ASSERT_EQUAL(count_lines(changed, "campaigns/scopred-ep/index.html", ""), 1);
     CU_ASSERT_EQUAL(count_lines(changed, ".png", ""), 6);
     CU_ASSERT_EQUAL(count_lines(changed, ".svg", ""), 6);
     CU_ASSERT_EQUAL(count_lines(changed, "campaigns/scopred-ep/table2b-", ".png"), 3);
