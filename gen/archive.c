@@ -426,3 +426,15 @@ const experiment_info *campaign_experiment(const campaign *c, const char *name)
             return &c->experiments[i];
     return NULL;
 }
+
+const char *campaign_procs(const campaign *c)
+{
+    return c->procs ? c->procs : "np";
+}
+
+void campaign_mark_results(campaign *c)
+{
+    for (size_t i = 0; i < c->nexperiments; i++)
+        if (c->experiments[i].response)
+            campaign_mark_response(&c->runs, c->experiments[i].response);
+}

@@ -79,4 +79,9 @@ const experiment_info *campaign_experiment(const campaign *c, const char *name);
  * campaign's campaign.csv names another (gen/campaign_settings.h). */
 const char *campaign_procs(const campaign *c);
 
+/* Flag as results (table_column.result) the columns of c->runs that an
+ * experiment of c names as its response, whatever their names: they then
+ * never tell one configuration from another. */
+void campaign_mark_results(campaign *c);
+
 #endif

@@ -6,12 +6,15 @@
 #include <stdlib.h>
 
 #include "gen/experiment.h"
+#include "gen/experiment_run.h"
 #include "gen/fileio.h"
 #include "gen/model_adapters.h"
 #include "gen/site_scenarios.h"
 
 /* Options first (a bad key would fail the fit with the same message), then
- * the run itself. */
+ * the fit itself: selections and fit, without the calibrated intervals and
+ * the report's diagnostics, which only fail when out of memory
+ * (experiment_fit). */
 static void check_experiment(const archive *a, const campaign *c, const experiment_info *e,
                              const char *file, diag_list *d)
 {
@@ -23,7 +26,7 @@ static void check_experiment(const archive *a, const campaign *c, const experime
         return;
     }
     experiment_result res;
-    if (!experiment_run(a, c, e, &res))
+    if (!experiment_fit(a, c, e, true, &res))
         diag_add(d, file, e->line, experiment_cell_column(e, res.where.cell, res.where.offset),
                  "experiment '%s': %s", e->name, res.error);
     experiment_result_free(&res);

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gen/config_groups.h"
+#include "gen/config_index.h"
 #include "models/calibrate.h"
 
 /* One training configuration: its rows and mean measured response. */
@@ -90,7 +90,7 @@ static bool group_configs(calib_ctx *c)
 static bool is_scale_column(const calib_ctx *c, size_t col)
 {
     const table *runs = &c->in->camp->runs;
-    if (runs->cols[col].kind != COL_NUMBER || !experiment_column_identifies(&runs->cols[col]))
+    if (runs->cols[col].kind != COL_NUMBER || !config_column_identifies(&runs->cols[col]))
         return false;
     double first = cell(c, c->cfgs[0].rows[0], col);
     bool differs = false;
@@ -183,6 +183,7 @@ static bool run_fold(calib_ctx *c, const bool *held)
     for (size_t k = 0; k < c->ncfgs; k++)
         nheld += held[k];
     experiment_input sub = *c->in;
+    sub.estimates_only = true;
     bool *kept = malloc(c->ncfgs * sizeof *kept);
     sub.train_rows = malloc(c->in->ntrain * sizeof *sub.train_rows);
     sub.targets = calloc(nheld, sizeof *sub.targets);
@@ -377,6 +378,7 @@ static bool bootstrap_estimates(calib_ctx *c, const report *rep, double *est)
     calibrate_rng g;
     calibrate_rng_seed(&g, CALIBRATION_BOOTSTRAP_SEED);
     experiment_input sub = *c->in;
+    sub.estimates_only = true;
     sub.train_rows = malloc((c->in->ntrain ? c->in->ntrain : 1) * sizeof *sub.train_rows);
     if (!sub.train_rows)
         return false;

@@ -9,7 +9,7 @@
 #include <sys/stat.h>
 
 #include "gen/csvread.h"
-#include "gen/experiment.h"
+#include "gen/config_index.h"
 #include "gen/fileio.h"
 
 static const column_spec setting_columns[] = {
@@ -17,11 +17,6 @@ static const column_spec setting_columns[] = {
     {"value", RULE_TEXT, true, true, "its value"},
     {NULL, RULE_TEXT, false, false, NULL},
 };
-
-const char *campaign_procs(const campaign *c)
-{
-    return c->procs ? c->procs : "np";
-}
 
 /* A name an expression can use (letters, digits, '_', not starting with a
  * digit) that stays a setting of the run (not a result, not a label) and is
@@ -33,7 +28,7 @@ static const char *procs_problem(const char *name, const column_spec *runs)
     for (const char *s = name; *s; s++)
         if (!isalnum((unsigned char)*s) && *s != '_')
             return "must be letters, digits and '_' (a name formulas and filters can use)";
-    if (!experiment_is_identifying(name) || strncmp(name, "tag_", 4) == 0)
+    if (!config_is_identifying(name) || strncmp(name, "tag_", 4) == 0)
         return "names a result or a label column (time_*, metric_*, published_*, tag_*, rep, "
                "date, note...), not a process count";
     for (const column_spec *c = runs; c && c->name; c++)
@@ -140,8 +135,7 @@ column_spec *campaign_settings_run_columns(const column_spec *base, const campai
     return out;
 }
 
-/* Each '+'-joined component of an experiment's response. */
-static void mark_response(table *runs, const char *response)
+void campaign_mark_response(table *runs, const char *response)
 {
     const char *s = response;
     while (*s) {
@@ -156,11 +150,4 @@ static void mark_response(table *runs, const char *response)
         free(name);
         s += n;
     }
-}
-
-void campaign_mark_results(campaign *c)
-{
-    for (size_t i = 0; i < c->nexperiments; i++)
-        if (c->experiments[i].response)
-            mark_response(&c->runs, c->experiments[i].response);
 }

@@ -10,7 +10,7 @@
  *     `np`; that column then has np's rules (required, whole number >= 1)
  *     and every consumer of the process count (the mesh and multicore
  *     models, site tables and charts, costing, plan) reads it through
- *     campaign_procs. Without campaign.csv the column is `np`.
+ *     campaign_procs (gen/archive.h). Without campaign.csv the column is `np`.
  *   - its result columns: every column an experiment names as its response
  *     (`wall_seconds`) is a measured result, like time_* and metric_*, and
  *     so never tells one configuration from another (campaign_mark_results).
@@ -28,9 +28,9 @@
 #define PERFCAST_CAMPAIGN_SETTINGS_H
 
 #include <stdbool.h>
-#include "gen/archive.h"
 #include "gen/diag.h"
 #include "gen/schema.h"
+#include "models/table.h"
 
 typedef struct {
     char *procs; /* the process-count column; NULL = "np" */
@@ -49,8 +49,9 @@ void campaign_settings_free(campaign_settings *s);
  * renamed to the campaign's process-count column; NULL when out of memory. */
 column_spec *campaign_settings_run_columns(const column_spec *base, const campaign_settings *s);
 
-/* Flag as results (table_column.result) the columns of c->runs that an
- * experiment of c names as its response. */
-void campaign_mark_results(campaign *c);
+/* Flag as results (table_column.result) the numeric columns of runs that a
+ * response names (each '+'-joined component). The archive calls it for
+ * every experiment's response (campaign_mark_results in gen/archive.h). */
+void campaign_mark_response(table *runs, const char *response);
 
 #endif

@@ -13,6 +13,7 @@
 #include "gen/archive.h"
 #include "gen/cli.h"
 #include "gen/compare.h"
+#include "gen/experiment_run.h"
 #include "gen/textout.h"
 
 static const char compare_usage[] =

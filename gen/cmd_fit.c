@@ -13,7 +13,9 @@
 
 #include "gen/archive.h"
 #include "gen/cli.h"
+#include "gen/config_index.h"
 #include "gen/experiment.h"
+#include "gen/experiment_run.h"
 #include "gen/namelist.h"
 #include "gen/textout.h"
 
@@ -341,7 +343,7 @@ static void print_header(const experiment_result *res, out_format f, FILE *out)
     const char *sep = f == OUT_CSV ? "," : "\t";
     bool first = true;
     for (size_t c = 0; c < runs->ncols; c++)
-        if (experiment_column_identifies(&runs->cols[c])) {
+        if (config_column_identifies(&runs->cols[c])) {
             fprintf(out, "%s%s", first ? "" : sep, runs->cols[c].name);
             first = false;
         }
@@ -378,7 +380,7 @@ static void print_row(const experiment_result *res, size_t i, out_format f, FILE
     const char *first = "";
     fputs(f == OUT_JSON ? (i ? ",\n    {" : "\n    {") : "", out);
     for (size_t c = 0; c < runs->ncols; c++) {
-        if (!experiment_column_identifies(&runs->cols[c]))
+        if (!config_column_identifies(&runs->cols[c]))
             continue;
         put_key(out, f, first, runs->cols[c].name);
         put_cell(out, f, &runs->cols[c], t->rows[0]);

@@ -3,6 +3,7 @@
  * (see compare.h).
  */
 #include "gen/compare.h"
+#include "gen/experiment_run.h"
 
 #include <math.h>
 #include <stdio.h>

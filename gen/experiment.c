@@ -11,56 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gen/calibration.h"
-#include "gen/model_adapters.h"
+#include "gen/config_index.h"
 #include "models/expr.h"
-
-static const struct {
-    const char *model;
-    model_adapter_fn run;
-} adapters[] = {
-    {"scopred", model_scopred_run},
-    {"strip", model_strip_run},
-    {"block", model_block_run},
-    {"multicluster", model_multicluster_run},
-    {"multicore", model_multicore_run},
-};
-
-model_adapter_fn experiment_adapter(const char *model)
-{
-    for (size_t i = 0; model && i < sizeof adapters / sizeof adapters[0]; i++)
-        if (strcmp(adapters[i].model, model) == 0)
-            return adapters[i].run;
-    return NULL;
-}
-
-static bool has_prefix(const char *s, const char *p)
-{
-    return strncmp(s, p, strlen(p)) == 0;
-}
-
-/* Columns that record what a run measured or when, not what was run. */
-static const char *const measurement_columns[] = {
-    "rep", "date", "note", "cycles", "iterations", "rel_residual", "error_max", NULL,
-};
-
-bool experiment_is_identifying(const char *column)
-{
-    /* metric_* holds a measured figure that is not a time (a bandwidth a
-     * ReFrame test reported, an Extra-P metric): a result, not a setting. */
-    if (has_prefix(column, "time_") || has_prefix(column, "published_") ||
-        has_prefix(column, "metric_"))
-        return false;
-    for (const char *const *m = measurement_columns; *m; m++)
-        if (strcmp(column, *m) == 0)
-            return false;
-    return true;
-}
-
-bool experiment_column_identifies(const table_column *col)
-{
-    return !col->result && experiment_is_identifying(col->name);
-}
 
 static void fail_at(experiment_result *res, const char *cell, int offset, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
@@ -159,8 +111,9 @@ static bool evaluate_filter(const char *text, const char *what, const table *run
         return false;
     }
     bool ok = true;
+    table_row_ctx ctx = {.t = runs}; /* one for every row: it remembers the columns */
     for (size_t r = 0; r < runs->nrows && ok; r++) {
-        table_row_ctx ctx = {runs, r};
+        ctx.row = r;
         double v;
         if (expr_eval_number(e, expr_lookup_table_row, &ctx, &v, &err))
             matches[r] = v != 0;
@@ -176,151 +129,34 @@ static bool evaluate_filter(const char *text, const char *what, const table *run
     return ok;
 }
 
-bool experiment_same_configuration(const table *runs, size_t a, size_t b)
-{
-    for (size_t c = 0; c < runs->ncols; c++)
-        if (experiment_column_identifies(&runs->cols[c]) &&
-            !table_same_cells(&runs->cols[c], a, b))
-            return false;
-    return true;
-}
-
-/* ------------------------------------------------------------------ */
-/* Configurations by hash                                              */
-
-/* Finds the configuration of a row in O(1): target configurations are
- * kept in an open-addressing table keyed by a hash of the row's
- * identifying cells, and a hit is confirmed cell by cell. Comparing every
- * row with every configuration seen so far was quadratic: 100,000 rows of
- * 8,000 configurations took 40 s. */
-typedef struct {
-    const table *runs;
-    size_t *cols;        /* the identifying columns */
-    size_t ncols;
-    size_t *slot;        /* target index + 1, 0 = empty; cap is a power of two */
-    size_t cap;
-    unsigned long long *hash; /* of each target's first row */
-    size_t hash_cap;
-} config_index;
-
-static unsigned long long mix(unsigned long long h, unsigned long long v)
-{
-    h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
-    return h * 0xff51afd7ed558ccdULL;
-}
-
-/* A hash that agrees with table_same_cells: -0 and 0 hash alike, every
- * missing value alike, text by content. */
-static unsigned long long cell_hash(const table_column *col, size_t row)
-{
-    if (col->kind == COL_NUMBER) {
-        double v = col->num[row];
-        unsigned long long bits = 0;
-        if (isnan(v))
-            bits = 0x7ff8000000000001ULL;
-        else if (v != 0)
-            memcpy(&bits, &v, sizeof bits);
-        return bits;
-    }
-    const char *s = col->text[row];
-    if (!s)
-        return 0x51ed270b27ULL;
-    unsigned long long h = 1469598103934665603ULL; /* FNV-1a */
-    for (; *s; s++)
-        h = (h ^ (unsigned char)*s) * 1099511628211ULL;
-    return h;
-}
-
-static unsigned long long row_hash(const config_index *ix, size_t row)
-{
-    unsigned long long h = 0;
-    for (size_t k = 0; k < ix->ncols; k++)
-        h = mix(h, cell_hash(&ix->runs->cols[ix->cols[k]], row));
-    return h ^ (h >> 29);
-}
-
-static bool rows_same(const config_index *ix, size_t a, size_t b)
-{
-    for (size_t k = 0; k < ix->ncols; k++)
-        if (!table_same_cells(&ix->runs->cols[ix->cols[k]], a, b))
-            return false;
-    return true;
-}
-
-static bool config_index_init(config_index *ix, const table *runs, size_t expected)
-{
-    memset(ix, 0, sizeof *ix);
-    ix->runs = runs;
-    ix->cols = malloc((runs->ncols + 1) * sizeof *ix->cols);
-    for (size_t c = 0; ix->cols && c < runs->ncols; c++)
-        if (experiment_column_identifies(&runs->cols[c]))
-            ix->cols[ix->ncols++] = c;
-    ix->cap = 16;
-    while (ix->cap < 2 * expected)
-        ix->cap *= 2;
-    ix->slot = calloc(ix->cap, sizeof *ix->slot);
-    return ix->cols && ix->slot;
-}
-
-static void config_index_free(config_index *ix)
-{
-    free(ix->cols);
-    free(ix->slot);
-    free(ix->hash);
-}
-
-/* The slot of row's configuration among targets: holding its index + 1,
- * or empty (0) where it would go. */
-static size_t *config_slot(const config_index *ix, const target_config *targets, size_t row,
-                           unsigned long long h)
-{
-    for (size_t i = (size_t)h & (ix->cap - 1);; i = (i + 1) & (ix->cap - 1)) {
-        size_t t = ix->slot[i];
-        if (t == 0 || (ix->hash[t - 1] == h && rows_same(ix, targets[t - 1].rows[0], row)))
-            return &ix->slot[i];
-    }
-}
-
 /* The target configuration of row; ntargets when it is none. */
 static size_t find_config(const config_index *ix, const experiment_input *in, size_t row)
 {
-    if (in->ntargets == 0)
-        return 0;
-    size_t t = *config_slot(ix, in->targets, row, row_hash(ix, row));
-    return t ? t - 1 : in->ntargets;
+    size_t t = config_index_find(ix, row);
+    return t == CONFIG_NONE ? in->ntargets : t;
 }
 
+/* Add row to its target configuration (gen/config_index.h numbers them as
+ * targets are numbered: in order of first appearance). */
 static bool add_target_row(config_index *ix, experiment_input *in, size_t row)
 {
-    unsigned long long h = row_hash(ix, row);
-    size_t *slot = in->ntargets ? config_slot(ix, in->targets, row, h) : NULL;
-    target_config *t;
-    if (slot && *slot) {
-        t = &in->targets[*slot - 1];
-    } else {
-        if (in->ntargets + 1 > ix->hash_cap) {
-            size_t cap = ix->hash_cap ? 2 * ix->hash_cap : 16;
+    bool added;
+    size_t k = config_index_add(ix, row, &added);
+    if (k == CONFIG_NONE)
+        return false;
+    if (added) {
+        /* Capacity doubles at powers of two. */
+        if ((in->ntargets & (in->ntargets - 1)) == 0) {
+            size_t cap = in->ntargets ? 2 * in->ntargets : 1;
             target_config *more = realloc(in->targets, cap * sizeof *more);
-            if (more)
-                in->targets = more;
-            unsigned long long *hashes = realloc(ix->hash, cap * sizeof *hashes);
-            if (hashes)
-                ix->hash = hashes;
-            if (!more || !hashes)
+            if (!more)
                 return false;
-            ix->hash_cap = cap;
+            in->targets = more;
         }
-        t = &in->targets[in->ntargets];
-        memset(t, 0, sizeof *t);
-        t->measured = NAN;
-        t->error_pct = NAN;
-        t->history_mean = NAN;
-        ix->hash[in->ntargets] = h;
-        if (!slot)
-            slot = &ix->slot[(size_t)h & (ix->cap - 1)];
-        *slot = ++in->ntargets;
+        in->targets[in->ntargets++] = (target_config){
+            .measured = NAN, .error_pct = NAN, .history_mean = NAN};
     }
-    /* Capacity doubles at powers of two. */
+    target_config *t = &in->targets[k];
     if ((t->nrows & (t->nrows - 1)) == 0) {
         size_t *rows = realloc(t->rows, (t->nrows ? 2 * t->nrows : 1) * sizeof *rows);
         if (!rows)
@@ -381,10 +217,7 @@ static bool select_rows(experiment_input *in, experiment_result *res)
         ok = evaluate_filter(in->exp->target, "target", runs, target, res);
     }
     config_index ix = {0};
-    size_t ntarget_rows = 0;
-    for (size_t r = 0; ok && r < n; r++)
-        ntarget_rows += target[r];
-    if (ok && !config_index_init(&ix, runs, ntarget_rows)) {
+    if (ok && !config_index_init(&ix, runs, 0)) {
         fail_at(res, NULL, 0, "out of memory");
         ok = false;
     }
@@ -401,6 +234,12 @@ static bool select_rows(experiment_input *in, experiment_result *res)
     config_index_free(&ix);
     free(train);
     free(target);
+    /* Room was made for every run; give back what the train filter left
+     * (half of a million-run table is 4 MB). */
+    size_t *fitted = ok ? realloc(in->train_rows, (in->ntrain ? in->ntrain : 1) * sizeof *fitted)
+                        : NULL;
+    if (fitted)
+        in->train_rows = fitted;
     if (ok && in->ntrain == 0) {
         fail_at(res, "train", 0, "the train filter selects no measured run");
         ok = false;
@@ -431,12 +270,7 @@ bool experiment_prepare(const archive *a, const campaign *c, const experiment_in
     in->camp = c;
     in->exp = e;
     res->ok = true;
-    model_adapter_fn adapter = experiment_adapter(e->model);
     in->where = &res->where;
-    if (!adapter) {
-        fail_at(res, "model", 0, "unknown model '%s'", e->model);
-        return false;
-    }
     if (!split_responses(e->response ? e->response : "time_s", in)) {
         fail_at(res, "response", 0, "no response column");
         return false;
@@ -458,25 +292,37 @@ bool experiment_prepare(const archive *a, const campaign *c, const experiment_in
     return true;
 }
 
-bool experiment_run(const archive *a, const campaign *c, const experiment_info *e,
-                    experiment_result *res)
+/* ------------------------------------------------------------------ */
+/* Term values kept for the calibration's refits                       */
+
+const double *experiment_design_row(const experiment_designs *d, const char *response,
+                                    const char *formula, size_t row)
 {
-    if (!experiment_prepare(a, c, e, res))
-        return false;
-    experiment_input *in = &res->input;
-    model_adapter_fn adapter = experiment_adapter(e->model);
-    if (!adapter(in, &res->rep, res->error, sizeof res->error)) {
-        res->ok = false;
-        if (!res->error[0])
-            snprintf(res->error, sizeof res->error, "the %s fit failed", e->model);
+    if (!d || !d->position || !d->position[row])
+        return NULL;
+    for (size_t i = 0; i < d->n; i++)
+        if (strcmp(d->items[i].response, response) == 0 &&
+            strcmp(d->items[i].formula, formula) == 0)
+            return d->items[i].x + (d->position[row] - 1) * d->items[i].nterms;
+    return NULL;
+}
+
+bool experiment_design_keep(experiment_designs *d, const char *response, const char *formula,
+                            size_t nterms, double *x)
+{
+    experiment_design *more = realloc(d->items, (d->n + 1) * sizeof *more);
+    if (!more) {
+        free(x);
         return false;
     }
-    experiment_compute_errors(res);
-    if (!calibration_apply(res, adapter)) {
-        res->ok = false;
-        snprintf(res->error, sizeof res->error, "out of memory while calibrating the intervals");
+    d->items = more;
+    experiment_design *k = &d->items[d->n];
+    *k = (experiment_design){strdup(response), strdup(formula), nterms, x};
+    if (!k->response || !k->formula) {
+        free(k->response), free(k->formula), free(x);
         return false;
     }
+    d->n++;
     return true;
 }
 

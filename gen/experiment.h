@@ -1,16 +1,18 @@
 /*
- * experiment.h — runs one experiment of a campaign: selects the training
- * runs and the target configurations with the experiment's filters, hands
- * them to the model named in experiments.csv, and fills a report.
+ * experiment.h — what one experiment of a campaign works on: the training
+ * runs and the target configurations its filters select
+ * (experiment_prepare), the types a model adapter receives and fills, and
+ * the errors of its predictions. gen/experiment_run.h runs the model on
+ * them.
  *
- * Target rows that share every identifying column (see
- * experiment_is_identifying) form one configuration (found by a hash of
- * those cells: linear in the rows); their measured
- * responses are averaged and the signed error 100*(estimate-measured)/measured
- * is computed here, the same way for every model.
+ * Target rows that share every identifying column (config_is_identifying,
+ * gen/config_index.h, which also finds them: by a hash of those cells,
+ * linear in the rows) form one configuration; their measured responses are
+ * averaged and the signed error 100*(estimate-measured)/measured is
+ * computed here, the same way for every model.
  *
- * Ownership: experiment_run fills an experiment_result that the caller
- * releases with experiment_result_free.
+ * Ownership: experiment_prepare (and experiment_run, experiment_fit) fill
+ * an experiment_result that the caller releases with experiment_result_free.
  */
 #ifndef PERFCAST_EXPERIMENT_H
 #define PERFCAST_EXPERIMENT_H
@@ -40,6 +42,36 @@ typedef struct {
     int offset;
 } experiment_where;
 
+/* Term values an adapter computed over every training run of an
+ * experiment, kept while experiment_run calibrates it: the calibration's
+ * refits fit the same formula (unless a term search chose another) on a
+ * subset of those runs, so they copy rows of values instead of evaluating
+ * the formula again, and get the same numbers. */
+typedef struct {
+    char *response;   /* the response column the formula is for */
+    char *formula;    /* the formula text */
+    size_t nterms;
+    double *x;        /* one row of nterms values per training run, in the
+                         order of experiment_input.train_rows */
+} experiment_design;
+
+typedef struct {
+    experiment_design *items;
+    size_t n;
+    size_t *position; /* for each row of the runs table: its index among the
+                         training runs + 1, 0 when it is not one */
+} experiment_designs;
+
+/* The values of formula for response at runs row `row`, or NULL when d
+ * holds none (d may be NULL). */
+const double *experiment_design_row(const experiment_designs *d, const char *response,
+                                    const char *formula, size_t row);
+
+/* Keep x (ntrain x nterms, owned by d from now on even on failure) as the
+ * values of formula for response; false when out of memory. */
+bool experiment_design_keep(experiment_designs *d, const char *response, const char *formula,
+                            size_t nterms, double *x);
+
 /* What a model adapter receives. */
 typedef struct {
     const archive *arch;
@@ -53,6 +85,13 @@ typedef struct {
     size_t ntargets;
     experiment_where *where;  /* where a failure lies: adapters set it through
                                 experiment_point_at; may be NULL */
+    bool estimates_only;     /* the caller reads only each prediction's config
+                                and estimate (calibration refits): an adapter
+                                may leave out diagnostics, notes and other
+                                report text, never change an estimate */
+    experiment_designs *designs; /* during experiment_run: where the fit keeps
+                                    its term values and the refits find them
+                                    (NULL otherwise); owned by experiment_run */
 } experiment_input;
 
 /* A model adapter (gen/model_<name>.c): fit on in->train_rows, predict one
@@ -69,14 +108,12 @@ typedef struct {
     experiment_where where; /* where the reason points */
 } experiment_result;
 
-/* Run an experiment. Always fills res (check res->ok); returns res->ok. */
-bool experiment_run(const archive *a, const campaign *c,
-                    const experiment_info *e, experiment_result *res);
-
 void experiment_result_free(experiment_result *res);
 
 /* The first half of experiment_run: responses, training rows, target
- * configurations and their measured means; no model is called. */
+ * configurations and their measured means; no model is called, and the
+ * model's name is not checked (experiment_run does, and `check` names the
+ * known models when the archive loads). */
 bool experiment_prepare(const archive *a, const campaign *c,
                         const experiment_info *e, experiment_result *res);
 
@@ -91,20 +128,6 @@ void experiment_compute_errors(experiment_result *res);
 double experiment_row_response(const table *runs, size_t row, char *const *responses,
                                size_t nresponses);
 
-/* True for the columns that identify a configuration: everything except
- * responses (time_*), published_* columns and the measurement columns rep,
- * date, note, cycles, iterations, rel_residual, error_max. */
-bool experiment_is_identifying(const char *column);
-
-/* experiment_is_identifying for a column of a campaign's runs: also false
- * for a column flagged as a result (an experiment's response, see
- * campaign_mark_results), whatever its name. */
-bool experiment_column_identifies(const table_column *col);
-
-/* Whether rows a and b of runs are one configuration: the same value (or
- * both missing) in every identifying column. */
-bool experiment_same_configuration(const table *runs, size_t a, size_t b);
-
 /* Record that the failure an adapter is about to return lies at character
  * offset of cell (see experiment_where); does nothing when in->where is NULL. */
 void experiment_point_at(const experiment_input *in, const char *cell, int offset);
@@ -116,8 +139,5 @@ void experiment_error_position(const experiment_result *res, long *line, long *c
  * FILE being experiments.csv of campaign c. */
 void experiment_error_text(const campaign *c, const experiment_result *res, char *buf,
                            size_t len);
-
-/* The adapter for a model name, or NULL when the model is unknown. */
-model_adapter_fn experiment_adapter(const char *model);
 
 #endif

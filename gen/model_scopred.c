@@ -30,6 +30,7 @@
  *                          scored: leave-one-configuration-out (default) or
  *                          forward extrapolation folds
  */
+#include "gen/config_index.h"
 #include "gen/model_adapters.h"
 
 #include <math.h>
@@ -228,6 +229,22 @@ static bool parse_formula(const experiment_input *in, component *c, char *err, s
     return true;
 }
 
+/* The term values of a calibration refit, copied from those its
+ * experiment's fit kept (experiment_designs) for the same formula; false
+ * when some run has none there (then they are evaluated). */
+static bool copy_kept_design(const experiment_input *in, component *c)
+{
+    size_t k = c->f.nterms;
+    for (size_t i = 0; i < in->ntrain; i++) {
+        const double *kept = experiment_design_row(in->designs, c->response, c->f.text,
+                                                   in->train_rows[i]);
+        if (!kept)
+            return false;
+        memcpy(c->x + i * k, kept, k * sizeof *kept);
+    }
+    return true;
+}
+
 /* Term values over the training runs and the response. */
 static bool build_design(const experiment_input *in, component *c, char *err, size_t errlen)
 {
@@ -239,7 +256,8 @@ static bool build_design(const experiment_input *in, component *c, char *err, si
         return fail(err, errlen, "out of memory");
     expr_error e = {0};
     size_t bad = 0;
-    if (!scopred_design(&c->f, runs, in->train_rows, n, c->x, &e, &bad))
+    bool kept = in->estimates_only && in->designs && copy_kept_design(in, c);
+    if (!kept && !scopred_design(&c->f, runs, in->train_rows, n, c->x, &e, &bad))
         return formula_failure(in, c, &e, runs->line[in->train_rows[bad]], err, errlen);
     int col = table_find(runs, c->response);
     if (col < 0 || runs->cols[col].kind != COL_NUMBER)
@@ -277,12 +295,12 @@ static bool search_column(const experiment_input *in, size_t c, const char *para
 {
     const table *runs = &in->camp->runs;
     const table_column *col = &runs->cols[c];
-    if (col->kind != COL_NUMBER || !experiment_column_identifies(col))
+    if (col->kind != COL_NUMBER || !config_column_identifies(col))
         return false;
     if (params)
         return listed(params, col->name);
     for (size_t d = 0; d < c; d++) {
-        if (runs->cols[d].kind != COL_NUMBER || !experiment_column_identifies(&runs->cols[d]))
+        if (runs->cols[d].kind != COL_NUMBER || !config_column_identifies(&runs->cols[d]))
             continue;
         bool same = true;
         for (size_t i = 0; same && i < in->ntrain; i++)
@@ -301,16 +319,19 @@ static bool search_formula(const experiment_input *in, component *c, char *err, 
     termsearch_options opt;
     if (!search_options(in->exp->options, &opt, err, errlen))
         return false;
+    if (in->estimates_only)
+        opt.nested_folds = 1; /* the nested error is report text, not an estimate */
     char *params = option(in->exp->options, "params", &nomem);
     const char **names = malloc((runs->ncols + 1) * sizeof *names);
-    double *values = malloc((in->ntrain * runs->ncols + 1) * sizeof *values);
-    double *y = malloc((in->ntrain + 1) * sizeof *y);
     int col = table_find(runs, c->response);
-    bool ok = !nomem && names && values && y && col >= 0;
     size_t m = 0;
-    for (size_t j = 0; ok && j < runs->ncols; j++)
+    for (size_t j = 0; names && !nomem && j < runs->ncols; j++)
         if (search_column(in, j, params))
             names[m++] = runs->cols[j].name;
+    /* The parameters' values only: a column a run, not every column. */
+    double *values = malloc((in->ntrain * m + 1) * sizeof *values);
+    double *y = malloc((in->ntrain + 1) * sizeof *y);
+    bool ok = !nomem && names && values && y && col >= 0;
     for (size_t i = 0; ok && i < in->ntrain; i++) {
         for (size_t j = 0; j < m; j++)
             values[i * m + j] = table_number(runs, in->train_rows[i],
@@ -361,7 +382,12 @@ static bool fit_component(const experiment_input *in, component *c, char *err, s
     if (!choose_formula(in, c, err, errlen) || !parse_formula(in, c, err, errlen) ||
         !build_design(in, c, err, errlen))
         return false;
-    ols_status st = ols_fit(c->x, c->y, in->ntrain, c->f.nterms, &c->m);
+    /* A refit read for its estimates needs no leverages (ols.h). */
+    ols_status st = in->estimates_only
+                        ? ols_fit_without_leverages(c->x, c->y, in->ntrain, c->f.nterms, &c->m)
+                        : ols_fit(c->x, c->y, in->ntrain, c->f.nterms, &c->m);
+    free(c->y); /* the fit keeps what it needs (residuals): one double a run less */
+    c->y = NULL;
     if (st != OLS_OK)
         return fail(err, errlen, "%s: %s", c->response, ols_status_text(st));
     c->fitted = true;
@@ -376,8 +402,10 @@ static bool add_diagnostics(const experiment_input *in, const component *c, cons
                             report *out)
 {
     regdiag_result d;
-    long *lines = malloc((in->ntrain + 1) * sizeof *lines);
-    bool ok = lines && regdiag_run(&c->m, c->x, c->f.nterms, &d);
+    /* The lines after the checks: their auxiliary regression is the peak. */
+    bool diagnosed = regdiag_run(&c->m, c->x, c->f.nterms, &d);
+    long *lines = diagnosed ? malloc((in->ntrain + 1) * sizeof *lines) : NULL;
+    bool ok = lines != NULL;
     for (size_t i = 0; ok && i < in->ntrain; i++)
         lines[i] = in->camp->runs.line[in->train_rows[i]];
     char line[640], full[800];
@@ -391,8 +419,7 @@ static bool add_diagnostics(const experiment_input *in, const component *c, cons
         snprintf(full, sizeof full, "%s%s", prefix, line);
         ok = report_add_diagnostic(out, full);
     }
-    if (lines)
-        regdiag_free(&d);
+    regdiag_free(&d);
     free(lines);
     return ok;
 }
@@ -508,7 +535,7 @@ static bool predict_component(const experiment_input *in, const component *c, si
                               ols_prediction *p, char *note, size_t len)
 {
     double *x0 = malloc((c->f.nterms + 1) * sizeof *x0);
-    table_row_ctx rc = {&in->camp->runs, row};
+    table_row_ctx rc = {.t = &in->camp->runs, .row = row};
     expr_error e = {0};
     bool ok = x0 && scopred_formula_eval(&c->f, expr_lookup_table_row, &rc, x0, &e);
     if (ok)
@@ -620,11 +647,21 @@ bool model_scopred_run(const experiment_input *in, report *out, char *err, size_
         cs[i].response = in->responses[i];
         ok = fit_component(in, &cs[i], err, errlen);
     }
-    if (ok && !(ok = report_fits(in, cs, in->nresponses, out)))
+    /* A refit for the calibration reads the estimates alone: the fit's
+     * statistics and diagnostics (a second regression over every run) are
+     * left out. */
+    if (ok && !in->estimates_only && !(ok = report_fits(in, cs, in->nresponses, out)))
         fail(err, errlen, "out of memory");
     for (size_t t = 0; ok && t < in->ntargets; t++)
         if (!(ok = predict_target(in, cs, t, ps, out)))
             fail(err, errlen, "out of memory");
+    /* The fit's term values go to the calibration's refits (the design
+     * now belongs to in->designs; keeping it is only a saving). */
+    for (size_t i = 0; ok && in->designs && !in->estimates_only && i < in->nresponses; i++) {
+        experiment_design_keep(in->designs, cs[i].response, cs[i].f.text, cs[i].f.nterms,
+                               cs[i].x);
+        cs[i].x = NULL;
+    }
     for (size_t i = 0; cs && i < in->nresponses; i++)
         component_free(&cs[i]);
     free(cs);

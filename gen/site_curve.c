@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gen/config_index.h"
+#include "gen/experiment_run.h"
 #include "models/calibrate.h"
 
 /* The training runs grouped into configurations, as experiment.c groups
@@ -44,7 +46,7 @@ static bool group_training(const experiment_input *in, train_configs *t)
     for (size_t i = 0; i < n; i++) {
         size_t k = 0;
         while (k < t->n &&
-               !experiment_same_configuration(&in->camp->runs, first[k], in->train_rows[i]))
+               !config_same_configuration(&in->camp->runs, first[k], in->train_rows[i]))
             k++;
         if (k == t->n)
             first[t->n++] = in->train_rows[i];

@@ -10,7 +10,9 @@
 #include <string.h>
 #include <time.h>
 
+#include "gen/config_index.h"
 #include "gen/experiment_names.h"
+#include "gen/experiment_run.h"
 #include "gen/site_slug.h"
 #include "models/costing.h"
 
@@ -139,7 +141,7 @@ bool site_shown_columns(const campaign *camp, const size_t *rows, size_t n, size
         return false;
     for (size_t c = 0; c < t->ncols; c++) {
         const table_column *col = &t->cols[c];
-        if (!experiment_column_identifies(col))
+        if (!config_column_identifies(col))
             continue;
         bool any = false, differs = false;
         for (size_t k = 0; k < n; k++) {
@@ -364,13 +366,19 @@ static char *job_key(const site_campaign *sc, size_t row, bool with_processes)
     rbuf_puts(&b, sc->name);
     for (size_t c = 0; c < t->ncols; c++) {
         const char *name = t->cols[c].name;
-        if (!experiment_column_identifies(&t->cols[c]) || strcmp(name, "cluster") == 0 ||
+        if (!config_column_identifies(&t->cols[c]) || strcmp(name, "cluster") == 0 ||
             (!with_processes && site_is_process_count(sc->camp, name)))
             continue;
         rbuf_printf(&b, "\x1f%s=", t->cols[c].name);
         site_cell_text(t, row, c, &b);
     }
     return rbuf_take(&b);
+}
+
+static bool cell_is_missing(const table *t, size_t row, size_t col)
+{
+    return t->cols[col].kind == COL_NUMBER ? isnan(table_number(t, row, col))
+                                           : table_text(t, row, col) == NULL;
 }
 
 static bool add_option(site_data *d, size_t ci, size_t ei, const report_prediction *p)
@@ -413,8 +421,9 @@ static bool add_option(site_data *d, size_t ci, size_t ei, const report_predicti
     size_t before = label.len;
     for (size_t i = 0; i < e->nshown; i++) {
         const char *name = t->cols[e->shown[i]].name;
-        if (strcmp(name, "cluster") == 0 || site_is_process_count(sc->camp, name))
-            continue;
+        if (strcmp(name, "cluster") == 0 || site_is_process_count(sc->camp, name) ||
+            cell_is_missing(t, row, e->shown[i]))
+            continue; /* a column this target leaves empty says nothing about it */
         rbuf_printf(&label, "%s%s=", label.len > before ? ", " : "", name);
         site_cell_text(t, row, e->shown[i], &label);
     }

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gen/config_groups.h"
+#include "gen/config_index.h"
 #include "render/buf.h"
 
 /* Thresholds of verdict.h, in one place. */

@@ -1019,10 +1019,24 @@ bool expr_visit_names(const expr *e, bool (*fn)(void *ctx, const char *name, int
     return expr_visit_names(e->left, fn, ctx) && expr_visit_names(e->right, fn, ctx);
 }
 
+/* The column of name in rc's table, remembered by the name's address. */
+static int row_column(table_row_ctx *rc, const char *name)
+{
+    for (size_t i = 0; i < rc->nseen; i++)
+        if (rc->seen[i] == name)
+            return rc->seen_col[i];
+    int col = table_find(rc->t, name);
+    if (rc->nseen < EXPR_ROW_COLUMNS) {
+        rc->seen[rc->nseen] = name;
+        rc->seen_col[rc->nseen++] = col;
+    }
+    return col;
+}
+
 bool expr_lookup_table_row(void *ctx, const char *name, expr_value *out)
 {
-    const table_row_ctx *rc = ctx;
-    int col = table_find(rc->t, name);
+    table_row_ctx *rc = ctx;
+    int col = row_column(rc, name);
     if (col < 0)
         return false;
     if (rc->t->cols[col].kind == COL_TEXT) {

@@ -109,11 +109,21 @@ typedef bool (*expr_kind_fn)(void *ctx, const char *name, value_kind *out);
 bool expr_check_types(const expr *e, expr_kind_fn kind_of, void *ctx, value_kind *out,
                       expr_error *err);
 
-/* Lookup over one row of a table: ctx is a table_row_ctx. */
+/* Lookup over one row of a table: ctx is a table_row_ctx. Initialise it
+ * with {.t = table, .row = row} (the rest zero). A ctx reused over many rows (set row,
+ * evaluate, again) remembers the columns of the first EXPR_ROW_COLUMNS
+ * names it was asked for by their address, which is the expression's own
+ * text: a name is then found without hashing it again, row after row. So
+ * reuse a ctx only for one table and while the expressions it served are
+ * alive. */
 #include "models/table.h"
+#define EXPR_ROW_COLUMNS 8
 typedef struct {
     const table *t;
     size_t row;
+    const char *seen[EXPR_ROW_COLUMNS]; /* names looked up, by address */
+    int seen_col[EXPR_ROW_COLUMNS];     /* their columns (-1: not in t) */
+    size_t nseen;
 } table_row_ctx;
 bool expr_lookup_table_row(void *ctx, const char *name, expr_value *out);
 

@@ -71,7 +71,9 @@ void ols_free(ols_model *m)
     memset(m, 0, sizeof *m);
 }
 
-static bool allocate(ols_model *m, size_t n, size_t p)
+/* Room for a fit of n rows and p coefficients; the leverages only when
+ * leverages is true. */
+static bool allocate(ols_model *m, size_t n, size_t p, bool leverages)
 {
     m->coef = calloc(p, sizeof *m->coef);
     m->std_error = calloc(p, sizeof *m->std_error);
@@ -82,9 +84,9 @@ static bool allocate(ols_model *m, size_t n, size_t p)
     m->scale = calloc(p, sizeof *m->scale);
     m->fitted = calloc(n, sizeof *m->fitted);
     m->residuals = calloc(n, sizeof *m->residuals);
-    m->hat = calloc(n, sizeof *m->hat);
+    m->hat = leverages ? calloc(n, sizeof *m->hat) : NULL;
     return m->coef && m->std_error && m->t && m->p && m->aliased && m->order &&
-           m->scale && m->fitted && m->residuals && m->hat;
+           m->scale && m->fitted && m->residuals && (m->hat || !leverages);
 }
 
 static double norm2(const double *v, size_t len)
@@ -116,6 +118,19 @@ static double design_value(const double *x, size_t k, size_t i, size_t j)
     return term_or_one(x + i * k, j);
 }
 
+/* Column j of [1 x] into col, weighted by root and divided by its norm
+ * (*scale). */
+static void scaled_column(const double *x, size_t n, size_t k, size_t j, const double *root,
+                          double *col, double *scale)
+{
+    for (size_t i = 0; i < n; i++)
+        col[i] = design_value(x, k, i, j) * (root ? root[i] : 1.0);
+    double s = norm2(col, n);
+    *scale = s > 0 ? s : 1.0;
+    for (size_t i = 0; i < n; i++)
+        col[i] /= *scale;
+}
+
 /* Column-major copy of [1 x], each column divided by its norm. A group of
  * count runs weighs as much as count copies of its row: its row is
  * multiplied by sqrt(count) (root, NULL for one run each). */
@@ -124,17 +139,8 @@ static double *scaled_design(const double *x, size_t n, size_t k, const double *
 {
     size_t p = k + 1;
     double *a = malloc(n * p * sizeof *a);
-    if (!a)
-        return NULL;
-    for (size_t j = 0; j < p; j++) {
-        double *col = a + j * n;
-        for (size_t i = 0; i < n; i++)
-            col[i] = design_value(x, k, i, j) * (root ? root[i] : 1.0);
-        double s = norm2(col, n);
-        scale[j] = s > 0 ? s : 1.0;
-        for (size_t i = 0; i < n; i++)
-            col[i] /= scale[j];
-    }
+    for (size_t j = 0; a && j < p; j++)
+        scaled_column(x, n, k, j, root, a + j * n, &scale[j]);
     return a;
 }
 
@@ -174,16 +180,23 @@ static void reflect(const double *v, double beta, size_t l, size_t n, double *c)
         c[i] -= s * v[i];
 }
 
-/* Zero column l below the diagonal by a Householder reflection, applied to
- * the columns after it and to qty; norm is that of rows l.. of column l. */
-static void householder_step(double *a, size_t n, size_t p, size_t l, double *qty, double norm)
+/* Zero column v (n values) below row l by a Householder reflection,
+ * applied to the nrest columns after it (rest, n apart) and to qty; norm
+ * is that of rows l.. of v. With keep (n values), the reflection's vector
+ * is copied there and its factor into *keep_beta first (an ols_prefix
+ * applies them later to a column added after it). */
+static void householder_step(double *v, double *rest, size_t nrest, size_t n, size_t l,
+                             double *qty, double norm, double *keep, double *keep_beta)
 {
-    double *v = a + l * n;
     double alpha = v[l] > 0 ? -norm : norm;
     double beta = 1.0 / (norm * norm - alpha * v[l]);
     v[l] -= alpha;
-    for (size_t j = l + 1; j < p; j++)
-        reflect(v, beta, l, n, a + j * n);
+    if (keep) {
+        memcpy(keep + l, v + l, (n - l) * sizeof *v);
+        *keep_beta = beta;
+    }
+    for (size_t j = 0; j < nrest; j++)
+        reflect(v, beta, l, n, rest + j * n);
     reflect(v, beta, l, n, qty);
     v[l] = alpha;
     for (size_t i = l + 1; i < n; i++)
@@ -204,7 +217,7 @@ static size_t decompose(double *a, size_t n, size_t p, size_t *order, double *qt
         if (l >= active)
             break;
         if (l + 1 < n)
-            householder_step(a, n, p, l, qty, norm);
+            householder_step(a + l * n, a + (l + 1) * n, p - l - 1, n, l, qty, norm, NULL, NULL);
     }
     return active < n ? active : n;
 }
@@ -437,11 +450,13 @@ static ols_status check_values(const double *v, size_t len)
     return OLS_OK;
 }
 
-/* The fit of ols_fit and ols_fit_grouped: g rows of x and y, row i
- * standing for count[i] runs (count NULL: one each). */
-static ols_status fit_rows(const double *x, const double *y, size_t g, size_t k,
-                           const double *count, const double *within, ols_model *m)
+/* The start of every fit: values checked, the model allocated, the
+ * weights root = sqrt(count) (NULL without counts) and qty = y * root. */
+static ols_status begin_fit(const double *x, const double *y, size_t g, size_t k,
+                            const double *count, const double *within, bool leverages,
+                            ols_model *m, double **root, double **qty)
 {
+    *root = *qty = NULL;
     if (g == 0)
         return OLS_ERR_NO_RUNS;
     ols_status values = check_values(y, g);
@@ -452,59 +467,86 @@ static ols_status fit_rows(const double *x, const double *y, size_t g, size_t k,
     size_t p = k + 1;
     m->ngroups = g;
     m->ncoef = p;
-    if (!allocate(m, g, p))
+    if (!allocate(m, g, p, leverages))
         return OLS_ERR_NOMEM;
     for (size_t j = 0; j < p; j++)
         m->order[j] = j;
-    double *root = count ? malloc(g * sizeof *root) : NULL;
-    double *a = NULL, *qty = malloc(g * sizeof *qty);
-    if ((count && !root) || !qty)
-        goto nomem;
+    *root = count ? malloc(g * sizeof **root) : NULL;
+    *qty = malloc(g * sizeof **qty);
+    if ((count && !*root) || !*qty)
+        return OLS_ERR_NOMEM;
     m->n = 0;
     for (size_t i = 0; i < g; i++) {
-        if (root)
-            root[i] = sqrt(count[i]);
-        qty[i] = y[i] * (root ? root[i] : 1.0);
+        if (*root)
+            (*root)[i] = sqrt(count[i]);
+        (*qty)[i] = y[i] * (*root ? (*root)[i] : 1.0);
         m->n += count ? (size_t)count[i] : 1;
     }
     if (count && (!(m->count = malloc(g * sizeof *m->count)) ||
                   !(m->within = malloc(g * sizeof *m->within))))
-        goto nomem;
+        return OLS_ERR_NOMEM;
     if (count) {
         memcpy(m->count, count, g * sizeof *count);
         memcpy(m->within, within, g * sizeof *within);
     }
-    if (!(a = scaled_design(x, g, k, root, m->scale)))
-        goto nomem;
-    m->rank = decompose(a, g, p, m->order, qty);
+    return OLS_OK;
+}
+
+/* The end of every fit, once m->rank is known: R (the upper triangle of
+ * the first p rows of r, columns lda apart) inverted, the coefficients,
+ * fitted values, leverages and statistics. */
+static ols_status end_fit(ols_model *m, const double *r, size_t lda, const double *x,
+                          const double *y, size_t k, const double *qty, bool leverages)
+{
+    size_t p = k + 1;
     m->df_resid = m->n - m->rank;
     m->rinv = malloc(m->rank * m->rank * sizeof *m->rinv);
     m->alias = malloc((m->rank * (p - m->rank) + 1) * sizeof *m->alias);
     if (!m->rinv || !m->alias)
-        goto nomem;
-    invert_r11(a, g, m->rank, m->rinv);
-    alias_relations(a, g, p, m->rank, m->rinv, m->alias);
+        return OLS_ERR_NOMEM;
+    invert_r11(r, lda, m->rank, m->rinv);
+    alias_relations(r, lda, p, m->rank, m->rinv, m->alias);
     set_coefficients(m, qty);
     set_fitted(m, x, y, k);
-    if (!set_hat(m, x, k))
-        goto nomem;
+    if (leverages && !set_hat(m, x, k))
+        return OLS_ERR_NOMEM;
     set_summary(m, y, qty);
     set_inference(m);
-    free(root);
-    free(a);
-    free(qty);
     return OLS_OK;
-nomem:
+}
+
+/* The fit of ols_fit and ols_fit_grouped: g rows of x and y, row i
+ * standing for count[i] runs (count NULL: one each); the leverages only
+ * when leverages is true. */
+static ols_status fit_rows(const double *x, const double *y, size_t g, size_t k,
+                           const double *count, const double *within, bool leverages,
+                           ols_model *m)
+{
+    double *root, *qty, *a = NULL;
+    ols_status st = begin_fit(x, y, g, k, count, within, leverages, m, &root, &qty);
+    if (st == OLS_OK && !(a = scaled_design(x, g, k, root, m->scale)))
+        st = OLS_ERR_NOMEM;
+    if (st == OLS_OK) {
+        m->rank = decompose(a, g, k + 1, m->order, qty);
+        st = end_fit(m, a, g, x, y, k, qty, leverages);
+    }
     free(root);
     free(a);
     free(qty);
-    return OLS_ERR_NOMEM;
+    return st;
 }
 
 ols_status ols_fit(const double *x, const double *y, size_t n, size_t k, ols_model *m)
 {
     memset(m, 0, sizeof *m);
-    return fit_rows(x, y, n, k, NULL, NULL, m);
+    return fit_rows(x, y, n, k, NULL, NULL, true, m);
+}
+
+ols_status ols_fit_without_leverages(const double *x, const double *y, size_t n, size_t k,
+                                     ols_model *m)
+{
+    memset(m, 0, sizeof *m);
+    return fit_rows(x, y, n, k, NULL, NULL, false, m);
 }
 
 ols_status ols_fit_grouped(const double *x, const double *mean, const double *count,
@@ -515,7 +557,7 @@ ols_status ols_fit_grouped(const double *x, const double *mean, const double *co
         if (!(count[i] >= 1) || count[i] != floor(count[i]) || !(within[i] >= 0) ||
             !isfinite(within[i]))
             return OLS_ERR_NOT_FINITE;
-    return fit_rows(x, mean, g, k, count, within, m);
+    return fit_rows(x, mean, g, k, count, within, true, m);
 }
 
 /* Does x0 keep every linear relation the training data put on the left-out
@@ -682,6 +724,117 @@ ols_status ols_grouped_loo_sse(const ols_model *m, double *sse)
         *sse += (m->within ? m->within[i] : 0) + c * r * r;
     }
     return OLS_OK;
+}
+
+/* ------------------------------------------------------------------ */
+/* A factored prefix of the design                                     */
+
+void ols_prefix_free(ols_prefix *pre)
+{
+    free(pre->scale);
+    free(pre->v);
+    free(pre->beta);
+    free(pre->r);
+    free(pre->qty);
+    memset(pre, 0, sizeof *pre);
+}
+
+/* The prefix's steps of decompose, each vector kept; false when one of
+ * its columns would be set aside (the order would then change). */
+static bool factor_prefix(ols_prefix *pre, double *a)
+{
+    size_t g = pre->g, p = pre->k + 1;
+    for (size_t l = 0; l < p; l++) {
+        double norm = norm2(a + l * g + l, g - l);
+        if (norm < OLS_TOLERANCE)
+            return false;
+        householder_step(a + l * g, a + (l + 1) * g, p - l - 1, g, l, pre->qty, norm,
+                         pre->v + l * g, &pre->beta[l]);
+    }
+    for (size_t j = 0; j < p; j++)
+        for (size_t i = 0; i <= j; i++)
+            pre->r[j * p + i] = a[j * g + i];
+    return true;
+}
+
+ols_status ols_prefix_init(ols_prefix *pre, const double *x, const double *mean,
+                           const double *count, size_t g, size_t k)
+{
+    size_t p = k + 1;
+    *pre = (ols_prefix){.g = g, .k = k};
+    /* A fit after it has k + 2 columns: every one of them a step of the
+     * QR only with more rows than that. */
+    if (g <= k + 2 || check_values(x, g * k) != OLS_OK || check_values(mean, g) != OLS_OK)
+        return OLS_OK;
+    pre->scale = malloc(p * sizeof *pre->scale);
+    pre->v = malloc(p * g * sizeof *pre->v);
+    pre->beta = malloc(p * sizeof *pre->beta);
+    pre->r = malloc(p * p * sizeof *pre->r);
+    pre->qty = malloc(g * sizeof *pre->qty);
+    double *root = malloc(g * sizeof *root), *a = NULL;
+    bool ok = pre->scale && pre->v && pre->beta && pre->r && pre->qty && root;
+    for (size_t i = 0; ok && i < g; i++) {
+        root[i] = sqrt(count[i]);
+        pre->qty[i] = mean[i] * root[i];
+    }
+    ok = ok && (a = scaled_design(x, g, k, root, pre->scale)) != NULL;
+    if (ok)
+        pre->usable = factor_prefix(pre, a);
+    free(root);
+    free(a);
+    return ok ? OLS_OK : OLS_ERR_NOMEM;
+}
+
+/* The last column c of the fit after pre (its index k): scaled, reflected
+ * as the prefix's steps would have, then its own step; R into r (k + 1
+ * square, column-major). Returns the rank. */
+static size_t decompose_after(const ols_prefix *pre, const double *x, size_t k,
+                              const double *root, ols_model *m, double *c, double *qty,
+                              double *r)
+{
+    size_t g = pre->g, p = k + 1;
+    scaled_column(x, g, k, k, root, c, &m->scale[k]);
+    memcpy(m->scale, pre->scale, k * sizeof *m->scale);
+    for (size_t l = 0; l < k; l++)
+        reflect(pre->v + l * g, pre->beta[l], l, g, c);
+    memcpy(qty, pre->qty, g * sizeof *qty);
+    size_t rank = p;
+    double norm = norm2(c + k, g - k);
+    if (norm < OLS_TOLERANCE)
+        rank = k; /* set aside: as the last column it stays where it is */
+    else
+        householder_step(c, c + g, 0, g, k, qty, norm, NULL, NULL);
+    for (size_t j = 0; j < k; j++)
+        memcpy(r + j * p, pre->r + j * k, (j + 1) * sizeof *r);
+    memcpy(r + k * p, c, p * sizeof *r);
+    return rank;
+}
+
+ols_status ols_fit_grouped_after(const ols_prefix *pre, const double *x, const double *mean,
+                                 const double *count, const double *within, size_t g, size_t k,
+                                 ols_model *m)
+{
+    if (!pre->usable || pre->g != g || pre->k + 1 != k)
+        return ols_fit_grouped(x, mean, count, within, g, k, m);
+    memset(m, 0, sizeof *m);
+    for (size_t i = 0; i < g; i++)
+        if (!(count[i] >= 1) || count[i] != floor(count[i]) || !(within[i] >= 0) ||
+            !isfinite(within[i]))
+            return OLS_ERR_NOT_FINITE;
+    double *root, *qty, *c = NULL, *r = NULL;
+    ols_status st = begin_fit(x, mean, g, k, count, within, true, m, &root, &qty);
+    if (st == OLS_OK && (!(c = malloc(g * sizeof *c)) ||
+                         !(r = malloc((k + 1) * (k + 1) * sizeof *r))))
+        st = OLS_ERR_NOMEM;
+    if (st == OLS_OK) {
+        m->rank = decompose_after(pre, x, k, root, m, c, qty, r);
+        st = end_fit(m, r, k + 1, x, mean, k, qty, true);
+    }
+    free(root);
+    free(qty);
+    free(c);
+    free(r);
+    return st;
 }
 
 /* Position of coefficient j in the pivoted order. */

@@ -101,6 +101,16 @@ typedef struct {
  * Returns OLS_OK or an error; either way m must be released with ols_free. */
 ols_status ols_fit(const double *x, const double *y, size_t n, size_t k, ols_model *m);
 
+/* ols_fit without the leverages: hat is NULL and max_hat 0, so the model
+ * serves no ols_loo_residuals, ols_grouped_loo_sse nor ols_hc3_std_error,
+ * and ols_predict flags every prediction as an extrapolation (its estimate
+ * and intervals are ols_fit's). For an auxiliary regression that reads only
+ * the coefficients, the fitted values and the statistics (a Breusch-Pagan
+ * test over a million runs), or a refit read for its estimates: one double
+ * per run and a pass over the runs less, the same numbers. */
+ols_status ols_fit_without_leverages(const double *x, const double *y, size_t n, size_t k,
+                                     ols_model *m);
+
 /* The same fit from runs summarised by group (repetitions of one
  * configuration): row i of x stands for count[i] runs that share those
  * term values, mean[i] is their mean response and within[i] the sum of
@@ -112,6 +122,40 @@ ols_status ols_fit(const double *x, const double *y, size_t n, size_t k, ols_mod
  * not a whole number >= 1, or a negative within, is OLS_ERR_NOT_FINITE. */
 ols_status ols_fit_grouped(const double *x, const double *mean, const double *count,
                            const double *within, size_t g, size_t k, ols_model *m);
+
+/* The intercept and the first k columns of a grouped design factored
+ * once, for fits that add one more column to them: a term search scores
+ * hundreds of candidates after the same chosen terms, and the scaling and
+ * the reflections of the columns they share are the same every time.
+ * ols_fit_grouped_after then gives ols_fit_grouped's model bit for bit
+ * (the same operations in the same order, test_ols_grouped.c). A prefix
+ * whose own columns the QR would set aside, or with too few rows, is not
+ * usable: the fits after it are then plain ols_fit_grouped.
+ *
+ * Ownership: ols_prefix_init fills a prefix the caller releases with
+ * ols_prefix_free (also after a failure). */
+typedef struct {
+    size_t g, k;    /* rows; columns besides the intercept */
+    bool usable;
+    double *scale;  /* k + 1: the norm each column was divided by */
+    double *v;      /* (k + 1) x g: each step's reflection vector */
+    double *beta;   /* k + 1: its factor */
+    double *r;      /* (k + 1) x (k + 1), column-major: R of these columns */
+    double *qty;    /* g: the weighted means after the reflections */
+} ols_prefix;
+
+/* Factor [1 x] (x row-major g x k, k may be 0) with the means and counts
+ * of ols_fit_grouped. OLS_OK (see usable) or OLS_ERR_NOMEM. */
+ols_status ols_prefix_init(ols_prefix *pre, const double *x, const double *mean,
+                           const double *count, size_t g, size_t k);
+
+/* ols_fit_grouped of x (row-major g x k) whose first k - 1 columns are the
+ * prefix's x, with the same means and counts. */
+ols_status ols_fit_grouped_after(const ols_prefix *pre, const double *x, const double *mean,
+                                 const double *count, const double *within, size_t g, size_t k,
+                                 ols_model *m);
+
+void ols_prefix_free(ols_prefix *pre);
 
 /* Sum over every run of its squared leave-one-group-out residual, for a
  * model from ols_fit_grouped (each group left out whole) or ols_fit (each

@@ -115,8 +115,9 @@ bool scopred_formula_eval(const scopred_formula *f, expr_lookup_fn lookup, void 
 bool scopred_design(const scopred_formula *f, const table *t, const size_t *rows,
                     size_t nrows, double *x, expr_error *err, size_t *bad_row)
 {
+    table_row_ctx rc = {.t = t}; /* one for every row: it remembers the columns */
     for (size_t i = 0; i < nrows; i++) {
-        table_row_ctx rc = {t, rows[i]};
+        rc.row = rows[i];
         if (!scopred_formula_eval(f, expr_lookup_table_row, &rc, x + i * f->nterms, err)) {
             *bad_row = i;
             return false;

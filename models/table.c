@@ -66,6 +66,67 @@ static char *store_string(table *t, const char *s, size_t len)
     return copy;
 }
 
+/* ------------------------------------------------------------------ */
+/* Interned texts (table.h: Memory)                                    */
+
+/* FNV-1a of the len bytes at s. */
+static uint64_t bytes_hash(const char *s, size_t len)
+{
+    uint64_t h = 1469598103934665603u;
+    for (size_t i = 0; i < len; i++)
+        h = (h ^ (unsigned char)s[i]) * 1099511628211u;
+    return h;
+}
+
+/* The slot of the text s[0..len) among the interned: where it is, or the
+ * free slot where it would go (the set is never more than half full). */
+static size_t interned_slot(const table *t, const char *s, size_t len, uint64_t h)
+{
+    size_t mask = t->interned_cap - 1, i = (size_t)(h ^ h >> 29) & mask;
+    for (const char *x; (x = t->interned[i]); i = (i + 1) & mask)
+        if (memcmp(x, s, len) == 0 && x[len] == '\0')
+            return i;
+    return i;
+}
+
+/* Room for one more interned text; false when out of memory. */
+static bool interned_reserve(table *t)
+{
+    if (2 * (t->ninterned + 1) <= t->interned_cap)
+        return true;
+    size_t old_cap = t->interned_cap, cap = old_cap ? 2 * old_cap : 64;
+    char **old = t->interned, **fresh = calloc(cap, sizeof *fresh);
+    if (!fresh)
+        return false;
+    t->interned = fresh;
+    t->interned_cap = cap;
+    for (size_t i = 0; i < old_cap; i++)
+        if (old[i]) {
+            size_t len = strlen(old[i]);
+            t->interned[interned_slot(t, old[i], len, bytes_hash(old[i], len))] = old[i];
+        }
+    free(old);
+    return true;
+}
+
+/* The table's copy of s[0..len): the interned one when there is one, else
+ * a new one (interned while the set has room); NULL when out of memory. */
+static char *store_text(table *t, const char *s, size_t len)
+{
+    if (len > TABLE_INTERNED_LEN)
+        return store_string(t, s, len);
+    uint64_t h = bytes_hash(s, len);
+    size_t slot = t->interned_cap ? interned_slot(t, s, len, h) : 0;
+    if (t->interned_cap && t->interned[slot])
+        return t->interned[slot];
+    char *copy = store_string(t, s, len);
+    if (!copy || t->ninterned >= TABLE_INTERNED || !interned_reserve(t))
+        return copy; /* not interned: a later equal text gets its own copy */
+    t->interned[interned_slot(t, s, len, h)] = copy;
+    t->ninterned++;
+    return copy;
+}
+
 void table_free(table *t)
 {
     for (size_t i = 0; i < t->ncols; i++)
@@ -78,6 +139,7 @@ void table_free(table *t)
     free(t->cols);
     free(t->line);
     free(t->name_index);
+    free(t->interned);
     table_init(t);
 }
 
@@ -222,7 +284,7 @@ bool table_set_text_n(table *t, size_t row, size_t col, const char *s, size_t le
     if (row >= t->nrows || col >= t->ncols || t->cols[col].kind != COL_TEXT)
         return false;
     char *copy = NULL;
-    if (s && !(copy = store_string(t, s, len)))
+    if (s && !(copy = store_text(t, s, len)))
         return false;
     t->cols[col].text[row] = copy;
     return true;

@@ -14,7 +14,11 @@
  * Memory: text cells are copied into large blocks owned by the table (no
  * malloc per cell), so a table holds about its text, 8 bytes per cell and
  * 8 bytes per row; a value replaced in place keeps its old bytes until
- * table_free.
+ * table_free. Short texts are stored once per table (interned: the first
+ * TABLE_INTERNED distinct ones of up to TABLE_INTERNED_LEN bytes), so a
+ * column that repeats a few values (cluster, code, date) costs 8 bytes a
+ * cell; cells with the same text may then share one pointer, which is why
+ * a cell's text must never be written through.
  */
 #ifndef PERFCAST_TABLE_H
 #define PERFCAST_TABLE_H
@@ -43,7 +47,13 @@ typedef struct {
     size_t *name_index; /* hash of the column names: column + 1, 0 = free slot */
     size_t index_cap;   /* slots in name_index, a power of two > 2 * ncols */
     struct table_block *strings; /* where text cells live (newest block first) */
+    char **interned;     /* texts stored once: open addressing, NULL = free slot */
+    size_t interned_cap; /* slots in interned, a power of two (0: none yet) */
+    size_t ninterned;
 } table;
+
+#define TABLE_INTERNED 4096
+#define TABLE_INTERNED_LEN 64
 
 /* Initialise an empty table (no columns, no rows). */
 void table_init(table *t);

@@ -29,52 +29,92 @@ static double factor_value(const term_factor *f, double p)
     return v;
 }
 
-/* Sorting rows of values. */
+/* Distinct rows of values, found by hashing their bytes. */
 typedef struct {
-    const double *row;
-    size_t len, index;
-} keyed;
+    const double *data;
+    size_t len, stride;
+    size_t *first; /* per slot: the first row with these values + 1, 0 = free */
+    size_t *id;    /* per slot: their number */
+    size_t cap;    /* a power of two, more than twice the rows numbered */
+} distinct_rows;
 
-static int compare_keyed(const void *a, const void *b)
+static uint64_t row_bytes_hash(const distinct_rows *d, size_t row)
 {
-    const keyed *x = a, *y = b;
-    int c = memcmp(x->row, y->row, x->len * sizeof *x->row);
-    if (c)
-        return c;
-    return x->index < y->index ? -1 : x->index > y->index;
+    uint64_t h = 0x9e3779b97f4a7c15ULL;
+    for (size_t k = 0; k < d->len; k++) {
+        uint64_t v;
+        memcpy(&v, d->data + row * d->stride + k, sizeof v);
+        h = (h ^ v) * 0xff51afd7ed558ccdULL;
+        h ^= h >> 32;
+    }
+    return h;
+}
+
+/* The slot of row's values: where they are, or the free slot for them. */
+static size_t distinct_slot(const distinct_rows *d, size_t row, uint64_t h)
+{
+    const double *values = d->data + row * d->stride;
+    for (size_t i = (size_t)h & (d->cap - 1);; i = (i + 1) & (d->cap - 1)) {
+        if (!d->first[i])
+            return i;
+        const double *seen = d->data + (d->first[i] - 1) * d->stride;
+        if (memcmp(seen, values, d->len * sizeof *values) == 0)
+            return i;
+    }
+}
+
+/* Double the slots; false when out of memory. */
+static bool distinct_grow(distinct_rows *d)
+{
+    distinct_rows bigger = *d;
+    bigger.cap = d->cap ? 2 * d->cap : 1024;
+    bigger.first = calloc(bigger.cap, sizeof *bigger.first);
+    bigger.id = malloc(bigger.cap * sizeof *bigger.id);
+    if (!bigger.first || !bigger.id) {
+        free(bigger.first);
+        free(bigger.id);
+        return false;
+    }
+    for (size_t i = 0; i < d->cap; i++)
+        if (d->first[i]) {
+            size_t row = d->first[i] - 1;
+            size_t j = distinct_slot(&bigger, row, row_bytes_hash(&bigger, row));
+            bigger.first[j] = d->first[i];
+            bigger.id[j] = d->id[i];
+        }
+    free(d->first);
+    free(d->id);
+    *d = bigger;
+    return true;
 }
 
 /* Number the distinct rows (len values each, stride apart) of data in the
  * order they first appear: id[i] for each of the n rows; returns how many
- * (0 when out of memory). Sorting makes this O(n log n); rows are equal
- * when their bytes are, as the repetitions of a configuration are. */
+ * (0 when out of memory). Rows are equal when their bytes are, as the
+ * repetitions of a configuration are; a hash of the bytes finds them in
+ * one pass (sorting the rows took three sorts of every training run). */
 static size_t number_distinct(const double *data, size_t n, size_t len, size_t stride,
                               size_t *id)
 {
-    keyed *k = malloc((n + 1) * sizeof *k);
-    size_t *renumber = malloc((n + 1) * sizeof *renumber);
+    distinct_rows d = {.data = data, .len = len, .stride = stride};
     size_t count = 0;
-    if (k && renumber) {
-        for (size_t i = 0; i < n; i++)
-            k[i] = (keyed){data + i * stride, len, i};
-        qsort(k, n, sizeof *k, compare_keyed);
-        /* Sorted, equal rows are neighbours: number them in sorted order... */
-        for (size_t i = 0; i < n; i++) {
-            if (i == 0 || memcmp(k[i].row, k[i - 1].row, len * sizeof *k[i].row) != 0)
-                renumber[count++] = SIZE_MAX;
-            id[k[i].index] = count - 1;
+    bool ok = distinct_grow(&d);
+    for (size_t i = 0; ok && i < n; i++) {
+        uint64_t h = row_bytes_hash(&d, i);
+        size_t slot = distinct_slot(&d, i, h);
+        if (!d.first[slot]) {
+            if (2 * (count + 1) > d.cap) {
+                ok = distinct_grow(&d);
+                slot = distinct_slot(&d, i, h);
+            }
+            d.first[slot] = i + 1;
+            d.id[slot] = count++;
         }
-        /* ...then by first appearance. */
-        size_t next = 0;
-        for (size_t i = 0; i < n; i++) {
-            if (renumber[id[i]] == SIZE_MAX)
-                renumber[id[i]] = next++;
-            id[i] = renumber[id[i]];
-        }
+        id[i] = d.id[slot];
     }
-    free(k);
-    free(renumber);
-    return count;
+    free(d.first);
+    free(d.id);
+    return ok ? count : 0;
 }
 
 /* Parameter p's distinct values and every factor's value at each. level[i]

@@ -34,6 +34,12 @@ typedef struct {
     double *chosen_values; /* nchosen x g */
     double *x;             /* design scratch, g x (nchosen + 1) */
     double *values;        /* scratch for one candidate's values */
+    unsigned long long *memo_key; /* scores of shapes tried with the terms chosen
+                                     so far (see memo_slot); 0 = free slot */
+    double *memo_error;
+    size_t memo_cap, memo_used;   /* memo_cap a power of two (0: no memo yet) */
+    ols_prefix prefix;     /* the chosen terms factored, for the candidates */
+    bool prefix_ready;     /* prefix is that of the terms chosen so far */
     size_t evaluated;      /* candidates scored */
     double error;          /* LOO mean squared error of the chosen model */
     double base;           /* the same for the intercept alone */
@@ -51,6 +57,26 @@ static void say(search *s, const char *fmt, ...)
     va_end(ap);
 }
 
+/* The chosen terms factored once for the candidates after them
+ * (ols_prefix: the same fits, bit for bit); false when out of memory. */
+static bool chosen_prefix(search *s)
+{
+    if (s->prefix_ready)
+        return true;
+    const termdata *d = s->d;
+    size_t k = s->nchosen;
+    double *x = malloc((d->g * k + 1) * sizeof *x);
+    if (!x)
+        return false;
+    for (size_t r = 0; r < d->g; r++)
+        for (size_t j = 0; j < k; j++)
+            x[r * k + j] = s->chosen_values[j * d->g + r];
+    ols_status st = ols_prefix_init(&s->prefix, x, d->mean, d->count, d->g, k);
+    free(x);
+    s->prefix_ready = st == OLS_OK;
+    return s->prefix_ready;
+}
+
 /* Cross-validation error of y ~ 1 + the first cols columns of s->x: the
  * mean squared error of each run predicted without its configuration;
  * INFINITY when some coefficient is not estimable or a configuration
@@ -59,7 +85,11 @@ static double loo_error(search *s, size_t cols)
 {
     const termdata *d = s->d;
     ols_model m;
-    ols_status st = ols_fit_grouped(s->x, d->mean, d->count, d->within, d->g, cols, &m);
+    /* A candidate after the chosen terms: their columns are factored once. */
+    ols_status st = cols == s->nchosen + 1 && chosen_prefix(s)
+                        ? ols_fit_grouped_after(&s->prefix, s->x, d->mean, d->count, d->within,
+                                                d->g, cols, &m)
+                        : ols_fit_grouped(s->x, d->mean, d->count, d->within, d->g, cols, &m);
     double e = INFINITY;
     if (st == OLS_OK && m.rank == cols + 1)
         st = ols_grouped_loo_sse(&m, &e);
@@ -89,12 +119,101 @@ static bool set_design(search *s, const term_shape *t, size_t *cols)
     return true;
 }
 
-/* LOO error of the chosen terms plus t (INFINITY when t is unusable). */
+/* ------------------------------------------------------------------ */
+/* Scores already computed                                              */
+
+/* The local search of a term meets the same shapes again and again (the
+ * neighbours of a shape and of its best neighbour overlap: every
+ * replacement of the factor it kept), and each score is a fit over all
+ * configurations. Scores are kept by shape until a term is chosen (then
+ * every score changes): the same shape, factors in the same order, gives
+ * the same design and so the same score, bit for bit. */
+
+/* The shape packed into 64 bits (16 per factor), never 0; 0 when it does
+ * not fit (a parameter index beyond 255): such shapes are not kept. */
+static unsigned long long memo_pack(const term_shape *t)
+{
+    unsigned long long key = 0;
+    for (size_t k = 0; k < t->nf; k++) {
+        const term_factor *f = &t->f[k];
+        if (f->param > 255)
+            return 0;
+        unsigned long long bits = 1u << 15 | (unsigned long long)f->param << 7 |
+                                  (unsigned long long)(f->quarters + TERMDATA_MAX_QUARTERS) << 2 |
+                                  (unsigned long long)f->log_power;
+        key |= bits << (16 * k);
+    }
+    return key;
+}
+
+/* The slot holding key, or the free slot where it goes. */
+static size_t memo_slot(const search *s, unsigned long long key)
+{
+    size_t i = (size_t)((key * 0x9e3779b97f4a7c15ULL) >> 20) & (s->memo_cap - 1);
+    while (s->memo_key[i] != 0 && s->memo_key[i] != key)
+        i = (i + 1) & (s->memo_cap - 1);
+    return i;
+}
+
+/* Double the memo (or make its first 1024 slots); false when out of memory
+ * (scores are then simply not kept). */
+static bool memo_grow(search *s)
+{
+    size_t old_cap = s->memo_cap, cap = old_cap ? 2 * old_cap : 1024;
+    unsigned long long *old_key = s->memo_key;
+    double *old_error = s->memo_error;
+    unsigned long long *key = calloc(cap, sizeof *key);
+    double *error = malloc(cap * sizeof *error);
+    if (!key || !error) {
+        free(key);
+        free(error);
+        return false;
+    }
+    s->memo_key = key, s->memo_error = error, s->memo_cap = cap;
+    for (size_t i = 0; i < old_cap; i++)
+        if (old_key[i]) {
+            size_t j = memo_slot(s, old_key[i]);
+            s->memo_key[j] = old_key[i];
+            s->memo_error[j] = old_error[i];
+        }
+    free(old_key);
+    free(old_error);
+    return true;
+}
+
+static void memo_put(search *s, unsigned long long key, double error)
+{
+    if (key == 0 || (2 * (s->memo_used + 1) > s->memo_cap && !memo_grow(s)))
+        return;
+    size_t i = memo_slot(s, key);
+    s->memo_used += s->memo_key[i] == 0;
+    s->memo_key[i] = key;
+    s->memo_error[i] = error;
+}
+
+/* Forget every score (a term was chosen). */
+static void memo_clear(search *s)
+{
+    if (s->memo_cap)
+        memset(s->memo_key, 0, s->memo_cap * sizeof *s->memo_key);
+    s->memo_used = 0;
+}
+
+/* LOO error of the chosen terms plus t (INFINITY when t is unusable);
+ * every call counts as a candidate scored, kept or not. */
 static double score(search *s, const term_shape *t)
 {
     size_t cols;
     s->evaluated++;
-    return set_design(s, t, &cols) ? loo_error(s, cols) : INFINITY;
+    unsigned long long key = memo_pack(t);
+    if (key && s->memo_cap) {
+        size_t i = memo_slot(s, key);
+        if (s->memo_key[i] == key)
+            return s->memo_error[i];
+    }
+    double e = set_design(s, t, &cols) ? loo_error(s, cols) : INFINITY;
+    memo_put(s, key, e);
+    return e;
 }
 
 /* Fit y ~ 1 + the first cols columns of s->x on the configurations where
@@ -343,6 +462,9 @@ static bool add_chosen(search *s, const term_shape *t, double e)
         return false;
     s->chosen[s->nchosen++] = *t;
     s->error = e;
+    memo_clear(s);
+    ols_prefix_free(&s->prefix);
+    s->prefix_ready = false;
     return true;
 }
 
@@ -461,6 +583,9 @@ static void search_free(search *s)
     free(s->x);
     free(s->values);
     free(s->fold);
+    free(s->memo_key);
+    free(s->memo_error);
+    ols_prefix_free(&s->prefix);
 }
 
 static bool search_init(search *s, const termdata *d, const termsearch_options *opt)

@@ -107,7 +107,7 @@ int main(void)
             !scopred_report_fit(&f, &m, NULL, &rep) || !regdiag_run(&m, xe, TERMS, &d))
             return 1;
         for (size_t t = 0; t < 3; t++) {
-            table_row_ctx rc = {&runs, t * 37};
+            table_row_ctx rc = {.t = &runs, .row = t * 37};
             ols_prediction p;
             if (!scopred_formula_eval(&f, expr_lookup_table_row, &rc, x0, &err))
                 return 1;

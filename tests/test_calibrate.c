@@ -7,6 +7,7 @@
  * term (model misfit growing with scale).
  */
 #include "gen/experiment.h"
+#include "gen/experiment_run.h"
 #include "models/calibrate.h"
 #include "tests/testutil.h"
 
@@ -338,6 +339,11 @@ static void test_embedded_archive(void)
     printf("\n  embedded archive: calibrated PI covers %.0f of %.0f held-out targets (%.1f%%)\n",
            inside, with, 100 * inside / with);
     CU_ASSERT(held > 100);
+    /* Measured: 127 of 139 (91.4%) with the real 16-core campaigns
+     * (mgbench16-*), 115 of 125 (92%) before them. There, the strip
+     * experiment that keeps the paper's np0 = 4, 8 cannot be backtested and
+     * its interval holds measurement noise only (its note says so); the
+     * others use every np0 or borrow those backtests. */
     CU_ASSERT(inside >= 0.90 * with);
     free(csv);
     testutil_remove_dir(tmp);

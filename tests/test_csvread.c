@@ -1,6 +1,7 @@
 /*
  * test_csvread.c — CSV reading: RFC 4180 quoting, line ends, BOM, blank
- * lines, positions, numbers, and the problems that make a file unusable.
+ * lines, positions (plain lines split without libcsv), numbers (strtod's,
+ * bit for bit), and the problems that make a file unusable.
  */
 #include "gen/csvread.h"
 #include "tests/testutil.h"
@@ -17,6 +18,16 @@ static bool parse(const char *text, size_t len, csv_doc *doc, diag_list *d)
     return csv_parse_buffer(text, len, "t.csv", doc, d);
 }
 
+/* Parse text, which must give nrows rows and no problem. */
+static void parse_clean(const char *text, size_t len, size_t nrows, csv_doc *doc)
+{
+    diag_list d;
+    CU_ASSERT_TRUE_FATAL(parse(text, len, doc, &d));
+    CU_ASSERT_EQUAL(d.count, 0);
+    CU_ASSERT_EQUAL_FATAL(doc->nrows, nrows);
+    diag_free(&d);
+}
+
 static void test_quoting_and_line_ends(void)
 {
     const char text[] = "\xEF\xBB\xBF" "a,b,c\r\n"
@@ -25,10 +36,7 @@ static void test_quoting_and_line_ends(void)
                         "\n"
                         "1,,3\n";
     csv_doc doc;
-    diag_list d;
-    CU_ASSERT_TRUE_FATAL(parse(text, sizeof text - 1, &doc, &d));
-    CU_ASSERT_EQUAL(d.count, 0);
-    CU_ASSERT_EQUAL_FATAL(doc.nrows, 3); /* blank lines are skipped */
+    parse_clean(text, sizeof text - 1, 3, &doc); /* blank lines are skipped */
     CU_ASSERT_STRING_EQUAL(doc.rows[0].fields[0].text, "a"); /* BOM gone */
     CU_ASSERT_STRING_EQUAL(doc.rows[1].fields[0].text, "x, y");
     CU_ASSERT_STRING_EQUAL(doc.rows[1].fields[1].text, "say \"hi\"");
@@ -43,7 +51,6 @@ static void test_quoting_and_line_ends(void)
     CU_ASSERT_EQUAL(doc.rows[1].fields[2].line, 2);
     CU_ASSERT_EQUAL(doc.rows[1].fields[2].column, 21);
     csv_doc_free(&doc);
-    diag_free(&d);
 }
 
 static void test_no_final_newline_and_utf8_columns(void)
@@ -232,6 +239,80 @@ static void test_numbers(void)
     CU_ASSERT_STRING_EQUAL(why, "not a finite number");
 }
 
+/* Plain lines (no quote) are split without libcsv: the same texts and
+ * positions as libcsv gives them (checked against it on random input while
+ * this was written; here by hand): blanks around a field left out, a
+ * field at the column after the previous comma, the row's end at its
+ * terminator ('\r' of "\r\n"), columns in characters, and a quoted line
+ * among plain ones. */
+static void test_plain_lines(void)
+{
+    const char text[] = "a, b ,\tc\t\r\n"
+                        "\n"
+                        "na\xC3\xAFve,,\xC3\xA9\n"
+                        "\"q\",x\n"
+                        " 1 ,2";
+    csv_doc doc;
+    parse_clean(text, sizeof text - 1, 4, &doc);
+    const struct {
+        size_t row, field;
+        const char *text;
+        long line, column;
+    } want[] = {
+        {0, 0, "a", 1, 1},          {0, 1, "b", 1, 3},   {0, 2, "c", 1, 7},
+        {1, 0, "na\xC3\xAFve", 3, 1}, {1, 1, "", 3, 7},    {1, 2, "\xC3\xA9", 3, 8},
+        {2, 0, "q", 4, 1},          {2, 1, "x", 4, 5},   {3, 0, "1", 5, 1},
+        {3, 1, "2", 5, 5},
+    };
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+        const csv_field *f = &doc.rows[want[i].row].fields[want[i].field];
+        CU_ASSERT_STRING_EQUAL(f->text, want[i].text);
+        CU_ASSERT_EQUAL(f->line, want[i].line);
+        CU_ASSERT_EQUAL(f->column, want[i].column);
+        CU_ASSERT_FALSE(f->quoted && want[i].row != 2);
+    }
+    CU_ASSERT_EQUAL(doc.rows[0].end_column, 10); /* the '\r' */
+    CU_ASSERT_EQUAL(doc.rows[1].line, 3);
+    CU_ASSERT_EQUAL(doc.rows[1].end_column, 9);  /* the '\n' after "é" */
+    CU_ASSERT_EQUAL(doc.rows[3].end_column, 6);  /* no final newline: past the end */
+    csv_doc_free(&doc);
+}
+
+/* csv_parse_number gives strtod's double, bit for bit, on decimals of every
+ * shape (its exact fast path and strtod's general one). */
+static void test_numbers_match_strtod(void)
+{
+    unsigned long long x = 88172645463325252ULL;
+    char text[64];
+    long wrong = 0, tried = 0;
+    for (int i = 0; i < 200000; i++) {
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        double v = (double)(x >> 11) / (double)(1ULL << 53) * pow(10, (int)(x % 40) - 20);
+        int digits = 1 + (int)(x >> 3) % 18;
+        switch (i % 5) {
+        case 0: snprintf(text, sizeof text, "%.*g", digits, v); break;
+        case 1: snprintf(text, sizeof text, "%.*f", digits % 12, v); break;
+        case 2: snprintf(text, sizeof text, "%.*e", digits, -v); break;
+        case 3: snprintf(text, sizeof text, "%llu", (x >> (x % 64))); break;
+        default: snprintf(text, sizeof text, "00%.*f ", digits % 6, v * 1e6); break;
+        }
+        double got, want = strtod(text, NULL);
+        const char *why;
+        tried++;
+        wrong += !csv_parse_number(text, &got, &why) || memcmp(&got, &want, sizeof got) != 0;
+    }
+    CU_ASSERT_EQUAL(wrong, 0);
+    CU_ASSERT_EQUAL(tried, 200000);
+    const char *edge[] = {"-0", "0.", "1.", ".5", "1e22", "9007199254740993", "1e-22",
+                          "123456789012345678901234567890", "4.9e-324", "1.7976931348623157e308"};
+    for (size_t i = 0; i < sizeof edge / sizeof edge[0]; i++) {
+        double got, want = strtod(edge[i], NULL);
+        const char *why;
+        CU_ASSERT_TRUE(csv_parse_number(edge[i], &got, &why));
+        CU_ASSERT_EQUAL(memcmp(&got, &want, sizeof got), 0);
+    }
+}
+
 int main(void)
 {
     static const testutil_test tests[] = {
@@ -243,6 +324,8 @@ int main(void)
         {"line length limit", test_line_limit},
         {"streamed read = in-memory read", test_streamed_read_matches_memory},
         {"numbers", test_numbers},
+        {"plain lines split without libcsv: same texts and positions", test_plain_lines},
+        {"numbers: strtod's value, bit for bit", test_numbers_match_strtod},
         {NULL, NULL},
     };
     static const testutil_suite suites[] = {{"csvread", tests}, {NULL, NULL}};

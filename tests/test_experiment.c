@@ -3,6 +3,7 @@
  * measured means over repetitions, component sums and the signed error,
  * worked by hand on a small archive.
  */
+#include "gen/config_index.h"
 #include "gen/experiment.h"
 #include "tests/testutil.h"
 
@@ -92,17 +93,17 @@ static void test_selection_and_means(void)
 
 static void test_identifying_columns(void)
 {
-    CU_ASSERT_TRUE(experiment_is_identifying("np"));
-    CU_ASSERT_TRUE(experiment_is_identifying("cluster"));
-    CU_ASSERT_TRUE(experiment_is_identifying("N"));
-    CU_ASSERT_FALSE(experiment_is_identifying("time_s"));
-    CU_ASSERT_FALSE(experiment_is_identifying("time_setup_s"));
-    CU_ASSERT_FALSE(experiment_is_identifying("rep"));
-    CU_ASSERT_FALSE(experiment_is_identifying("published_prediction_s"));
-    CU_ASSERT_FALSE(experiment_is_identifying("note"));
-    CU_ASSERT_FALSE(experiment_is_identifying("rel_residual"));
-    CU_ASSERT_FALSE(experiment_is_identifying("cycles"));
-    CU_ASSERT_TRUE(experiment_is_identifying("work_mb"));
+    CU_ASSERT_TRUE(config_is_identifying("np"));
+    CU_ASSERT_TRUE(config_is_identifying("cluster"));
+    CU_ASSERT_TRUE(config_is_identifying("N"));
+    CU_ASSERT_FALSE(config_is_identifying("time_s"));
+    CU_ASSERT_FALSE(config_is_identifying("time_setup_s"));
+    CU_ASSERT_FALSE(config_is_identifying("rep"));
+    CU_ASSERT_FALSE(config_is_identifying("published_prediction_s"));
+    CU_ASSERT_FALSE(config_is_identifying("note"));
+    CU_ASSERT_FALSE(config_is_identifying("rel_residual"));
+    CU_ASSERT_FALSE(config_is_identifying("cycles"));
+    CU_ASSERT_TRUE(config_is_identifying("work_mb"));
 }
 
 /* Many configurations, their repetitions interleaved: each target gathers

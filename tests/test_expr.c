@@ -8,6 +8,7 @@
 #include "tests/testutil.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -350,6 +351,50 @@ static void test_types(void)
     expect_error("cluster*np", 1, "expected a number");
 }
 
+/* A table_row_ctx reused over rows (it remembers columns by the name's
+ * address) gives every row's own values, with more names than it
+ * remembers, an unknown name refused every time, and a text column. */
+static void test_table_rows(void)
+{
+    table t;
+    table_init(&t);
+    char name[16];
+    for (int c = 0; c < EXPR_ROW_COLUMNS + 3; c++) {
+        snprintf(name, sizeof name, "c%d", c);
+        CU_ASSERT_FATAL(table_add_column(&t, name, COL_NUMBER) == c);
+    }
+    CU_ASSERT_FATAL(table_add_column(&t, "cluster", COL_TEXT) == EXPR_ROW_COLUMNS + 3);
+    for (int r = 0; r < 50; r++) {
+        CU_ASSERT_FATAL(table_add_row(&t, r + 2) == r);
+        for (int c = 0; c < EXPR_ROW_COLUMNS + 3; c++)
+            table_set_number(&t, (size_t)r, (size_t)c, 100.0 * c + r);
+        table_set_text(&t, (size_t)r, EXPR_ROW_COLUMNS + 3, r % 2 ? "odd" : "even");
+    }
+    /* c0 + c1 + ... + c10, then whether the cluster is "odd". */
+    expr_error err;
+    expr *sum = expr_parse("c0+c1+c2+c3+c4+c5+c6+c7+c8+c9+c10", &err);
+    expr *odd = expr_parse("cluster == 'odd'", &err);
+    expr *unknown = expr_parse("c0 + nosuch", &err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(sum && odd && unknown);
+    table_row_ctx rc = {.t = &t};
+    long wrong = 0;
+    for (size_t r = 0; r < 50; r++) {
+        rc.row = r;
+        double v, is_odd, u;
+        wrong += !expr_eval_number(sum, expr_lookup_table_row, &rc, &v, &err) ||
+                 v != 100.0 * 55 + 11.0 * (double)r;
+        wrong += !expr_eval_number(odd, expr_lookup_table_row, &rc, &is_odd, &err) ||
+                 is_odd != (double)(r % 2);
+        wrong += expr_eval_number(unknown, expr_lookup_table_row, &rc, &u, &err);
+    }
+    CU_ASSERT_EQUAL(wrong, 0);
+    CU_ASSERT_EQUAL(rc.nseen, EXPR_ROW_COLUMNS);
+    expr_free(sum);
+    expr_free(odd);
+    expr_free(unknown);
+    table_free(&t);
+}
+
 /* A deterministic generator (xorshift) for the property test. */
 static unsigned next_random(unsigned *state)
 {
@@ -479,6 +524,7 @@ int main(void)
         {"round trip cases", test_round_trip_cases},
         {"round trip property", test_round_trip_property},
         {"static types", test_types},
+        {"table rows, one ctx reused", test_table_rows},
         {NULL, NULL},
     };
     static const testutil_test error_tests[] = {

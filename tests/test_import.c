@@ -215,6 +215,86 @@ static void test_jube_and_csv_doc(void)
     assert_checks_and_predicts("any");
 }
 
+/* The value after `"key": ` in perfcast's JSON output, or NAN. */
+static double json_number(const char *json, const char *key)
+{
+    char pattern[64];
+    snprintf(pattern, sizeof pattern, "\"%s\": ", key);
+    const char *at = json ? strstr(json, pattern) : NULL;
+    return at ? strtod(at + strlen(pattern), NULL) : NAN;
+}
+
+/* Extra-P's mpi_data.csv (real MPI collective timings, microseconds): the
+ * process count is `Ranks`, the response the median; every other number is
+ * a measured figure (metric_*), every text a label (tag_*), so no column of
+ * statistics splits the configurations. Hand-derived check: IntelMPI
+ * Allreduce medians 30.9298, 42.23915, 60.6374, 87.6021 at log2(np) = 5..8
+ * give the least-squares line 55.3521125 + 18.841515 (log2(np) - 6.5),
+ * 102.4559 at np = 512 (measured 130.57975). */
+static void test_real_csv_sample(void)
+{
+    static const char map[] =
+        "--map Ranks=np,median=metric_median_us,mean=metric_mean_us,sd=metric_sd_us,"
+        "min=metric_min_us,max=metric_max_us,iqr=metric_iqr_us,N=metric_samples,"
+        "ci_sd_left=metric_ci_sd_left,ci_sd_right=metric_ci_sd_right,"
+        "ci_median_left=metric_ci_median_left,ci_median_right=metric_ci_median_right,"
+        "ci_iqr_left=metric_ci_iqr_left,ci_iqr_right=metric_ci_iqr_right,"
+        "smallest_left=tag_smallest_left,largest_left=tag_largest_left,"
+        "smallest_right=tag_smallest_right,largest_right=tag_largest_right,"
+        "smallest_interval=tag_smallest_interval,largest_interval=tag_largest_interval "
+        "--response metric_median_us";
+    char *out = NULL;
+    CU_ASSERT_EQUAL_FATAL(import(&out, "csv", FIX "/real/extrap_mpi_data.csv", "mpi", map), 0);
+    free(out);
+    csv_doc doc;
+    CU_ASSERT_TRUE_FATAL(load_runs("mpi", &doc));
+    CU_ASSERT_EQUAL(doc.nrows, 21);
+    assert_cell(&doc, 4, "np", "512");
+    assert_cell(&doc, 4, "tag_mpi", "IntelMPI");
+    assert_cell(&doc, 4, "tag_variable", "MPI_Allreduce");
+    assert_cell(&doc, 4, "metric_median_us", "130.57975");
+    csv_doc_free(&doc);
+    assert_checks_and_predicts("mpi");
+
+    char path[1024];
+    snprintf(path, sizeof path, "%s/a/mpi/experiments.csv", tmp);
+    FILE *f = fopen(path, "a");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    fputs("intelmpi-allreduce,scopred,metric_median_us,log2(np),"
+          "\"np < 512 && tag_mpi == \"\"IntelMPI\"\" && tag_variable == \"\"MPI_Allreduce\"\"\","
+          "\"np == 512 && tag_mpi == \"\"IntelMPI\"\" && tag_variable == \"\"MPI_Allreduce\"\"\","
+          "IntelMPI Allreduce,\n", f);
+    fclose(f);
+    CU_ASSERT_EQUAL(testutil_perfcast_run(&out, "predict --archive %s/a --format json mpi "
+                                                "intelmpi-allreduce", tmp), 0);
+    CU_ASSERT_DOUBLE_EQUAL(json_number(out, "estimate"), 55.3521125 + 18.841515 * 2.5, 1e-6);
+    CU_ASSERT_DOUBLE_EQUAL(json_number(out, "measured"), 130.57975, 1e-9);
+    free(out);
+}
+
+/* Real `sacct --parsable2` output of a one-node Slurm 22.05 (see the
+ * fixtures README): job 2 FAILED and is left out; job 5's allocation ran
+ * 00:03:10 with a 4-task step; job 6 (a `perfcast plan --format slurm`
+ * script) has steps of 1 and 2 tasks, so np = 2. */
+static void test_real_sacct_sample(void)
+{
+    char *out = NULL;
+    CU_ASSERT_EQUAL_FATAL(import(&out, "sacct", FIX "/real/sacct_perfcast_dev.txt", "sr", ""), 0);
+    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "imported 5 new runs of 5"));
+    free(out);
+    csv_doc doc;
+    CU_ASSERT_TRUE_FATAL(load_runs("sr", &doc));
+    CU_ASSERT_EQUAL(doc.nrows, 6);
+    assert_cell(&doc, 3, "cluster", "perfcast-dev");
+    assert_cell(&doc, 3, "np", "4");
+    assert_cell(&doc, 3, "time_s", "190");
+    assert_cell(&doc, 3, "note", "job 5");
+    assert_cell(&doc, 4, "np", "2");
+    assert_cell(&doc, 4, "code", "perfcast-plan");
+    csv_doc_free(&doc);
+    assert_checks_and_predicts("sr");
+}
+
 static void test_real_samples(void)
 {
     char *out = NULL;
@@ -259,6 +339,8 @@ static void test_real_samples(void)
     CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "\"estimate\": 2.5,"));
     CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "\"error_pct\": -37.5,"));
     free(out);
+    test_real_csv_sample();
+    test_real_sacct_sample();
 }
 
 /* Importing again adds nothing; another file extends the campaign, and the

@@ -5,7 +5,9 @@
  * half-widths, ScoPred's historical-mean remark, targets that cannot be
  * evaluated, and fits without intervals that say why.
  */
+#include "gen/calibration.h"
 #include "gen/experiment.h"
+#include "gen/experiment_run.h"
 #include "tests/testutil.h"
 
 #include <math.h>
@@ -190,6 +192,70 @@ static void test_term_search(void)
                  "options", 0);
 }
 
+/* A calibration refit (estimates_only) gives the full fit's estimates, bit
+ * for bit, with the term search and with a given formula, and leaves out the
+ * diagnostics and the search note it was spared. */
+static void test_estimates_only(void)
+{
+    const char *formulas[] = {NULL, "N/P"};
+    for (size_t f = 0; f < 2; f++) {
+        fixture fx;
+        experiment_result full;
+        ep_fixture(&fx, formulas[f], "time_s", NULL, NULL);
+        CU_ASSERT_TRUE_FATAL(experiment_fit(NULL, &fx.camp, &fx.exp, false, &full));
+        CU_ASSERT_TRUE(full.rep.ndiagnostics > 0);
+        report lean;
+        report_init(&lean);
+        experiment_input in = full.input;
+        in.estimates_only = true;
+        char err[256] = "";
+        CU_ASSERT_TRUE_FATAL(experiment_adapter("scopred")(&in, &lean, err, sizeof err));
+        CU_ASSERT_EQUAL(lean.ndiagnostics, 0);
+        CU_ASSERT_EQUAL(lean.nwarnings, 0);
+        CU_ASSERT_EQUAL_FATAL(lean.npreds, full.rep.npreds);
+        CU_ASSERT_EQUAL_FATAL(lean.npreds, 2);
+        for (size_t i = 0; i < lean.npreds; i++) {
+            CU_ASSERT_EQUAL(lean.preds[i].config, full.rep.preds[i].config);
+            CU_ASSERT_TRUE(memcmp(&lean.preds[i].estimate, &full.rep.preds[i].estimate,
+                                  sizeof(double)) == 0);
+        }
+        report_free(&lean);
+        done(&fx, &full);
+    }
+}
+
+/* experiment_run lends the fit's term values to the calibration's refits
+ * (experiment_designs): the calibrated intervals are those of refits that
+ * evaluate their formulas themselves (experiment_fit, then
+ * calibration_apply without designs), bit for bit; with components too. */
+static void test_kept_designs(void)
+{
+    const char *formulas[] = {"N/P", "N/P"};
+    const char *responses[] = {"time_s", "time_a_s+time_b_s"};
+    const char *options[] = {NULL, "formula_time_b_s=N/P + N"};
+    for (size_t f = 0; f < 2; f++) {
+        fixture fx;
+        experiment_result kept, plain;
+        ep_fixture(&fx, formulas[f], responses[f], options[f], NULL);
+        CU_ASSERT_TRUE_FATAL(run(&fx, &kept));
+        CU_ASSERT_PTR_NULL(kept.input.designs); /* gone once the run is over */
+        CU_ASSERT_TRUE_FATAL(experiment_fit(NULL, &fx.camp, &fx.exp, false, &plain));
+        CU_ASSERT_TRUE_FATAL(calibration_apply(&plain, experiment_adapter("scopred")));
+        CU_ASSERT_EQUAL_FATAL(kept.rep.npreds, plain.rep.npreds);
+        size_t calibrated = 0;
+        for (size_t i = 0; i < kept.rep.npreds; i++) {
+            const report_prediction *a = &kept.rep.preds[i], *b = &plain.rep.preds[i];
+            CU_ASSERT_EQUAL(memcmp(&a->cal_low, &b->cal_low, sizeof a->cal_low), 0);
+            CU_ASSERT_EQUAL(memcmp(&a->cal_high, &b->cal_high, sizeof a->cal_high), 0);
+            calibrated += isfinite(a->cal_low);
+        }
+        CU_ASSERT_TRUE(calibrated > 0);
+        CU_ASSERT_STRING_EQUAL(kept.rep.interval_method, plain.rep.interval_method);
+        experiment_result_free(&plain);
+        done(&fx, &kept);
+    }
+}
+
 /* Components: each fitted alone (with its own formula from the options),
  * the total is the sum of the estimates, its half-widths the sums of the
  * half-widths. */
@@ -300,6 +366,9 @@ int main(void)
         {"bad formulas and options: positioned errors", test_bad_formulas},
         {"single response: statistics, verdicts, intervals", test_single_response_report},
         {"no formula: term search", test_term_search},
+        {"estimates only (calibration refits): same estimates, no diagnostics",
+         test_estimates_only},
+        {"the fit's term values lent to the calibration's refits", test_kept_designs},
         {"components summed with their half-widths", test_components},
         {"historical mean at a trained configuration", test_historical_mean},
         {"a target that cannot be evaluated", test_target_not_evaluable},

@@ -7,6 +7,7 @@
  * and the gen/ adapter.
  */
 #include "gen/experiment.h"
+#include "gen/experiment_run.h"
 #include "models/multicore.h"
 #include "tests/testutil.h"
 

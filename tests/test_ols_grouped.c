@@ -3,13 +3,16 @@
  * (ols_fit_grouped) against the plain fit of the runs themselves: the same
  * coefficients, statistics, HC3 standard errors and leave-one-configuration-
  * out errors (ols_loo_residuals with the configurations as groups, itself
- * checked against refits in test_termsearch.c), and the same aliasing.
+ * checked against refits in test_termsearch.c), and the same aliasing;
+ * and ols_fit_without_leverages against ols_fit, ols_fit_grouped_after
+ * against ols_fit_grouped.
  */
 #include "models/ols.h"
 #include "tests/testutil.h"
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 enum { CONFIGS = 9, K = 2, MAX_RUNS = CONFIGS * 4 };
 
@@ -115,6 +118,99 @@ static void test_grouped_equals_runs(void)
     ols_free(&grouped);
 }
 
+/* ols_fit_without_leverages: every number of ols_fit, bit for bit (the
+ * same arithmetic), and no leverages. */
+static void test_without_leverages(void)
+{
+    double x[MAX_RUNS * K], y[MAX_RUNS];
+    size_t group[MAX_RUNS];
+    size_t n = make_runs(x, y, group, false);
+    ols_model full, lean;
+    CU_ASSERT_EQUAL_FATAL(ols_fit(x, y, n, K, &full), OLS_OK);
+    CU_ASSERT_EQUAL_FATAL(ols_fit_without_leverages(x, y, n, K, &lean), OLS_OK);
+    CU_ASSERT_PTR_NULL(lean.hat);
+    CU_ASSERT_EQUAL(lean.max_hat, 0);
+    CU_ASSERT_TRUE(full.max_hat > 0);
+    CU_ASSERT_EQUAL(lean.rank, full.rank);
+    for (size_t j = 0; j <= K; j++) {
+        CU_ASSERT_EQUAL(lean.coef[j], full.coef[j]);
+        CU_ASSERT_EQUAL(lean.std_error[j], full.std_error[j]);
+        CU_ASSERT_EQUAL(lean.p[j], full.p[j]);
+    }
+    for (size_t i = 0; i < n; i++) {
+        CU_ASSERT_EQUAL(lean.fitted[i], full.fitted[i]);
+        CU_ASSERT_EQUAL(lean.residuals[i], full.residuals[i]);
+    }
+    CU_ASSERT_EQUAL(lean.rss, full.rss);
+    CU_ASSERT_EQUAL(lean.r2, full.r2);
+    CU_ASSERT_EQUAL(lean.f_p, full.f_p);
+    ols_free(&full);
+    ols_free(&lean);
+}
+
+/* Bit for bit, every number two models hold (same shape). */
+static size_t model_differences(const ols_model *a, const ols_model *b)
+{
+    size_t bad = a->rank != b->rank || a->ncoef != b->ncoef || a->ngroups != b->ngroups ||
+                 a->n != b->n || a->test_absent != b->test_absent;
+    if (bad)
+        return bad;
+    const double *pa[] = {a->coef, a->std_error, a->t, a->p, a->scale};
+    const double *pb[] = {b->coef, b->std_error, b->t, b->p, b->scale};
+    for (size_t v = 0; v < 5; v++)
+        bad += memcmp(pa[v], pb[v], a->ncoef * sizeof *pa[v]) != 0;
+    const double *ga[] = {a->fitted, a->residuals, a->hat};
+    const double *gb[] = {b->fitted, b->residuals, b->hat};
+    for (size_t v = 0; v < 3; v++)
+        bad += memcmp(ga[v], gb[v], a->ngroups * sizeof *ga[v]) != 0;
+    bad += memcmp(a->order, b->order, a->ncoef * sizeof *a->order) != 0;
+    bad += memcmp(a->rinv, b->rinv, a->rank * a->rank * sizeof *a->rinv) != 0;
+    bad += memcmp(a->alias, b->alias, a->rank * (a->ncoef - a->rank) * sizeof *a->alias) != 0;
+    const double sa[] = {a->rss, a->mss, a->sigma, a->r2, a->f, a->f_p, a->max_hat};
+    const double sb[] = {b->rss, b->mss, b->sigma, b->r2, b->f, b->f_p, b->max_hat};
+    return bad + (memcmp(sa, sb, sizeof sa) != 0);
+}
+
+/* ols_fit_grouped_after: the fit of a prefix plus one column is
+ * ols_fit_grouped's, bit for bit: with 0, 1 and 2 prefix columns, a last
+ * column aliased with them (set aside), a prefix the QR would reorder and
+ * too few rows (both fall back), every candidate of a small search. */
+static void test_after_prefix(void)
+{
+    enum { G = 40, KMAX = 3 };
+    double x[G * KMAX], prefix[G * KMAX], mean[G], count[G], within[G];
+    const char *shapes[] = {"c", "ac", "abc", "aba", "zbc", "abc"};
+    for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++) {
+        size_t k = strlen(shapes[s]), g = s == 5 ? 3 : G;
+        for (size_t i = 0; i < g; i++) {
+            double v = (double)i + 1;
+            for (size_t j = 0; j < k; j++) {
+                char c = shapes[s][j];
+                /* a = v^2, b = log2(v), c = 1/v; z = 0 (a column the QR sets aside) */
+                x[i * k + j] = c == 'a' ? v * v : c == 'b' ? log2(v) : c == 'c' ? 1 / v : 0;
+                if (j + 1 < k)
+                    prefix[i * (k - 1) + j] = x[i * k + j];
+            }
+            mean[i] = 2 + 0.3 * v + sin(3.0 * v);
+            count[i] = 1 + (double)(i % 3);
+            within[i] = 0.01 * (double)(i % 5);
+        }
+        ols_prefix pre;
+        ols_model plain, after;
+        CU_ASSERT_EQUAL_FATAL(ols_prefix_init(&pre, prefix, mean, count, g, k - 1), OLS_OK);
+        CU_ASSERT_EQUAL(pre.usable, s <= 3); /* "aba": the prefix itself is fine */
+        CU_ASSERT_EQUAL_FATAL(ols_fit_grouped(x, mean, count, within, g, k, &plain), OLS_OK);
+        CU_ASSERT_EQUAL_FATAL(ols_fit_grouped_after(&pre, x, mean, count, within, g, k, &after),
+                              OLS_OK);
+        CU_ASSERT_EQUAL(model_differences(&plain, &after), 0);
+        if (s == 3)
+            CU_ASSERT_EQUAL(after.rank, k); /* the repeated a set aside */
+        ols_free(&plain);
+        ols_free(&after);
+        ols_prefix_free(&pre);
+    }
+}
+
 /* An aliased term is left out the same way; a configuration that cannot be
  * left out makes the error infinite; bad counts are refused. */
 static void test_grouped_edges(void)
@@ -149,6 +245,8 @@ int main(void)
 {
     static const testutil_test tests[] = {
         {"grouped fit equals the fit of the runs", test_grouped_equals_runs},
+        {"a fit without leverages: the same numbers", test_without_leverages},
+        {"a fit after a factored prefix: the same numbers", test_after_prefix},
         {"aliasing, configurations that cannot be left out, bad counts", test_grouped_edges},
         {NULL, NULL},
     };

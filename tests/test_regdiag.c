@@ -12,6 +12,7 @@
 #include "tests/scopred_ref.h"
 #include "tests/testutil.h"
 
+#include <gsl/gsl_cdf.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -158,6 +159,40 @@ static void test_verdicts_clean_fit(void)
 
 /* An exact fit and a fit without residual degrees of freedom check
  * nothing and say why. */
+/* Influence over 3,000 runs, twenty of them far out with growing
+ * residuals, so Cook's distances fall on both sides of the median of
+ * F(rank, df): every flag is what the F distribution function says,
+ * P(F <= D) > 1/2. */
+static void test_influence_flags(void)
+{
+    enum { N = 3000 };
+    static double x[N], y[N];
+    for (size_t i = 0; i < N; i++) {
+        x[i] = (double)(i % 100);
+        y[i] = 1 + 0.5 * x[i] + sin(1.7 * (double)i) * (1 + (double)(i % 7));
+    }
+    /* Twenty far runs pulled ever further off the line: the largest ones
+     * influential, the first ones not. */
+    for (size_t k = 0; k < 20; k++) {
+        x[k] = 2000 + 100 * (double)k;
+        y[k] = 1 + 0.5 * x[k] + 60 * (double)k;
+    }
+    ols_model m;
+    regdiag_result r;
+    CU_ASSERT_EQUAL_FATAL(ols_fit(x, y, N, 1, &m), OLS_OK);
+    CU_ASSERT_TRUE_FATAL(regdiag_run(&m, x, 1, &r));
+    double p = (double)m.rank, df = (double)m.df_resid;
+    size_t wrong = 0, above = 0;
+    for (size_t i = 0; i < N; i++) {
+        wrong += r.influential[i] != (gsl_cdf_fdist_P(r.cooks[i], p, df) > 0.5);
+        above += r.influential[i];
+    }
+    CU_ASSERT_EQUAL(wrong, 0);
+    CU_ASSERT_TRUE(above > 0 && above < N / 10);
+    regdiag_free(&r);
+    ols_free(&m);
+}
+
 static void test_checks_that_cannot_run(void)
 {
     const double x[] = {1, 2, 3, 4, 5}, exact[] = {5, 8, 11, 14, 17};
@@ -201,6 +236,7 @@ int main(void)
         {"verdicts flag problems", test_verdicts_flag_problems},
         {"verdicts on a clean fit", test_verdicts_clean_fit},
         {"checks that cannot run say why", test_checks_that_cannot_run},
+        {"influence flags: the F distribution's verdict", test_influence_flags},
         {NULL, NULL},
     };
     const testutil_suite suites[] = {

@@ -6,6 +6,7 @@
  * errors.
  */
 #include "gen/experiment.h"
+#include "gen/experiment_run.h"
 #include "tests/testutil.h"
 
 #include <math.h>

@@ -113,7 +113,7 @@ static void check_predictions(const char *set, const ref_set *r, const scopred_f
     CU_ASSERT_EQUAL_FATAL(r->targets.nrows, r->has_sigma ? r->npred : r->targets.nrows);
     double x0[REF_MAX_COEF];
     for (size_t t = 0; t < r->targets.nrows; t++) {
-        table_row_ctx rc = {&r->targets, t};
+        table_row_ctx rc = {.t = &r->targets, .row = t};
         expr_error err = {0};
         CU_ASSERT_TRUE_FATAL(scopred_formula_eval(f, expr_lookup_table_row, &rc, x0, &err));
         ols_prediction p;
@@ -447,7 +447,7 @@ static void test_report_aliased(void)
     CU_ASSERT_PTR_NULL(strstr(rep.equation, "N*P"));
 
     double x0[4];
-    table_row_ctx rc = {&r->targets, 2};
+    table_row_ctx rc = {.t = &r->targets, .row = 2};
     expr_error err = {0};
     CU_ASSERT_TRUE_FATAL(scopred_formula_eval(&f, expr_lookup_table_row, &rc, x0, &err));
     ols_prediction p;

@@ -16,6 +16,7 @@
  *    report names.
  */
 #include "gen/archive.h"
+#include "gen/config_index.h"
 #include "gen/csvread.h"
 #include "gen/experiment.h"
 #include "gen/model_adapters.h"
@@ -121,7 +122,7 @@ static bool config_matches(const experiment_input *in, size_t t, const csv_doc *
     const csv_row *h = &doc->rows[0];
     for (size_t i = 0; i < h->nfields; i++) {
         int c = table_find(runs, h->fields[i].text);
-        if (c < 0 || !experiment_is_identifying(h->fields[i].text))
+        if (c < 0 || !config_is_identifying(h->fields[i].text))
             continue;
         const char *v = doc->rows[r].fields[i].text;
         const table_column *col = &runs->cols[c];

@@ -2,7 +2,8 @@
  * test_table.c — column lookup by name (hashed): every one of 40,000
  * columns is found at its index, absent names are not, duplicates are
  * refused, names that share a hash slot or a prefix stay apart, and a wide
- * header with a repeated column is reported at the repeat's column. The
+ * header with a repeated column is reported at the repeat's column; short
+ * texts are stored once per table (interned). The
  * speed of a wide header is measured by make bench, not here.
  */
 #include "gen/csvread.h"
@@ -107,6 +108,52 @@ static void test_text_storage(void)
     table_free(&t);
 }
 
+/* Short texts are stored once per table: equal ones share a pointer in
+ * any row and column, prefixes and longer texts stay apart, and once
+ * TABLE_INTERNED distinct texts are held a new one gets its own copy while
+ * the earlier ones are still shared. */
+static void test_interned_texts(void)
+{
+    table t;
+    table_init(&t);
+    CU_ASSERT_EQUAL(table_add_column(&t, "a", COL_TEXT), 0);
+    CU_ASSERT_EQUAL(table_add_column(&t, "b", COL_TEXT), 1);
+    char buf[TABLE_INTERNED_LEN + 8];
+    long wrong = 0;
+    enum { DISTINCT = TABLE_INTERNED + 100 };
+    for (int i = 0; i < 2 * DISTINCT; i++) {
+        long r = table_add_row(&t, i + 2);
+        snprintf(buf, sizeof buf, "v%d", i % DISTINCT);
+        wrong += !table_set_text(&t, (size_t)r, 0, buf);
+        wrong += !table_set_text_n(&t, (size_t)r, 1, buf, strlen(buf) - (i % 2));
+    }
+    for (int i = 0; i < 2 * DISTINCT; i++) {
+        snprintf(buf, sizeof buf, "v%d", i % DISTINCT);
+        wrong += strcmp(table_text(&t, (size_t)i, 0), buf) != 0;
+        buf[strlen(buf) - (i % 2)] = '\0';
+        wrong += strcmp(table_text(&t, (size_t)i, 1), buf) != 0;
+    }
+    CU_ASSERT_EQUAL(wrong, 0);
+    /* Rows 0 and DISTINCT hold "v0" in column a: one copy, also where
+     * column b holds "v0" (row 0). Odd rows cut column b's text short: row
+     * 11 holds "v11" and "v1", apart, and its "v1" is row 1's. */
+    CU_ASSERT_PTR_EQUAL(table_text(&t, 0, 0), table_text(&t, DISTINCT, 0));
+    CU_ASSERT_PTR_EQUAL(table_text(&t, 0, 0), table_text(&t, 0, 1));
+    CU_ASSERT_PTR_NOT_EQUAL(table_text(&t, 11, 0), table_text(&t, 11, 1));
+    CU_ASSERT_PTR_EQUAL(table_text(&t, 11, 1), table_text(&t, 1, 0));
+    size_t late = DISTINCT - 1; /* "v4195": first seen after the set filled up */
+    CU_ASSERT_STRING_EQUAL(table_text(&t, late, 0), table_text(&t, late + DISTINCT, 0));
+    CU_ASSERT_PTR_NOT_EQUAL(table_text(&t, late, 0), table_text(&t, late + DISTINCT, 0));
+    /* Longer than TABLE_INTERNED_LEN: always a copy of its own. */
+    memset(buf, 'x', TABLE_INTERNED_LEN + 1);
+    buf[TABLE_INTERNED_LEN + 1] = '\0';
+    CU_ASSERT_TRUE(table_set_text(&t, 0, 0, buf));
+    CU_ASSERT_TRUE(table_set_text(&t, 1, 0, buf));
+    CU_ASSERT_STRING_EQUAL(table_text(&t, 1, 0), buf);
+    CU_ASSERT_PTR_NOT_EQUAL(table_text(&t, 0, 0), table_text(&t, 1, 0));
+    table_free(&t);
+}
+
 /* A header of `n` columns x0..x(n-1), then `extra` appended. */
 static char *wide_header(int n, const char *extra)
 {
@@ -147,6 +194,7 @@ int main(void)
         {"40,000 columns found by name", test_many_columns},
         {"selected rows keep the lookup", test_select_keeps_lookup},
         {"text cells in blocks", test_text_storage},
+        {"short texts stored once", test_interned_texts},
         {"wide header with a duplicate", test_wide_header_duplicate},
         {NULL, NULL},
     };

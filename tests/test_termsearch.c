@@ -446,9 +446,47 @@ static void test_forward_folds_by_hand(void)
     termsearch_free(&r);
 }
 
+/* termdata_build on 6,000 runs of 3,000 configurations (two runs each, the
+ * second 3,000 rows later, so the numbering outgrows its first table):
+ * configurations and each parameter's levels numbered in order of first
+ * appearance, counts, means and spreads by hand; 0 and -0 are two values,
+ * as their bytes are. */
+static void test_termdata_configurations(void)
+{
+    enum { HALF = 3000, N = 2 * HALF, M = 2 };
+    static double params[N * M], y[N];
+    for (size_t i = 0; i < N; i++) {
+        params[i * M] = (double)((i * 7) % HALF + 1);
+        params[i * M + 1] = i % 4 == 1 ? -0.0 : (double)(i % 2);
+        y[i] = 1 + (double)(i % 11) / 8;
+    }
+    termdata t;
+    CU_ASSERT_TRUE_FATAL(termdata_build(params, N, M, y, &t));
+    CU_ASSERT_EQUAL_FATAL(t.g, HALF);
+    CU_ASSERT_EQUAL(t.nlevels[0], HALF);
+    CU_ASSERT_EQUAL(t.nlevels[1], 3); /* 0, -0 and 1 */
+    size_t wrong = 0;
+    for (size_t c = 0; c < HALF; c++) {
+        /* Configuration c first appears at row c, again at row c + HALF. */
+        double mean = (y[c] + y[c + HALF]) / 2, d = y[c] - mean, e = y[c + HALF] - mean;
+        wrong += t.count[c] != 2 || t.mean[c] != mean || t.within[c] != d * d + e * e;
+        wrong += t.value_at[0][t.level[c * M]] != params[c * M];
+        wrong += t.level[c * M] != c; /* parameter 0's value at row c is new there */
+        double b = t.value_at[1][t.level[c * M + 1]];
+        wrong += memcmp(&b, &params[c * M + 1], sizeof b) != 0;
+    }
+    CU_ASSERT_EQUAL(wrong, 0);
+    /* Parameter 1's levels by first appearance: 0 (row 0), -0 (row 1), 1 (row 3). */
+    CU_ASSERT_EQUAL(t.level[0 * M + 1], 0);
+    CU_ASSERT_EQUAL(t.level[1 * M + 1], 1);
+    CU_ASSERT_EQUAL(t.level[3 * M + 1], 2);
+    termdata_free(&t);
+}
+
 int main(void)
 {
     static const testutil_test tests[] = {
+        {"configurations and levels of 6,000 runs", test_termdata_configurations},
         {"LOO from the hat matrix equals refits", test_loo_equals_refits},
         {"strong scaling 1/P, ten draws", test_strong_scaling},
         {"log2(P)^2 + P, ten draws", test_log_squared},

@@ -112,7 +112,7 @@ static void select_rows(const table *runs, const char *filter)
     expr_error err;
     expr *e = filter ? expr_parse(filter, &err) : NULL;
     for (size_t r = 0; e && r < runs->nrows && r < 64; r++) {
-        table_row_ctx row = {runs, r};
+        table_row_ctx row = {.t = runs, .row = r};
         expr_value v;
         expr_eval(e, expr_lookup_table_row, &row, &v, &err);
     }

@@ -1,0 +1,118 @@
+/*
+ * experiment_run.c — an experiment from selection to calibrated report:
+ * experiment_prepare (gen/experiment.h), the model's adapter
+ * (gen/model_adapters.h), the errors, and the calibrated intervals
+ * (gen/calibration.h). Kept apart from experiment.c so that the selection
+ * code, which the calibration's refits call, does not depend on them.
+ */
+#include "gen/experiment_run.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gen/calibration.h"
+#include "gen/model_adapters.h"
+
+static const struct {
+    const char *model;
+    model_adapter_fn run;
+} adapters[] = {
+    {"scopred", model_scopred_run},
+    {"strip", model_strip_run},
+    {"block", model_block_run},
+    {"multicluster", model_multicluster_run},
+    {"multicore", model_multicore_run},
+};
+
+model_adapter_fn experiment_adapter(const char *model)
+{
+    for (size_t i = 0; model && i < sizeof adapters / sizeof adapters[0]; i++)
+        if (strcmp(adapters[i].model, model) == 0)
+            return adapters[i].run;
+    return NULL;
+}
+
+/* The model on a prepared res, and the errors of its predictions. */
+static bool run_adapter(experiment_result *res, bool estimates_only)
+{
+    experiment_input *in = &res->input;
+    in->estimates_only = estimates_only;
+    model_adapter_fn adapter = experiment_adapter(in->exp->model);
+    if (!adapter) {
+        /* `check` names the known models when the archive loads
+         * (gen/experiment_check.c); this guards the library callers. */
+        res->ok = false;
+        res->where = (experiment_where){"model", 0};
+        snprintf(res->error, sizeof res->error, "unknown model '%s'", in->exp->model);
+        return false;
+    }
+    if (!adapter(in, &res->rep, res->error, sizeof res->error)) {
+        res->ok = false;
+        if (!res->error[0])
+            snprintf(res->error, sizeof res->error, "the %s fit failed", in->exp->model);
+        return false;
+    }
+    experiment_compute_errors(res);
+    return true;
+}
+
+bool experiment_fit(const archive *a, const campaign *c, const experiment_info *e,
+                    bool estimates_only, experiment_result *res)
+{
+    return experiment_prepare(a, c, e, res) && run_adapter(res, estimates_only);
+}
+
+/* ------------------------------------------------------------------ */
+/* The fit with the calibrated intervals                               */
+
+/* Where each training run is among them; false when out of memory (the
+ * refits then evaluate their formulas themselves). */
+static bool designs_init(experiment_designs *d, const experiment_input *in)
+{
+    memset(d, 0, sizeof *d);
+    d->position = calloc(in->camp->runs.nrows + 1, sizeof *d->position);
+    for (size_t i = 0; d->position && i < in->ntrain; i++)
+        d->position[in->train_rows[i]] = i + 1;
+    return d->position != NULL;
+}
+
+static void designs_free(experiment_designs *d)
+{
+    for (size_t i = 0; i < d->n; i++) {
+        free(d->items[i].response);
+        free(d->items[i].formula);
+        free(d->items[i].x);
+    }
+    free(d->items);
+    free(d->position);
+    memset(d, 0, sizeof *d);
+}
+
+/* experiment_fit and the calibration with designs to share (NULL: none). */
+static bool fit_and_calibrate(const archive *a, const campaign *c, const experiment_info *e,
+                              experiment_designs *designs, experiment_result *res)
+{
+    if (!experiment_prepare(a, c, e, res))
+        return false;
+    res->input.designs = designs && designs_init(designs, &res->input) ? designs : NULL;
+    if (!run_adapter(res, false))
+        return false;
+    if (!calibration_apply(res, experiment_adapter(e->model))) {
+        res->ok = false;
+        snprintf(res->error, sizeof res->error, "out of memory while calibrating the intervals");
+        return false;
+    }
+    return true;
+}
+
+bool experiment_run(const archive *a, const campaign *c, const experiment_info *e,
+                    experiment_result *res)
+{
+    experiment_designs designs;
+    memset(&designs, 0, sizeof designs);
+    bool ok = fit_and_calibrate(a, c, e, &designs, res);
+    res->input.designs = NULL; /* they live only while the experiment runs */
+    designs_free(&designs);
+    return ok;
+}
