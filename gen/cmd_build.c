@@ -20,6 +20,7 @@
 static const char usage[] =
     "usage: perfcast build [--archive DIR] [--out DIR] [--templates DIR] [--verify]\n"
     "                      [--jobs N] [--base-url URL] [--strict] [--quiet]\n"
+    "       perfcast build [--archive DIR] [--out DIR] [--templates DIR] --up-to-date\n"
     "\n"
     "Publishes the archive as a static site: per campaign its README, fitted\n"
     "equations, goodness of fit, predictions with intervals and errors, charts\n"
@@ -59,12 +60,16 @@ static const char usage[] =
     "  --strict         exit 1 when the archive has problems or any experiment\n"
     "                   failed (the site is still built and shows why)\n"
     "  --quiet          no summary line\n"
+    "  --up-to-date     only ask whether DIR is current: exit 0 when it was built\n"
+    "                   from the very same inputs and every file is intact (a build\n"
+    "                   would do nothing), 1 otherwise; nothing is written\n"
+    "                   (.ci/nightly uses it to skip a night with nothing new)\n"
     "  --help           this text\n"
     "\n"
     "Exit status: 0 site built; 1 no site built (unusable archive or templates,\n"
     "output folder not usable or not writable, disk full: the previous site is\n"
     "untouched), --verify found a problem, or --strict and a problem or failed\n"
-    "experiment; 2 usage.\n";
+    "experiment; 2 usage. With --up-to-date: 0 current, 1 not.\n";
 
 static bool is_dir_with(const char *dir, const char *file)
 {
@@ -146,7 +151,7 @@ static int usage_error(const char *what, const char *arg)
 int cmd_build(int argc, char **argv)
 {
     site_options opt = {.archive_dir = "archive", .out_dir = "site", .templates_dir = NULL};
-    bool strict = false, quiet = false, verify = false;
+    bool strict = false, quiet = false, verify = false, ask_current = false;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         const char **value = !strcmp(a, "--archive")     ? &opt.archive_dir
@@ -167,6 +172,8 @@ int cmd_build(int argc, char **argv)
             quiet = true;
         } else if (!strcmp(a, "--verify")) {
             verify = true;
+        } else if (!strcmp(a, "--up-to-date")) {
+            ask_current = true;
         } else if (!strcmp(a, "--jobs")) {
             char *end;
             long n = i + 1 < argc ? strtol(argv[i + 1], &end, 10) : 0;
@@ -192,6 +199,14 @@ int cmd_build(int argc, char **argv)
      * show that an interrupted build leaves the previous site whole. */
     opt.fail_after = (long)env_number("PERFCAST_FAIL_AFTER", -1);
     opt.fail_kill = env_number("PERFCAST_FAIL_KILL", 0) != 0;
+    if (ask_current) {
+        bool current = site_up_to_date(&opt);
+        if (!quiet)
+            printf("%s: %s\n", opt.out_dir,
+                   current ? "up to date (built from the same inputs, every file intact)"
+                           : "not up to date");
+        return current ? 0 : 1;
+    }
 
     site_stats st = {0};
     char **diags = NULL;
@@ -210,10 +225,14 @@ int cmd_build(int argc, char **argv)
     }
     if (!quiet)
         printf("%s: %zu pages, %zu charts (%zu drawn), %zu files written, %zu kept; "
-               "%zu campaigns (%zu left out), %zu experiments (%zu not fitted), %zu alerts\n",
+               "%zu campaigns (%zu left out), %zu experiments (%zu not fitted), %zu alerts; ",
                opt.out_dir, st.pages, st.charts, st.charts_drawn, st.files_written,
                st.files_kept, st.campaigns, st.skipped_campaigns, st.experiments,
                st.failed_experiments, st.alerts);
+    if (!quiet && st.up_to_date)
+        printf("inputs unchanged: nothing read, fitted or drawn\n");
+    else if (!quiet)
+        printf("%zu pages rendered\n", st.pages_rendered);
     bool verified = !verify || verify_site(opt.out_dir, quiet);
     plot_release_fonts(); /* nothing is drawn after this */
     if (!verified)

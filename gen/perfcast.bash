@@ -48,7 +48,7 @@ _perfcast()
         local opts="--help"
         case $cmd in
             list | check) opts="--archive --help" ;;
-            build) opts="--archive --out --jobs --verify --templates --strict --quiet --help" ;;
+            build) opts="--archive --out --jobs --verify --templates --strict --quiet --up-to-date --help" ;;
             fit | predict) opts="--archive --format --help" ;;
             advise) opts="--free --size --maximize-size --deadline --budget --code --campaign --archive --format --help" ;;
             plan) opts="--model --target --np --grid --rows --cluster --np0 --nps --levels --reps --format --code --campaign --archive --mgbench --extra --side --time --partition --help" ;;

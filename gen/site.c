@@ -90,7 +90,8 @@ static bool write_parallel(site_ctx *c, size_t nthreads)
     worker *w = calloc(nthreads, sizeof *w);
     size_t started = 0;
     for (size_t i = 0; w && i < nthreads; i++) {
-        w[i].ctx = (site_ctx){.out = c->out, .tpl = c->tpl, .data = c->data};
+        w[i].ctx = (site_ctx){.out = c->out, .tpl = c->tpl, .data = c->data,
+                              .page_seed = c->page_seed};
         rbuf_init(&w[i].ctx.html);
         rbuf_init(&w[i].ctx.page);
         w[i].queue = &q;
@@ -106,6 +107,7 @@ static bool write_parallel(site_ctx *c, size_t nthreads)
         if (i > 0)
             pthread_join(w[i].thread, NULL);
         c->pages += w[i].ctx.pages;
+        c->pages_rendered += w[i].ctx.pages_rendered;
         c->charts += w[i].ctx.charts;
         c->charts_drawn += w[i].ctx.charts_drawn;
         rbuf_free(&w[i].ctx.html);
@@ -144,6 +146,7 @@ static void count(const site_data *d, const site_ctx *c, site_stats *s)
     s->pages = c->pages;
     s->charts = c->charts;
     s->charts_drawn = c->charts_drawn;
+    s->pages_rendered = c->pages_rendered;
 }
 
 /* The archive's problems as printable lines. */
@@ -183,7 +186,19 @@ static void stats_of(const size_t *v, size_t nfiles, site_stats *s)
     *s = (site_stats){.campaigns = v[SUMMARY_CAMPAIGNS], .skipped_campaigns = v[SUMMARY_SKIPPED],
                       .experiments = v[SUMMARY_EXPERIMENTS], .failed_experiments = v[SUMMARY_FAILED],
                       .pages = v[SUMMARY_PAGES], .charts = v[SUMMARY_CHARTS],
-                      .alerts = v[SUMMARY_ALERTS], .files_kept = nfiles};
+                      .alerts = v[SUMMARY_ALERTS], .files_kept = nfiles, .up_to_date = true};
+}
+
+/* What every page's HTML depends on besides its own Markdown and
+ * variables: the template and the program that renders (a new perfcast
+ * renders every page again). 0 when the program cannot be read. */
+static uint64_t page_seed(const char *page_html)
+{
+    static const char version[] = "page-v1";
+    uint64_t program = site_program_key();
+    uint64_t h = site_hash(version, sizeof version, program);
+    h = site_hash(page_html, strlen(page_html), h);
+    return program && h ? h : 0;
 }
 
 bool site_write(const site_data *d, const site_options *opt, site_stats *stats, char *err,
@@ -203,7 +218,7 @@ bool site_write(const site_data *d, const site_options *opt, site_stats *stats, 
     bool ok = out != NULL;
     if (ok) {
         site_ctx c = {.out = out, .tpl = tpl, .data = d, .base_url = opt->base_url,
-                      .previous_dir = opt->out_dir};
+                      .previous_dir = opt->out_dir, .page_seed = page_seed(page_html)};
         rbuf_init(&c.html);
         rbuf_init(&c.page);
         ok = write_pages(&c, css, thread_count(opt));
@@ -232,6 +247,21 @@ bool site_write(const site_data *d, const site_options *opt, site_stats *stats, 
     return ok;
 }
 
+/* The key of opt's inputs (0 under fault injection: never skip then). */
+static uint64_t inputs_key(const site_options *opt)
+{
+    return opt->fail_after < 0
+               ? site_inputs_key(opt->archive_dir, opt->templates_dir, opt->source_date_epoch)
+               : 0;
+}
+
+bool site_up_to_date(const site_options *opt)
+{
+    size_t summary[SUMMARY_N], nfiles;
+    return !fileio_folders_overlap(opt->archive_dir, opt->out_dir) &&
+           site_out_up_to_date(opt->out_dir, inputs_key(opt), summary, SUMMARY_N, &nfiles);
+}
+
 bool site_build(const site_options *opt, site_stats *stats, char ***diags, size_t *ndiags,
                 char *err, size_t errlen)
 {
@@ -247,9 +277,7 @@ bool site_build(const site_options *opt, site_stats *stats, char ***diags, size_
         return false;
     }
     site_options o = *opt;
-    o.inputs_key = opt->fail_after < 0 ? site_inputs_key(opt->archive_dir, opt->templates_dir,
-                                                         opt->source_date_epoch)
-                                       : 0;
+    o.inputs_key = inputs_key(opt);
     size_t summary[SUMMARY_N], nfiles;
     if (site_out_up_to_date(opt->out_dir, o.inputs_key, summary, SUMMARY_N, &nfiles)) {
         stats_of(summary, nfiles, stats);

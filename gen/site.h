@@ -35,8 +35,10 @@ typedef struct {
     size_t campaigns, skipped_campaigns, problems;
     size_t experiments, failed_experiments;
     size_t pages, charts, charts_drawn;
+    size_t pages_rendered; /* HTML rendered from Markdown by this build */
     size_t files_written, files_kept;
     size_t alerts;
+    bool up_to_date; /* nothing was loaded, fitted, drawn or written */
 } site_stats;
 
 /* Build the site. When the output was built from the very same inputs
@@ -50,6 +52,11 @@ typedef struct {
  * and the array). */
 bool site_build(const site_options *opt, site_stats *stats, char ***diags, size_t *ndiags,
                 char *err, size_t errlen);
+
+/* Whether site_build with opt would do nothing: opt->out_dir was built
+ * from the very same inputs, without a problem, and every file is intact.
+ * Reads, never writes. */
+bool site_up_to_date(const site_options *opt);
 
 /* The second half of site_build, for data already loaded (opt->archive_dir
  * is not used). Records opt->inputs_key in the manifest when the data has

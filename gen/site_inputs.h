@@ -20,4 +20,8 @@
 uint64_t site_inputs_key(const char *archive_dir, const char *templates_dir,
                          long long source_date_epoch);
 
+/* The hash of the running perfcast executable (so that pages rendered by
+ * another perfcast are not taken for this one's); 0 when unreadable. */
+uint64_t site_program_key(void);
+
 #endif

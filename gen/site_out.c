@@ -87,6 +87,23 @@ static bool failed(const site_out *o)
     return o->error[0] != '\0';
 }
 
+/* fail() from the writing calls, which run on several threads and do
+ * their file work outside the lock. */
+static bool fail_shared(site_out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static bool fail_shared(site_out *o, const char *fmt, ...)
+{
+    char text[sizeof o->error];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(text, sizeof text, fmt, ap);
+    va_end(ap);
+    pthread_mutex_lock(&o->lock);
+    fail(o, "%s", text);
+    pthread_mutex_unlock(&o->lock);
+    return false;
+}
+
 bool site_out_failed(site_out *o)
 {
     pthread_mutex_lock(&o->lock);
@@ -150,7 +167,16 @@ static char *read_exact(const char *path, size_t size)
 /* ------------------------------------------------------------------ */
 /* Writing into the staging folder                                     */
 
-/* Make the folders of path inside the staging folder. */
+/* The page writers run on several threads. Only the bookkeeping (the
+ * error, the fault-injection count, the folder cache, the manifests'
+ * marks and lists, the stats) is done under o->lock; hashing, reading the
+ * previous files and creating the new ones (most of a cold build's time,
+ * in the kernel) are done outside it, so the threads overlap there. Each
+ * path is written by one thread only (a second write of a path fails on
+ * the existing file). */
+
+/* Make the folders of path inside the staging folder (mkdir is harmless
+ * when another thread made one first). */
 static bool make_parents(site_out *o, const char *path)
 {
     const char *slash = strrchr(path, '/');
@@ -158,8 +184,11 @@ static bool make_parents(site_out *o, const char *path)
         return true;
     size_t n = (size_t)(slash - path);
     if (n >= sizeof o->made_dir)
-        return fail(o, "path too long: %s", path);
-    if (strncmp(o->made_dir, path, n) == 0 && o->made_dir[n] == '\0')
+        return fail_shared(o, "path too long: %s", path);
+    pthread_mutex_lock(&o->lock);
+    bool known = strncmp(o->made_dir, path, n) == 0 && o->made_dir[n] == '\0';
+    pthread_mutex_unlock(&o->lock);
+    if (known)
         return true;
     char dir[4096 + 512];
     for (size_t i = 0; i <= n; i++) {
@@ -167,14 +196,16 @@ static bool make_parents(site_out *o, const char *path)
             continue;
         snprintf(dir, sizeof dir, "%s/%.*s", o->tmp_dir, (int)i, path);
         if (mkdir(dir, 0755) != 0 && errno != EEXIST)
-            return fail(o, "cannot make %s: %s", dir, strerror(errno));
+            return fail_shared(o, "cannot make %s: %s", dir, strerror(errno));
     }
+    pthread_mutex_lock(&o->lock);
     memcpy(o->made_dir, path, n);
     o->made_dir[n] = '\0';
+    pthread_mutex_unlock(&o->lock);
     return true;
 }
 
-/* Count a file for the fault-injection hook. */
+/* Count a file for the fault-injection hook (under the lock). */
 static bool count_file(site_out *o)
 {
     if (o->opt.fail_after >= 0 && ++o->files > o->opt.fail_after) {
@@ -191,36 +222,49 @@ static bool write_new_file(site_out *o, const char *dir, const char *path, const
 {
     char *full = fileio_join(dir, path);
     if (!full)
-        return fail(o, "out of memory");
+        return fail_shared(o, "out of memory");
     bool ok = site_commit_write_file(full, data, len);
     if (!ok && errno == EEXIST)
-        fail(o, "%s was written twice", path);
+        fail_shared(o, "%s was written twice", path);
     else if (!ok)
-        fail(o, "cannot write %s: %s", full, strerror(errno));
+        fail_shared(o, "cannot write %s: %s", full, strerror(errno));
     free(full);
     return ok;
 }
 
 /* Is the previous build's copy of e still the file its manifest
- * describes, and (when data is given) the same bytes as data? Read from
- * disk: a file changed in place at the same size is not kept. */
-static bool old_file_intact(site_out *o, site_manifest_entry *e, const void *data)
+ * describes (hash), or the same bytes as data when data is given? Read
+ * from disk: a file changed in place at the same size is not kept.
+ * Reads only e's path and size: no lock needed. */
+static bool old_file_matches(const site_out *o, const site_manifest_entry *e, const void *data)
 {
-    if (e->mark == OLD_UNCHECKED || data) {
-        char *full = fileio_join(o->out_dir, e->path);
-        char *bytes = full ? read_exact(full, e->size) : NULL;
-        bool same = bytes && (data ? memcmp(bytes, data, e->size) == 0
-                                   : site_hash(bytes, e->size, 0) == e->hash);
-        free(bytes);
-        free(full);
-        if (!data)
-            e->mark = same ? OLD_INTACT : OLD_CHANGED;
-        return same;
-    }
-    return e->mark == OLD_INTACT;
+    char *full = fileio_join(o->out_dir, e->path);
+    char *bytes = full ? read_exact(full, e->size) : NULL;
+    bool same = bytes && (data ? memcmp(bytes, data, e->size) == 0
+                               : site_hash(bytes, e->size, 0) == e->hash);
+    free(bytes);
+    free(full);
+    return same;
 }
 
-/* The previous manifest's entry for path made from key (0: by content). */
+/* Whether the previous file of e is intact (by its hash), checked once
+ * per build: the answer is kept in e->mark. */
+static bool old_file_intact(site_out *o, site_manifest_entry *e)
+{
+    pthread_mutex_lock(&o->lock);
+    int mark = e->mark;
+    pthread_mutex_unlock(&o->lock);
+    if (mark != OLD_UNCHECKED)
+        return mark == OLD_INTACT;
+    bool same = old_file_matches(o, e, NULL);
+    pthread_mutex_lock(&o->lock);
+    e->mark = same ? OLD_INTACT : OLD_CHANGED;
+    pthread_mutex_unlock(&o->lock);
+    return same;
+}
+
+/* The previous manifest's entry for path made from key (0: by content);
+ * the list itself never changes after begin. */
 static site_manifest_entry *old_entry(const site_out *o, const char *path, uint64_t key)
 {
     if (!o->out_exists)
@@ -229,79 +273,76 @@ static site_manifest_entry *old_entry(const site_out *o, const char *path, uint6
     return e && e->key == key ? e : NULL;
 }
 
-/* Leave the previous file in place when it matches: by content (data
- * given, key 0) or by key and its recorded hash. */
-static bool try_keep(site_out *o, const char *path, uint64_t key, const void *data, size_t len)
-{
-    site_manifest_entry *e = old_entry(o, path, key);
-    if (!e || (data && (e->size != len || e->hash != site_hash(data, len, 0))) ||
-        !old_file_intact(o, e, data))
-        return false;
-    if (!site_manifest_add(&o->now, path, e->hash, e->key, e->size))
-        return fail(o, "out of memory");
-    o->stats.linked++;
-    return true;
-}
-
+/* Start writing or keeping path: not after a failure, a path perfcast
+ * may own, counted for fault injection. */
 static bool begin_file(site_out *o, const char *path)
 {
-    if (failed(o))
-        return false;
-    if (!site_manifest_path_ok(path))
-        return fail(o, "invalid site path '%s'", path);
-    return count_file(o) && make_parents(o, path);
+    pthread_mutex_lock(&o->lock);
+    bool ok = !failed(o) &&
+              (site_manifest_path_ok(path) || fail(o, "invalid site path '%s'", path)) &&
+              count_file(o);
+    pthread_mutex_unlock(&o->lock);
+    return ok;
 }
 
+/* List path in this build's manifest: kept from the previous build
+ * (staged false) or written into the staging folder. */
+static bool record(site_out *o, const char *path, uint64_t hash, uint64_t key, size_t len,
+                   bool staged)
+{
+    pthread_mutex_lock(&o->lock);
+    bool ok = site_manifest_add(&o->now, path, hash, key, len) || fail(o, "out of memory");
+    if (ok && staged) {
+        o->now.items[o->now.n - 1].mark = SITE_COMMIT_STAGED;
+        o->stats.written++;
+        o->stats.bytes += len;
+    } else if (ok) {
+        o->stats.linked++;
+    }
+    pthread_mutex_unlock(&o->lock);
+    return ok;
+}
+
+/* Write path, or keep the previous file when it has the same bytes,
+ * whatever it was made from (recorded with this build's key). */
 static bool put(site_out *o, const char *path, uint64_t key, const void *data, size_t len)
 {
     if (!begin_file(o, path))
         return false;
-    if (key == 0 && try_keep(o, path, 0, data, len))
-        return true;
-    if (failed(o) || !write_new_file(o, o->tmp_dir, path, data, len))
-        return false;
-    if (!site_manifest_add(&o->now, path, site_hash(data, len, 0), key, len))
-        return fail(o, "out of memory");
-    o->now.items[o->now.n - 1].mark = SITE_COMMIT_STAGED;
-    o->stats.written++;
-    o->stats.bytes += len;
-    return true;
+    uint64_t hash = site_hash(data, len, 0);
+    const site_manifest_entry *e = o->out_exists ? site_manifest_find(&o->old, path) : NULL;
+    if (e && e->size == len && e->hash == hash && old_file_matches(o, e, data))
+        return record(o, path, e->hash, key, e->size, false);
+    return make_parents(o, path) && write_new_file(o, o->tmp_dir, path, data, len) &&
+           record(o, path, hash, key, len, true);
 }
 
 bool site_out_write(site_out *o, const char *path, const void *data, size_t len)
 {
-    pthread_mutex_lock(&o->lock);
-    bool ok = put(o, path, 0, data, len);
-    pthread_mutex_unlock(&o->lock);
-    return ok;
+    return put(o, path, 0, data, len);
 }
 
 bool site_out_write_keyed(site_out *o, const char *path, uint64_t key, const void *data,
                           size_t len)
 {
-    pthread_mutex_lock(&o->lock);
-    bool ok = put(o, path, key ? key : 1, data, len);
-    pthread_mutex_unlock(&o->lock);
-    return ok;
+    return put(o, path, key ? key : 1, data, len);
 }
 
 bool site_out_can_reuse(site_out *o, const char *path, uint64_t key)
 {
     pthread_mutex_lock(&o->lock);
-    site_manifest_entry *e = failed(o) || !site_manifest_path_ok(path)
-                                 ? NULL
-                                 : old_entry(o, path, key ? key : 1);
-    bool ok = e && old_file_intact(o, e, NULL);
+    bool usable = !failed(o) && site_manifest_path_ok(path);
     pthread_mutex_unlock(&o->lock);
-    return ok;
+    site_manifest_entry *e = usable ? old_entry(o, path, key ? key : 1) : NULL;
+    return e && old_file_intact(o, e);
 }
 
 bool site_out_reuse(site_out *o, const char *path, uint64_t key)
 {
-    pthread_mutex_lock(&o->lock);
-    bool ok = begin_file(o, path) && try_keep(o, path, key ? key : 1, NULL, 0);
-    pthread_mutex_unlock(&o->lock);
-    return ok;
+    if (!begin_file(o, path))
+        return false;
+    site_manifest_entry *e = old_entry(o, path, key ? key : 1);
+    return e && old_file_intact(o, e) && record(o, path, e->hash, e->key, e->size, false);
 }
 
 void site_out_record_inputs(site_out *o, uint64_t key, const size_t *summary, size_t n)

@@ -30,12 +30,13 @@
  * so it appears whole or not at all.
  *
  * Incremental: a file whose bytes are the same as the previous build's
- * (compared with the file on disk, not only its size), or a chart whose
- * input key matches and whose bytes still hash to the manifest's hash, is
- * left where it is: it keeps its inode and mtime, a rebuild with unchanged
- * inputs moves no file, and a chart whose data did not change is not even
- * drawn again. A file changed in place (even at the same size) is
- * rewritten.
+ * (compared with the file on disk, not only its size; whatever key it was
+ * made from), or a keyed file (a chart, a page's HTML) whose input key
+ * matches and whose bytes still hash to the manifest's hash, is left where
+ * it is: it keeps its inode and mtime, a rebuild with unchanged inputs
+ * moves no file, and a chart or page whose inputs did not change is not
+ * even drawn or rendered again. A file changed in place (even at the same
+ * size) is rewritten.
  *
  * One build at a time: site_out_begin fails when another build holds the
  * output folder (a lock released by commit, abort, or the process's end).
@@ -44,7 +45,9 @@
  * returning false, and site_out_error says what happened.
  *
  * Threads: the writing and reusing calls may come from several threads at
- * once (a lock serialises them); begin, commit and abort from one.
+ * once (a lock guards the bookkeeping; reading, hashing and creating files
+ * run outside it, each path from one thread only); begin, commit and abort
+ * from one.
  *
  * Ownership: site_out_begin returns a writer that site_out_commit or
  * site_out_abort releases (exactly one of them).
@@ -92,7 +95,8 @@ bool site_out_can_reuse(site_out *o, const char *path, uint64_t key);
  * linked and the caller need not make it; false otherwise (and on error). */
 bool site_out_reuse(site_out *o, const char *path, uint64_t key);
 
-/* Write a file made from inputs with hash key, so a later build can reuse it. */
+/* Write a file made from inputs with hash key, so a later build can reuse
+ * it (kept in place, with the new key, when its bytes did not change). */
 bool site_out_write_keyed(site_out *o, const char *path, uint64_t key, const void *data,
                           size_t len);
 

@@ -26,6 +26,39 @@ bool site_file(site_ctx *c, const char *path, const rbuf *content)
     return site_out_write(c->out, path, rbuf_str(content), content->len);
 }
 
+/* The key of a page's HTML: the seed, the Markdown, and the value of each
+ * template variable the template uses (a custom template might show the
+ * data date; the default one does not, so a new run leaves other pages'
+ * keys alone). */
+static uint64_t page_key(const site_ctx *c, const rbuf *md, const template_var *vars, size_t n)
+{
+    uint64_t h = site_hash(rbuf_str(md), md->len, c->page_seed);
+    for (size_t i = 0; i < n; i++)
+        if (template_uses(c->tpl, vars[i].name)) {
+            h = site_hash(vars[i].name, strlen(vars[i].name) + 1, h);
+            const char *v = vars[i].value ? vars[i].value : "";
+            h = site_hash(v, strlen(v) + 1, h);
+        }
+    return h ? h : 1;
+}
+
+/* Render md into the template as c->page; false with a message on stderr. */
+static bool render_page(site_ctx *c, const rbuf *md, template_var *vars, size_t n)
+{
+    rbuf_clear(&c->html);
+    rbuf_clear(&c->page);
+    if (!html_from_markdown(rbuf_str(md), md->len, &c->html))
+        return false;
+    vars[0].value = rbuf_str(&c->html); /* "content" */
+    char err[256];
+    if (!template_render(c->tpl, vars, n, &c->page, err, sizeof err)) {
+        fprintf(stderr, "perfcast build: %s\n", err);
+        return false;
+    }
+    c->pages_rendered++;
+    return true;
+}
+
 bool site_page(site_ctx *c, const char *path, const char *title, const rbuf *md)
 {
     rbuf name;
@@ -43,29 +76,29 @@ bool site_page(site_ctx *c, const char *path, const char *title, const rbuf *md)
     rbuf_init(&source);
     path_with(&source, base ? base + 1 : path, ".md");
 
-    rbuf_clear(&c->html);
-    rbuf_clear(&c->page);
-    ok = ok && html_from_markdown(rbuf_str(md), md->len, &c->html);
     const site_data *d = c->data;
     /* Values every page can use. A value that changes with any new run
      * (the newest date) would rewrite every page each night: page.html
-     * leaves it to the front page. */
+     * leaves it to the front page. "content" (first) is the rendered
+     * Markdown: the key covers the Markdown instead. */
     template_var vars[] = {
+        {"content", ""},
         {"title", title},
         {"root", rbuf_str(&root)},
-        {"content", rbuf_str(&c->html)},
         {"source", rbuf_str(&source)},
         {"data_date", d->last_date[0] ? d->last_date : "an unknown date"},
         {"build_date", d->build_date[0] ? d->build_date : d->last_date},
     };
-    char err[256];
-    if (ok && !template_render(c->tpl, vars, sizeof vars / sizeof vars[0], &c->page, err,
-                               sizeof err)) {
-        fprintf(stderr, "perfcast build: %s\n", err);
-        ok = false;
-    }
+    size_t nvars = sizeof vars / sizeof vars[0];
     path_with(&name, path, ".html");
-    ok = ok && site_out_write(c->out, rbuf_str(&name), rbuf_str(&c->page), c->page.len);
+    uint64_t key = c->page_seed ? page_key(c, md, vars + 1, nvars - 1) : 0;
+    if (ok && key && site_out_can_reuse(c->out, rbuf_str(&name), key))
+        ok = site_out_reuse(c->out, rbuf_str(&name), key);
+    else
+        ok = ok && render_page(c, md, vars, nvars) &&
+             (key ? site_out_write_keyed(c->out, rbuf_str(&name), key, rbuf_str(&c->page),
+                                         c->page.len)
+                  : site_out_write(c->out, rbuf_str(&name), rbuf_str(&c->page), c->page.len));
     c->pages += ok;
     rbuf_free(&name);
     rbuf_free(&root);
@@ -76,7 +109,7 @@ bool site_page(site_ctx *c, const char *path, const char *title, const rbuf *md)
 uint64_t site_chart_key(const char *kind, const char *title, const char *axes, const rbuf *csv)
 {
     /* Bump the version when the drawing code changes, so old charts are redrawn. */
-    static const char version[] = "chart-v1";
+    static const char version[] = "chart-v2"; /* v2: LZ77 PNGs */
     uint64_t h = site_hash(version, sizeof version, 0);
     h = site_hash(kind, strlen(kind), h);
     h = site_hash(title, strlen(title), h);

@@ -35,13 +35,19 @@ typedef struct {
     const char *base_url;     /* the site's absolute URL for the feed; NULL: relative links */
     const char *previous_dir; /* the previous site (still in place while building), or NULL */
     rbuf html, page;      /* scratch for site_page */
+    uint64_t page_seed;   /* hash of the page template and the perfcast program; 0:
+                             pages are always rendered (see site_page) */
     size_t pages;         /* pages written (each as .md and .html) */
+    size_t pages_rendered; /* pages whose HTML this build rendered (the others were kept) */
     size_t charts;        /* charts on the site */
     size_t charts_drawn;  /* charts drawn by this build (the others were kept) */
 } site_ctx;
 
 /* Write path.md (the Markdown md) and path.html; path has no extension
- * ("campaigns/x/index"). */
+ * ("campaigns/x/index"). The HTML is keyed by a hash of all it is made
+ * from (page_seed, md, the template variables the template uses): when
+ * the previous site has it from the same key, intact, it is kept and the
+ * Markdown is not rendered again. */
 bool site_page(site_ctx *c, const char *path, const char *title, const rbuf *md);
 
 /* Write any other file (CSV, XML, CSS). */

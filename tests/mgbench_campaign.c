@@ -177,6 +177,46 @@ static void test_real_campaign(void)
     mgbt_remove_dir(dir);
 }
 
+/* --busy measures each sequential run again while a copy of it runs on
+ * every other core: one more row per sequential run, with its note. */
+static void test_busy_node(void)
+{
+    char dir[256], args[1024], path[512], *out = NULL;
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    CU_ASSERT_FATAL(mgbt_temp_dir(dir, sizeof dir) == 0);
+    snprintf(args, sizeof args, "strip --busy --nb 64 --rows 8 --np0 2 --targets 4 --reps 1 "
+             "--cycles 2 --cluster ci-2core --campaign busy-test --archive %s", dir);
+    int rc = campaign(args, &out);
+    if (cores < 2) { /* nothing to load: refused, not faked */
+        CU_ASSERT_EQUAL(rc, 2);
+        CU_ASSERT(out && strstr(out, "--busy needs a node with more than one core"));
+        free(out);
+        mgbt_remove_dir(dir);
+        return;
+    }
+    CU_ASSERT_EQUAL_FATAL(rc, 0);
+    CU_ASSERT(out && strstr(out, "busy node ("));
+    free(out);
+    snprintf(path, sizeof path, "%s/busy-test/runs.csv", dir);
+    char *rows = mgbt_read_file(path, NULL);
+    CU_ASSERT_FATAL(rows != NULL);
+    char note[128];
+    snprintf(note, sizeof note, "busy node: %ld copies on the other cores; sequential", cores - 1);
+    int busy = 0, lines = 0;
+    for (const char *p = rows; (p = strstr(p, note)); p++)
+        busy++;
+    for (char *p = rows; (p = strchr(p, '\n')); p++)
+        lines++;
+    CU_ASSERT_EQUAL(busy, 2);          /* one per work level */
+    CU_ASSERT_EQUAL(lines, 1 + 5 + 2); /* header, the 5 runs, the 2 busy ones */
+    free(rows);
+    CU_ASSERT_EQUAL(campaign("strip --busy --dry-run --engine smpi --platform /dev/null "
+                             "--hostfile /dev/null", &out), 2);
+    CU_ASSERT(out && strstr(out, "--busy needs real runs"));
+    free(out);
+    mgbt_remove_dir(dir);
+}
+
 static void test_errors(void)
 {
     char *out = NULL;
@@ -205,6 +245,7 @@ int main(int argc, char **argv)
         {"block_run_list", test_block_run_list},
         {"plan_file", test_plan_file},
         {"real_campaign", test_real_campaign},
+        {"busy_node", test_busy_node},
         {"errors", test_errors},
         {NULL, NULL}};
     static const mgbt_suite suites[] = {{"mgbench campaign runner", tests}, {NULL, NULL}};

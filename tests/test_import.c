@@ -73,6 +73,19 @@ static void assert_cell(const csv_doc *doc, size_t r, const char *name, const ch
 }
 
 /* check passes and every experiment of the campaign predicts. */
+/* Import file as format into campaign (extra: more options) and load its
+ * runs.csv into doc; said: text the import must print, or NULL. */
+static void import_and_load(const char *format, const char *file, const char *campaign,
+                            const char *extra, const char *said, csv_doc *doc)
+{
+    char *out = NULL;
+    CU_ASSERT_EQUAL_FATAL(import(&out, format, file, campaign, extra), 0);
+    if (said)
+        CU_ASSERT_PTR_NOT_NULL(out && strstr(out, said));
+    free(out);
+    CU_ASSERT_TRUE_FATAL(load_runs(campaign, doc));
+}
+
 static void assert_checks_and_predicts(const char *campaign)
 {
     char *out = NULL;
@@ -162,12 +175,8 @@ static void test_sacct_doc(void)
 /* ReFrame 3 logs have no header: one line per variable, two per job here. */
 static void test_reframe3_doc(void)
 {
-    char *out = NULL;
-    CU_ASSERT_EQUAL_FATAL(import(&out, "reframe", FIX "/doc/reframe3.log", "r3", ""), 0);
-    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "imported 4 new runs"));
-    free(out);
     csv_doc doc;
-    CU_ASSERT_TRUE_FATAL(load_runs("r3", &doc));
+    import_and_load("reframe", FIX "/doc/reframe3.log", "r3", "", "imported 4 new runs", &doc);
     CU_ASSERT_EQUAL(doc.nrows, 5);
     assert_cell(&doc, 2, "np", "8");
     assert_cell(&doc, 2, "time_s", "11.3");          /* elapsed, in s: the only time */
@@ -244,10 +253,8 @@ static void test_real_csv_sample(void)
         "smallest_interval=tag_smallest_interval,largest_interval=tag_largest_interval "
         "--response metric_median_us";
     char *out = NULL;
-    CU_ASSERT_EQUAL_FATAL(import(&out, "csv", FIX "/real/extrap_mpi_data.csv", "mpi", map), 0);
-    free(out);
     csv_doc doc;
-    CU_ASSERT_TRUE_FATAL(load_runs("mpi", &doc));
+    import_and_load("csv", FIX "/real/extrap_mpi_data.csv", "mpi", map, NULL, &doc);
     CU_ASSERT_EQUAL(doc.nrows, 21);
     assert_cell(&doc, 4, "np", "512");
     assert_cell(&doc, 4, "tag_mpi", "IntelMPI");
@@ -278,12 +285,9 @@ static void test_real_csv_sample(void)
  * script) has steps of 1 and 2 tasks, so np = 2. */
 static void test_real_sacct_sample(void)
 {
-    char *out = NULL;
-    CU_ASSERT_EQUAL_FATAL(import(&out, "sacct", FIX "/real/sacct_perfcast_dev.txt", "sr", ""), 0);
-    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "imported 5 new runs of 5"));
-    free(out);
     csv_doc doc;
-    CU_ASSERT_TRUE_FATAL(load_runs("sr", &doc));
+    import_and_load("sacct", FIX "/real/sacct_perfcast_dev.txt", "sr", "",
+                    "imported 5 new runs of 5", &doc);
     CU_ASSERT_EQUAL(doc.nrows, 6);
     assert_cell(&doc, 3, "cluster", "perfcast-dev");
     assert_cell(&doc, 3, "np", "4");

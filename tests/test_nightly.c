@@ -4,7 +4,9 @@
  * copy of the embedded archive: the published path is a symbolic link to a
  * complete release; a pull that imports new runs shows up in the next
  * release; a broken archive stops the night and leaves the published site
- * as it was; old releases are pruned to --keep.
+ * as it was; old releases are pruned to --keep. A night with nothing new
+ * reads, fits, draws and writes nothing (the new release is the old one's
+ * files, hard-linked); one new run redraws only the charts it feeds.
  */
 #include "tests/testutil.h"
 
@@ -45,8 +47,15 @@ static bool published_has(const char *file)
 
 static void test_publish_and_prune(void)
 {
-    char *out = NULL;
+    char *out = NULL, readme[512];
+    snprintf(readme, sizeof readme, "%s/archive/README.md", dir);
     for (int night = 0; night < 3; night++) {
+        /* Something new each night (a night with nothing new publishes
+         * nothing: test_incremental_nights). */
+        FILE *f = fopen(readme, "a");
+        CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+        fprintf(f, "\nNight %d.\n", night);
+        fclose(f);
         int rc = nightly(&out, "--keep 1");
         if (rc != 0)
             fprintf(stderr, "\n%s\n", out ? out : "");
@@ -63,6 +72,142 @@ static void test_publish_and_prune(void)
     CU_ASSERT_EQUAL(out ? atoi(out) : -1, 2);
     free(out);
     free(link);
+}
+
+/* The files of release b whose inode is not the one they have in release
+ * a (new or rewritten), one path a line (malloc'ed); NULL on failure. */
+static char *changed_files(const char *a, const char *b)
+{
+    char *out = NULL;
+    int rc = testutil_run_commandf(
+        &out,
+        "cd %s && (cd %s && find . -type f -printf '%%P %%i\\n' | LC_ALL=C sort) > inodes-a.txt && "
+        "(cd %s && find . -type f -printf '%%P %%i\\n' | LC_ALL=C sort) > inodes-b.txt && "
+        "LC_ALL=C comm -13 inodes-a.txt inodes-b.txt | cut -d' ' -f1",
+        dir, a, b);
+    if (rc != 0) {
+        free(out);
+        return NULL;
+    }
+    return out ? out : strdup("");
+}
+
+/* Append line to scopred-ep's runs.csv; returns the file as it was
+ * (malloc'ed), NULL when it cannot be read. */
+static char *append_to_runs(const char *line)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/archive/scopred-ep/runs.csv", dir);
+    char *runs = testutil_read_file(path);
+    char *more = runs ? malloc(strlen(runs) + strlen(line) + 2) : NULL;
+    if (more) {
+        sprintf(more, "%s%s\n", runs, line);
+        testutil_write_file(path, more);
+    }
+    free(more);
+    return runs;
+}
+
+/* A checksum of every file of a release, in path order (malloc'ed). */
+static char *release_sum(const char *release)
+{
+    char *out = NULL;
+    testutil_run_commandf(&out, "cd %s/%s && find . -type f | LC_ALL=C sort | xargs cat | md5sum",
+                          dir, release);
+    return out;
+}
+
+/* Lines of text containing both a and b. */
+static size_t count_lines(const char *text, const char *a, const char *b)
+{
+    size_t n = 0;
+    for (const char *line = text; line && *line;) {
+        const char *end = strchr(line, '\n');
+        size_t len = end ? (size_t)(end - line) : strlen(line);
+        char *copy = strndup(line, len);
+        n += copy && strstr(copy, a) && strstr(copy, b);
+        free(copy);
+        line = end ? end + 1 : line + len;
+    }
+    return n;
+}
+
+/* The build's summary line in a night's output: charts drawn, files
+ * written, pages rendered. */
+static bool build_counts(const char *out, size_t *drawn, size_t *written, size_t *rendered)
+{
+    const char *p = out ? strstr(out, " charts (") : NULL;
+    const char *r = p ? strstr(p, " alerts; ") : NULL;
+    return p && r && sscanf(p, " charts (%zu drawn), %zu files written", drawn, written) == 2 &&
+           sscanf(r, " alerts; %zu pages rendered", rendered) == 1;
+}
+
+/* Counts, not timings: a night with nothing new publishes nothing (the
+ * release built from the same inputs stays: nothing read but to check it,
+ * nothing fitted, drawn or written); one new run of class B on 16 nodes of
+ * scopred-ep goes into a new release made of links to the last one's
+ * files, and is fed only to its experiments table2b (target: class B,
+ * np >= 12) and table4 (target: class B, np >= 8): their 2 x 3 charts are
+ * redrawn, the campaign's 15 other charts and every other campaign's are
+ * the very files (inodes) of the last release, and only pages whose
+ * Markdown changed are rendered again. */
+static void test_incremental_nights(void)
+{
+    char *out = NULL, *quiet = published();
+    CU_ASSERT_PTR_NOT_NULL_FATAL(quiet);
+    CU_ASSERT_EQUAL(testutil_run_commandf(&out, "ls %s/public.releases | wc -l", dir), 0);
+    int releases = out ? atoi(out) : -1;
+    free(out);
+    CU_ASSERT_EQUAL_FATAL(nightly(&out, ""), 0);
+    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "nothing new"));
+    CU_ASSERT_PTR_NULL(out && strstr(out, "nightly: build"));
+    free(out);
+    char *same = published();
+    CU_ASSERT_PTR_NOT_NULL_FATAL(same);
+    CU_ASSERT_STRING_EQUAL(same, quiet);
+    CU_ASSERT_EQUAL(testutil_run_commandf(&out, "ls %s/public.releases | wc -l", dir), 0);
+    CU_ASSERT_EQUAL(out ? atoi(out) : -1, releases);
+    free(out);
+    free(same);
+
+    char *runs = append_to_runs("scopred-local16,npb-ep,16,16,1073741824,B,table1,17.40,,3,one more run");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(runs);
+    free(runs);
+    char *sum_before = release_sum(quiet);
+    CU_ASSERT_EQUAL_FATAL(nightly(&out, ""), 0);
+    /* The files shared with the new release were replaced there, not
+     * written into: the previous release has its bytes. */
+    char *sum_after = release_sum(quiet);
+    CU_ASSERT_PTR_NOT_NULL(sum_before);
+    CU_ASSERT_TRUE(sum_before && sum_after && strcmp(sum_before, sum_after) == 0);
+    free(sum_before);
+    free(sum_after);
+    size_t drawn = 99, written = 99, rendered = 99;
+    CU_ASSERT_TRUE(build_counts(out, &drawn, &written, &rendered));
+    CU_ASSERT_EQUAL(drawn, 6);
+    /* Pages are rendered again only when their Markdown changed: the
+     * campaign's, the alerts (one more run outside its interval) and the
+     * front page (which counts them); the other 22 are kept unrendered. */
+    CU_ASSERT_EQUAL(rendered, 3);
+    CU_ASSERT_PTR_NULL(out && strstr(out, "inputs unchanged"));
+    free(out);
+    char *night = published();
+    CU_ASSERT_PTR_NOT_NULL_FATAL(night);
+    char *changed = changed_files(quiet, night);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(changed);
+    /* Every file written has a new inode, and the manifest; no other. */
+    CU_ASSERT_EQUAL(count_lines(changed, "", ""), written + 1);
+    CU_ASSERT_EQUAL(count_lines(changed, ".html", ""), rendered);
+    CU_ASSERT_EQUAL(count_lines(changed, "campaigns/scopred-ep/index.html", ""), 1);
+    CU_ASSERT_EQUAL(count_lines(changed, ".png", ""), 6);
+    CU_ASSERT_EQUAL(count_lines(changed, ".svg", ""), 6);
+    CU_ASSERT_EQUAL(count_lines(changed, "campaigns/scopred-ep/table2b-", ".png"), 3);
+    CU_ASSERT_EQUAL(count_lines(changed, "campaigns/scopred-ep/table4-", ".svg"), 3);
+    CU_ASSERT_EQUAL(count_lines(changed, "campaigns/", ""),
+                    count_lines(changed, "campaigns/scopred-ep/", ""));
+    free(changed);
+    free(night);
+    free(quiet);
 }
 
 /* The pull step brings in new runs (an import); the next release has them. */
@@ -89,11 +234,8 @@ static void test_failure_keeps_site(void)
     CU_ASSERT_PTR_NOT_NULL_FATAL(before);
     char path[512], *out = NULL;
     snprintf(path, sizeof path, "%s/archive/scopred-ep/runs.csv", dir);
-    char *runs = testutil_read_file(path);
+    char *runs = append_to_runs("scopred-local16,not-a-row");
     CU_ASSERT_PTR_NOT_NULL_FATAL(runs);
-    char *broken = malloc(strlen(runs) + 32);
-    sprintf(broken, "%sscopred-local16,not-a-row\n", runs);
-    testutil_write_file(path, broken);
     CU_ASSERT_EQUAL(nightly(&out, ""), 1);
     CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "runs.csv:"));          /* FILE:LINE:COL */
     CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "the published site is unchanged"));
@@ -111,13 +253,13 @@ static void test_failure_keeps_site(void)
     free(before);
     free(after);
     free(runs);
-    free(broken);
 }
 
 int main(void)
 {
     static const testutil_test tests[] = {
         {"publish atomically, prune old releases", test_publish_and_prune},
+        {"nothing new: nothing redone; one new run: only its charts", test_incremental_nights},
         {"the pull step imports new runs", test_pull_imports},
         {"a failing night leaves the site", test_failure_keeps_site},
         {NULL, NULL},

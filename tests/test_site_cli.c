@@ -37,6 +37,20 @@ static void test_embedded_archive(void)
     CU_ASSERT_EQUAL(rc, 0);
     CU_ASSERT_PTR_NOT_NULL(strstr(out, "; 0 problems"));
     free(out);
+    /* An archive without problems: the same inputs again do nothing, and
+     * --up-to-date says so without writing; a folder never built is not. */
+    CU_ASSERT_EQUAL(testutil_perfcast_run(&out, "build --archive archive --out %s/embedded", work),
+                    0);
+    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "inputs unchanged: nothing read, fitted or drawn"));
+    free(out);
+    CU_ASSERT_EQUAL(
+        testutil_perfcast_run(&out, "build --archive archive --out %s/embedded --up-to-date", work),
+        0);
+    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, ": up to date"));
+    free(out);
+    CU_ASSERT_EQUAL(testutil_perfcast_run(NULL, "build --archive archive --out %s/never --up-to-date",
+                                          work), 1);
+    CU_ASSERT_NOT_EQUAL(testutil_run_commandf(NULL, "test -e '%s/never'", work), 0);
 }
 
 static void test_identical_builds(void)
