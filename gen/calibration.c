@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "gen/config_index.h"
+#include "gen/rjopts.h"
 #include "models/calibrate.h"
 
 /* One training configuration: its rows and mean measured response. */
@@ -22,6 +23,7 @@ typedef struct {
 typedef struct {
     const experiment_input *in;
     model_adapter_fn adapter;
+    calibration_adapter_lookup adapter_of;
     train_config *cfgs;
     size_t ncfgs;
     size_t *cols;       /* scale columns of the runs table */
@@ -32,6 +34,7 @@ typedef struct {
     size_t nheld;       /* held-out configurations over those refits */
     char fold_cols[256]; /* "np, N": the parameters whose levels were held out */
     char borrowed[256];  /* experiments whose backtests were borrowed, "" none */
+    bool from_components; /* borrowed from strip experiments (backtests_from) */
 } calib_ctx;
 
 static void ctx_free(calib_ctx *c)
@@ -480,8 +483,12 @@ static bool apply_backtest(calib_ctx *c, report *rep, const calibrate_model *m)
         done += calibrate_interval(p->estimate, h, p->pi_low, p->pi_high, &p->cal_low,
                                    &p->cal_high) == CALIBRATE_OK;
     }
-    char text[1024], from[320] = "";
-    if (c->borrowed[0])
+    char text[1400], from[448] = "";
+    if (c->borrowed[0] && c->from_components)
+        snprintf(from, sizeof from, " of the strip experiments %s (the strip models this "
+                 "multi-cluster model is built from, option backtests_from; its own training "
+                 "runs have too few levels for a refit)", c->borrowed);
+    else if (c->borrowed[0])
         snprintf(from, sizeof from, " of the campaign's experiments %s (same model and "
                  "formula; this one's training runs have too few levels for a refit)",
                  c->borrowed);
@@ -540,11 +547,28 @@ static bool take_scores(calib_ctx *c, const calib_ctx *s, const char *name)
     return true;
 }
 
+/* Backtest experiment e of campaign camp with adapter and move its scores
+ * into c, named name. An experiment that cannot be prepared lends nothing. */
+static bool lend_backtests(calib_ctx *c, const campaign *camp, const experiment_info *e,
+                           model_adapter_fn adapter, const char *name)
+{
+    experiment_result sib;
+    bool ok = true;
+    if (adapter && experiment_prepare(c->in->arch, camp, e, &sib)) {
+        calib_ctx s = {.in = &sib.input, .adapter = adapter, .nfolds = c->nfolds};
+        ok = group_configs(&s) && choose_scale_columns(&s) && run_backtests(&s) &&
+             take_scores(c, &s, name);
+        ctx_free(&s);
+    }
+    experiment_result_free(&sib);
+    return ok;
+}
+
 /* When this experiment's own training runs allow no backtest (two levels
  * of the parameter it extrapolates in), the campaign's other experiments
  * with the same model and formula lend theirs: the same code on the same
  * machine, so the same kind of misfit. Their folds count apart. */
-static bool borrow_backtests(calib_ctx *c)
+static bool borrow_from_siblings(calib_ctx *c)
 {
     const campaign *camp = c->in->camp;
     const experiment_info *own = c->in->exp;
@@ -554,21 +578,62 @@ static bool borrow_backtests(calib_ctx *c)
         if (strcmp(e->name, own->name) == 0 || strcmp(e->model, own->model) != 0 ||
             !same_text(e->formula, own->formula) || !same_text(e->options, own->options))
             continue;
-        experiment_result sib;
-        if (experiment_prepare(c->in->arch, camp, e, &sib)) {
-            calib_ctx s = {.in = &sib.input, .adapter = c->adapter, .nfolds = c->nfolds};
-            ok = group_configs(&s) && choose_scale_columns(&s) && run_backtests(&s) &&
-                 take_scores(c, &s, e->name);
-            ctx_free(&s);
-        }
-        experiment_result_free(&sib);
+        ok = lend_backtests(c, camp, e, c->adapter, e->name);
     }
     return ok;
 }
 
-bool calibration_apply(experiment_result *res, model_adapter_fn adapter)
+/* The campaign a multi-cluster experiment's option backtests_from names,
+ * or NULL (another model, no such option, or no such campaign: the fit
+ * reports the last). */
+static const campaign *lending_campaign(const calib_ctx *c)
 {
-    calib_ctx c = {.in = &res->input, .adapter = adapter};
+    const experiment_info *own = c->in->exp;
+    if (!c->in->arch || strcmp(own->model, "multicluster") != 0)
+        return NULL;
+    rjopts o;
+    char err[256];
+    if (!rjopts_parse(own->options, rjopts_keys("multicluster"), &o, err, sizeof err))
+        return NULL;
+    const char *name = rjopts_get(&o, "backtests_from");
+    const campaign *camp = name ? archive_campaign(c->in->arch, name) : NULL;
+    rjopts_free(&o);
+    return camp;
+}
+
+/* A multi-cluster experiment is built from strip models of its clusters:
+ * the strip experiments of the campaign its option backtests_from names
+ * lend their backtests (their errors when extrapolating in processes are
+ * the components' errors). */
+static bool borrow_from_components(calib_ctx *c)
+{
+    const campaign *camp = lending_campaign(c);
+    bool ok = true;
+    for (size_t i = 0; ok && camp && c->adapter_of && i < camp->nexperiments; i++) {
+        const experiment_info *e = &camp->experiments[i];
+        if (strcmp(e->model, "strip") != 0)
+            continue;
+        char name[256];
+        snprintf(name, sizeof name, "%s/%s", camp->name, e->name);
+        ok = lend_backtests(c, camp, e, c->adapter_of("strip"), name);
+    }
+    return ok;
+}
+
+static bool borrow_backtests(calib_ctx *c)
+{
+    bool ok = borrow_from_siblings(c);
+    if (ok && c->nscores == 0) {
+        ok = borrow_from_components(c);
+        c->from_components = c->nscores > 0;
+    }
+    return ok;
+}
+
+bool calibration_apply(experiment_result *res, model_adapter_fn adapter,
+                       calibration_adapter_lookup adapter_of)
+{
+    calib_ctx c = {.in = &res->input, .adapter = adapter, .adapter_of = adapter_of};
     report *rep = &res->rep;
     bool ok = true;
     if (c.in->ntrain == 0 || rep->npreds == 0)

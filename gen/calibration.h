@@ -10,7 +10,13 @@
  * target lies below the trained range), predicts them, and turns the
  * errors into a half-width that grows with the target's distance beyond
  * the training range. Models that cannot be refitted on fewer levels are
- * bootstrapped over repetitions (fixed seed) instead. It fills, for every
+ * bootstrapped over repetitions (fixed seed) instead. Where an
+ * experiment's own runs allow no refit, it borrows backtests: from the
+ * campaign's other experiments with the same model, formula and options
+ * (the same code on the same machine), and, for a multi-cluster experiment
+ * whose option backtests_from names a campaign, from that campaign's strip
+ * experiments (the multi-cluster model is built from strip models of its
+ * clusters, so their extrapolation errors are its own). It fills, for every
  * prediction, cal_low/cal_high, distance and beyond ("np 512 = 2x max
  * trained 256"), and rep->interval_method in words.
  *
@@ -25,9 +31,15 @@
 #define CALIBRATION_BOOTSTRAP_RESAMPLES 100
 #define CALIBRATION_BOOTSTRAP_SEED 20240611u
 
+/* The adapter of a model name (experiment_adapter, gen/experiment_run.h),
+ * for backtests lent by experiments of another model. */
+typedef model_adapter_fn (*calibration_adapter_lookup)(const char *model);
+
 /* Calibrate res->rep (an adapter's successful report) by refitting with
- * adapter. Returns false only when out of memory; a calibration that is
- * impossible leaves the intervals absent and says why in interval_method. */
-bool calibration_apply(experiment_result *res, model_adapter_fn adapter);
+ * adapter (adapter_of: the adapters of lending experiments). Returns false
+ * only when out of memory; a calibration that is impossible leaves the
+ * intervals absent and says why in interval_method. */
+bool calibration_apply(experiment_result *res, model_adapter_fn adapter,
+                       calibration_adapter_lookup adapter_of);
 
 #endif

@@ -98,7 +98,7 @@ static bool fit_and_calibrate(const archive *a, const campaign *c, const experim
     res->input.designs = designs && designs_init(designs, &res->input) ? designs : NULL;
     if (!run_adapter(res, false))
         return false;
-    if (!calibration_apply(res, experiment_adapter(e->model))) {
+    if (!calibration_apply(res, experiment_adapter(e->model), experiment_adapter)) {
         res->ok = false;
         snprintf(res->error, sizeof res->error, "out of memory while calibrating the intervals");
         return false;

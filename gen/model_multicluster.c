@@ -20,6 +20,10 @@
  *   work_tol=0.02  relative tolerance when runs are matched by work_mb
  *   tcomp=interpolate|exact   as for the strip model
  *   quantum=1      rows per process in the balanced split are multiples of it
+ *   backtests_from=CAMPAIGN   a campaign whose strip experiments lend their
+ *                  backtests to the calibrated interval when this
+ *                  experiment's runs allow none (gen/calibration.h); the
+ *                  fit fails when the archive has no such campaign
  */
 #include "gen/model_adapters.h"
 
@@ -39,6 +43,8 @@ typedef struct {
     bool exact;
     double quantum;
     char cluster_b[128];   /* "" = from tag_cluster_b */
+    char backtests_from[128]; /* campaign lending its strip backtests, "" none
+                                 (gen/calibration.h) */
 } mc_settings;
 
 /* One split target as read from its row. */
@@ -60,6 +66,8 @@ static bool read_settings(const char *text, mc_settings *s, char *err, size_t er
         return false;
     const char *b = rjopts_get(&o, "cluster_b");
     snprintf(s->cluster_b, sizeof s->cluster_b, "%s", b ? b : "");
+    const char *lender = rjopts_get(&o, "backtests_from");
+    snprintf(s->backtests_from, sizeof s->backtests_from, "%s", lender ? lender : "");
     bool ok = stripfits_settings(rjopts_get(&o, "np0"), rjopts_get(&o, "work_tol"), &s->fit, err,
                                  errlen) &&
               rjopts_exact(&o, "tcomp", &s->exact, err, errlen) &&
@@ -185,6 +193,12 @@ bool model_multicluster_run(const experiment_input *in, report *out, char *err, 
     labelled_run *runs = NULL;
     if (!read_settings(in->exp->options, &s, err, errlen))
         return false;
+    if (s.backtests_from[0] && in->arch && !archive_campaign(in->arch, s.backtests_from)) {
+        experiment_point_at(in, "options", 0);
+        snprintf(err, errlen, "option backtests_from: no campaign '%s' in the archive",
+                 s.backtests_from);
+        return false;
+    }
     if (in->ntargets == 0) {
         snprintf(err, errlen, "the multi-cluster model predicts split jobs: the experiment needs "
                  "a target filter selecting them");

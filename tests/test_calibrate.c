@@ -349,19 +349,23 @@ static void test_embedded_archive(void)
     testutil_remove_dir(tmp);
 }
 
-/* The other two routes, on the embedded archive: the multicore
- * extrapolation (trained on two process counts, too few to refit) borrows
- * its campaign's backtests; the strip model (two np0 levels, the least it
- * accepts) is bootstrapped over repetitions with a fixed seed. Both print
- * the same bytes twice. */
+/* The other routes, on the embedded archive: the multicore extrapolation
+ * (trained on two process counts, too few to refit) borrows its campaign's
+ * backtests; the strip model (two np0 levels, the least it accepts) is
+ * bootstrapped over repetitions with a fixed seed; the multi-cluster split
+ * (two np0 per cluster) borrows the backtests of the strip experiments of
+ * the campaign its option backtests_from names. Each prints the same bytes
+ * twice. */
 static void test_borrow_and_bootstrap(void)
 {
     static const char *const cases[][3] = {
         {"mgbench-multicore", "extrap-3072", "calibrated interval: backtest by scale of the "
                                              "campaign's experiments interp-all-3072"},
         {"mgbench-strip", "strip-4096", "calibrated interval: bootstrap over repetitions"},
+        {"smpi-multi", "balanced", "calibrated interval: backtest by scale of the strip "
+                                   "experiments smpi-strip/strip-a16, smpi-strip/strip-b16"},
     };
-    for (size_t i = 0; i < 2; i++) {
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char *first = NULL, *again = NULL;
         CU_ASSERT_EQUAL(testutil_perfcast_run(&first, "predict --archive archive %s %s",
                                               cases[i][0], cases[i][1]), 0);
@@ -374,6 +378,40 @@ static void test_borrow_and_bootstrap(void)
         free(first);
         free(again);
     }
+}
+
+/* The number after `key` (e.g. "s = ") in text, or NAN. */
+static double number_after(const char *text, const char *key)
+{
+    const char *at = text ? strstr(text, key) : NULL;
+    return at ? strtod(at + strlen(key), NULL) : NAN;
+}
+
+/* The borrowed backtests give the interval the method text states: with
+ * its s and t, estimate times/divided by exp(t * s * max(d, 0.5)) for each
+ * target d doublings beyond the range (the multi-cluster model has no
+ * interval of its own to widen it to). s is printed to 3 digits, so 1%. */
+static void test_borrowed_interval_as_stated(void)
+{
+    char *out = NULL;
+    CU_ASSERT_EQUAL_FATAL(testutil_perfcast_run(&out, "predict --archive archive --format json "
+                                                      "smpi-multi balanced"), 0);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(out);
+    double sv = number_after(out, "log error per doubling beyond the trained range s = ");
+    double tv = number_after(out, "Student t = ");
+    CU_ASSERT_TRUE_FATAL(sv > 0 && tv > 0);
+    int checked = 0;
+    for (const char *p = strstr(out, "\"estimate\": "); p; p = strstr(p + 1, "\"estimate\": ")) {
+        double est = number_after(p, "\"estimate\": ");
+        double lo = number_after(p, "\"cal_pi_low\": "), hi = number_after(p, "\"cal_pi_high\": ");
+        double d = number_after(p, "\"doublings_beyond_range\": ");
+        double factor = exp(tv * sv * fmax(d, 0.5));
+        CU_ASSERT_DOUBLE_EQUAL(hi / (est * factor), 1, 0.01);
+        CU_ASSERT_DOUBLE_EQUAL(lo * factor / est, 1, 0.01);
+        checked++;
+    }
+    CU_ASSERT_EQUAL(checked, 3);
+    free(out);
 }
 
 int main(void)
@@ -396,6 +434,7 @@ int main(void)
     static const testutil_test embedded[] = {
         {"coverage on the embedded archive", test_embedded_archive},
         {"borrowed backtests and bootstrap, deterministic", test_borrow_and_bootstrap},
+        {"borrowed component backtests give the stated interval", test_borrowed_interval_as_stated},
         {NULL, NULL},
     };
     static const testutil_suite suites[] = {
