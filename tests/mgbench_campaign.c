@@ -84,13 +84,10 @@ static void test_plan_file(void)
     char dir[256], path[512], args[1024], *out = NULL;
     CU_ASSERT_FATAL(mgbt_temp_dir(dir, sizeof dir) == 0);
     snprintf(path, sizeof path, "%s/plan.csv", dir);
-    FILE *f = fopen(path, "w");
-    CU_ASSERT_FATAL(f != NULL);
-    fputs("cluster,np,npa,npb,na,nb,seq_of_np,time_s,note\n"
-          "ci-2core,8,8,1,512,2048,,,\"target, large\"\n"
-          "ci-2core,1,1,1,64,2048,16,,per-process mesh\n"
-          "ci-2core,4,2,2,512,512,,,\n", f);
-    fclose(f);
+    CU_ASSERT_FATAL(mgbt_write_file(path, "cluster,np,npa,npb,na,nb,seq_of_np,time_s,note\n"
+                                          "ci-2core,8,8,1,512,2048,,,\"target, large\"\n"
+                                          "ci-2core,1,1,1,64,2048,16,,per-process mesh\n"
+                                          "ci-2core,4,2,2,512,512,,,\n") == 0);
     snprintf(args, sizeof args, "plan %s --dry-run", path);
     CU_ASSERT_FATAL(campaign(args, &out) == 0);
     CU_ASSERT(line_has(out, 1, 3, "-n 8 ") && line_has(out, 1, 3, "--na 512 --nb 2048"));
@@ -98,26 +95,19 @@ static void test_plan_file(void)
               line_has(out, 2, 3, "--seq-of 16x1"));
     CU_ASSERT(line_has(out, 3, 3, "--grid 2x2"));
     free(out);
-    f = fopen(path, "w");
-    CU_ASSERT_FATAL(f != NULL);
-    fputs("np,npa,npb,na,nb\n4,3,1,512,512\n", f);
-    fclose(f);
+    CU_ASSERT_FATAL(mgbt_write_file(path, "np,npa,npb,na,nb\n4,3,1,512,512\n") == 0);
     CU_ASSERT_EQUAL(campaign(args, &out), 2);
     CU_ASSERT(out && strstr(out, "plan.csv:2: npa*npb must equal np"));
     free(out);
     /* np_a, rows_a: an uneven strip (mgbench --split); empty cells: even. */
-    f = fopen(path, "w");
-    CU_ASSERT_FATAL(f != NULL);
-    fputs("np,na,nb,np_a,rows_a\n3,192,128,1,32\n3,192,128,,\n", f);
-    fclose(f);
+    CU_ASSERT_FATAL(
+        mgbt_write_file(path, "np,na,nb,np_a,rows_a\n3,192,128,1,32\n3,192,128,,\n") == 0);
     CU_ASSERT_FATAL(campaign(args, &out) == 0);
     CU_ASSERT(line_has(out, 1, 2, "-n 3 ") && line_has(out, 1, 2, "--split 1:32"));
     CU_ASSERT(line_has(out, 2, 2, "-n 3 ") && !line_has(out, 2, 2, "--split"));
     free(out);
-    f = fopen(path, "w");
-    CU_ASSERT_FATAL(f != NULL);
-    fputs("np,npa,npb,na,nb,np_a,rows_a\n4,2,2,128,128,1,32\n", f);
-    fclose(f);
+    CU_ASSERT_FATAL(
+        mgbt_write_file(path, "np,npa,npb,na,nb,np_a,rows_a\n4,2,2,128,128,1,32\n") == 0);
     CU_ASSERT_EQUAL(campaign(args, &out), 2);
     CU_ASSERT(out && strstr(out, "plan.csv:2: np_a, rows_a split a strip"));
     free(out);
@@ -152,15 +142,10 @@ static void test_real_campaign(void)
     free(rows);
     /* perfcast check wants the campaign's description and experiments too */
     snprintf(path, sizeof path, "%s/strip-test/README.md", dir);
-    FILE *f = fopen(path, "w");
-    CU_ASSERT_FATAL(f != NULL);
-    fputs("# strip test\n", f);
-    fclose(f);
+    CU_ASSERT_FATAL(mgbt_write_file(path, "# strip test\n") == 0);
     snprintf(path, sizeof path, "%s/strip-test/experiments.csv", dir);
-    f = fopen(path, "w");
-    CU_ASSERT_FATAL(f != NULL);
-    fputs("name,model,response,formula,train,target,title,options\n", f);
-    fclose(f);
+    CU_ASSERT_FATAL(
+        mgbt_write_file(path, "name,model,response,formula,train,target,title,options\n") == 0);
     char perfcast[4200];
     snprintf(perfcast, sizeof perfcast, "%s", mgbt_mgbench());
     char *slash = strrchr(perfcast, '/');

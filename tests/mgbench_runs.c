@@ -88,10 +88,7 @@ static void test_refuses_foreign_header(void)
     CU_ASSERT_FATAL(mgbt_temp_dir(dir, sizeof dir) == 0);
     snprintf(path, sizeof path, "%s/runs.csv", dir);
     const char *foreign = "cluster,code,np,time_s\nci-2core,x,1,2.0\n";
-    FILE *f = fopen(path, "w");
-    CU_ASSERT_FATAL(f != NULL);
-    fputs(foreign, f);
-    fclose(f);
+    CU_ASSERT_FATAL(mgbt_write_file(path, foreign) == 0);
     mgb_run_row r = sample_row();
     CU_ASSERT(mgb_runs_append(path, &r, err, sizeof err) == -1);
     CU_ASSERT_PTR_NOT_NULL(strstr(err, "header is not mgbench's"));
@@ -108,10 +105,8 @@ static void test_repairs_missing_newline(void)
     char dir[256], path[512], err[512];
     CU_ASSERT_FATAL(mgbt_temp_dir(dir, sizeof dir) == 0);
     snprintf(path, sizeof path, "%s/runs.csv", dir);
-    FILE *f = fopen(path, "w");
-    CU_ASSERT_FATAL(f != NULL);
-    fputs(mgb_runs_header(), f); /* an edited file without its final newline */
-    fclose(f);
+    /* an edited file without its final newline */
+    CU_ASSERT_FATAL(mgbt_write_file(path, mgb_runs_header()) == 0);
     mgb_run_row r = sample_row();
     CU_ASSERT(mgb_runs_append(path, &r, err, sizeof err) == 0);
     char *text = mgbt_read_file(path, NULL), row[512];
@@ -132,10 +127,7 @@ static void test_legacy_header(void)
     char dir[256], path[512], err[512] = "";
     CU_ASSERT_FATAL(mgbt_temp_dir(dir, sizeof dir) == 0);
     snprintf(path, sizeof path, "%s/runs.csv", dir);
-    FILE *f = fopen(path, "w");
-    CU_ASSERT_FATAL(f != NULL);
-    fputs(legacy, f);
-    fclose(f);
+    CU_ASSERT_FATAL(mgbt_write_file(path, legacy) == 0);
     mgb_run_row r = sample_row();
     CU_ASSERT(mgb_runs_append(path, &r, err, sizeof err) == 0);
     r.engine = "smpi";

@@ -179,3 +179,12 @@ char *mgbt_read_file(const char *path, size_t *len)
     fclose(f);
     return text;
 }
+
+int mgbt_write_file(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return -1;
+    int ok = fputs(text, f) >= 0;
+    return fclose(f) == 0 && ok ? 0 : -1;
+}

@@ -55,4 +55,7 @@ void mgbt_remove_dir(const char *path);
  * len is not NULL), or NULL. */
 char *mgbt_read_file(const char *path, size_t *len);
 
+/* Writes text as the whole of path: 0, or -1 when it cannot. */
+int mgbt_write_file(const char *path, const char *text);
+
 #endif
