@@ -380,13 +380,6 @@ static void test_borrow_and_bootstrap(void)
     }
 }
 
-/* The number after `key` (e.g. "s = ") in text, or NAN. */
-static double number_after(const char *text, const char *key)
-{
-    const char *at = text ? strstr(text, key) : NULL;
-    return at ? strtod(at + strlen(key), NULL) : NAN;
-}
-
 /* The borrowed backtests give the interval the method text states: with
  * its s and t, estimate times/divided by exp(t * s * max(d, 0.5)) for each
  * target d doublings beyond the range (the multi-cluster model has no
@@ -397,14 +390,15 @@ static void test_borrowed_interval_as_stated(void)
     CU_ASSERT_EQUAL_FATAL(testutil_perfcast_run(&out, "predict --archive archive --format json "
                                                       "smpi-multi balanced"), 0);
     CU_ASSERT_PTR_NOT_NULL_FATAL(out);
-    double sv = number_after(out, "log error per doubling beyond the trained range s = ");
-    double tv = number_after(out, "Student t = ");
+    double sv = testutil_number_after(out, "log error per doubling beyond the trained range s = ");
+    double tv = testutil_number_after(out, "Student t = ");
     CU_ASSERT_TRUE_FATAL(sv > 0 && tv > 0);
     int checked = 0;
     for (const char *p = strstr(out, "\"estimate\": "); p; p = strstr(p + 1, "\"estimate\": ")) {
-        double est = number_after(p, "\"estimate\": ");
-        double lo = number_after(p, "\"cal_pi_low\": "), hi = number_after(p, "\"cal_pi_high\": ");
-        double d = number_after(p, "\"doublings_beyond_range\": ");
+        double est = testutil_json_number(p, "estimate");
+        double lo = testutil_json_number(p, "cal_pi_low");
+        double hi = testutil_json_number(p, "cal_pi_high");
+        double d = testutil_json_number(p, "doublings_beyond_range");
         double factor = exp(tv * sv * fmax(d, 0.5));
         CU_ASSERT_DOUBLE_EQUAL(hi / (est * factor), 1, 0.01);
         CU_ASSERT_DOUBLE_EQUAL(lo * factor / est, 1, 0.01);

@@ -224,15 +224,6 @@ static void test_jube_and_csv_doc(void)
     assert_checks_and_predicts("any");
 }
 
-/* The value after `"key": ` in perfcast's JSON output, or NAN. */
-static double json_number(const char *json, const char *key)
-{
-    char pattern[64];
-    snprintf(pattern, sizeof pattern, "\"%s\": ", key);
-    const char *at = json ? strstr(json, pattern) : NULL;
-    return at ? strtod(at + strlen(pattern), NULL) : NAN;
-}
-
 /* Extra-P's mpi_data.csv (real MPI collective timings, microseconds): the
  * process count is `Ranks`, the response the median; every other number is
  * a measured figure (metric_*), every text a label (tag_*), so no column of
@@ -274,8 +265,9 @@ static void test_real_csv_sample(void)
     fclose(f);
     CU_ASSERT_EQUAL(testutil_perfcast_run(&out, "predict --archive %s/a --format json mpi "
                                                 "intelmpi-allreduce", tmp), 0);
-    CU_ASSERT_DOUBLE_EQUAL(json_number(out, "estimate"), 55.3521125 + 18.841515 * 2.5, 1e-6);
-    CU_ASSERT_DOUBLE_EQUAL(json_number(out, "measured"), 130.57975, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(testutil_json_number(out, "estimate"), 55.3521125 + 18.841515 * 2.5,
+                           1e-6);
+    CU_ASSERT_DOUBLE_EQUAL(testutil_json_number(out, "measured"), 130.57975, 1e-9);
     free(out);
 }
 

@@ -994,15 +994,6 @@ static double csv_number(const char *line, int col)
     return strtod(line, NULL);
 }
 
-/* The number after "key": in a JSON text, NAN when absent. */
-static double json_number(const char *json, const char *key)
-{
-    char quoted[128];
-    snprintf(quoted, sizeof quoted, "\"%s\": ", key);
-    const char *p = strstr(json, quoted);
-    return p ? strtod(p + strlen(quoted), NULL) : NAN;
-}
-
 static void test_cli_embedded_campaign(void)
 {
     /* perfcast predict prints the standard columns for a multicore
@@ -1037,9 +1028,11 @@ static void test_cli_embedded_campaign(void)
                                                 "mgbench-multicore extrap-6144"), 0);
     CU_ASSERT_PTR_NOT_NULL_FATAL(out);
     /* The CSV prints 10 significant digits. */
-    CU_ASSERT_DOUBLE_EQUAL(json_number(out, "err_mean:mgbench 6144x6144:ci-2core"), sum / (double)rows, 1e-6);
-    CU_ASSERT_DOUBLE_EQUAL(json_number(out, "err_max:mgbench 6144x6144:ci-2core"), max, 1e-6);
-    CU_ASSERT_EQUAL(json_number(out, "err_n:mgbench 6144x6144:ci-2core"), 2);
+    CU_ASSERT_DOUBLE_EQUAL(testutil_json_number(out, "err_mean:mgbench 6144x6144:ci-2core"),
+                           sum / (double)rows, 1e-6);
+    CU_ASSERT_DOUBLE_EQUAL(testutil_json_number(out, "err_max:mgbench 6144x6144:ci-2core"), max,
+                           1e-6);
+    CU_ASSERT_EQUAL(testutil_json_number(out, "err_n:mgbench 6144x6144:ci-2core"), 2);
     CU_ASSERT_PTR_NOT_NULL(strstr(out, "factor nodes (1/Nn) is 1 in every training run"));
     free(out);
 

@@ -42,6 +42,19 @@ double testutil_rel_diff(double a, double b)
     return fabs(a - b) / scale;
 }
 
+double testutil_number_after(const char *text, const char *key)
+{
+    const char *at = text ? strstr(text, key) : NULL;
+    return at ? strtod(at + strlen(key), NULL) : NAN;
+}
+
+double testutil_json_number(const char *json, const char *key)
+{
+    char quoted[160];
+    snprintf(quoted, sizeof quoted, "\"%s\": ", key);
+    return testutil_number_after(json, quoted);
+}
+
 char *testutil_read_file(const char *path)
 {
     return fileio_read_file(path, NULL);

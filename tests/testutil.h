@@ -29,6 +29,14 @@ int testutil_run_suites(const testutil_suite *suites);
 /* Relative difference |a-b|/max(|b|, tiny). */
 double testutil_rel_diff(double a, double b);
 
+/* The number written right after the first `key` in text ("s = ",
+ * "\"estimate\": "), or NAN when text is NULL or has no key. */
+double testutil_number_after(const char *text, const char *key);
+
+/* The number of member `key` in perfcast's JSON output (the first one):
+ * testutil_number_after(json, "\"key\": "). */
+double testutil_json_number(const char *json, const char *key);
+
 /* Read a whole file into a NUL-terminated malloc'ed buffer (caller frees),
  * or NULL. */
 char *testutil_read_file(const char *path);
