@@ -375,12 +375,6 @@ static char *job_key(const site_campaign *sc, size_t row, bool with_processes)
     return rbuf_take(&b);
 }
 
-static bool cell_is_missing(const table *t, size_t row, size_t col)
-{
-    return t->cols[col].kind == COL_NUMBER ? isnan(table_number(t, row, col))
-                                           : table_text(t, row, col) == NULL;
-}
-
 static bool add_option(site_data *d, size_t ci, size_t ei, const report_prediction *p)
 {
     const site_campaign *sc = &d->camps[ci];
@@ -422,7 +416,7 @@ static bool add_option(site_data *d, size_t ci, size_t ei, const report_predicti
     for (size_t i = 0; i < e->nshown; i++) {
         const char *name = t->cols[e->shown[i]].name;
         if (strcmp(name, "cluster") == 0 || site_is_process_count(sc->camp, name) ||
-            cell_is_missing(t, row, e->shown[i]))
+            cell_missing(&t->cols[e->shown[i]], row))
             continue; /* a column this target leaves empty says nothing about it */
         rbuf_printf(&label, "%s%s=", label.len > before ? ", " : "", name);
         site_cell_text(t, row, e->shown[i], &label);
