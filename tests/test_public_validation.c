@@ -15,11 +15,14 @@
  * Asserted (the issue's acceptance): the term search predicts every region
  * (a finite estimate for every held-out configuration); the calibrated 95%
  * prediction intervals cover at least 85% of the held-out measurements, per
- * data set and pooled. The issue's error target, median held-out |error| at
- * or below 10%, is NOT met on these data (relearn's regions extrapolate
- * with 10-20% errors, see the README): the measured medians are asserted in
- * tight bands instead, so that a regression fails and an improvement must
- * update the numbers here and in the README.
+ * data set and pooled. The issue's error target, median held-out |error|
+ * "at or below 10% where it is today": where the term search of the day
+ * the issue was filed predicted (issue_time_estimates.csv, written by the
+ * script beside it from commit 5778dfa), today's estimates are the same,
+ * so that median stays where it was; on these data it is 12.68%, not 10%
+ * (relearn's regions extrapolate with 10-20% errors, see the README). The
+ * measured medians are asserted in tight bands, so that a regression fails
+ * and an improvement must update the numbers here and in the README.
  *
  * A third real data set, MPI collective latencies (14 regions, 4 training
  * process counts each, np = 512 held out), was added after the first
@@ -223,6 +226,99 @@ static void score_region(const xp_file *f, const xp_region *r, const data_set *d
 }
 
 /* ------------------------------------------------------------------ */
+/* The term search of the day issue 11 was filed                        */
+
+/* issue_time_estimates.csv: what commit 5778dfa's term search predicted
+ * on these data (written by issue_time_estimates.sh beside it, which
+ * builds that commit), one row per held-out configuration it predicted;
+ * the regions it refused have none. */
+#define MAX_PINS 64
+
+typedef struct {
+    char data_set[16], experiment[160];
+    double np, n; /* n is NAN for one-parameter data sets */
+    double estimate;
+    bool seen;
+} pin;
+
+typedef struct {
+    pin p[MAX_PINS];
+    size_t n;
+    tally then, now; /* |error| of its estimates and of today's, same targets */
+} issue_time;
+
+static void issue_time_read(issue_time *t)
+{
+    const char *path = FIX "/issue_time_estimates.csv";
+    char *text = testutil_read_file(path);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+    csv_doc doc;
+    diag_list diags;
+    diag_init(&diags);
+    CU_ASSERT_TRUE_FATAL(csv_parse_buffer(text, strlen(text), path, &doc, &diags));
+    int ds = column(&doc, "data_set"), ex = column(&doc, "experiment");
+    int np = column(&doc, "np"), n = column(&doc, "n"), est = column(&doc, "estimate");
+    CU_ASSERT_FATAL(ds >= 0 && ex >= 0 && np >= 0 && n >= 0 && est >= 0);
+    CU_ASSERT_FATAL(doc.nrows - 1 <= MAX_PINS);
+    memset(t, 0, sizeof *t);
+    for (size_t i = 1; i < doc.nrows; i++, t->n++) {
+        const csv_row *row = &doc.rows[i];
+        pin *p = &t->p[t->n];
+        snprintf(p->data_set, sizeof p->data_set, "%s", row->fields[ds].text);
+        snprintf(p->experiment, sizeof p->experiment, "%s", row->fields[ex].text);
+        p->np = number(row, np);
+        p->n = number(row, n);
+        p->estimate = number(row, est);
+    }
+    csv_doc_free(&doc);
+    diag_free(&diags);
+    free(text);
+}
+
+/* The pin of a predicted configuration, NULL when the old search had none. */
+static pin *issue_time_find(issue_time *t, const char *campaign, const char *experiment,
+                            double np, double n)
+{
+    for (size_t i = 0; i < t->n; i++) {
+        pin *p = &t->p[i];
+        bool same_n = isnan(p->n) ? isnan(n) : p->n == n;
+        if (strcmp(p->data_set, campaign) == 0 && strcmp(p->experiment, experiment) == 0 &&
+            p->np == np && same_n)
+            return p;
+    }
+    return NULL;
+}
+
+/* Today's predict output for one experiment against the issue-time
+ * estimates: where that search predicted, today's estimate is the same
+ * (it printed 10 significant digits); both errors are tallied. */
+static void issue_time_check(issue_time *t, const char *campaign, const char *experiment,
+                             const xp_file *f, const xp_region *r, const data_set *d,
+                             const char *csv)
+{
+    csv_doc doc;
+    diag_list diags;
+    diag_init(&diags);
+    CU_ASSERT_TRUE_FATAL(csv_parse_buffer(csv, strlen(csv), "predict", &doc, &diags));
+    int est = column(&doc, "estimate"), np = column(&doc, d->params[0]);
+    int n = d->params[1] ? column(&doc, d->params[1]) : -1;
+    for (size_t i = 1; i < doc.nrows; i++) {
+        const csv_row *row = &doc.rows[i];
+        pin *p = issue_time_find(t, campaign, experiment, number(row, np), number(row, n));
+        if (p == NULL)
+            continue;
+        double m = r->mean[coordinate_of(f, d, &doc, row)], e = number(row, est);
+        CU_ASSERT(testutil_rel_diff(e, p->estimate) < 1e-8);
+        CU_ASSERT_FATAL(t->then.targets < MAX_TARGETS);
+        t->then.abs_err[t->then.targets++] = 100 * fabs(p->estimate - m) / m;
+        t->now.abs_err[t->now.targets++] = 100 * fabs(e - m) / m;
+        p->seen = true;
+    }
+    csv_doc_free(&doc);
+    diag_free(&diags);
+}
+
+/* ------------------------------------------------------------------ */
 /* Experiments                                                         */
 
 /* One experiment to write: import's region (its name and response), the
@@ -237,6 +333,7 @@ typedef struct {
 typedef struct {
     experiment e[MAX_REGIONS * 11];
     size_t n;
+    issue_time *then; /* check against the issue-time estimates; NULL: do not */
 } experiment_list;
 
 /* Import's experiments (names and responses, in region order) for a
@@ -316,7 +413,9 @@ static void predict_all(const char *archive, const char *campaign, const xp_file
         CU_ASSERT_PTR_NOT_NULL_FATAL(out);
         if (rc == 0)
             score_region(f, &f->region[e->region], d, out, e->held_out, e->into);
-        else
+        if (rc == 0 && l->then)
+            issue_time_check(l->then, campaign, e->name, f, &f->region[e->region], d, out);
+        if (rc != 0)
             e->into->regions++;
         free(out);
     }
@@ -362,7 +461,7 @@ static size_t import_data_set(const char *archive, const data_set *d, xp_file *f
 /* The original split of a one-parameter data set: every region, largest
  * np held out (one configuration). */
 static void score_one_parameter(const char *archive, const data_set *d, const char *options,
-                                tally *t)
+                                tally *t, issue_time *then)
 {
     static xp_file f;
     static char names[MAX_REGIONS][160], responses[MAX_REGIONS][160];
@@ -373,6 +472,7 @@ static void score_one_parameter(const char *archive, const data_set *d, const ch
     snprintf(target, sizeof target, "np == %g", top);
     static experiment_list l;
     l.n = 0;
+    l.then = then;
     for (size_t r = 0; r < n; r++)
         add_experiment(&l, names[r], "", responses[r], r, 1, t, options, train, target);
     write_experiments(archive, d->campaign, &l);
@@ -382,13 +482,15 @@ static void score_one_parameter(const char *archive, const data_set *d, const ch
 /* relearn: the original split (np = 512 held out, 5 configurations) and
  * its one-parameter slices, each with 4 training configurations: the few-
  * points family at work on real data it was not designed on. */
-static void score_relearn(const char *archive, const char *options, scores *s)
+static void score_relearn(const char *archive, const char *options, scores *s,
+                          issue_time *then)
 {
     static xp_file f;
     static char names[MAX_REGIONS][160], responses[MAX_REGIONS][160];
     size_t n = import_data_set(archive, &relearn, &f, names, responses);
     static experiment_list l;
     l.n = 0;
+    l.then = then;
     char with_params[64], suffix[16], train[96], target[96];
     for (size_t r = 0; r < n; r++)
         add_experiment(&l, names[r], "", responses[r], r, 5, &s->relearn, options, "np < 512",
@@ -436,8 +538,9 @@ static void merge(tally *into, const tally *t)
         into->abs_err[into->targets++] = t->abs_err[i];
 }
 
-/* Every data set and split under one archive option string. */
-static void evaluate(const char *options, scores *s)
+/* Every data set and split under one archive option string; then, when
+ * not NULL, checks the original splits against the issue-time estimates. */
+static void evaluate(const char *options, scores *s, issue_time *then)
 {
     char dir[256], archive[512], path[600];
     CU_ASSERT_TRUE_FATAL(testutil_temp_dir(dir, sizeof dir));
@@ -445,10 +548,10 @@ static void evaluate(const char *options, scores *s)
     snprintf(path, sizeof path, "%s/clusters.csv", archive);
     CU_ASSERT_TRUE_FATAL(testutil_write_file(path, "cluster\n"));
     memset(s, 0, sizeof *s);
-    score_relearn(archive, options, s);
-    score_one_parameter(archive, &lulesh, options, &s->lulesh);
-    score_one_parameter(archive, &strong, options, &s->strong);
-    score_one_parameter(archive, &mpi, options, &s->mpi);
+    score_relearn(archive, options, s, then);
+    score_one_parameter(archive, &lulesh, options, &s->lulesh, then);
+    score_one_parameter(archive, &strong, options, &s->strong, NULL);
+    score_one_parameter(archive, &mpi, options, &s->mpi, then);
     merge(&s->pooled, &s->relearn);
     merge(&s->pooled, &s->lulesh);
     printf("\n options '%s':", options);
@@ -489,6 +592,9 @@ static double coverage(const tally *t)
 #define RELEARN_FORWARD_MEDIAN 12.70
 #define P_SLICES_FORWARD_MEDIAN 6.92
 #define N_SLICES_FORWARD_MEDIAN 1.48
+/* The issue-time term search's median |error| on the 52 targets it
+ * predicted (relearn 50, MPI collectives 2); today's is the same. */
+#define ISSUE_TIME_MEDIAN 12.68
 /* MPI collectives (14 regions, one held-out np = 512 each): the same value
  * under both selections (every region uses the few-points family). */
 #define MPI_MEDIAN 8.33
@@ -497,7 +603,9 @@ static double coverage(const tally *t)
 static void test_public_data(void)
 {
     static scores s;
-    evaluate("", &s);
+    static issue_time then;
+    issue_time_read(&then);
+    evaluate("", &s, &then);
     const tally *r = &s.relearn, *l = &s.lulesh, *all = &s.pooled;
 
     /* Every region predicted: 11 relearn regions, 18 LULESH functions. */
@@ -539,6 +647,21 @@ static void test_public_data(void)
     CU_ASSERT_EQUAL(s.mpi.targets, 14);
     CU_ASSERT(coverage(&s.mpi) >= 0.85);
     CU_ASSERT_DOUBLE_EQUAL(median_error(&s.mpi), MPI_MEDIAN, MEDIAN_BAND);
+
+    /* Where the issue-time search predicted (12 regions: relearn 10, MPI
+     * collectives 2, LULESH none), every estimate is unchanged, so the
+     * median error there stays where it was; the other 31 regions are
+     * predicted now as well. */
+    printf("  issue-time estimates: %zu held-out targets, |error| median %.2f%% (today on the "
+           "same targets %.2f%%), max %.1f%%\n",
+           then.then.targets, median_error(&then.then), median_error(&then.now),
+           max_of(then.then.abs_err, then.then.targets));
+    CU_ASSERT_EQUAL(then.n, 52);
+    for (size_t i = 0; i < then.n; i++)
+        CU_ASSERT(then.p[i].seen);
+    CU_ASSERT_EQUAL(then.now.targets, then.n);
+    CU_ASSERT_DOUBLE_EQUAL(median_error(&then.now), median_error(&then.then), 1e-6);
+    CU_ASSERT_DOUBLE_EQUAL(median_error(&then.then), ISSUE_TIME_MEDIAN, 0.01);
 }
 
 /* Forward-fold selection (option selection=forward), measured on the
@@ -548,7 +671,7 @@ static void test_public_data(void)
 static void test_forward_selection(void)
 {
     static scores s;
-    evaluate("selection=forward", &s);
+    evaluate("selection=forward", &s, NULL);
     CU_ASSERT_EQUAL(s.pooled.predicted, 29);
     CU_ASSERT_EQUAL(s.p_slices.predicted, 55);
     CU_ASSERT_EQUAL(s.n_slices.predicted, 55);
