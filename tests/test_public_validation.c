@@ -18,7 +18,7 @@
  * data set and pooled. The issue's error target, median held-out |error|
  * "at or below 10% where it is today": where the term search of the day
  * the issue was filed predicted (issue_time_estimates.csv, written by the
- * script beside it from commit 5778dfa), today's estimates are the same,
+ * script beside it from commit 408e032), today's estimates are the same,
  * so that median stays where it was; on these data it is 12.68%, not 10%
  * (relearn's regions extrapolate with 10-20% errors, see the README). The
  * measured medians are asserted in tight bands, so that a regression fails
@@ -228,7 +228,7 @@ static void score_region(const xp_file *f, const xp_region *r, const data_set *d
 /* ------------------------------------------------------------------ */
 /* The term search of the day issue 11 was filed                        */
 
-/* issue_time_estimates.csv: what commit 5778dfa's term search predicted
+/* issue_time_estimates.csv: what commit 408e032's term search predicted
  * on these data (written by issue_time_estimates.sh beside it, which
  * builds that commit), one row per held-out configuration it predicted;
  * the regions it refused have none. */
