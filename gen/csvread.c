@@ -188,7 +188,9 @@ typedef struct {
     long line, column;    /* position of the next byte to feed */
     long field_line, field_column; /* where the current field started */
     bool field_started;   /* a byte of the current field has been seen */
-    bool field_quoted;    /* ... and that byte was a '"' */
+    bool field_quoted;    /* ... and it opened with a '"' (blanks before it
+                             are skipped, as libcsv skips them) */
+    bool field_blank;     /* ... and every byte so far is a blank */
     bool oom;
     bool stopped;         /* the callback said stop */
 } reader;
@@ -383,6 +385,26 @@ static size_t feed_plain_lines(reader *r, const char *data, size_t len)
     return i;
 }
 
+/* Track the current field before libcsv sees byte c: a field starts at its
+ * first byte that is not a delimiter or line end; it is quoted when a '"'
+ * follows blanks alone (libcsv skips blanks before a quote); it stays
+ * "blank" while every byte of it is a blank. */
+static void note_field_byte(reader *r, unsigned char c)
+{
+    if (c == ',' || c == '\n' || c == '\r')
+        return;
+    if (!r->field_started) {
+        r->field_started = true;
+        r->field_quoted = false;
+        r->field_blank = true;
+        r->field_line = r->line;
+        r->field_column = r->column;
+    }
+    if (r->field_blank && c == '"')
+        r->field_quoted = true;
+    r->field_blank = r->field_blank && is_blank(c);
+}
+
 static bool feed(struct csv_parser *p, reader *r, const char *data, size_t len,
                  const char *name, diag_list *diags)
 {
@@ -403,18 +425,14 @@ static bool feed(struct csv_parser *p, reader *r, const char *data, size_t len,
             size_t j = i + 1;
             while (j < len && !is_special((unsigned char)data[j]))
                 j++;
+            for (size_t k = i; r->field_blank && k < j; k++)
+                r->field_blank = is_blank((unsigned char)data[k]);
             if (!feed_run(p, r, data + i, j - i, name, diags))
                 return false;
             i = j;
             continue;
         }
-        /* A field starts at its first byte that is not a delimiter or line end. */
-        if (!r->field_started && c != ',' && c != '\n' && c != '\r') {
-            r->field_started = true;
-            r->field_quoted = c == '"';
-            r->field_line = r->line;
-            r->field_column = r->column;
-        }
+        note_field_byte(r, c);
         if (csv_parse(p, data + i, 1, on_field, on_row, r) != 1) {
             parse_error(p, r, c, name, diags);
             return false;
@@ -423,6 +441,12 @@ static bool feed(struct csv_parser *p, reader *r, const char *data, size_t len,
             diag_add(diags, name, r->line, r->column, "out of memory");
             return false;
         }
+        /* A line end after a field of blanks alone that made no row ended
+         * a line of only blanks: libcsv skips it without a callback, so the
+         * field those blanks started is forgotten here, or the next row
+         * would be placed on this line. */
+        if ((c == '\n' || c == '\r') && r->field_started && r->field_blank)
+            r->field_started = false;
         /* Position of the next field: after the delimiter just consumed. */
         advance(r, c);
         if ((c == ',' || c == '\n' || c == '\r') && !r->field_started) {

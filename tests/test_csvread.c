@@ -53,6 +53,45 @@ static void test_quoting_and_line_ends(void)
     csv_doc_free(&doc);
 }
 
+/* A line of only blanks is skipped like an empty one, and the row after it
+ * is where it is: its first field on the next line, column 1 (libcsv
+ * leaves no row behind such a line, so nothing else resets the start of
+ * the field the blanks began). Also after a '\r' and at the end of a row
+ * fed through libcsv (a quoted field). */
+static void test_blank_line_of_spaces(void)
+{
+    const char text[] = "a,b\n"
+                        "   \n"
+                        "1,2\n"
+                        " \t \r\n"
+                        "\"3\",4\n";
+    csv_doc doc;
+    parse_clean(text, sizeof text - 1, 3, &doc);
+    CU_ASSERT_EQUAL(doc.rows[1].line, 3);
+    CU_ASSERT_EQUAL(doc.rows[1].fields[0].line, 3);
+    CU_ASSERT_EQUAL(doc.rows[1].fields[0].column, 1);
+    CU_ASSERT_STRING_EQUAL(doc.rows[1].fields[0].text, "1");
+    CU_ASSERT_EQUAL(doc.rows[2].line, 5);
+    CU_ASSERT_EQUAL(doc.rows[2].fields[0].line, 5);
+    CU_ASSERT_EQUAL(doc.rows[2].fields[0].column, 1);
+    CU_ASSERT_EQUAL(doc.rows[2].fields[1].column, 5);
+    csv_doc_free(&doc);
+
+    /* Blanks before a quote: the field is quoted (libcsv skips the
+     * blanks), so the line end inside it is text, not a blank line. */
+    const char quoted[] = "a,b\n"
+                          "  \"p\n"
+                          "q\",2\n"
+                          "3,4\n";
+    parse_clean(quoted, sizeof quoted - 1, 3, &doc);
+    CU_ASSERT_STRING_EQUAL(doc.rows[1].fields[0].text, "p\nq");
+    CU_ASSERT_TRUE(doc.rows[1].fields[0].quoted);
+    CU_ASSERT_EQUAL(doc.rows[1].line, 2);
+    CU_ASSERT_STRING_EQUAL(doc.rows[2].fields[0].text, "3");
+    CU_ASSERT_EQUAL(doc.rows[2].line, 4);
+    csv_doc_free(&doc);
+}
+
 static void test_no_final_newline_and_utf8_columns(void)
 {
     const char text[] = "name,x\ncafé,ß\nlast,1";
@@ -317,6 +356,7 @@ int main(void)
 {
     static const testutil_test tests[] = {
         {"quoting and line ends", test_quoting_and_line_ends},
+        {"a line of only blanks", test_blank_line_of_spaces},
         {"no final newline, UTF-8 columns", test_no_final_newline_and_utf8_columns},
         {"1 MB field", test_big_field},
         {"problems", test_problems},
