@@ -10,7 +10,6 @@
 #include <string.h>
 
 #include "gen/config_index.h"
-#include "gen/rjopts.h"
 #include "models/calibrate.h"
 
 /* One training configuration: its rows and mean measured response. */
@@ -23,7 +22,7 @@ typedef struct {
 typedef struct {
     const experiment_input *in;
     model_adapter_fn adapter;
-    calibration_adapter_lookup adapter_of;
+    const calibration_lender *lender; /* NULL: none */
     train_config *cfgs;
     size_t ncfgs;
     size_t *cols;       /* scale columns of the runs table */
@@ -34,7 +33,7 @@ typedef struct {
     size_t nheld;       /* held-out configurations over those refits */
     char fold_cols[256]; /* "np, N": the parameters whose levels were held out */
     char borrowed[256];  /* experiments whose backtests were borrowed, "" none */
-    bool from_components; /* borrowed from strip experiments (backtests_from) */
+    bool from_lender;     /* the backtests were lent by c->lender */
 } calib_ctx;
 
 static void ctx_free(calib_ctx *c)
@@ -484,10 +483,10 @@ static bool apply_backtest(calib_ctx *c, report *rep, const calibrate_model *m)
                                    &p->cal_high) == CALIBRATE_OK;
     }
     char text[1400], from[448] = "";
-    if (c->borrowed[0] && c->from_components)
-        snprintf(from, sizeof from, " of the strip experiments %s (the strip models this "
-                 "multi-cluster model is built from, option backtests_from; its own training "
-                 "runs have too few levels for a refit)", c->borrowed);
+    if (c->borrowed[0] && c->from_lender)
+        snprintf(from, sizeof from, " of the %s experiments %s (%s; its own training "
+                 "runs have too few levels for a refit)", c->lender->model, c->borrowed,
+                 c->lender->why);
     else if (c->borrowed[0])
         snprintf(from, sizeof from, " of the campaign's experiments %s (same model and "
                  "formula; this one's training runs have too few levels for a refit)",
@@ -583,39 +582,21 @@ static bool borrow_from_siblings(calib_ctx *c)
     return ok;
 }
 
-/* The campaign a multi-cluster experiment's option backtests_from names,
- * or NULL (another model, no such option, or no such campaign: the fit
- * reports the last). */
-static const campaign *lending_campaign(const calib_ctx *c)
+/* The lender's experiments of its model lend their backtests (for a
+ * multi-cluster experiment, the strip experiments of its backtests_from
+ * campaign: their errors when extrapolating in processes are the
+ * components' errors). */
+static bool borrow_from_lender(calib_ctx *c)
 {
-    const experiment_info *own = c->in->exp;
-    if (!c->in->arch || strcmp(own->model, "multicluster") != 0)
-        return NULL;
-    rjopts o;
-    char err[256];
-    if (!rjopts_parse(own->options, rjopts_keys("multicluster"), &o, err, sizeof err))
-        return NULL;
-    const char *name = rjopts_get(&o, "backtests_from");
-    const campaign *camp = name ? archive_campaign(c->in->arch, name) : NULL;
-    rjopts_free(&o);
-    return camp;
-}
-
-/* A multi-cluster experiment is built from strip models of its clusters:
- * the strip experiments of the campaign its option backtests_from names
- * lend their backtests (their errors when extrapolating in processes are
- * the components' errors). */
-static bool borrow_from_components(calib_ctx *c)
-{
-    const campaign *camp = lending_campaign(c);
+    const calibration_lender *l = c->lender;
     bool ok = true;
-    for (size_t i = 0; ok && camp && c->adapter_of && i < camp->nexperiments; i++) {
-        const experiment_info *e = &camp->experiments[i];
-        if (strcmp(e->model, "strip") != 0)
+    for (size_t i = 0; ok && l && l->camp && l->adapter && i < l->camp->nexperiments; i++) {
+        const experiment_info *e = &l->camp->experiments[i];
+        if (strcmp(e->model, l->model) != 0)
             continue;
         char name[256];
-        snprintf(name, sizeof name, "%s/%s", camp->name, e->name);
-        ok = lend_backtests(c, camp, e, c->adapter_of("strip"), name);
+        snprintf(name, sizeof name, "%s/%s", l->camp->name, e->name);
+        ok = lend_backtests(c, l->camp, e, l->adapter, name);
     }
     return ok;
 }
@@ -624,16 +605,16 @@ static bool borrow_backtests(calib_ctx *c)
 {
     bool ok = borrow_from_siblings(c);
     if (ok && c->nscores == 0) {
-        ok = borrow_from_components(c);
-        c->from_components = c->nscores > 0;
+        ok = borrow_from_lender(c);
+        c->from_lender = c->nscores > 0;
     }
     return ok;
 }
 
 bool calibration_apply(experiment_result *res, model_adapter_fn adapter,
-                       calibration_adapter_lookup adapter_of)
+                       const calibration_lender *lender)
 {
-    calib_ctx c = {.in = &res->input, .adapter = adapter, .adapter_of = adapter_of};
+    calib_ctx c = {.in = &res->input, .adapter = adapter, .lender = lender};
     report *rep = &res->rep;
     bool ok = true;
     if (c.in->ntrain == 0 || rep->npreds == 0)

@@ -13,10 +13,11 @@
  * bootstrapped over repetitions (fixed seed) instead. Where an
  * experiment's own runs allow no refit, it borrows backtests: from the
  * campaign's other experiments with the same model, formula and options
- * (the same code on the same machine), and, for a multi-cluster experiment
- * whose option backtests_from names a campaign, from that campaign's strip
- * experiments (the multi-cluster model is built from strip models of its
- * clusters, so their extrapolation errors are its own). It fills, for every
+ * (the same code on the same machine), and then from the lender the
+ * caller names (a multi-cluster experiment's option backtests_from: the
+ * strip experiments of that campaign, since the multi-cluster model is
+ * built from strip models of its clusters, so their extrapolation errors
+ * are its own). It fills, for every
  * prediction, cal_low/cal_high, distance and beyond ("np 512 = 2x max
  * trained 256"), and rep->interval_method in words.
  *
@@ -31,15 +32,23 @@
 #define CALIBRATION_BOOTSTRAP_RESAMPLES 100
 #define CALIBRATION_BOOTSTRAP_SEED 20240611u
 
-/* The adapter of a model name (experiment_adapter, gen/experiment_run.h),
- * for backtests lent by experiments of another model. */
-typedef model_adapter_fn (*calibration_adapter_lookup)(const char *model);
+/* Experiments of another campaign and model that lend their backtests
+ * (a multi-cluster experiment's backtests_from: the strip experiments of
+ * the campaign it names). The caller resolves them from the model's own
+ * options (gen/experiment_run.c), so this file knows no model by name. */
+typedef struct {
+    const campaign *camp;     /* NULL: nobody lends */
+    const char *model;        /* its experiments of this model lend */
+    model_adapter_fn adapter; /* their adapter */
+    const char *why;          /* why they may, for the interval's method text */
+} calibration_lender;
 
 /* Calibrate res->rep (an adapter's successful report) by refitting with
- * adapter (adapter_of: the adapters of lending experiments). Returns false
- * only when out of memory; a calibration that is impossible leaves the
+ * adapter; lender (NULL: none) lends backtests when neither the
+ * experiment's own runs nor its siblings' allow any. Returns false only
+ * when out of memory; a calibration that is impossible leaves the
  * intervals absent and says why in interval_method. */
 bool calibration_apply(experiment_result *res, model_adapter_fn adapter,
-                       calibration_adapter_lookup adapter_of);
+                       const calibration_lender *lender);
 
 #endif

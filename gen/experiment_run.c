@@ -17,20 +17,42 @@
 static const struct {
     const char *model;
     model_adapter_fn run;
+    model_lender_fn lender; /* NULL: no other campaign lends backtests */
 } adapters[] = {
-    {"scopred", model_scopred_run},
-    {"strip", model_strip_run},
-    {"block", model_block_run},
-    {"multicluster", model_multicluster_run},
-    {"multicore", model_multicore_run},
+    {"scopred", model_scopred_run, NULL},
+    {"strip", model_strip_run, NULL},
+    {"block", model_block_run, NULL},
+    {"multicluster", model_multicluster_run, model_multicluster_lender},
+    {"multicore", model_multicore_run, NULL},
 };
+
+static size_t adapter_index(const char *model)
+{
+    size_t i = 0, n = sizeof adapters / sizeof adapters[0];
+    while (model && i < n && strcmp(adapters[i].model, model) != 0)
+        i++;
+    return model ? i : n;
+}
 
 model_adapter_fn experiment_adapter(const char *model)
 {
-    for (size_t i = 0; model && i < sizeof adapters / sizeof adapters[0]; i++)
-        if (strcmp(adapters[i].model, model) == 0)
-            return adapters[i].run;
-    return NULL;
+    size_t i = adapter_index(model);
+    return i < sizeof adapters / sizeof adapters[0] ? adapters[i].run : NULL;
+}
+
+/* The campaign and adapter that lend e backtests, as its model reads its
+ * options; false when none does (or the archive has no such campaign: the
+ * fit has said so). */
+static bool lender_of(const archive *a, const experiment_info *e, model_lender *named,
+                      calibration_lender *out)
+{
+    size_t i = adapter_index(e->model);
+    if (!a || i >= sizeof adapters / sizeof adapters[0] || !adapters[i].lender ||
+        !adapters[i].lender(e->options, named))
+        return false;
+    *out = (calibration_lender){archive_campaign(a, named->campaign), named->model,
+                                experiment_adapter(named->model), named->why};
+    return out->camp && out->adapter;
 }
 
 /* The model on a prepared res, and the errors of its predictions. */
@@ -98,7 +120,10 @@ static bool fit_and_calibrate(const archive *a, const campaign *c, const experim
     res->input.designs = designs && designs_init(designs, &res->input) ? designs : NULL;
     if (!run_adapter(res, false))
         return false;
-    if (!calibration_apply(res, experiment_adapter(e->model), experiment_adapter)) {
+    model_lender named;
+    calibration_lender lender;
+    bool lends = lender_of(a, e, &named, &lender);
+    if (!calibration_apply(res, experiment_adapter(e->model), lends ? &lender : NULL)) {
         res->ok = false;
         snprintf(res->error, sizeof res->error, "out of memory while calibrating the intervals");
         return false;

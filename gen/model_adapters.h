@@ -15,6 +15,23 @@ bool model_block_run(const experiment_input *in, report *out, char *err, size_t 
 bool model_multicluster_run(const experiment_input *in, report *out, char *err, size_t errlen);
 bool model_multicore_run(const experiment_input *in, report *out, char *err, size_t errlen);
 
+/* Experiments of another campaign that may lend their backtests to an
+ * experiment whose own runs allow none (gen/calibration.h): the campaign
+ * its options name, the model of the lending experiments there, and why
+ * they may (for the interval's method text). */
+typedef struct {
+    char campaign[128];
+    const char *model; /* static text */
+    const char *why;   /* static text */
+} model_lender;
+
+/* A model's lender from an experiment's options: false when the options
+ * name none (or do not parse: the fit reports that). */
+typedef bool (*model_lender_fn)(const char *options, model_lender *out);
+
+/* Multi-cluster: backtests_from=CAMPAIGN, whose strip experiments lend. */
+bool model_multicluster_lender(const char *options, model_lender *out);
+
 /* Option checks the adapters run first, also used by `perfcast check`
  * (through model_check_options). Each returns false with a message. */
 bool model_scopred_check_options(const table *runs, const char *options, char *err, size_t errlen);

@@ -80,6 +80,18 @@ static bool read_settings(const char *text, mc_settings *s, char *err, size_t er
     return ok;
 }
 
+bool model_multicluster_lender(const char *options, model_lender *out)
+{
+    mc_settings s;
+    char err[256];
+    if (!read_settings(options, &s, err, sizeof err) || !s.backtests_from[0])
+        return false;
+    snprintf(out->campaign, sizeof out->campaign, "%s", s.backtests_from);
+    out->model = "strip";
+    out->why = "the strip models this multi-cluster model is built from, option backtests_from";
+    return true;
+}
+
 static bool read_target(const table *runs, size_t row, const mc_settings *s, mc_target *t,
                         char *err, size_t errlen)
 {

@@ -240,7 +240,7 @@ static void test_kept_designs(void)
         CU_ASSERT_TRUE_FATAL(run(&fx, &kept));
         CU_ASSERT_PTR_NULL(kept.input.designs); /* gone once the run is over */
         CU_ASSERT_TRUE_FATAL(experiment_fit(NULL, &fx.camp, &fx.exp, false, &plain));
-        CU_ASSERT_TRUE_FATAL(calibration_apply(&plain, experiment_adapter("scopred"), experiment_adapter));
+        CU_ASSERT_TRUE_FATAL(calibration_apply(&plain, experiment_adapter("scopred"), NULL));
         CU_ASSERT_EQUAL_FATAL(kept.rep.npreds, plain.rep.npreds);
         size_t calibrated = 0;
         for (size_t i = 0; i < kept.rep.npreds; i++) {
