@@ -31,7 +31,7 @@ typedef enum {
     OP_EQ, OP_NE, OP_LT, OP_LE, OP_GT, OP_GE, OP_AND, OP_OR
 } binary_op;
 
-typedef enum { FN_LOG, FN_LOG2, FN_LOG10, FN_SQRT, FN_EXP, FN_ABS } function_id;
+typedef enum { FN_LOG, FN_LOG2, FN_LOG10, FN_SQRT, FN_EXP, FN_ABS, FN_HAS } function_id;
 
 struct expr {
     node_kind kind;
@@ -47,7 +47,7 @@ struct expr {
 
 static const struct { const char *name; function_id id; } functions[] = {
     {"log", FN_LOG}, {"log2", FN_LOG2}, {"log10", FN_LOG10},
-    {"sqrt", FN_SQRT}, {"exp", FN_EXP}, {"abs", FN_ABS},
+    {"sqrt", FN_SQRT}, {"exp", FN_EXP}, {"abs", FN_ABS}, {"has", FN_HAS},
 };
 
 static const char *const op_text[] = {
@@ -352,7 +352,16 @@ static expr *parse_call(parser *p, char *name, int column)
         fail(p, msg);
         return NULL;
     }
+    size_t open = p->pos; /* the '(' */
     expr *arg = parse_parenthesized(p);
+    if (arg && functions[i].id == FN_HAS && arg->kind != NODE_NAME) {
+        /* has() asks about a cell, so it takes a column, not a value. */
+        p->pos = open + 1;
+        skip_space(p);
+        fail(p, "has() takes a column name");
+        expr_free(arg);
+        return NULL;
+    }
     expr *e = make_unary(p, NODE_CALL, column, arg);
     if (e)
         e->fn = functions[i].id;
@@ -584,8 +593,25 @@ static bool eval_name(const expr *e, const eval_env *env, expr_value *out)
     return true;
 }
 
+/* has(name): 1 when the column has a value in this row, 0 when it is
+ * empty; the one place a missing value is not an error. */
+static bool eval_has(const expr *e, const eval_env *env, expr_value *out)
+{
+    const expr *name = e->left;
+    expr_value v;
+    if (!env->lookup || !env->lookup(env->ctx, name->text, &v)) {
+        set_error(env->err, name->column, "unknown column '%.60s'", name->text);
+        return false;
+    }
+    out->kind = VALUE_NUMBER;
+    out->number = v.kind == VALUE_NUMBER ? !isnan(v.number) : v.string != NULL;
+    return true;
+}
+
 static bool eval_call(const expr *e, const eval_env *env, expr_value *out)
 {
+    if (e->fn == FN_HAS)
+        return eval_has(e, env, out);
     expr_value a;
     if (!eval_node(e->left, env, &a) || !want_number(e->left, &a, env))
         return false;
@@ -981,6 +1007,9 @@ static bool type_node(const expr *e, const type_env *env, value_kind *out)
         }
         return true;
     case NODE_CALL:
+        if (e->fn == FN_HAS) /* a column of either kind */
+            return type_node(e->left, env, &l);
+        return type_node(e->left, env, &l) && want_number_kind(e->left, l, env);
     case NODE_NEG:
     case NODE_NOT:
         return type_node(e->left, env, &l) && want_number_kind(e->left, l, env);

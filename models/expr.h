@@ -14,7 +14,9 @@
  *   power   := atom ( "^" unary )?          (right-associative: 2^3^2 = 2^9;
  *                                            -2^2 = -4 as in mathematics)
  *   atom    := number | string | name | name "(" expr ")" | "(" expr ")"
- * Functions: log (natural), log2, log10, sqrt, exp, abs.
+ * Functions: log (natural), log2, log10, sqrt, exp, abs, and has(column):
+ * 1 when the column has a value in the row, 0 when its cell is empty (its
+ * argument must be a column name; elsewhere an empty cell is an error).
  * Strings are "double" or 'single' quoted. Booleans are numbers (0 false,
  * anything else true); comparisons and logic yield 1 or 0.
  * Names are letters, digits and '_' not starting with a digit.
@@ -65,8 +67,9 @@ expr *expr_parse(const char *text, expr_error *err);
 void expr_free(expr *e);
 
 /* Evaluate. Returns false and fills err on an unknown name, a type mismatch
- * (string in arithmetic), a missing value, division by zero, or a result that
- * is not finite (log of 0, sqrt of -1). err->column points at the culprit. */
+ * (string in arithmetic), a missing value (but inside has()), division by
+ * zero, or a result that is not finite (log of 0, sqrt of -1). err->column
+ * points at the culprit. */
 bool expr_eval(const expr *e, expr_lookup_fn lookup, void *ctx,
                expr_value *out, expr_error *err);
 

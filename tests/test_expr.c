@@ -12,7 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Variables for the tests: N=1000, P=4, Q=2, zero=0, cluster="wrg3-myrinet". */
+/* Variables for the tests: N=1000, P=4, Q=2, zero=0, np=8, missing (a
+ * number column with no value), cluster="wrg3-myrinet", nocluster (a text
+ * column with no value). */
 static bool lookup(void *ctx, const char *name, expr_value *out)
 {
     (void)ctx;
@@ -25,9 +27,9 @@ static bool lookup(void *ctx, const char *name, expr_value *out)
             out->number = nums[i].v;
             return true;
         }
-    if (strcmp(name, "cluster") == 0) {
+    if (strcmp(name, "cluster") == 0 || strcmp(name, "nocluster") == 0) {
         out->kind = VALUE_STRING;
-        out->string = "wrg3-myrinet";
+        out->string = strcmp(name, "cluster") == 0 ? "wrg3-myrinet" : NULL;
         return true;
     }
     return false;
@@ -93,6 +95,28 @@ static void test_functions(void)
     CU_ASSERT_DOUBLE_EQUAL(eval("log10(N)"), 3, 1e-15);
     CU_ASSERT_DOUBLE_EQUAL(eval("log(exp(2))"), 2, 1e-15);
     CU_ASSERT_DOUBLE_EQUAL(eval("sqrt(P) * abs(-3)"), 6, 1e-15);
+}
+
+static void expect_type(const char *text, int column, const char *message);
+
+/* has(column): whether the cell has a value, of either kind; the one
+ * place an empty cell is not an error; it takes a column, not a value. */
+static void test_has(void)
+{
+    CU_ASSERT_DOUBLE_EQUAL(eval("has(np)"), 1, 0);
+    CU_ASSERT_DOUBLE_EQUAL(eval("has(missing)"), 0, 0);
+    CU_ASSERT_DOUBLE_EQUAL(eval("has(cluster)"), 1, 0);
+    CU_ASSERT_DOUBLE_EQUAL(eval("has(nocluster)"), 0, 0);
+    CU_ASSERT_DOUBLE_EQUAL(eval("!has(missing) && np == 8"), 1, 0);
+    CU_ASSERT_DOUBLE_EQUAL(eval("has(missing) && missing > 1"), 0, 0);
+    CU_ASSERT_DOUBLE_EQUAL(eval("np * has(zero)"), 8, 0);
+    expect_error("has(np + 1)", 5, "has() takes a column name");
+    expect_error("has('np')", 5, "has() takes a column name");
+    expect_error("has(nosuch)", 5, "unknown column 'nosuch'");
+    expect_error("has(missing) || missing > 1", 17, "has no value");
+    expect_type("has(cluster) && np > 1", 0, NULL);
+    expect_type("has(nosuch)", 5, "unknown column 'nosuch'");
+    expect_type("has(cluster) == 'x'", 14, "cannot compare a number with a text");
 }
 
 static void test_logic_and_strings(void)
@@ -489,6 +513,7 @@ static void test_round_trip_cases(void)
         {"(np<2)<3", "(np < 2) < 3"},
         {"np == (a != b)", "np == (a != b)"},
         {"!!x", "!!x"},
+        {"!has( rows_a )&&np>1", "!has(rows_a) && np > 1"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         expr_error err;
@@ -518,6 +543,7 @@ int main(void)
         {"precedence", test_precedence},
         {"scopred formula", test_scopred_formula},
         {"functions", test_functions},
+        {"has(column)", test_has},
         {"logic and strings", test_logic_and_strings},
         {"terms", test_terms},
         {"round trip", test_round_trip},
