@@ -121,6 +121,10 @@ static void test_types_and_names(void)
                    "c1/experiments.csv:2:27: number 1e999 is too large");
     expect_problem("e1,scopred,time_s,na/np,np < 1e348,np == 8,,\n", NULL,
                    "c1/experiments.csv:2:30: number 1e348 is too large");
+    /* has() takes a column of either kind, and only a column: "has(" is 4. */
+    expect_clean("e1,scopred,time_s,na/np,has(tag_size) && has(np),np == 8,,\n");
+    expect_problem("e1,scopred,time_s,na/np,has(np + 1),np == 8,,\n", NULL,
+                   "c1/experiments.csv:2:29: has() takes a column name in the train filter");
 }
 
 /* A cell made of a prefix repeated n times and a tail, in a row of
