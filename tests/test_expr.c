@@ -103,13 +103,14 @@ static void expect_type(const char *text, int column, const char *message);
  * place an empty cell is not an error; it takes a column, not a value. */
 static void test_has(void)
 {
-    CU_ASSERT_DOUBLE_EQUAL(eval("has(np)"), 1, 0);
-    CU_ASSERT_DOUBLE_EQUAL(eval("has(missing)"), 0, 0);
-    CU_ASSERT_DOUBLE_EQUAL(eval("has(cluster)"), 1, 0);
-    CU_ASSERT_DOUBLE_EQUAL(eval("has(nocluster)"), 0, 0);
-    CU_ASSERT_DOUBLE_EQUAL(eval("!has(missing) && np == 8"), 1, 0);
-    CU_ASSERT_DOUBLE_EQUAL(eval("has(missing) && missing > 1"), 0, 0);
-    CU_ASSERT_DOUBLE_EQUAL(eval("np * has(zero)"), 8, 0);
+    static const struct { const char *text; double want; } cases[] = {
+        {"has(np)", 1},          {"has(missing)", 0},
+        {"has(cluster)", 1},     {"has(nocluster)", 0},
+        {"np * has(zero)", 8},   {"!has(missing) && np == 8", 1},
+        {"has(missing) && missing > 1", 0}, /* && stops before the empty cell */
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        CU_ASSERT_DOUBLE_EQUAL(eval(cases[i].text), cases[i].want, 0);
     expect_error("has(np + 1)", 5, "has() takes a column name");
     expect_error("has('np')", 5, "has() takes a column name");
     expect_error("has(nosuch)", 5, "unknown column 'nosuch'");
