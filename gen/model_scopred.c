@@ -311,6 +311,31 @@ static bool search_column(const experiment_input *in, size_t c, const char *para
     return true;
 }
 
+/* The targets' values of the search's m parameters names[] (row-major),
+ * those with every value present: where a time law must stay positive
+ * (termsearch_options.positive_at). Their count in *n; NULL when out of
+ * memory. */
+static double *target_points(const experiment_input *in, const char **names, size_t m,
+                             size_t *n)
+{
+    const table *runs = &in->camp->runs;
+    double *points = malloc((in->ntargets * m + 1) * sizeof *points);
+    *n = 0;
+    for (size_t t = 0; points && t < in->ntargets; t++) {
+        if (in->targets[t].nrows == 0)
+            continue;
+        bool present = true;
+        for (size_t j = 0; j < m; j++) {
+            double v = table_number(runs, in->targets[t].rows[0],
+                                    (size_t)table_find(runs, names[j]));
+            points[*n * m + j] = v;
+            present &= isfinite(v);
+        }
+        *n += present;
+    }
+    return points;
+}
+
 /* Find a formula for c with the term search; fills c->formula_text. */
 static bool search_formula(const experiment_input *in, component *c, char *err, size_t errlen)
 {
@@ -338,11 +363,14 @@ static bool search_formula(const experiment_input *in, component *c, char *err, 
                                              (size_t)table_find(runs, names[j]));
         y[i] = table_number(runs, in->train_rows[i], (size_t)col);
     }
-    ok = ok && termsearch_run(names, values, in->ntrain, m, y, &opt, &c->search);
+    double *points = ok ? target_points(in, names, m, &opt.npositive_at) : NULL;
+    opt.positive_at = points;
+    ok = ok && points && termsearch_run(names, values, in->ntrain, m, y, &opt, &c->search);
     free(params);
     free(names);
     free(values);
     free(y);
+    free(points);
     if (!ok)
         return fail(err, errlen, "out of memory (or response '%s' missing)", c->response);
     if (!c->search.formula)

@@ -29,6 +29,14 @@ static double factor_value(const term_factor *f, double p)
     return v;
 }
 
+double term_shape_value(const term_shape *s, const double *point)
+{
+    double v = 1;
+    for (size_t k = 0; k < s->nf; k++)
+        v *= factor_value(&s->f[k], point[s->f[k].param]);
+    return isfinite(v) ? v : NAN;
+}
+
 /* Distinct rows of values, found by hashing their bytes. */
 typedef struct {
     const double *data;

@@ -65,6 +65,10 @@ void termdata_free(termdata *t);
  * one is not finite or all are equal (the intercept already covers it). */
 bool termdata_values(const termdata *t, const term_shape *s, double *out);
 
+/* Value of shape s at one point (point[p]: parameter p's value), computed
+ * as the tables compute it; NAN when it is not finite. */
+double term_shape_value(const term_shape *s, const double *point);
+
 /* How unusual a factor is: whole powers, then halves, then quarters, each
  * with more log factors later; then the size of the exponent. */
 int term_factor_complexity(const term_factor *f);

@@ -29,6 +29,11 @@ typedef struct {
     size_t nchosen;
     termsearch_kind kind;
     bool forward;          /* restricted family scored by forward folds */
+    const double *positive_at; /* points a positive response must stay positive
+                                  at (options), m values each; NULL: none */
+    size_t npositive_at;
+    size_t refused_nonpositive; /* restricted laws that scored best so far but
+                                   predict zero or less at such a point */
     size_t fold_min;       /* fewest training configurations of a fold */
     double *fold;          /* forward-fold scratch: a design and 3 columns */
     double *chosen_values; /* nchosen x g */
@@ -535,15 +540,55 @@ static double restricted_error(search *s, const term_shape *t)
     return set_design(s, t, &cols) ? forward_error(s, cols) : INFINITY;
 }
 
-/* Keep t when its penalised error beats the best by MOVE_GAIN. */
+/* Does the response look like a time: every configuration's mean positive? */
+static bool positive_response(const termdata *d)
+{
+    for (size_t c = 0; c < d->g; c++)
+        if (!(d->mean[c] > 0))
+            return false;
+    return true;
+}
+
+/* Does c + a*t (after the chosen terms, if any), fitted on every
+ * configuration, predict a positive value at every point of s->positive_at? Also true when there are none or the
+ * response is not positive everywhere. */
+static bool stays_positive(search *s, const term_shape *t)
+{
+    const termdata *d = s->d;
+    size_t cols;
+    if (s->npositive_at == 0 || !positive_response(d))
+        return true;
+    if (!set_design(s, t, &cols))
+        return false;
+    ols_model m;
+    ols_status st = ols_fit_grouped(s->x, d->mean, d->count, d->within, d->g, cols, &m);
+    bool ok = st == OLS_OK && m.rank == cols + 1;
+    for (size_t i = 0; ok && i < s->npositive_at; i++) {
+        const double *point = s->positive_at + i * d->m;
+        double v = m.coef[0] + m.coef[cols] * term_shape_value(t, point);
+        for (size_t k = 0; k < s->nchosen; k++)
+            v += m.coef[k + 1] * term_shape_value(&s->chosen[k], point);
+        ok = v > 0; /* false for NAN too */
+    }
+    s->nomem |= st == OLS_ERR_NOMEM;
+    ols_free(&m);
+    return ok;
+}
+
+/* Keep t when its penalised error beats the best by MOVE_GAIN and it
+ * predicts no time at or below zero. */
 static void consider_restricted(search *s, const term_shape *t, size_t k, term_shape *best,
                                 double *best_score)
 {
     double e = penalised(s, restricted_error(s, t), k);
-    if (e < *best_score * (1 - MOVE_GAIN)) {
-        *best_score = e;
-        *best = *t;
+    if (!(e < *best_score * (1 - MOVE_GAIN)))
+        return;
+    if (!stays_positive(s, t)) {
+        s->refused_nonpositive++;
+        return;
     }
+    *best_score = e;
+    *best = *t;
 }
 
 /* The best of the constant, c + a*f for every single factor f and, over
@@ -598,7 +643,8 @@ static bool search_init(search *s, const termdata *d, const termsearch_options *
     *s = (search){.d = d, .max_terms = max_terms,
                   .min_gain = opt->min_gain > 0 ? opt->min_gain : TERMSEARCH_MIN_GAIN,
                   .alpha = opt->alpha > 0 ? opt->alpha : TERMSEARCH_ALPHA,
-                  .forward = opt->selection == TERMSEARCH_SELECT_FORWARD};
+                  .forward = opt->selection == TERMSEARCH_SELECT_FORWARD,
+                  .positive_at = opt->positive_at, .npositive_at = opt->npositive_at};
     s->alphabet = malloc((d->m * (TERMDATA_MAX_LOG_POWER + 1) *
                           (2 * TERMDATA_MAX_QUARTERS + 1) + 1) * sizeof *s->alphabet);
     s->chosen = malloc((max_terms + 1) * sizeof *s->chosen);
@@ -613,6 +659,21 @@ static bool search_init(search *s, const termdata *d, const termsearch_options *
         usable += d->usable[p];
     s->fold_min = usable >= 2 ? 3 : 2;
     return s->alphabet && s->chosen && s->chosen_values && s->x && s->values && s->fold;
+}
+
+/* Add to why that laws scoring better than the one chosen were refused
+ * because they predict a time of zero or less at a target. */
+static void say_refused(search *s)
+{
+    size_t n = s->refused_nonpositive;
+    if (n == 0)
+        return;
+    char before[sizeof s->why];
+    memcpy(before, s->why, sizeof before);
+    say(s, "%.360s%s%zu one-term law%s scoring better predict%s zero or less at a target "
+           "(a time is positive), so %s not chosen",
+        before, before[0] ? "; " : "", n, n == 1 ? "" : "s", n == 1 ? "s" : "",
+        n == 1 ? "it was" : "they were");
 }
 
 /* Choose the model for d: the full search, the restricted family, or the
@@ -655,6 +716,7 @@ static bool choose(search *s, const termsearch_options *opt, const char *const *
             s->kind = TERMSEARCH_RESTRICTED;
         }
     }
+    say_refused(s);
     return !s->nomem;
 }
 

@@ -41,9 +41,15 @@
  * squared error times exp(2k/g) (k coefficients, g configurations: the
  * AIC penalty per configuration, which grows as configurations get few);
  * the lowest wins, the constant model among them, simpler shapes first
- * and a later one must be 1% better. Low confidence either way: "few
- * points: low confidence", or "low confidence: no term passed the full
- * search" (termsearch_confidence).
+ * and a later one must be 1% better. When every configuration's mean
+ * response is positive (a time) and the caller gives the points it will
+ * predict (options positive_at: the targets), a law that, fitted on every
+ * configuration, predicts zero or less at one of them is not chosen: with
+ * 3 to 5 configurations a steep term can fit a dip and extrapolate it below
+ * zero, and no time is negative (the constant, the mean of positive
+ * responses, always qualifies). Low confidence either way: "few points:
+ * low confidence", or "low confidence: no term passed the full search"
+ * (termsearch_confidence).
  *
  * With selection = TERMSEARCH_SELECT_FORWARD the restricted family is
  * scored by forward folds instead, with the same penalty: for each usable
@@ -112,6 +118,11 @@ typedef struct {
     size_t nested_folds;/* 0 = TERMSEARCH_NESTED_FOLDS (2 above
                            TERMSEARCH_MANY_CONFIGS); 1 = no nested error */
     termsearch_selection selection; /* criterion of the restricted family */
+    const double *positive_at; /* npositive_at points (row-major, one value per
+                                  parameter, in the search's order) where a
+                                  positive response must stay positive: see
+                                  RESTRICTED; NULL: none */
+    size_t npositive_at;
 } termsearch_options;
 
 typedef enum {

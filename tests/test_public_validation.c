@@ -581,6 +581,7 @@ static double coverage(const tally *t)
 #define RELEARN_MEDIAN 13.25
 #define LULESH_MEDIAN 4.33
 #define POOLED_MEDIAN 12.68
+#define LULESH_LOO_MAX 72.0
 #define MEDIAN_BAND 0.5
 /* The slices' medians (55 targets each) are asserted more tightly: the
  * two criteria differ there by half a percentage point. */
@@ -615,9 +616,12 @@ static void test_public_data(void)
     CU_ASSERT_EQUAL(l->predicted, l->regions);
     CU_ASSERT_EQUAL(r->targets, 55); /* 5 n at p = 512 per region */
     CU_ASSERT_EQUAL(l->targets, 18); /* p = 343 per function */
-    /* One LULESH estimate is negative today (CalcQForElems, see the
-     * README): no more may appear. */
-    CU_ASSERT(all->nonpositive <= 1);
+    /* No estimate is zero or less: the few-points family refuses a law
+     * that predicts a negative time at a target (CalcQForElems got one,
+     * -148%, before it did; see the README). Its error is now -44.4%, and
+     * LULESH's largest is LagrangeElements' -72.0%. */
+    CU_ASSERT_EQUAL(all->nonpositive, 0);
+    CU_ASSERT_DOUBLE_EQUAL(max_of(l->abs_err, l->targets), LULESH_LOO_MAX, 1.0);
 
     /* Calibrated 95% PIs cover at least 85%, per data set and pooled. */
     CU_ASSERT(coverage(r) >= 0.85);

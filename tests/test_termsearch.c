@@ -446,6 +446,49 @@ static void test_forward_folds_by_hand(void)
     termsearch_free(&r);
 }
 
+/* The hand case above (p = 1, 2, 4, 8, y = 8, 9, 8, 5, exponents=3), with
+ * the target p = 16 given as a point where the time must stay positive.
+ * Each law fitted on all four (least squares of c + a*x, x its values):
+ *   p^3            x = 1, 8, 64, 512: 13506/1589 - (706/103285)*x,
+ *                  at 16 (x = 4096): -19.5
+ *   p^3*log2(p)    x = 0, 8, 128, 1536: mean x 418, Sxx 1676848,
+ *                  Sxy -3764, a = -0.0022446, c = 8.4383; at 16
+ *                  (x = 16384): -28.3
+ *   p^3*log2(p)^2  x = 0, 8, 256, 4608: Sxx 15365168, Sxy -11380,
+ *                  a = -0.00074063, c = 8.4021; at 16 (x = 65536): -40.1
+ * The first two beat the constant's penalised error (0.921 and 3.82
+ * against 6.59), the third does not (19.3): two laws refused, and the
+ * constant, 7.5 everywhere, is chosen. At p = 8.5 the p^3 law still
+ * predicts 8.4997 - 0.0068354*614.125 = 4.30 > 0 and is kept; a negative
+ * response (not a time) is not constrained. */
+static void test_positive_targets_by_hand(void)
+{
+    const char *names[] = {"p"};
+    const double p[] = {1, 2, 4, 8}, y[] = {8, 9, 8, 5}, negated[] = {-8, -9, -8, -5};
+    const double target[] = {16}, near[] = {8.5};
+    termsearch_options opt = {.positive_at = target, .npositive_at = 1};
+    char err[128];
+    termsearch_result r;
+    CU_ASSERT_TRUE_FATAL(termsearch_parse_exponents("3", &opt, err, sizeof err));
+
+    CU_ASSERT_TRUE_FATAL(termsearch_run(names, p, 4, 1, y, &opt, &r));
+    CU_ASSERT_EQUAL(r.kind, TERMSEARCH_CONSTANT);
+    CU_ASSERT_STRING_EQUAL(r.formula, "1");
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.why, "2 one-term laws scoring better predict zero or less"));
+    termsearch_free(&r);
+
+    opt.positive_at = near;
+    CU_ASSERT_TRUE_FATAL(termsearch_run(names, p, 4, 1, y, &opt, &r));
+    CU_ASSERT_STRING_EQUAL(r.formula, "p^3");
+    CU_ASSERT_PTR_NULL(strstr(r.why, "zero or less"));
+    termsearch_free(&r);
+
+    opt.positive_at = target;
+    CU_ASSERT_TRUE_FATAL(termsearch_run(names, p, 4, 1, negated, &opt, &r));
+    CU_ASSERT_STRING_EQUAL(r.formula, "p^3");
+    termsearch_free(&r);
+}
+
 /* termdata_build on 6,000 runs of 3,000 configurations (two runs each, the
  * second 3,000 rows later, so the numbering outgrows its first table):
  * configurations and each parameter's levels numbered in order of first
@@ -498,6 +541,7 @@ int main(void)
         {"nested error by hand", test_nested_by_hand},
         {"candidate exponents option", test_exponent_option},
         {"forward folds against leave-one-out, by hand", test_forward_folds_by_hand},
+        {"a time law stays positive at the targets, by hand", test_positive_targets_by_hand},
         {NULL, NULL},
     };
     const testutil_suite suites[] = {{"termsearch", tests}, {NULL, NULL}};
