@@ -7,6 +7,7 @@
  */
 #include "gen/experiment_run.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -55,6 +56,47 @@ static bool lender_of(const archive *a, const experiment_info *e, model_lender *
     return out->camp && out->adapter;
 }
 
+/* Append text to a prediction's note ("; " after what it holds). */
+static bool append_note(report_prediction *p, const char *text)
+{
+    if (!p->note || !p->note[0])
+        return report_set_text(&p->note, text);
+    size_t len = strlen(p->note) + strlen(text) + 3;
+    char *joined = malloc(len);
+    if (!joined)
+        return false;
+    snprintf(joined, len, "%s; %s", p->note, text);
+    bool ok = report_set_text(&p->note, joined);
+    free(joined);
+    return ok;
+}
+
+/* A time of zero or less is no prediction: say so beside each such
+ * estimate and once among the warnings. The response is a time when every
+ * column summed into it is a time_* column (a metric may be negative).
+ * False when out of memory. */
+static bool flag_nonpositive_times(experiment_result *res)
+{
+    const experiment_input *in = &res->input;
+    for (size_t r = 0; r < in->nresponses; r++)
+        if (strncmp(in->responses[r], "time_", 5) != 0)
+            return true;
+    size_t n = 0;
+    bool ok = true;
+    for (size_t i = 0; ok && i < res->rep.npreds; i++) {
+        report_prediction *p = &res->rep.preds[i];
+        if (!(isfinite(p->estimate) && p->estimate <= 0))
+            continue;
+        n++;
+        ok = append_note(p, "a time of zero or less: the model does not hold at this target");
+    }
+    char line[200];
+    snprintf(line, sizeof line,
+             "%zu estimate%s of zero or less: no time is, so the model does not hold there "
+             "(no interval is given)", n, n == 1 ? " is" : "s are");
+    return ok && (n == 0 || report_add_warning(&res->rep, line));
+}
+
 /* The model on a prepared res, and the errors of its predictions. */
 static bool run_adapter(experiment_result *res, bool estimates_only)
 {
@@ -76,6 +118,11 @@ static bool run_adapter(experiment_result *res, bool estimates_only)
         return false;
     }
     experiment_compute_errors(res);
+    if (!estimates_only && !flag_nonpositive_times(res)) {
+        res->ok = false;
+        snprintf(res->error, sizeof res->error, "out of memory");
+        return false;
+    }
     return true;
 }
 

@@ -360,6 +360,39 @@ static void test_no_intervals(void)
     done(&fx, &res);
 }
 
+/* A formula linear in P fitted on T = 0.05 + N/(1000*P) falls below zero
+ * at P = 16: c + a*P over P = 1..8 (both N) has slope about -0.252 and
+ * mean 0.90 at P = 4.5, so about -2.0 at P = 16 for both targets. Each
+ * such estimate says it is no prediction, and one warning counts them;
+ * the EP formula, positive there, says nothing of the kind. */
+static void test_nonpositive_time(void)
+{
+    fixture fx;
+    experiment_result res;
+    ep_fixture(&fx, "P", "time_s", NULL, NULL);
+    CU_ASSERT_TRUE_FATAL(run(&fx, &res));
+    const report *r = &res.rep;
+    CU_ASSERT_EQUAL_FATAL(r->npreds, 2);
+    for (size_t i = 0; i < r->npreds; i++) {
+        CU_ASSERT_DOUBLE_EQUAL(r->preds[i].estimate, -2.0, 0.1);
+        CU_ASSERT_PTR_NOT_NULL(r->preds[i].note ? strstr(r->preds[i].note,
+                               "a time of zero or less: the model does not hold") : NULL);
+    }
+    size_t warned = 0;
+    for (size_t i = 0; i < r->nwarnings; i++)
+        warned += strstr(r->warnings[i], "2 estimates are of zero or less") != NULL;
+    CU_ASSERT_EQUAL(warned, 1);
+    done(&fx, &res);
+
+    ep_fixture(&fx, "N/P", "time_s", NULL, NULL);
+    CU_ASSERT_TRUE_FATAL(run(&fx, &res));
+    for (size_t i = 0; i < res.rep.nwarnings; i++)
+        CU_ASSERT_PTR_NULL(strstr(res.rep.warnings[i], "zero or less"));
+    for (size_t i = 0; i < res.rep.npreds; i++)
+        CU_ASSERT_TRUE(res.rep.preds[i].estimate > 0);
+    done(&fx, &res);
+}
+
 int main(void)
 {
     static const testutil_test tests[] = {
@@ -373,6 +406,7 @@ int main(void)
         {"historical mean at a trained configuration", test_historical_mean},
         {"a target that cannot be evaluated", test_target_not_evaluable},
         {"no residual degrees of freedom: no intervals, a reason", test_no_intervals},
+        {"a time of zero or less is flagged, not given as a prediction", test_nonpositive_time},
         {NULL, NULL},
     };
     const testutil_suite suites[] = {{"scopred adapter", tests}, {NULL, NULL}};
