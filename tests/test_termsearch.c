@@ -400,16 +400,22 @@ static void test_exponent_option(void)
  * constant: the steep law that "explained" the dip extrapolates any step
  * between the last two points ninefold, which only a fold that predicts
  * beyond its training range sees. */
+static const char *dip_names[] = {"p"};
+static const double dip_p[] = {1, 2, 4, 8}, dip_y[] = {8, 9, 8, 5};
+
+/* The hand case (p = dip_p, exponents=3) with responses y under opt. */
+static void run_dip(termsearch_options *opt, const double *y, termsearch_result *r)
+{
+    char err[128];
+    CU_ASSERT_TRUE_FATAL(termsearch_parse_exponents("3", opt, err, sizeof err));
+    CU_ASSERT_TRUE_FATAL(termsearch_run(dip_names, dip_p, 4, 1, y, opt, r));
+}
+
 static void test_forward_folds_by_hand(void)
 {
-    const char *names[] = {"p"};
-    const double p[] = {1, 2, 4, 8}, y[] = {8, 9, 8, 5};
     termsearch_options opt = {0};
-    char err[128];
     termsearch_result r;
-    CU_ASSERT_TRUE_FATAL(termsearch_parse_exponents("3", &opt, err, sizeof err));
-
-    CU_ASSERT_TRUE_FATAL(termsearch_run(names, p, 4, 1, y, &opt, &r));
+    run_dip(&opt, dip_y, &r);
     CU_ASSERT_EQUAL(r.kind, TERMSEARCH_RESTRICTED);
     CU_ASSERT_STRING_EQUAL(r.formula, "p^3");
     CU_ASSERT_DOUBLE_EQUAL(r.loo_rmse, sqrt(0.338863756274), 1e-9);
@@ -417,7 +423,7 @@ static void test_forward_folds_by_hand(void)
     termsearch_free(&r);
 
     opt.selection = TERMSEARCH_SELECT_FORWARD;
-    CU_ASSERT_TRUE_FATAL(termsearch_run(names, p, 4, 1, y, &opt, &r));
+    run_dip(&opt, dip_y, &r);
     CU_ASSERT_EQUAL(r.kind, TERMSEARCH_CONSTANT);
     CU_ASSERT_STRING_EQUAL(r.formula, "1");
     CU_ASSERT_PTR_NOT_NULL(strstr(r.why, "forward folds"));
@@ -425,7 +431,7 @@ static void test_forward_folds_by_hand(void)
 
     /* A clean power law is found either way: y = 2 + 3*p^3 exactly. */
     const double law[] = {5, 26, 194, 1538};
-    CU_ASSERT_TRUE_FATAL(termsearch_run(names, p, 4, 1, law, &opt, &r));
+    run_dip(&opt, law, &r);
     CU_ASSERT_STRING_EQUAL(r.formula, "p^3");
     CU_ASSERT_EQUAL(r.kind, TERMSEARCH_RESTRICTED);
     CU_ASSERT_EQUAL(r.selection, TERMSEARCH_SELECT_FORWARD);
@@ -463,28 +469,23 @@ static void test_forward_folds_by_hand(void)
  * response (not a time) is not constrained. */
 static void test_positive_targets_by_hand(void)
 {
-    const char *names[] = {"p"};
-    const double p[] = {1, 2, 4, 8}, y[] = {8, 9, 8, 5}, negated[] = {-8, -9, -8, -5};
-    const double target[] = {16}, near[] = {8.5};
+    const double negated[] = {-8, -9, -8, -5}, target[] = {16}, near[] = {8.5};
     termsearch_options opt = {.positive_at = target, .npositive_at = 1};
-    char err[128];
     termsearch_result r;
-    CU_ASSERT_TRUE_FATAL(termsearch_parse_exponents("3", &opt, err, sizeof err));
-
-    CU_ASSERT_TRUE_FATAL(termsearch_run(names, p, 4, 1, y, &opt, &r));
+    run_dip(&opt, dip_y, &r);
     CU_ASSERT_EQUAL(r.kind, TERMSEARCH_CONSTANT);
     CU_ASSERT_STRING_EQUAL(r.formula, "1");
     CU_ASSERT_PTR_NOT_NULL(strstr(r.why, "2 one-term laws scoring better predict zero or less"));
     termsearch_free(&r);
 
     opt.positive_at = near;
-    CU_ASSERT_TRUE_FATAL(termsearch_run(names, p, 4, 1, y, &opt, &r));
+    run_dip(&opt, dip_y, &r);
     CU_ASSERT_STRING_EQUAL(r.formula, "p^3");
     CU_ASSERT_PTR_NULL(strstr(r.why, "zero or less"));
     termsearch_free(&r);
 
     opt.positive_at = target;
-    CU_ASSERT_TRUE_FATAL(termsearch_run(names, p, 4, 1, negated, &opt, &r));
+    run_dip(&opt, negated, &r);
     CU_ASSERT_STRING_EQUAL(r.formula, "p^3");
     termsearch_free(&r);
 }
