@@ -915,8 +915,15 @@ static void write_node(text_buf *b, const expr *e)
         put(b, ")");
         break;
     case NODE_NEG:
+        /* unary := "-" unary: a sign takes a sign without parentheses, and
+         * "-(-x)" would nest deeper than the "--x" it was parsed from
+         * (each parenthesis counts towards EXPR_MAX_DEPTH), so that text
+         * could fail to parse back. */
         put(b, "-");
-        write_child(b, e->left, 7);
+        if (e->left->kind == NODE_NEG)
+            write_node(b, e->left);
+        else
+            write_child(b, e->left, 7);
         break;
     case NODE_NOT:
         put(b, "!");

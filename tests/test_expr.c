@@ -280,6 +280,21 @@ static void test_depth_limit(void)
     CU_ASSERT_DOUBLE_EQUAL(eval(deep), -1, 0); /* 127 minus signs */
     free(deep);
     free(close);
+
+    /* 255 signs in a row are 255 levels; their canonical text must be no
+     * deeper, or it would not parse back ("-(-(" would be 510 levels). */
+    char *signs = repeat("-", EXPR_MAX_DEPTH - 1, "np");
+    e = expr_parse(signs, &err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(e);
+    text = expr_to_string(e);
+    CU_ASSERT_STRING_EQUAL(text, signs);
+    expr *back = expr_parse(text, &err);
+    CU_ASSERT_TRUE(back && expr_equal(e, back));
+    CU_ASSERT_DOUBLE_EQUAL(eval(signs), -8, 0);
+    expr_free(back);
+    expr_free(e);
+    free(text);
+    free(signs);
 }
 
 static bool lookup_infinite(void *ctx, const char *name, expr_value *out)
@@ -515,6 +530,9 @@ static void test_round_trip_cases(void)
         {"np == (a != b)", "np == (a != b)"},
         {"!!x", "!!x"},
         {"!has( rows_a )&&np>1", "!has(rows_a) && np > 1"},
+        {"- -x", "--x"},
+        {"a - - -(b)", "a - --b"},
+        {"-(-(2^3))", "--2^3"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         expr_error err;
