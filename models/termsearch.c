@@ -473,6 +473,41 @@ static bool add_chosen(search *s, const term_shape *t, double e)
     return true;
 }
 
+/* Does the response look like a time: every configuration's mean positive? */
+static bool positive_response(const termdata *d)
+{
+    for (size_t c = 0; c < d->g; c++)
+        if (!(d->mean[c] > 0))
+            return false;
+    return true;
+}
+
+/* Does c + a*t (after the chosen terms, if any), fitted on every
+ * configuration, predict a positive value at every point of s->positive_at? Also true when there are none or the
+ * response is not positive everywhere. */
+static bool stays_positive(search *s, const term_shape *t)
+{
+    const termdata *d = s->d;
+    size_t cols;
+    if (s->npositive_at == 0 || !positive_response(d))
+        return true;
+    if (!set_design(s, t, &cols))
+        return false;
+    ols_model m;
+    ols_status st = ols_fit_grouped(s->x, d->mean, d->count, d->within, d->g, cols, &m);
+    bool ok = st == OLS_OK && m.rank == cols + 1;
+    for (size_t i = 0; ok && i < s->npositive_at; i++) {
+        const double *point = s->positive_at + i * d->m;
+        double v = m.coef[0] + m.coef[cols] * term_shape_value(t, point);
+        for (size_t k = 0; k < s->nchosen; k++)
+            v += m.coef[k + 1] * term_shape_value(&s->chosen[k], point);
+        ok = v > 0; /* false for NAN too */
+    }
+    s->nomem |= st == OLS_ERR_NOMEM;
+    ols_free(&m);
+    return ok;
+}
+
 /* Add terms while each lowers the cross-validation error by min_gain and
  * is significant after a Bonferroni correction for the candidates tried
  * for it (the search tries hundreds of shapes; without the correction one
@@ -509,6 +544,13 @@ static void select_terms(search *s, const char *const *names)
                     text, 100 * (1 - e / s->error), p, s->alpha, tried, tried);
             break;
         }
+        if (!stays_positive(s, &t)) {
+            say(s, "%sthe next term, %s, would make the model predict zero or less at a "
+                   "target (a time is positive), so the search stopped %s",
+                s->nchosen == 0 ? "" : "terms chosen; ", text,
+                s->nchosen == 0 ? "before any term" : "there");
+            break;
+        }
         if (!add_chosen(s, &t, e))
             break;
     }
@@ -538,41 +580,6 @@ static double restricted_error(search *s, const term_shape *t)
         return t ? score(s, t) : s->base;
     s->evaluated += t != NULL;
     return set_design(s, t, &cols) ? forward_error(s, cols) : INFINITY;
-}
-
-/* Does the response look like a time: every configuration's mean positive? */
-static bool positive_response(const termdata *d)
-{
-    for (size_t c = 0; c < d->g; c++)
-        if (!(d->mean[c] > 0))
-            return false;
-    return true;
-}
-
-/* Does c + a*t (after the chosen terms, if any), fitted on every
- * configuration, predict a positive value at every point of s->positive_at? Also true when there are none or the
- * response is not positive everywhere. */
-static bool stays_positive(search *s, const term_shape *t)
-{
-    const termdata *d = s->d;
-    size_t cols;
-    if (s->npositive_at == 0 || !positive_response(d))
-        return true;
-    if (!set_design(s, t, &cols))
-        return false;
-    ols_model m;
-    ols_status st = ols_fit_grouped(s->x, d->mean, d->count, d->within, d->g, cols, &m);
-    bool ok = st == OLS_OK && m.rank == cols + 1;
-    for (size_t i = 0; ok && i < s->npositive_at; i++) {
-        const double *point = s->positive_at + i * d->m;
-        double v = m.coef[0] + m.coef[cols] * term_shape_value(t, point);
-        for (size_t k = 0; k < s->nchosen; k++)
-            v += m.coef[k + 1] * term_shape_value(&s->chosen[k], point);
-        ok = v > 0; /* false for NAN too */
-    }
-    s->nomem |= st == OLS_ERR_NOMEM;
-    ols_free(&m);
-    return ok;
 }
 
 /* Keep t when its penalised error beats the best by MOVE_GAIN and it

@@ -30,7 +30,9 @@
  * coefficient is significant at alpha after a Bonferroni correction for
  * the candidates tried for it, with a heteroscedasticity-consistent (HC3)
  * standard error: searching hundreds of shapes, one of them would
- * otherwise fit the noise.
+ * otherwise fit the noise. Nor is a term added that would make the model
+ * predict zero or less at a point of positive_at (see RESTRICTED): the
+ * search stops there and says so.
  *
  * RESTRICTED — few configurations (3 to TERMSEARCH_FEW_CONFIGS), where no
  * Bonferroni-corrected test over hundreds of shapes can pass, or a full

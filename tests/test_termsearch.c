@@ -490,6 +490,29 @@ static void test_positive_targets_by_hand(void)
     termsearch_free(&r);
 }
 
+/* The full search is held to the same rule: y = 10 - p exactly at
+ * p = 1..6 (six configurations, past the few-points family) is the law
+ * p, which predicts 10 - 12 = -2 at p = 12. Given that target, the search
+ * stops before the term and says why; without it, p is found. */
+static void test_positive_targets_full_search(void)
+{
+    const char *names[] = {"p"};
+    const double p[] = {1, 2, 3, 4, 5, 6}, y[] = {9, 8, 7, 6, 5, 4}, target[] = {12};
+    termsearch_result r;
+    CU_ASSERT_TRUE_FATAL(termsearch_run(names, p, 6, 1, y, NULL, &r));
+    CU_ASSERT_EQUAL(r.kind, TERMSEARCH_SEARCHED);
+    CU_ASSERT_STRING_EQUAL(r.formula, "p");
+    termsearch_free(&r);
+
+    termsearch_options opt = {.positive_at = target, .npositive_at = 1};
+    CU_ASSERT_TRUE_FATAL(termsearch_run(names, p, 6, 1, y, &opt, &r));
+    CU_ASSERT_NOT_EQUAL(r.kind, TERMSEARCH_SEARCHED);
+    CU_ASSERT_STRING_NOT_EQUAL(r.formula, "p");
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.why, "the next term, p, would make the model predict zero "
+                                         "or less at a target"));
+    termsearch_free(&r);
+}
+
 /* termdata_build on 6,000 runs of 3,000 configurations (two runs each, the
  * second 3,000 rows later, so the numbering outgrows its first table):
  * configurations and each parameter's levels numbered in order of first
@@ -543,6 +566,8 @@ int main(void)
         {"candidate exponents option", test_exponent_option},
         {"forward folds against leave-one-out, by hand", test_forward_folds_by_hand},
         {"a time law stays positive at the targets, by hand", test_positive_targets_by_hand},
+        {"the full search stops before a term that predicts a negative time",
+         test_positive_targets_full_search},
         {NULL, NULL},
     };
     const testutil_suite suites[] = {{"termsearch", tests}, {NULL, NULL}};
