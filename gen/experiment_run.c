@@ -1,8 +1,9 @@
 /*
  * experiment_run.c — an experiment from selection to calibrated report:
  * experiment_prepare (gen/experiment.h), the model's adapter
- * (gen/model_adapters.h), the errors, and the calibrated intervals
- * (gen/calibration.h). Kept apart from experiment.c so that the selection
+ * (gen/model_adapters.h), the errors, a word beside any time estimate of
+ * zero or less, and the calibrated intervals (gen/calibration.h) with the
+ * lender of backtests the model names. Kept apart from experiment.c so that the selection
  * code, which the calibration's refits call, does not depend on them.
  */
 #include "gen/experiment_run.h"
@@ -93,7 +94,7 @@ static bool flag_nonpositive_times(experiment_result *res)
     char line[200];
     snprintf(line, sizeof line,
              "%zu estimate%s of zero or less: no time is, so the model does not hold there "
-             "(no interval is given)", n, n == 1 ? " is" : "s are");
+             "(and no calibrated interval is given)", n, n == 1 ? " is" : "s are");
     return ok && (n == 0 || report_add_warning(&res->rep, line));
 }
 
