@@ -483,8 +483,9 @@ static bool positive_response(const termdata *d)
 }
 
 /* Does c + a*t (after the chosen terms, if any), fitted on every
- * configuration, predict a positive value at every point of s->positive_at? Also true when there are none or the
- * response is not positive everywhere. */
+ * configuration, predict a positive value at every point of
+ * s->positive_at? Also true when there are none or the response is not
+ * positive everywhere. */
 static bool stays_positive(search *s, const term_shape *t)
 {
     const termdata *d = s->d;
@@ -545,10 +546,13 @@ static void select_terms(search *s, const char *const *names)
             break;
         }
         if (!stays_positive(s, &t)) {
-            say(s, "%sthe next term, %s, would make the model predict zero or less at a "
-                   "target (a time is positive), so the search stopped %s",
-                s->nchosen == 0 ? "" : "terms chosen; ", text,
-                s->nchosen == 0 ? "before any term" : "there");
+            if (s->nchosen == 0)
+                say(s, "the best term, %s, would make the model predict zero or less at a "
+                       "target (a time is positive), so no term was added", text);
+            else
+                say(s, "the search stopped after %zu term%s: the next, %s, would make the "
+                       "model predict zero or less at a target (a time is positive)",
+                    s->nchosen, s->nchosen == 1 ? "" : "s", text);
             break;
         }
         if (!add_chosen(s, &t, e))

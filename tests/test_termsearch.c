@@ -493,7 +493,7 @@ static void test_positive_targets_by_hand(void)
 /* The full search is held to the same rule: y = 10 - p exactly at
  * p = 1..6 (six configurations, past the few-points family) is the law
  * p, which predicts 10 - 12 = -2 at p = 12. Given that target, the search
- * stops before the term and says why; without it, p is found. */
+ * adds no term and says why; without it, p is found. */
 static void test_positive_targets_full_search(void)
 {
     const char *names[] = {"p"};
@@ -508,7 +508,7 @@ static void test_positive_targets_full_search(void)
     CU_ASSERT_TRUE_FATAL(termsearch_run(names, p, 6, 1, y, &opt, &r));
     CU_ASSERT_NOT_EQUAL(r.kind, TERMSEARCH_SEARCHED);
     CU_ASSERT_STRING_NOT_EQUAL(r.formula, "p");
-    CU_ASSERT_PTR_NOT_NULL(strstr(r.why, "the next term, p, would make the model predict zero "
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.why, "the best term, p, would make the model predict zero "
                                          "or less at a target"));
     termsearch_free(&r);
 }
