@@ -400,8 +400,13 @@ static void note_field_byte(reader *r, unsigned char c)
         r->field_line = r->line;
         r->field_column = r->column;
     }
-    if (r->field_blank && c == '"')
+    if (r->field_blank && c == '"') {
+        /* The field is its quoted text: it starts at the quote, so that
+         * callers adding 1 for the quote land on its first character. */
         r->field_quoted = true;
+        r->field_line = r->line;
+        r->field_column = r->column;
+    }
     r->field_blank = r->field_blank && is_blank(c);
 }
 

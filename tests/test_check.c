@@ -121,6 +121,10 @@ static void test_types_and_names(void)
                    "c1/experiments.csv:2:27: number 1e999 is too large");
     expect_problem("e1,scopred,time_s,na/np,np < 1e348,np == 8,,\n", NULL,
                    "c1/experiments.csv:2:30: number 1e348 is too large");
+    /* Blanks before a quoted cell: the position still counts from the
+     * quote (2 blanks and the quote, then "np <= 4 && " is 11). */
+    expect_problem("e1,scopred,time_s,na/np,  \"np <= 4 && nosuch > 1\",np == 8,,\n", NULL,
+                   "c1/experiments.csv:2:39: unknown column 'nosuch' in the train filter");
     /* has() takes a column of either kind, and only a column: "has(" is 4. */
     expect_clean("e1,scopred,time_s,na/np,has(tag_size) && has(np),np == 8,,\n");
     expect_problem("e1,scopred,time_s,na/np,has(np + 1),np == 8,,\n", NULL,

@@ -86,6 +86,7 @@ static void test_blank_line_of_spaces(void)
     parse_clean(quoted, sizeof quoted - 1, 3, &doc);
     CU_ASSERT_STRING_EQUAL(doc.rows[1].fields[0].text, "p\nq");
     CU_ASSERT_TRUE(doc.rows[1].fields[0].quoted);
+    CU_ASSERT_EQUAL(doc.rows[1].fields[0].column, 3); /* the quote, after 2 blanks */
     CU_ASSERT_EQUAL(doc.rows[1].line, 2);
     CU_ASSERT_STRING_EQUAL(doc.rows[2].fields[0].text, "3");
     CU_ASSERT_EQUAL(doc.rows[2].line, 4);
