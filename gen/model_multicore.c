@@ -327,8 +327,6 @@ static bool predict_target(const experiment_input *in, const multicore_spec *spe
                  cl->cores_per_node);
         note_append(note, sizeof note, part);
     }
-    if (!(p.estimate > 0))
-        note_append(note, sizeof note, "the fitted law gives a non-positive time here");
     if (!fit->cov)
         note_append(note, sizeof note, fit->df == 0 ? "no interval: no residual degrees of freedom"
                                                     : "no interval: the factors are not identifiable");
