@@ -31,7 +31,8 @@ typedef struct {
     bool forward;          /* restricted family scored by forward folds */
     const double *positive_at; /* points a positive response must stay positive
                                   at (options), m values each; NULL: none */
-    size_t npositive_at;
+    size_t npositive_at;   /* 0 also when some configuration's mean is not
+                              positive (not a time: no rule) */
     size_t refused_nonpositive; /* restricted laws that scored best so far but
                                    predict zero or less at such a point */
     size_t fold_min;       /* fewest training configurations of a fold */
@@ -484,13 +485,12 @@ static bool positive_response(const termdata *d)
 
 /* Does c + a*t (after the chosen terms, if any), fitted on every
  * configuration, predict a positive value at every point of
- * s->positive_at? Also true when there are none or the response is not
- * positive everywhere. */
+ * s->positive_at? Also true when there are none. */
 static bool stays_positive(search *s, const term_shape *t)
 {
     const termdata *d = s->d;
     size_t cols;
-    if (s->npositive_at == 0 || !positive_response(d))
+    if (s->npositive_at == 0)
         return true;
     if (!set_design(s, t, &cols))
         return false;
@@ -655,7 +655,9 @@ static bool search_init(search *s, const termdata *d, const termsearch_options *
                   .min_gain = opt->min_gain > 0 ? opt->min_gain : TERMSEARCH_MIN_GAIN,
                   .alpha = opt->alpha > 0 ? opt->alpha : TERMSEARCH_ALPHA,
                   .forward = opt->selection == TERMSEARCH_SELECT_FORWARD,
-                  .positive_at = opt->positive_at, .npositive_at = opt->npositive_at};
+                  .positive_at = opt->positive_at,
+                  /* the rule is for times: only when every mean is positive */
+                  .npositive_at = positive_response(d) ? opt->npositive_at : 0};
     s->alphabet = malloc((d->m * (TERMDATA_MAX_LOG_POWER + 1) *
                           (2 * TERMDATA_MAX_QUARTERS + 1) + 1) * sizeof *s->alphabet);
     s->chosen = malloc((max_terms + 1) * sizeof *s->chosen);
