@@ -45,15 +45,16 @@ model_adapter_fn experiment_adapter(const char *model)
 /* The campaign and adapter that lend e backtests, as its model reads its
  * options; false when none does (or the archive has no such campaign: the
  * fit has said so). */
-static bool lender_of(const archive *a, const experiment_info *e, model_lender *named,
-                      calibration_lender *out)
+static bool lender_of(const archive *a, const experiment_info *e, calibration_lender *out)
 {
     size_t i = adapter_index(e->model);
+    model_lender named;
     if (!a || i >= sizeof adapters / sizeof adapters[0] || !adapters[i].lender ||
-        !adapters[i].lender(e->options, named))
+        !adapters[i].lender(e->options, &named))
         return false;
-    *out = (calibration_lender){archive_campaign(a, named->campaign), named->model,
-                                experiment_adapter(named->model), named->why};
+    /* named's model and why are static text; the campaign is the archive's. */
+    *out = (calibration_lender){archive_campaign(a, named.campaign), named.model,
+                                experiment_adapter(named.model), named.why};
     return out->camp && out->adapter;
 }
 
@@ -168,9 +169,8 @@ static bool fit_and_calibrate(const archive *a, const campaign *c, const experim
     res->input.designs = designs && designs_init(designs, &res->input) ? designs : NULL;
     if (!run_adapter(res, false))
         return false;
-    model_lender named;
     calibration_lender lender;
-    bool lends = lender_of(a, e, &named, &lender);
+    bool lends = lender_of(a, e, &lender);
     if (!calibration_apply(res, experiment_adapter(e->model), lends ? &lender : NULL)) {
         res->ok = false;
         snprintf(res->error, sizeof res->error, "out of memory while calibrating the intervals");
