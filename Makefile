@@ -19,7 +19,7 @@ PKGS     := gsl cairo libcmark-gfm zlib
 CPPFLAGS += -I. -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE
 CFLAGS   ?= -O2 -g
 CFLAGS   += -std=c11 -Wall -Wextra -Werror
-# The site builder draws pages on threads (gen/site.c, gen/site_out.c).
+# The site builder draws pages on threads (gen/site/site.c, gen/site/site_out.c).
 CFLAGS   += -pthread
 LDFLAGS  += -pthread
 ifeq ($(SAN),1)
@@ -36,7 +36,7 @@ CUNIT_LIBS = $(shell pkg-config --libs cunit 2>/dev/null)
 
 MODELS_SRC := $(sort $(wildcard models/*.c))
 RENDER_SRC := $(sort $(wildcard render/*.c))
-GEN_SRC    := $(sort $(filter-out gen/main.c,$(wildcard gen/*.c)))
+GEN_SRC    := $(sort $(filter-out gen/main.c,$(wildcard gen/*.c gen/*/*.c)))
 TEST_SRC   := $(sort $(wildcard tests/test_*.c))
 TESTLIB_SRC:= $(sort $(wildcard tests/testutil*.c))
 BENCH_SRC  := $(sort $(wildcard tests/bench_*.c))
@@ -102,12 +102,15 @@ nightly: deps
 	@$(MAKE) --no-print-directory all
 	PERFCAST=$(PERFCAST) .ci/nightly --archive $(ARCHIVE) --publish $(PUBLISH) $(if $(NIGHTLY_PULL),--pull "$(NIGHTLY_PULL)")
 
-# `check` installs what is missing, builds, then runs every suite; the
-# summary line at the end counts them all.
+# `check` installs what is missing, builds, checks that gen/'s rooms keep
+# their order with no module cycle (tests/check_rooms, from the objects'
+# symbols and the includes), then runs every suite; the summary line at
+# the end counts them all.
 check: deps
 	@$(MAKE) --no-print-directory unit-check
 
 unit-check: $(PERFCAST) $(TEST_BINS) $(CHECK_EXTRA)
+	@tests/check_rooms --self-test && tests/check_rooms $(B)/obj
 	@PERFCAST=$(PERFCAST) PERFCAST_SAN=$(SAN) tests/run_all $(TEST_BINS) $(EXTRA_TEST_BINS)
 
 bench: deps
@@ -119,8 +122,8 @@ install: $(PERFCAST) $(INSTALL_EXTRA)
 	install -m 755 $(PERFCAST) $(DESTDIR)$(PREFIX)/bin/perfcast
 	for f in templates/*; do [ ! -f "$$f" ] || install -m 644 "$$f" $(DESTDIR)$(PREFIX)/share/perfcast/templates/ || exit 1; done
 	install -d $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/bash-completion/completions
-	install -m 644 gen/perfcast.1 $(DESTDIR)$(PREFIX)/share/man/man1/perfcast.1
-	install -m 644 gen/perfcast.bash $(DESTDIR)$(PREFIX)/share/bash-completion/completions/perfcast
+	install -m 644 gen/cli/perfcast.1 $(DESTDIR)$(PREFIX)/share/man/man1/perfcast.1
+	install -m 644 gen/cli/perfcast.bash $(DESTDIR)$(PREFIX)/share/bash-completion/completions/perfcast
 
 clean:
 	rm -rf build

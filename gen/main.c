@@ -7,8 +7,8 @@
 
 #include <gsl/gsl_errno.h>
 
-#include "gen/cli.h"
-#include "gen/commands.h"
+#include "gen/cli/cli.h"
+#include "gen/cli/commands.h"
 
 /* The release; `perfcast --version` prints it. */
 #define PERFCAST_VERSION "1.0.0"

@@ -52,7 +52,7 @@
  *
  * How gen/ puts all this into a report (coefficient and stat names, the
  * Table II summary per data set and platform) is described at the top of
- * gen/model_multicore.c.
+ * gen/fit/model_multicore.c.
  *
  * Ownership: multicore_fit_run fills a multicore_fit that the caller
  * releases with multicore_fit_free (also after a failed run). No function

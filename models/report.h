@@ -38,7 +38,7 @@ typedef struct {
     double pi_low, pi_high;   /* 95% prediction interval of a new run; NAN = absent */
     bool extrapolation;       /* outside the training data's range */
     char *note;               /* why an interval is absent, which term dominates, ... */
-    /* Filled by calibration (gen/calibration.h) after the model, never by
+    /* Filled by calibration (gen/fit/calibration.h) after the model, never by
      * a model: report_add_prediction sets them absent (NAN, NULL). */
     double cal_low, cal_high; /* calibrated 95% prediction interval; NAN = absent */
     double distance;          /* doublings beyond the training range, 0 inside; NAN unknown */

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gen/fileio.h"
+#include "gen/base/fileio.h"
 #include "render/png.h"
 
 /* Mean relative luminance (0 black .. 1 white) of a decoded PNG, or -1. */

@@ -5,7 +5,7 @@
  * on a small archive whose runs follow known strip laws, where the
  * predicted times, ranking, balanced split, deadline and budget are known.
  */
-#include "gen/advise.h"
+#include "gen/advice/advise.h"
 #include "tests/testutil.h"
 
 #include <math.h>

@@ -3,9 +3,9 @@
  * reported once, at the right file, line and column; good input in all its
  * accepted forms loads into the right typed values.
  */
-#include "gen/archive.h"
-#include "gen/archive_check.h"
-#include "gen/experiment_check.h"
+#include "gen/cli/archive_check.h"
+#include "gen/ingest/archive.h"
+#include "gen/ingest/experiment_check.h"
 #include "tests/testutil.h"
 
 #include <dirent.h>

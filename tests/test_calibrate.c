@@ -1,13 +1,13 @@
 /*
  * test_calibrate.c — calibrated intervals (models/calibrate.h, wired by
- * gen/calibration.h): the numerics worked by hand, and coverage measured on
+ * gen/fit/calibration.h): the numerics worked by hand, and coverage measured on
  * simulated campaigns the method was never tuned on — a known scaling law
  * plus lognormal noise, trained on the small process counts and asked for
  * 2x and 4x more, with the right formula and with a formula that misses a
  * term (model misfit growing with scale).
  */
-#include "gen/experiment.h"
-#include "gen/experiment_run.h"
+#include "gen/fit/experiment_run.h"
+#include "gen/ingest/experiment.h"
 #include "models/calibrate.h"
 #include "tests/testutil.h"
 
@@ -380,6 +380,57 @@ static void test_borrow_and_bootstrap(void)
     }
 }
 
+/* Every experiment of a campaign run alone (experiment_run) and run with
+ * one shared cache of lent backtests (as a build runs them): the same
+ * intervals and method text, and each lender is backtested once (the
+ * cache holds one entry per lender, not one per borrower). */
+static void run_shared_same(const archive *a, const campaign *c, backtest_cache *cache)
+{
+    for (size_t i = 0; i < c->nexperiments; i++) {
+        experiment_result alone, shared;
+        CU_ASSERT_TRUE(experiment_run(a, c, &c->experiments[i], &alone));
+        CU_ASSERT_TRUE(experiment_run_shared(a, c, &c->experiments[i], cache, &shared));
+        CU_ASSERT_EQUAL_FATAL(alone.rep.npreds, shared.rep.npreds);
+        for (size_t k = 0; k < alone.rep.npreds; k++) {
+            const report_prediction *x = &alone.rep.preds[k], *y = &shared.rep.preds[k];
+            CU_ASSERT(memcmp(&x->cal_low, &y->cal_low, sizeof x->cal_low) == 0);
+            CU_ASSERT(memcmp(&x->cal_high, &y->cal_high, sizeof x->cal_high) == 0);
+        }
+        CU_ASSERT_STRING_EQUAL(alone.rep.interval_method ? alone.rep.interval_method : "",
+                               shared.rep.interval_method ? shared.rep.interval_method : "");
+        experiment_result_free(&alone);
+        experiment_result_free(&shared);
+    }
+}
+
+static void test_shared_backtests(void)
+{
+    archive a;
+    diag_list d;
+    diag_init(&d);
+    CU_ASSERT_TRUE_FATAL(archive_load("archive", &a, &d));
+    /* smpi-multi's three multi-cluster experiments (same model, formula
+     * and options) first ask each other, then smpi-strip's strip
+     * experiments (backtests_from): 3 + 4 lenders in the cache, each
+     * backtested once however many borrow it; a second pass over the
+     * campaign computes nothing new. */
+    const campaign *multi = archive_campaign(&a, "smpi-multi");
+    const campaign *strip = archive_campaign(&a, "smpi-strip");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(multi);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(strip);
+    CU_ASSERT_EQUAL(multi->nexperiments, 3);
+    CU_ASSERT_EQUAL(strip->nexperiments, 4);
+    backtest_cache *cache = backtest_cache_new();
+    CU_ASSERT_PTR_NOT_NULL_FATAL(cache);
+    run_shared_same(&a, multi, cache);
+    CU_ASSERT_EQUAL(backtest_cache_count(cache), 7);
+    run_shared_same(&a, multi, cache);
+    CU_ASSERT_EQUAL(backtest_cache_count(cache), 7);
+    backtest_cache_free(cache);
+    archive_free(&a);
+    diag_free(&d);
+}
+
 /* The borrowed backtests give the interval the method text states: with
  * its s and t, estimate times/divided by exp(t * s * max(d, 0.5)) for each
  * target d doublings beyond the range (the multi-cluster model has no
@@ -428,6 +479,7 @@ int main(void)
     static const testutil_test embedded[] = {
         {"coverage on the embedded archive", test_embedded_archive},
         {"borrowed backtests and bootstrap, deterministic", test_borrow_and_bootstrap},
+        {"lent backtests computed once, shared alike", test_shared_backtests},
         {"borrowed component backtests give the stated interval", test_borrowed_interval_as_stated},
         {NULL, NULL},
     };

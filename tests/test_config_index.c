@@ -1,13 +1,13 @@
 /*
  * test_config_index.c — configurations keyed by a hash of their identifying
- * cells (gen/config_index.h) against the pairwise definition
+ * cells (gen/base/config_index.h) against the pairwise definition
  * (config_same_configuration): on a table with repetitions, missing
  * numbers and texts, negative zero and non-identifying columns, and on
  * 20,000 rows of 5,000 configurations (the index grows from empty), where
  * each row is checked against the first row of its configuration.
  */
-#include "gen/config_index.h"
-#include "gen/experiment.h"
+#include "gen/base/config_index.h"
+#include "gen/ingest/experiment.h"
 #include "tests/testutil.h"
 
 #include <math.h>

@@ -3,7 +3,7 @@
  * lines, positions (plain lines split without libcsv), numbers (strtod's,
  * bit for bit), and the problems that make a file unusable.
  */
-#include "gen/csvread.h"
+#include "gen/base/csvread.h"
 #include "tests/testutil.h"
 
 #include <fcntl.h>

@@ -3,8 +3,8 @@
  * measured means over repetitions, component sums and the signed error,
  * worked by hand on a small archive.
  */
-#include "gen/config_index.h"
-#include "gen/experiment.h"
+#include "gen/base/config_index.h"
+#include "gen/ingest/experiment.h"
 #include "tests/testutil.h"
 
 #include <math.h>

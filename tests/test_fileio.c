@@ -8,7 +8,7 @@
  * kills this program (no CUnit summary, so run_all counts a failure)
  * instead of blocking make check.
  */
-#include "gen/fileio.h"
+#include "gen/base/fileio.h"
 #include "tests/testutil.h"
 
 #include <errno.h>

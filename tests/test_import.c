@@ -14,7 +14,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "gen/csvread.h"
+#include "gen/base/csvread.h"
 
 #define FIX "tests/fixtures/import"
 

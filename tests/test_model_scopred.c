@@ -1,13 +1,13 @@
 /*
- * test_model_scopred.c — the scopred adapter (gen/model_scopred.c) on small
+ * test_model_scopred.c — the scopred adapter (gen/fit/model_scopred.c) on small
  * in-memory campaigns: positioned errors for bad formulas and options, the
  * term search when no formula is given, components summed with their
  * half-widths, ScoPred's historical-mean remark, targets that cannot be
  * evaluated, and fits without intervals that say why.
  */
-#include "gen/calibration.h"
-#include "gen/experiment.h"
-#include "gen/experiment_run.h"
+#include "gen/fit/calibration.h"
+#include "gen/fit/experiment_run.h"
+#include "gen/ingest/experiment.h"
 #include "tests/testutil.h"
 
 #include <math.h>
@@ -240,7 +240,7 @@ static void test_kept_designs(void)
         CU_ASSERT_TRUE_FATAL(run(&fx, &kept));
         CU_ASSERT_PTR_NULL(kept.input.designs); /* gone once the run is over */
         CU_ASSERT_TRUE_FATAL(experiment_fit(NULL, &fx.camp, &fx.exp, false, &plain));
-        CU_ASSERT_TRUE_FATAL(calibration_apply(&plain, experiment_adapter("scopred"), NULL));
+        CU_ASSERT_TRUE_FATAL(calibration_apply(&plain, experiment_adapter("scopred"), NULL, NULL));
         CU_ASSERT_EQUAL_FATAL(kept.rep.npreds, plain.rep.npreds);
         size_t calibrated = 0;
         for (size_t i = 0; i < kept.rep.npreds; i++) {

@@ -6,8 +6,8 @@
  * extrapolation in nodes, cross-platform), delta-method values against R,
  * and the gen/ adapter.
  */
-#include "gen/experiment.h"
-#include "gen/experiment_run.h"
+#include "gen/fit/experiment_run.h"
+#include "gen/ingest/experiment.h"
 #include "models/multicore.h"
 #include "tests/testutil.h"
 

@@ -44,8 +44,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gen/csvread.h"
-#include "gen/diag.h"
+#include "gen/base/csvread.h"
+#include "gen/base/diag.h"
 
 #define FIX "tests/fixtures/public"
 #define MAX_PARAMS 2

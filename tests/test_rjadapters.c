@@ -5,8 +5,8 @@
  * errors must equal the construction; bad options and rows give clear
  * errors.
  */
-#include "gen/experiment.h"
-#include "gen/experiment_run.h"
+#include "gen/fit/experiment_run.h"
+#include "gen/ingest/experiment.h"
 #include "tests/testutil.h"
 
 #include <math.h>

@@ -2,7 +2,7 @@
  * test_rjopts.c — the option formats of the Romanazzi-Jimack adapters and
  * commands: key=value lists, number lists, sizes and free resources.
  */
-#include "gen/rjopts.h"
+#include "gen/fit/rjopts.h"
 #include "tests/testutil.h"
 
 #include <math.h>

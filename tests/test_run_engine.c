@@ -3,7 +3,7 @@
  * reads as a real (openmpi) run, smpi rows are counted as simulated, and the
  * phrases the pages and `predict` print say which.
  */
-#include "gen/run_engine.h"
+#include "gen/base/run_engine.h"
 #include "tests/testutil.h"
 
 #include <string.h>

@@ -13,7 +13,7 @@
 #include "tests/testutil.h"
 #include "tests/verify_site.h"
 
-#include "gen/experiment_names.h"
+#include "gen/ingest/experiment_names.h"
 
 #include <dirent.h>
 #include <stdio.h>

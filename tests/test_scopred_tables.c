@@ -15,11 +15,11 @@
  *  - Tables 8 and 14 despite their duplicate and aliased terms, which the
  *    report names.
  */
-#include "gen/archive.h"
-#include "gen/config_index.h"
-#include "gen/csvread.h"
-#include "gen/experiment.h"
-#include "gen/model_adapters.h"
+#include "gen/base/config_index.h"
+#include "gen/base/csvread.h"
+#include "gen/fit/model_adapters.h"
+#include "gen/ingest/archive.h"
+#include "gen/ingest/experiment.h"
 #include "tests/testutil.h"
 
 #include <math.h>

@@ -2,7 +2,7 @@
  * test_site.c — the site writer in process, on tests/fixtures/site/basic
  * with an oracle in place of the models (so what the pages must show is
  * known): every page, chart and CSV is there and checks out
- * (gen/site_verify.h), archive strings stay inert even in a permissive
+ * (gen/site/site_verify.h), archive strings stay inert even in a permissive
  * Markdown viewer, failed fits and left-out campaigns say why, alerts
  * match the oracle, builds are byte-identical, a rebuild writes nothing,
  * a change rewrites only what it touches, and a failed build leaves the
@@ -11,13 +11,13 @@
  * the papers' published predictions on the cluster pages with hand-derived
  * costs, and their seed 000 Table II costs in the embedded archive.
  */
-#include "gen/csvread.h"
-#include "gen/experiment.h"
-#include "gen/fileio.h"
-#include "gen/site.h"
-#include "gen/site_data.h"
-#include "gen/site_out.h"
-#include "gen/site_verify.h"
+#include "gen/base/csvread.h"
+#include "gen/base/fileio.h"
+#include "gen/ingest/experiment.h"
+#include "gen/site/site.h"
+#include "gen/site/site_data.h"
+#include "gen/site/site_out.h"
+#include "gen/site/site_verify.h"
 #include "render/plot.h"
 #include "tests/testutil.h"
 

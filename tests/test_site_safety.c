@@ -19,9 +19,9 @@
  *   - one bad experiment: its campaign is still published with the other
  *     experiment fitted and the error shown; --strict exits 1.
  */
-#include "gen/fileio.h"
-#include "gen/site_out.h"
-#include "gen/site_verify.h"
+#include "gen/base/fileio.h"
+#include "gen/site/site_out.h"
+#include "gen/site/site_verify.h"
 #include "tests/testutil.h"
 
 #include <signal.h>

@@ -1,12 +1,12 @@
 /*
- * test_site_units.c — numbers as the pages show them (gen/site_pages.h):
+ * test_site_units.c — numbers as the pages show them (gen/site/site_pages.h):
  * durations in human units, no e-notation, concise chart alt texts. The
  * expected strings are written out by hand.
  */
 #include <math.h>
 #include <string.h>
 
-#include "gen/site_pages.h"
+#include "gen/site/site_pages.h"
 #include "tests/testutil.h"
 
 static void expect_fmt(void (*fmt)(rbuf *, double), double v, const char *want)

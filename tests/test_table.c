@@ -6,8 +6,8 @@
  * texts are stored once per table (interned). The
  * speed of a wide header is measured by make bench, not here.
  */
-#include "gen/csvread.h"
-#include "gen/schema.h"
+#include "gen/base/csvread.h"
+#include "gen/ingest/schema.h"
 #include "models/table.h"
 #include "tests/testutil.h"
 

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gen/textout.h"
+#include "gen/base/textout.h"
 
 static void test_shortest_by_hand(void)
 {

@@ -1,11 +1,11 @@
 /*
- * test_verdict.c — the verdict rules of gen/verdict.h on hand-made results:
+ * test_verdict.c — the verdict rules of gen/fit/verdict.h on hand-made results:
  * small errors and good coverage read reliable, a 227% error unreliable
  * (never "ok"), nothing measured not verified, a failed fit unreliable,
  * noisy repetitions and few points uncertain, and a campaign takes the
  * worst of its verified experiments.
  */
-#include "gen/verdict.h"
+#include "gen/fit/verdict.h"
 #include "tests/testutil.h"
 
 #include <math.h>

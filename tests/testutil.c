@@ -2,7 +2,7 @@
  * testutil.c — see testutil.h.
  */
 #include "tests/testutil.h"
-#include "gen/fileio.h"
+#include "gen/base/fileio.h"
 
 #include <CUnit/Basic.h>
 #include <math.h>

@@ -17,7 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h> /* read(), which afl-cc's persistent-mode macros call */
 
-#include "gen/fileio.h"
+#include "gen/base/fileio.h"
 
 #ifdef __AFL_FUZZ_TESTCASE_LEN
 __AFL_FUZZ_INIT();

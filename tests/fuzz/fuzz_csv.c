@@ -21,10 +21,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "gen/archive.h"
-#include "gen/csvread.h"
-#include "gen/archive_check.h"
-#include "gen/fileio.h"
+#include "gen/base/csvread.h"
+#include "gen/base/fileio.h"
+#include "gen/cli/archive_check.h"
+#include "gen/ingest/archive.h"
 #include "models/expr.h"
 
 static const char clusters_csv[] =

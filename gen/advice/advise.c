@@ -1,0 +1,446 @@
+/*
+ * advise.c — see advise.h.
+ */
+#include "gen/advice/advise.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "gen/fit/meshrows.h"
+#include "models/multicluster.h"
+
+bool advise_same_machine(const char *a, const char *b)
+{
+    /* The fabric is the last part: "wrg2-ethernet" is machine wrg2,
+     * "sim-a-fe" machine sim-a (not "sim", which sim-b-gige shares). */
+    const char *da = strrchr(a, '-'), *db = strrchr(b, '-');
+    return da && db && da - a == db - b && strncmp(a, b, (size_t)(da - a)) == 0;
+}
+
+/* Case-insensitive substring test (interconnect names are free text). */
+static bool contains_word(const char *text, const char *word)
+{
+    size_t n = strlen(word);
+    for (const char *p = text; *p; p++)
+        if (strncasecmp(p, word, n) == 0)
+            return true;
+    return false;
+}
+
+static bool ethernet_class(const char *interconnect)
+{
+    return !interconnect || !*interconnect || contains_word(interconnect, "ethernet") ||
+           contains_word(interconnect, "gige") || contains_word(interconnect, "gbe");
+}
+
+bool advise_pair_can_run(const cluster_info *a, const cluster_info *b)
+{
+    return ethernet_class(a->interconnect) && ethernet_class(b->interconnect);
+}
+
+static bool campaign_chosen(const advise_request *r, const campaign *c)
+{
+    return !r->campaign || strcmp(r->campaign, c->name) == 0;
+}
+
+static bool same_text(const char *a, const char *b)
+{
+    return a == b || (a && b && strcmp(a, b) == 0);
+}
+
+static bool listed(const char *cluster, const char *const *clusters, size_t n)
+{
+    for (size_t i = 0; cluster && i < n; i++)
+        if (strcmp(cluster, clusters[i]) == 0)
+            return true;
+    return false;
+}
+
+/* The code the free clusters ran, when there is exactly one. */
+static bool choose_code(advise_ctx *ctx, const char *const *clusters, size_t n, char *err,
+                        size_t errlen)
+{
+    const archive *a = ctx->req.arch;
+    const char *found = NULL;
+    bool any = false;
+    ctx->code = ctx->req.code;
+    if (ctx->code)
+        return true;
+    for (size_t k = 0; k < a->ncampaigns; k++) {
+        const table *runs = &a->campaigns[k].runs;
+        for (size_t r = 0; campaign_chosen(&ctx->req, &a->campaigns[k]) && r < runs->nrows; r++) {
+            const char *code = table_text_named(runs, r, "code");
+            if (!listed(table_text_named(runs, r, "cluster"), clusters, n))
+                continue;
+            if (any && !same_text(found, code)) {
+                snprintf(err, errlen, "the free clusters ran several codes (%s, %s): choose one "
+                         "with --code", found ? found : "(none)", code ? code : "(none)");
+                return false;
+            }
+            found = code;
+            any = true;
+        }
+    }
+    ctx->code = found;
+    return true;
+}
+
+/* Every measured run of the code in the chosen campaigns (rows whose grid
+ * does not add up are skipped: `perfcast check` reports them). */
+static bool gather_runs(advise_ctx *ctx)
+{
+    const archive *a = ctx->req.arch;
+    size_t total = 0;
+    for (size_t k = 0; k < a->ncampaigns; k++)
+        total += a->campaigns[k].runs.nrows;
+    ctx->runs = malloc(sizeof *ctx->runs * (total ? total : 1));
+    if (!ctx->runs)
+        return false;
+    char *time_col[] = {"time_s"};
+    for (size_t k = 0; k < a->ncampaigns; k++) {
+        const table *runs = &a->campaigns[k].runs;
+        for (size_t r = 0; campaign_chosen(&ctx->req, &a->campaigns[k]) && r < runs->nrows; r++) {
+            char err[200];
+            labelled_run l;
+            if (same_text(table_text_named(runs, r, "code"), ctx->code) &&
+                meshrows_label(&a->campaigns[k], &r, 1, time_col, 1, &l, err, sizeof err) == 1)
+                ctx->runs[ctx->nruns++] = l;
+        }
+    }
+    return true;
+}
+
+/* Memory per point from the runs' work_mb, else from printed memory. */
+static void memory_per_point(advise_ctx *ctx)
+{
+    ctx->mb_per_point = ctx->req.mb_per_point;
+    if (isfinite(ctx->mb_per_point)) {
+        snprintf(ctx->mb_source, sizeof ctx->mb_source, "given with --bytes-per-point");
+        return;
+    }
+    double wp = 0, pp = 0;
+    for (size_t i = 0; i < ctx->nruns; i++) {
+        const mesh_run *r = &ctx->runs[i].run;
+        double points = r->pa * r->pb;
+        if (isfinite(r->work_mb) && isfinite(points)) {
+            wp += r->work_mb * points;
+            pp += points * points;
+        }
+    }
+    if (pp > 0) {
+        ctx->mb_per_point = wp / pp;
+        snprintf(ctx->mb_source, sizeof ctx->mb_source, "from work_mb of the measured runs");
+        return;
+    }
+    const archive *a = ctx->req.arch;
+    for (size_t k = 0; k < a->ncampaigns; k++) {
+        const table *runs = &a->campaigns[k].runs;
+        for (size_t r = 0; campaign_chosen(&ctx->req, &a->campaigns[k]) && r < runs->nrows; r++) {
+            double gb = table_number_named(runs, r, "published_mem_per_proc_gb");
+            double points = table_number_named(runs, r, "na") *
+                            table_number_named(runs, r, "nb") /
+                            table_number_named(runs, r, campaign_procs(&a->campaigns[k]));
+            if (same_text(table_text_named(runs, r, "code"), ctx->code) &&
+                isfinite(gb * points) &&
+                isnan(table_number_named(runs, r, "np_a"))) {
+                wp += gb * 1024 * points;
+                pp += points * points;
+            }
+        }
+    }
+    ctx->mb_per_point = pp > 0 ? wp / pp : NAN;
+    snprintf(ctx->mb_source, sizeof ctx->mb_source, "%s",
+             pp > 0 ? "from the memory per process printed by the papers (published_mem_per_proc_gb)"
+                    : "unknown: no run gives work_mb or a printed memory per process");
+}
+
+bool advise_open(const advise_request *req, const char *const *clusters, size_t nclusters,
+                 advise_ctx *ctx, char *err, size_t errlen)
+{
+    memset(ctx, 0, sizeof *ctx);
+    ctx->req = *req;
+    if (!choose_code(ctx, clusters, nclusters, err, errlen))
+        return false;
+    if (!gather_runs(ctx)) {
+        snprintf(err, errlen, "out of memory");
+        return false;
+    }
+    memory_per_point(ctx);
+    stripfit_settings s = {.work_tol = 0.02};
+    stripfits_init(&ctx->fits, &s, ctx->runs, ctx->nruns);
+    return true;
+}
+
+void advise_close(advise_ctx *ctx)
+{
+    stripfits_free(&ctx->fits);
+    free(ctx->runs);
+    memset(ctx, 0, sizeof *ctx);
+}
+
+/* Does row r of t describe this option's configuration? For a split,
+ * *first is the option's side that the row's cluster (side A) names. */
+static bool describes(const campaign *c, size_t r, const advise_option *o, int *first)
+{
+    const table *t = &c->runs;
+    if (table_number_named(t, r, "na") != o->na || table_number_named(t, r, "nb") != o->nb)
+        return false;
+    const char *ca = table_text_named(t, r, "cluster");
+    const char *cb = table_text_named(t, r, "tag_cluster_b");
+    double npa = table_number_named(t, r, "np_a"), npb = table_number_named(t, r, "np_b");
+    if (o->nsides == 1)
+        return isnan(npa) && same_text(ca, o->cluster[0]->name) &&
+               table_number_named(t, r, campaign_procs(c)) == o->np[0];
+    for (int s = 0; s < 2; s++)
+        if (same_text(ca, o->cluster[s]->name) && same_text(cb, o->cluster[1 - s]->name) &&
+            npa == o->np[s] && npb == o->np[1 - s]) {
+            *first = s;
+            return true;
+        }
+    return false;
+}
+
+/* A published prediction for exactly this configuration, if a paper
+ * printed one: time, rows per process (split) and the source text. */
+static bool published(const advise_ctx *ctx, advise_option *o)
+{
+    const archive *a = ctx->req.arch;
+    for (size_t k = 0; k < a->ncampaigns; k++) {
+        const campaign *c = &a->campaigns[k];
+        const table *t = &c->runs;
+        for (size_t r = 0; campaign_chosen(&ctx->req, c) && r < t->nrows; r++) {
+            double p = table_number_named(t, r, "published_prediction_s");
+            int first = 0;
+            if (!isfinite(p) || !same_text(table_text_named(t, r, "code"), ctx->code) ||
+                !describes(c, r, o, &first))
+                continue;
+            double ra = table_number_named(t, r, "rows_a");
+            double rb = table_number_named(t, r, "rows_b");
+            if (o->nsides == 2 && ra > 0 && rb > 0) {
+                o->rows[first] = ra / o->np[first];
+                o->rows[1 - first] = rb / o->np[1 - first];
+            }
+            o->time_s = p;
+            char why[sizeof o->source];
+            snprintf(why, sizeof why, "%s", o->source);
+            snprintf(o->source, sizeof o->source,
+                     "published prediction (campaign %.60s, runs.csv line %ld); no model: %.200s",
+                     c->name, t->line ? t->line[r] : 0L, why);
+            return true;
+        }
+    }
+    return false;
+}
+
+/* The most rows per process a cluster's memory holds (INFINITY: unknown). */
+static double rows_capacity(const advise_ctx *ctx, const cluster_info *c, double nb)
+{
+    if (!isfinite(c->mem_per_core_gb) || !(ctx->mb_per_point > 0))
+        return INFINITY;
+    return floor(c->mem_per_core_gb * 1024 * (1 + 1e-9) / (ctx->mb_per_point * nb));
+}
+
+/* The strip model on one cluster; false (with the reason in o->source). */
+static bool model_single(advise_ctx *ctx, advise_option *o)
+{
+    const stripfit *f = stripfits_get(&ctx->fits, o->cluster[0]->name, ctx->code, o->nb);
+    if (!f || !f->ok) {
+        snprintf(o->source, sizeof o->source, "%s", f ? f->error : "out of memory");
+        return false;
+    }
+    strip_target t = {o->np[0], o->rows[0], o->nb, NAN};
+    strip_prediction p;
+    if (!strip_predict(&f->model, &t, &p)) {
+        snprintf(o->source, sizeof o->source, "no Tcomp for %gx%g per process", o->rows[0], o->nb);
+        return false;
+    }
+    o->time_s = p.time_s;
+    snprintf(o->source, sizeof o->source, "strip model on %zu configurations; Tcomp %s",
+             f->model.configs.nconfigs, mesh_match_text(p.tcomp_match));
+    return true;
+}
+
+/* The multi-cluster model with the balanced split; false with the reason. */
+static bool model_split(advise_ctx *ctx, advise_option *o, bool *too_big)
+{
+    multicluster_side sides[2];
+    for (int i = 0; i < 2; i++) {
+        const stripfit *f = stripfits_get(&ctx->fits, o->cluster[i]->name, ctx->code, o->nb);
+        if (!f || !f->ok) {
+            snprintf(o->source, sizeof o->source, "%s", f ? f->error : "out of memory");
+            return false;
+        }
+        sides[i] = (multicluster_side){&f->model, o->np[i]};
+    }
+    multicluster_balance_options bo = {
+        ctx->req.quantum,
+        {rows_capacity(ctx, o->cluster[0], o->nb), rows_capacity(ctx, o->cluster[1], o->nb)}};
+    multicluster_prediction p;
+    if (!multicluster_balance(sides, o->nb, o->na, &bo, &p)) {
+        *too_big = isfinite(bo.max_rows[0]) && isfinite(bo.max_rows[1]);
+        snprintf(o->source, sizeof o->source, "no row split fits both sides%s",
+                 *too_big ? "' memory" : "");
+        return false;
+    }
+    o->rows[0] = p.rows[0];
+    o->rows[1] = p.rows[1];
+    o->time_s = p.time_s;
+    snprintf(o->source, sizeof o->source,
+             "multi-cluster model, balanced split (TA %.4g s, TB %.4g s)%s; Tcomp %s and %s",
+             p.side[0].time_s, p.side[1].time_s, p.uneven ? ", rows uneven across processes" : "",
+             mesh_match_text(p.side[0].tcomp_match), mesh_match_text(p.side[1].tcomp_match));
+    return true;
+}
+
+static void name_option(advise_option *o)
+{
+    size_t used = 0;
+    for (int i = 0; i < o->nsides; i++)
+        used += (size_t)snprintf(o->name + used, sizeof o->name - used, "%s%s:%g",
+                                 i ? " + " : "", o->cluster[i]->name, o->np[i]);
+}
+
+/* Memory, costing and the feasibility verdict once time and rows are known. */
+static void assess(advise_ctx *ctx, advise_option *o, bool too_big)
+{
+    costing_side sides[2];
+    for (int i = 0; i < o->nsides; i++) {
+        const cluster_info *c = o->cluster[i];
+        o->costing[i] = (costing_cluster){c->name, c->mem_per_core_gb, c->rate_per_core_hour,
+                                          c->currency};
+        o->mem_mb[i] = ctx->mb_per_point * o->rows[i] * o->nb;
+        sides[i] = (costing_side){&o->costing[i], o->np[i], o->mem_mb[i]};
+    }
+    costing_evaluate(sides, (size_t)o->nsides, isfinite(o->time_s) ? o->time_s : 0, &o->cost);
+    if (!isfinite(o->time_s)) {
+        o->cost.cost = o->cost.core_hours = NAN;
+    }
+    o->feasible = o->cost.fit != COSTING_TOO_BIG && !too_big;
+    if (!o->feasible)
+        snprintf(o->reason, sizeof o->reason, "%s",
+                 o->cost.fit == COSTING_TOO_BIG ? o->cost.reason
+                                                : "no row split fits both sides' memory");
+}
+
+/* Evaluate with the given starting rows per process (used when no model
+ * chooses them). */
+static void evaluate_rows(advise_ctx *ctx, int nsides, const cluster_info *const *c,
+                          const double *np, double na, double nb, const double *rows,
+                          advise_option *o)
+{
+    memset(o, 0, sizeof *o);
+    o->nsides = nsides;
+    o->na = na;
+    o->nb = nb;
+    o->time_s = NAN;
+    for (int i = 0; i < nsides; i++) {
+        o->cluster[i] = c[i];
+        o->np[i] = np[i];
+        o->rows[i] = rows[i];
+    }
+    name_option(o);
+    bool too_big = false;
+    bool modelled = nsides == 1 ? model_single(ctx, o) : model_split(ctx, o, &too_big);
+    if (!modelled && !too_big)
+        published(ctx, o);
+    assess(ctx, o, too_big);
+}
+
+void advise_evaluate(advise_ctx *ctx, int nsides, const cluster_info *const *c,
+                     const double *np, double na, double nb, advise_option *o)
+{
+    /* Alone: na/np rows each; split: half the rows per side, as in seed 000
+     * Tables I-II, until a model balances them. */
+    double rows[2] = {nsides == 1 ? na / np[0] : na / 2 / np[0], nsides == 2 ? na / 2 / np[1] : 0};
+    evaluate_rows(ctx, nsides, c, np, na, nb, rows, o);
+}
+
+double advise_largest(advise_ctx *ctx, int nsides, const cluster_info *const *c,
+                      const double *np, advise_option *o)
+{
+    costing_cluster cc[2];
+    costing_side sides[2];
+    for (int i = 0; i < nsides; i++) {
+        cc[i] = (costing_cluster){c[i]->name, c[i]->mem_per_core_gb, c[i]->rate_per_core_hour,
+                                  c[i]->currency};
+        sides[i] = (costing_side){&cc[i], np[i], NAN};
+    }
+    double rows[2] = {0, 0};
+    double n = costing_largest_pow2(sides, (size_t)nsides, ctx->mb_per_point, rows);
+    if (n == 0) {
+        advise_evaluate(ctx, nsides, c, np, 2, 2, o);
+        o->feasible = false;
+        snprintf(o->reason, sizeof o->reason, "%s",
+                 isfinite(ctx->mb_per_point) ? "even a 2 x 2 mesh does not fit, or a cluster's "
+                                               "memory per core is unknown"
+                                             : "the memory per mesh point is unknown");
+        return 0;
+    }
+    /* Without a model the rows go to each side in proportion to its memory. */
+    evaluate_rows(ctx, nsides, c, np, n, n, rows, o);
+    return n;
+}
+
+bool advise_enumerate(advise_ctx *ctx, const cluster_info *const *cl, const double *np,
+                      size_t n, bool maximize, double na, double nb, advise_list *out)
+{
+    size_t cap = n + n * (n - 1) / 2;
+    *out = (advise_list){0};
+    out->items = calloc(cap ? cap : 1, sizeof *out->items);
+    out->size = calloc(cap ? cap : 1, sizeof *out->size);
+    if (!out->items || !out->size)
+        return false;
+    for (size_t i = 0; i < n; i++)
+        for (size_t j = i; j < n; j++) {
+            if (j > i && (advise_same_machine(cl[i]->name, cl[j]->name) ||
+                          !advise_pair_can_run(cl[i], cl[j])))
+                continue;
+            const cluster_info *pair[2] = {cl[i], cl[j]};
+            double nps[2] = {np[i], np[j]};
+            int sides = j == i ? 1 : 2;
+            advise_option *o = &out->items[out->n];
+            if (maximize) {
+                out->size[out->n] = advise_largest(ctx, sides, pair, nps, o);
+            } else {
+                advise_evaluate(ctx, sides, pair, nps, na, nb, o);
+                out->size[out->n] = na;
+            }
+            out->n++;
+        }
+    return true;
+}
+
+void advise_list_free(advise_list *l)
+{
+    free(l->items);
+    free(l->size);
+    *l = (advise_list){0};
+}
+
+/* Insertion keeps equal options in their order, which the pages and the
+ * CLI's output rely on to be reproducible. */
+size_t advise_rank(const advise_list *l, bool by_cost, bool larger_first, size_t *order)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < l->n; i++) {
+        const advise_option *o = &l->items[i];
+        double key = by_cost ? o->cost.cost : o->time_s;
+        if (!o->feasible || !isfinite(key))
+            continue;
+        size_t k = n++;
+        for (; k > 0; k--) {
+            const advise_option *p = &l->items[order[k - 1]];
+            double pm = l->size[order[k - 1]], m = l->size[i];
+            bool before = larger_first && pm != m ? pm > m
+                                                  : (by_cost ? p->cost.cost : p->time_s) <= key;
+            if (before)
+                break;
+            order[k] = order[k - 1];
+        }
+        order[k] = i;
+    }
+    return n;
+}

@@ -1,0 +1,166 @@
+/*
+ * cli.c — see cli.h.
+ */
+#include "gen/cli/cli.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+static bool format_known(const char *const *formats, const char *f)
+{
+    for (; *formats; formats++)
+        if (strcmp(*formats, f) == 0)
+            return true;
+    return false;
+}
+
+int cli_usage_error(const char *cmd, const char *what, const char *arg)
+{
+    fprintf(stderr, "perfcast: %s%s%s; see perfcast %s --help\n", what, arg ? " " : "",
+            arg ? arg : "", cmd);
+    return 2;
+}
+
+static bool usage_error(const char *cmd, const char *usage, const char *what, const char *arg)
+{
+    (void)usage; /* one line, not the whole help: the help is one --help away */
+    cli_usage_error(cmd, what, arg);
+    return false;
+}
+
+bool cli_parse(int argc, char **argv, const char *const *formats, int max_positional,
+               const char *usage, cli_args *out)
+{
+    memset(out, 0, sizeof *out);
+    out->archive = "archive";
+    out->format = formats ? formats[0] : NULL;
+    const char *cmd = argv[0];
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+            out->help = true;
+        } else if (strcmp(a, "--archive") == 0 || (formats && strcmp(a, "--format") == 0)) {
+            if (i + 1 >= argc)
+                return usage_error(cmd, usage, "missing value after", a);
+            if (strcmp(a, "--archive") == 0)
+                out->archive = argv[++i];
+            else if (!format_known(formats, argv[++i]))
+                return usage_error(cmd, usage, "unknown format", argv[i]);
+            else
+                out->format = argv[i];
+        } else if (a[0] == '-' && a[1] != '\0') {
+            static const char *const known[] = {"--archive", "--format", "--help"};
+            const char *near = cli_suggest(a, known, formats ? 3 : 2);
+            (void)usage;
+            fprintf(stderr, "perfcast: unknown option %s%s%s%s; see perfcast %s --help\n", a,
+                    near ? " (did you mean " : "", near ? near : "", near ? "?)" : "", cmd);
+            return false;
+        } else if (out->npositional >= max_positional) {
+            return usage_error(cmd, usage, "unexpected argument", a);
+        } else {
+            out->positional[out->npositional++] = a;
+        }
+    }
+    return true;
+}
+
+static const cli_option *option_named(const cli_option *options, const char *arg)
+{
+    if (strncmp(arg, "--", 2) != 0)
+        return NULL;
+    for (; options->name; options++)
+        if (strcmp(arg + 2, options->name) == 0)
+            return options;
+    return NULL;
+}
+
+const char *cli_parse_options(int argc, char **argv, const cli_option *options, bool *help,
+                              bool *missing_value)
+{
+    *missing_value = false;
+    for (int i = 1; i < argc; i++) {
+        const char *arg = argv[i];
+        const cli_option *o = option_named(options, arg);
+        if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
+            *help = true;
+        } else if (!o) {
+            return arg;
+        } else if (!o->value) {
+            *o->flag = true;
+        } else if (i + 1 < argc) {
+            *o->value = argv[++i];
+        } else {
+            *missing_value = true;
+            return arg;
+        }
+    }
+    return NULL;
+}
+
+/* Edit distance (insert, delete, substitute, swap of neighbours), case
+ * folded; stops counting at limit + 1. */
+static size_t edit_distance(const char *a, const char *b, size_t limit)
+{
+    size_t n = strlen(a), m = strlen(b);
+    if ((n > m ? n - m : m - n) > limit)
+        return limit + 1;
+    size_t *rows = malloc(3 * (m + 1) * sizeof *rows);
+    if (!rows)
+        return limit + 1;
+    size_t *before = rows, *prev = rows + m + 1, *cur = rows + 2 * (m + 1);
+    for (size_t j = 0; j <= m; j++)
+        prev[j] = j;
+    for (size_t i = 1; i <= n; i++) {
+        cur[0] = i;
+        for (size_t j = 1; j <= m; j++) {
+            bool same = tolower((unsigned char)a[i - 1]) == tolower((unsigned char)b[j - 1]);
+            size_t d = prev[j - 1] + !same;
+            d = prev[j] + 1 < d ? prev[j] + 1 : d;
+            d = cur[j - 1] + 1 < d ? cur[j - 1] + 1 : d;
+            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] &&
+                before[j - 2] + 1 < d)
+                d = before[j - 2] + 1;
+            cur[j] = d;
+        }
+        size_t *t = before;
+        before = prev;
+        prev = cur;
+        cur = t;
+    }
+    size_t d = prev[m];
+    free(rows);
+    return d;
+}
+
+const char *cli_suggest(const char *typed, const char *const *names, size_t n)
+{
+    size_t len = strlen(typed);
+    size_t limit = len < 4 ? 1 : len < 9 ? 2 : 3;
+    const char *best = NULL;
+    size_t best_d = limit + 1;
+    for (size_t i = 0; i < n; i++) {
+        size_t d = edit_distance(typed, names[i], limit);
+        /* A typed prefix of a longer name ("scopred" for "scopred-ep") counts too. */
+        if (d > limit && len >= 3 && strncasecmp(names[i], typed, len) == 0)
+            d = limit;
+        if (d < best_d) {
+            best_d = d;
+            best = names[i];
+        }
+    }
+    return best;
+}
+
+void cli_print_unknown(const char *what, const char *typed, const char *const *names, size_t n,
+                       const char *where)
+{
+    const char *near = cli_suggest(typed, names, n);
+    fprintf(stderr, "perfcast: no %s '%s'%s%s", what, typed, where ? " in " : "",
+            where ? where : "");
+    if (near)
+        fprintf(stderr, "; did you mean '%s'?", near);
+    fputc('\n', stderr);
+}

@@ -1,0 +1,456 @@
+/*
+ * cmd_fit.c — `perfcast fit` and `perfcast predict`: run one experiment and
+ * print its report (fit: coefficients and goodness of fit; predict: one row
+ * per target configuration) as text, CSV or JSON. The printing knows
+ * nothing of the model: every model fills the same report.
+ */
+#include "gen/cli/commands.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gen/base/config_index.h"
+#include "gen/base/run_engine.h"
+#include "gen/base/textout.h"
+#include "gen/cli/cli.h"
+#include "gen/fit/experiment_run.h"
+#include "gen/ingest/archive.h"
+#include "gen/ingest/experiment.h"
+#include "gen/ingest/namelist.h"
+
+static const char fit_usage[] =
+    "usage: perfcast fit [--archive DIR] [--format text|json] CAMPAIGN EXPERIMENT\n"
+    "\n"
+    "Fits the experiment's model on its training runs and prints the fitted\n"
+    "terms (coefficient, standard error, t, p, aliased), the goodness of fit\n"
+    "(r2, adj_r2, f, f_p, sigma, n, df_resid where the model has them), the\n"
+    "formula, diagnostics and warnings.\n"
+    "\n"
+    "  --archive DIR   the archive folder (default: archive)\n"
+    "  --format F      text (default) or json\n"
+    "  --help          this text\n"
+    "Exit status: 0 ok, 1 input problem or failed fit, 2 usage.\n";
+
+static const char predict_usage[] =
+    "usage: perfcast predict [--archive DIR] [--format text|csv|json] CAMPAIGN EXPERIMENT\n"
+    "\n"
+    "Fits the experiment and predicts every target configuration: the target's\n"
+    "identifying columns as in runs.csv, then estimate, ci_low, ci_high, pi_low,\n"
+    "pi_high (textbook 95% intervals, empty where the model has none), measured\n"
+    "(mean of the measured runs), n_measured, error_pct =\n"
+    "100*(estimate-measured)/measured, extrapolation (csv 1/0, json true/false,\n"
+    "text yes/no), note (why an interval is absent, what was flagged) — the\n"
+    "columns of the site's predictions CSV; then cal_pi_low, cal_pi_high (the\n"
+    "calibrated 95% prediction interval: it also covers the model's error when\n"
+    "extrapolating, from backtests on the training runs), doublings_beyond_range\n"
+    "and beyond_range (\"np 512 = 2x max trained 256\": each parameter outside\n"
+    "the training range); for a response summed from components\n"
+    "(time_a_s+time_b_s), estimate_<component>, ci_low_<component>,\n"
+    "ci_high_<component>, pi_low_<component>, pi_high_<component> for each.\n"
+    "The fit is shown with them: text and json give the formula, the fitted\n"
+    "equation, how the textbook intervals are made (interval_method) and how the\n"
+    "calibrated one is (calibration_method) once; csv repeats them as the last\n"
+    "columns of every row.\n"
+    "\n"
+    "  --archive DIR   the archive folder (default: archive)\n"
+    "  --format F      text (default), csv or json\n"
+    "  --help          this text\n"
+    "Exit status: 0 ok, 1 input problem or failed fit, 2 usage.\n";
+
+/* Load the archive and run the named experiment; returns an exit status. */
+static int run_named(const cli_args *args, const char *usage, archive *a, experiment_result *res)
+{
+    if (args->npositional != 2)
+        return cli_usage_error(usage == fit_usage ? "fit" : "predict",
+                               "expected CAMPAIGN and EXPERIMENT (perfcast list shows them)", NULL);
+    diag_list diags;
+    diag_init(&diags);
+    archive_load(args->archive, a, &diags);
+    const campaign *c = archive_campaign(a, args->positional[0]);
+    diag_print(&diags, stderr);
+    diag_free(&diags);
+    size_t n;
+    if (!c) {
+        const char **names = namelist_campaigns(a, &n);
+        cli_print_unknown("usable campaign", args->positional[0], names, n, args->archive);
+        free(names);
+        return 1;
+    }
+    const experiment_info *e = campaign_experiment(c, args->positional[1]);
+    if (!e) {
+        const char **names = namelist_experiments(c, &n);
+        cli_print_unknown("experiment", args->positional[1], names, n, c->name);
+        free(names);
+        return 1;
+    }
+    if (e->problem) { /* printed above with the archive's problems */
+        fprintf(stderr, "perfcast: %s/%s has a problem and is not run\n", c->name, e->name);
+        return 1;
+    }
+    if (!experiment_run(a, c, e, res)) {
+        char text[1024];
+        experiment_error_text(c, res, text, sizeof text);
+        fprintf(stderr, "%s\n", text);
+        return 1;
+    }
+    return 0;
+}
+
+static void print_fit_text(const experiment_result *res, FILE *out)
+{
+    const report *r = &res->rep;
+    const experiment_info *e = res->input.exp;
+    fprintf(out, "%s/%s (%s)%s%s\n", res->input.camp->name, e->name, e->model,
+            e->title ? ": " : "", e->title ? e->title : "");
+    if (r->formula)
+        fprintf(out, "formula: %s\n", r->formula);
+    if (r->equation)
+        fprintf(out, "fitted:  %s\n", r->equation);
+    fprintf(out, "\n%-32s %14s %14s %10s %10s\n", "term", "coefficient", "std_error", "t", "p");
+    for (size_t i = 0; i < r->ncoefs; i++) {
+        const report_coef *c = &r->coefs[i];
+        fprintf(out, "%-32s ", c->term);
+        if (c->aliased) {
+            fprintf(out, "%14s\n", "aliased");
+            continue;
+        }
+        const double values[] = {c->coefficient, c->std_error, c->t, c->p};
+        const int widths[] = {14, 14, 10, 10};
+        for (size_t k = 0; k < 4; k++) {
+            /* A value that does not exist for this model shows as a dash. */
+            if (isfinite(values[k]))
+                fprintf(out, "%*.*g ", widths[k], k < 2 ? 6 : 4, values[k]);
+            else
+                fprintf(out, "%*s ", widths[k] + 2, "—"); /* the dash is 3 bytes, 1 column */
+        }
+        fputc('\n', out);
+    }
+    fputc('\n', out);
+    for (size_t i = 0; i < r->nstats; i++) {
+        fprintf(out, "%-10s ", r->stats[i].name);
+        textout_human_number(out, r->stats[i].value);
+        fprintf(out, "%s%s\n", r->stats[i].text ? "  " : "", r->stats[i].text ? r->stats[i].text : "");
+    }
+    for (size_t i = 0; i < r->ndiagnostics; i++)
+        fprintf(out, "diagnostic: %s\n", r->diagnostics[i]);
+    for (size_t i = 0; i < r->nwarnings; i++)
+        fprintf(out, "warning: %s\n", r->warnings[i]);
+}
+
+static void print_json_strings(FILE *out, const char *key, char **items, size_t n)
+{
+    fprintf(out, ",\n  \"%s\": [", key);
+    for (size_t i = 0; i < n; i++) {
+        fputs(i ? ", " : "", out);
+        textout_json_text(out, items[i]);
+    }
+    fputc(']', out);
+}
+
+static void print_fit_json(const experiment_result *res, FILE *out)
+{
+    const report *r = &res->rep;
+    textout_json_text_member(out, "{\n  ", "campaign", res->input.camp->name);
+    textout_json_text_member(out, ",\n  ", "experiment", res->input.exp->name);
+    textout_json_text_member(out, ",\n  ", "model", res->input.exp->model);
+    textout_json_text_member(out, ",\n  ", "formula", r->formula);
+    textout_json_text_member(out, ",\n  ", "equation", r->equation);
+    fputs(",\n  \"terms\": [", out);
+    for (size_t i = 0; i < r->ncoefs; i++) {
+        const report_coef *c = &r->coefs[i];
+        textout_json_text_member(out, i ? ",\n    {" : "\n    {", "term", c->term);
+        textout_json_number_member(out, ", ", "coefficient", c->coefficient);
+        textout_json_number_member(out, ", ", "std_error", c->std_error);
+        textout_json_number_member(out, ", ", "t", c->t);
+        textout_json_number_member(out, ", ", "p", c->p);
+        fprintf(out, ", \"aliased\": %s}", c->aliased ? "true" : "false");
+    }
+    fputs(r->ncoefs ? "\n  ]" : "]", out);
+    for (size_t i = 0; i < r->nstats; i++)
+        textout_json_number_member(out, ",\n  ", r->stats[i].name, r->stats[i].value);
+    print_json_strings(out, "diagnostics", r->diagnostics, r->ndiagnostics);
+    print_json_strings(out, "warnings", r->warnings, r->nwarnings);
+    fputs("\n}\n", out);
+}
+
+int cmd_fit(int argc, char **argv)
+{
+    static const char *const formats[] = {"text", "json", NULL};
+    cli_args args;
+    if (!cli_parse(argc, argv, formats, 2, fit_usage, &args))
+        return 2;
+    if (args.help) {
+        fputs(fit_usage, stdout);
+        return 0;
+    }
+    archive a = {0};
+    experiment_result res = {0};
+    int status = run_named(&args, fit_usage, &a, &res);
+    if (status == 0) {
+        if (strcmp(args.format, "json") == 0)
+            print_fit_json(&res, stdout);
+        else
+            print_fit_text(&res, stdout);
+    }
+    experiment_result_free(&res);
+    archive_free(&a);
+    return status;
+}
+
+/* ------------------------------------------------------------------ */
+/* predict                                                             */
+
+typedef enum { OUT_TEXT, OUT_CSV, OUT_JSON } out_format;
+
+/* The value columns, named as in the site's <experiment>-predictions.csv:
+ * one vocabulary for both (no unit suffix: a response need not be seconds). */
+static const char *const value_columns[] = {
+    "estimate", "ci_low", "ci_high", "pi_low", "pi_high", "measured", "n_measured", "error_pct",
+};
+enum { NVALUES = sizeof value_columns / sizeof value_columns[0] };
+/* The calibration's values, after note. */
+static const char *const calibrated_columns[] = {
+    "cal_pi_low", "cal_pi_high", "doublings_beyond_range",
+};
+enum { NCALIBRATED = sizeof calibrated_columns / sizeof calibrated_columns[0] };
+
+static void prediction_values(const report_prediction *p, const target_config *t,
+                              double v[NVALUES])
+{
+    v[0] = p->estimate;
+    v[1] = p->ci_low;
+    v[2] = p->ci_high;
+    v[3] = p->pi_low;
+    v[4] = p->pi_high;
+    v[5] = t->measured;
+    v[6] = (double)t->nmeasured;
+    v[7] = t->error_pct;
+}
+
+static void calibrated_values(const report_prediction *p, double v[NCALIBRATED])
+{
+    v[0] = p->cal_low;
+    v[1] = p->cal_high;
+    v[2] = p->distance;
+}
+
+/* How a model's intervals are made, in one line (predict shows it). */
+static const char *interval_method(const char *model)
+{
+    if (strcmp(model, "scopred") == 0)
+        return "95% Student-t intervals of the OLS fit: CI from the target's leverage "
+               "x0'(X'X)^-1 x0, PI adds the residual variance";
+    if (strcmp(model, "multicore") == 0)
+        return "95% Student-t intervals by the delta method on the nonlinear least-squares "
+               "covariance, PI adds the residual variance";
+    return "none: the model has no textbook interval (the calibrated one is its interval)";
+}
+
+static void put_value(FILE *out, out_format f, double v)
+{
+    if (f == OUT_CSV)
+        textout_csv_number(out, v);
+    else if (f == OUT_JSON)
+        textout_json_number(out, v);
+    else
+        textout_human_number(out, v);
+}
+
+static void put_text(FILE *out, out_format f, const char *s)
+{
+    if (f == OUT_JSON)
+        textout_json_text(out, s);
+    else if (f == OUT_CSV)
+        textout_csv_text(out, s);
+    else
+        fputs(s ? s : "", out);
+}
+
+static void put_cell(FILE *out, out_format f, const table_column *col, size_t row)
+{
+    if (col->kind == COL_TEXT)
+        put_text(out, f, f == OUT_TEXT && !col->text[row] ? "—" : col->text[row]);
+    else
+        put_value(out, f, col->num[row]);
+}
+
+/* Separator, then in JSON the member's key. */
+static void put_key(FILE *out, out_format f, const char *sep, const char *key)
+{
+    fputs(sep, out);
+    if (f == OUT_JSON) {
+        textout_json_text(out, key);
+        fputs(": ", out);
+    }
+}
+
+/* Per component of a summed response: estimate_<response> and its bounds. */
+static const char *const part_columns[] = {"estimate_", "ci_low_", "ci_high_", "pi_low_",
+                                           "pi_high_"};
+enum { NPART_COLUMNS = sizeof part_columns / sizeof part_columns[0] };
+
+static void put_parts(FILE *out, out_format f, const char *sep, const experiment_result *res,
+                      size_t config)
+{
+    const experiment_input *in = &res->input;
+    for (size_t r = 0; in->nresponses > 1 && r < in->nresponses; r++) {
+        const report_part *p = report_find_part(&res->rep, config, in->responses[r]);
+        double v[NPART_COLUMNS] = {NAN, NAN, NAN, NAN, NAN};
+        if (p)
+            v[0] = p->estimate, v[1] = p->ci_low, v[2] = p->ci_high, v[3] = p->pi_low,
+            v[4] = p->pi_high;
+        for (size_t k = 0; k < NPART_COLUMNS; k++) {
+            char name[160];
+            snprintf(name, sizeof name, "%s%s", part_columns[k], in->responses[r]);
+            put_key(out, f, sep, name);
+            put_value(out, f, v[k]);
+        }
+    }
+}
+
+/* The fit every row comes from: text lines above the table, CSV columns
+ * after the values (the same on every row), JSON members around the list. */
+static void print_fit_summary(const experiment_result *res, out_format f, FILE *out)
+{
+    const report *r = &res->rep;
+    const experiment_info *e = res->input.exp;
+    run_engine_counts engines = run_engine_count(&res->input.camp->runs);
+    char text[256];
+    if (f == OUT_TEXT) {
+        fprintf(out, "%s/%s (%s)\n", res->input.camp->name, e->name, e->model);
+        fprintf(out, "engine:    %s\n", run_engine_describe(&engines, text, sizeof text));
+        fprintf(out, "formula:   %s\n", r->formula ? r->formula : "(the model's own)");
+        if (r->equation)
+            fprintf(out, "fitted:    %s\n", r->equation);
+        fprintf(out, "intervals: %s\n", interval_method(e->model));
+        if (r->interval_method)
+            fprintf(out, "calibrated interval: %s\n", r->interval_method);
+        fputc('\n', out);
+        return;
+    }
+    textout_json_text_member(out, "{\n  ", "campaign", res->input.camp->name);
+    textout_json_text_member(out, ",\n  ", "experiment", e->name);
+    textout_json_text_member(out, ",\n  ", "model", e->model);
+    textout_json_text_member(out, ",\n  ", "engine", run_engine_word(&engines));
+    textout_json_text_member(out, ",\n  ", "formula", r->formula);
+    textout_json_text_member(out, ",\n  ", "equation", r->equation);
+    textout_json_text_member(out, ",\n  ", "interval_method", interval_method(e->model));
+    textout_json_text_member(out, ",\n  ", "calibration_method", r->interval_method);
+    fputs(",\n  \"predictions\": [", out);
+}
+
+static void print_header(const experiment_result *res, out_format f, FILE *out)
+{
+    const table *runs = &res->input.camp->runs;
+    const experiment_input *in = &res->input;
+    const char *sep = f == OUT_CSV ? "," : "\t";
+    bool first = true;
+    for (size_t c = 0; c < runs->ncols; c++)
+        if (config_column_identifies(&runs->cols[c])) {
+            fprintf(out, "%s%s", first ? "" : sep, runs->cols[c].name);
+            first = false;
+        }
+    for (size_t k = 0; k < NVALUES; k++)
+        fprintf(out, "%s%s", sep, value_columns[k]);
+    fprintf(out, "%sextrapolation%snote", sep, sep);
+    for (size_t k = 0; k < NCALIBRATED; k++)
+        fprintf(out, "%s%s", sep, calibrated_columns[k]);
+    fprintf(out, "%sbeyond_range", sep);
+    for (size_t r = 0; in->nresponses > 1 && r < in->nresponses; r++)
+        for (size_t k = 0; k < NPART_COLUMNS; k++)
+            fprintf(out, "%s%s%s", sep, part_columns[k], in->responses[r]);
+    if (f == OUT_CSV)
+        fputs(",formula,equation,interval_method,calibration_method", out);
+    fputc('\n', out);
+}
+
+/* Columns from value names and values, each after sep. */
+static void put_values(FILE *out, out_format f, const char *sep, const char *const *names,
+                       const double *v, size_t n)
+{
+    for (size_t k = 0; k < n; k++) {
+        put_key(out, f, sep, names[k]);
+        put_value(out, f, v[k]);
+    }
+}
+
+static void print_row(const experiment_result *res, size_t i, out_format f, FILE *out)
+{
+    const table *runs = &res->input.camp->runs;
+    const report_prediction *p = &res->rep.preds[i];
+    const target_config *t = &res->input.targets[p->config];
+    const char *sep = f == OUT_CSV ? "," : f == OUT_TEXT ? "\t" : ", ";
+    const char *first = "";
+    fputs(f == OUT_JSON ? (i ? ",\n    {" : "\n    {") : "", out);
+    for (size_t c = 0; c < runs->ncols; c++) {
+        if (!config_column_identifies(&runs->cols[c]))
+            continue;
+        put_key(out, f, first, runs->cols[c].name);
+        put_cell(out, f, &runs->cols[c], t->rows[0]);
+        first = sep;
+    }
+    double v[NVALUES], cal[NCALIBRATED];
+    prediction_values(p, t, v);
+    put_values(out, f, sep, value_columns, v, NVALUES);
+    /* 1/0 in CSV (as the site's CSV), yes/no for people, a boolean in JSON. */
+    put_key(out, f, sep, "extrapolation");
+    fputs(f == OUT_JSON ? (p->extrapolation ? "true" : "false")
+          : f == OUT_CSV ? (p->extrapolation ? "1" : "0")
+                         : (p->extrapolation ? "yes" : "no"), out);
+    put_key(out, f, sep, "note");
+    put_text(out, f, p->note);
+    calibrated_values(p, cal);
+    put_values(out, f, sep, calibrated_columns, cal, NCALIBRATED);
+    put_key(out, f, sep, "beyond_range");
+    put_text(out, f, p->beyond);
+    put_parts(out, f, sep, res, p->config);
+    if (f == OUT_CSV) {
+        const experiment_info *e = res->input.exp;
+        put_key(out, f, sep, "formula");
+        put_text(out, f, res->rep.formula);
+        put_key(out, f, sep, "equation");
+        put_text(out, f, res->rep.equation);
+        put_key(out, f, sep, "interval_method");
+        put_text(out, f, interval_method(e->model));
+        put_key(out, f, sep, "calibration_method");
+        put_text(out, f, res->rep.interval_method);
+    }
+    fputs(f == OUT_JSON ? "}" : "\n", out);
+}
+
+static void print_predictions(const experiment_result *res, out_format f, FILE *out)
+{
+    if (f != OUT_CSV)
+        print_fit_summary(res, f, out);
+    if (f != OUT_JSON)
+        print_header(res, f, out);
+    for (size_t i = 0; i < res->rep.npreds; i++)
+        print_row(res, i, f, out);
+    if (f == OUT_JSON)
+        fputs(res->rep.npreds ? "\n  ]\n}\n" : "]\n}\n", out);
+}
+
+int cmd_predict(int argc, char **argv)
+{
+    static const char *const formats[] = {"text", "csv", "json", NULL};
+    cli_args args;
+    if (!cli_parse(argc, argv, formats, 2, predict_usage, &args))
+        return 2;
+    if (args.help) {
+        fputs(predict_usage, stdout);
+        return 0;
+    }
+    archive a = {0};
+    experiment_result res = {0};
+    int status = run_named(&args, predict_usage, &a, &res);
+    if (status == 0) {
+        out_format f = strcmp(args.format, "csv") == 0 ? OUT_CSV
+                     : strcmp(args.format, "json") == 0 ? OUT_JSON : OUT_TEXT;
+        print_predictions(&res, f, stdout);
+    }
+    experiment_result_free(&res);
+    archive_free(&a);
+    return status;
+}

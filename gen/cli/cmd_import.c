@@ -1,0 +1,204 @@
+/*
+ * cmd_import.c — `perfcast import FORMAT FILE... --archive DIR --campaign NAME`:
+ * read every file with the format's reader, and only when all of them read
+ * cleanly merge the runs into the campaign (gen/import/import.h says how), then
+ * load the archive again and report what `perfcast check` would say about
+ * the campaign.
+ */
+#include "gen/cli/commands.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gen/cli/cli.h"
+#include "gen/import/import.h"
+#include "gen/ingest/archive.h"
+
+static const char import_usage[] =
+    "usage: perfcast import FORMAT FILE... --campaign NAME [--archive DIR]\n"
+    "                       [--cluster NAME] [--map FROM=TO]... [--response COLUMN]\n"
+    "\n"
+    "Turns benchmark results into an archive campaign (runs.csv, experiments.csv,\n"
+    "README.md), creating it or adding to it. Rows already there are never changed\n"
+    "and a row already there is not added again. FORMAT is one of:\n"
+    "  extrap    Extra-P text input (PARAMETER, POINTS, REGION, METRIC, DATA lines)\n"
+    "  reframe   ReFrame performance log: ReFrame 4's default '|'-separated filelog\n"
+    "            with its header line, or ReFrame 3's (with num_tasks=N in the format)\n"
+    "  sacct     Slurm `sacct --parsable2` (or -p) output with Elapsed and NTasks\n"
+    "  jube      a JUBE result table (`jube result`, csv or pretty style)\n"
+    "  csv       any CSV file with a header; --map says which column is which\n"
+    "\n"
+    "  --campaign NAME     the campaign folder (created when absent)\n"
+    "  --archive DIR       the archive folder (default: archive)\n"
+    "  --cluster NAME      cluster of runs whose source names none (default: imported);\n"
+    "                      a cluster clusters.csv lacks is added to it\n"
+    "  --map FROM=TO       source column/parameter FROM becomes runs.csv column TO\n"
+    "                      (e.g. --map procs=np,runtime=time_s; repeatable)\n"
+    "  --response COLUMN   the column the default experiment predicts\n"
+    "  --help              this text\n"
+    "Exit status: 0 ok, 1 input problems (nothing written), 2 usage.\n";
+
+typedef struct {
+    import_request req;
+    import_map maps[32];
+    const char *files[256];
+    size_t nfiles;
+} import_args;
+
+/* "a=b,c=d" into maps; false on a pair without '='. The text is split in place. */
+static bool parse_maps(char *text, import_args *a)
+{
+    for (char *pair = strtok(text, ","); pair; pair = strtok(NULL, ",")) {
+        char *eq = strchr(pair, '=');
+        if (!eq || eq == pair || !eq[1] || a->req.nmaps == sizeof a->maps / sizeof a->maps[0])
+            return false;
+        *eq = '\0';
+        a->maps[a->req.nmaps].from = pair;
+        a->maps[a->req.nmaps].to = eq + 1;
+        a->req.nmaps++;
+    }
+    return true;
+}
+
+/* Returns -1 when parsed, else the exit status to return. */
+static int parse_args(int argc, char **argv, import_args *a)
+{
+    memset(a, 0, sizeof *a);
+    a->req.archive = "archive";
+    a->req.maps = a->maps;
+    const char *format = NULL;
+    for (int i = 1; i < argc; i++) {
+        char *arg = argv[i];
+        const char **slot = strcmp(arg, "--archive") == 0    ? &a->req.archive
+                          : strcmp(arg, "--campaign") == 0   ? &a->req.campaign
+                          : strcmp(arg, "--cluster") == 0    ? &a->req.cluster
+                          : strcmp(arg, "--response") == 0   ? &a->req.response
+                          : NULL;
+        bool is_map = strcmp(arg, "--map") == 0;
+        if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
+            fputs(import_usage, stdout);
+            return 0;
+        } else if ((slot || is_map) && i + 1 >= argc) {
+            return cli_usage_error("import", "missing value after", arg);
+        } else if (slot) {
+            *slot = argv[++i];
+        } else if (is_map) {
+            if (!parse_maps(argv[++i], a))
+                return cli_usage_error("import", "--map wants FROM=TO pairs, got", argv[i]);
+        } else if (arg[0] == '-' && arg[1]) {
+            return cli_usage_error("import", "unknown option", arg);
+        } else if (!format) {
+            format = arg;
+        } else if (a->nfiles < sizeof a->files / sizeof a->files[0]) {
+            a->files[a->nfiles++] = arg;
+        } else {
+            return cli_usage_error("import", "too many files at", arg);
+        }
+    }
+    a->req.format = format;
+    if (!format)
+        return cli_usage_error("import", "expected FORMAT and FILE...", NULL);
+    if (!a->nfiles)
+        return cli_usage_error("import", "expected at least one FILE after", format);
+    if (!a->req.campaign)
+        return cli_usage_error("import", "--campaign NAME is required", NULL);
+    return -1;
+}
+
+typedef bool (*import_reader)(const import_request *, const char *, import_rows *, diag_list *);
+
+static import_reader reader_for(const char *format)
+{
+    static const struct {
+        const char *name;
+        import_reader read;
+    } readers[] = {
+        {"extrap", import_read_extrap}, {"reframe", import_read_reframe},
+        {"sacct", import_read_sacct},   {"jube", import_read_jube},
+        {"csv", import_read_csv},
+    };
+    for (size_t i = 0; i < sizeof readers / sizeof readers[0]; i++)
+        if (strcmp(readers[i].name, format) == 0)
+            return readers[i].read;
+    return NULL;
+}
+
+/* Every file read cleanly into rows; problems printed otherwise. */
+static bool read_all(const import_args *a, import_reader read, import_rows *rows, char *source,
+                     size_t source_len)
+{
+    diag_list diags;
+    diag_init(&diags);
+    bool ok = true;
+    source[0] = '\0';
+    for (size_t i = 0; i < a->nfiles; i++) {
+        ok = read(&a->req, a->files[i], rows, &diags) && ok;
+        size_t used = strlen(source);
+        const char *base = strrchr(a->files[i], '/');
+        snprintf(source + used, source_len - used, "%s`%s`", i ? ", " : "",
+                 base ? base + 1 : a->files[i]);
+    }
+    if (ok && a->req.response && !import_rows_add_response(rows, a->req.response))
+        ok = false;
+    if (ok && a->req.response) {
+        /* The chosen response first: it is the experiment people look at. */
+        for (size_t i = rows->nresponses - 1; i > 0; i--)
+            if (strcmp(rows->responses[i], a->req.response) == 0) {
+                char *chosen = rows->responses[i];
+                memmove(rows->responses + 1, rows->responses, i * sizeof *rows->responses);
+                rows->responses[0] = chosen;
+            }
+    }
+    diag_print(&diags, stderr);
+    diag_free(&diags);
+    return ok;
+}
+
+/* Load the archive again and print the campaign's problems, if any. */
+static int report_campaign(const import_request *req)
+{
+    diag_list diags;
+    diag_init(&diags);
+    archive a = {0};
+    archive_load(req->archive, &a, &diags);
+    bool loaded = archive_campaign(&a, req->campaign) != NULL;
+    diag_print(&diags, stderr);
+    if (!loaded)
+        fprintf(stderr, "perfcast: the campaign '%s' does not load; fix the problems above\n",
+                req->campaign);
+    archive_free(&a);
+    diag_free(&diags);
+    return loaded ? 0 : 1;
+}
+
+int cmd_import(int argc, char **argv)
+{
+    import_args a;
+    int status = parse_args(argc, argv, &a);
+    if (status >= 0)
+        return status;
+    import_reader read = reader_for(a.req.format);
+    if (!read)
+        return cli_usage_error("import", "unknown format", a.req.format);
+    import_rows rows;
+    import_rows_init(&rows);
+    char source[2048];
+    status = read_all(&a, read, &rows, source, sizeof source) ? 0 : 1;
+    if (status == 0) {
+        diag_list diags;
+        diag_init(&diags);
+        long added = import_write_campaign(&a.req, &rows, source, &diags);
+        diag_print(&diags, stderr);
+        diag_free(&diags);
+        if (added < 0) {
+            status = 1;
+        } else {
+            printf("imported %ld new run%s of %zu into %s/%s\n", added, added == 1 ? "" : "s",
+                   rows.nrows, a.req.archive, a.req.campaign);
+            status = report_campaign(&a.req);
+        }
+    }
+    import_rows_free(&rows);
+    return status;
+}

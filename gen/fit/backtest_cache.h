@@ -1,0 +1,54 @@
+/*
+ * backtest_cache.h — backtests that one experiment lends to others,
+ * computed once per build and shared by every experiment that borrows
+ * them (gen/fit/calibration.h says who borrows from whom). Without it, a
+ * campaign of five sibling experiments refitted each sibling's backtests
+ * for each of the others.
+ *
+ * Entries are keyed by the lending experiment (its experiment_info, which
+ * lives as long as the archive) and the adapter that refits it. A lender's
+ * folds are numbered from 0 here; the borrower renumbers them after its
+ * own. An experiment that lends nothing (it could not be prepared, or its
+ * runs allow no refit) is cached too, with no scores.
+ *
+ * Ownership: backtest_cache_new returns a cache the caller releases with
+ * backtest_cache_free, after every borrower is done; backtest_cache_find
+ * returns a pointer into the cache, valid until the next add or the free;
+ * backtest_cache_add takes over l->scores (also when it fails). Not
+ * thread-safe: one cache per thread of fits.
+ */
+#ifndef PERFCAST_BACKTEST_CACHE_H
+#define PERFCAST_BACKTEST_CACHE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include "gen/ingest/experiment.h"
+#include "models/calibrate.h"
+
+/* One experiment's backtests, as a lender hands them over. */
+typedef struct {
+    calibrate_score *scores; /* folds numbered 0 .. nfolds-1 */
+    size_t nscores;
+    size_t nfolds;           /* refits that produced scores */
+    size_t nheld;            /* held-out configurations over those refits */
+    char fold_cols[256];     /* "np, N": the parameters whose levels were held out */
+} lent_backtests;
+
+typedef struct backtest_cache backtest_cache;
+
+/* NULL when out of memory. */
+backtest_cache *backtest_cache_new(void);
+void backtest_cache_free(backtest_cache *cache);
+
+/* The backtests of e refitted with adapter, or NULL when not cached yet. */
+const lent_backtests *backtest_cache_find(const backtest_cache *cache, const experiment_info *e,
+                                          model_adapter_fn adapter);
+
+/* How many lending experiments are cached. */
+size_t backtest_cache_count(const backtest_cache *cache);
+
+/* Keep l as the backtests of e under adapter. False when out of memory. */
+bool backtest_cache_add(backtest_cache *cache, const experiment_info *e, model_adapter_fn adapter,
+                        lent_backtests *l);
+
+#endif

@@ -1,0 +1,673 @@
+/*
+ * calibration.c — backtests by scale and bootstrap refits around a model
+ * adapter (see calibration.h; the numerics are models/calibrate.h).
+ */
+#include "gen/fit/calibration.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gen/base/config_index.h"
+#include "models/calibrate.h"
+
+/* One training configuration: its rows and mean measured response. */
+typedef struct {
+    size_t *rows;
+    size_t nrows;
+    double mean;
+} train_config;
+
+typedef struct {
+    const experiment_input *in;
+    model_adapter_fn adapter;
+    const calibration_lender *lender; /* NULL: none */
+    backtest_cache *cache;  /* lent backtests shared across experiments, NULL: none */
+    train_config *cfgs;
+    size_t ncfgs;
+    size_t *cols;       /* scale columns of the runs table */
+    size_t ncols;
+    calibrate_score *scores;
+    size_t nscores;
+    size_t nfolds;      /* refits that produced scores */
+    size_t nheld;       /* held-out configurations over those refits */
+    char fold_cols[256]; /* "np, N": the parameters whose levels were held out */
+    char borrowed[256];  /* experiments whose backtests were borrowed, "" none */
+    bool from_lender;     /* the backtests were lent by c->lender */
+} calib_ctx;
+
+static void ctx_free(calib_ctx *c)
+{
+    for (size_t i = 0; i < c->ncfgs; i++)
+        free(c->cfgs[i].rows);
+    free(c->cfgs);
+    free(c->cols);
+    free(c->scores);
+}
+
+static double cell(const calib_ctx *c, size_t row, size_t col)
+{
+    return table_number(&c->in->camp->runs, row, col);
+}
+
+/* ------------------------------------------------------------------ */
+/* Training configurations and scale columns                           */
+
+/* The measured response of a run (components summed). */
+static double row_value(const calib_ctx *c, size_t row)
+{
+    const experiment_input *in = c->in;
+    return experiment_row_response(&in->camp->runs, row, in->responses, in->nresponses);
+}
+
+static bool group_configs(calib_ctx *c)
+{
+    const experiment_input *in = c->in;
+    size_t *group_of;
+    if (!config_groups(&in->camp->runs, in->train_rows, in->ntrain, &group_of, &c->ncfgs))
+        return false;
+    c->cfgs = calloc(c->ncfgs ? c->ncfgs : 1, sizeof *c->cfgs);
+    bool ok = c->cfgs != NULL;
+    for (size_t i = 0; ok && i < in->ntrain; i++)
+        c->cfgs[group_of[i]].nrows++;
+    for (size_t k = 0; ok && k < c->ncfgs; k++) {
+        ok = (c->cfgs[k].rows = malloc(c->cfgs[k].nrows * sizeof *c->cfgs[k].rows)) != NULL;
+        c->cfgs[k].nrows = 0; /* refilled below */
+    }
+    for (size_t i = 0; ok && i < in->ntrain; i++) {
+        train_config *t = &c->cfgs[group_of[i]];
+        t->rows[t->nrows++] = in->train_rows[i];
+        t->mean += row_value(c, in->train_rows[i]);
+    }
+    for (size_t k = 0; ok && k < c->ncfgs; k++)
+        c->cfgs[k].mean /= (double)c->cfgs[k].nrows;
+    free(group_of);
+    if (!c->cfgs)
+        c->ncfgs = 0;
+    return ok;
+}
+
+/* A numeric identifying column, positive in every training run, whose value
+ * differs between training configurations or between training and a target. */
+static bool is_scale_column(const calib_ctx *c, size_t col)
+{
+    const table *runs = &c->in->camp->runs;
+    if (runs->cols[col].kind != COL_NUMBER || !config_column_identifies(&runs->cols[col]))
+        return false;
+    double first = cell(c, c->cfgs[0].rows[0], col);
+    bool differs = false;
+    for (size_t k = 0; k < c->ncfgs; k++) {
+        double v = cell(c, c->cfgs[k].rows[0], col);
+        if (!(v > 0))
+            return false;
+        differs |= v != first;
+    }
+    for (size_t i = 0; i < c->in->ntargets && !differs; i++) {
+        double v = cell(c, c->in->targets[i].rows[0], col);
+        differs = v > 0 && v != first;
+    }
+    return differs;
+}
+
+static bool choose_scale_columns(calib_ctx *c)
+{
+    const table *runs = &c->in->camp->runs;
+    c->cols = malloc((runs->ncols ? runs->ncols : 1) * sizeof *c->cols);
+    if (!c->cols)
+        return false;
+    for (size_t col = 0; col < runs->ncols; col++)
+        if (is_scale_column(c, col))
+            c->cols[c->ncols++] = col;
+    return true;
+}
+
+/* The range [lo[i], hi[i]] of every scale column over the configurations
+ * with use[k] (NULL = all); lo and hi have ncols entries. */
+static void trained_ranges(const calib_ctx *c, const bool *use, double *lo, double *hi)
+{
+    for (size_t i = 0; i < c->ncols; i++)
+        lo[i] = INFINITY, hi[i] = -INFINITY;
+    for (size_t k = 0; k < c->ncfgs; k++) {
+        if (use && !use[k])
+            continue;
+        for (size_t i = 0; i < c->ncols; i++) {
+            double v = cell(c, c->cfgs[k].rows[0], c->cols[i]);
+            lo[i] = fmin(lo[i], v), hi[i] = fmax(hi[i], v);
+        }
+    }
+}
+
+/* Doublings of row beyond the ranges lo/hi (trained_ranges), the largest
+ * over the scale columns; with text, each column beyond it as
+ * "np 16 = 2x max trained 8" joined by "; ". */
+static double row_distance(const calib_ctx *c, size_t row, const double *lo, const double *hi,
+                           char *text, size_t len)
+{
+    double d = 0;
+    size_t used = 0;
+    if (text && len)
+        text[0] = '\0';
+    for (size_t i = 0; i < c->ncols; i++) {
+        double v = cell(c, row, c->cols[i]);
+        double di = calibrate_distance(v, lo[i], hi[i]);
+        if (!(di > 0))
+            continue;
+        d = fmax(d, di);
+        if (text && used < len) {
+            bool above = v > hi[i];
+            double edge = above ? hi[i] : lo[i];
+            used += (size_t)snprintf(text + used, len - used, "%s%s %.6g = %.3gx %s trained %.6g",
+                                     used ? "; " : "", c->in->camp->runs.cols[c->cols[i]].name, v,
+                                     v / edge, above ? "max" : "min", edge);
+        }
+    }
+    return d;
+}
+
+/* ------------------------------------------------------------------ */
+/* Backtest refits                                                     */
+
+static bool add_score(calib_ctx *c, calibrate_score s)
+{
+    calibrate_score *more = realloc(c->scores, (c->nscores + 1) * sizeof *more);
+    if (!more)
+        return false;
+    c->scores = more;
+    c->scores[c->nscores++] = s;
+    return true;
+}
+
+/* Refit without the configurations held[k], predict them, keep the scores.
+ * A refit the model refuses (too few levels left) is skipped. */
+static bool run_fold(calib_ctx *c, const bool *held)
+{
+    size_t nheld = 0;
+    for (size_t k = 0; k < c->ncfgs; k++)
+        nheld += held[k];
+    experiment_input sub = *c->in;
+    sub.estimates_only = true;
+    bool *kept = malloc(c->ncfgs * sizeof *kept);
+    sub.train_rows = malloc(c->in->ntrain * sizeof *sub.train_rows);
+    sub.targets = calloc(nheld, sizeof *sub.targets);
+    size_t *which = malloc(nheld * sizeof *which);
+    bool ok = kept && sub.train_rows && sub.targets && which;
+    sub.ntrain = sub.ntargets = 0;
+    for (size_t k = 0; ok && k < c->ncfgs; k++) {
+        kept[k] = !held[k];
+        if (held[k]) {
+            which[sub.ntargets] = k;
+            /* A held-out configuration has no training history. */
+            sub.targets[sub.ntargets++] = (target_config){
+                .rows = c->cfgs[k].rows, .nrows = c->cfgs[k].nrows, .measured = c->cfgs[k].mean,
+                .nmeasured = c->cfgs[k].nrows, .error_pct = NAN, .nhistory = 0,
+                .history_mean = NAN};
+        } else {
+            memcpy(sub.train_rows + sub.ntrain, c->cfgs[k].rows,
+                   c->cfgs[k].nrows * sizeof *sub.train_rows);
+            sub.ntrain += c->cfgs[k].nrows;
+        }
+    }
+    double *lo = malloc((c->ncols ? c->ncols : 1) * sizeof *lo);
+    double *hi = malloc((c->ncols ? c->ncols : 1) * sizeof *hi);
+    ok = ok && lo && hi;
+    if (ok)
+        trained_ranges(c, kept, lo, hi);
+    report rep;
+    report_init(&rep);
+    char err[256];
+    size_t before = c->nscores;
+    if (ok && c->adapter(&sub, &rep, err, sizeof err)) {
+        for (size_t i = 0; ok && i < rep.npreds; i++) {
+            const report_prediction *p = &rep.preds[i];
+            if (p->config >= sub.ntargets)
+                continue;
+            const train_config *t = &c->cfgs[which[p->config]];
+            calibrate_score s = {p->estimate, t->mean,
+                                 row_distance(c, t->rows[0], lo, hi, NULL, 0), c->nfolds};
+            ok = add_score(c, s);
+        }
+    }
+    if (c->nscores > before)
+        c->nfolds++, c->nheld += nheld;
+    report_free(&rep);
+    free(lo);
+    free(hi);
+    free(kept);
+    free(sub.train_rows);
+    free(sub.targets);
+    free(which);
+    return ok;
+}
+
+static int compare_doubles(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Distinct values of column col over the configurations, ascending. */
+static size_t levels_of(const calib_ctx *c, size_t col, double *levels)
+{
+    size_t n = 0;
+    for (size_t k = 0; k < c->ncfgs; k++)
+        levels[n++] = cell(c, c->cfgs[k].rows[0], col);
+    qsort(levels, n, sizeof *levels, compare_doubles);
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++)
+        if (m == 0 || levels[i] != levels[m - 1])
+            levels[m++] = levels[i];
+    return m;
+}
+
+/* Is some target below the trained range of col? */
+static bool target_below(const calib_ctx *c, size_t col, double lowest)
+{
+    for (size_t i = 0; i < c->in->ntargets; i++)
+        if (cell(c, c->in->targets[i].rows[0], col) < lowest)
+            return true;
+    return false;
+}
+
+/* Has a fold with exactly this held set already been run? */
+static bool seen_fold(bool *const *done, size_t ndone, const bool *held, size_t n)
+{
+    for (size_t i = 0; i < ndone; i++)
+        if (memcmp(done[i], held, n * sizeof *held) == 0)
+            return true;
+    return false;
+}
+
+/* Add name to the list of held-out parameters unless it ends the list
+ * already (a column's folds run one after another). */
+static void note_fold_column(calib_ctx *c, const char *name)
+{
+    size_t used = strlen(c->fold_cols), n = strlen(name);
+    bool last = used >= n && strcmp(c->fold_cols + used - n, name) == 0 &&
+                (used == n || c->fold_cols[used - n - 1] == ' ');
+    if (!last && used < sizeof c->fold_cols)
+        snprintf(c->fold_cols + used, sizeof c->fold_cols - used, "%s%s", used ? ", " : "",
+                 name);
+}
+
+/* Hold out the configurations at the top (or bottom) `depth` levels of col. */
+static bool *held_set(const calib_ctx *c, size_t col, double threshold, bool upward)
+{
+    bool *held = malloc(c->ncfgs * sizeof *held);
+    if (!held)
+        return NULL;
+    for (size_t k = 0; k < c->ncfgs; k++) {
+        double v = cell(c, c->cfgs[k].rows[0], col);
+        held[k] = upward ? v >= threshold : v <= threshold;
+    }
+    return held;
+}
+
+#define FOLD_DEPTHS 2 /* hold out the top level, then the top two */
+
+static bool run_backtests(calib_ctx *c)
+{
+    size_t cap = c->ncols * FOLD_DEPTHS * 2;
+    bool **done = calloc(cap ? cap : 1, sizeof *done);
+    double *levels = malloc(c->ncfgs * sizeof *levels);
+    size_t ndone = 0;
+    bool ok = done && levels;
+    for (size_t i = 0; ok && i < c->ncols; i++) {
+        size_t col = c->cols[i], m = levels_of(c, col, levels);
+        for (int dir = 0; ok && dir < 2; dir++) {
+            bool upward = dir == 0;
+            if (!upward && !target_below(c, col, levels[0]))
+                continue;
+            /* A refit keeps two levels at least: from one it cannot learn
+             * how the time changes with the parameter at all. */
+            for (size_t depth = 1; ok && depth <= FOLD_DEPTHS && depth + 2 <= m; depth++) {
+                double threshold = upward ? levels[m - depth] : levels[depth - 1];
+                bool *held = held_set(c, col, threshold, upward);
+                if (!(ok = held != NULL))
+                    break;
+                if (seen_fold(done, ndone, held, c->ncfgs)) {
+                    free(held);
+                    continue;
+                }
+                done[ndone++] = held;
+                size_t before = c->nfolds;
+                ok = run_fold(c, held);
+                if (c->nfolds > before)
+                    note_fold_column(c, c->in->camp->runs.cols[col].name);
+            }
+        }
+    }
+    for (size_t i = 0; i < ndone; i++)
+        free(done[i]);
+    free(done);
+    free(levels);
+    return ok;
+}
+
+/* ------------------------------------------------------------------ */
+/* Bootstrap over repetitions                                          */
+
+/* Pooled standard deviation of log responses within configurations. */
+static double repetition_sd_log(const calib_ctx *c)
+{
+    double ss = 0;
+    size_t df = 0;
+    for (size_t k = 0; k < c->ncfgs; k++) {
+        const train_config *t = &c->cfgs[k];
+        if (t->nrows < 2 || !(t->mean > 0))
+            continue;
+        double mean_log = 0;
+        for (size_t j = 0; j < t->nrows; j++)
+            mean_log += log(row_value(c, t->rows[j])) / (double)t->nrows;
+        for (size_t j = 0; j < t->nrows; j++) {
+            double dev = log(row_value(c, t->rows[j])) - mean_log;
+            ss += dev * dev;
+        }
+        df += t->nrows - 1;
+    }
+    return df && isfinite(ss) ? sqrt(ss / (double)df) : 0;
+}
+
+/* A spread (log sd, log error scale) for people: below 1e-9 it is the
+ * rounding noise of an exact fit ("s = 4.44e-16"), written 0. */
+static double shown_spread(double v)
+{
+    return fabs(v) < 1e-9 ? 0.0 : v;
+}
+
+/* est[b * npreds + i]: prediction i of the report, refitted on resample b. */
+static bool bootstrap_estimates(calib_ctx *c, const report *rep, double *est)
+{
+    calibrate_rng g;
+    calibrate_rng_seed(&g, CALIBRATION_BOOTSTRAP_SEED);
+    experiment_input sub = *c->in;
+    sub.estimates_only = true;
+    sub.train_rows = malloc((c->in->ntrain ? c->in->ntrain : 1) * sizeof *sub.train_rows);
+    if (!sub.train_rows)
+        return false;
+    bool ok = true;
+    for (size_t b = 0; ok && b < CALIBRATION_BOOTSTRAP_RESAMPLES; b++) {
+        sub.ntrain = 0;
+        for (size_t k = 0; k < c->ncfgs; k++)
+            for (size_t j = 0; j < c->cfgs[k].nrows; j++)
+                sub.train_rows[sub.ntrain++] =
+                    c->cfgs[k].rows[calibrate_rng_below(&g, c->cfgs[k].nrows)];
+        report r;
+        report_init(&r);
+        char err[256];
+        for (size_t i = 0; i < rep->npreds; i++)
+            est[b * rep->npreds + i] = NAN;
+        if (c->adapter(&sub, &r, err, sizeof err))
+            for (size_t i = 0; i < rep->npreds && i < r.npreds; i++)
+                if (r.preds[i].config == rep->preds[i].config)
+                    est[b * rep->npreds + i] = r.preds[i].estimate;
+        report_free(&r);
+    }
+    free(sub.train_rows);
+    return ok;
+}
+
+static bool has_repetitions(const calib_ctx *c)
+{
+    for (size_t k = 0; k < c->ncfgs; k++)
+        if (c->cfgs[k].nrows > 1)
+            return true;
+    return false;
+}
+
+/* Bootstrap intervals; returns false only when out of memory. */
+static bool apply_bootstrap(calib_ctx *c, report *rep)
+{
+    const size_t B = CALIBRATION_BOOTSTRAP_RESAMPLES;
+    double *est = malloc((rep->npreds ? rep->npreds : 1) * B * sizeof *est);
+    double *column = malloc(B * sizeof *column);
+    bool ok = est && column && bootstrap_estimates(c, rep, est);
+    double sd = repetition_sd_log(c);
+    size_t done = 0;
+    for (size_t i = 0; ok && i < rep->npreds; i++) {
+        report_prediction *p = &rep->preds[i];
+        for (size_t b = 0; b < B; b++)
+            column[b] = est[b * rep->npreds + i];
+        double h;
+        calibrate_status st = calibrate_bootstrap(column, B, p->estimate, sd, CALIBRATE_LEVEL, &h);
+        ok = st != CALIBRATE_NOMEM;
+        if (st == CALIBRATE_OK && h > 0 &&
+            calibrate_interval(p->estimate, h, p->pi_low, p->pi_high, &p->cal_low,
+                               &p->cal_high) == CALIBRATE_OK)
+            done++;
+    }
+    free(est);
+    free(column);
+    char text[512];
+    snprintf(text, sizeof text,
+             "bootstrap over repetitions (%zu resamples of every training configuration's runs, "
+             "fixed seed) plus the repetition spread of a new run (log sd %.3g): no refit on "
+             "fewer levels was possible, so this covers measurement noise, not model misfit; "
+             "%zu of %zu predictions have it.",
+             B, shown_spread(sd), done, rep->npreds);
+    return ok && report_set_text(&rep->interval_method, text);
+}
+
+/* ------------------------------------------------------------------ */
+
+/* The median |error| of the backtest refits: the model's honest
+ * out-of-sample error (nested for a searched formula: each refit reran the
+ * search). */
+static bool add_backtest_stat(const calib_ctx *c, report *rep)
+{
+    double *err = malloc((c->nscores ? c->nscores : 1) * sizeof *err);
+    double *meas = malloc((c->nscores ? c->nscores : 1) * sizeof *meas);
+    double *none = malloc((c->nscores ? c->nscores : 1) * sizeof *none);
+    bool ok = err && meas && none;
+    for (size_t i = 0; ok && i < c->nscores; i++)
+        err[i] = c->scores[i].predicted, meas[i] = c->scores[i].measured, none[i] = NAN;
+    calibrate_scores sc;
+    ok = ok && calibrate_score_targets(err, meas, none, none, c->nscores, &sc) == CALIBRATE_OK;
+    char text[256];
+    snprintf(text, sizeof text,
+             "median |error| %% of %zu backtest predictions (training configurations held out "
+             "by scale and predicted by a refit without them%s)",
+             sc.ntargets, c->borrowed[0] ? ", borrowed from sibling experiments" : "");
+    ok = ok && report_add_stat(rep, "backtest_median_abs_error_pct", sc.median_abs_error_pct, text);
+    free(err), free(meas), free(none);
+    return ok;
+}
+
+static bool apply_backtest(calib_ctx *c, report *rep, const calibrate_model *m)
+{
+    size_t done = 0;
+    rep->cal_inside_log_half_width = calibrate_half_width(m, 0);
+    for (size_t i = 0; i < rep->npreds; i++) {
+        report_prediction *p = &rep->preds[i];
+        double h = calibrate_half_width(m, p->distance);
+        done += calibrate_interval(p->estimate, h, p->pi_low, p->pi_high, &p->cal_low,
+                                   &p->cal_high) == CALIBRATE_OK;
+    }
+    char text[1400], from[448] = "";
+    if (c->borrowed[0] && c->from_lender)
+        snprintf(from, sizeof from, " of the %s experiments %s (%s; its own training "
+                 "runs have too few levels for a refit)", c->lender->model, c->borrowed,
+                 c->lender->why);
+    else if (c->borrowed[0])
+        snprintf(from, sizeof from, " of the campaign's experiments %s (same model and "
+                 "formula; this one's training runs have too few levels for a refit)",
+                 c->borrowed);
+    snprintf(text, sizeof text,
+             "backtest by scale%s: %zu refits without the largest trained levels of %s "
+             "(%zu held-out configurations); log error per doubling beyond the trained range "
+             "s = %.3g, Student t = %.3g (%zu scores); interval = estimate times/divided by "
+             "exp(t * s * max(doublings beyond range, %.2g)), widened to contain the model's "
+             "own prediction interval; %zu of %zu predictions have it.",
+             from, c->nfolds, c->fold_cols, c->nheld, shown_spread(m->scale), m->t, m->nscores,
+             (double)CALIBRATE_MIN_DISTANCE, done, rep->npreds);
+    return report_set_text(&rep->interval_method, text);
+}
+
+/* distance and beyond of every prediction. */
+static bool fill_ranges(calib_ctx *c, report *rep)
+{
+    double *lo = malloc((c->ncols ? c->ncols : 1) * sizeof *lo);
+    double *hi = malloc((c->ncols ? c->ncols : 1) * sizeof *hi);
+    bool ok = lo && hi;
+    if (ok)
+        trained_ranges(c, NULL, lo, hi);
+    for (size_t i = 0; ok && i < rep->npreds; i++) {
+        report_prediction *p = &rep->preds[i];
+        if (p->config >= c->in->ntargets)
+            continue;
+        char text[512];
+        p->distance = row_distance(c, c->in->targets[p->config].rows[0], lo, hi, text,
+                                   sizeof text);
+        ok = !text[0] || report_set_text(&p->beyond, text);
+    }
+    free(lo);
+    free(hi);
+    return ok;
+}
+
+static bool same_text(const char *a, const char *b)
+{
+    return (!a || !*a) ? (!b || !*b) : (b && strcmp(a, b) == 0);
+}
+
+/* Add the lent backtests l into c, named name; their folds are numbered
+ * after c's own. */
+static bool take_scores(calib_ctx *c, const lent_backtests *l, const char *name)
+{
+    for (size_t i = 0; i < l->nscores; i++) {
+        calibrate_score sc = l->scores[i];
+        sc.fold += c->nfolds;
+        if (!add_score(c, sc))
+            return false;
+    }
+    c->nfolds += l->nfolds;
+    c->nheld += l->nheld;
+    size_t used = strlen(c->borrowed);
+    if (l->nscores && used < sizeof c->borrowed)
+        snprintf(c->borrowed + used, sizeof c->borrowed - used, "%s%s", used ? ", " : "", name);
+    if (l->nscores && !c->fold_cols[0])
+        snprintf(c->fold_cols, sizeof c->fold_cols, "%s", l->fold_cols);
+    return true;
+}
+
+/* Backtest experiment e of campaign camp with adapter into *out (folds
+ * from 0). An experiment that cannot be prepared lends nothing. False only
+ * when out of memory. */
+static bool compute_lent(const calib_ctx *c, const campaign *camp, const experiment_info *e,
+                         model_adapter_fn adapter, lent_backtests *out)
+{
+    memset(out, 0, sizeof *out);
+    experiment_result sib;
+    bool ok = true;
+    if (adapter && experiment_prepare(c->in->arch, camp, e, &sib)) {
+        calib_ctx s = {.in = &sib.input, .adapter = adapter};
+        ok = group_configs(&s) && choose_scale_columns(&s) && run_backtests(&s);
+        if (ok) {
+            *out = (lent_backtests){s.scores, s.nscores, s.nfolds, s.nheld, ""};
+            memcpy(out->fold_cols, s.fold_cols, sizeof out->fold_cols);
+            s.scores = NULL;
+        }
+        ctx_free(&s);
+    }
+    experiment_result_free(&sib);
+    return ok;
+}
+
+/* Move the backtests of experiment e (campaign camp, refitted with
+ * adapter) into c, named name: from the cache when another borrower
+ * computed them already in this build, else computed (and kept there). */
+static bool lend_backtests(calib_ctx *c, const campaign *camp, const experiment_info *e,
+                           model_adapter_fn adapter, const char *name)
+{
+    const lent_backtests *hit = backtest_cache_find(c->cache, e, adapter);
+    if (hit)
+        return take_scores(c, hit, name);
+    lent_backtests own;
+    if (!compute_lent(c, camp, e, adapter, &own))
+        return false;
+    if (c->cache) {
+        if (!backtest_cache_add(c->cache, e, adapter, &own))
+            return false;
+        return take_scores(c, backtest_cache_find(c->cache, e, adapter), name);
+    }
+    bool ok = take_scores(c, &own, name);
+    free(own.scores);
+    return ok;
+}
+
+/* When this experiment's own training runs allow no backtest (two levels
+ * of the parameter it extrapolates in), the campaign's other experiments
+ * with the same model and formula lend theirs: the same code on the same
+ * machine, so the same kind of misfit. Their folds count apart. */
+static bool borrow_from_siblings(calib_ctx *c)
+{
+    const campaign *camp = c->in->camp;
+    const experiment_info *own = c->in->exp;
+    bool ok = true;
+    for (size_t i = 0; ok && camp && i < camp->nexperiments; i++) {
+        const experiment_info *e = &camp->experiments[i];
+        if (strcmp(e->name, own->name) == 0 || strcmp(e->model, own->model) != 0 ||
+            !same_text(e->formula, own->formula) || !same_text(e->options, own->options))
+            continue;
+        ok = lend_backtests(c, camp, e, c->adapter, e->name);
+    }
+    return ok;
+}
+
+/* The lender's experiments of its model lend their backtests (for a
+ * multi-cluster experiment, the strip experiments of its backtests_from
+ * campaign: their errors when extrapolating in processes are the
+ * components' errors). */
+static bool borrow_from_lender(calib_ctx *c)
+{
+    const calibration_lender *l = c->lender;
+    bool ok = true;
+    for (size_t i = 0; ok && l && l->camp && l->adapter && i < l->camp->nexperiments; i++) {
+        const experiment_info *e = &l->camp->experiments[i];
+        if (strcmp(e->model, l->model) != 0)
+            continue;
+        char name[256];
+        snprintf(name, sizeof name, "%s/%s", l->camp->name, e->name);
+        ok = lend_backtests(c, l->camp, e, l->adapter, name);
+    }
+    return ok;
+}
+
+static bool borrow_backtests(calib_ctx *c)
+{
+    bool ok = borrow_from_siblings(c);
+    if (ok && c->nscores == 0) {
+        ok = borrow_from_lender(c);
+        c->from_lender = c->nscores > 0;
+    }
+    return ok;
+}
+
+bool calibration_apply(experiment_result *res, model_adapter_fn adapter,
+                       const calibration_lender *lender, backtest_cache *cache)
+{
+    calib_ctx c = {.in = &res->input, .adapter = adapter, .lender = lender, .cache = cache};
+    report *rep = &res->rep;
+    bool ok = true;
+    if (c.in->ntrain == 0 || rep->npreds == 0)
+        return true;
+    ok = group_configs(&c) && choose_scale_columns(&c) && fill_ranges(&c, rep) &&
+         run_backtests(&c);
+    if (ok && c.nscores == 0)
+        ok = borrow_backtests(&c);
+    calibrate_model m;
+    calibrate_status st = ok ? calibrate_fit(c.scores, c.nscores, CALIBRATE_LEVEL, &m)
+                             : CALIBRATE_NOMEM;
+    if (st == CALIBRATE_OK)
+        ok = apply_backtest(&c, rep, &m) && add_backtest_stat(&c, rep);
+    else if (st == CALIBRATE_NO_SCORES && has_repetitions(&c))
+        ok = apply_bootstrap(&c, rep);
+    else if (st == CALIBRATE_NO_SCORES)
+        ok = report_set_text(&rep->interval_method,
+                             "none: no refit on fewer levels was possible and every training "
+                             "configuration was run once, so there is nothing to calibrate on");
+    else
+        ok = false;
+    ctx_free(&c);
+    return ok;
+}

@@ -1,0 +1,58 @@
+/*
+ * calibration.h — calibrated 95% prediction intervals and range-based
+ * extrapolation for every model, wired around the model adapters.
+ *
+ * After an adapter has fitted an experiment, calibration_apply refits the
+ * same adapter on parts of the training runs (models/calibrate.h explains
+ * the method): per scale parameter (a numeric identifying column with
+ * positive values, np, N, P, ...) it leaves out the configurations at the
+ * largest trained level, then the two largest (the smallest too where a
+ * target lies below the trained range), predicts them, and turns the
+ * errors into a half-width that grows with the target's distance beyond
+ * the training range. Models that cannot be refitted on fewer levels are
+ * bootstrapped over repetitions (fixed seed) instead. Where an
+ * experiment's own runs allow no refit, it borrows backtests: from the
+ * campaign's other experiments with the same model, formula and options
+ * (the same code on the same machine), and then from the lender the
+ * caller names (a multi-cluster experiment's option backtests_from: the
+ * strip experiments of that campaign, since the multi-cluster model is
+ * built from strip models of its clusters, so their extrapolation errors
+ * are its own). It fills, for every
+ * prediction, cal_low/cal_high, distance and beyond ("np 512 = 2x max
+ * trained 256"), and rep->interval_method in words.
+ *
+ * Ownership: everything it makes belongs to the report.
+ */
+#ifndef PERFCAST_CALIBRATION_H
+#define PERFCAST_CALIBRATION_H
+
+#include <stdbool.h>
+#include "gen/fit/backtest_cache.h"
+#include "gen/ingest/experiment.h"
+
+#define CALIBRATION_BOOTSTRAP_RESAMPLES 100
+#define CALIBRATION_BOOTSTRAP_SEED 20240611u
+
+/* Experiments of another campaign and model that lend their backtests
+ * (a multi-cluster experiment's backtests_from: the strip experiments of
+ * the campaign it names). The caller resolves them from the model's own
+ * options (gen/fit/experiment_run.c), so this file knows no model by name. */
+typedef struct {
+    const campaign *camp;     /* NULL: nobody lends */
+    const char *model;        /* its experiments of this model lend */
+    model_adapter_fn adapter; /* their adapter */
+    const char *why;          /* why they may, for the interval's method text */
+} calibration_lender;
+
+/* Calibrate res->rep (an adapter's successful report) by refitting with
+ * adapter; lender (NULL: none) lends backtests when neither the
+ * experiment's own runs nor its siblings' allow any. Backtests lent by
+ * another experiment are taken from cache when a borrower before this one
+ * computed them, and kept there otherwise (NULL: computed for this call
+ * only; gen/fit/backtest_cache.h). Returns false only
+ * when out of memory; a calibration that is impossible leaves the
+ * intervals absent and says why in interval_method. */
+bool calibration_apply(experiment_result *res, model_adapter_fn adapter,
+                       const calibration_lender *lender, backtest_cache *cache);
+
+#endif

@@ -1,0 +1,67 @@
+/*
+ * compare.h — every model that applies to an experiment, fitted on the same
+ * training runs and scored on the same held-out runs.
+ *
+ * For an experiment the candidates are: the experiment's own model (as
+ * experiments.csv gives it), the ScoPred term search (scopred without a
+ * formula) and every other model (strip, block, multicluster, multicore)
+ * with its defaults. Each runs through experiment_run on the experiment's
+ * own train and target filters; a candidate whose adapter refuses the data
+ * "does not apply" and keeps the adapter's reason. Scores are those of
+ * models/calibrate.h (median and max |error|, coverage and mean width of
+ * the calibrated 95% PI; the model's own PI is scored too).
+ *
+ * Per campaign the scores are pooled over its experiments by candidate; the
+ * best candidate is the one with the lowest median |error| among those that
+ * predicted every held-out target the campaign's own models predicted.
+ *
+ * Ownership: compare_experiment_run fills a compare_result released with
+ * compare_result_free; compare_campaign_pool fills a compare_result the
+ * same way. Labels and reasons are owned by the result.
+ */
+#ifndef PERFCAST_COMPARE_H
+#define PERFCAST_COMPARE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include "gen/fit/verdict.h"
+#include "gen/ingest/experiment.h"
+#include "models/calibrate.h"
+
+typedef struct {
+    char *label;             /* "scopred (formula)", "scopred (term search)", "strip", ... */
+    bool own;                /* the experiment's own model */
+    bool applies;            /* the adapter fitted and predicted */
+    char *reason;            /* why it does not apply, NULL when it does */
+    calibrate_scores calibrated; /* error and the calibrated 95% PI */
+    calibrate_scores textbook;   /* the model's own 95% PI (same errors) */
+    verdict verdict;             /* of this model on this split; pooled rows: reasons NULL */
+    /* the held-out targets it predicted, for pooling */
+    double *estimate, *measured, *cal_low, *cal_high, *pi_low, *pi_high;
+    size_t n;
+} compare_row;
+
+typedef struct {
+    compare_row *rows;
+    size_t nrows;
+    size_t ntargets;         /* held-out (measured) targets of the experiment(s) */
+    int best;                /* row with the lowest median |error| that covers all, -1 none */
+} compare_result;
+
+/* Run every candidate on experiment e of campaign c. own, when not NULL, is
+ * the experiment's result already computed (reused, not rerun). With
+ * term_search false the ScoPred term search is left out: it is the one
+ * expensive candidate (a search per backtest refit, seconds on five
+ * parameters), too slow for every site build until the search is fast.
+ * Returns false only when out of memory; out is always initialised. */
+bool compare_experiment_run(const archive *a, const campaign *c, const experiment_info *e,
+                            const experiment_result *own, bool term_search,
+                            compare_result *out);
+
+/* Pool the per-experiment results of one campaign by label into out.
+ * False only when out of memory. */
+bool compare_campaign_pool(const compare_result *per_exp, size_t n, compare_result *out);
+
+void compare_result_free(compare_result *r);
+
+#endif

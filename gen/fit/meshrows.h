@@ -1,0 +1,65 @@
+/*
+ * meshrows.h — reads the rows of a campaign's runs.csv that the strip,
+ * block and multi-cluster adapters need, as the models' mesh_run values.
+ *
+ * Grid conventions (archive/README.md): np = 1 is a sequential run (grid
+ * 1 x 1); a row without npa/npb is a strip np x 1 (each process holds
+ * na/np rows of length nb); a row that gives npa and npb must have
+ * npa*npb = np. The per-process mesh is (na/npa) x (nb/npb), unknown when
+ * na or nb is missing.
+ *
+ * Ownership: meshrows_collect fills a caller-owned array; strings in a
+ * meshrow are borrowed from the table.
+ */
+#ifndef PERFCAST_MESHROWS_H
+#define PERFCAST_MESHROWS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include "gen/ingest/experiment.h"
+#include "models/meshrun.h"
+
+/* One row, as the mesh models see it. */
+typedef struct {
+    const char *cluster;
+    const char *code;      /* NULL when the campaign has no code column or the cell is empty */
+    double np, npa, npb;
+    double na, nb;         /* NAN when missing */
+    double pa, pb;         /* per-process mesh, NAN when na/nb missing */
+    double work_mb;        /* NAN when missing */
+    long line;             /* line in runs.csv */
+} meshrow;
+
+/* Read row of c->runs (the process count from campaign_procs(c)); false
+ * with err ("runs.csv line 12:
+ * npa*npb = 8 but np = 4") when the grid is inconsistent. */
+bool meshrows_read(const campaign *c, size_t row, meshrow *out, char *err, size_t errlen);
+
+/* A training run with its group. */
+typedef struct {
+    const char *cluster;
+    const char *code;
+    mesh_run run;
+    long line;
+} labelled_run;
+
+/* Same cluster, and the same code (missing equals missing). */
+bool meshrows_same_group(const char *cluster_a, const char *code_a, const char *cluster_b,
+                         const char *code_b);
+
+/* The given rows that have a time (experiment_row_response of the
+ * responses), as labelled runs, into out (room for n). Returns the count,
+ * or -1 with err when a row is invalid (a grid that does not multiply to
+ * np, a time that is not > 0). */
+long meshrows_label(const campaign *c, const size_t *rows, size_t n, char *const *responses,
+                    size_t nresponses, labelled_run *out, char *err, size_t errlen);
+
+/* The training runs of an experiment (in->train_rows), labelled. The
+ * caller frees *out; -1 with err on a bad row or out of memory. */
+long meshrows_training(const experiment_input *in, labelled_run **out, char *err, size_t errlen);
+
+/* The runs of cluster and code, into out (room for n). Returns the count. */
+size_t meshrows_select(const labelled_run *runs, size_t n, const char *cluster, const char *code,
+                       mesh_run *out);
+
+#endif

@@ -1,0 +1,301 @@
+/*
+ * model_block.c — adapter for the block model (models/block.h, seed 001).
+ *
+ * A target row needs npa, npb, na and nb. Its fit uses the training runs of
+ * its cluster and code: the (2,2) run at its per-process mesh, (np,1)
+ * strips with messages of its per-process nb and (1,np) strips with its
+ * per-process na. Targets with the same cluster, code and per-process
+ * mesh share one fit, of every direction one of them needs, so the report
+ * gives each law, statistic and equation once.
+ *
+ * Options (experiments.csv `options`, key=value;...):
+ *   nps=4,8,16     strip process counts (> 2) to fit on (default: every one
+ *                  among the training runs)
+ *   work_tol=0.02  relative tolerance when runs are matched by work_mb
+ *   t22=interpolate|exact
+ *                  without a (2,2) run at the target's per-process mesh:
+ *                  interpolate T(2,2) in work and warn (default), or fail
+ */
+#include "gen/fit/model_adapters.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gen/fit/meshrows.h"
+#include "gen/fit/rjopts.h"
+#include "gen/fit/rjreport.h"
+#include "models/block.h"
+
+typedef struct {
+    double nps[32];
+    size_t nnps;
+    double work_tol;
+    bool exact_t22;
+    const labelled_run *runs;  /* the training runs */
+    size_t nruns;
+} block_settings;
+
+typedef struct {
+    meshrow key;          /* the first target that needed this fit */
+    double npa, npb;      /* the largest grid sides among its targets */
+    block_model model;
+    char prefix[200];
+} block_group;
+
+static bool read_settings(const char *text, block_settings *s, char *err, size_t errlen)
+{
+    rjopts o;
+    memset(s, 0, sizeof *s);
+    if (!rjopts_parse(text, rjopts_keys("block"), &o, err, errlen))
+        return false;
+    const char *nps = rjopts_get(&o, "nps");
+    bool ok = rjopts_number(&o, "work_tol", 0.02, &s->work_tol, err, errlen) &&
+              (!nps || rjopts_number_list(nps, s->nps, 32, &s->nnps, err, errlen)) &&
+              rjopts_exact(&o, "t22", &s->exact_t22, err, errlen);
+    rjopts_free(&o);
+    return ok;
+}
+
+static block_target target_of(const meshrow *t)
+{
+    return (block_target){t->npa, t->npb, t->pa, t->pb, t->work_mb};
+}
+
+/* Do two targets share one fit? Those of one cluster, code and
+ * per-process mesh do: their Ta and Tb laws come from the same strips
+ * (a 4x4 and an 8x2 target must not print the Ta law twice). */
+static bool same_fit(const meshrow *a, const meshrow *b)
+{
+    return meshrows_same_group(a->cluster, a->code, b->cluster, b->code) &&
+           mesh_same_size(a->pa, b->pa) && mesh_same_size(a->pb, b->pb);
+}
+
+static bool fit_group(const block_settings *s, block_group *g, char *err, size_t errlen)
+{
+    mesh_run *runs = malloc(sizeof *runs * (s->nruns ? s->nruns : 1));
+    if (!runs) {
+        snprintf(err, errlen, "out of memory");
+        return false;
+    }
+    size_t n = meshrows_select(s->runs, s->nruns, g->key.cluster, g->key.code, runs);
+    if (n == 0) {
+        free(runs);
+        snprintf(err, errlen, "no training run of cluster %s%s%s", g->key.cluster,
+                 g->key.code ? ", code " : "", g->key.code ? g->key.code : "");
+        return false;
+    }
+    block_options opt = {s->work_tol, s->nnps ? s->nps : NULL, s->nnps};
+    block_target t = target_of(&g->key);
+    t.npa = g->npa; /* fit every direction one of the group's targets needs */
+    t.npb = g->npb;
+    overhead_status ls;
+    block_status st = block_fit(runs, n, &opt, &t, &g->model, &ls);
+    free(runs);
+    if (st != BLOCK_OK)
+        snprintf(err, errlen, "block fit for runs.csv line %ld (cluster %s, grid %gx%g, "
+                 "per-process mesh %gx%g): %s%s", g->key.line, g->key.cluster, g->key.npa,
+                 g->key.npb, g->key.pa, g->key.pb,
+                 st == BLOCK_OVERHEAD_A ? "Ta: " : st == BLOCK_OVERHEAD_B ? "Tb: " : "",
+                 block_status_text(st, ls));
+    return st == BLOCK_OK;
+}
+
+/* The group of target t, made when it is the first of its kind; the
+ * group's grid grows to the largest sides of its targets. Fitted later. */
+static block_group *group_for(block_group *groups, size_t *ngroups, const meshrow *t,
+                              char *err, size_t errlen)
+{
+    if (!isfinite(t->pa) || !isfinite(t->pb) || t->npa * t->npb != t->np) {
+        snprintf(err, errlen, "runs.csv line %ld: a block target needs npa, npb, na and nb",
+                 t->line);
+        return NULL;
+    }
+    block_group *g = NULL;
+    for (size_t i = 0; !g && i < *ngroups; i++)
+        if (same_fit(&groups[i].key, t))
+            g = &groups[i];
+    if (!g) {
+        g = &groups[(*ngroups)++];
+        memset(g, 0, sizeof *g);
+        g->key = *t;
+    }
+    g->npa = fmax(g->npa, t->npa);
+    g->npb = fmax(g->npb, t->npb);
+    return g;
+}
+
+/* Warnings about the strips one direction left out. */
+static bool direction_warnings(report *r, const char *prefix, const char *dir,
+                               const block_direction *d)
+{
+    bool ok = true;
+    if (d->nunmatched)
+        ok = rjreport_warn(r, "%s%s: %zu strip configuration(s) left out: no np = 2 run at the "
+                              "same per-process mesh", prefix, dir, d->nunmatched);
+    if (ok && d->nother_msg)
+        ok = rjreport_warn(r, "%s%s: %zu strip configuration(s) left out: other message length",
+                           prefix, dir, d->nother_msg);
+    if (ok && d->msg_len_fallback)
+        ok = rjreport_warn(r, "%s%s: no strip has the target's message length; strips of every "
+                              "length were used", prefix, dir);
+    return ok;
+}
+
+static bool report_group(report *out, block_group *g, bool several, char *eq, size_t eqlen)
+{
+    char pa[260], pb[260];
+    const block_model *m = &g->model;
+    if (several)
+        snprintf(g->prefix, sizeof g->prefix, "%s/%s/%gx%g: ", g->key.cluster,
+                 g->key.code ? g->key.code : "-", g->key.pa, g->key.pb);
+    snprintf(pa, sizeof pa, "%sa: ", g->prefix);
+    snprintf(pb, sizeof pb, "%sb: ", g->prefix);
+    bool ok = true;
+    size_t used = strlen(eq);
+    used += (size_t)snprintf(eq + used, eqlen - used, "%s%sT = T(2,2) + max(Ta, Tb)",
+                             used ? "; " : "", g->prefix);
+    for (int d = 0; d < 2 && used < eqlen; d++) {
+        const block_direction *bd = d == 0 ? &m->a : &m->b;
+        if (!bd->needed)
+            continue;
+        used += (size_t)snprintf(eq + used, eqlen - used, ", %s = ", d == 0 ? "Ta" : "Tb");
+        if (used < eqlen)
+            used += (size_t)rjreport_law_text(eq + used, eqlen - used, &bd->law, false);
+    }
+    if (m->a.needed)
+        ok = rjreport_law(out, pa, &m->a.law) && direction_warnings(out, g->prefix, "Ta", &m->a);
+    if (ok && m->b.needed)
+        ok = rjreport_law(out, pb, &m->b.law) && direction_warnings(out, g->prefix, "Tb", &m->b);
+    return ok && rjreport_configs(out, g->prefix, &m->configs, m->max_spread_pct, m->mb_per_point);
+}
+
+static const char *dominant_text(block_dominant d)
+{
+    switch (d) {
+    case BLOCK_DOMINANT_A: return "Ta dominates";
+    case BLOCK_DOMINANT_B: return "Tb dominates";
+    case BLOCK_DOMINANT_TIE: return "Ta and Tb tie";
+    case BLOCK_DOMINANT_NONE: break;
+    }
+    return "neither direction has more than 2 processes: T = T(2,2)";
+}
+
+static const char *term_text(block_term t)
+{
+    switch (t) {
+    case BLOCK_TERM_LAW: return "law";
+    case BLOCK_TERM_LINE: return "its np's measured line";
+    case BLOCK_TERM_DEFINITION: return "0 by definition at 2 processes";
+    case BLOCK_TERM_MEASURED_ONE: return "measured T(1,1) - T(2,1)";
+    case BLOCK_TERM_ASSUMED_ZERO: return "0 assumed";
+    }
+    return "?";
+}
+
+/* Warnings about Ta or Tb: negative (as the strip model warns), or 0 only
+ * assumed for a single process along the direction. */
+static bool term_warnings(report *out, const meshrow *t, const char *name, double np,
+                          double value, block_term source)
+{
+    bool ok = true;
+    if (value < 0 && source != BLOCK_TERM_MEASURED_ONE)
+        ok = rjreport_warn(out, "runs.csv line %ld: the predicted overhead %s(%g) is negative "
+                                "(%.3g s, from the %s)", t->line, name, np, value,
+                           term_text(source));
+    if (ok && source == BLOCK_TERM_ASSUMED_ZERO)
+        ok = rjreport_warn(out, "runs.csv line %ld: %s = 0 is assumed for 1 process along the "
+                                "direction (no (1,1) and %s runs of the per-process mesh to "
+                                "measure it)", t->line, name, name[1] == 'a' ? "(2,1)" : "(1,2)");
+    return ok;
+}
+
+static bool predict_target(const block_settings *s, size_t k, const block_group *g,
+                           const meshrow *t, report *out, char *err, size_t errlen)
+{
+    block_target bt = target_of(t);
+    block_prediction p;
+    if (!block_predict(&g->model, &bt, &p)) {
+        snprintf(err, errlen, "runs.csv line %ld: no T(2,2) for the per-process mesh %gx%g",
+                 t->line, t->pa, t->pb);
+        return false;
+    }
+    if (p.t22_match != MESH_EXACT && s->exact_t22) {
+        snprintf(err, errlen, "runs.csv line %ld: no (2,2) run on a %gx%g mesh (t22=exact)",
+                 t->line, 2 * t->pa, 2 * t->pb);
+        return false;
+    }
+    char ref[200], note[900];
+    rjreport_reference(ref, sizeof ref, p.t22_match, t->pa, t->pb, p.t22_reps, p.t22_spread_pct);
+    snprintf(note, sizeof note,
+             "point estimate only (the block model gives no interval): T(2,2) %.4g s [%s] + "
+             "max(Ta(%g) %.4g s [%s], Tb(%g) %.4g s [%s]): %s (work %.4g MB per process)",
+             p.t22_s, ref, t->npa, p.ta_s, term_text(p.ta_source), t->npb, p.tb_s,
+             term_text(p.tb_source), dominant_text(p.dominant), p.work_mb);
+    bool ok = rjreport_predict(out, k, p.time_s, p.extrapolation, note);
+    if (ok && p.t22_match != MESH_EXACT)
+        ok = rjreport_warn(out, "runs.csv line %ld: T(2,2) %s; the paper requires a (2,2) run on "
+                                "a %gx%g mesh", t->line, mesh_match_text(p.t22_match),
+                           2 * t->pa, 2 * t->pb);
+    ok = ok && term_warnings(out, t, "Ta", t->npa, p.ta_s, p.ta_source) &&
+         term_warnings(out, t, "Tb", t->npb, p.tb_s, p.tb_source);
+    if (ok && p.sequential_target)
+        ok = rjreport_warn(out, "runs.csv line %ld: a 1x1 target is sequential; the block model "
+                                "describes parallel runs, the estimate is T(2,2)", t->line);
+    if (!ok)
+        snprintf(err, errlen, "out of memory");
+    return ok;
+}
+
+bool model_block_run(const experiment_input *in, report *out, char *err, size_t errlen)
+{
+    if (errlen)
+        err[0] = '\0';
+    block_settings s;
+    labelled_run *runs = NULL;
+    if (!read_settings(in->exp->options, &s, err, errlen))
+        return false;
+    if (in->ntargets == 0) {
+        snprintf(err, errlen, "the block model is fitted for a target grid and mesh: the "
+                 "experiment needs a target filter");
+        return false;
+    }
+    long nruns = meshrows_training(in, &runs, err, errlen);
+    if (nruns < 0) {
+        free(runs);
+        return false;
+    }
+    s.runs = runs;
+    s.nruns = (size_t)nruns;
+    block_group *groups = calloc(in->ntargets, sizeof *groups);
+    meshrow *rows = calloc(in->ntargets, sizeof *rows);
+    size_t ngroups = 0, *group_of = calloc(in->ntargets, sizeof *group_of);
+    bool ok = groups && rows && group_of && report_set_text(&out->model, "block");
+    if (!ok)
+        snprintf(err, errlen, "out of memory");
+    for (size_t k = 0; ok && k < in->ntargets; k++) {
+        ok = meshrows_read(in->camp, in->targets[k].rows[0], &rows[k], err, errlen);
+        block_group *g = ok ? group_for(groups, &ngroups, &rows[k], err, errlen) : NULL;
+        ok = g != NULL;
+        if (ok)
+            group_of[k] = (size_t)(g - groups);
+    }
+    for (size_t i = 0; ok && i < ngroups; i++)
+        ok = fit_group(&s, &groups[i], err, errlen);
+    char eq[1500] = "";
+    for (size_t i = 0; ok && i < ngroups; i++)
+        ok = report_group(out, &groups[i], ngroups > 1, eq, sizeof eq);
+    ok = ok && report_set_text(&out->equation, eq);
+    for (size_t k = 0; ok && k < in->ntargets; k++)
+        ok = predict_target(&s, k, &groups[group_of[k]], &rows[k], out, err, errlen);
+    for (size_t i = 0; groups && i < ngroups; i++)
+        block_model_free(&groups[i].model);
+    free(groups);
+    free(rows);
+    free(group_of);
+    free(runs);
+    if (!ok && !err[0])
+        snprintf(err, errlen, "out of memory");
+    return ok;
+}

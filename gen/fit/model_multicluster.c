@@ -1,0 +1,232 @@
+/*
+ * model_multicluster.c — adapter for the multi-cluster estimate
+ * (models/multicluster.h, seed 000 section V.B): T = max(TA, TB), each side
+ * by the strip model fitted on its own cluster's training runs.
+ *
+ * A target row describes the split job (archive/README.md, rj-strip):
+ *   cluster        side A's cluster;  tag_cluster_b  side B's cluster
+ *   na x nb        the whole mesh: na rows of length nb (the message length)
+ *   np_a, np_b     processes on each side
+ *   rows_a, rows_b mesh rows given to each side (optional: without them the
+ *                  rows are split equally between the sides, as in seed 000
+ *                  Tables I and II, and a warning says so)
+ * Each side's processes hold rows_x/np_x rows of length nb (an np_x x 1
+ * strip on its cluster). The note also gives the balanced split: the rows
+ * per process that minimise max(TA, TB) within each cluster's memory.
+ *
+ * Options (experiments.csv `options`, key=value;...):
+ *   cluster_b=NAME side B's cluster when runs.csv has no tag_cluster_b
+ *   np0=4,8        parallel process counts to fit on (default: all >= 2)
+ *   work_tol=0.02  relative tolerance when runs are matched by work_mb
+ *   tcomp=interpolate|exact   as for the strip model
+ *   quantum=1      rows per process in the balanced split are multiples of it
+ *   backtests_from=CAMPAIGN   a campaign whose strip experiments lend their
+ *                  backtests to the calibrated interval when this
+ *                  experiment's runs allow none (gen/fit/calibration.h); the
+ *                  fit fails when the archive has no such campaign
+ */
+#include "gen/fit/model_adapters.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gen/fit/rjopts.h"
+#include "gen/fit/rjreport.h"
+#include "gen/fit/stripfits.h"
+#include "models/costing.h"
+#include "models/multicluster.h"
+
+typedef struct {
+    stripfit_settings fit;
+    bool exact;
+    double quantum;
+    char cluster_b[128];   /* "" = from tag_cluster_b */
+    char backtests_from[128]; /* campaign lending its strip backtests, "" none
+                                 (gen/fit/calibration.h) */
+} mc_settings;
+
+/* One split target as read from its row. */
+typedef struct {
+    const char *cluster[2];
+    const char *code;
+    double np[2];
+    double total_rows, row_len;
+    double rows[2];        /* rows per process */
+    bool equal_split;      /* rows_a/rows_b were absent */
+    long line;
+} mc_target;
+
+static bool read_settings(const char *text, mc_settings *s, char *err, size_t errlen)
+{
+    rjopts o;
+    memset(s, 0, sizeof *s);
+    if (!rjopts_parse(text, rjopts_keys("multicluster"), &o, err, errlen))
+        return false;
+    const char *b = rjopts_get(&o, "cluster_b");
+    snprintf(s->cluster_b, sizeof s->cluster_b, "%s", b ? b : "");
+    const char *lender = rjopts_get(&o, "backtests_from");
+    snprintf(s->backtests_from, sizeof s->backtests_from, "%s", lender ? lender : "");
+    bool ok = stripfits_settings(rjopts_get(&o, "np0"), rjopts_get(&o, "work_tol"), &s->fit, err,
+                                 errlen) &&
+              rjopts_exact(&o, "tcomp", &s->exact, err, errlen) &&
+              rjopts_number(&o, "quantum", 1, &s->quantum, err, errlen);
+    if (ok && !(s->quantum >= 1)) {
+        snprintf(err, errlen, "option quantum: expected a number >= 1");
+        ok = false;
+    }
+    rjopts_free(&o);
+    return ok;
+}
+
+bool model_multicluster_lender(const char *options, model_lender *out)
+{
+    mc_settings s;
+    char err[256];
+    if (!read_settings(options, &s, err, sizeof err) || !s.backtests_from[0])
+        return false;
+    snprintf(out->campaign, sizeof out->campaign, "%s", s.backtests_from);
+    out->model = "strip";
+    out->why = "the strip models this multi-cluster model is built from, option backtests_from";
+    return true;
+}
+
+static bool read_target(const table *runs, size_t row, const mc_settings *s, mc_target *t,
+                        char *err, size_t errlen)
+{
+    memset(t, 0, sizeof *t);
+    t->line = runs->line ? runs->line[row] : 0;
+    t->cluster[0] = table_text_named(runs, row, "cluster");
+    t->cluster[1] = s->cluster_b[0] ? s->cluster_b : table_text_named(runs, row, "tag_cluster_b");
+    t->code = table_text_named(runs, row, "code");
+    t->np[0] = table_number_named(runs, row, "np_a");
+    t->np[1] = table_number_named(runs, row, "np_b");
+    t->total_rows = table_number_named(runs, row, "na");
+    t->row_len = table_number_named(runs, row, "nb");
+    double given[2] = {table_number_named(runs, row, "rows_a"),
+                       table_number_named(runs, row, "rows_b")};
+    if (!t->cluster[0] || !t->cluster[1] || !(t->np[0] >= 1) || !(t->np[1] >= 1) ||
+        !(t->total_rows >= 1) || !(t->row_len >= 1)) {
+        snprintf(err, errlen, "runs.csv line %ld: a multi-cluster target needs cluster, "
+                 "tag_cluster_b (or option cluster_b), np_a, np_b, na and nb", t->line);
+        return false;
+    }
+    t->equal_split = !(given[0] > 0 && given[1] > 0);
+    for (int i = 0; i < 2; i++)
+        t->rows[i] = t->equal_split ? t->total_rows / 2 / t->np[i] : given[i] / t->np[i];
+    return true;
+}
+
+/* The most rows per process a side's memory holds (INFINITY when unknown). */
+static double max_rows(const archive *a, const char *cluster, const strip_model *m, double len)
+{
+    const cluster_info *c = archive_cluster(a, cluster);
+    if (!c || !isfinite(c->mem_per_core_gb) || !(m->mb_per_point > 0))
+        return INFINITY;
+    return floor(c->mem_per_core_gb * 1024 * (1 + 1e-9) / (m->mb_per_point * len));
+}
+
+/* " balanced split: A 540, B 968 rows per process, T = 980 s" or why not. */
+static void balance_text(const archive *a, const mc_settings *s, const mc_target *t,
+                         const multicluster_side sides[2], char *buf, size_t len)
+{
+    multicluster_balance_options bo = {
+        s->quantum,
+        {max_rows(a, t->cluster[0], sides[0].model, t->row_len),
+         max_rows(a, t->cluster[1], sides[1].model, t->row_len)}};
+    multicluster_prediction best;
+    if (multicluster_balance(sides, t->row_len, t->total_rows, &bo, &best))
+        snprintf(buf, len, "; balanced split (within memory): %g rows per process on %s, %g on "
+                 "%s, T = %.4g s%s", best.rows[0], t->cluster[0], best.rows[1], t->cluster[1],
+                 best.time_s, best.uneven ? " (rows uneven across processes)" : "");
+    else
+        snprintf(buf, len, "; no balanced split fits both sides' memory");
+}
+
+static bool predict_target(const experiment_input *in, const mc_settings *s, stripfits *fits,
+                           size_t k, report *out, char *err, size_t errlen)
+{
+    mc_target t;
+    if (!read_target(&in->camp->runs, in->targets[k].rows[0], s, &t, err, errlen))
+        return false;
+    multicluster_side sides[2];
+    for (int i = 0; i < 2; i++) {
+        const stripfit *f = stripfits_get(fits, t.cluster[i], t.code, t.row_len);
+        if (!f || !f->ok) {
+            snprintf(err, errlen, "%s side: %s", i ? "B" : "A", f ? f->error : "out of memory");
+            return false;
+        }
+        sides[i] = (multicluster_side){&f->model, t.np[i]};
+    }
+    multicluster_prediction p;
+    if (!multicluster_predict(sides, t.row_len, t.rows, &p)) {
+        snprintf(err, errlen, "runs.csv line %ld: a side has no Tcomp for its per-process mesh "
+                 "(no sequential run and no work_mb to interpolate with)", t.line);
+        return false;
+    }
+    bool interpolated = p.side[0].tcomp_match != MESH_EXACT || p.side[1].tcomp_match != MESH_EXACT;
+    if (interpolated && s->exact) {
+        snprintf(err, errlen, "runs.csv line %ld: a side has no sequential run with its exact "
+                 "per-process mesh (tcomp=exact)", t.line);
+        return false;
+    }
+    char bal[300], note[900];
+    balance_text(in->arch, s, &t, sides, bal, sizeof bal);
+    snprintf(note, sizeof note,
+             "point estimate only (the multi-cluster model gives no interval): T = max(TA %.4g s "
+             "on %s, TB %.4g s on %s), %s; %g and %g rows per process, memory per process "
+             "%.4g MB and %.4g MB; Tcomp %s and %s%s",
+             p.side[0].time_s, t.cluster[0], p.side[1].time_s, t.cluster[1],
+             p.dominant < 0 ? "the sides tie" : p.dominant == 0 ? "A is slower" : "B is slower",
+             t.rows[0], t.rows[1], p.mem_mb[0], p.mem_mb[1],
+             mesh_match_text(p.side[0].tcomp_match), mesh_match_text(p.side[1].tcomp_match), bal);
+    bool extra = p.side[0].extrapolation || p.side[1].extrapolation;
+    bool ok = rjreport_predict(out, k, p.time_s, extra, note);
+    if (ok && t.equal_split)
+        ok = rjreport_warn(out, "runs.csv line %ld: no rows_a/rows_b; the rows were split equally "
+                                "between the clusters, as in seed 000 Tables I-II", t.line);
+    if (ok && interpolated)
+        ok = rjreport_warn(out, "runs.csv line %ld: Tcomp of a side %s; the paper requires a "
+                                "sequential run of each side's exact per-process mesh", t.line,
+                           p.side[0].tcomp_match != MESH_EXACT
+                               ? mesh_match_text(p.side[0].tcomp_match)
+                               : mesh_match_text(p.side[1].tcomp_match));
+    if (!ok)
+        snprintf(err, errlen, "out of memory");
+    return ok;
+}
+
+bool model_multicluster_run(const experiment_input *in, report *out, char *err, size_t errlen)
+{
+    if (errlen)
+        err[0] = '\0';
+    mc_settings s;
+    labelled_run *runs = NULL;
+    if (!read_settings(in->exp->options, &s, err, errlen))
+        return false;
+    if (s.backtests_from[0] && in->arch && !archive_campaign(in->arch, s.backtests_from)) {
+        experiment_point_at(in, "options", 0);
+        snprintf(err, errlen, "option backtests_from: no campaign '%s' in the archive",
+                 s.backtests_from);
+        return false;
+    }
+    if (in->ntargets == 0) {
+        snprintf(err, errlen, "the multi-cluster model predicts split jobs: the experiment needs "
+                 "a target filter selecting them");
+        return false;
+    }
+    long nruns = meshrows_training(in, &runs, err, errlen);
+    stripfits fits;
+    stripfits_init(&fits, &s.fit, runs, nruns > 0 ? (size_t)nruns : 0);
+    bool ok = nruns >= 0 && report_set_text(&out->model, "multicluster");
+    for (size_t k = 0; ok && k < in->ntargets; k++)
+        ok = predict_target(in, &s, &fits, k, out, err, errlen);
+    char eq[1500] = "T = max(TA, TB)";
+    ok = ok && stripfits_report(&fits, out, eq, sizeof eq) && report_set_text(&out->equation, eq);
+    stripfits_free(&fits);
+    free(runs);
+    if (!ok && !err[0])
+        snprintf(err, errlen, "out of memory");
+    return ok;
+}

@@ -1,0 +1,28 @@
+/*
+ * model_options.c — one entry point to check an experiment's options
+ * against its model, so `perfcast check` reports a misspelt key before any
+ * fit runs. Each model keeps the knowledge of its keys in its own adapter.
+ */
+#include "gen/fit/model_adapters.h"
+
+#include <string.h>
+
+#include "gen/fit/rjopts.h"
+
+bool model_check_options(const campaign *c, const experiment_info *e, char *err, size_t errlen)
+{
+    if (strcmp(e->model, "scopred") == 0)
+        return model_scopred_check_options(&c->runs, e->options, err, errlen);
+    if (strcmp(e->model, "multicore") == 0) {
+        multicore_options o;
+        return model_multicore_parse_options(e->options, &o, err, errlen);
+    }
+    const char *const *keys = rjopts_keys(e->model);
+    if (!keys)
+        return true; /* an unknown model is reported on its own */
+    rjopts o;
+    bool ok = rjopts_parse(e->options, keys, &o, err, errlen);
+    if (ok)
+        rjopts_free(&o);
+    return ok;
+}

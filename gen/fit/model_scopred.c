@@ -1,0 +1,698 @@
+/*
+ * model_scopred.c — adapter for the ScoPred model (models/scopred.h).
+ *
+ * For each response column: the formula (options `formula_<response>`, else
+ * the experiment's formula, else one found by the term search over the
+ * numeric parameters), its terms evaluated over the training runs (every
+ * repetition is a row), a least-squares fit, the regression diagnostics,
+ * and a prediction per target configuration.
+ *
+ * Components (`time_setup_s+time_evolve_s+...`) are fitted separately and
+ * their estimates summed, as in the paper's Table 11. The total's interval
+ * half-widths are the sums of the components' half-widths — the paper's own
+ * rule (its Table 11 totals are exactly these sums) and a conservative one:
+ * the standard deviation of a sum never exceeds the sum of the standard
+ * deviations, whatever the correlation between the component fits. When a
+ * component has no interval, the total has none, and the note says why.
+ *
+ * Options (key=value;key=value):
+ *   formula_<response>=F   formula for one component
+ *   params=N,P             parameters the term search may use (default: every
+ *                          numeric identifying column that varies)
+ *   max_terms=K            most terms the term search may choose (default 3)
+ *   alpha=A                significance level of a term the search adds, before
+ *                          its Bonferroni correction (default 0.05)
+ *   min_gain=G             relative fall of the cross-validation error a term
+ *                          must bring (default 0.05)
+ *   exponents=E,E,...      candidate exponents of the search (multiples of 1/4
+ *                          from -3 to 3; default all of them)
+ *   selection=loo|forward  how the restricted family (few configurations) is
+ *                          scored: leave-one-configuration-out (default) or
+ *                          forward extrapolation folds
+ */
+#include "gen/base/config_index.h"
+#include "gen/fit/model_adapters.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "models/ols.h"
+#include "models/regdiag.h"
+#include "models/scopred.h"
+#include "models/termsearch.h"
+
+#define LEVEL 0.95
+
+/* One response: its formula and its fit. */
+typedef struct {
+    const char *response;
+    char *formula_text;   /* as fitted (given or found) */
+    char *origin;         /* "formula" or "options formula_x": for errors */
+    bool searched;        /* found by the term search */
+    termsearch_result search;
+    scopred_formula f;
+    ols_model m;
+    double *x;            /* ntrain x nterms */
+    double *y;            /* ntrain */
+    bool fitted;
+} component;
+
+static bool fail(char *err, size_t errlen, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static bool fail(char *err, size_t errlen, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, errlen, fmt, ap);
+    va_end(ap);
+    return false;
+}
+
+static void component_free(component *c)
+{
+    free(c->formula_text);
+    free(c->origin);
+    termsearch_free(&c->search);
+    scopred_formula_free(&c->f);
+    ols_free(&c->m);
+    free(c->x);
+    free(c->y);
+}
+
+/* ------------------------------------------------------------------ */
+/* Options                                                             */
+
+/* The value of key in "k=v;k=v" as a new string; NULL when absent or out of
+ * memory (*nomem tells which). */
+static char *option(const char *options, const char *key, bool *nomem)
+{
+    size_t klen = strlen(key);
+    for (const char *s = options; s && *s;) {
+        s += strspn(s, " \t;");
+        size_t len = strcspn(s, ";");
+        const char *eq = memchr(s, '=', len);
+        size_t name_len = eq ? (size_t)(eq - s) : len;
+        while (name_len > 0 && (s[name_len - 1] == ' ' || s[name_len - 1] == '\t'))
+            name_len--;
+        if (eq && name_len == klen && strncmp(s, key, klen) == 0) {
+            char *v = strndup(eq + 1, len - (size_t)(eq + 1 - s));
+            *nomem = v == NULL;
+            return v;
+        }
+        s += len;
+    }
+    return NULL;
+}
+
+static bool search_option_known(const char *key, size_t len)
+{
+    return (len == 5 && strncmp(key, "alpha", 5) == 0) ||
+           (len == 8 && strncmp(key, "min_gain", 8) == 0) ||
+           (len == 9 && strncmp(key, "exponents", 9) == 0) ||
+           (len == 9 && strncmp(key, "selection", 9) == 0);
+}
+
+/* A number in (0, 1) from option key, or 0 when absent. */
+static bool fraction_option(const char *options, const char *key, double *out, char *err,
+                            size_t errlen)
+{
+    bool nomem = false;
+    char *text = option(options, key, &nomem), *end = NULL;
+    *out = text ? strtod(text, &end) : 0;
+    bool ok = !nomem && (!text || (end > text && end[strspn(end, " \t")] == '\0' &&
+                                   *out > 0 && *out < 1));
+    if (!ok)
+        fail(err, errlen, "options: %s=%s: %s", key, text ? text : "",
+             nomem ? "out of memory" : "must be a number between 0 and 1 (exclusive)");
+    free(text);
+    return ok;
+}
+
+/* The term search's settings from the options (see the top of this file). */
+static bool search_options(const char *options, termsearch_options *opt, char *err,
+                           size_t errlen)
+{
+    bool nomem = false;
+    memset(opt, 0, sizeof *opt);
+    char *max_text = option(options, "max_terms", &nomem);
+    char *exponents = option(options, "exponents", &nomem);
+    char *selection = option(options, "selection", &nomem);
+    opt->max_terms = max_text ? strtoul(max_text, NULL, 10) : 0;
+    char why[160];
+    bool ok = !nomem || fail(err, errlen, "out of memory");
+    if (ok && exponents && !termsearch_parse_exponents(exponents, opt, why, sizeof why))
+        ok = fail(err, errlen, "options: exponents=%s: %s", exponents, why);
+    if (ok && selection && strcmp(selection, "forward") == 0)
+        opt->selection = TERMSEARCH_SELECT_FORWARD;
+    else if (ok && selection && strcmp(selection, "loo") != 0)
+        ok = fail(err, errlen, "options: selection=%s: must be loo or forward", selection);
+    free(max_text);
+    free(exponents);
+    free(selection);
+    return ok && fraction_option(options, "alpha", &opt->alpha, err, errlen) &&
+           fraction_option(options, "min_gain", &opt->min_gain, err, errlen);
+}
+
+/* Every key of options must be one we know. */
+bool model_scopred_check_options(const table *runs, const char *options, char *err, size_t errlen)
+{
+    for (const char *s = options; s && *s;) {
+        s += strspn(s, " \t;");
+        size_t len = strcspn(s, ";");
+        size_t name_len = strcspn(s, "=;");
+        while (name_len > 0 && (s[name_len - 1] == ' ' || s[name_len - 1] == '\t'))
+            name_len--;
+        bool known = (name_len == 6 && strncmp(s, "params", 6) == 0) ||
+                     (name_len == 9 && strncmp(s, "max_terms", 9) == 0) ||
+                     search_option_known(s, name_len);
+        if (!known && name_len > 8 && strncmp(s, "formula_", 8) == 0) {
+            char column[128];
+            snprintf(column, sizeof column, "%.*s", (int)(name_len - 8), s + 8);
+            known = table_find(runs, column) >= 0;
+        }
+        if (len > 0 && !known)
+            return fail(err, errlen,
+                        "options: unknown key '%.*s' (scopred knows formula_<response column>, "
+                        "params, max_terms, alpha, min_gain, exponents, selection)", (int)name_len, s);
+        s += len;
+    }
+    termsearch_options opt;
+    return search_options(options, &opt, err, errlen);
+}
+
+/* ------------------------------------------------------------------ */
+/* Design and fit                                                      */
+
+static bool known_column(void *ctx, const char *name, bool *numeric)
+{
+    const table *t = ctx;
+    int c = table_find(t, name);
+    if (c < 0)
+        return false;
+    *numeric = t->cols[c].kind == COL_NUMBER;
+    return true;
+}
+
+/* Fail with error e of c's formula (on runs.csv line run_line when > 0),
+ * pointing at the formula's cell of experiments.csv, or at the options cell
+ * for a formula_<response> option (e's column is then given in the text). */
+static bool formula_failure(const experiment_input *in, const component *c,
+                            const expr_error *e, long run_line, char *err, size_t errlen)
+{
+    char row[64] = "";
+    if (run_line > 0)
+        snprintf(row, sizeof row, " (runs.csv line %ld)", run_line);
+    if (strcmp(c->origin, "formula") == 0) {
+        experiment_point_at(in, "formula", e->column);
+        return fail(err, errlen, "%s in the formula%s", e->message, row);
+    }
+    experiment_point_at(in, "options", 0);
+    return fail(err, errlen, "%s:%d: %s%s", c->origin, e->column, e->message, row);
+}
+
+/* Parse c->formula_text and check its names against runs.csv. */
+static bool parse_formula(const experiment_input *in, component *c, char *err, size_t errlen)
+{
+    if (c->searched && c->search.kind == TERMSEARCH_CONSTANT) {
+        /* The mean alone: no term ("1" would be an aliased term). */
+        memset(&c->f, 0, sizeof c->f);
+        return (c->f.text = strdup(c->formula_text)) != NULL || fail(err, errlen, "out of memory");
+    }
+    expr_error e = {0};
+    if (!scopred_formula_parse(c->formula_text, &c->f, &e) ||
+        !scopred_formula_check_names(&c->f, known_column, (void *)&in->camp->runs, &e))
+        return formula_failure(in, c, &e, 0, err, errlen);
+    return true;
+}
+
+/* The term values of a calibration refit, copied from those its
+ * experiment's fit kept (experiment_designs) for the same formula; false
+ * when some run has none there (then they are evaluated). */
+static bool copy_kept_design(const experiment_input *in, component *c)
+{
+    size_t k = c->f.nterms;
+    for (size_t i = 0; i < in->ntrain; i++) {
+        const double *kept = experiment_design_row(in->designs, c->response, c->f.text,
+                                                   in->train_rows[i]);
+        if (!kept)
+            return false;
+        memcpy(c->x + i * k, kept, k * sizeof *kept);
+    }
+    return true;
+}
+
+/* Term values over the training runs and the response. */
+static bool build_design(const experiment_input *in, component *c, char *err, size_t errlen)
+{
+    const table *runs = &in->camp->runs;
+    size_t n = in->ntrain, k = c->f.nterms;
+    c->x = malloc((n * k + 1) * sizeof *c->x);
+    c->y = malloc((n + 1) * sizeof *c->y);
+    if (!c->x || !c->y)
+        return fail(err, errlen, "out of memory");
+    expr_error e = {0};
+    size_t bad = 0;
+    bool kept = in->estimates_only && in->designs && copy_kept_design(in, c);
+    if (!kept && !scopred_design(&c->f, runs, in->train_rows, n, c->x, &e, &bad))
+        return formula_failure(in, c, &e, runs->line[in->train_rows[bad]], err, errlen);
+    int col = table_find(runs, c->response);
+    if (col < 0 || runs->cols[col].kind != COL_NUMBER)
+        return fail(err, errlen, "response '%s' is not a numeric column of runs.csv",
+                    c->response);
+    for (size_t i = 0; i < n; i++)
+        c->y[i] = table_number(runs, in->train_rows[i], (size_t)col);
+    return true;
+}
+
+/* ------------------------------------------------------------------ */
+/* Term search                                                         */
+
+/* Is name one of the comma-separated names in list? */
+static bool listed(const char *list, const char *name)
+{
+    size_t len = strlen(name);
+    for (const char *p = list; *p;) {
+        p += strspn(p, " ,");
+        size_t n = strcspn(p, ",");
+        size_t trimmed = n;
+        while (trimmed > 0 && p[trimmed - 1] == ' ')
+            trimmed--;
+        if (trimmed == len && strncmp(p, name, len) == 0)
+            return true;
+        p += n;
+    }
+    return false;
+}
+
+/* Is column c of the runs a candidate parameter of the term search: listed
+ * in params when given; else numeric, identifying, and not a copy of an
+ * earlier such column over the training runs (np and P in EP)? */
+static bool search_column(const experiment_input *in, size_t c, const char *params)
+{
+    const table *runs = &in->camp->runs;
+    const table_column *col = &runs->cols[c];
+    if (col->kind != COL_NUMBER || !config_column_identifies(col))
+        return false;
+    if (params)
+        return listed(params, col->name);
+    for (size_t d = 0; d < c; d++) {
+        if (runs->cols[d].kind != COL_NUMBER || !config_column_identifies(&runs->cols[d]))
+            continue;
+        bool same = true;
+        for (size_t i = 0; same && i < in->ntrain; i++)
+            same = runs->cols[d].num[in->train_rows[i]] == col->num[in->train_rows[i]];
+        if (same)
+            return false;
+    }
+    return true;
+}
+
+/* The targets' values of the search's m parameters names[] (row-major),
+ * those with every value present: where a time law must stay positive
+ * (termsearch_options.positive_at). Their count in *n; NULL when out of
+ * memory. */
+static double *target_points(const experiment_input *in, const char **names, size_t m,
+                             size_t *n)
+{
+    const table *runs = &in->camp->runs;
+    double *points = malloc((in->ntargets * m + 1) * sizeof *points);
+    *n = 0;
+    for (size_t t = 0; points && t < in->ntargets; t++) {
+        if (in->targets[t].nrows == 0)
+            continue;
+        bool present = true;
+        for (size_t j = 0; j < m; j++) {
+            double v = table_number(runs, in->targets[t].rows[0],
+                                    (size_t)table_find(runs, names[j]));
+            points[*n * m + j] = v;
+            present &= isfinite(v);
+        }
+        *n += present;
+    }
+    return points;
+}
+
+/* Find a formula for c with the term search; fills c->formula_text. */
+static bool search_formula(const experiment_input *in, component *c, char *err, size_t errlen)
+{
+    const table *runs = &in->camp->runs;
+    bool nomem = false;
+    termsearch_options opt;
+    if (!search_options(in->exp->options, &opt, err, errlen))
+        return false;
+    if (in->estimates_only)
+        opt.nested_folds = 1; /* the nested error is report text, not an estimate */
+    char *params = option(in->exp->options, "params", &nomem);
+    const char **names = malloc((runs->ncols + 1) * sizeof *names);
+    int col = table_find(runs, c->response);
+    size_t m = 0;
+    for (size_t j = 0; names && !nomem && j < runs->ncols; j++)
+        if (search_column(in, j, params))
+            names[m++] = runs->cols[j].name;
+    /* The parameters' values only: a column a run, not every column. */
+    double *values = malloc((in->ntrain * m + 1) * sizeof *values);
+    double *y = malloc((in->ntrain + 1) * sizeof *y);
+    bool ok = !nomem && names && values && y && col >= 0;
+    for (size_t i = 0; ok && i < in->ntrain; i++) {
+        for (size_t j = 0; j < m; j++)
+            values[i * m + j] = table_number(runs, in->train_rows[i],
+                                             (size_t)table_find(runs, names[j]));
+        y[i] = table_number(runs, in->train_rows[i], (size_t)col);
+    }
+    double *points = ok ? target_points(in, names, m, &opt.npositive_at) : NULL;
+    opt.positive_at = points;
+    ok = ok && points && termsearch_run(names, values, in->ntrain, m, y, &opt, &c->search);
+    free(params);
+    free(names);
+    free(values);
+    free(y);
+    free(points);
+    if (!ok)
+        return fail(err, errlen, "out of memory (or response '%s' missing)", c->response);
+    if (!c->search.formula)
+        return fail(err, errlen, "no formula given and no term search possible for %s: %s",
+                    c->response, c->search.failure);
+    c->searched = true;
+    return (c->formula_text = strdup(c->search.formula)) != NULL ||
+           fail(err, errlen, "out of memory");
+}
+
+/* Choose the formula of one response: options, the experiment's, or a search. */
+static bool choose_formula(const experiment_input *in, component *c, char *err, size_t errlen)
+{
+    char key[160];
+    bool nomem = false;
+    snprintf(key, sizeof key, "formula_%s", c->response);
+    c->formula_text = option(in->exp->options, key, &nomem);
+    if (c->formula_text) {
+        char origin[200];
+        snprintf(origin, sizeof origin, "options %s", key);
+        c->origin = strdup(origin);
+    } else {
+        const char *f = in->exp->formula;
+        c->origin = strdup("formula");
+        if (f && strspn(f, " \t") < strlen(f))
+            c->formula_text = strdup(f);
+        else if (!nomem && c->origin)
+            return search_formula(in, c, err, errlen);
+    }
+    if (nomem || !c->origin || !c->formula_text)
+        return fail(err, errlen, "out of memory");
+    return true;
+}
+
+static bool fit_component(const experiment_input *in, component *c, char *err, size_t errlen)
+{
+    if (!choose_formula(in, c, err, errlen) || !parse_formula(in, c, err, errlen) ||
+        !build_design(in, c, err, errlen))
+        return false;
+    /* A refit read for its estimates needs no leverages (ols.h). */
+    ols_status st = in->estimates_only
+                        ? ols_fit_without_leverages(c->x, c->y, in->ntrain, c->f.nterms, &c->m)
+                        : ols_fit(c->x, c->y, in->ntrain, c->f.nterms, &c->m);
+    free(c->y); /* the fit keeps what it needs (residuals): one double a run less */
+    c->y = NULL;
+    if (st != OLS_OK)
+        return fail(err, errlen, "%s: %s", c->response, ols_status_text(st));
+    c->fitted = true;
+    return true;
+}
+
+/* ------------------------------------------------------------------ */
+/* Report: fit                                                         */
+
+/* Diagnostics of one component, prefixed by its name when there are several. */
+static bool add_diagnostics(const experiment_input *in, const component *c, const char *prefix,
+                            report *out)
+{
+    regdiag_result d;
+    /* The lines after the checks: their auxiliary regression is the peak. */
+    bool diagnosed = regdiag_run(&c->m, c->x, c->f.nterms, &d);
+    long *lines = diagnosed ? malloc((in->ntrain + 1) * sizeof *lines) : NULL;
+    bool ok = lines != NULL;
+    for (size_t i = 0; ok && i < in->ntrain; i++)
+        lines[i] = in->camp->runs.line[in->train_rows[i]];
+    char line[640], full[800];
+    for (int k = 0; ok && k < 4; k++) {
+        switch (k) {
+        case 0: regdiag_significance_verdict(&c->m, line, sizeof line); break;
+        case 1: regdiag_normality_verdict(&d, line, sizeof line); break;
+        case 2: regdiag_variance_verdict(&d, line, sizeof line); break;
+        default: regdiag_influence_verdict(&d, lines, "runs.csv line", line, sizeof line); break;
+        }
+        snprintf(full, sizeof full, "%s%s", prefix, line);
+        ok = report_add_diagnostic(out, full);
+    }
+    regdiag_free(&d);
+    free(lines);
+    return ok;
+}
+
+static bool add_search_note(const component *c, const char *prefix, report *out)
+{
+    if (!c->searched)
+        return true;
+    const termsearch_result *r = &c->search;
+    char line[2400], nested[240] = "", loo[240] = "";
+    if (r->nested_folds > 0)
+        snprintf(nested, sizeof nested,
+                 "; the whole search, repeated without each of %zu folds of configurations, "
+                 "predicts them with RMSE %.4g (nested cross-validation: the honest error)",
+                 r->nested_folds, r->nested_rmse);
+    bool forward = r->kind == TERMSEARCH_RESTRICTED && r->selection == TERMSEARCH_SELECT_FORWARD;
+    if (isfinite(r->base_loo_rmse))
+        snprintf(loo, sizeof loo, "; leave-one-configuration-out RMSE %.4g (%s), intercept "
+                 "alone %.4g", r->loo_rmse,
+                 forward ? "not the selection criterion: forward folds chose the law"
+                         : "the selection criterion, optimistic", r->base_loo_rmse);
+    if (r->kind == TERMSEARCH_CONSTANT)
+        snprintf(line, sizeof line,
+                 "%sno formula given and the term search found no term (%s): the constant "
+                 "model, the mean of the training runs, is the last resort; %zu candidate "
+                 "terms over %zu configurations%s%s", prefix, r->why, r->ncandidates,
+                 r->nconfigs, loo, nested);
+    else
+        snprintf(line, sizeof line,
+                 "%sno formula given: the term search chose '%s' from %zu candidate terms over "
+                 "%zu configurations, %s%s%s%s%s%s",
+                 prefix, c->formula_text, r->ncandidates, r->nconfigs, termsearch_confidence(r),
+                 r->why[0] ? " (" : "", r->why, r->why[0] ? ")" : "", loo, nested);
+    if (r->kind == TERMSEARCH_CONSTANT)
+        return report_add_warning(out, line);
+    char post[512];
+    snprintf(post, sizeof post,
+             "%spost-selection: the terms were chosen because they fit, so the standard errors, "
+             "p-values and textbook intervals of the searched formula, which treat it as given, "
+             "overstate its significance and precision; use the calibrated interval",
+             prefix);
+    return report_add_warning(out, line) && report_add_warning(out, post);
+}
+
+/* Several components: overall formula and equation list them; the overall
+ * statistics do not exist (each component has its own). */
+static bool add_total_fit(const component *cs, size_t nc, size_t ntrain, report *out)
+{
+    char formula[4096] = "", equation[8192] = "";
+    for (size_t i = 0; i < nc; i++) {
+        size_t fl = strlen(formula), el = strlen(equation);
+        snprintf(formula + fl, sizeof formula - fl, "%s%s: %s", i ? "; " : "", cs[i].response,
+                 cs[i].formula_text);
+        el += (size_t)snprintf(equation + el, sizeof equation - el, "%s%s = ", i ? "; " : "",
+                               cs[i].response);
+        if (el < sizeof equation)
+            scopred_equation(&cs[i].f, &cs[i].m, equation + el, sizeof equation - el);
+    }
+    static const char *const names[] = {"r2", "adj_r2", "f", "f_p", "sigma"};
+    char why[160];
+    snprintf(why, sizeof why, "the total is the sum of %zu component fits: see each component's",
+             nc);
+    bool ok = report_set_text(&out->formula, formula) &&
+              report_set_text(&out->equation, equation);
+    for (size_t i = 0; ok && i < 5; i++)
+        ok = report_add_stat(out, names[i], NAN, why);
+    return ok && report_add_stat(out, "n", (double)ntrain, "training runs") &&
+           report_add_stat(out, "df_resid", NAN, why);
+}
+
+static bool report_fits(const experiment_input *in, const component *cs, size_t nc,
+                        report *out)
+{
+    if (!report_set_text(&out->model, "scopred"))
+        return false;
+    if (nc > 1 && !add_total_fit(cs, nc, in->ntrain, out))
+        return false;
+    for (size_t i = 0; i < nc; i++) {
+        char prefix[160] = "";
+        if (nc > 1)
+            snprintf(prefix, sizeof prefix, "%s: ", cs[i].response);
+        if (!scopred_report_fit(&cs[i].f, &cs[i].m, nc > 1 ? prefix : NULL, out) ||
+            !add_search_note(&cs[i], prefix, out) ||
+            !add_diagnostics(in, &cs[i], prefix, out))
+            return false;
+    }
+    return true;
+}
+
+/* ------------------------------------------------------------------ */
+/* Report: predictions                                                 */
+
+/* Append to a note, "; "-separated. */
+static void note_add(char *note, size_t len, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static void note_add(char *note, size_t len, const char *fmt, ...)
+{
+    size_t used = strlen(note);
+    if (used && used + 2 < len) {
+        strcpy(note + used, "; ");
+        used += 2;
+    }
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(note + used, len - used, fmt, ap);
+    va_end(ap);
+}
+
+/* Predict one component at a target; false (with the reason in note) when
+ * the formula cannot be evaluated there. */
+static bool predict_component(const experiment_input *in, const component *c, size_t row,
+                              ols_prediction *p, char *note, size_t len)
+{
+    double *x0 = malloc((c->f.nterms + 1) * sizeof *x0);
+    table_row_ctx rc = {.t = &in->camp->runs, .row = row};
+    expr_error e = {0};
+    bool ok = x0 && scopred_formula_eval(&c->f, expr_lookup_table_row, &rc, x0, &e);
+    if (ok)
+        ols_predict(&c->m, x0, LEVEL, p);
+    else
+        note_add(note, len, "no estimate: %s:%d: %s", c->origin, e.column,
+                 x0 ? e.message : "out of memory");
+    free(x0);
+    if (ok) {
+        char why[512];
+        scopred_prediction_note(&c->f, p, why, sizeof why);
+        if (why[0])
+            note_add(note, len, "%s%s%s", in->nresponses > 1 ? c->response : "",
+                     in->nresponses > 1 ? ": " : "", why);
+    }
+    return ok;
+}
+
+/* ScoPred (Section 4.4): where the configuration has historical runs, their
+ * mean is a better estimate than the model's. */
+static void note_history(const target_config *t, char *note, size_t len)
+{
+    if (t->nhistory)
+        note_add(note, len,
+                 "%zu training run%s at this configuration, mean %.4g: ScoPred prefers the "
+                 "historical mean to the model where one exists", t->nhistory,
+                 t->nhistory > 1 ? "s" : "", t->history_mean);
+}
+
+/* Total of the components at one target: estimates add, half-widths add. */
+static void sum_components(const component *cs, size_t nc, const ols_prediction *ps,
+                           report_prediction *p, char *note, size_t len)
+{
+    double ci = 0, pi = 0;
+    const component *missing = NULL;
+    char parts[1024] = "";
+    p->estimate = 0;
+    for (size_t i = 0; i < nc; i++) {
+        p->estimate += ps[i].estimate;
+        p->extrapolation |= ps[i].extrapolation;
+        if (ps[i].interval_absent && !missing)
+            missing = &cs[i];
+        ci += ps[i].ci_high - ps[i].estimate;
+        pi += ps[i].pi_high - ps[i].estimate;
+        size_t used = strlen(parts);
+        snprintf(parts + used, sizeof parts - used, "%s%s %.4g", i ? " + " : "",
+                 cs[i].response, ps[i].estimate);
+    }
+    note_add(note, len, "sum of components: %s", parts);
+    if (missing) {
+        note_add(note, len, "no interval for the total: %s has none", missing->response);
+        return;
+    }
+    note_add(note, len, "total intervals: sums of the component half-widths (conservative)");
+    p->ci_low = p->estimate - ci;
+    p->ci_high = p->estimate + ci;
+    p->pi_low = p->estimate - pi;
+    p->pi_high = p->estimate + pi;
+}
+
+static bool predict_target(const experiment_input *in, const component *cs, size_t ti,
+                           ols_prediction *ps, report *out)
+{
+    const target_config *t = &in->targets[ti];
+    char note[4096] = "";
+    report_prediction p = {.config = ti, .estimate = NAN, .ci_low = NAN, .ci_high = NAN,
+                           .pi_low = NAN, .pi_high = NAN};
+    bool all = true;
+    for (size_t i = 0; i < in->nresponses; i++)
+        all &= predict_component(in, &cs[i], t->rows[0], &ps[i], note, sizeof note);
+    if (all && in->nresponses == 1) {
+        p.estimate = ps[0].estimate;
+        p.extrapolation = ps[0].extrapolation;
+        p.ci_low = ps[0].ci_low;
+        p.ci_high = ps[0].ci_high;
+        p.pi_low = ps[0].pi_low;
+        p.pi_high = ps[0].pi_high;
+    } else if (all) {
+        sum_components(cs, in->nresponses, ps, &p, note, sizeof note);
+    }
+    if (p.extrapolation && all)
+        note_add(note, sizeof note,
+                 "extrapolation: the target's leverage exceeds every training run's");
+    note_history(t, note, sizeof note);
+    p.note = note[0] ? note : NULL;
+    bool ok = report_add_prediction(out, &p);
+    for (size_t i = 0; ok && all && in->nresponses > 1 && i < in->nresponses; i++) {
+        report_part part = {ti, (char *)cs[i].response, ps[i].estimate, ps[i].ci_low,
+                            ps[i].ci_high, ps[i].pi_low, ps[i].pi_high};
+        ok = report_add_part(out, &part);
+    }
+    return ok;
+}
+
+/* ------------------------------------------------------------------ */
+
+bool model_scopred_run(const experiment_input *in, report *out, char *err, size_t errlen)
+{
+    if (!model_scopred_check_options(&in->camp->runs, in->exp->options, err, errlen)) {
+        experiment_point_at(in, "options", 0);
+        return false;
+    }
+    component *cs = calloc(in->nresponses + 1, sizeof *cs);
+    ols_prediction *ps = calloc(in->nresponses + 1, sizeof *ps);
+    bool ok = cs && ps;
+    if (!ok)
+        fail(err, errlen, "out of memory");
+    for (size_t i = 0; ok && i < in->nresponses; i++) {
+        cs[i].response = in->responses[i];
+        ok = fit_component(in, &cs[i], err, errlen);
+    }
+    /* A refit for the calibration reads the estimates alone: the fit's
+     * statistics and diagnostics (a second regression over every run) are
+     * left out. */
+    if (ok && !in->estimates_only && !(ok = report_fits(in, cs, in->nresponses, out)))
+        fail(err, errlen, "out of memory");
+    for (size_t t = 0; ok && t < in->ntargets; t++)
+        if (!(ok = predict_target(in, cs, t, ps, out)))
+            fail(err, errlen, "out of memory");
+    /* The fit's term values go to the calibration's refits (the design
+     * now belongs to in->designs; keeping it is only a saving). */
+    for (size_t i = 0; ok && in->designs && !in->estimates_only && i < in->nresponses; i++) {
+        experiment_design_keep(in->designs, cs[i].response, cs[i].f.text, cs[i].f.nterms,
+                               cs[i].x);
+        cs[i].x = NULL;
+    }
+    for (size_t i = 0; cs && i < in->nresponses; i++)
+        component_free(&cs[i]);
+    free(cs);
+    free(ps);
+    return ok;
+}

@@ -1,0 +1,63 @@
+/*
+ * stripfits.h — strip-model fits made on first use, one per (cluster, code,
+ * message length) over a set of labelled runs, and shared by whoever needs
+ * them: the strip and multi-cluster adapters and `perfcast advise`.
+ *
+ * Ownership: a stripfits owns its fits (released by stripfits_free); the
+ * labelled runs and the strings in them are borrowed and must outlive it.
+ */
+#ifndef PERFCAST_STRIPFITS_H
+#define PERFCAST_STRIPFITS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include "gen/fit/meshrows.h"
+#include "models/report.h"
+#include "models/strip.h"
+
+/* Options shared by every fit (see gen/fit/model_strip.c for the keys). */
+typedef struct {
+    double np0[32];
+    size_t nnp0;          /* 0 = every np >= 2 among the runs */
+    double work_tol;
+} stripfit_settings;
+
+typedef struct {
+    const char *cluster;
+    const char *code;
+    double msg_len;       /* NAN = every message length */
+    bool ok;
+    strip_model model;    /* when ok */
+    char error[400];      /* when not ok: "strip fit for cluster X, code Y: reason" */
+    char prefix[200];     /* report prefix, set by stripfits_report */
+} stripfit;
+
+typedef struct {
+    stripfit_settings settings;
+    const labelled_run *runs;
+    size_t nruns;
+    stripfit **fits;      /* stable pointers */
+    size_t nfits;
+} stripfits;
+
+void stripfits_init(stripfits *f, const stripfit_settings *s, const labelled_run *runs,
+                    size_t nruns);
+
+void stripfits_free(stripfits *f);
+
+/* The fit for cluster, code and message length (NAN = any), made now if
+ * new. NULL only when out of memory; check ->ok. */
+const stripfit *stripfits_get(stripfits *f, const char *cluster, const char *code,
+                              double msg_len);
+
+/* Parse np0 and work_tol from experiment options already split by rjopts
+ * (text values, NULL when absent); false with err on a bad value. */
+bool stripfits_settings(const char *np0, const char *work_tol, stripfit_settings *s, char *err,
+                        size_t errlen);
+
+/* Coefficients, stats, equation part and warnings of every successful fit,
+ * each prefixed "cluster/code/nb=N: " when there are several. eq gets the
+ * fitted equations joined by "; ". False only when out of memory. */
+bool stripfits_report(stripfits *f, report *r, char *eq, size_t eqlen);
+
+#endif

@@ -1,0 +1,122 @@
+/*
+ * import.h — turning benchmark results in other tools' formats into an
+ * archive campaign (runs.csv + experiments.csv + README.md).
+ *
+ * Every format reader (gen/import/import_extrap.c, import_reframe.c, import_sacct.c,
+ * import_table.c for JUBE and any CSV) fills an import_rows: a table of text
+ * cells whose columns are runs.csv columns, in the order they were first
+ * used. import_write_campaign then merges it into the archive:
+ *
+ *   - the campaign folder is created when absent;
+ *   - runs.csv gets the new rows appended; a row equal to one already there
+ *     (same text in every column) is not added twice, so importing a file
+ *     again adds nothing; rows already there are never changed. When new
+ *     columns appear, runs.csv is rewritten (atomically, via a temporary
+ *     file and rename) with the old rows' cells unchanged and the new
+ *     columns empty;
+ *   - experiments.csv gets the default experiments (one per response column)
+ *     whose names are not there yet;
+ *   - README.md is written when absent, else a line saying what was added is
+ *     appended;
+ *   - every cluster named by the rows that clusters.csv lacks is appended to
+ *     clusters.csv (name and a description saying it came from an import).
+ *
+ * Problems in the input are recorded as FILE:LINE:COL: message; a reader
+ * that records any problem imports nothing (no half-imported file).
+ *
+ * Ownership: an import_rows owns every string in it; import_rows_free
+ * releases them. Strings passed in are copied.
+ */
+#ifndef PERFCAST_IMPORT_H
+#define PERFCAST_IMPORT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "gen/base/diag.h"
+
+typedef struct {
+    char **names;   /* column names (runs.csv header), in order of first use */
+    size_t ncols;
+    char ***rows;   /* rows[r][c]: cell text or NULL (empty); c < nrow_cols[r] */
+    size_t *nrow_cols;
+    size_t nrows;
+    char **responses; /* columns the default experiments predict, in order */
+    size_t nresponses;
+    char **notes;   /* lines for the campaign README (units, what was skipped) */
+    size_t nnotes;
+} import_rows;
+
+/* A source column renamed to a runs.csv column: --map from=to. */
+typedef struct {
+    const char *from;
+    const char *to;
+} import_map;
+
+/* What the command line asked for. */
+typedef struct {
+    const char *format;       /* extrap | reframe | sacct | jube | csv */
+    const char *archive;      /* archive folder */
+    const char *campaign;     /* campaign folder name */
+    const char *cluster;      /* cluster for rows whose source names none; NULL = "imported" */
+    const char *response;     /* column the default experiment predicts; NULL = the format's */
+    const import_map *maps;   /* --map pairs */
+    size_t nmaps;
+} import_request;
+
+void import_rows_init(import_rows *t);
+void import_rows_free(import_rows *t);
+
+/* Start a new, empty row; false when out of memory. */
+bool import_rows_add_row(import_rows *t);
+
+/* Set column of the last row to value (copied; NULL or "" = empty).
+ * Adds the column when it is new. False when out of memory. */
+bool import_rows_set(import_rows *t, const char *column, const char *value);
+
+/* Set a number with the shortest text that reads back as the same double. */
+bool import_rows_set_number(import_rows *t, const char *column, double value);
+
+/* The cell of row r, column name; NULL when empty or absent. */
+const char *import_rows_get(const import_rows *t, size_t r, const char *column);
+
+/* Record a response column (once) and a README note (printf-formatted). */
+bool import_rows_add_response(import_rows *t, const char *column);
+bool import_rows_note(import_rows *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* The runs.csv column a source name becomes: the --map target when one is
+ * given, else the name itself. Borrowed from req or name. */
+const char *import_mapped(const import_request *req, const char *name);
+
+/* A column name usable in formulas and filters, made from any text: letters,
+ * digits and '_' kept, every other run of characters one '_', a leading
+ * digit prefixed with '_'. Malloc'ed (caller frees); NULL when out of memory. */
+char *import_identifier(const char *text);
+
+/* A cluster name from a scheduler's system and partition (NULL = none):
+ * "system-partition", every character but letters, digits, '.', '_' and
+ * '-' made '-'. Malloc'ed; NULL when out of memory. */
+char *import_cluster_name(const char *system, const char *partition);
+
+/* Check the rows (np whole and >= 1 in every row, a time or response
+ * column present) and merge them into the archive as described above.
+ * source names the imported files for the README. Returns the number of
+ * rows added, or -1 with the reason in diags. */
+long import_write_campaign(const import_request *req, const import_rows *rows,
+                           const char *source, diag_list *diags);
+
+/* The readers, one per format (gen/import_<format>.c). Each parses path
+ * (shown as display in messages) and appends rows to out; false when the
+ * file has problems (recorded in diags). */
+bool import_read_extrap(const import_request *req, const char *path, import_rows *out,
+                        diag_list *diags);
+bool import_read_reframe(const import_request *req, const char *path, import_rows *out,
+                         diag_list *diags);
+bool import_read_sacct(const import_request *req, const char *path, import_rows *out,
+                       diag_list *diags);
+bool import_read_jube(const import_request *req, const char *path, import_rows *out,
+                      diag_list *diags);
+bool import_read_csv(const import_request *req, const char *path, import_rows *out,
+                     diag_list *diags);
+
+#endif

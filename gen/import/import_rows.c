@@ -1,0 +1,182 @@
+/*
+ * import_rows.c — the table every importer fills (see import.h).
+ */
+#include "gen/base/textout.h"
+#include "gen/import/import.h"
+
+#include <ctype.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void import_rows_init(import_rows *t)
+{
+    memset(t, 0, sizeof *t);
+}
+
+static void free_strings(char **s, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        free(s[i]);
+    free(s);
+}
+
+void import_rows_free(import_rows *t)
+{
+    for (size_t r = 0; r < t->nrows; r++)
+        free_strings(t->rows[r], t->nrow_cols[r]);
+    free(t->rows);
+    free(t->nrow_cols);
+    free_strings(t->names, t->ncols);
+    free_strings(t->responses, t->nresponses);
+    free_strings(t->notes, t->nnotes);
+    memset(t, 0, sizeof *t);
+}
+
+/* Append a copy of s to the array *items of *n strings. */
+static bool push_string(char ***items, size_t *n, const char *s)
+{
+    char *copy = strdup(s);
+    char **more = copy ? realloc(*items, (*n + 1) * sizeof *more) : NULL;
+    if (!more) {
+        free(copy);
+        return false;
+    }
+    more[(*n)++] = copy;
+    *items = more;
+    return true;
+}
+
+bool import_rows_add_row(import_rows *t)
+{
+    char ***rows = realloc(t->rows, (t->nrows + 1) * sizeof *rows);
+    if (!rows)
+        return false;
+    t->rows = rows;
+    size_t *widths = realloc(t->nrow_cols, (t->nrows + 1) * sizeof *widths);
+    if (!widths)
+        return false;
+    t->nrow_cols = widths;
+    t->rows[t->nrows] = NULL;
+    t->nrow_cols[t->nrows] = 0;
+    t->nrows++;
+    return true;
+}
+
+static long column_index(const import_rows *t, const char *column)
+{
+    for (size_t c = 0; c < t->ncols; c++)
+        if (strcmp(t->names[c], column) == 0)
+            return (long)c;
+    return -1;
+}
+
+bool import_rows_set(import_rows *t, const char *column, const char *value)
+{
+    if (t->nrows == 0)
+        return false;
+    long c = column_index(t, column);
+    if (c < 0) {
+        if (!push_string(&t->names, &t->ncols, column))
+            return false;
+        c = (long)t->ncols - 1;
+    }
+    size_t r = t->nrows - 1;
+    if ((size_t)c >= t->nrow_cols[r]) {
+        char **cells = realloc(t->rows[r], t->ncols * sizeof *cells);
+        if (!cells)
+            return false;
+        for (size_t k = t->nrow_cols[r]; k < t->ncols; k++)
+            cells[k] = NULL;
+        t->rows[r] = cells;
+        t->nrow_cols[r] = t->ncols;
+    }
+    char *copy = NULL;
+    if (value && *value && !(copy = strdup(value)))
+        return false;
+    free(t->rows[r][c]);
+    t->rows[r][c] = copy;
+    return true;
+}
+
+bool import_rows_set_number(import_rows *t, const char *column, double value)
+{
+    char text[32];
+    textout_shortest_number(text, sizeof text, value);
+    return import_rows_set(t, column, text);
+}
+
+const char *import_rows_get(const import_rows *t, size_t r, const char *column)
+{
+    long c = column_index(t, column);
+    if (c < 0 || r >= t->nrows || (size_t)c >= t->nrow_cols[r])
+        return NULL;
+    return t->rows[r][c];
+}
+
+bool import_rows_add_response(import_rows *t, const char *column)
+{
+    for (size_t i = 0; i < t->nresponses; i++)
+        if (strcmp(t->responses[i], column) == 0)
+            return true;
+    return push_string(&t->responses, &t->nresponses, column);
+}
+
+bool import_rows_note(import_rows *t, const char *fmt, ...)
+{
+    char line[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    for (size_t i = 0; i < t->nnotes; i++)
+        if (strcmp(t->notes[i], line) == 0)
+            return true;
+    return push_string(&t->notes, &t->nnotes, line);
+}
+
+const char *import_mapped(const import_request *req, const char *name)
+{
+    for (size_t i = 0; i < req->nmaps; i++)
+        if (strcmp(req->maps[i].from, name) == 0)
+            return req->maps[i].to;
+    return name;
+}
+
+char *import_identifier(const char *text)
+{
+    size_t n = strlen(text);
+    char *out = malloc(n + 2);
+    if (!out)
+        return NULL;
+    size_t k = 0;
+    if (isdigit((unsigned char)text[0]))
+        out[k++] = '_';
+    for (const char *p = text; *p; p++) {
+        unsigned char ch = (unsigned char)*p;
+        if (isalnum(ch) || ch == '_')
+            out[k++] = (char)ch;
+        else if (k > 0 && out[k - 1] != '_')
+            out[k++] = '_';
+    }
+    while (k > 1 && out[k - 1] == '_')
+        k--;
+    if (k == 0)
+        out[k++] = '_';
+    out[k] = '\0';
+    return out;
+}
+
+char *import_cluster_name(const char *system, const char *partition)
+{
+    size_t n = strlen(system) + (partition ? strlen(partition) : 0) + 2;
+    char *out = malloc(n);
+    if (!out)
+        return NULL;
+    snprintf(out, n, "%s%s%s", system, partition ? "-" : "", partition ? partition : "");
+    for (char *p = out; *p; p++)
+        if (!isalnum((unsigned char)*p) && *p != '.' && *p != '_' && *p != '-')
+            *p = '-';
+    return out;
+}

@@ -1,0 +1,453 @@
+/*
+ * archive.c — loads clusters.csv and every campaign folder of an archive.
+ *
+ * A campaign is all-or-nothing: if any of its files has a problem, the
+ * problems are reported and the campaign is skipped, so a site never shows
+ * predictions built on half a file. Other campaigns are unaffected. The
+ * exception is a problem in one row of experiments.csv: it concerns that
+ * experiment only, which is marked (experiment_info.problem) and not run,
+ * while the campaign and its other experiments load.
+ */
+#include "gen/ingest/archive.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "gen/base/csvread.h"
+#include "gen/base/fileio.h"
+#include "gen/base/run_engine.h"
+#include "gen/ingest/campaign_settings.h"
+#include "gen/ingest/experiment_check.h"
+#include "gen/ingest/schema.h"
+
+static const column_spec cluster_columns[] = {
+    {"cluster", RULE_TEXT, true, true, "the resource's name, unique"},
+    {"description", RULE_TEXT, false, false, "free text"},
+    {"nodes", RULE_COUNT, false, false, "number of nodes"},
+    {"cores_per_node", RULE_COUNT, false, false, "cores per node"},
+    {"mem_per_core_gb", RULE_POSITIVE, false, false, "memory per core, GB"},
+    {"interconnect", RULE_TEXT, false, false, "network fabric"},
+    {"rate_per_core_hour", RULE_NONNEGATIVE, false, false, "charge per core-hour"},
+    {"currency", RULE_TEXT, false, false, "unit of the charge"},
+    {"mbw_read_gbs", RULE_POSITIVE, false, false, "memory read bandwidth per node, GB/s"},
+    {"mbw_write_gbs", RULE_POSITIVE, false, false, "memory write bandwidth per node, GB/s"},
+    {"net_bw_gbs", RULE_POSITIVE, false, false, "network bandwidth per node, GB/s"},
+    {"platform_contribution", RULE_POSITIVE, false, false, "relative platform speed"},
+    /* A simulated cluster (SimGrid SMPI; mgbench/smpi_platform reads these). */
+    {"sim_core_speed", RULE_POSITIVE, false, false, "simulated core speed, relative"},
+    {"sim_link_bw_gbs", RULE_POSITIVE, false, false, "simulated node link, GB/s"},
+    {"sim_link_lat_us", RULE_POSITIVE, false, false, "simulated node link latency, us"},
+    {"sim_backbone_bw_gbs", RULE_POSITIVE, false, false, "simulated switch, GB/s"},
+    {"sim_backbone_lat_us", RULE_POSITIVE, false, false, "simulated switch latency, us"},
+    {"sim_uplink_bw_gbs", RULE_POSITIVE, false, false, "simulated uplink to other clusters, GB/s"},
+    {"sim_uplink_lat_us", RULE_POSITIVE, false, false, "simulated uplink latency, us"},
+    {NULL, RULE_TEXT, false, false, NULL},
+};
+
+static const column_spec run_columns[] = {
+    {"cluster", RULE_TEXT, true, true, "the cluster of clusters.csv the run used"},
+    {"code", RULE_TEXT, false, false, "the program that ran"},
+    {"np", RULE_COUNT, true, true, "number of processes"},
+    {"npa", RULE_COUNT, false, false, "processes along the first grid axis"},
+    {"npb", RULE_COUNT, false, false, "processes along the second grid axis"},
+    {"na", RULE_COUNT, false, false, "mesh points along the first axis"},
+    {"nb", RULE_COUNT, false, false, "mesh points along the second axis"},
+    {"nodes", RULE_COUNT, false, false, "nodes used"},
+    {"ppn", RULE_COUNT, false, false, "processes per node"},
+    {"work_mb", RULE_POSITIVE, false, false, "memory per process, MB"},
+    /* Only experiments whose response is time_s need it: check says so there. */
+    {"time_s", RULE_POSITIVE, false, false, "wall time, seconds; empty = to predict"},
+    {"rep", RULE_INDEX, false, false, "repetition number"},
+    {"date", RULE_DATE, false, false, "date of the run"},
+    {"note", RULE_TEXT, false, false, "free text"},
+    {"dataset", RULE_TEXT, false, false, "input data set"},
+    {"seq_of_np", RULE_COUNT, false, false, "sequential run standing for this np's per-process mesh"},
+    {"engine", RULE_TEXT, false, false,
+     "openmpi (a real run) or smpi (simulated by SimGrid SMPI); empty = openmpi"},
+    {NULL, RULE_TEXT, false, false, NULL},
+};
+
+static const column_spec experiment_columns[] = {
+    {"name", RULE_TEXT, true, true, "the experiment's name"},
+    {"model", RULE_TEXT, true, true, "scopred, strip, block, multicluster or multicore"},
+    {"response", RULE_TEXT, false, false, "column(s) to predict"},
+    {"formula", RULE_TEXT, false, false, "the model's formula"},
+    {"train", RULE_TEXT, false, false, "filter of the runs to fit"},
+    {"target", RULE_TEXT, false, false, "filter of the runs to predict"},
+    {"title", RULE_TEXT, false, false, "a human title"},
+    {"options", RULE_TEXT, false, false, "key=value;key=value"},
+    {NULL, RULE_TEXT, false, false, NULL},
+};
+
+/* ------------------------------------------------------------------ */
+/* Small helpers                                                       */
+
+static char *dup_or_null(const char *s)
+{
+    return s ? strdup(s) : NULL;
+}
+
+/* Read a whole text file of the archive (root); NULL (and a problem,
+ * unless missing_ok) on failure. */
+static char *read_text(const char *root, const char *path, const char *display, bool missing_ok,
+                       diag_list *d)
+{
+    size_t len;
+    char *buf;
+    fileio_status status = fileio_read_inside(root, path, FILEIO_MAX_BYTES, &buf, &len);
+    if (status != FILEIO_OK) {
+        if (!(missing_ok && status == FILEIO_MISSING))
+            diag_add(d, display, 0, 0, "cannot read: %s", fileio_status_text(status, errno));
+        return NULL;
+    }
+    if (strlen(buf) != len || csv_utf8_invalid_at(buf, len) != len) {
+        diag_add(d, display, 0, 0, "not UTF-8 text");
+        free(buf);
+        return NULL;
+    }
+    return buf;
+}
+
+/* Load one CSV file of the archive (root) into a typed table, streamed
+ * (a runs.csv can have millions of rows); false when it is unusable or
+ * has any problem. */
+static bool load_csv(const char *root, const char *path, const schema *s, table *out, diag_list *d)
+{
+    schema_stream st;
+    size_t before = d->count;
+    schema_stream_init(&st, s, out, d);
+    if (csv_read_rows(root, path, s->file, schema_stream_lines, schema_stream_row, &st, d))
+        schema_stream_finish(&st);
+    else
+        schema_stream_discard(&st); /* unusable as a whole: nothing of it is kept */
+    return d->count == before;
+}
+
+/* ------------------------------------------------------------------ */
+/* Clusters                                                            */
+
+static bool load_clusters(archive *a, diag_list *d)
+{
+    char *path = fileio_join(a->dir, "clusters.csv");
+    if (!path)
+        return false;
+    schema s = {.file = path, .specs = cluster_columns, .allow_unknown = true};
+    bool ok = load_csv(a->dir, path, &s, &a->cluster_table, d);
+    const table *t = &a->cluster_table;
+    a->clusters = t->nrows ? calloc(t->nrows, sizeof *a->clusters) : NULL;
+    for (size_t r = 0; r < t->nrows && a->clusters; r++) {
+        const char *name = table_text_named(t, r, "cluster");
+        if (archive_cluster(a, name)) {
+            diag_add(d, path, t->line[r], 1, "duplicate cluster '%s' (expected each cluster once)", name);
+            ok = false;
+            continue;
+        }
+        cluster_info *c = &a->clusters[a->nclusters++];
+        c->name = strdup(name);
+        c->description = dup_or_null(table_text_named(t, r, "description"));
+        c->interconnect = dup_or_null(table_text_named(t, r, "interconnect"));
+        c->currency = dup_or_null(table_text_named(t, r, "currency"));
+        c->nodes = table_number_named(t, r, "nodes");
+        c->cores_per_node = table_number_named(t, r, "cores_per_node");
+        c->mem_per_core_gb = table_number_named(t, r, "mem_per_core_gb");
+        c->rate_per_core_hour = table_number_named(t, r, "rate_per_core_hour");
+        c->mbw_read_gbs = table_number_named(t, r, "mbw_read_gbs");
+        c->mbw_write_gbs = table_number_named(t, r, "mbw_write_gbs");
+        c->net_bw_gbs = table_number_named(t, r, "net_bw_gbs");
+        c->platform_contribution = table_number_named(t, r, "platform_contribution");
+        c->line = t->line[r];
+    }
+    free(path);
+    return ok && a->nclusters > 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Campaigns                                                           */
+
+static const char *check_cluster_known(void *ctx, const char *column, const char *value)
+{
+    const archive *a = ctx;
+    if (strcmp(column, "cluster") == 0 && !archive_cluster(a, value))
+        return "unknown cluster (not in clusters.csv)";
+    if (strcmp(column, "engine") == 0)
+        return run_engine_check(value);
+    return NULL;
+}
+
+static void campaign_free(campaign *c)
+{
+    free(c->name);
+    free(c->dir);
+    table_free(&c->runs);
+    for (size_t i = 0; i < c->nexperiments; i++) {
+        experiment_info *e = &c->experiments[i];
+        free(e->name);
+        free(e->model);
+        free(e->response);
+        free(e->formula);
+        free(e->train);
+        free(e->target);
+        free(e->title);
+        free(e->options);
+        free(e->problem);
+    }
+    free(c->experiments);
+    free(c->readme);
+    free(c->procs);
+    memset(c, 0, sizeof *c);
+}
+
+static void fill_experiment(experiment_info *e, const table *t, size_t r)
+{
+    e->name = dup_or_null(table_text_named(t, r, "name"));
+    e->model = dup_or_null(table_text_named(t, r, "model"));
+    const char *response = table_text_named(t, r, "response");
+    e->response = strdup(response ? response : "time_s");
+    e->formula = dup_or_null(table_text_named(t, r, "formula"));
+    e->train = dup_or_null(table_text_named(t, r, "train"));
+    e->target = dup_or_null(table_text_named(t, r, "target"));
+    e->title = dup_or_null(table_text_named(t, r, "title"));
+    e->options = dup_or_null(table_text_named(t, r, "options"));
+    e->line = t->line[r];
+}
+
+/* Problems d->items[first..] found in single rows of experiments.csv
+ * (below the header line): each marks the experiment of its row, whose
+ * first problem is kept as "experiments.csv:LINE:COL: message". Returns
+ * how many there are; the others (the header, the file) are the
+ * campaign's. */
+static size_t mark_row_problems(campaign *c, const diag_list *d, size_t first, long header_line)
+{
+    size_t n = 0;
+    for (size_t i = first; i < d->count; i++) {
+        const diag *g = &d->items[i];
+        if (g->line <= header_line)
+            continue;
+        n++;
+        for (size_t k = 0; k < c->nexperiments; k++) {
+            experiment_info *e = &c->experiments[k];
+            if (e->line != g->line || e->problem)
+                continue;
+            size_t len = strlen(g->message) + 64;
+            if ((e->problem = malloc(len)) != NULL)
+                snprintf(e->problem, len, "experiments.csv:%ld:%ld: %s", g->line,
+                         g->column > 0 ? g->column : 1, g->message);
+        }
+    }
+    return n;
+}
+
+/* Load experiments.csv; returns how many of the problems found concern
+ * single experiments (see mark_row_problems). */
+static size_t load_experiments(const archive *a, campaign *c, const char *path, const char *display,
+                               diag_list *d)
+{
+    csv_doc doc;
+    table t;
+    size_t before = d->count, in_rows = 0;
+    schema s = {.file = display, .specs = experiment_columns, .allow_no_rows = true};
+    table_init(&t);
+    if (csv_read_file_inside(a->dir, path, display, &doc, d) && schema_load_table(&doc, &s, &t, d)) {
+        c->experiments = t.nrows ? calloc(t.nrows, sizeof *c->experiments) : NULL;
+        for (size_t r = 0; r < t.nrows && c->experiments; r++)
+            fill_experiment(&c->experiments[c->nexperiments++], &t, r);
+        experiment_locate_all(c->experiments, c->nexperiments, &doc);
+        experiment_check_all(&c->runs, c->experiments, c->nexperiments, &doc, display, d);
+        in_rows = mark_row_problems(c, d, before, doc.rows[0].line);
+    }
+    csv_doc_free(&doc);
+    table_free(&t);
+    return in_rows;
+}
+
+static bool load_campaign(const archive *a, const char *name, campaign *c, diag_list *d)
+{
+    memset(c, 0, sizeof *c);
+    table_init(&c->runs);
+    c->name = strdup(name);
+    c->dir = fileio_join(a->dir, name);
+    char *runs = fileio_join(c->dir, "runs.csv");
+    char *exps = fileio_join(c->dir, "experiments.csv");
+    char *readme = fileio_join(c->dir, "README.md");
+    size_t before = d->count, in_rows = 0;
+    campaign_settings settings = {0};
+    column_spec *specs = NULL;
+    if (c->name && c->dir && runs && exps && readme &&
+        campaign_settings_load(a->dir, c->dir, run_columns, &settings, d) &&
+        (specs = campaign_settings_run_columns(run_columns, &settings)) != NULL) {
+        schema s = {.file = runs, .specs = specs, .allow_unknown = true,
+                    .check_text = check_cluster_known, .check_ctx = (void *)a};
+        bool runs_ok = load_csv(a->dir, runs, &s, &c->runs, d);
+        c->procs = settings.procs; /* the campaign owns it now */
+        settings.procs = NULL;
+        struct stat st;
+        if (stat(exps, &st) != 0)
+            diag_add(d, exps, 0, 0, "missing experiments.csv (expected the campaign's experiments: "
+                     "a header line 'name,model,response,formula,train,target,title,options')");
+        else if (runs_ok)
+            in_rows = load_experiments(a, c, exps, exps, d);
+        campaign_mark_results(c);
+        c->readme = read_text(a->dir, readme, readme, true, d);
+        if (!c->readme && stat(readme, &st) != 0)
+            diag_add(d, readme, 0, 0, "missing README.md (expected the campaign's description and source)");
+    } else if (d->count == before) {
+        diag_add(d, name, 0, 0, "out of memory");
+    }
+    campaign_settings_free(&settings);
+    free(specs);
+    free(runs);
+    free(exps);
+    free(readme);
+    return d->count - before == in_rows;
+}
+
+static int compare_names(const void *x, const void *y)
+{
+    return strcmp(*(char *const *)x, *(char *const *)y);
+}
+
+/* Whether the entry name of dir is a campaign folder. A link to a folder
+ * outside the archive is reported and left out: perfcast reads nothing
+ * from outside the archive. */
+static bool is_campaign_dir(const char *dir, const char *name, diag_list *d)
+{
+    char *path = fileio_join(dir, name);
+    struct stat st;
+    bool is_dir = path && stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+    if (is_dir && !fileio_is_inside(dir, path)) {
+        diag_add(d, path, 0, 0, "the campaign folder is a link to a folder outside the archive "
+                 "(expected a folder inside the archive; copy it in instead of linking it)");
+        is_dir = false;
+    }
+    free(path);
+    return is_dir;
+}
+
+/* Sub-folders of dir, sorted byte-wise so every machine lists them alike. */
+static char **list_campaigns(const char *dir, size_t *count, diag_list *d)
+{
+    *count = 0;
+    DIR *h = opendir(dir);
+    if (!h) {
+        diag_add(d, dir, 0, 0, "cannot open the archive folder: %s", strerror(errno));
+        return NULL;
+    }
+    char **names = NULL;
+    size_t cap = 0;
+    struct dirent *ent;
+    while ((ent = readdir(h)) != NULL) {
+        if (ent->d_name[0] == '.' || !is_campaign_dir(dir, ent->d_name, d))
+            continue;
+        if (*count == cap) {
+            cap = cap ? cap * 2 : 16;
+            char **more = realloc(names, cap * sizeof *names);
+            if (!more)
+                break;
+            names = more;
+        }
+        if (!(names[*count] = strdup(ent->d_name)))
+            break;
+        (*count)++;
+    }
+    closedir(h);
+    if (*count)
+        qsort(names, *count, sizeof *names, compare_names);
+    return names;
+}
+
+bool archive_load(const char *dir, archive *a, diag_list *d)
+{
+    memset(a, 0, sizeof *a);
+    table_init(&a->cluster_table);
+    a->dir = strdup(dir);
+    if (!a->dir)
+        return false;
+    struct stat st;
+    if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
+        diag_add(d, dir, 0, 0, "not an archive folder (expected a folder with clusters.csv)");
+        return false;
+    }
+    if (!load_clusters(a, d))
+        return false;
+    size_t n;
+    char **names = list_campaigns(dir, &n, d);
+    a->campaigns = n ? calloc(n, sizeof *a->campaigns) : NULL;
+    a->skipped = n ? calloc(n, sizeof *a->skipped) : NULL;
+    for (size_t i = 0; i < n; i++) {
+        campaign c;
+        if (a->campaigns && load_campaign(a, names[i], &c, d)) {
+            a->campaigns[a->ncampaigns++] = c;
+            free(names[i]);
+        } else {
+            campaign_free(&c);
+            if (a->skipped)
+                a->skipped[a->nskipped++] = names[i];
+            else
+                free(names[i]);
+        }
+    }
+    free(names);
+    return true;
+}
+
+void archive_free(archive *a)
+{
+    for (size_t i = 0; i < a->nclusters; i++) {
+        cluster_info *c = &a->clusters[i];
+        free(c->name);
+        free(c->description);
+        free(c->interconnect);
+        free(c->currency);
+    }
+    free(a->clusters);
+    table_free(&a->cluster_table);
+    for (size_t i = 0; i < a->ncampaigns; i++)
+        campaign_free(&a->campaigns[i]);
+    free(a->campaigns);
+    for (size_t i = 0; i < a->nskipped; i++)
+        free(a->skipped[i]);
+    free(a->skipped);
+    free(a->dir);
+    memset(a, 0, sizeof *a);
+}
+
+const cluster_info *archive_cluster(const archive *a, const char *name)
+{
+    for (size_t i = 0; name && i < a->nclusters; i++)
+        if (strcmp(a->clusters[i].name, name) == 0)
+            return &a->clusters[i];
+    return NULL;
+}
+
+const campaign *archive_campaign(const archive *a, const char *name)
+{
+    for (size_t i = 0; name && i < a->ncampaigns; i++)
+        if (strcmp(a->campaigns[i].name, name) == 0)
+            return &a->campaigns[i];
+    return NULL;
+}
+
+const experiment_info *campaign_experiment(const campaign *c, const char *name)
+{
+    for (size_t i = 0; name && i < c->nexperiments; i++)
+        if (strcmp(c->experiments[i].name, name) == 0)
+            return &c->experiments[i];
+    return NULL;
+}
+
+const char *campaign_procs(const campaign *c)
+{
+    return c->procs ? c->procs : "np";
+}
+
+void campaign_mark_results(campaign *c)
+{
+    for (size_t i = 0; i < c->nexperiments; i++)
+        if (c->experiments[i].response)
+            campaign_mark_response(&c->runs, c->experiments[i].response);
+}

@@ -1,0 +1,297 @@
+/*
+ * site.c — the order of a build: data, templates, pages, swap.
+ */
+#include "gen/site/site.h"
+#include "gen/base/hash.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "gen/base/fileio.h"
+#include "gen/site/site_data.h"
+#include "gen/site/site_inputs.h"
+#include "gen/site/site_out.h"
+#include "gen/site/site_pages.h"
+#include "render/template.h"
+
+static char *read_template_file(const char *dir, const char *name, char *err, size_t errlen)
+{
+    char *path = fileio_join(dir, name);
+    if (!path) {
+        snprintf(err, errlen, "out of memory");
+        return NULL;
+    }
+    /* Templates are published: like archive files, they must lie inside
+     * their folder and be regular files. */
+    char *text;
+    size_t len;
+    fileio_status status = fileio_read_inside(dir, path, FILEIO_MAX_BYTES, &text, &len);
+    if (status != FILEIO_OK)
+        snprintf(err, errlen, "cannot read the template %s: %s", path,
+                 fileio_status_text(status, errno));
+    free(path);
+    return text;
+}
+
+/* Campaign and cluster pages (with their charts, which is where the time
+ * goes) are independent: workers take the next one until none is left. */
+typedef struct {
+    pthread_mutex_t lock;
+    size_t next, njobs;
+    bool failed;
+} job_queue;
+
+typedef struct {
+    site_ctx ctx;
+    job_queue *queue;
+    pthread_t thread;
+} worker;
+
+static bool take_job(job_queue *q, size_t *job)
+{
+    pthread_mutex_lock(&q->lock);
+    bool ok = !q->failed && q->next < q->njobs;
+    if (ok)
+        *job = q->next++;
+    pthread_mutex_unlock(&q->lock);
+    return ok;
+}
+
+static void *work(void *arg)
+{
+    worker *w = arg;
+    size_t ncamps = w->ctx.data->ncamps, job;
+    while (take_job(w->queue, &job)) {
+        bool ok = job < ncamps ? site_write_campaign(&w->ctx, job)
+                               : site_write_cluster(&w->ctx, job - ncamps);
+        if (!ok) {
+            pthread_mutex_lock(&w->queue->lock);
+            w->queue->failed = true;
+            pthread_mutex_unlock(&w->queue->lock);
+        }
+    }
+    return NULL;
+}
+
+static size_t thread_count(const site_options *opt)
+{
+    long n = opt->jobs > 0 ? opt->jobs : sysconf(_SC_NPROCESSORS_ONLN);
+    return n < 1 ? 1 : n > 16 ? 16 : (size_t)n;
+}
+
+/* Run the campaign and cluster pages on the workers; c gets their counts. */
+static bool write_parallel(site_ctx *c, size_t nthreads)
+{
+    job_queue q = {.njobs = c->data->ncamps + c->data->nclusters};
+    pthread_mutex_init(&q.lock, NULL);
+    worker *w = calloc(nthreads, sizeof *w);
+    size_t started = 0;
+    for (size_t i = 0; w && i < nthreads; i++) {
+        w[i].ctx = (site_ctx){.out = c->out, .tpl = c->tpl, .data = c->data,
+                              .page_seed = c->page_seed};
+        rbuf_init(&w[i].ctx.html);
+        rbuf_init(&w[i].ctx.page);
+        w[i].queue = &q;
+        /* The first worker is this thread; the others are started. */
+        if (i == 0 || pthread_create(&w[i].thread, NULL, work, &w[i]) == 0)
+            started++;
+        else
+            break;
+    }
+    if (w && started)
+        work(&w[0]);
+    for (size_t i = 0; w && i < started; i++) {
+        if (i > 0)
+            pthread_join(w[i].thread, NULL);
+        c->pages += w[i].ctx.pages;
+        c->pages_rendered += w[i].ctx.pages_rendered;
+        c->charts += w[i].ctx.charts;
+        c->charts_drawn += w[i].ctx.charts_drawn;
+        rbuf_free(&w[i].ctx.html);
+        rbuf_free(&w[i].ctx.page);
+    }
+    bool ok = w && started && !q.failed && q.next >= q.njobs;
+    free(w);
+    pthread_mutex_destroy(&q.lock);
+    return ok;
+}
+
+static bool write_pages(site_ctx *c, const char *css, size_t nthreads)
+{
+    rbuf style;
+    rbuf_init(&style);
+    rbuf_puts(&style, css);
+    bool ok = site_file(c, "style.css", &style);
+    rbuf_free(&style);
+    ok = ok && write_parallel(c, nthreads);
+    return ok && site_write_alerts(c) && site_write_advice(c) && site_write_index(c);
+}
+
+static void count(const site_data *d, const site_ctx *c, site_stats *s)
+{
+    memset(s, 0, sizeof *s);
+    for (size_t i = 0; i < d->ncamps; i++) {
+        s->campaigns++;
+        s->skipped_campaigns += d->camps[i].camp == NULL;
+        for (size_t k = 0; k < d->camps[i].nexps; k++) {
+            s->experiments++;
+            s->failed_experiments += !d->camps[i].exps[k].res.ok;
+        }
+    }
+    s->problems = d->diags.count;
+    s->alerts = d->nalerts;
+    s->pages = c->pages;
+    s->charts = c->charts;
+    s->charts_drawn = c->charts_drawn;
+    s->pages_rendered = c->pages_rendered;
+}
+
+/* The archive's problems as printable lines. */
+static void export_diags(const site_data *d, char ***out, size_t *n)
+{
+    *out = calloc(d->diags.count + 1, sizeof **out);
+    *n = 0;
+    for (size_t i = 0; *out && i < d->diags.count; i++) {
+        const diag *g = &d->diags.items[i];
+        rbuf b;
+        rbuf_init(&b);
+        if (g->line > 0)
+            rbuf_printf(&b, "%s:%ld:%ld: %s", g->file, g->line, g->column > 0 ? g->column : 1,
+                        g->message);
+        else
+            rbuf_printf(&b, "%s: %s", g->file, g->message);
+        char *line = rbuf_take(&b);
+        if (line)
+            (*out)[(*n)++] = line;
+    }
+}
+
+/* The stats a build records with its inputs key (site_out_record_inputs),
+ * in this order; a build skipped as up to date reports them. */
+enum { SUMMARY_CAMPAIGNS, SUMMARY_SKIPPED, SUMMARY_EXPERIMENTS, SUMMARY_FAILED, SUMMARY_PAGES,
+       SUMMARY_CHARTS, SUMMARY_ALERTS, SUMMARY_N };
+
+static void summary_of(const site_stats *s, size_t *v)
+{
+    v[SUMMARY_CAMPAIGNS] = s->campaigns, v[SUMMARY_SKIPPED] = s->skipped_campaigns;
+    v[SUMMARY_EXPERIMENTS] = s->experiments, v[SUMMARY_FAILED] = s->failed_experiments;
+    v[SUMMARY_PAGES] = s->pages, v[SUMMARY_CHARTS] = s->charts, v[SUMMARY_ALERTS] = s->alerts;
+}
+
+static void stats_of(const size_t *v, size_t nfiles, site_stats *s)
+{
+    *s = (site_stats){.campaigns = v[SUMMARY_CAMPAIGNS], .skipped_campaigns = v[SUMMARY_SKIPPED],
+                      .experiments = v[SUMMARY_EXPERIMENTS], .failed_experiments = v[SUMMARY_FAILED],
+                      .pages = v[SUMMARY_PAGES], .charts = v[SUMMARY_CHARTS],
+                      .alerts = v[SUMMARY_ALERTS], .files_kept = nfiles, .up_to_date = true};
+}
+
+/* What every page's HTML depends on besides its own Markdown and
+ * variables: the template and the program that renders (a new perfcast
+ * renders every page again). 0 when the program cannot be read. */
+static uint64_t page_seed(const char *page_html)
+{
+    static const char version[] = "page-v1";
+    uint64_t program = site_program_key();
+    uint64_t h = hash_bytes(version, sizeof version, program);
+    h = hash_bytes(page_html, strlen(page_html), h);
+    return program && h ? h : 0;
+}
+
+bool site_write(const site_data *d, const site_options *opt, site_stats *stats, char *err,
+                size_t errlen)
+{
+    memset(stats, 0, sizeof *stats);
+    char *page_html = read_template_file(opt->templates_dir, "page.html", err, errlen);
+    char *css = page_html ? read_template_file(opt->templates_dir, "style.css", err, errlen) : NULL;
+    template *tpl = css ? template_parse(page_html, err, errlen) : NULL;
+    if (tpl && !template_uses(tpl, "content")) {
+        snprintf(err, errlen, "%s/page.html has no {{{content}}}", opt->templates_dir);
+        template_free(tpl);
+        tpl = NULL;
+    }
+    site_out_options oo = {.fail_after = opt->fail_after, .fail_kill = opt->fail_kill};
+    site_out *out = tpl ? site_out_begin(opt->out_dir, &oo, err, errlen) : NULL;
+    bool ok = out != NULL;
+    if (ok) {
+        site_ctx c = {.out = out, .tpl = tpl, .data = d, .base_url = opt->base_url,
+                      .previous_dir = opt->out_dir, .page_seed = page_seed(page_html)};
+        rbuf_init(&c.html);
+        rbuf_init(&c.page);
+        ok = write_pages(&c, css, thread_count(opt));
+        rbuf_free(&c.html);
+        rbuf_free(&c.page);
+        count(d, &c, stats);
+        site_out_stats os;
+        site_out_get_stats(out, &os);
+        stats->files_written = os.written;
+        stats->files_kept = os.linked;
+        if (ok && opt->inputs_key && d->diags.count == 0) {
+            size_t summary[SUMMARY_N];
+            summary_of(stats, summary);
+            site_out_record_inputs(out, opt->inputs_key, summary, SUMMARY_N);
+        }
+        if (ok) {
+            ok = site_out_commit(out, err, errlen);
+        } else {
+            snprintf(err, errlen, "%s", site_out_failed(out) ? site_out_error(out) : "out of memory");
+            site_out_abort(out);
+        }
+    }
+    template_free(tpl);
+    free(page_html);
+    free(css);
+    return ok;
+}
+
+/* The key of opt's inputs (0 under fault injection: never skip then). */
+static uint64_t inputs_key(const site_options *opt)
+{
+    return opt->fail_after < 0
+               ? site_inputs_key(opt->archive_dir, opt->templates_dir, opt->source_date_epoch)
+               : 0;
+}
+
+bool site_up_to_date(const site_options *opt)
+{
+    size_t summary[SUMMARY_N], nfiles;
+    return !fileio_folders_overlap(opt->archive_dir, opt->out_dir) &&
+           site_out_up_to_date(opt->out_dir, inputs_key(opt), summary, SUMMARY_N, &nfiles);
+}
+
+bool site_build(const site_options *opt, site_stats *stats, char ***diags, size_t *ndiags,
+                char *err, size_t errlen)
+{
+    /* A site written into the archive would be read back as a campaign on
+     * the next build; an archive inside the site would be up for removal. */
+    if (fileio_folders_overlap(opt->archive_dir, opt->out_dir)) {
+        snprintf(err, errlen,
+                 "the output folder %s and the archive %s overlap (one is inside the other); "
+                 "choose an --out outside the archive",
+                 opt->out_dir, opt->archive_dir);
+        if (diags)
+            *diags = NULL, *ndiags = 0;
+        return false;
+    }
+    site_options o = *opt;
+    o.inputs_key = inputs_key(opt);
+    size_t summary[SUMMARY_N], nfiles;
+    if (site_out_up_to_date(opt->out_dir, o.inputs_key, summary, SUMMARY_N, &nfiles)) {
+        stats_of(summary, nfiles, stats);
+        if (diags)
+            *diags = NULL, *ndiags = 0;
+        return true;
+    }
+    site_data d;
+    bool ok = site_data_load(&d, opt->archive_dir, opt->source_date_epoch, NULL, NULL, err,
+                             errlen) &&
+              site_write(&d, &o, stats, err, errlen);
+    if (diags)
+        export_diags(&d, diags, ndiags);
+    site_data_free(&d);
+    return ok;
+}

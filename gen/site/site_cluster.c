@@ -1,0 +1,338 @@
+/*
+ * site_cluster.c — one page per cluster: what it is, and the cost of every
+ * prediction made for it (configuration, predicted time, core-hours, cost
+ * in its currency) next to the same job on the other clusters, with a
+ * cost-vs-time chart of the options; and the runs for which a paper
+ * printed a prediction, with what the measured and the predicted time cost.
+ */
+#include "gen/site/site_pages.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "render/markdown.h"
+
+static const char *currency_of(const cluster_info *ci)
+{
+    return ci->currency ? ci->currency : "units";
+}
+
+static void money_cell(md_table *t, double v, const char *currency)
+{
+    rbuf cell;
+    rbuf_init(&cell);
+    site_fmt_money(&cell, v, currency);
+    md_table_text(t, rbuf_str(&cell));
+    rbuf_free(&cell);
+}
+
+static void fact_row(md_table *t, rbuf *csv, const char *name, const char *text, double v)
+{
+    rbuf cell;
+    rbuf_init(&cell);
+    if (text)
+        rbuf_puts(&cell, text);
+    else
+        site_fmt(&cell, v);
+    md_table_text(t, name);
+    md_table_text(t, rbuf_str(&cell));
+    site_csv_text(csv, name);
+    rbuf_putc(csv, ',');
+    if (text)
+        site_csv_text(csv, text);
+    else
+        site_csv_num(csv, v);
+    rbuf_putc(csv, '\n');
+    rbuf_free(&cell);
+}
+
+/* What clusters.csv says about the cluster, as a two-column table. */
+static bool facts(site_ctx *c, const site_cluster *k, const char *dir, rbuf *md)
+{
+    const cluster_info *ci = k->info;
+    if (ci->description) {
+        md_text(md, ci->description);
+        md_end_paragraph(md);
+    }
+    static const char *const head[] = {"property", "value"};
+    md_table t;
+    md_table_begin(&t, md, 2, head, "lr");
+    rbuf csv, path;
+    rbuf_init(&csv), rbuf_init(&path);
+    rbuf_puts(&csv, "property,value\n");
+    fact_row(&t, &csv, "nodes", NULL, ci->nodes);
+    fact_row(&t, &csv, "cores per node", NULL, ci->cores_per_node);
+    fact_row(&t, &csv, "memory per core (GB)", NULL, ci->mem_per_core_gb);
+    fact_row(&t, &csv, "interconnect", ci->interconnect ? ci->interconnect : "\xE2\x80\x94", NAN);
+    fact_row(&t, &csv, "rate per core-hour", NULL, ci->rate_per_core_hour);
+    fact_row(&t, &csv, "currency", currency_of(ci), NAN);
+    md_table_end(&t);
+    site_md_data_link(md, "cluster.csv");
+    rbuf_printf(&path, "%scluster.csv", dir);
+    bool ok = site_file(c, rbuf_str(&path), &csv);
+    rbuf_free(&csv), rbuf_free(&path);
+    return ok;
+}
+
+/* "other: 812 s, 3.2 units; ..." for the same job on other clusters. */
+static void elsewhere(const site_data *d, const site_option *o, rbuf *cell)
+{
+    bool any = false;
+    for (size_t k = 0; k < o->same_count; k++) {
+        const site_option *p = &d->options[d->by_job[o->same_first + k]];
+        if (p->cluster == o->cluster || strcmp(p->job, o->job) != 0)
+            continue;
+        const cluster_info *ci = d->clusters[p->cluster].info;
+        rbuf text, url;
+        rbuf_init(&text), rbuf_init(&url);
+        rbuf_printf(&url, "../%s/index.md", d->clusters[p->cluster].slug);
+        if (any)
+            md_text(cell, "; ");
+        md_link(cell, ci->name, rbuf_str(&url));
+        rbuf_puts(&text, ": ");
+        site_fmt_duration(&text, p->time_s);
+        rbuf_puts(&text, ", ");
+        site_fmt_money(&text, p->cost, currency_of(ci));
+        md_text(cell, rbuf_str(&text));
+        rbuf_free(&text), rbuf_free(&url);
+        any = true;
+    }
+    if (!any)
+        rbuf_puts(cell, "\xE2\x80\x94");
+}
+
+static void cost_csv_row(const site_data *d, const site_option *o, rbuf *csv)
+{
+    const site_campaign *sc = &d->camps[o->camp];
+    site_csv_text(csv, sc->name);
+    rbuf_putc(csv, ',');
+    site_csv_text(csv, sc->exps[o->exp].info->name);
+    rbuf_putc(csv, ',');
+    site_csv_text(csv, o->config);
+    rbuf_putc(csv, ',');
+    site_csv_text(csv, o->problem_label);
+    double v[] = {o->np, o->time_s, o->core_hours, o->cost};
+    for (size_t i = 0; i < 4; i++)
+        rbuf_putc(csv, ','), site_csv_num(csv, v[i]);
+    rbuf_putc(csv, '\n');
+}
+
+static void cost_table_row(site_ctx *c, const site_option *o, md_table *t)
+{
+    const site_data *d = c->data;
+    const site_campaign *sc = &d->camps[o->camp];
+    const site_experiment *e = &sc->exps[o->exp];
+    rbuf cell;
+    rbuf_init(&cell);
+    rbuf_printf(&cell, "../../campaigns/%s/index.md#%s", sc->slug, e->anchor);
+    char *url = rbuf_take(&cell);
+    rbuf_init(&cell);
+    md_link(&cell, sc->name, url ? url : "");
+    md_text(&cell, " / ");
+    md_text(&cell, e->info->name);
+    md_table_markdown(t, rbuf_str(&cell));
+    free(url);
+    md_table_text(t, o->config);
+    site_md_cell_duration(t, o->time_s);
+    site_md_cell_number(t, o->core_hours);
+    money_cell(t, o->cost, currency_of(d->clusters[o->cluster].info));
+    rbuf_clear(&cell);
+    elsewhere(d, o, &cell);
+    md_table_markdown(t, rbuf_str(&cell));
+    rbuf_free(&cell);
+}
+
+/* The cost-vs-time chart, drawn from cost.csv. */
+static bool cost_chart(site_ctx *c, const site_cluster *k, const char *dir, const rbuf *csv,
+                       rbuf *md)
+{
+    const site_data *d = c->data;
+    size_t idx = (size_t)(k - d->clusters), n = 0;
+    chart_cost_point *p = malloc((d->noptions + 1) * sizeof *p);
+    if (!p)
+        return false;
+    bool have_rate = isfinite(k->info->rate_per_core_hour);
+    for (size_t i = 0; i < d->noptions; i++) {
+        const site_option *o = &d->options[i];
+        if (o->cluster == idx)
+            p[n++] = (chart_cost_point){o->problem_label, o->time_s,
+                                        have_rate ? o->cost : o->core_hours};
+    }
+    rbuf title, label, alt, path;
+    rbuf_init(&title), rbuf_init(&label), rbuf_init(&alt), rbuf_init(&path);
+    rbuf_printf(&title, "Cost vs time on %s", k->info->name);
+    if (have_rate)
+        rbuf_printf(&label, "cost (%s)", currency_of(k->info));
+    else
+        rbuf_puts(&label, "core-hours (no rate known)");
+    rbuf_printf(&alt, "%s against predicted time of the %zu options on cluster %s, log-log; "
+                "the options of one problem are joined by a line", rbuf_str(&label), n,
+                k->info->name);
+    rbuf_printf(&path, "%scost-time", dir);
+    site_cost_chart job = {rbuf_str(&title), rbuf_str(&label), p, n};
+    uint64_t key = site_chart_key("cost", rbuf_str(&title), rbuf_str(&label), csv);
+    bool ok = site_chart_on_page(c, md, rbuf_str(&path), key, site_draw_cost, &job, "cost-time",
+                                 rbuf_str(&alt), "cost.csv");
+    free(p);
+    rbuf_free(&title), rbuf_free(&label), rbuf_free(&alt), rbuf_free(&path);
+    return ok;
+}
+
+/* Whether a published run ran (at least partly) on the cluster idx. */
+static bool published_here(const site_published *p, size_t idx)
+{
+    return p->cluster == idx || (p->cluster_b >= 0 && (size_t)p->cluster_b == idx);
+}
+
+static size_t published_count(const site_data *d, size_t idx)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < d->npublished; i++)
+        n += published_here(&d->published[i], idx);
+    return n;
+}
+
+static bool cost_section(site_ctx *c, const site_cluster *k, const char *dir, rbuf *md)
+{
+    const site_data *d = c->data;
+    size_t idx = (size_t)(k - d->clusters), n = 0;
+    md_heading(md, 2, "Cost of the predicted runs");
+    for (size_t i = 0; i < d->noptions; i++)
+        n += d->options[i].cluster == idx;
+    if (n == 0) {
+        md_text(md, published_count(d, idx)
+                        ? "No experiment predicts a run on this cluster yet; the predictions "
+                          "its papers printed are costed under \"Published predictions (from "
+                          "the papers)\" below."
+                        : "No experiment predicts a run on this cluster yet.");
+        md_end_paragraph(md);
+        return true;
+    }
+    rbuf csv, path;
+    rbuf_init(&csv), rbuf_init(&path);
+    md_text(md, "Core-hours = processes \xC3\x97 predicted time / 3600; cost = core-hours "
+                "\xC3\x97 the cluster's rate per core-hour. The last column shows the same job "
+                "(same campaign and configuration) predicted on other clusters.");
+    md_end_paragraph(md);
+    const char *head[] = {"experiment", "configuration", "predicted time", "core-hours",
+                          "cost", "same job elsewhere"};
+    md_table t;
+    md_table_begin(&t, md, 6, head, "llrrrl");
+    rbuf_puts(&csv, "campaign,experiment,configuration,job,np,time_s,core_hours,cost\n");
+    for (size_t i = 0; i < d->noptions; i++)
+        if (d->options[i].cluster == idx) {
+            cost_table_row(c, &d->options[i], &t);
+            cost_csv_row(d, &d->options[i], &csv);
+        }
+    md_table_end(&t);
+    site_md_data_link(md, "cost.csv");
+    rbuf_printf(&path, "%scost.csv", dir);
+    bool ok = site_file(c, rbuf_str(&path), &csv) && cost_chart(c, k, dir, &csv, md);
+    rbuf_free(&csv), rbuf_free(&path);
+    return ok;
+}
+
+static void published_csv_row(const site_data *d, const site_published *p, rbuf *csv)
+{
+    site_csv_text(csv, d->camps[p->camp].name);
+    rbuf_putc(csv, ',');
+    site_csv_text(csv, p->config);
+    rbuf_putc(csv, ',');
+    site_csv_text(csv, d->clusters[p->cluster].info->name);
+    rbuf_putc(csv, ',');
+    site_csv_text(csv, p->cluster_b >= 0 ? d->clusters[p->cluster_b].info->name : "");
+    double v[] = {p->measured,
+                  p->predicted,
+                  p->error_pct,
+                  p->at_measured.core_hours,
+                  p->at_measured.cost,
+                  p->at_predicted.core_hours,
+                  p->at_predicted.cost};
+    for (size_t i = 0; i < sizeof v / sizeof v[0]; i++)
+        rbuf_putc(csv, ','), site_csv_num(csv, v[i]);
+    rbuf_putc(csv, ',');
+    site_csv_text(csv, p->at_predicted.currency);
+    rbuf_putc(csv, '\n');
+}
+
+static void published_table_row(const site_data *d, const site_published *p, md_table *t)
+{
+    const site_campaign *sc = &d->camps[p->camp];
+    rbuf cell, url;
+    rbuf_init(&cell), rbuf_init(&url);
+    rbuf_printf(&url, "../../campaigns/%s/index.md", sc->slug);
+    md_link(&cell, sc->name, rbuf_str(&url));
+    md_table_markdown(t, rbuf_str(&cell));
+    md_table_text(t, p->config);
+    site_md_cell_duration(t, p->measured);
+    site_md_cell_duration(t, p->predicted);
+    site_md_cell_pct(t, p->error_pct);
+    const char *currency = p->at_predicted.currency ? p->at_predicted.currency
+                                                       : currency_of(d->clusters[p->cluster].info);
+    site_md_cell_number(t, p->at_measured.core_hours);
+    money_cell(t, p->at_measured.cost, currency);
+    site_md_cell_number(t, p->at_predicted.core_hours);
+    money_cell(t, p->at_predicted.cost, currency);
+    rbuf_free(&cell), rbuf_free(&url);
+}
+
+/* The runs on this cluster for which a paper printed a prediction, with
+ * what each time costs; none, no section. */
+static bool published_section(site_ctx *c, const site_cluster *k, const char *dir, rbuf *md)
+{
+    const site_data *d = c->data;
+    size_t idx = (size_t)(k - d->clusters);
+    if (published_count(d, idx) == 0)
+        return true;
+    md_heading(md, 2, "Published predictions (from the papers)");
+    md_text(md, "Runs on this cluster for which a paper printed a predicted time next to the "
+                "measured one. Error = 100 \xC3\x97 (predicted \xE2\x88\x92 measured) / "
+                "measured. Core-hours = processes \xC3\x97 time / 3600 and cost = core-hours "
+                "\xC3\x97 the rate per core-hour, for the measured and for the predicted time; "
+                "a run split over two clusters counts both sides, each at its cluster's rate, "
+                "and is listed on both clusters' pages.");
+    md_end_paragraph(md);
+    rbuf csv, path;
+    rbuf_init(&csv), rbuf_init(&path);
+    const char *head[] = {"campaign", "configuration", "measured time", "predicted time",
+                          "paper's error (%)", "measured core-hours", "measured cost",
+                          "predicted core-hours", "predicted cost"};
+    md_table t;
+    md_table_begin(&t, md, 9, head, "llrrrrrrr");
+    rbuf_puts(&csv, "campaign,configuration,cluster,cluster_b,measured_s,predicted_s,error_pct,"
+                    "core_hours_measured,cost_measured,core_hours_predicted,cost_predicted,"
+                    "currency\n");
+    for (size_t i = 0; i < d->npublished; i++)
+        if (published_here(&d->published[i], idx)) {
+            published_table_row(d, &d->published[i], &t);
+            published_csv_row(d, &d->published[i], &csv);
+        }
+    md_table_end(&t);
+    site_md_data_link(md, "published.csv");
+    rbuf_printf(&path, "%spublished.csv", dir);
+    bool ok = site_file(c, rbuf_str(&path), &csv);
+    rbuf_free(&csv), rbuf_free(&path);
+    return ok;
+}
+
+bool site_write_cluster(site_ctx *c, size_t cluster)
+{
+    const site_cluster *k = &c->data->clusters[cluster];
+    rbuf md, dir, title;
+    rbuf_init(&md), rbuf_init(&dir), rbuf_init(&title);
+    rbuf_printf(&dir, "clusters/%s/", k->slug);
+    rbuf_printf(&title, "Cluster %s", k->info->name);
+    md_link(&md, "perfcast", "../../index.md");
+    md_text(&md, " › cluster ");
+    md_text(&md, k->info->name);
+    md_end_paragraph(&md);
+    md_heading(&md, 1, rbuf_str(&title));
+    bool ok = facts(c, k, rbuf_str(&dir), &md) && cost_section(c, k, rbuf_str(&dir), &md) &&
+              published_section(c, k, rbuf_str(&dir), &md);
+    rbuf_puts(&dir, "index");
+    ok = ok && site_page(c, rbuf_str(&dir), rbuf_str(&title), &md);
+    rbuf_free(&md), rbuf_free(&dir), rbuf_free(&title);
+    return ok;
+}

@@ -1,0 +1,590 @@
+/*
+ * site_data.c — loads the archive, runs the experiments and derives the
+ * costs and alerts the pages show (see site_data.h).
+ */
+#include "gen/site/site_data.h"
+#include "gen/site/site_published.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "gen/base/config_index.h"
+#include "gen/base/slug.h"
+#include "gen/fit/experiment_run.h"
+#include "gen/ingest/experiment_names.h"
+#include "models/costing.h"
+
+/* ------------------------------------------------------------------ */
+/* Cells and labels                                                    */
+
+double site_response(const site_experiment *e, size_t row)
+{
+    const experiment_input *in = &e->res.input;
+    if (in->nresponses == 0) /* no response column: nothing is measured */
+        return NAN;
+    return experiment_row_response(&in->camp->runs, row, in->responses, in->nresponses);
+}
+
+void site_config_label(const site_experiment *e, size_t row, bool with_cluster, int skip,
+                       rbuf *out)
+{
+    site_columns_label(&e->res.input.camp->runs, e->shown, e->nshown, row, with_cluster, skip,
+                       out);
+}
+
+void site_series_label(const site_experiment *e, size_t row, rbuf *out)
+{
+    const table *t = &e->res.input.camp->runs;
+    const campaign *camp = e->res.input.camp;
+    bool x_counts = e->x_col >= 0 && site_is_process_count(camp, t->cols[e->x_col].name);
+    size_t before = out->len;
+    for (size_t i = 0; i < e->nshown; i++) {
+        size_t c = e->shown[i];
+        const char *name = t->cols[c].name;
+        if (!e->varies[i] || (int)c == e->x_col || (x_counts && site_is_process_count(camp, name)) ||
+            site_cell_missing(&t->cols[c], row))
+            continue;
+        if (out->len > before)
+            rbuf_puts(out, ", ");
+        if (strcmp(name, "cluster") != 0)
+            rbuf_printf(out, "%s=", name);
+        site_cell_text(t, row, c, out);
+    }
+    if (out->len == before)
+        rbuf_puts(out, "all runs");
+}
+
+int site_cluster_index(const site_data *d, const char *name)
+{
+    for (size_t i = 0; name && i < d->nclusters; i++)
+        if (strcmp(d->clusters[i].info->name, name) == 0)
+            return (int)i;
+    return -1;
+}
+
+/* ------------------------------------------------------------------ */
+/* Which columns an experiment shows                                   */
+
+/* Rows the experiment touches: its training runs and every target row. */
+static size_t experiment_rows(const experiment_input *in, size_t **rows)
+{
+    size_t n = in->ntrain;
+    for (size_t i = 0; i < in->ntargets; i++)
+        n += in->targets[i].nrows;
+    *rows = malloc((n ? n : 1) * sizeof **rows);
+    if (!*rows)
+        return 0;
+    size_t k = 0;
+    for (size_t i = 0; i < in->ntrain; i++)
+        (*rows)[k++] = in->train_rows[i];
+    for (size_t i = 0; i < in->ntargets; i++)
+        for (size_t j = 0; j < in->targets[i].nrows; j++)
+            (*rows)[k++] = in->targets[i].rows[j];
+    return k;
+}
+
+/* The experiment's shown columns (site_shown_columns over the rows it
+ * touches) and its x: the process count when it varies, else the first
+ * varying numeric column. */
+static bool choose_columns(site_experiment *e)
+{
+    const experiment_input *in = &e->res.input;
+    const table *t = &in->camp->runs;
+    size_t *rows;
+    size_t n = experiment_rows(in, &rows);
+    bool ok = rows && site_shown_columns(in->camp, rows, n, &e->shown, &e->varies, &e->nshown);
+    free(rows);
+    if (!ok)
+        return false;
+    int first_varying_number = -1, np_col = -1;
+    bool np_varies = false;
+    for (size_t i = 0; i < e->nshown; i++) {
+        const table_column *col = &t->cols[e->shown[i]];
+        if (strcmp(col->name, campaign_procs(in->camp)) == 0)
+            np_col = (int)e->shown[i], np_varies = e->varies[i];
+        else if (e->varies[i] && col->kind == COL_NUMBER && first_varying_number < 0)
+            first_varying_number = (int)e->shown[i];
+    }
+    e->x_col = np_varies || first_varying_number < 0 ? np_col : first_varying_number;
+    e->x_scale = SCALE_LOG10;
+    if (e->x_col >= 0 && site_is_process_count(in->camp, t->cols[e->x_col].name))
+        e->x_scale = SCALE_LOG2;
+    return true;
+}
+
+/* ------------------------------------------------------------------ */
+/* Campaigns                                                           */
+
+static void newest_date(const table *t, char date[11], size_t *measured)
+{
+    int dc = table_find(t, "date"), tc = table_find(t, "time_s");
+    for (size_t r = 0; r < t->nrows; r++) {
+        const char *s = dc >= 0 ? table_text(t, r, (size_t)dc) : NULL;
+        if (s && strlen(s) == 10 && strcmp(s, date) > 0)
+            memcpy(date, s, 11);
+        if (tc >= 0 && !isnan(table_number(t, r, (size_t)tc)))
+            (*measured)++;
+    }
+}
+
+static char *make_slug(const char *name)
+{
+    rbuf b;
+    rbuf_init(&b);
+    slug_append(name, &b);
+    return rbuf_take(&b);
+}
+
+/* The id of the experiment's heading (experiment_name_anchor): a name with
+ * spaces or punctuation ("FFT (comm), 3-D") still gives a valid id, unique
+ * in the campaign (experiments.csv is checked for clashes). */
+static char *make_anchor(const char *name)
+{
+    rbuf b;
+    rbuf_init(&b);
+    experiment_name_anchor(name, &b);
+    return rbuf_take(&b);
+}
+
+/* The campaign's verdict and pooled comparison from its experiments'. */
+static bool judge_campaign(site_campaign *sc)
+{
+    verdict *per = malloc((sc->nexps ? sc->nexps : 1) * sizeof *per);
+    const char **names = malloc((sc->nexps ? sc->nexps : 1) * sizeof *names);
+    compare_result *cmp = malloc((sc->nexps ? sc->nexps : 1) * sizeof *cmp);
+    bool ok = per && names && cmp;
+    for (size_t i = 0; ok && i < sc->nexps; i++) {
+        per[i] = sc->exps[i].verdict;
+        names[i] = sc->exps[i].info->name;
+        cmp[i] = sc->exps[i].compare;
+    }
+    ok = ok && verdict_campaign(per, names, sc->nexps, &sc->verdict) &&
+         compare_campaign_pool(cmp, sc->nexps, &sc->compare);
+    free(per);
+    free(names);
+    free(cmp);
+    return ok;
+}
+
+/* An experiment perfcast check found a problem in is not run: its result
+ * is a failure that shows the problem (and selects no rows). */
+static void refuse_experiment(const archive *a, const campaign *c, const experiment_info *e,
+                              experiment_result *res)
+{
+    memset(res, 0, sizeof *res);
+    report_init(&res->rep);
+    res->input = (experiment_input){.arch = a, .camp = c, .exp = e};
+    snprintf(res->error, sizeof res->error, "%s", e->problem);
+}
+
+/* Run the campaign's experiments; lent backtests are shared through
+ * cache by every experiment of the build. */
+static bool load_experiments(site_data *d, site_campaign *sc, site_fit_fn fit, void *fit_ctx,
+                             backtest_cache *cache)
+{
+    const campaign *c = sc->camp;
+    sc->exps = calloc(c->nexperiments ? c->nexperiments : 1, sizeof *sc->exps);
+    if (!sc->exps)
+        return false;
+    for (size_t i = 0; i < c->nexperiments; i++) {
+        site_experiment *e = &sc->exps[sc->nexps++];
+        e->info = &c->experiments[i];
+        if (e->info->problem)
+            refuse_experiment(&d->arch, c, e->info, &e->res);
+        else if (fit)
+            fit(fit_ctx, &d->arch, c, e->info, &e->res);
+        else
+            experiment_run_shared(&d->arch, c, e->info, cache, &e->res);
+        if (!(e->anchor = make_anchor(e->info->name)) || !choose_columns(e) ||
+            !verdict_judge(&e->res, &e->verdict) ||
+            !compare_experiment_run(&d->arch, c, e->info, &e->res, false, &e->compare))
+            return false;
+    }
+    return judge_campaign(sc);
+}
+
+/* "file:line:col: message" with the file relative to prefix. */
+static char *problem_text(const diag *g, size_t prefix_len)
+{
+    rbuf b;
+    rbuf_init(&b);
+    rbuf_puts(&b, g->file + prefix_len);
+    if (g->line > 0)
+        rbuf_printf(&b, ":%ld:%ld", g->line, g->column > 0 ? g->column : 1);
+    rbuf_printf(&b, ": %s", g->message);
+    return rbuf_take(&b);
+}
+
+static bool add_string(char ***list, size_t *n, char *s)
+{
+    char **more = s ? realloc(*list, (*n + 1) * sizeof *more) : NULL;
+    if (!more) {
+        free(s);
+        return false;
+    }
+    *list = more;
+    (*list)[(*n)++] = s;
+    return true;
+}
+
+static bool has_prefix(const char *s, const char *prefix)
+{
+    return strncmp(s, prefix, strlen(prefix)) == 0;
+}
+
+/* Problems recorded for files under prefix ("DIR/NAME/"). */
+static bool collect_problems(const diag_list *diags, const char *prefix, char ***out, size_t *n)
+{
+    for (size_t i = 0; i < diags->count; i++)
+        if (has_prefix(diags->items[i].file, prefix) &&
+            !add_string(out, n, problem_text(&diags->items[i], strlen(prefix))))
+            return false;
+    return true;
+}
+
+static int compare_campaigns(const void *a, const void *b)
+{
+    return strcmp(((const site_campaign *)a)->name, ((const site_campaign *)b)->name);
+}
+
+static bool load_each_campaign(site_data *d, site_fit_fn fit, void *fit_ctx,
+                               backtest_cache *cache)
+{
+    const archive *a = &d->arch;
+    size_t n = a->ncampaigns + a->nskipped;
+    d->camps = calloc(n ? n : 1, sizeof *d->camps);
+    if (!d->camps)
+        return false;
+    for (size_t i = 0; i < n; i++) {
+        site_campaign *sc = &d->camps[d->ncamps++];
+        bool loaded = i < a->ncampaigns;
+        sc->camp = loaded ? &a->campaigns[i] : NULL;
+        sc->name = loaded ? sc->camp->name : a->skipped[i - a->ncampaigns];
+        if (!(sc->slug = make_slug(sc->name)))
+            return false;
+        if (loaded) {
+            newest_date(&sc->camp->runs, sc->last_date, &sc->nmeasured);
+            if (strcmp(sc->last_date, d->last_date) > 0)
+                memcpy(d->last_date, sc->last_date, 11);
+            if (!load_experiments(d, sc, fit, fit_ctx, cache))
+                return false;
+        }
+        rbuf prefix;
+        rbuf_init(&prefix);
+        rbuf_printf(&prefix, "%s/%s/", a->dir, sc->name);
+        bool ok = !prefix.oom && collect_problems(&d->diags, rbuf_str(&prefix), &sc->problems,
+                                                  &sc->nproblems);
+        rbuf_free(&prefix);
+        if (!ok)
+            return false;
+    }
+    qsort(d->camps, d->ncamps, sizeof *d->camps, compare_campaigns);
+    return true;
+}
+
+static bool load_campaigns(site_data *d, site_fit_fn fit, void *fit_ctx)
+{
+    backtest_cache *cache = backtest_cache_new();
+    bool ok = cache && load_each_campaign(d, fit, fit_ctx, cache);
+    backtest_cache_free(cache);
+    return ok;
+}
+
+/* ------------------------------------------------------------------ */
+/* Costs and alerts                                                    */
+
+/* Campaign and every identifying value except the cluster (and, without
+ * processes, the process counts). */
+static char *job_key(const site_campaign *sc, size_t row, bool with_processes)
+{
+    const table *t = &sc->camp->runs;
+    rbuf b;
+    rbuf_init(&b);
+    rbuf_puts(&b, sc->name);
+    for (size_t c = 0; c < t->ncols; c++) {
+        const char *name = t->cols[c].name;
+        if (!config_column_identifies(&t->cols[c]) || strcmp(name, "cluster") == 0 ||
+            (!with_processes && site_is_process_count(sc->camp, name)))
+            continue;
+        rbuf_printf(&b, "\x1f%s=", t->cols[c].name);
+        site_cell_text(t, row, c, &b);
+    }
+    return rbuf_take(&b);
+}
+
+static bool add_option(site_data *d, size_t ci, size_t ei, const report_prediction *p)
+{
+    const site_campaign *sc = &d->camps[ci];
+    const site_experiment *e = &sc->exps[ei];
+    const target_config *tc = &e->res.input.targets[p->config];
+    const table *t = &sc->camp->runs;
+    size_t row = tc->rows[0];
+    int cc = table_find(t, "cluster"), nc = table_find(t, campaign_procs(sc->camp));
+    int k = cc >= 0 ? site_cluster_index(d, table_text(t, row, (size_t)cc)) : -1;
+    double np = nc >= 0 ? table_number(t, row, (size_t)nc) : NAN;
+    if (k < 0 || !(np >= 1) || !(p->estimate > 0) || !isfinite(p->estimate))
+        return true; /* nothing to cost */
+    site_option *more = realloc(d->options, (d->noptions + 1) * sizeof *more);
+    if (!more)
+        return false;
+    d->options = more;
+    site_option *o = &d->options[d->noptions];
+    const cluster_info *info = d->clusters[k].info;
+    costing_cluster rates = {info->name, info->mem_per_core_gb, info->rate_per_core_hour,
+                             info->currency};
+    costing_side side = {&rates, np, NAN};
+    costing_result cost;
+    if (!costing_evaluate(&side, 1, p->estimate, &cost))
+        return true;
+    *o = (site_option){.camp = ci, .exp = ei, .target = p->config, .cluster = (size_t)k,
+                       .np = np, .time_s = p->estimate, .core_hours = cost.core_hours,
+                       .cost = cost.cost};
+    d->noptions++;
+    rbuf label;
+    rbuf_init(&label);
+    site_config_label(e, row, false, -1, &label);
+    bool oom = label.oom;
+    o->config = rbuf_take(&label);
+    if (!o->config && !oom)
+        o->config = strdup(""); /* an empty label is still a string */
+    rbuf_init(&label);
+    rbuf_printf(&label, "%s: ", sc->name);
+    size_t before = label.len;
+    for (size_t i = 0; i < e->nshown; i++) {
+        const char *name = t->cols[e->shown[i]].name;
+        if (strcmp(name, "cluster") == 0 || site_is_process_count(sc->camp, name) ||
+            site_cell_missing(&t->cols[e->shown[i]], row))
+            continue; /* a column this target leaves empty says nothing about it */
+        rbuf_printf(&label, "%s%s=", label.len > before ? ", " : "", name);
+        site_cell_text(t, row, e->shown[i], &label);
+    }
+    if (label.len == before)
+        rbuf_puts(&label, "all configurations");
+    o->problem_label = rbuf_take(&label);
+    o->job = job_key(sc, row, true);
+    o->problem = job_key(sc, row, false);
+    return o->config && o->job && o->problem && o->problem_label;
+}
+
+static bool add_alerts(site_data *d, size_t ci, size_t ei, const report_prediction *p)
+{
+    const site_experiment *e = &d->camps[ci].exps[ei];
+    const target_config *tc = &e->res.input.targets[p->config];
+    if (!isfinite(p->pi_low) || !isfinite(p->pi_high))
+        return true;
+    for (size_t k = 0; k < tc->nrows; k++) {
+        double v = site_response(e, tc->rows[k]);
+        if (isnan(v) || (v >= p->pi_low && v <= p->pi_high))
+            continue;
+        site_alert *more = realloc(d->alerts, (d->nalerts + 1) * sizeof *more);
+        if (!more)
+            return false;
+        d->alerts = more;
+        d->alerts[d->nalerts++] = (site_alert){ci, ei, p->config, tc->rows[k], v};
+    }
+    return true;
+}
+
+/* qsort has no context argument: sort (job, cluster, index) records. */
+typedef struct {
+    const char *job;
+    size_t cluster, index;
+} job_ref;
+
+static int compare_job_refs(const void *a, const void *b)
+{
+    const job_ref *x = a, *y = b;
+    int c = strcmp(x->job, y->job);
+    if (c)
+        return c;
+    if (x->cluster != y->cluster)
+        return x->cluster < y->cluster ? -1 : 1;
+    return x->index < y->index ? -1 : x->index > y->index;
+}
+
+/* Group the options of the same job, so a page finds them at once. */
+static bool index_jobs(site_data *d)
+{
+    size_t n = d->noptions;
+    job_ref *refs = malloc((n ? n : 1) * sizeof *refs);
+    d->by_job = malloc((n ? n : 1) * sizeof *d->by_job);
+    if (!refs || !d->by_job) {
+        free(refs);
+        return false;
+    }
+    for (size_t i = 0; i < n; i++)
+        refs[i] = (job_ref){d->options[i].job, d->options[i].cluster, i};
+    qsort(refs, n, sizeof *refs, compare_job_refs);
+    for (size_t first = 0, i = 0; i <= n; i++) {
+        if (i < n && strcmp(refs[i].job, refs[first].job) == 0)
+            continue;
+        for (size_t k = first; k < i; k++) {
+            d->options[refs[k].index].same_first = first;
+            d->options[refs[k].index].same_count = i - first;
+        }
+        first = i;
+    }
+    for (size_t i = 0; i < n; i++)
+        d->by_job[i] = refs[i].index;
+    free(refs);
+    return true;
+}
+
+static bool derive(site_data *d)
+{
+    for (size_t ci = 0; ci < d->ncamps; ci++)
+        for (size_t ei = 0; ei < d->camps[ci].nexps; ei++) {
+            const site_experiment *e = &d->camps[ci].exps[ei];
+            if (!e->res.ok)
+                continue;
+            for (size_t i = 0; i < e->res.rep.npreds; i++) {
+                const report_prediction *p = &e->res.rep.preds[i];
+                if (p->config >= e->res.input.ntargets)
+                    continue;
+                if (!add_option(d, ci, ei, p) || !add_alerts(d, ci, ei, p))
+                    return false;
+            }
+        }
+    return index_jobs(d);
+}
+
+/* ------------------------------------------------------------------ */
+/* Load and free                                                       */
+
+static bool load_clusters(site_data *d)
+{
+    d->clusters = calloc(d->arch.nclusters ? d->arch.nclusters : 1, sizeof *d->clusters);
+    if (!d->clusters)
+        return false;
+    for (size_t i = 0; i < d->arch.nclusters; i++) {
+        d->clusters[i].info = &d->arch.clusters[i];
+        if (!(d->clusters[i].slug = make_slug(d->arch.clusters[i].name)))
+            return false;
+        d->nclusters++;
+    }
+    return true;
+}
+
+/* Problems that belong to no campaign (clusters.csv, the folder itself). */
+static bool archive_problems(site_data *d)
+{
+    rbuf dir, camp;
+    rbuf_init(&dir);
+    rbuf_init(&camp);
+    rbuf_printf(&dir, "%s/", d->arch.dir);
+    bool ok = !dir.oom;
+    for (size_t i = 0; ok && i < d->diags.count; i++) {
+        const diag *g = &d->diags.items[i];
+        bool in_campaign = false;
+        for (size_t c = 0; c < d->ncamps && !in_campaign; c++) {
+            rbuf_clear(&camp);
+            rbuf_printf(&camp, "%s%s/", rbuf_str(&dir), d->camps[c].name);
+            in_campaign = has_prefix(g->file, rbuf_str(&camp));
+        }
+        size_t skip = has_prefix(g->file, rbuf_str(&dir)) ? dir.len : 0;
+        if (!in_campaign)
+            ok = add_string(&d->problems, &d->nproblems, problem_text(g, skip));
+    }
+    rbuf_free(&dir);
+    rbuf_free(&camp);
+    return ok;
+}
+
+/* The runs with a published prediction, for the cluster pages. */
+static bool load_published(site_data *d)
+{
+    const campaign **camps = malloc((d->ncamps ? d->ncamps : 1) * sizeof *camps);
+    if (!camps)
+        return false;
+    for (size_t c = 0; c < d->ncamps; c++)
+        camps[c] = d->camps[c].camp;
+    bool ok = site_published_collect(&d->arch, camps, d->ncamps, &d->published, &d->npublished);
+    free(camps);
+    return ok;
+}
+
+static void date_of_epoch(long long epoch, char out[11])
+{
+    out[0] = '\0';
+    if (epoch < 0)
+        return;
+    time_t t = (time_t)epoch;
+    struct tm tm;
+    if (gmtime_r(&t, &tm))
+        strftime(out, 11, "%Y-%m-%d", &tm);
+}
+
+bool site_data_load(site_data *d, const char *archive_dir, long long source_date_epoch,
+                    site_fit_fn fit, void *fit_ctx, char *err, size_t errlen)
+{
+    memset(d, 0, sizeof *d);
+    diag_init(&d->diags);
+    date_of_epoch(source_date_epoch, d->build_date);
+    if (!archive_load(archive_dir, &d->arch, &d->diags)) {
+        rbuf b;
+        rbuf_init(&b);
+        for (size_t i = 0; i < d->diags.count; i++)
+            rbuf_printf(&b, "%s%s: %s", i ? "; " : "", d->diags.items[i].file,
+                        d->diags.items[i].message);
+        snprintf(err, errlen, "cannot load the archive %s: %s", archive_dir,
+                 d->diags.count ? rbuf_str(&b) : "unreadable");
+        rbuf_free(&b);
+        return false;
+    }
+    if (!load_clusters(d) || !load_campaigns(d, fit, fit_ctx) ||
+        !advice_scenarios_load(&d->arch, &d->scenarios, &d->diags) || !archive_problems(d) ||
+        !derive(d) || !load_published(d)) {
+        snprintf(err, errlen, "out of memory");
+        return false;
+    }
+    return true;
+}
+
+static void free_strings(char **s, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        free(s[i]);
+    free(s);
+}
+
+void site_data_free(site_data *d)
+{
+    for (size_t c = 0; c < d->ncamps; c++) {
+        site_campaign *sc = &d->camps[c];
+        for (size_t e = 0; e < sc->nexps; e++) {
+            experiment_result_free(&sc->exps[e].res);
+            free(sc->exps[e].anchor);
+            free(sc->exps[e].shown);
+            free(sc->exps[e].varies);
+            verdict_free(&sc->exps[e].verdict);
+            compare_result_free(&sc->exps[e].compare);
+        }
+        verdict_free(&sc->verdict);
+        compare_result_free(&sc->compare);
+        free(sc->exps);
+        free(sc->slug);
+        free_strings(sc->problems, sc->nproblems);
+    }
+    free(d->camps);
+    for (size_t i = 0; i < d->nclusters; i++)
+        free(d->clusters[i].slug);
+    free(d->clusters);
+    for (size_t i = 0; i < d->noptions; i++) {
+        free(d->options[i].config);
+        free(d->options[i].job);
+        free(d->options[i].problem);
+        free(d->options[i].problem_label);
+    }
+    free(d->options);
+    free(d->by_job);
+    free(d->alerts);
+    site_published_free(d->published, d->npublished);
+    free_strings(d->problems, d->nproblems);
+    advice_scenarios_free(&d->scenarios);
+    archive_free(&d->arch);
+    diag_free(&d->diags);
+    memset(d, 0, sizeof *d);
+}

@@ -1,0 +1,138 @@
+/*
+ * site_data.h — everything the site shows, computed once before any page
+ * is written: the archive, every experiment's result, the cost of every
+ * prediction on its cluster, and the alerts (measured runs outside their
+ * prediction interval). The page writers (gen/site/site_pages.h) only read it.
+ *
+ * Ownership: site_data_load fills a site_data that site_data_free
+ * releases; every pointer inside belongs to it (strings of the archive
+ * are borrowed from its archive).
+ */
+#ifndef PERFCAST_SITE_DATA_H
+#define PERFCAST_SITE_DATA_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include "gen/advice/advice_scenarios.h"
+#include "gen/base/diag.h"
+#include "gen/fit/compare.h"
+#include "gen/fit/verdict.h"
+#include "gen/ingest/archive.h"
+#include "gen/ingest/experiment.h"
+#include "gen/site/site_columns.h"
+#include "gen/site/site_published.h"
+#include "models/costing.h"
+#include "render/buf.h"
+#include "render/ticks.h"
+
+typedef struct {
+    const experiment_info *info;
+    experiment_result res;  /* experiment_run's result, ok or not */
+    char *anchor;           /* id of its heading on the campaign page */
+    size_t *shown;          /* identifying columns that tell its configurations
+                               apart (cluster and np always), in table order */
+    size_t nshown;
+    bool *varies;           /* per shown column: does its value differ between rows */
+    int x_col;              /* the x of "time vs processors": np when it varies,
+                               else the first varying numeric column; -1 none */
+    axis_scale x_scale;     /* SCALE_LOG2 for process counts */
+    verdict verdict;        /* how far its predictions can be trusted */
+    compare_result compare; /* every model that applies on its split (no term search) */
+} site_experiment;
+
+typedef struct {
+    const campaign *camp;   /* NULL when the campaign was skipped */
+    const char *name;
+    char *slug;             /* folder name on the site */
+    char last_date[11];     /* newest run date, "" when none */
+    size_t nmeasured;       /* measured runs */
+    site_experiment *exps;
+    size_t nexps;
+    char **problems;        /* "runs.csv:3:4: message", relative to the campaign */
+    size_t nproblems;
+    verdict verdict;        /* worst of its verified experiments' (gen/fit/verdict.h) */
+    compare_result compare; /* its experiments' comparisons pooled, with the best model */
+} site_campaign;
+
+typedef struct {
+    const cluster_info *info;
+    char *slug;
+} site_cluster;
+
+/* A prediction on one cluster with what it costs there. */
+typedef struct {
+    size_t camp, exp, target; /* which prediction */
+    size_t cluster;           /* index into clusters */
+    double np, time_s;
+    double core_hours;        /* np * time / 3600 */
+    double cost;              /* core_hours * rate; NAN when the rate is unknown */
+    char *config;             /* its configuration without the cluster */
+    char *job;                /* key of "the same job": campaign and every
+                                 identifying value except the cluster */
+    char *problem;            /* the job without its processes: campaign and every
+                                 identifying value except cluster and process counts */
+    char *problem_label;      /* "campaign: N=8000" for people */
+    size_t same_first;        /* the options of the same job are */
+    size_t same_count;        /* by_job[same_first .. same_first + same_count) */
+} site_option;
+
+/* A measured run outside the 95% prediction interval of its target. */
+typedef struct {
+    size_t camp, exp, target;
+    size_t row;               /* row of the campaign's runs.csv table */
+    double measured;
+} site_alert;
+
+typedef struct {
+    archive arch;
+    diag_list diags;
+    char **problems;          /* archive-level problems (clusters.csv, ...) */
+    size_t nproblems;
+    site_campaign *camps;     /* loaded and skipped campaigns, by name */
+    size_t ncamps;
+    site_cluster *clusters;   /* clusters.csv order */
+    size_t nclusters;
+    site_option *options;
+    size_t noptions;
+    size_t *by_job;           /* option indices sorted by job, then cluster */
+    site_alert *alerts;
+    size_t nalerts;
+    site_published *published; /* campaigns by name, then runs.csv order */
+    size_t npublished;
+    advice_scenarios scenarios; /* advice.csv, evaluated */
+    char last_date[11];       /* newest run date of the archive, "" when none */
+    char build_date[11];      /* SOURCE_DATE_EPOCH as a date, "" when unset */
+} site_data;
+
+/* How an experiment is run: experiment_run (gen/ingest/experiment.h) unless a
+ * caller (a test) supplies its own. Must always fill res. */
+typedef bool (*site_fit_fn)(void *ctx, const archive *a, const campaign *c,
+                            const experiment_info *e, experiment_result *res);
+
+/* Load the archive and run every experiment with fit (NULL = experiment_run).
+ * Returns false with a reason in err only when nothing can be shown (no
+ * archive, out of memory); problems with single campaigns are kept in the
+ * data and shown. site_data_free must be called in every case. */
+bool site_data_load(site_data *d, const char *archive_dir, long long source_date_epoch,
+                    site_fit_fn fit, void *fit_ctx, char *err, size_t errlen);
+
+void site_data_free(site_data *d);
+
+/* The summed response of a row of the experiment's campaign, NAN when a
+ * component is missing. */
+double site_response(const site_experiment *e, size_t row);
+
+/* "name=value, ..." of the experiment's shown columns for a row,
+ * leaving out the cluster and/or the column skip (-1 = none). */
+void site_config_label(const site_experiment *e, size_t row, bool with_cluster, int skip,
+                       rbuf *out);
+
+/* The series of a row on a chart against x: the shown columns that vary,
+ * without x itself and, when x counts processes, without the other
+ * process counts (P, Q of an np follow from it); "all runs" when none. */
+void site_series_label(const site_experiment *e, size_t row, rbuf *out);
+
+/* The index of the site cluster called name, or -1. */
+int site_cluster_index(const site_data *d, const char *name);
+
+#endif

@@ -1,0 +1,539 @@
+/*
+ * site_out.c — the staging folder, keeping unchanged files, and moving
+ * the new ones into place (see site_out.h).
+ */
+#define _XOPEN_SOURCE 700 /* nftw */
+
+#include "gen/site/site_out.h"
+#include "gen/base/hash.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <limits.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "gen/base/fileio.h"
+#include "gen/site/site_manifest.h"
+#include "gen/site/site_out_commit.h"
+
+/* Marks on the previous manifest's entries (site_manifest_entry.mark). */
+enum { OLD_UNCHECKED = 0, OLD_INTACT, OLD_CHANGED };
+
+struct site_out {
+    char *out_dir;       /* the output folder, links resolved when it exists */
+    char *tmp_dir;       /* the staging folder: this build's new files */
+    bool out_exists;
+    site_manifest old;   /* the previous build's files, sorted by path */
+    site_manifest now;   /* this build's files */
+    site_out_options opt;
+    site_out_stats stats;
+    long files;          /* written or kept, for fail_after */
+    long moves;          /* moved into place, for kill_after_moves */
+    char made_dir[4096]; /* the last folder known to exist in tmp_dir */
+    char error[1024];
+    int lock_fd;         /* holds the lock on the output folder (lock_output) */
+    pthread_mutex_t lock; /* page writers run in several threads */
+};
+
+/* ------------------------------------------------------------------ */
+/* Errors and paths                                                    */
+
+static bool fail(site_out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static bool fail(site_out *o, const char *fmt, ...)
+{
+    if (o->error[0])
+        return false;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(o->error, sizeof o->error, fmt, ap);
+    va_end(ap);
+    return false;
+}
+
+static bool failed(const site_out *o)
+{
+    return o->error[0] != '\0';
+}
+
+/* fail() from the writing calls, which run on several threads and do
+ * their file work outside the lock. */
+static bool fail_shared(site_out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static bool fail_shared(site_out *o, const char *fmt, ...)
+{
+    char text[sizeof o->error];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(text, sizeof text, fmt, ap);
+    va_end(ap);
+    pthread_mutex_lock(&o->lock);
+    fail(o, "%s", text);
+    pthread_mutex_unlock(&o->lock);
+    return false;
+}
+
+bool site_out_failed(site_out *o)
+{
+    pthread_mutex_lock(&o->lock);
+    bool f = failed(o);
+    pthread_mutex_unlock(&o->lock);
+    return f;
+}
+
+const char *site_out_error(site_out *o)
+{
+    return o->error; /* set once, never changed after */
+}
+
+void site_out_get_stats(site_out *o, site_out_stats *s)
+{
+    pthread_mutex_lock(&o->lock);
+    *s = o->stats;
+    pthread_mutex_unlock(&o->lock);
+}
+
+static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+    (void)st, (void)flag, (void)ftw;
+    return remove(path);
+}
+
+/* Only ever called on a staging folder: everything in it is this
+ * program's. */
+static bool remove_tree(const char *dir)
+{
+    return nftw(dir, remove_entry, 32, FTW_DEPTH | FTW_PHYS) == 0 || errno == ENOENT;
+}
+
+/* The whole regular file at path when it has exactly size bytes, else
+ * NULL. Links are not followed: a page replaced by a link is not ours. */
+static char *read_exact(const char *path, size_t size)
+{
+    int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0)
+        return NULL;
+    struct stat st;
+    char *buf = NULL;
+    if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && (size_t)st.st_size == size)
+        buf = malloc(size ? size : 1);
+    size_t got = 0;
+    while (buf && got < size) {
+        ssize_t n = read(fd, buf + got, size - got);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0) {
+            free(buf);
+            buf = NULL;
+        } else {
+            got += (size_t)n;
+        }
+    }
+    close(fd);
+    return buf;
+}
+
+/* ------------------------------------------------------------------ */
+/* Writing into the staging folder                                     */
+
+/* The page writers run on several threads. Only the bookkeeping (the
+ * error, the fault-injection count, the folder cache, the manifests'
+ * marks and lists, the stats) is done under o->lock; hashing, reading the
+ * previous files and creating the new ones (most of a cold build's time,
+ * in the kernel) are done outside it, so the threads overlap there. Each
+ * path is written by one thread only (a second write of a path fails on
+ * the existing file). */
+
+/* Make the folders of path inside the staging folder (mkdir is harmless
+ * when another thread made one first). */
+static bool make_parents(site_out *o, const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    if (!slash)
+        return true;
+    size_t n = (size_t)(slash - path);
+    if (n >= sizeof o->made_dir)
+        return fail_shared(o, "path too long: %s", path);
+    pthread_mutex_lock(&o->lock);
+    bool known = strncmp(o->made_dir, path, n) == 0 && o->made_dir[n] == '\0';
+    pthread_mutex_unlock(&o->lock);
+    if (known)
+        return true;
+    char dir[4096 + 512];
+    for (size_t i = 0; i <= n; i++) {
+        if (i < n && path[i] != '/')
+            continue;
+        snprintf(dir, sizeof dir, "%s/%.*s", o->tmp_dir, (int)i, path);
+        if (mkdir(dir, 0755) != 0 && errno != EEXIST)
+            return fail_shared(o, "cannot make %s: %s", dir, strerror(errno));
+    }
+    pthread_mutex_lock(&o->lock);
+    memcpy(o->made_dir, path, n);
+    o->made_dir[n] = '\0';
+    pthread_mutex_unlock(&o->lock);
+    return true;
+}
+
+/* Count a file for the fault-injection hook (under the lock). */
+static bool count_file(site_out *o)
+{
+    if (o->opt.fail_after >= 0 && ++o->files > o->opt.fail_after) {
+        if (o->opt.fail_kill)
+            raise(SIGKILL);
+        return fail(o, "build stopped after %ld files (fault injection)", o->opt.fail_after);
+    }
+    return true;
+}
+
+/* Write data to dir/path, a new file. */
+static bool write_new_file(site_out *o, const char *dir, const char *path, const void *data,
+                           size_t len)
+{
+    char *full = fileio_join(dir, path);
+    if (!full)
+        return fail_shared(o, "out of memory");
+    bool ok = site_commit_write_file(full, data, len);
+    if (!ok && errno == EEXIST)
+        fail_shared(o, "%s was written twice", path);
+    else if (!ok)
+        fail_shared(o, "cannot write %s: %s", full, strerror(errno));
+    free(full);
+    return ok;
+}
+
+/* Is the previous build's copy of e still the file its manifest
+ * describes (hash), or the same bytes as data when data is given? Read
+ * from disk: a file changed in place at the same size is not kept.
+ * Reads only e's path and size: no lock needed. */
+static bool old_file_matches(const site_out *o, const site_manifest_entry *e, const void *data)
+{
+    char *full = fileio_join(o->out_dir, e->path);
+    char *bytes = full ? read_exact(full, e->size) : NULL;
+    bool same = bytes && (data ? memcmp(bytes, data, e->size) == 0
+                               : hash_bytes(bytes, e->size, 0) == e->hash);
+    free(bytes);
+    free(full);
+    return same;
+}
+
+/* Whether the previous file of e is intact (by its hash), checked once
+ * per build: the answer is kept in e->mark. */
+static bool old_file_intact(site_out *o, site_manifest_entry *e)
+{
+    pthread_mutex_lock(&o->lock);
+    int mark = e->mark;
+    pthread_mutex_unlock(&o->lock);
+    if (mark != OLD_UNCHECKED)
+        return mark == OLD_INTACT;
+    bool same = old_file_matches(o, e, NULL);
+    pthread_mutex_lock(&o->lock);
+    e->mark = same ? OLD_INTACT : OLD_CHANGED;
+    pthread_mutex_unlock(&o->lock);
+    return same;
+}
+
+/* The previous manifest's entry for path made from key (0: by content);
+ * the list itself never changes after begin. */
+static site_manifest_entry *old_entry(const site_out *o, const char *path, uint64_t key)
+{
+    if (!o->out_exists)
+        return NULL;
+    site_manifest_entry *e = site_manifest_find(&o->old, path);
+    return e && e->key == key ? e : NULL;
+}
+
+/* Start writing or keeping path: not after a failure, a path perfcast
+ * may own, counted for fault injection. */
+static bool begin_file(site_out *o, const char *path)
+{
+    pthread_mutex_lock(&o->lock);
+    bool ok = !failed(o) &&
+              (site_manifest_path_ok(path) || fail(o, "invalid site path '%s'", path)) &&
+              count_file(o);
+    pthread_mutex_unlock(&o->lock);
+    return ok;
+}
+
+/* List path in this build's manifest: kept from the previous build
+ * (staged false) or written into the staging folder. */
+static bool record(site_out *o, const char *path, uint64_t hash, uint64_t key, size_t len,
+                   bool staged)
+{
+    pthread_mutex_lock(&o->lock);
+    bool ok = site_manifest_add(&o->now, path, hash, key, len) || fail(o, "out of memory");
+    if (ok && staged) {
+        o->now.items[o->now.n - 1].mark = SITE_COMMIT_STAGED;
+        o->stats.written++;
+        o->stats.bytes += len;
+    } else if (ok) {
+        o->stats.linked++;
+    }
+    pthread_mutex_unlock(&o->lock);
+    return ok;
+}
+
+/* Write path, or keep the previous file when it has the same bytes,
+ * whatever it was made from (recorded with this build's key). */
+static bool put(site_out *o, const char *path, uint64_t key, const void *data, size_t len)
+{
+    if (!begin_file(o, path))
+        return false;
+    uint64_t hash = hash_bytes(data, len, 0);
+    const site_manifest_entry *e = o->out_exists ? site_manifest_find(&o->old, path) : NULL;
+    if (e && e->size == len && e->hash == hash && old_file_matches(o, e, data))
+        return record(o, path, e->hash, key, e->size, false);
+    return make_parents(o, path) && write_new_file(o, o->tmp_dir, path, data, len) &&
+           record(o, path, hash, key, len, true);
+}
+
+bool site_out_write(site_out *o, const char *path, const void *data, size_t len)
+{
+    return put(o, path, 0, data, len);
+}
+
+bool site_out_write_keyed(site_out *o, const char *path, uint64_t key, const void *data,
+                          size_t len)
+{
+    return put(o, path, key ? key : 1, data, len);
+}
+
+bool site_out_can_reuse(site_out *o, const char *path, uint64_t key)
+{
+    pthread_mutex_lock(&o->lock);
+    bool usable = !failed(o) && site_manifest_path_ok(path);
+    pthread_mutex_unlock(&o->lock);
+    site_manifest_entry *e = usable ? old_entry(o, path, key ? key : 1) : NULL;
+    return e && old_file_intact(o, e);
+}
+
+bool site_out_reuse(site_out *o, const char *path, uint64_t key)
+{
+    if (!begin_file(o, path))
+        return false;
+    site_manifest_entry *e = old_entry(o, path, key ? key : 1);
+    return e && old_file_intact(o, e) && record(o, path, e->hash, e->key, e->size, false);
+}
+
+void site_out_record_inputs(site_out *o, uint64_t key, const size_t *summary, size_t n)
+{
+    pthread_mutex_lock(&o->lock);
+    o->now.inputs = key;
+    o->now.nsummary = n < SITE_MANIFEST_SUMMARY_MAX ? n : SITE_MANIFEST_SUMMARY_MAX;
+    memcpy(o->now.summary, summary, o->now.nsummary * sizeof *summary);
+    pthread_mutex_unlock(&o->lock);
+}
+
+bool site_out_up_to_date(const char *out_dir, uint64_t key, size_t *summary, size_t n,
+                         size_t *nfiles)
+{
+    site_manifest m = {0};
+    bool ok = key && site_manifest_load(out_dir, &m) && m.inputs == key && m.nsummary == n;
+    for (size_t i = 0; ok && i < m.n; i++) {
+        char *full = fileio_join(out_dir, m.items[i].path);
+        char *bytes = full ? read_exact(full, m.items[i].size) : NULL;
+        ok = bytes && hash_bytes(bytes, m.items[i].size, 0) == m.items[i].hash;
+        free(bytes);
+        free(full);
+    }
+    if (ok) {
+        memcpy(summary, m.summary, n * sizeof *summary);
+        *nfiles = m.n;
+    }
+    site_manifest_free(&m);
+    return ok;
+}
+
+/* ------------------------------------------------------------------ */
+/* Begin: check the output folder, make the staging one                */
+
+/* A folder without a manifest is used only when it holds nothing but
+ * hidden entries and README.md (all of which are kept). */
+static bool usable_without_manifest(site_out *o)
+{
+    DIR *d = opendir(o->out_dir);
+    if (!d)
+        return fail(o, "cannot read %s: %s", o->out_dir, strerror(errno));
+    bool ok = true;
+    struct dirent *de;
+    while (ok && (de = readdir(d)) != NULL)
+        ok = de->d_name[0] == '.' || strcmp(de->d_name, "README.md") == 0;
+    closedir(d);
+    if (!ok)
+        fail(o, "%s exists and is not a perfcast site (no %s); remove it or choose another --out",
+             o->out_dir, site_manifest_name);
+    return ok;
+}
+
+static void split_out_dir(const char *out, char *parent, size_t plen, const char **base)
+{
+    const char *slash = strrchr(out, '/');
+    if (!slash) {
+        snprintf(parent, plen, ".");
+        *base = out;
+    } else {
+        snprintf(parent, plen, "%.*s", slash == out ? 1 : (int)(slash - out), out);
+        *base = slash + 1;
+    }
+}
+
+/* Remove ".BASE.build-PID" staging folders of builds no longer running,
+ * when they carry the staging mark (so a user's folder of that name is
+ * never taken for one). */
+static void remove_stale(const char *parent, const char *base)
+{
+    DIR *d = opendir(parent);
+    if (!d)
+        return;
+    char prefix[512];
+    snprintf(prefix, sizeof prefix, ".%s.build-", base);
+    size_t plen = strlen(prefix);
+    struct dirent *de;
+    while ((de = readdir(d)) != NULL) {
+        if (strncmp(de->d_name, prefix, plen) != 0)
+            continue;
+        char *end;
+        long pid = strtol(de->d_name + plen, &end, 10);
+        if (*end || pid <= 0)
+            continue;
+        if (pid == (long)getpid() || (kill((pid_t)pid, 0) != 0 && errno == ESRCH)) {
+            char *full = fileio_join(parent, de->d_name);
+            char *mark = full ? fileio_join(full, site_commit_staging_mark) : NULL;
+            struct stat st;
+            if (mark && lstat(mark, &st) == 0 && S_ISREG(st.st_mode))
+                remove_tree(full);
+            free(mark);
+            free(full);
+        }
+    }
+    closedir(d);
+}
+
+/* The output folder as it will be used: links resolved when it exists
+ * (so the staging folder lies beside the real one), without trailing
+ * slashes. */
+static char *output_path(const char *out_dir, bool *exists)
+{
+    char real[PATH_MAX];
+    struct stat st;
+    *exists = stat(out_dir, &st) == 0;
+    char *s = strdup(*exists && realpath(out_dir, real) ? real : out_dir);
+    size_t n = s ? strlen(s) : 0;
+    while (n > 1 && s[n - 1] == '/')
+        s[--n] = '\0';
+    return s;
+}
+
+static void check_output(site_out *o)
+{
+    struct stat st;
+    if (stat(o->out_dir, &st) != 0)
+        fail(o, "cannot use %s: %s", o->out_dir, strerror(errno));
+    else if (!S_ISDIR(st.st_mode))
+        fail(o, "%s exists and is not a folder", o->out_dir);
+    else if (!site_manifest_load(o->out_dir, &o->old))
+        fail(o, "out of memory");
+    else if (o->old.n == 0)
+        usable_without_manifest(o);
+}
+
+/* One build at a time per output folder: an exclusive lock on the folder
+ * (on its parent while it does not exist), held until commit or abort.
+ * Where the file system has no such locks, builds are not serialised. */
+static void lock_output(site_out *o, const char *parent)
+{
+    o->lock_fd = open(o->out_exists ? o->out_dir : parent, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (o->lock_fd >= 0 && flock(o->lock_fd, LOCK_EX | LOCK_NB) != 0 && errno == EWOULDBLOCK)
+        fail(o, "another perfcast build is writing %s; try again when it is done", o->out_dir);
+}
+
+site_out *site_out_begin(const char *out_dir, const site_out_options *opt, char *err,
+                         size_t errlen)
+{
+    site_out *o = calloc(1, sizeof *o);
+    if (!o || !(o->out_dir = output_path(out_dir, &o->out_exists))) {
+        free(o);
+        snprintf(err, errlen, "out of memory");
+        return NULL;
+    }
+    o->lock_fd = -1;
+    pthread_mutex_init(&o->lock, NULL);
+    o->opt = opt ? *opt : (site_out_options){-1, false, 0};
+    char parent[4096];
+    const char *base;
+    split_out_dir(o->out_dir, parent, sizeof parent, &base);
+    lock_output(o, parent);
+    if (o->out_exists && !failed(o))
+        check_output(o);
+    if (!failed(o)) {
+        remove_stale(parent, base);
+        char tmp[4096 + 600];
+        snprintf(tmp, sizeof tmp, "%s/.%s.build-%ld", parent, base, (long)getpid());
+        if (!(o->tmp_dir = strdup(tmp)))
+            fail(o, "out of memory");
+        else if (mkdir(o->tmp_dir, 0755) != 0)
+            fail(o, "cannot make %s: %s", o->tmp_dir, strerror(errno));
+        else
+            write_new_file(o, o->tmp_dir, site_commit_staging_mark, "", 0);
+    }
+    if (failed(o)) {
+        snprintf(err, errlen, "%s", o->error);
+        site_out_abort(o);
+        return NULL;
+    }
+    return o;
+}
+
+/* ------------------------------------------------------------------ */
+/* Abort                                                               */
+
+static void release(site_out *o)
+{
+    if (o->lock_fd >= 0)
+        close(o->lock_fd); /* and with it the lock */
+    pthread_mutex_destroy(&o->lock);
+    site_manifest_free(&o->old);
+    site_manifest_free(&o->now);
+    free(o->out_dir);
+    free(o->tmp_dir);
+    free(o);
+}
+
+void site_out_abort(site_out *o)
+{
+    if (!o)
+        return;
+    if (o->tmp_dir)
+        remove_tree(o->tmp_dir);
+    release(o);
+}
+
+/* ------------------------------------------------------------------ */
+/* Commit (gen/site/site_out_commit.c does the moving)                      */
+
+bool site_out_commit(site_out *o, char *err, size_t errlen)
+{
+    site_manifest_sort(&o->now);
+    for (size_t i = 1; i < o->now.n; i++)
+        if (strcmp(o->now.items[i - 1].path, o->now.items[i].path) == 0)
+            fail(o, "%s was written twice", o->now.items[i].path);
+    if (!failed(o)) {
+        site_commit job = {o->out_dir, o->tmp_dir, o->out_exists, &o->old, &o->now,
+                           o->opt.kill_after_moves, o->error, sizeof o->error};
+        site_commit_run(&job);
+    }
+    bool ok = !failed(o);
+    if (!ok)
+        snprintf(err, errlen, "%s", o->error);
+    site_out_abort(o); /* the staging folder holds only what was not moved */
+    return ok;
+}

@@ -1,0 +1,127 @@
+/*
+ * site_out.h — writes a site folder safely and incrementally.
+ *
+ * Ownership of the folder: perfcast replaces or removes only the files
+ * its manifest lists (gen/site/site_manifest.h); everything else in the output
+ * folder — hidden entries such as .git/ and .ssh/, a user's docs/, notes
+ * beside the pages, files inside perfcast's own sub-folders — is never
+ * opened for writing, moved or deleted: it survives every build byte for
+ * byte. A page path that is taken by a file or folder perfcast did not
+ * write fails the build (before anything is changed) instead of replacing
+ * it, and perfcast never writes a hidden path.
+ *
+ * Which folders are used: a new one; a previous site (it has a manifest);
+ * or a folder without a manifest that holds nothing but hidden entries and
+ * README.md (the committed site/ placeholder, a fresh clone of a pages
+ * branch with only .git/): the site is written beside them and they are
+ * kept as they are. Any other folder is refused.
+ *
+ * Failed or killed builds: every new or changed file is first written
+ * into a staging folder beside the output (".NAME.build-PID"). Only when
+ * the whole site is written does site_out_commit move those files into
+ * place one rename each (every file is replaced atomically, the site as a
+ * whole is not), then remove the files of the previous build that are no
+ * longer made, then write the manifest. Before the first move it records
+ * a manifest that lists both builds' files, so a build killed while moving
+ * leaves no file perfcast would not recognise: the next build finishes the
+ * work. A build that fails or is killed before the commit leaves the
+ * previous site exactly as it was; its staging folder is removed by the
+ * next build. A new output folder is made by renaming the staging folder,
+ * so it appears whole or not at all.
+ *
+ * Incremental: a file whose bytes are the same as the previous build's
+ * (compared with the file on disk, not only its size; whatever key it was
+ * made from), or a keyed file (a chart, a page's HTML) whose input key
+ * matches and whose bytes still hash to the manifest's hash, is left where
+ * it is: it keeps its inode and mtime, a rebuild with unchanged inputs
+ * moves no file, and a chart or page whose inputs did not change is not
+ * even drawn or rendered again. A file changed in place (even at the same
+ * size) is rewritten.
+ *
+ * One build at a time: site_out_begin fails when another build holds the
+ * output folder (a lock released by commit, abort, or the process's end).
+ *
+ * Errors are sticky: after the first failure every call is a no-op
+ * returning false, and site_out_error says what happened.
+ *
+ * Threads: the writing and reusing calls may come from several threads at
+ * once (a lock guards the bookkeeping; reading, hashing and creating files
+ * run outside it, each path from one thread only); begin, commit and abort
+ * from one.
+ *
+ * Ownership: site_out_begin returns a writer that site_out_commit or
+ * site_out_abort releases (exactly one of them).
+ */
+#ifndef PERFCAST_SITE_OUT_H
+#define PERFCAST_SITE_OUT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct site_out site_out;
+
+typedef struct {
+    long fail_after; /* fault injection for tests: fail once this many files
+                        were written or linked; < 0 = never */
+    bool fail_kill;  /* ... by SIGKILL, like an interrupted build */
+    long kill_after_moves; /* fault injection: > 0 = SIGKILL once this many
+                              files were moved into place by the commit */
+} site_out_options;
+
+typedef struct {
+    size_t written; /* files written */
+    size_t linked;  /* files kept from the previous site as they were */
+    size_t bytes;   /* bytes written */
+} site_out_stats;
+
+
+/* Start a build of out_dir. Returns NULL with a reason in err when the
+ * folder cannot be used or the temporary folder cannot be made. */
+site_out *site_out_begin(const char *out_dir, const site_out_options *opt, char *err,
+                         size_t errlen);
+
+/* Write the file at the site-relative path (folders are made as needed). */
+bool site_out_write(site_out *o, const char *path, const void *data, size_t len);
+
+/* Whether the previous site has path made from inputs whose hash is key
+ * (charts), still with the bytes its manifest records, so that
+ * site_out_reuse can keep it. Changes nothing on disk. */
+bool site_out_can_reuse(site_out *o, const char *path, uint64_t key);
+
+/* Keep the previous site's path made from the same key: true when it was
+ * linked and the caller need not make it; false otherwise (and on error). */
+bool site_out_reuse(site_out *o, const char *path, uint64_t key);
+
+/* Write a file made from inputs with hash key, so a later build can reuse
+ * it (kept in place, with the new key, when its bytes did not change). */
+bool site_out_write_keyed(site_out *o, const char *path, uint64_t key, const void *data,
+                          size_t len);
+
+/* Record in the manifest that this build read inputs with hash key and
+ * ended with the summary numbers (at most SITE_MANIFEST_SUMMARY_MAX):
+ * see site_out_up_to_date. Written only once every file is in place. */
+void site_out_record_inputs(site_out *o, uint64_t key, const size_t *summary, size_t n);
+
+/* Whether out_dir was built from inputs with hash key (key != 0), is
+ * complete and has every file its manifest lists with the bytes it
+ * records (read and hashed, not only sized): then summary receives the
+ * n numbers recorded with it, *nfiles how many files the site has, and a
+ * build need not do anything. Changes nothing. */
+bool site_out_up_to_date(const char *out_dir, uint64_t key, size_t *summary, size_t n,
+                         size_t *nfiles);
+
+bool site_out_failed(site_out *o);
+const char *site_out_error(site_out *o);
+void site_out_get_stats(site_out *o, site_out_stats *s);
+
+/* Move the new files into place, remove the previous build's files that
+ * were not made again, write the manifest. Releases o. Returns false with
+ * the reason in err; the previous site is then untouched unless err says
+ * it was partly updated (the next build completes it). */
+bool site_out_commit(site_out *o, char *err, size_t errlen);
+
+/* Give up: remove the staging folder (the output is not touched). Releases o. */
+void site_out_abort(site_out *o);
+
+#endif
