@@ -93,6 +93,13 @@ const char *import_mapped(const import_request *req, const char *name);
  * digit prefixed with '_'. Malloc'ed (caller frees); NULL when out of memory. */
 char *import_identifier(const char *text);
 
+/* Whether a source parameter's name says it counts processes: p, np,
+ * nprocs, procs, processes, ranks, nranks, mpi_ranks, tasks, ntasks,
+ * num_tasks, num_procs (any case). The one rule every reader uses to pick
+ * the process count without --map; a parameter named otherwise is never
+ * taken as np. */
+bool import_is_procs_name(const char *name);
+
 /* A cluster name from a scheduler's system and partition (NULL = none):
  * "system-partition", every character but letters, digits, '.', '_' and
  * '-' made '-'. Malloc'ed; NULL when out of memory. */

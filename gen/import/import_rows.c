@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 void import_rows_init(import_rows *t)
 {
@@ -179,4 +180,15 @@ char *import_cluster_name(const char *system, const char *partition)
         if (!isalnum((unsigned char)*p) && *p != '.' && *p != '_' && *p != '-')
             *p = '-';
     return out;
+}
+
+bool import_is_procs_name(const char *name)
+{
+    static const char *const names[] = {"p",      "np",        "nprocs",   "procs",
+                                        "processes", "ranks",  "nranks",   "mpi_ranks",
+                                        "tasks",  "ntasks",    "num_tasks", "num_procs"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (strcasecmp(name, names[i]) == 0)
+            return true;
+    return false;
 }

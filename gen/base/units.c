@@ -1,0 +1,112 @@
+/*
+ * units.c — see units.h.
+ */
+#include "gen/base/units.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+static const struct {
+    const char *unit;
+    double to_seconds;
+} known[] = {
+    {"ns", 1e-9},   {"us", 1e-6},      {"\xc2\xb5s", 1e-6}, {"\xce\xbcs", 1e-6},
+    {"ms", 1e-3},   {"s", 1},          {"sec", 1},          {"secs", 1},
+    {"second", 1},  {"seconds", 1},    {"min", 60},         {"mins", 60},
+    {"minutes", 60}, {"h", 3600},      {"hr", 3600},        {"hours", 3600},
+};
+
+/* unit[0..n) is a known time unit. */
+static bool factor_of(const char *unit, size_t n, double *to_seconds)
+{
+    for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
+        if (strlen(known[i].unit) == n && strncmp(known[i].unit, unit, n) == 0) {
+            *to_seconds = known[i].to_seconds;
+            return true;
+        }
+    return false;
+}
+
+bool units_time_factor(const char *unit, double *to_seconds)
+{
+    size_t n = strlen(unit);
+    while (n && isspace((unsigned char)unit[n - 1]))
+        n--;
+    while (n && isspace((unsigned char)*unit))
+        unit++, n--;
+    return n > 0 && factor_of(unit, n, to_seconds);
+}
+
+/* Copy header[0..n) into stem, trimmed of blanks, '_' and '-' at its end. */
+static void put_stem(const char *header, size_t n, char *stem, size_t stem_len)
+{
+    while (n && (isspace((unsigned char)header[n - 1]) || header[n - 1] == '_' ||
+                 header[n - 1] == '-'))
+        n--;
+    while (n && isspace((unsigned char)*header))
+        header++, n--;
+    snprintf(stem, stem_len, "%.*s", (int)n, header);
+}
+
+/* A bracketed unit at the end: "(U)" or "[U]". */
+static bool bracketed(const char *h, size_t n, size_t *open, size_t *len)
+{
+    while (n && isspace((unsigned char)h[n - 1]))
+        n--;
+    if (n < 3 || (h[n - 1] != ')' && h[n - 1] != ']'))
+        return false;
+    char want = h[n - 1] == ')' ? '(' : '[';
+    size_t i = n - 1;
+    while (i > 0 && h[i - 1] != want)
+        i--;
+    if (i == 0)
+        return false;
+    *open = i - 1;
+    *len = n - 1 - i;
+    return true;
+}
+
+units_found units_in_header(const char *header, char *stem, size_t stem_len, double *to_seconds,
+                            const char **unit, size_t *unit_len)
+{
+    size_t n = strlen(header), open, len;
+    *unit = NULL;
+    *unit_len = 0;
+    if (bracketed(header, n, &open, &len)) {
+        const char *u = header + open + 1;
+        while (len && isspace((unsigned char)*u))
+            u++, len--;
+        while (len && isspace((unsigned char)u[len - 1]))
+            len--;
+        *unit = u;
+        *unit_len = len;
+        put_stem(header, open, stem, stem_len);
+        return factor_of(u, len, to_seconds) ? UNITS_TIME : UNITS_UNKNOWN;
+    }
+    /* A last word after '_' or ' ' that is a known unit. */
+    size_t i = n;
+    while (i > 0 && header[i - 1] != '_' && header[i - 1] != ' ')
+        i--;
+    if (i > 1 && i < n && factor_of(header + i, n - i, to_seconds)) {
+        *unit = header + i;
+        *unit_len = n - i;
+        put_stem(header, i - 1, stem, stem_len);
+        return UNITS_TIME;
+    }
+    put_stem(header, n, stem, stem_len);
+    return UNITS_NONE;
+}
+
+bool units_name_is_duration(const char *stem)
+{
+    static const char *const words[] = {"time", "elapsed", "duration", "walltime"};
+    if (strcasecmp(stem, "t") == 0)
+        return true;
+    for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
+        for (const char *p = stem; *p; p++)
+            if (strncasecmp(p, words[i], strlen(words[i])) == 0)
+                return true;
+    return false;
+}

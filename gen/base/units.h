@@ -1,0 +1,44 @@
+/*
+ * units.h — time units written in column names and unit fields, the one
+ * place that knows them. Importers convert every time to seconds and
+ * name the column time_<part>_s (gen/base/column_rules.h); a time whose
+ * unit is not known is refused, never guessed.
+ *
+ * Known units (case as written; "sec" and "seconds" spelled out too):
+ *   ns, us, µs (U+00B5 or U+03BC), ms, s, min, h.
+ * A unit stands in a header as "name (U)", "name(U)", "name [U]",
+ * "name[U]", or as a last "_U" or " U" word ("time_ms", "elapsed us").
+ *
+ * Pure: no I/O, no allocation.
+ */
+#ifndef PERFCAST_UNITS_H
+#define PERFCAST_UNITS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* The factor that turns a value in unit into seconds (1e-3 for "ms");
+ * false when unit is not a known time unit. */
+bool units_time_factor(const char *unit, double *to_seconds);
+
+typedef enum {
+    UNITS_NONE,     /* no unit written in the header */
+    UNITS_TIME,     /* a known time unit: *to_seconds is set */
+    UNITS_UNKNOWN,  /* a bracketed unit that is not a time unit ("[MB/s]", "(furlongs)") */
+} units_found;
+
+/* The unit written in a header, and the header without it (trimmed of
+ * blanks and a trailing '_' or ' ') into stem (always terminated, cut to
+ * stem_len). A last "_U"/" U" word counts only when U is a known time
+ * unit ("time_s" is a time, "block_size" has no unit); a bracketed unit is
+ * always reported, known or not (*unit points at its text inside header,
+ * unit_len bytes). */
+units_found units_in_header(const char *header, char *stem, size_t stem_len, double *to_seconds,
+                            const char **unit, size_t *unit_len);
+
+/* Whether a source column's name (without its unit) says it holds a
+ * duration: it contains "time", "runtime", "elapsed", "duration" or
+ * "walltime" (any case), or is "t". */
+bool units_name_is_duration(const char *stem);
+
+#endif

@@ -1,0 +1,87 @@
+/*
+ * test_units.c — time units in headers (gen/base/units.h), case by case:
+ * the header forms the tools write (pandas "time (ms)", JUBE "time[ms]",
+ * "solve_time_avg[ms]", "Runtime(ms)"), a last "_unit" word, unknown
+ * bracketed units, and names that merely end like a unit.
+ */
+#include "tests/testutil.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "gen/base/units.h"
+
+static void test_headers(void)
+{
+    static const struct {
+        const char *header;
+        units_found found;
+        const char *stem;
+        double factor;
+    } cases[] = {
+        {"time (ms)", UNITS_TIME, "time", 1e-3},
+        {"time[ms]", UNITS_TIME, "time", 1e-3},
+        {"Runtime(ms)", UNITS_TIME, "Runtime", 1e-3},
+        {"solve_time_avg[ms]", UNITS_TIME, "solve_time_avg", 1e-3},
+        {"time_ms", UNITS_TIME, "time", 1e-3},
+        {"elapsed us", UNITS_TIME, "elapsed", 1e-6},
+        {"t [\xc2\xb5s]", UNITS_TIME, "t", 1e-6},
+        {"kernel_ns", UNITS_TIME, "kernel", 1e-9},
+        {"walltime (min)", UNITS_TIME, "walltime", 60},
+        {"duration [h]", UNITS_TIME, "duration", 3600},
+        {"time_s", UNITS_TIME, "time", 1},
+        {"bandwidth [MB/s]", UNITS_UNKNOWN, "bandwidth", NAN},
+        {"time (furlongs)", UNITS_UNKNOWN, "time", NAN},
+        {"block_size", UNITS_NONE, "block_size", NAN},
+        {"runtime", UNITS_NONE, "runtime", NAN},
+        {"ms", UNITS_NONE, "ms", NAN},
+        {"nodes", UNITS_NONE, "nodes", NAN},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char stem[64];
+        double f = NAN;
+        const char *unit;
+        size_t len;
+        units_found got = units_in_header(cases[i].header, stem, sizeof stem, &f, &unit, &len);
+        CU_ASSERT_EQUAL(got, cases[i].found);
+        CU_ASSERT_STRING_EQUAL(stem, cases[i].stem);
+        if (cases[i].found == UNITS_TIME)
+            CU_ASSERT_DOUBLE_EQUAL(f, cases[i].factor, cases[i].factor * 1e-12);
+        if (got != cases[i].found || strcmp(stem, cases[i].stem) != 0)
+            printf("\n  %s: got %d '%s'\n", cases[i].header, (int)got, stem);
+    }
+}
+
+static void test_unit_fields(void)
+{
+    double f;
+    CU_ASSERT_TRUE(units_time_factor("ms", &f) && f == 1e-3);
+    CU_ASSERT_TRUE(units_time_factor(" s ", &f) && f == 1);
+    CU_ASSERT_TRUE(units_time_factor("min", &f) && f == 60);
+    CU_ASSERT_FALSE(units_time_factor("MB/s", &f));
+    CU_ASSERT_FALSE(units_time_factor("", &f));
+    CU_ASSERT_FALSE(units_time_factor("S", &f)); /* siemens, not seconds: as written only */
+}
+
+static void test_duration_names(void)
+{
+    CU_ASSERT_TRUE(units_name_is_duration("time"));
+    CU_ASSERT_TRUE(units_name_is_duration("Runtime"));
+    CU_ASSERT_TRUE(units_name_is_duration("solve_time_avg"));
+    CU_ASSERT_TRUE(units_name_is_duration("Elapsed"));
+    CU_ASSERT_TRUE(units_name_is_duration("t"));
+    CU_ASSERT_FALSE(units_name_is_duration("bandwidth"));
+    CU_ASSERT_FALSE(units_name_is_duration("np"));
+}
+
+int main(void)
+{
+    static const testutil_test tests[] = {
+        {"units in headers", test_headers},
+        {"unit fields", test_unit_fields},
+        {"names that say duration", test_duration_names},
+        {NULL, NULL},
+    };
+    static const testutil_suite suites[] = {{"units", tests}, {NULL, NULL}};
+    return testutil_run_suites(suites);
+}
