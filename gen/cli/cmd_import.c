@@ -13,6 +13,7 @@
 
 #include "gen/cli/cli.h"
 #include "gen/import/import.h"
+#include "gen/import/import_lines.h"
 #include "gen/ingest/archive.h"
 
 static const char import_usage[] =
@@ -36,6 +37,10 @@ static const char import_usage[] =
     "  --map FROM=TO       source column/parameter FROM becomes runs.csv column TO\n"
     "                      (e.g. --map procs=np,runtime=time_s; repeatable)\n"
     "  --response COLUMN   the column the default experiment predicts\n"
+    "  --delimiter C       csv/jube: the field separator (default: detected, ',' or ';')\n"
+    "  --decimal-comma     csv/jube: numbers are written 1,5 (default: detected with ';')\n"
+    "  --allow-truncated   accept a file whose last line has no line end (refused by\n"
+    "                      default: a file cut while written looks just like that)\n"
     "  --help              this text\n"
     "Exit status: 0 ok, 1 input problems (nothing written), 2 usage.\n";
 
@@ -76,13 +81,26 @@ static int parse_args(int argc, char **argv, import_args *a)
                           : strcmp(arg, "--response") == 0   ? &a->req.response
                           : NULL;
         bool is_map = strcmp(arg, "--map") == 0;
+        bool is_delim = strcmp(arg, "--delimiter") == 0;
         if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
             fputs(import_usage, stdout);
             return 0;
-        } else if ((slot || is_map) && i + 1 >= argc) {
+        } else if (strcmp(arg, "--decimal-comma") == 0) {
+            a->req.decimal_comma = true;
+        } else if (strcmp(arg, "--allow-truncated") == 0) {
+            a->req.allow_truncated = true;
+        } else if ((slot || is_map || is_delim) && i + 1 >= argc) {
             return cli_usage_error("import", "missing value after", arg);
         } else if (slot) {
             *slot = argv[++i];
+        } else if (is_delim) {
+            const char *d = argv[++i];
+            if (strcmp(d, "\\t") == 0 || strcmp(d, "tab") == 0)
+                d = "\t";
+            if (strlen(d) != 1 || d[0] == '"' || d[0] == '\n' || d[0] == '\r')
+                return cli_usage_error("import", "--delimiter wants one character (or tab), got",
+                                       argv[i]);
+            a->req.delimiter = d[0];
         } else if (is_map) {
             if (!parse_maps(argv[++i], a))
                 return cli_usage_error("import", "--map wants FROM=TO pairs, got", argv[i]);
@@ -133,7 +151,8 @@ static bool read_all(const import_args *a, import_reader read, import_rows *rows
     bool ok = true;
     source[0] = '\0';
     for (size_t i = 0; i < a->nfiles; i++) {
-        ok = read(&a->req, a->files[i], rows, &diags) && ok;
+        ok = import_file_complete(a->files[i], a->files[i], a->req.allow_truncated, &diags) &&
+             read(&a->req, a->files[i], rows, &diags) && ok;
         size_t used = strlen(source);
         const char *base = strrchr(a->files[i], '/');
         snprintf(source + used, source_len - used, "%s`%s`", i ? ", " : "",

@@ -62,6 +62,9 @@ typedef struct {
     const char *response;     /* column the default experiment predicts; NULL = the format's */
     const import_map *maps;   /* --map pairs */
     size_t nmaps;
+    char delimiter;           /* --delimiter for csv/jube: ',' or ';' etc.; 0 = detect */
+    bool decimal_comma;       /* --decimal-comma: "1,5" is 1.5 (csv/jube) */
+    bool allow_truncated;     /* --allow-truncated: accept a last line without a line end */
 } import_request;
 
 void import_rows_init(import_rows *t);

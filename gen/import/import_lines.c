@@ -164,3 +164,35 @@ bool import_number(const char *text, double *out)
     const char *why = NULL;
     return *text && csv_parse_number(text, out, &why) && isfinite(*out);
 }
+
+/* The first byte of data that is not a blank, or 0. */
+static char first_non_blank(const char *data, size_t len)
+{
+    for (size_t i = 0; i < len; i++)
+        if (data[i] != ' ' && data[i] != '\t' && data[i] != '\r' && data[i] != '\n')
+            return data[i];
+    return 0;
+}
+
+bool import_file_complete(const char *path, const char *display, bool allow, diag_list *diags)
+{
+    size_t len;
+    char *data = fileio_read_file(path, &len);
+    if (!data)
+        return true;
+    char first = first_non_blank(data, len);
+    bool complete = len == 0 || data[len - 1] == '\n' || first == '{' || first == '[' || allow;
+    if (!complete) {
+        long line = 1;
+        size_t start = 0;
+        for (size_t i = 0; i < len; i++)
+            if (data[i] == '\n')
+                line++, start = i + 1;
+        diag_add(diags, display, line, chars_in(data + start, len - start) + 1,
+                 "the file ends inside its last line (no line end): it may have been cut while "
+                 "it was written, and its last value read short; nothing imported (give "
+                 "--allow-truncated if the file is complete)");
+    }
+    free(data);
+    return complete;
+}

@@ -48,6 +48,15 @@ bool import_text_split(const char *text, long line, char sep, import_line *out);
 
 void import_text_free(import_text *t);
 
+/* Whether path (shown as display) ends as a complete file: empty, or its
+ * last byte a line end, or a JSON document (first non-blank byte '{' or
+ * '['), whose parser catches a cut itself. A text file whose last line has
+ * no line end may have been cut while it was written ("1.94292e+06" read
+ * as "1.944"): that is recorded at the end of the last line and false is
+ * returned, unless allow is set. An unreadable file is left to the reader
+ * (true). */
+bool import_file_complete(const char *path, const char *display, bool allow, diag_list *diags);
+
 /* Parse a whole field as a finite number; false when it is not one. */
 bool import_number(const char *text, double *out);
 
