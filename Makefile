@@ -15,7 +15,7 @@ PREFIX   ?= /usr/local
 DESTDIR  ?=
 SAN      ?= 0
 
-PKGS     := gsl cairo libcmark-gfm zlib
+PKGS     := gsl cairo libcmark-gfm zlib json-c
 CPPFLAGS += -I. -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE
 CFLAGS   ?= -O2 -g
 CFLAGS   += -std=c11 -Wall -Wextra -Werror
