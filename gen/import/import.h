@@ -8,13 +8,13 @@
  * used. import_write_campaign then merges it into the archive:
  *
  *   - the campaign folder is created when absent;
- *   - runs.csv gets the new rows appended; a row equal to one already there
- *     (same text in every column) is not added twice, so importing a file
- *     again adds nothing; rows already there are never changed. When new
- *     columns appear, runs.csv is rewritten (atomically, via a temporary
- *     file and rename) with the old rows' cells unchanged and the new
- *     columns empty;
- *   - experiments.csv gets the default experiments (one per response column)
+ *   - runs.csv gets the new rows after the old ones; a row equal to one
+ *     already there, or to an earlier one of the same import (same text in
+ *     every column), is not added twice, so importing a file again adds
+ *     nothing; rows already there are never changed. New columns come last,
+ *     empty in the old rows;
+ *   - experiments.csv gets the default experiments (gen/import/import_experiments.h:
+ *     per response column and per configuration besides the process count)
  *     whose names are not there yet;
  *   - README.md is written when absent, else a line saying what was added is
  *     appended;
@@ -109,11 +109,15 @@ bool import_is_procs_name(const char *name);
 char *import_cluster_name(const char *system, const char *partition);
 
 /* Check the rows (np whole and >= 1 in every row, a time or response
- * column present) and merge them into the archive as described above.
- * source names the imported files for the README. Returns the number of
- * rows added, or -1 with the reason in diags. */
-long import_write_campaign(const import_request *req, const import_rows *rows,
-                           const char *source, diag_list *diags);
+ * column present) and merge them into the archive as described above:
+ * everything is built and validated with the archive reader's own checks
+ * before anything is written, then written atomically under a lock
+ * (gen/import/import_txn.h); a refusal writes nothing. source names the
+ * imported files for the README; notes about the default experiments are
+ * added to rows. Returns the number of rows added, or -1 with the reason
+ * in diags. */
+long import_write_campaign(const import_request *req, import_rows *rows, const char *source,
+                           diag_list *diags);
 
 /* The readers, one per format (gen/import_<format>.c). Each parses path
  * (shown as display in messages) and appends rows to out; false when the

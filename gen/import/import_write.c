@@ -1,208 +1,47 @@
 /*
- * import_write.c — merging imported rows into an archive campaign (see
- * import.h for the rules: rows appended never changed, files replaced
- * atomically when their header grows).
+ * import_write.c — merging imported rows into an archive campaign, all or
+ * nothing (import.h states the rules).
+ *
+ * Every file the import changes (clusters.csv, runs.csv, experiments.csv,
+ * README.md) is built whole in memory first, then staged with its
+ * campaign.csv beside it in a staging folder that is itself a small
+ * archive, and that archive is loaded with the archive reader: the same
+ * checks `perfcast check` makes on every cell, filter and formula. Only
+ * when it loads without a problem are the files renamed into place
+ * (gen/import/import_txn.h: locked, link-safe, atomic). A refused import
+ * writes nothing.
  */
 #include "gen/import/import.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
-#include "gen/base/csvread.h"
 #include "gen/base/fileio.h"
-#include "gen/base/textout.h"
+#include "gen/import/import_csvtext.h"
+#include "gen/import/import_experiments.h"
 #include "gen/import/import_lines.h"
+#include "gen/import/import_txn.h"
+#include "gen/ingest/archive.h"
 #include "gen/ingest/campaign_settings.h"
 
-/* A CSV file as loaded for merging: its header and rows as plain text. */
+/* The files of one import, built in memory, in the order they are
+ * committed: clusters.csv first (runs name its clusters), runs.csv before
+ * experiments.csv (experiments name its columns), README.md last. A kill
+ * between two renames leaves an archive that loads. */
+enum { F_CLUSTERS, F_RUNS, F_EXPERIMENTS, F_README, F_SETTINGS, NFILES };
+static const char *const file_names[NFILES] = {"clusters.csv", "runs.csv", "experiments.csv",
+                                               "README.md", "campaign.csv"};
+
 typedef struct {
-    bool exists;
-    char **header;
-    size_t ncols;
-    char ***rows; /* rows[r][c], "" when empty; every row has ncols cells */
-    size_t nrows;
-    bool ends_with_newline;
-} csv_text;
-
-static void csv_text_free(csv_text *t)
-{
-    for (size_t r = 0; r < t->nrows; r++) {
-        for (size_t c = 0; c < t->ncols; c++)
-            free(t->rows[r][c]);
-        free(t->rows[r]);
-    }
-    free(t->rows);
-    for (size_t c = 0; c < t->ncols; c++)
-        free(t->header[c]);
-    free(t->header);
-    memset(t, 0, sizeof *t);
-}
-
-static long header_index(const csv_text *t, const char *name)
-{
-    for (size_t c = 0; c < t->ncols; c++)
-        if (strcmp(t->header[c], name) == 0)
-            return (long)c;
-    return -1;
-}
-
-static char **copy_fields(const csv_row *row, size_t n)
-{
-    char **cells = calloc(n ? n : 1, sizeof *cells);
-    for (size_t c = 0; cells && c < n; c++) {
-        cells[c] = strdup(c < row->nfields ? row->fields[c].text : "");
-        if (!cells[c]) {
-            for (size_t k = 0; k < c; k++)
-                free(cells[k]);
-            free(cells);
-            return NULL;
-        }
-    }
-    return cells;
-}
-
-/* Load path when it exists; a file that exists but does not parse is a
- * problem (import never rewrites a file it cannot read). */
-static bool csv_text_load(const char *path, csv_text *out, diag_list *diags)
-{
-    memset(out, 0, sizeof *out);
-    struct stat st;
-    if (stat(path, &st) != 0)
-        return errno == ENOENT || (diag_add(diags, path, 0, 0, "%s", strerror(errno)), false);
-    out->exists = true;
-    size_t before = diags->count;
-    csv_doc doc;
-    bool ok = csv_read_file(path, path, &doc, diags) && diags->count == before && doc.nrows > 0;
-    if (ok) {
-        out->ncols = doc.rows[0].nfields;
-        out->header = copy_fields(&doc.rows[0], out->ncols);
-        out->rows = calloc(doc.nrows, sizeof *out->rows);
-        ok = out->header && out->rows;
-        for (size_t r = 1; ok && r < doc.nrows; r++) {
-            ok = (out->rows[out->nrows] = copy_fields(&doc.rows[r], out->ncols)) != NULL;
-            out->nrows += ok;
-        }
-        if (!ok)
-            diag_add(diags, path, 0, 0, "out of memory");
-    } else if (diags->count == before) {
-        diag_add(diags, path, 0, 0, "no header line; fix or remove the file before importing");
-    }
-    csv_doc_free(&doc);
-    size_t len = 0;
-    char *data = ok ? fileio_read_file(path, &len) : NULL;
-    out->ends_with_newline = data && len > 0 && data[len - 1] == '\n';
-    free(data);
-    return ok;
-}
-
-static bool add_header(csv_text *t, const char *name)
-{
-    if (header_index(t, name) >= 0)
-        return true;
-    char **more = realloc(t->header, (t->ncols + 1) * sizeof *more);
-    if (!more)
-        return false;
-    t->header = more;
-    return (t->header[t->ncols++] = strdup(name)) != NULL;
-}
-
-static void write_row(FILE *f, char *const *cells, size_t n)
-{
-    for (size_t c = 0; c < n; c++) {
-        if (c)
-            fputc(',', f);
-        textout_csv_text(f, cells[c] && *cells[c] ? cells[c] : NULL);
-    }
-    fputc('\n', f);
-}
-
-/* Write header + rows to path through a temporary file and rename. */
-static bool write_atomically(const char *path, const csv_text *t, char ***extra, size_t nextra,
-                             diag_list *diags)
-{
-    size_t n = strlen(path) + 16;
-    char *tmp = malloc(n);
-    if (!tmp)
-        return false;
-    snprintf(tmp, n, "%s.import-tmp", path);
-    FILE *f = fopen(tmp, "w");
-    bool ok = f != NULL;
-    if (ok) {
-        write_row(f, t->header, t->ncols);
-        for (size_t r = 0; r < t->nrows; r++)
-            write_row(f, t->rows[r], t->ncols);
-        for (size_t r = 0; r < nextra; r++)
-            write_row(f, extra[r], t->ncols);
-        ok = fflush(f) == 0 && !ferror(f);
-        ok = (fclose(f) == 0) && ok;
-    }
-    ok = ok && rename(tmp, path) == 0;
-    if (!ok) {
-        diag_add(diags, path, 0, 0, "cannot write: %s", strerror(errno));
-        remove(tmp);
-    }
-    free(tmp);
-    return ok;
-}
-
-/* Append rows to an existing file whose header is unchanged. */
-static bool append_rows(const char *path, const csv_text *t, char ***rows, size_t n,
-                        diag_list *diags)
-{
-    FILE *f = fopen(path, "a");
-    bool ok = f != NULL;
-    if (ok) {
-        if (!t->ends_with_newline)
-            fputc('\n', f);
-        for (size_t r = 0; r < n; r++)
-            write_row(f, rows[r], t->ncols);
-        ok = fflush(f) == 0 && !ferror(f);
-        ok = (fclose(f) == 0) && ok;
-    }
-    if (!ok)
-        diag_add(diags, path, 0, 0, "cannot append: %s", strerror(errno));
-    return ok;
-}
-
-/* Add rows to the file: append when the header did not grow, else rewrite. */
-static bool store_rows(const char *path, const csv_text *t, size_t old_ncols, char ***rows,
-                       size_t n, diag_list *diags)
-{
-    if (t->exists && t->ncols == old_ncols)
-        return n == 0 || append_rows(path, t, rows, n, diags);
-    return write_atomically(path, t, rows, n, diags);
-}
-
-static void free_cells(char **cells, size_t ncols)
-{
-    for (size_t c = 0; cells && c < ncols; c++)
-        free(cells[c]);
-    free(cells);
-}
-
-static void free_row_list(char ***rows, size_t n, size_t ncols)
-{
-    for (size_t r = 0; r < n; r++)
-        free_cells(rows[r], ncols);
-    free(rows);
-}
+    rbuf text[NFILES];
+    bool changed[NFILES]; /* to commit; the others are staged only to validate */
+    bool present[NFILES]; /* to stage at all */
+} import_files;
 
 /* ------------------------------------------------------------------ */
-/* checks                                                              */
-
-static bool name_is_safe(const char *s)
-{
-    if (!*s || strcmp(s, ".") == 0 || strcmp(s, "..") == 0)
-        return false;
-    for (; *s; s++)
-        if (*s == '/' || *s == '\\' || (unsigned char)*s < 0x20)
-            return false;
-    return true;
-}
+/* Checks                                                              */
 
 static bool check_rows(const import_request *req, const import_rows *rows, diag_list *diags)
 {
@@ -232,50 +71,42 @@ static const char *row_cluster(const import_request *req, const import_rows *row
     return c ? c : req->cluster ? req->cluster : "imported";
 }
 
-static bool ensure_clusters(const import_request *req, const import_rows *rows, diag_list *diags)
+/* Whether clusters.csv (t) has a row whose cluster is name. */
+static bool knows_cluster(const csv_text *t, long name_col, const char *name)
 {
-    char *path = fileio_join(req->archive, "clusters.csv");
-    csv_text t = {0};
-    bool ok = path && csv_text_load(path, &t, diags);
-    size_t old_ncols = t.ncols;
-    if (ok && !t.exists)
-        ok = add_header(&t, "cluster") && add_header(&t, "description");
-    long name_col = ok ? header_index(&t, "cluster") : -1;
-    long descr_col = ok ? header_index(&t, "description") : -1;
+    for (size_t k = 0; k < t->nrows; k++)
+        if (strcmp(t->rows[k][name_col], name) == 0)
+            return true;
+    return false;
+}
+
+/* Every cluster the rows name that clusters.csv lacks, appended to t. */
+static bool merge_clusters(const import_request *req, const import_rows *rows, csv_text *t,
+                           bool *changed, const char *path, diag_list *diags)
+{
+    bool ok = t->exists || (csv_text_add_column(t, "cluster") &&
+                            csv_text_add_column(t, "description"));
+    long name_col = csv_text_column(t, "cluster"), descr_col = csv_text_column(t, "description");
     if (ok && name_col < 0) {
         diag_add(diags, path, 1, 1, "no 'cluster' column");
-        ok = false;
+        return false;
     }
-    char ***added = NULL;
-    size_t nadded = 0;
+    *changed = !t->exists;
     for (size_t r = 0; ok && r < rows->nrows; r++) {
         const char *name = row_cluster(req, rows, r);
-        bool known = false;
-        for (size_t k = 0; !known && k < t.nrows; k++)
-            known = strcmp(t.rows[k][name_col], name) == 0;
-        for (size_t k = 0; !known && k < nadded; k++)
-            known = strcmp(added[k][name_col], name) == 0;
-        if (known)
+        if (knows_cluster(t, name_col, name))
             continue;
-        char ***more = realloc(added, (nadded + 1) * sizeof *more);
-        char **cells = calloc(t.ncols, sizeof *cells);
-        ok = more && cells;
-        if (more)
-            added = more;
-        for (size_t c = 0; ok && c < t.ncols; c++)
-            ok = (cells[c] = strdup((long)c == name_col ? name
-                                    : (long)c == descr_col ? "added by perfcast import; fill in "
-                                                              "cores, rates and bandwidths"
-                                    : "")) != NULL;
+        char **cells = csv_text_blank_row(t->ncols);
+        ok = cells && csv_text_set_cell(cells, (size_t)name_col, name) &&
+             (descr_col < 0 ||
+              csv_text_set_cell(cells, (size_t)descr_col,
+                                "added by perfcast import; fill in cores, rates and bandwidths"));
         if (ok)
-            added[nadded++] = cells;
-        else if (cells)
-            free_cells(cells, t.ncols);
+            ok = csv_text_add_row(t, cells);
+        else
+            csv_text_free_row(cells, t->ncols);
+        *changed = true;
     }
-    ok = ok && (nadded == 0 || store_rows(path, &t, old_ncols, added, nadded, diags));
-    free_row_list(added, nadded, t.ncols);
-    csv_text_free(&t);
-    free(path);
     return ok;
 }
 
@@ -296,245 +127,208 @@ static const char *imported_value(const import_request *req, const import_rows *
     return import_rows_get(rows, r, name);
 }
 
-/* Cells of imported row r in the order of header t (copies, "" for empty). */
+/* Cells of imported row r in the order of t's header. */
 static char **imported_cells(const import_request *req, const import_rows *rows, size_t r,
                              const csv_text *t, const char *procs)
 {
-    char **cells = calloc(t->ncols ? t->ncols : 1, sizeof *cells);
+    char **cells = csv_text_blank_row(t->ncols);
     for (size_t c = 0; cells && c < t->ncols; c++) {
         const char *v = imported_value(req, rows, r, t->header[c], procs);
-        if (!(cells[c] = strdup(v ? v : ""))) {
-            free_cells(cells, c);
+        if (v && !csv_text_set_cell(cells, c, v)) {
+            csv_text_free_row(cells, t->ncols);
             return NULL;
         }
     }
     return cells;
 }
 
-static bool same_row(char *const *a, char *const *b, size_t n)
+/* Add the rows to runs.csv (t): its columns first when new, then every row
+ * not there yet (an equal row already there, or earlier in this import, is
+ * not added again). The number added, or -1 when out of memory. */
+static long merge_runs(const import_request *req, const import_rows *rows, const char *procs,
+                       csv_text *t)
 {
-    for (size_t c = 0; c < n; c++)
-        if (strcmp(a[c], b[c]) != 0)
-            return false;
-    return true;
-}
-
-/* Old rows get "" in the columns the header gained. */
-static bool widen_rows(csv_text *t, size_t old_ncols)
-{
-    for (size_t r = 0; r < t->nrows && t->ncols > old_ncols; r++) {
-        char **cells = realloc(t->rows[r], t->ncols * sizeof *cells);
-        if (!cells)
-            return false;
-        t->rows[r] = cells;
-        for (size_t c = old_ncols; c < t->ncols; c++)
-            if (!(cells[c] = strdup("")))
-                return false;
-    }
-    return true;
-}
-
-static long merge_runs(const import_request *req, const import_rows *rows, const char *dir,
-                       const char *procs, diag_list *diags)
-{
-    char *path = fileio_join(dir, "runs.csv");
-    csv_text t = {0};
-    bool ok = path && csv_text_load(path, &t, diags);
-    size_t old_ncols = t.ncols;
     /* The columns runs.csv requires come first in a new file (time_s only
      * when the rows have it: an experiment may predict another column). */
-    const char *const required[] = {"cluster", procs};
-    for (size_t i = 0; ok && i < sizeof required / sizeof required[0]; i++)
-        ok = add_header(&t, required[i]);
+    bool ok = csv_text_add_column(t, "cluster") && csv_text_add_column(t, procs);
     for (size_t c = 0; ok && c < rows->ncols; c++)
-        if (strcmp(rows->names[c], "np") != 0) /* the process count: required[1] */
-            ok = add_header(&t, rows->names[c]);
-    /* Old rows keep their cells; they only gain empty ones. */
-    ok = ok && widen_rows(&t, old_ncols);
-    char ***fresh = calloc(rows->nrows ? rows->nrows : 1, sizeof *fresh);
-    size_t nfresh = 0;
-    ok = ok && fresh;
+        if (strcmp(rows->names[c], "np") != 0) /* the process count: procs */
+            ok = csv_text_add_column(t, rows->names[c]);
+    long added = 0;
     for (size_t r = 0; ok && r < rows->nrows; r++) {
-        char **cells = imported_cells(req, rows, r, &t, procs);
+        char **cells = imported_cells(req, rows, r, t, procs);
         ok = cells != NULL;
-        bool seen = false;
-        for (size_t k = 0; ok && !seen && k < t.nrows; k++)
-            seen = same_row(t.rows[k], cells, t.ncols);
-        if (ok && !seen)
-            fresh[nfresh++] = cells;
-        else
-            free_cells(cells, t.ncols);
+        if (ok && csv_text_has_row(t, cells))
+            csv_text_free_row(cells, t->ncols);
+        else if (ok && (ok = csv_text_add_row(t, cells)))
+            added++;
     }
-    if (!ok)
-        diag_add(diags, dir, 0, 0, "out of memory");
-    ok = ok && store_rows(path, &t, old_ncols, fresh, nfresh, diags);
-    free_row_list(fresh, nfresh, t.ncols);
-    csv_text_free(&t);
-    free(path);
-    return ok ? (long)nfresh : -1;
-}
-
-/* ------------------------------------------------------------------ */
-/* experiments.csv                                                     */
-
-/* Distinct process counts among rows that measured column, and the largest. */
-static size_t distinct_np(const import_rows *rows, const char *column, double *largest)
-{
-    double seen[64];
-    size_t n = 0;
-    *largest = 0;
-    for (size_t r = 0; r < rows->nrows; r++) {
-        double np;
-        if (!import_rows_get(rows, r, column) || !import_number(import_rows_get(rows, r, "np"), &np))
-            continue;
-        bool known = false;
-        for (size_t k = 0; k < n && !known; k++)
-            known = seen[k] == np;
-        if (!known && n < 64)
-            seen[n++] = np;
-        if (np > *largest)
-            *largest = np;
-    }
-    return n;
-}
-
-/* The default experiment of one response column: its values in the order
- * of keys below. Time ~ a + b/np (Amdahl's form) for every response: with
- * three or more process counts the largest is held out as the target, so
- * the page shows an error measured on a run the fit did not see; with two
- * every run is both trained on and predicted; with one there is nothing to
- * scale and the fit is the mean (np is aliased with the intercept). */
-static void default_experiment(const import_request *req, const import_rows *rows,
-                               const char *response, const char *procs, char values[8][256])
-{
-    double largest;
-    size_t k = distinct_np(rows, response, &largest);
-    if (strcmp(response, "time_s") == 0)
-        snprintf(values[0], 256, "scaling");
-    else
-        snprintf(values[0], 256, "scaling-%s", response);
-    snprintf(values[1], 256, "scopred");
-    snprintf(values[2], 256, "%s", response);
-    snprintf(values[3], 256, "%s%s", k >= 2 ? "1/" : "", procs);
-    if (k >= 3) {
-        snprintf(values[4], 256, "%s < %.17g", procs, largest);
-        snprintf(values[5], 256, "%s == %.17g", procs, largest);
-    } else {
-        values[4][0] = '\0';
-        snprintf(values[5], 256, "%s >= 1", procs);
-    }
-    snprintf(values[6], 256, "%s against the process count (imported from %s)", response,
-             req->format);
-    values[7][0] = '\0';
-}
-
-static const char *const keys[8] = {"name", "model", "response", "formula",
-                                    "train", "target", "title", "options"};
-
-static bool merge_experiments(const import_request *req, const import_rows *rows,
-                              const char *dir, const char *procs, diag_list *diags)
-{
-    char *path = fileio_join(dir, "experiments.csv");
-    csv_text t = {0};
-    bool ok = path && csv_text_load(path, &t, diags);
-    size_t old_ncols = t.ncols;
-    for (size_t i = 0; ok && !t.exists && i < 8; i++)
-        ok = add_header(&t, keys[i]);
-    long name_col = ok ? header_index(&t, "name") : -1;
-    if (ok && name_col < 0) {
-        diag_add(diags, path, 1, 1, "no 'name' column");
-        ok = false;
-    }
-    char ***added = calloc(rows->nresponses + 1, sizeof *added);
-    size_t nadded = 0;
-    ok = ok && added;
-    for (size_t i = 0; ok && i < rows->nresponses; i++) {
-        char values[8][256];
-        default_experiment(req, rows, rows->responses[i], procs, values);
-        bool known = false;
-        for (size_t r = 0; r < t.nrows && !known; r++)
-            known = strcmp(t.rows[r][name_col], values[0]) == 0;
-        if (known)
-            continue;
-        char **cells = calloc(t.ncols, sizeof *cells);
-        ok = cells != NULL;
-        for (size_t c = 0; ok && c < t.ncols; c++) {
-            const char *v = "";
-            for (size_t k = 0; k < 8; k++)
-                if (strcmp(t.header[c], keys[k]) == 0)
-                    v = values[k];
-            ok = (cells[c] = strdup(v)) != NULL;
-        }
-        if (ok)
-            added[nadded++] = cells;
-        else if (cells)
-            free_cells(cells, t.ncols);
-    }
-    ok = ok && (nadded == 0 && t.exists ? true
-                                        : store_rows(path, &t, old_ncols, added, nadded, diags));
-    free_row_list(added, nadded, t.ncols);
-    csv_text_free(&t);
-    free(path);
-    return ok;
+    return ok ? added : -1;
 }
 
 /* ------------------------------------------------------------------ */
 /* README.md                                                           */
 
-static bool write_readme(const import_request *req, const import_rows *rows, const char *dir,
-                         const char *source, long added, diag_list *diags)
+/* The README as it was (or a new one) with a line saying what was added. */
+static bool build_readme(const import_request *req, const import_rows *rows, const char *dir,
+                         const char *source, long added, rbuf *out, bool *changed)
 {
     char *path = fileio_join(dir, "README.md");
-    if (!path)
-        return false;
-    struct stat st;
-    bool fresh = stat(path, &st) != 0;
-    FILE *f = fopen(path, fresh ? "w" : "a");
-    if (!f) {
-        diag_add(diags, path, 0, 0, "cannot write: %s", strerror(errno));
-        free(path);
-        return false;
-    }
-    if (fresh)
-        fprintf(f, "# %s\n\nRuns imported with `perfcast import %s`.\n", req->campaign,
-                req->format);
-    fprintf(f, "\n- %ld run%s from %s (%s).\n", added, added == 1 ? "" : "s", source, req->format);
-    for (size_t i = 0; i < rows->nnotes; i++)
-        fprintf(f, "  %s\n", rows->notes[i]);
-    bool ok = fclose(f) == 0;
-    if (!ok)
-        diag_add(diags, path, 0, 0, "cannot write: %s", strerror(errno));
+    size_t len = 0;
+    char *old = path ? fileio_read_file(path, &len) : NULL;
     free(path);
+    *changed = old == NULL || added > 0;
+    if (old) {
+        rbuf_put(out, old, len);
+        if (len && old[len - 1] != '\n')
+            rbuf_putc(out, '\n');
+    } else {
+        rbuf_printf(out, "# %s\n\nRuns imported with `perfcast import %s`.\n", req->campaign,
+                    req->format);
+    }
+    free(old);
+    if (added > 0) {
+        rbuf_printf(out, "\n- %ld run%s from %s (%s).\n", added, added == 1 ? "" : "s", source,
+                    req->format);
+        for (size_t i = 0; i < rows->nnotes; i++)
+            rbuf_printf(out, "  %s\n", rows->notes[i]);
+    }
+    return !out->oom;
+}
+
+/* ------------------------------------------------------------------ */
+/* Building, validating, committing                                    */
+
+/* Every file's new text (and whether it changes). Returns the number of
+ * runs added, -1 on a problem (in diags). */
+static long build_files(const import_request *req, import_rows *rows, const char *dir,
+                        const char *procs, const char *source, import_files *f, diag_list *diags)
+{
+    char *clusters_path = fileio_join(req->archive, "clusters.csv");
+    char *runs_path = fileio_join(dir, "runs.csv");
+    char *exps_path = fileio_join(dir, "experiments.csv");
+    csv_text clusters = {0}, runs = {0}, exps = {0};
+    bool ok = clusters_path && runs_path && exps_path &&
+              csv_text_load(clusters_path, &clusters, diags) &&
+              csv_text_load(runs_path, &runs, diags) && csv_text_load(exps_path, &exps, diags);
+    ok = ok && merge_clusters(req, rows, &clusters, &f->changed[F_CLUSTERS], clusters_path, diags);
+    long added = ok ? merge_runs(req, rows, procs, &runs) : -1;
+    ok = added >= 0 && import_default_experiments(req, rows, &runs, procs, &exps, diags);
+    f->changed[F_RUNS] = added > 0 || !runs.exists;
+    ok = ok && csv_text_serialize(&clusters, &f->text[F_CLUSTERS]) &&
+         csv_text_serialize(&runs, &f->text[F_RUNS]) &&
+         csv_text_serialize(&exps, &f->text[F_EXPERIMENTS]) &&
+         build_readme(req, rows, dir, source, added, &f->text[F_README], &f->changed[F_README]);
+    f->present[F_CLUSTERS] = f->present[F_RUNS] = f->present[F_EXPERIMENTS] =
+        f->present[F_README] = ok;
+    if (!ok && added >= 0 && diags->count == 0)
+        diag_add(diags, dir, 0, 0, "out of memory");
+    csv_text_free(&clusters);
+    csv_text_free(&runs);
+    csv_text_free(&exps);
+    free(clusters_path);
+    free(runs_path);
+    free(exps_path);
+    return ok ? added : -1;
+}
+
+/* Whether experiments.csv gains rows: compare with the file as it is. */
+static void settle_experiments(const char *dir, import_files *f)
+{
+    char *path = fileio_join(dir, "experiments.csv");
+    size_t len = 0;
+    char *old = path ? fileio_read_file(path, &len) : NULL;
+    f->changed[F_EXPERIMENTS] = !old || len != f->text[F_EXPERIMENTS].len ||
+                                memcmp(old, rbuf_str(&f->text[F_EXPERIMENTS]), len) != 0;
+    free(old);
+    free(path);
+}
+
+/* campaign.csv as it is, staged so that the validation reads the same
+ * process-count column; never committed. */
+static bool copy_settings(const char *dir, import_files *f)
+{
+    char *path = fileio_join(dir, "campaign.csv");
+    size_t len = 0;
+    char *old = path ? fileio_read_file(path, &len) : NULL;
+    free(path);
+    f->present[F_SETTINGS] = old != NULL;
+    bool ok = !old || rbuf_put(&f->text[F_SETTINGS], old, len);
+    free(old);
     return ok;
 }
 
-long import_write_campaign(const import_request *req, const import_rows *rows,
-                           const char *source, diag_list *diags)
+static bool stage_all(import_txn *t, const import_files *f, diag_list *diags)
 {
-    if (!name_is_safe(req->campaign)) {
-        diag_add(diags, req->campaign, 0, 0,
-                 "not a usable campaign name (it names a folder: no '/', not '.' or '..')");
-        return -1;
+    bool ok = true;
+    for (int i = 0; ok && i < NFILES; i++)
+        if (f->present[i])
+            ok = import_txn_stage(t, file_names[i], i == F_CLUSTERS, rbuf_str(&f->text[i]),
+                                  f->text[i].len, diags);
+    return ok;
+}
+
+/* Load the staging folder as an archive: every problem is one the import
+ * would have written. They are reported at the real file's name. */
+static bool validate(const import_txn *t, const char *archive_dir, diag_list *diags)
+{
+    diag_list found;
+    diag_init(&found);
+    archive a = {0};
+    archive_load(import_txn_stage_dir(t), &a, &found);
+    archive_free(&a);
+    size_t stage_len = strlen(import_txn_stage_dir(t));
+    for (size_t i = 0; i < found.count; i++) {
+        const diag *g = &found.items[i];
+        rbuf file;
+        rbuf_init(&file);
+        if (strncmp(g->file, import_txn_stage_dir(t), stage_len) == 0)
+            rbuf_printf(&file, "%s%s", archive_dir, g->file + stage_len);
+        else
+            rbuf_puts(&file, g->file);
+        diag_add(diags, rbuf_str(&file), g->line, g->column,
+                 "%s (in the file as this import would write it; nothing imported)",
+                 g->message);
+        rbuf_free(&file);
     }
+    bool ok = found.count == 0;
+    diag_free(&found);
+    return ok;
+}
+
+static bool commit(import_txn *t, const import_files *f, diag_list *diags)
+{
+    const char *order[NFILES];
+    size_t n = 0;
+    for (int i = 0; i < NFILES; i++)
+        if (f->present[i] && f->changed[i])
+            order[n++] = file_names[i];
+    return n == 0 || import_txn_commit(t, order, n, diags);
+}
+
+long import_write_campaign(const import_request *req, import_rows *rows, const char *source,
+                           diag_list *diags)
+{
     if (!check_rows(req, rows, diags))
         return -1;
-    char *dir = fileio_join(req->archive, req->campaign);
-    if (!dir)
-        return -1;
-    bool ok = (mkdir(req->archive, 0777) == 0 || errno == EEXIST) &&
-              (mkdir(dir, 0777) == 0 || errno == EEXIST);
-    if (!ok)
-        diag_add(diags, dir, 0, 0, "cannot create: %s", strerror(errno));
-    ok = ok && ensure_clusters(req, rows, diags);
-    /* Extending a campaign whose process count has its own name
-     * (campaign.csv) writes the rows' np under that name. */
+    import_txn t;
+    import_files f;
+    memset(&f, 0, sizeof f);
+    for (int i = 0; i < NFILES; i++)
+        rbuf_init(&f.text[i]);
     campaign_settings settings = {0};
-    ok = ok && campaign_settings_load(req->archive, dir, NULL, &settings, diags);
+    bool ok = import_txn_begin(&t, req->archive, req->campaign, diags) &&
+              campaign_settings_load(req->archive, t.campaign_dir, NULL, &settings, diags);
     const char *procs = settings.procs ? settings.procs : "np";
-    long added = ok ? merge_runs(req, rows, dir, procs, diags) : -1;
-    ok = added >= 0 && merge_experiments(req, rows, dir, procs, diags);
-    ok = ok && (added == 0 || write_readme(req, rows, dir, source, added, diags));
+    long added = ok ? build_files(req, rows, t.campaign_dir, procs, source, &f, diags) : -1;
+    ok = added >= 0;
+    if (ok)
+        settle_experiments(t.campaign_dir, &f);
+    ok = ok && copy_settings(t.campaign_dir, &f) && stage_all(&t, &f, diags) &&
+         validate(&t, req->archive, diags) && commit(&t, &f, diags);
+    import_txn_end(&t, ok);
     campaign_settings_free(&settings);
-    free(dir);
+    for (int i = 0; i < NFILES; i++)
+        rbuf_free(&f.text[i]);
     return ok ? added : -1;
 }
