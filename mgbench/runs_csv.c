@@ -203,6 +203,39 @@ static int append_locked(int fd, const char *path, const mgb_run_row *row, char 
     return 0;
 }
 
+/* Open path (never through a symbolic link) and take the write lock that
+ * perfcast import takes too (gen/import/import_txn.c). An import replaces
+ * runs.csv by renaming a new file over it, so a lock won on the old file
+ * guards nothing: once locked, check that the path still names the file
+ * held, and start again when it does not. */
+static int lock_current(const char *path, int *out, char *err, size_t errlen)
+{
+    for (int tries = 0; tries < 100; tries++) {
+        int fd = open(path, O_RDWR | O_CREAT | O_APPEND | O_NOFOLLOW | O_CLOEXEC, 0644);
+        if (fd < 0)
+            return mgb_refuse(err, errlen, "%s: cannot open: %s%s", path, strerror(errno),
+                              errno == ELOOP ? " (a symbolic link: mgbench writes only a "
+                                               "regular runs.csv)" : "");
+        struct flock lk = {.l_type = F_WRLCK, .l_whence = SEEK_SET, .l_start = 0, .l_len = 0};
+        int rc;
+        while ((rc = fcntl(fd, F_SETLKW, &lk)) != 0 && errno == EINTR)
+            ;
+        if (rc != 0) {
+            int saved = errno;
+            close(fd);
+            return mgb_refuse(err, errlen, "%s: cannot lock: %s", path, strerror(saved));
+        }
+        struct stat held, named;
+        if (fstat(fd, &held) == 0 && lstat(path, &named) == 0 && held.st_dev == named.st_dev &&
+            held.st_ino == named.st_ino) {
+            *out = fd;
+            return 0;
+        }
+        close(fd);
+    }
+    return mgb_refuse(err, errlen, "%s: replaced again and again while locking it", path);
+}
+
 int mgb_runs_append(const char *path, const mgb_run_row *row, char *err, size_t errlen)
 {
     char line[ROW_MAX];
@@ -211,17 +244,10 @@ int mgb_runs_append(const char *path, const mgb_run_row *row, char *err, size_t 
     if (!row->cluster || !*row->cluster)
         return mgb_refuse(err, errlen, "the row has no cluster");
     make_parent(path);
-    int fd = open(path, O_RDWR | O_CREAT | O_APPEND, 0644);
-    if (fd < 0)
-        return mgb_refuse(err, errlen, "%s: cannot open: %s", path, strerror(errno));
-    struct flock lk = {.l_type = F_WRLCK, .l_whence = SEEK_SET, .l_start = 0, .l_len = 0};
-    int rc;
-    while ((rc = fcntl(fd, F_SETLKW, &lk)) != 0 && errno == EINTR)
-        ;
-    if (rc != 0) {
-        close(fd);
-        return mgb_refuse(err, errlen, "%s: cannot lock: %s", path, strerror(errno));
-    }
+    int fd = -1;
+    int rc = lock_current(path, &fd, err, errlen);
+    if (rc != 0)
+        return rc;
     rc = append_locked(fd, path, row, err, errlen);
     close(fd); /* releases the lock */
     return rc;

@@ -3,6 +3,7 @@
  * check, and many writers at once (forked processes, and mgbench runs)
  * without torn or lost rows.
  */
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -79,6 +80,65 @@ static void test_create_and_append(void)
     snprintf(want, sizeof want, "%s\n%s%s", mgb_runs_header(), row2, row3);
     CU_ASSERT_STRING_EQUAL(text, want);
     free(text);
+    mgbt_remove_dir(dir);
+}
+
+/* runs.csv as a link (to a file outside the campaign): never appended through. */
+static void test_refuses_link(void)
+{
+    char dir[256], path[512], target[512], err[512];
+    CU_ASSERT_FATAL(mgbt_temp_dir(dir, sizeof dir) == 0);
+    snprintf(target, sizeof target, "%s/outside.csv", dir);
+    snprintf(path, sizeof path, "%s/runs.csv", dir);
+    FILE *f = fopen(target, "w");
+    CU_ASSERT_FATAL(f != NULL);
+    fputs(mgb_runs_header(), f);
+    fputc('\n', f);
+    fclose(f);
+    CU_ASSERT_FATAL(symlink(target, path) == 0);
+    mgb_run_row r = sample_row();
+    CU_ASSERT(mgb_runs_append(path, &r, err, sizeof err) == -1);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "symbolic link"));
+    char *text = mgbt_read_file(target, NULL);
+    CU_ASSERT(text && strchr(text, '\n') == text + strlen(text) - 1); /* the header only */
+    free(text);
+    mgbt_remove_dir(dir);
+}
+
+/* An import replaces runs.csv (rename) while mgbench waits for the lock on
+ * the old file: the row must land in the new file, not in the replaced one. */
+static void test_follows_replaced_file(void)
+{
+    char dir[256], path[512], fresh[512], err[512];
+    CU_ASSERT_FATAL(mgbt_temp_dir(dir, sizeof dir) == 0);
+    snprintf(path, sizeof path, "%s/runs.csv", dir);
+    snprintf(fresh, sizeof fresh, "%s/fresh.csv", dir);
+    mgb_run_row r = sample_row();
+    CU_ASSERT_FATAL(mgb_runs_append(path, &r, err, sizeof err) == 0);
+    int fd = open(path, O_RDWR);
+    struct flock lk = {.l_type = F_WRLCK, .l_whence = SEEK_SET, .l_start = 0, .l_len = 0};
+    CU_ASSERT_FATAL(fd >= 0 && fcntl(fd, F_SETLKW, &lk) == 0);
+    pid_t pid = fork();
+    if (pid == 0) {
+        mgb_run_row child = sample_row();
+        child.rep = 9;
+        _exit(mgb_runs_append(path, &child, err, sizeof err) == 0 ? 0 : 1);
+    }
+    usleep(200000); /* the child now waits for the lock on the old file */
+    char *old = mgbt_read_file(path, NULL);
+    FILE *f = fopen(fresh, "w");
+    CU_ASSERT_FATAL(old && f);
+    fputs(old, f);
+    fclose(f);
+    CU_ASSERT_FATAL(rename(fresh, path) == 0);
+    close(fd); /* releases the lock on the old, replaced file */
+    int st = 0;
+    waitpid(pid, &st, 0);
+    CU_ASSERT(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+    char *now = mgbt_read_file(path, NULL);
+    CU_ASSERT(now && old && strlen(now) > strlen(old)); /* the child's row is in the new file */
+    free(old);
+    free(now);
     mgbt_remove_dir(dir);
 }
 
@@ -310,6 +370,8 @@ int main(int argc, char **argv)
         {"format", test_format},
         {"create_and_append", test_create_and_append},
         {"refuses_foreign_header", test_refuses_foreign_header},
+        {"refuses_link", test_refuses_link},
+        {"follows_replaced_file", test_follows_replaced_file},
         {"repairs_missing_newline", test_repairs_missing_newline},
         {"legacy_header", test_legacy_header},
         {"split_columns", test_split_columns},
