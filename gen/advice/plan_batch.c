@@ -6,6 +6,8 @@
 #include <math.h>
 #include <string.h>
 
+#include "gen/base/csvread.h"
+
 /* s quoted for a POSIX shell when it holds anything but safe characters. */
 static void shell_word(FILE *out, const char *s)
 {
@@ -21,6 +23,107 @@ static void shell_word(FILE *out, const char *s)
         else
             fputc(*s, out);
     fputc('\'', out);
+}
+
+/* s as shell words: split at blanks, each quoted by shell_word, so a value
+ * meant as several options ("--levels 6", "gcc openmpi") stays options and
+ * never becomes shell syntax (`;`, `$(...)`, redirections). */
+static void shell_words(FILE *out, const char *s)
+{
+    const char *blanks = " \t";
+    bool first = true;
+    for (s += strspn(s, blanks); *s; s += strspn(s, blanks)) {
+        size_t n = strcspn(s, blanks);
+        char word[PLAN_BATCH_MAX_TEXT + 1];
+        snprintf(word, sizeof word, "%.*s", (int)n, s); /* n <= MAX_TEXT: checked */
+        if (!first)
+            fputc(' ', out);
+        shell_word(out, word);
+        first = false;
+        s += n;
+    }
+}
+
+bool plan_batch_text_ok(const char *s, const char *what, char *err, size_t len)
+{
+    size_t n = strlen(s);
+    if (n > PLAN_BATCH_MAX_TEXT) {
+        snprintf(err, len, "%s: %zu bytes, more than the %d a value may have", what, n,
+                 PLAN_BATCH_MAX_TEXT);
+        return false;
+    }
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c < 0x20 || c == 0x7f) {
+            snprintf(err, len,
+                     "%s: byte %zu is a control character (0x%02x): refused, a value must "
+                     "stay on its line of the script",
+                     what, i + 1, c);
+            return false;
+        }
+    }
+    size_t bad = csv_utf8_invalid_at(s, n);
+    if (bad < n) {
+        snprintf(err, len, "%s: byte %zu is not valid UTF-8", what, bad + 1);
+        return false;
+    }
+    return true;
+}
+
+/* Digits of s[0..n) as a number, or -1 when n is 0, too long or not digits. */
+static long digits(const char *s, size_t n)
+{
+    if (n == 0 || n > 6 || strspn(s, "0123456789") < n)
+        return -1;
+    long v = 0;
+    for (size_t i = 0; i < n; i++)
+        v = v * 10 + (s[i] - '0');
+    return v;
+}
+
+bool plan_batch_time_ok(const char *t)
+{
+    const char *c1 = strchr(t, ':'), *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
+    if (!c2)
+        return false;
+    long h = digits(t, (size_t)(c1 - t)), m = digits(c1 + 1, (size_t)(c2 - c1 - 1)),
+         sec = digits(c2 + 1, strlen(c2 + 1));
+    return h >= 0 && c2 - c1 == 3 && m >= 0 && m < 60 && strlen(c2 + 1) == 2 && sec >= 0 &&
+           sec < 60 && h * 3600 + m * 60 + sec <= PLAN_BATCH_MAX_HOURS * 3600L;
+}
+
+bool plan_batch_check(const plan_batch *b, char *err, size_t len)
+{
+    const struct {
+        const char *what, *value;
+    } texts[] = {
+        {"--model", b->model},         {"--target", b->target},       {"--mgbench", b->mgbench},
+        {"--launcher", b->launcher},   {"--mpi", b->mpi},             {"--time", b->time},
+        {"the time note", b->time_note}, {"--partition", b->partition}, {"--account", b->account},
+        {"--modules", b->modules},     {"--output", b->output},       {"--job-name", b->job_name},
+        {"--cluster", b->cluster[0]},  {"--cluster", b->cluster[1]},  {"--campaign", b->campaign},
+        {"--archive", b->archive},     {"--extra", b->extra},
+    };
+    for (size_t i = 0; i < sizeof texts / sizeof texts[0]; i++)
+        if (texts[i].value && !plan_batch_text_ok(texts[i].value, texts[i].what, err, len))
+            return false;
+    if (b->ppn < 0 || b->ppn > PLAN_BATCH_MAX_PPN || b->cores < 0 ||
+        b->cores > PLAN_BATCH_MAX_PPN) {
+        snprintf(err, len, "--ppn and --cores: at most %d", PLAN_BATCH_MAX_PPN);
+        return false;
+    }
+    if (b->time && !plan_batch_time_ok(b->time)) {
+        snprintf(err, len, "--time: expected HH:MM:SS of at most %d:00:00 (one year)",
+                 PLAN_BATCH_MAX_HOURS);
+        return false;
+    }
+    if (!isnan(b->mem_per_cpu_mb) &&
+        !(b->mem_per_cpu_mb > 0 && b->mem_per_cpu_mb <= PLAN_BATCH_MAX_MEM_MB)) {
+        snprintf(err, len, "memory per CPU %g MB: more than the %.0f MB (16 TiB) a script may ask",
+                 b->mem_per_cpu_mb, PLAN_BATCH_MAX_MEM_MB);
+        return false;
+    }
+    return true;
 }
 
 static bool in_side(const plan_batch *b, const runplan_run *r)
@@ -51,12 +154,17 @@ static void mgbench_args(const plan_batch *b, const runplan_run *r, FILE *out)
         fputs(" --cluster ", out);
         shell_word(out, cluster);
     }
-    if (b->extra)
-        fprintf(out, " %s", b->extra);
+    if (b->extra && b->extra[strspn(b->extra, " \t")]) {
+        fputc(' ', out);
+        shell_words(out, b->extra);
+    }
 }
 
-size_t plan_batch_mpirun(const plan_batch *b, const runplan *p, FILE *out, FILE *warn)
+bool plan_batch_mpirun(const plan_batch *b, const runplan *p, FILE *out, FILE *warn,
+                       size_t *oversubscribed, char *err, size_t len)
 {
+    if (!plan_batch_check(b, err, len))
+        return false;
     size_t over = 0;
     for (size_t i = 0; i < p->nruns; i++) {
         const runplan_run *r = &p->runs[i];
@@ -79,7 +187,9 @@ size_t plan_batch_mpirun(const plan_batch *b, const runplan *p, FILE *out, FILE 
         mgbench_args(b, r, out);
         fputc('\n', out);
     }
-    return over;
+    if (oversubscribed)
+        *oversubscribed = over;
+    return true;
 }
 
 static long max_np(const plan_batch *b, const runplan *p)
@@ -147,9 +257,9 @@ static void comment_header(const plan_batch *b, const runplan *p, FILE *out)
 static void script_body(const plan_batch *b, const runplan *p, FILE *out)
 {
     fputs("\n# Every run is attempted even if one fails: errexit stays off.\nset -uo pipefail\n", out);
-    if (b->modules) {
+    if (b->modules && b->modules[strspn(b->modules, " \t")]) {
         fputs("module load ", out);
-        fputs(b->modules, out);
+        shell_words(out, b->modules);
         fputc('\n', out);
     } else {
         fputs("# module load openmpi      # placeholder: the modules mgbench was built with\n",
@@ -187,8 +297,10 @@ static void directive(FILE *out, const char *prefix, const char *name, const cha
     fputc('\n', out);
 }
 
-void plan_batch_slurm(const plan_batch *b, const runplan *p, FILE *out)
+bool plan_batch_slurm(const plan_batch *b, const runplan *p, FILE *out, char *err, size_t len)
 {
+    if (!plan_batch_check(b, err, len))
+        return false;
     long ppn = ppn_of(b, p);
     fputs("#!/bin/bash\n", out);
     directive(out, "#SBATCH ", "--job-name=", b->job_name ? b->job_name : "perfcast-plan");
@@ -196,7 +308,7 @@ void plan_batch_slurm(const plan_batch *b, const runplan *p, FILE *out)
             nodes_for(max_np(b, p), ppn), ppn);
     if (!isnan(b->mem_per_cpu_mb))
         fprintf(out, "#SBATCH --mem-per-cpu=%.0fM\n", ceil(b->mem_per_cpu_mb));
-    directive(out, "#SBATCH ", "--time=", b->time);
+    directive(out, "#SBATCH ", "--time=", b->time ? b->time : "01:00:00");
     directive(out, "#SBATCH ", "--output=", b->output ? b->output : "perfcast-plan-%j.out");
     if (b->partition)
         directive(out, "#SBATCH ", "--partition=", b->partition);
@@ -207,17 +319,20 @@ void plan_batch_slurm(const plan_batch *b, const runplan *p, FILE *out)
               out);
     comment_header(b, p, out);
     script_body(b, p, out);
+    return true;
 }
 
-void plan_batch_pbs(const plan_batch *b, const runplan *p, FILE *out)
+bool plan_batch_pbs(const plan_batch *b, const runplan *p, FILE *out, char *err, size_t len)
 {
+    if (!plan_batch_check(b, err, len))
+        return false;
     long ppn = ppn_of(b, p);
     fputs("#!/bin/bash\n", out);
     directive(out, "#PBS ", "-N ", b->job_name ? b->job_name : "perfcast-plan");
     fprintf(out, "#PBS -l nodes=%ld:ppn=%ld\n", nodes_for(max_np(b, p), ppn), ppn);
     if (!isnan(b->mem_per_cpu_mb))
         fprintf(out, "#PBS -l pmem=%.0fmb\n", ceil(b->mem_per_cpu_mb));
-    directive(out, "#PBS ", "-l walltime=", b->time);
+    directive(out, "#PBS ", "-l walltime=", b->time ? b->time : "01:00:00");
     fputs("#PBS -j oe\n", out);
     directive(out, "#PBS ", "-o ", b->output ? b->output : "perfcast-plan.out");
     if (b->partition)
@@ -231,6 +346,7 @@ void plan_batch_pbs(const plan_batch *b, const runplan *p, FILE *out)
     plan_batch tmp = *b;
     tmp.launcher = "mpirun"; /* PBS has no srun */
     script_body(&tmp, p, out);
+    return true;
 }
 
 double plan_batch_max_work_mb(const runplan *p, int side, double bytes_per_point)
@@ -295,7 +411,8 @@ bool plan_batch_time_limit(const runplan *p, int side, const table *runs, const 
 {
     run_columns c = {table_find(runs, procs),  table_find(runs, "npa"), table_find(runs, "npb"),
                      table_find(runs, "na"),  table_find(runs, "nb"),  table_find(runs, "time_s")};
-    if (c.np < 0 || c.na < 0 || c.nb < 0 || c.time < 0)
+    if (c.np < 0 || c.na < 0 || c.nb < 0 || c.time < 0 ||
+        !(margin > 0 && margin <= PLAN_BATCH_MAX_MARGIN))
         return false;
     double total = 0;
     for (size_t i = 0; i < p->nruns; i++) {
@@ -307,11 +424,17 @@ bool plan_batch_time_limit(const runplan *p, int side, const table *runs, const 
             return false;
         total += s * (double)r->reps;
     }
-    long minutes = (long)ceil(total * margin / 60.0) + 5;
+    if (!(total >= 0))
+        return false;
+    /* Compared as a double first: a prediction beyond a year (or beyond a
+     * long) is capped, never wrapped into a negative time. */
+    double predicted = ceil(total * margin / 60.0) + 5;
+    bool capped = !(predicted <= PLAN_BATCH_MAX_HOURS * 60.0);
+    long minutes = capped ? PLAN_BATCH_MAX_HOURS * 60L : (long)predicted;
     snprintf(out, len, "%02ld:%02ld:00", minutes / 60, minutes % 60);
     snprintf(note, note_len,
              "%.0f s predicted from the campaign's measured runs (same configuration, else the "
-             "nearest per-process work scaled by work), x%g, + 5 min",
-             total, margin);
+             "nearest per-process work scaled by work), x%g, + 5 min%s",
+             total, margin, capped ? "; capped at one year, the longest limit perfcast writes" : "");
     return true;
 }

@@ -3,6 +3,12 @@
  * for a target (models/runplan.h), as a table, as CSV in the archive's
  * runs.csv columns, as mpirun command lines for mgbench, or as a Slurm
  * batch script. Pure computation from the command line: no archive is read.
+ *
+ * A portal may build the command line from what a user typed, so every
+ * value is checked before anything is written (plan_batch_text_ok: no
+ * control character, valid UTF-8, a bounded length; numbers within the
+ * limits of plan_batch.h), names are never cut, and the output is built in
+ * memory and refused whole when it would pass PLAN_BATCH_MAX_OUTPUT.
  */
 #include "gen/cli/commands.h"
 
@@ -45,7 +51,7 @@ static const char usage[] =
     "  --nps 4,8,16        block: strip process counts above 2 (default 4,8,16)\n"
     "  --levels 1,4        work levels l: per-process rows divided by l\n"
     "                      (default 1,4 for strip, 1,2,4 for block)\n"
-    "  --reps N            repetitions of every run (default 3)\n"
+    "  --reps N            repetitions of every run (default 3, at most 1000)\n"
     "Output:\n"
     "  --format F          table (default), csv (runs.csv columns, time_s empty),\n"
     "                      mpirun (mgbench command lines for this machine), slurm\n"
@@ -59,16 +65,21 @@ static const char usage[] =
     "  --extra ARGS        more mgbench options for every run (e.g. \"--levels 6\")\n"
     "  --side A|B          multicluster slurm/pbs: the side whose script to print\n"
     "mpirun:\n"
-    "  --cores N           cores of this machine (default: the online processors);\n"
+    "  --cores N           cores of this machine (default: the online processors,\n"
+    "                      at most 100000);\n"
     "                      runs above it get --oversubscribe and a warning\n"
     "Batch scripts (slurm, pbs):\n"
     "  --ppn N             processes per node, as the target will run (default: the\n"
-    "                      cluster's cores_per_node); each run gets ceil(np/N) nodes\n"
-    "  --time HH:MM:SS     time limit (default: predicted from the --campaign's\n"
-    "                      measured runs x --margin + 5 min, else 01:00:00)\n"
-    "  --margin X          safety factor of the predicted time (default 1.5)\n"
+    "                      cluster's cores_per_node; at most 100000); each run gets\n"
+    "                      ceil(np/N) nodes\n"
+    "  --time HH:MM:SS     time limit, at most 8760:00:00 (one year; default:\n"
+    "                      predicted from the --campaign's measured runs x --margin\n"
+    "                      + 5 min, capped at one year, else 01:00:00)\n"
+    "  --margin X          safety factor of the predicted time (default 1.5, at\n"
+    "                      most 100)\n"
     "  --bytes-per-point B memory per mesh point for --mem-per-cpu (default 24,\n"
-    "                      mgbench's footprint: work_mb x 1.25 + 64 MB per CPU)\n"
+    "                      mgbench's footprint: work_mb x 1.25 + 64 MB per CPU; at\n"
+    "                      most 10000; the memory per CPU at most 16 TiB)\n"
     "  --launcher L        srun (default) or mpirun\n"
     "  --mpi TYPE          srun --mpi=TYPE (default pmix, for Open MPI; none to omit)\n"
     "  --partition P       the partition (queue)\n"
@@ -79,6 +90,12 @@ static const char usage[] =
     "Every run of a batch script is attempted even if one fails; the script exits 1\n"
     "when any failed.\n"
     "  --help              this text\n"
+    "Values: every value is refused (usage, exit 2) when it holds a control\n"
+    "character (a byte below 0x20, or 0x7f), is not valid UTF-8 or is longer than\n"
+    "4096 bytes; none is ever cut. Values the shell reads are quoted as one word\n"
+    "(--extra and --modules as words split at blanks). Whole numbers in lists\n"
+    "(--np, --nps, --levels, ...) are at most 1000000000. An output (script,\n"
+    "table or CSV) above 4 MiB is refused whole (exit 1).\n"
     "Exit status: 0 ok, 1 a target that cannot be planned, 2 usage.\n";
 
 typedef struct {
@@ -89,12 +106,29 @@ typedef struct {
     bool help;
 } plan_args;
 
+/* Room for an error that quotes a whole value (values are at most
+ * PLAN_BATCH_MAX_TEXT bytes): messages are never cut inside a value. */
+enum { ERR_LEN = PLAN_BATCH_MAX_TEXT + 512 };
+
 /* One line, "perfcast: <fmt with arg>; see perfcast plan --help". */
 static int usage_error(const char *fmt, const char *arg)
 {
-    char what[512];
+    char what[ERR_LEN];
     snprintf(what, sizeof what, fmt, arg);
     return cli_usage_error("plan", what, NULL);
+}
+
+/* Every value given must be plan_batch_text_ok: checked once, here, before
+ * any value is looked at, shown in a message or written. */
+static int check_values(const cli_option *options)
+{
+    for (const cli_option *o = options; o->name; o++) {
+        char what[64], err[ERR_LEN];
+        snprintf(what, sizeof what, "--%s", o->name);
+        if (*o->value && !plan_batch_text_ok(*o->value, what, err, sizeof err))
+            return usage_error("%s", err);
+    }
+    return 0;
 }
 
 static int parse_args(int argc, char **argv, plan_args *a)
@@ -119,13 +153,21 @@ static int parse_args(int argc, char **argv, plan_args *a)
     };
     bool missing;
     const char *bad = cli_parse_options(argc, argv, options, &a->help, &missing);
-    if (bad)
+    if (bad) {
+        char err[ERR_LEN];
+        if (!plan_batch_text_ok(bad, "an argument", err, sizeof err))
+            return usage_error("%s", err);
         return usage_error(missing        ? "missing value after %s"
                            : bad[0] == '-' ? "unknown option %s"
                                            : "unexpected argument %s",
                            bad);
-    return 0;
+    }
+    return check_values(options);
 }
+
+/* The largest whole number a list option takes: far above any machine, and
+ * small enough that every product of two stays inside a long. */
+#define MAX_WHOLE 1e9
 
 /* Whole numbers from "4,8,16" into out (at most max). */
 static bool long_list(const char *text, long *out, size_t max, size_t *n, char *err, size_t len)
@@ -134,8 +176,8 @@ static bool long_list(const char *text, long *out, size_t max, size_t *n, char *
     if (!rjopts_number_list(text, v, max < 32 ? max : 32, n, err, len))
         return false;
     for (size_t i = 0; i < *n; i++) {
-        if (v[i] != (double)(long)v[i]) {
-            snprintf(err, len, "expected whole numbers, got '%s'", text);
+        if (!(v[i] <= MAX_WHOLE) || v[i] != floor(v[i])) {
+            snprintf(err, len, "expected whole numbers up to %.0f, got '%s'", MAX_WHOLE, text);
             return false;
         }
         out[i] = (long)v[i];
@@ -143,28 +185,42 @@ static bool long_list(const char *text, long *out, size_t max, size_t *n, char *
     return true;
 }
 
+/* --reps: a whole number in 1..PLAN_BATCH_MAX_REPS (default 3). */
+static bool reps_of(const char *text, long *reps)
+{
+    double v = 3;
+    size_t n;
+    char err[ERR_LEN];
+    if (text && !rjopts_number_list(text, &v, 1, &n, err, sizeof err))
+        return false;
+    *reps = (long)fmin(v, PLAN_BATCH_MAX_REPS + 1);
+    return v == floor(v) && v >= 1 && v <= PLAN_BATCH_MAX_REPS;
+}
+
 /* Build the plan the arguments ask for; 0, 1 (cannot plan) or 2 (usage). */
 static int build_plan(const plan_args *a, runplan *p)
 {
-    char err[300] = "";
-    long na, nb, nps[32], levels[32], pair[2] = {0, 0}, rows[2];
+    char err[ERR_LEN] = "";
+    long na, nb, nps[32], levels[32], pair[2] = {0, 0}, rows[2], reps;
     size_t nnps = 0, nlevels = 0, npair = 0;
-    double reps = 3;
     const char *list = strcmp(a->model, "block") == 0 ? a->nps : a->np0;
     if (!rjopts_size(a->target, &na, &nb, err, sizeof err) ||
         (list && !long_list(list, nps, 32, &nnps, err, sizeof err)) ||
-        (a->levels && !long_list(a->levels, levels, 32, &nlevels, err, sizeof err)) ||
-        (a->reps && (!rjopts_number_list(a->reps, &reps, 1, &npair, err, sizeof err) ||
-                     reps != (double)(long)reps)))
-        return usage_error("%s", err[0] ? err : "--reps: expected a whole number");
-    runplan_options o = {nnps ? nps : NULL, nnps, nlevels ? levels : NULL, nlevels, (long)reps};
+        (a->levels && !long_list(a->levels, levels, 32, &nlevels, err, sizeof err)))
+        return usage_error("%s", err);
+    if (!reps_of(a->reps, &reps))
+        return usage_error("--reps: expected a whole number from 1 to %s", "1000");
+    if (na > MAX_WHOLE || nb > MAX_WHOLE)
+        return usage_error("--target: at most %s x 1000000000", "1000000000");
+    runplan_options o = {nnps ? nps : NULL, nnps, nlevels ? levels : NULL, nlevels, reps};
     bool ok;
     if (strcmp(a->model, "strip") == 0) {
         if (!a->np || !long_list(a->np, pair, 1, &npair, err, sizeof err))
             return usage_error("%s", "strip needs --np N");
         ok = runplan_strip(na, nb, pair[0], &o, p, err, sizeof err);
     } else if (strcmp(a->model, "block") == 0) {
-        if (!a->grid || !rjopts_size(a->grid, &pair[0], &pair[1], err, sizeof err))
+        if (!a->grid || !rjopts_size(a->grid, &pair[0], &pair[1], err, sizeof err) ||
+            pair[0] > MAX_WHOLE || pair[1] > MAX_WHOLE)
             return usage_error("%s", "block needs --grid AxB");
         ok = runplan_block(na, nb, pair[0], pair[1], &o, p, err, sizeof err);
     } else if (strcmp(a->model, "multicluster") == 0) {
@@ -189,32 +245,43 @@ static int build_plan(const plan_args *a, runplan *p)
     return ok ? 0 : 1;
 }
 
-/* Cluster of a side ("" when not given): --cluster C or CA,CB. */
-static void cluster_of(const plan_args *a, int side, char *out, size_t len)
+/* The cluster of each side, whole (never cut: a name may be any length
+ * plan_batch_text_ok allows): --cluster C gives C to both, CA,CB one each;
+ * "" when not given. Owned by the caller: plan_clusters_free. */
+typedef struct {
+    char *side[2];
+} plan_clusters;
+
+static bool plan_clusters_split(const char *text, plan_clusters *c)
 {
-    const char *c = a->cluster ? a->cluster : "";
-    const char *comma = strchr(c, ',');
-    if (side == 0)
-        snprintf(out, len, "%.*s", comma ? (int)(comma - c) : (int)strlen(c), c);
-    else
-        snprintf(out, len, "%s", comma ? comma + 1 : c);
+    const char *t = text ? text : "";
+    const char *comma = strchr(t, ',');
+    c->side[0] = comma ? strndup(t, (size_t)(comma - t)) : strdup(t);
+    c->side[1] = strdup(comma ? comma + 1 : t);
+    return c->side[0] && c->side[1];
 }
 
-static void print_table(const plan_args *a, const runplan *p, FILE *out)
+static void plan_clusters_free(plan_clusters *c)
+{
+    free(c->side[0]);
+    free(c->side[1]);
+}
+
+static void print_table(const plan_clusters *cl, const runplan *p, FILE *out)
 {
     fprintf(out, "%-3s %-19s %-14s %5s %7s %-15s %-13s %5s %4s %9s\n", "#", "role", "cluster",
             "np", "grid", "mesh na x nb", "per process", "level", "reps", "seq_of_np");
     long total = 0;
     for (size_t i = 0; i < p->nruns; i++) {
         const runplan_run *r = &p->runs[i];
-        char cl[128], grid[32], mesh[48], per[48], seq[24];
-        cluster_of(a, r->side, cl, sizeof cl);
+        const char *c = cl->side[r->side ? 1 : 0];
+        char grid[48], mesh[48], per[48], seq[24];
         snprintf(grid, sizeof grid, "%ldx%ld", r->npa, r->npb);
         snprintf(mesh, sizeof mesh, "%ldx%ld", r->na, r->nb);
         snprintf(per, sizeof per, "%ldx%ld", r->na / r->npa, r->nb / r->npb);
         snprintf(seq, sizeof seq, "%ld", r->seq_of_np);
         fprintf(out, "%-3zu %-19s %-14s %5ld %7s %-15s %-13s %5ld %4ld %9s\n", i + 1,
-                runplan_role_text(r->role), cl[0] ? cl : "-", r->np, grid, mesh, per, r->level,
+                runplan_role_text(r->role), c[0] ? c : "-", r->np, grid, mesh, per, r->level,
                 r->reps, r->seq_of_np ? seq : "-");
         total += r->reps;
     }
@@ -222,16 +289,16 @@ static void print_table(const plan_args *a, const runplan *p, FILE *out)
             p->nruns, total, runplan_max_np(p));
 }
 
-/* One row per repetition, in runs.csv columns, time_s empty to fill in. */
-static void print_csv(const plan_args *a, const runplan *p, FILE *out)
+/* One row per repetition, in runs.csv columns, time_s empty to fill in.
+ * Stops once out holds more than PLAN_BATCH_MAX_OUTPUT bytes: the caller
+ * refuses such an output whole. */
+static void print_csv(const plan_args *a, const plan_clusters *cl, const runplan *p, FILE *out)
 {
     fputs("cluster,code,np,npa,npb,na,nb,seq_of_np,rep,time_s,note\n", out);
-    for (size_t i = 0; i < p->nruns; i++) {
+    for (size_t i = 0; i < p->nruns && ftell(out) <= PLAN_BATCH_MAX_OUTPUT; i++) {
         const runplan_run *r = &p->runs[i];
-        char cl[128];
-        cluster_of(a, r->side, cl, sizeof cl);
         for (long rep = 1; rep <= r->reps; rep++) {
-            textout_csv_text(out, cl);
+            textout_csv_text(out, cl->side[r->side ? 1 : 0]);
             fputc(',', out);
             textout_csv_text(out, a->code ? a->code : "mgbench");
             fprintf(out, ",%ld,%ld,%ld,%ld,%ld,", r->np, r->npa, r->npb, r->na, r->nb);
@@ -243,42 +310,60 @@ static void print_csv(const plan_args *a, const runplan *p, FILE *out)
     }
 }
 
-/* The cluster's row of clusters.csv, when --cluster names one the archive has. */
-static const cluster_info *cluster_row(const plan_args *a, const archive *arch, int side)
-{
-    char cl[128];
-    cluster_of(a, side < 0 ? 0 : side, cl, sizeof cl);
-    return cl[0] ? archive_cluster(arch, cl) : NULL;
-}
-
-/* A number option; false (usage) when given and not a number > 0. */
-static bool option_number(const char *text, double *out)
+/* A number option in (0, max]; whole when asked. True when not given. */
+static bool option_number(const char *text, double max, bool whole, double *out)
 {
     size_t n;
-    char err[200];
-    return !text || rjopts_number_list(text, out, 1, &n, err, sizeof err);
+    char err[ERR_LEN];
+    if (!text)
+        return true;
+    double v;
+    if (!rjopts_number_list(text, &v, 1, &n, err, sizeof err) || !(v > 0 && v <= max) ||
+        (whole && v != floor(v)))
+        return false;
+    *out = v;
+    return true;
+}
+
+/* The numbers of a batch script from the options (defaults where not
+ * given); 0 or 2 (usage, with the limits in the message). */
+static int batch_numbers(const plan_args *a, double *ppn, double *cores, double *bytes,
+                         double *margin)
+{
+    if (!option_number(a->ppn, PLAN_BATCH_MAX_PPN, true, ppn) ||
+        !option_number(a->cores, PLAN_BATCH_MAX_PPN, true, cores))
+        return usage_error("%s", "--ppn and --cores take a whole number from 1 to 100000");
+    if (!option_number(a->bytes, PLAN_BATCH_MAX_BYTES_PER_POINT, false, bytes))
+        return usage_error("%s", "--bytes-per-point takes a number > 0, at most 10000");
+    if (!option_number(a->margin, PLAN_BATCH_MAX_MARGIN, false, margin))
+        return usage_error("%s", "--margin takes a number > 0, at most 100");
+    if (a->time && !plan_batch_time_ok(a->time))
+        return usage_error("%s", "--time takes HH:MM:SS (minutes and seconds below 60), at "
+                                 "most 8760:00:00 (one year)");
+    if (a->launcher && strcmp(a->launcher, "srun") != 0 && strcmp(a->launcher, "mpirun") != 0)
+        return usage_error("unknown launcher '%s' (expected srun or mpirun)", a->launcher);
+    return 0;
 }
 
 /* The batch settings: options first, then what the archive knows (cores
- * per node of the cluster, measured runs of the campaign to time the plan). */
+ * per node of the cluster, measured runs of the campaign to time the plan).
+ * 0, 1 (memory per CPU beyond the limit) or 2 (usage). */
 static int batch_settings(const plan_args *a, const runplan *p, int side, const archive *arch,
-                          char clusters[2][128], plan_batch *b, char *time_buf, char *note,
+                          const plan_clusters *cl, plan_batch *b, char *time_buf, char *note,
                           size_t note_len)
 {
     double ppn = 0, cores = 0, bytes = 24, margin = 1.5;
-    if (!option_number(a->ppn, &ppn) || ppn != floor(ppn) || !option_number(a->cores, &cores) ||
-        cores != floor(cores) || !option_number(a->bytes, &bytes) ||
-        !option_number(a->margin, &margin))
-        return usage_error("%s", "--ppn, --cores, --bytes-per-point and --margin take a number > 0");
-    const cluster_info *ci = cluster_row(a, arch, side);
-    if (!a->ppn && ci && isfinite(ci->cores_per_node))
-        ppn = ci->cores_per_node;
+    int rc = batch_numbers(a, &ppn, &cores, &bytes, &margin);
+    if (rc != 0)
+        return rc;
+    const char *mine = cl->side[side < 0 ? 0 : side];
+    const cluster_info *ci = mine[0] ? archive_cluster(arch, mine) : NULL;
+    if (!a->ppn && ci && ci->cores_per_node >= 1 && ci->cores_per_node <= PLAN_BATCH_MAX_PPN)
+        ppn = floor(ci->cores_per_node);
     if (!a->cores) {
         long online = sysconf(_SC_NPROCESSORS_ONLN);
-        cores = online > 0 ? (double)online : 0;
+        cores = online > 0 && online <= PLAN_BATCH_MAX_PPN ? (double)online : 0;
     }
-    cluster_of(a, 0, clusters[0], 128);
-    cluster_of(a, 1, clusters[1], 128);
     *b = (plan_batch){
         .model = a->model, .target = a->target, .mgbench = a->mgbench,
         .launcher = a->launcher ? a->launcher : "srun", .mpi = a->mpi ? a->mpi : "pmix",
@@ -286,9 +371,15 @@ static int batch_settings(const plan_args *a, const runplan *p, int side, const 
         .mem_per_cpu_mb = plan_batch_max_work_mb(p, side, bytes) * 1.25 + 64,
         .partition = a->partition, .account = a->account, .modules = a->modules,
         .output = a->output, .job_name = a->job_name, .side = side,
-        .cluster = {clusters[0], clusters[1]},
+        .cluster = {cl->side[0], cl->side[1]},
         .campaign = a->campaign, .archive = a->archive, .extra = a->extra,
     };
+    if (!(b->mem_per_cpu_mb <= PLAN_BATCH_MAX_MEM_MB)) {
+        fprintf(stderr, "perfcast plan: the largest run needs %.0f MB per CPU, more than the "
+                        "16 TiB a script may ask for: a smaller --target or --bytes-per-point\n",
+                b->mem_per_cpu_mb);
+        return 1;
+    }
     const campaign *c = a->campaign ? archive_campaign(arch, a->campaign) : NULL;
     if (a->time) {
         b->time = a->time;
@@ -305,7 +396,9 @@ static int batch_settings(const plan_args *a, const runplan *p, int side, const 
     return 0;
 }
 
-static int print_batch(const plan_args *a, const runplan *p, const char *format, int side)
+/* The script or mpirun lines of format into out; 0, 1 or 2. */
+static int print_batch(const plan_args *a, const plan_clusters *cl, const runplan *p,
+                       const char *format, int side, FILE *out)
 {
     diag_list diags;
     diag_init(&diags);
@@ -314,15 +407,18 @@ static int print_batch(const plan_args *a, const runplan *p, const char *format,
         archive_load(a->archive ? a->archive : "archive", &arch, &diags);
     diag_free(&diags); /* plan works without an archive: it only looks things up */
     plan_batch b;
-    char time_buf[16], note[300], clusters[2][128];
-    int rc = batch_settings(a, p, side, &arch, clusters, &b, time_buf, note, sizeof note);
+    char time_buf[16], note[300], err[ERR_LEN];
+    int rc = batch_settings(a, p, side, &arch, cl, &b, time_buf, note, sizeof note);
+    bool ok = true;
     if (rc == 0 && strcmp(format, "mpirun") == 0)
-        plan_batch_mpirun(&b, p, stdout, stderr);
+        ok = plan_batch_mpirun(&b, p, out, stderr, NULL, err, sizeof err);
     else if (rc == 0 && strcmp(format, "pbs") == 0)
-        plan_batch_pbs(&b, p, stdout);
+        ok = plan_batch_pbs(&b, p, out, err, sizeof err);
     else if (rc == 0)
-        plan_batch_slurm(&b, p, stdout);
+        ok = plan_batch_slurm(&b, p, out, err, sizeof err);
     archive_free(&arch);
+    if (!ok) /* every value was checked above; this is the writer's own guard */
+        return usage_error("%s", err);
     return rc;
 }
 
@@ -332,6 +428,41 @@ static bool known(const char *v, const char *const *list)
         if (strcmp(v, *list) == 0)
             return true;
     return false;
+}
+
+/* Write the output of format, built in memory, to stdout: whole, or not at
+ * all when it passes PLAN_BATCH_MAX_OUTPUT (1). */
+static int print_plan(const plan_args *a, const runplan *p, const char *format, int side)
+{
+    plan_clusters cl;
+    char *text = NULL;
+    size_t size = 0;
+    FILE *out = open_memstream(&text, &size);
+    int rc = 1;
+    if (!plan_clusters_split(a->cluster, &cl) || !out) {
+        fprintf(stderr, "perfcast plan: out of memory\n");
+    } else {
+        rc = 0;
+        if (strcmp(format, "table") == 0)
+            print_table(&cl, p, out);
+        else if (strcmp(format, "csv") == 0)
+            print_csv(a, &cl, p, out);
+        else
+            rc = print_batch(a, &cl, p, format, side, out);
+    }
+    if (out)
+        fclose(out);
+    if (rc == 0 && size > PLAN_BATCH_MAX_OUTPUT) {
+        fprintf(stderr, "perfcast plan: the %s output would be more than 4 MiB (%zu configurations): "
+                        "refused; ask for fewer --reps, --nps or --levels, or shorter values\n",
+                format, p->nruns);
+        rc = 1;
+    }
+    if (rc == 0)
+        fwrite(text, 1, size, stdout);
+    free(text);
+    plan_clusters_free(&cl);
+    return rc;
 }
 
 int cmd_plan(int argc, char **argv)
@@ -362,12 +493,7 @@ int cmd_plan(int argc, char **argv)
     rc = build_plan(&a, &p);
     if (rc != 0)
         return rc;
-    if (strcmp(format, "table") == 0)
-        print_table(&a, &p, stdout);
-    else if (strcmp(format, "csv") == 0)
-        print_csv(&a, &p, stdout);
-    else
-        rc = print_batch(&a, &p, format, side);
+    rc = print_plan(&a, &p, format, side);
     runplan_free(&p);
     return rc;
 }
