@@ -44,6 +44,7 @@ static void test_corpus_and_regressions(void)
 {
     CU_ASSERT_EQUAL(replay("csv", "tests/fuzz/corpus/csv tests/fuzz/regress/csv"), 0);
     CU_ASSERT_EQUAL(replay("expr", "tests/fuzz/corpus/expr tests/fuzz/regress/expr"), 0);
+    CU_ASSERT_EQUAL(replay("import", "tests/fuzz/corpus/import tests/fuzz/regress/import"), 0);
 }
 
 /* Write work/name: prefix, then `fill` repeated n times, then suffix. */
