@@ -1,19 +1,68 @@
 /*
  * import_table.c — tables with a header line: any CSV file (`csv`) and JUBE
- * result tables (`jube`: the csv style, or the pretty style whose cells are
- * separated by '|' and whose rule line of '-' and '+' is skipped).
+ * result tables (`jube`), as `jube result` writes them: the csv style, or
+ * the pretty style ("| a | b |" lines under the table's title line
+ * "NAME:", with a rule line "|---|---|" under the header; an older JUBE's
+ * " a | b" with "---+---" is read too).
  *
- * Each header name becomes a runs.csv column: the --map target when given,
- * else a well-known name (procs, processes, ranks, ntasks, tasks, num_tasks
- * -> np; time, runtime, walltime, elapsed, time_in_sec, seconds -> time_s;
- * nnodes, num_nodes -> nodes; system, machine -> cluster), else the name made
- * an identifier: a number column when every cell is a number, else a text
- * column `tag_<name>`. np must be a whole number >= 1, time_s a number > 0,
- * every time_* column a number >= 0; the first problem is reported with its
- * position and nothing is imported.
+ * Reading. CSV is RFC 4180 (gen/base/csvread.h). The separator is
+ * --delimiter, else ';' when the header line has a ';' and no ',' outside
+ * quotes (pandas' sep=';', JUBE's separator=";", a spreadsheet's export),
+ * else ','. csvread splits at ',' only, so another separator is read by
+ * swapping it and ',' byte for byte before parsing and back in every cell:
+ * quotes and positions are unchanged. A number may be written with a
+ * decimal comma ("1,5" is 1.5) with --decimal-comma or in a ';'-separated
+ * file; a number with both '.' and ',' (a thousands mark) is not read as
+ * a number.
+ *
+ * Columns. Each header cell becomes one runs.csv column, by the first rule
+ * that fits:
+ *   1. --map FROM=TO: TO (so --map X=X keeps X a configuration column).
+ *      When TO is a time column, a time unit in the header still converts
+ *      the values, and an unknown one is refused.
+ *   2. A pandas index — an unnamed first column ("" or "Unnamed: 0") of
+ *      distinct whole numbers >= 0 — is left out, so a data frame written
+ *      with or without its index imports the same rows.
+ *   3. A name import_is_procs_name knows (p, np, procs, ranks, tasks, ...)
+ *      is np. No other column becomes np without --map.
+ *   4. nodes, nnodes, num_nodes are nodes; cluster, system, machine are
+ *      cluster; time_in_sec, time_in_seconds, seconds are time_s.
+ *   5. A time. A header with a time unit (gen/base/units.h: "time (ms)",
+ *      "time[ms]", "Runtime(ms)", "solve_time_avg[ms]", "kernel_ns") is
+ *      time_<part>_s with its values converted to seconds; <part> is the
+ *      name's words less one duration word (time, runtime, walltime,
+ *      elapsed, duration, t), and the column is time_s when nothing is
+ *      left. A unit written as a last "_U" or " U" word counts only below a
+ *      second (ns, us, µs, ms) or after a duration word ("walltime_min"):
+ *      "n_min" is a parameter. A header without a unit whose words name a
+ *      duration is in seconds: always for a lone duration word ("runtime"),
+ *      else when every cell is a number and no word marks a point in time
+ *      (start, end, stamp, date, limit: "time_limit" is a setting). A
+ *      bracketed unit that is not a time unit on a name that says duration
+ *      (units_name_is_duration: "time (furlongs)") is refused, never
+ *      guessed.
+ *   6. A measured figure: a number column with a bracketed unit that is
+ *      not a time ("rate[MB/s]" -> metric_rate_MB_s), or whose name has a
+ *      result word (rate, bandwidth, bw, flops, gflops, throughput, perf,
+ *      speedup, efficiency, residual, error, energy, latency, iops, score,
+ *      pat — JUBE's tutorial names its patterns *_pat) or ends with a
+ *      statistic JUBE derives from a pattern (avg, mean, median, std, sd,
+ *      var, sum, cnt, iqr), is metric_<name>. Results are measured, never
+ *      configuration, so repetitions of one configuration group.
+ *   7. Any other number column is a configuration column named by its
+ *      header (made an identifier); a text column is tag_<name>.
+ * A header cell without a name (but a pandas index), two header cells
+ * that become one column, and a table without an np column are refused.
+ *
+ * Cells. np must be a whole number >= 1, time_s a number > 0, every other
+ * time_* column a number >= 0. A converted time is written as the
+ * shortest text that reads back as the same double (1600 ms -> 1.6), any
+ * other number as written (a decimal comma made a point). The first
+ * problem is reported at FILE:LINE:COL and nothing is imported.
  */
 #include "gen/import/import.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,129 +71,460 @@
 
 #include "gen/base/column_rules.h"
 #include "gen/base/csvread.h"
+#include "gen/base/fileio.h"
+#include "gen/base/units.h"
 #include "gen/import/import_lines.h"
 
+/* Names that always become one column (rule 4). */
 static const struct {
     const char *from;
     const char *to;
-} known_names[] = {
-    {"np", "np"}, {"procs", "np"}, {"processes", "np"}, {"ranks", "np"}, {"nprocs", "np"},
-    {"ntasks", "np"}, {"tasks", "np"}, {"num_tasks", "np"}, {"mpi_tasks", "np"},
-    {"time_s", "time_s"}, {"time", "time_s"}, {"runtime", "time_s"}, {"walltime", "time_s"},
-    {"elapsed", "time_s"}, {"time_in_sec", "time_s"}, {"seconds", "time_s"},
-    {"nodes", "nodes"}, {"nnodes", "nodes"}, {"num_nodes", "nodes"},
-    {"cluster", "cluster"}, {"system", "cluster"}, {"machine", "cluster"},
+} fixed_names[] = {
+    {"nodes", "nodes"},        {"nnodes", "nodes"},  {"num_nodes", "nodes"},
+    {"cluster", "cluster"},    {"system", "cluster"}, {"machine", "cluster"},
+    {"time_in_sec", "time_s"}, {"time_in_seconds", "time_s"}, {"seconds", "time_s"},
 };
 
-static bool all_numbers(const import_text *t, size_t col)
+static const char *const duration_words[] = {"time", "runtime", "walltime", "elapsed",
+                                             "duration", "t", NULL};
+static const char *const instant_words[] = {"start", "end", "begin", "stop", "stamp",
+                                            "timestamp", "date", "epoch", "limit", NULL};
+static const char *const result_words[] = {
+    "rate",    "bandwidth", "bw",         "flops",    "gflops", "mflops", "tflops",
+    "throughput", "perf",   "performance", "speedup", "efficiency", "residual", "error",
+    "energy",  "latency",   "iops",       "score",    "pat",    NULL};
+static const char *const statistic_words[] = {"avg", "mean", "median", "std", "stddev", "sd",
+                                              "var", "sum",  "cnt",    "iqr", NULL};
+
+/* What becomes of one header cell. */
+typedef struct {
+    char *name;        /* runs.csv column (malloc'ed); NULL: the column is left out */
+    double to_seconds; /* a converted time's unit in seconds; 1: written as it is */
+    char unit[16];     /* the unit converted from, for the README note */
+    bool number;       /* every cell is a number (or empty) */
+} column_plan;
+
+/* One table being read: what every step needs. Borrowed, not owned. */
+typedef struct {
+    const import_request *req;
+    const char *file;
+    const import_text *t; /* lines[0] is the header */
+    bool decimal_comma;
+    const char *style;    /* what the table looks like, for refusals */
+    diag_list *diags;
+} table;
+
+/* ---- numbers ----------------------------------------------------------- */
+
+/* text with its one decimal comma made a point, into buf; false when it
+ * has none, has two, also has a '.', or does not fit. */
+static bool comma_to_point(const char *text, char *buf, size_t len)
 {
-    for (size_t r = 1; r < t->nlines; r++) {
-        const import_line *l = &t->lines[r];
-        double v;
-        if (col < l->nfields && l->fields[col].text[0] && !import_number(l->fields[col].text, &v))
+    const char *comma = strchr(text, ',');
+    size_t n = strlen(text);
+    if (!comma || strchr(comma + 1, ',') || strchr(text, '.') || n >= len)
+        return false;
+    memcpy(buf, text, n + 1);
+    buf[comma - text] = '.';
+    return true;
+}
+
+/* A cell as a finite number, reading a decimal comma where the table allows it. */
+static bool cell_number(const table *tb, const char *text, double *v)
+{
+    char buf[64];
+    if (tb->decimal_comma && strchr(text, ','))
+        return comma_to_point(text, buf, sizeof buf) && import_number(buf, v);
+    return import_number(text, v);
+}
+
+static bool all_numbers(const table *tb, size_t col)
+{
+    double v;
+    for (size_t r = 1; r < tb->t->nlines; r++) {
+        const import_line *l = &tb->t->lines[r];
+        if (col < l->nfields && l->fields[col].text[0] && !cell_number(tb, l->fields[col].text, &v))
             return false;
     }
     return true;
 }
 
-/* The runs.csv column of header field col; malloc'ed. */
-static char *column_name(const import_request *req, const import_text *t, size_t col)
+/* A value in a unit of to_seconds seconds, in seconds: divided by a whole
+ * number below a second, so 1600 ms is 1.6 exactly as written. */
+static double in_seconds(double v, double to_seconds)
 {
-    const char *name = t->lines[0].fields[col].text;
-    const char *mapped = import_mapped(req, name);
-    if (mapped != name)
-        return strdup(mapped);
-    for (size_t i = 0; i < sizeof known_names / sizeof known_names[0]; i++)
-        if (strcasecmp(name, known_names[i].from) == 0)
-            return strdup(known_names[i].to);
-    char *id = import_identifier(name);
-    if (!id || all_numbers(t, col) || strncmp(id, "tag_", 4) == 0)
-        return id;
-    char *tagged = malloc(strlen(id) + 5);
-    if (tagged)
-        sprintf(tagged, "tag_%s", id);
-    free(id);
-    return tagged;
+    return to_seconds < 1 ? v / round(1 / to_seconds) : v * to_seconds;
 }
 
+static int compare_doubles(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Column col is a pandas index: first, unnamed, distinct whole numbers >= 0. */
+static bool is_pandas_index(const table *tb, size_t col)
+{
+    const char *name = tb->t->lines[0].fields[col].text;
+    size_t n = tb->t->nlines - 1;
+    if (col != 0 || (name[0] && strcmp(name, "Unnamed: 0") != 0) || n == 0)
+        return false;
+    double *v = malloc(n * sizeof *v);
+    bool ok = v != NULL;
+    for (size_t r = 0; ok && r < n; r++) {
+        const import_line *l = &tb->t->lines[r + 1];
+        ok = l->nfields > 0 && cell_number(tb, l->fields[0].text, &v[r]) && v[r] >= 0 &&
+             v[r] == floor(v[r]);
+    }
+    if (ok)
+        qsort(v, n, sizeof *v, compare_doubles);
+    for (size_t r = 1; ok && r < n; r++)
+        ok = v[r] != v[r - 1];
+    free(v);
+    return ok;
+}
+
+/* ---- names ------------------------------------------------------------- */
+
+/* The '_'-separated word of id starting at p: its length. */
+static size_t word_len(const char *p)
+{
+    return strcspn(p, "_");
+}
+
+static bool in_list(const char *word, size_t n, const char *const *list)
+{
+    for (; *list; list++)
+        if (strlen(*list) == n && strncasecmp(word, *list, n) == 0)
+            return true;
+    return false;
+}
+
+/* Whether any '_'-separated word of id (or only its last, when last) is in list. */
+static bool has_word(const char *id, const char *const *list, bool last)
+{
+    for (const char *p = id; *p;) {
+        size_t n = word_len(p);
+        if (n && (!last || !p[n]) && in_list(p, n, list))
+            return true;
+        p += n + (p[n] != '\0');
+    }
+    return false;
+}
+
+/* "time_s", or "time_<part>_s" with part the words of stem's identifier
+ * less its first duration word. Malloc'ed; NULL when out of memory. */
+static char *time_name(const char *stem)
+{
+    char *id = import_identifier(stem);
+    char *out = id ? malloc(strlen(id) + 8) : NULL;
+    if (!out) {
+        free(id);
+        return NULL;
+    }
+    strcpy(out, "time");
+    bool dropped = false;
+    for (const char *p = id; *p;) {
+        size_t n = word_len(p);
+        if (n && !dropped && in_list(p, n, duration_words))
+            dropped = true;
+        else if (n)
+            sprintf(out + strlen(out), "_%.*s", (int)n, p);
+        p += n + (p[n] != '\0');
+    }
+    strcat(out, "_s");
+    free(id);
+    return out;
+}
+
+/* prefix + the identifier of text, unless it starts with prefix already. */
+static char *prefixed(const char *prefix, const char *text)
+{
+    char *id = import_identifier(text);
+    if (!id || strncmp(id, prefix, strlen(prefix)) == 0)
+        return id;
+    char *out = malloc(strlen(prefix) + strlen(id) + 1);
+    if (out)
+        sprintf(out, "%s%s", prefix, id);
+    free(id);
+    return out;
+}
+
+/* ---- the plan: what each header cell becomes ---------------------------- */
+
+/* The unit units_in_header found in a header, and what it means here. */
+typedef struct {
+    units_found found;
+    char stem[256];
+    double to_seconds;
+    const char *unit;
+    size_t unit_len;
+    bool counts; /* a time unit that converts (see rule 5) */
+} header_unit;
+
+static void read_unit(const char *header, header_unit *u)
+{
+    u->to_seconds = 1;
+    u->found = units_in_header(header, u->stem, sizeof u->stem, &u->to_seconds, &u->unit,
+                               &u->unit_len);
+    size_t n = strlen(header);
+    while (n && (header[n - 1] == ' ' || header[n - 1] == '\t'))
+        n--;
+    bool bracketed = n && (header[n - 1] == ')' || header[n - 1] == ']');
+    char *id = import_identifier(u->stem);
+    u->counts = u->found == UNITS_TIME &&
+                (bracketed || u->to_seconds < 1 || (id && has_word(id, duration_words, false)));
+    free(id);
+    if (u->found != UNITS_TIME)
+        u->to_seconds = 1;
+}
+
+static bool refuse(const table *tb, size_t col, const char *why, const char *header)
+{
+    const import_field *h = &tb->t->lines[0].fields[col];
+    diag_add(tb->diags, tb->file, tb->t->lines[0].line, h->column, "'%s': %s", header, why);
+    return false;
+}
+
+/* The unit of a time column: converts when it counts, refused when unknown. */
+static bool time_unit(const table *tb, size_t col, const header_unit *u, column_plan *p)
+{
+    if (u->found == UNITS_UNKNOWN)
+        return refuse(tb, col,
+                      "a time in a unit perfcast does not know (it knows ns, us, \xc2\xb5s, ms, "
+                      "s, min, h): it is not guessed; give the column in one of these units",
+                      tb->t->lines[0].fields[col].text);
+    if (u->counts) {
+        p->to_seconds = u->to_seconds;
+        snprintf(p->unit, sizeof p->unit, "%.*s", (int)u->unit_len, u->unit);
+    }
+    return true;
+}
+
+/* Rules 5 to 7 for a header no earlier rule named. */
+static bool plan_by_content(const table *tb, size_t col, const header_unit *u, column_plan *p)
+{
+    if (u->found == UNITS_UNKNOWN && units_name_is_duration(u->stem))
+        return time_unit(tb, col, u, p); /* refused: an unknown unit on a time */
+    const char *header = tb->t->lines[0].fields[col].text;
+    char *id = import_identifier(header);
+    if (!id)
+        return false;
+    bool duration = has_word(id, duration_words, false) && !has_word(id, instant_words, false);
+    bool lone_duration = !id[word_len(id)] && in_list(id, strlen(id), duration_words);
+    bool result = u->found == UNITS_UNKNOWN || has_word(id, result_words, false) ||
+                  has_word(id, statistic_words, true);
+    if (u->counts)
+        p->name = time_name(u->stem);
+    else if (lone_duration || (duration && p->number && u->found == UNITS_NONE))
+        p->name = time_name(header);
+    else if (p->number && result && !column_is_measured(id))
+        p->name = prefixed("metric_", header);
+    else
+        p->name = p->number ? strdup(id) : prefixed("tag_", header);
+    free(id);
+    return p->name && (!column_is_time(p->name) || time_unit(tb, col, u, p));
+}
+
+/* What header cell col becomes; false when refused (recorded) or out of memory. */
+static bool plan_column(const table *tb, size_t col, column_plan *p)
+{
+    const char *header = tb->t->lines[0].fields[col].text;
+    const char *mapped = import_mapped(tb->req, header);
+    header_unit u;
+    read_unit(header, &u);
+    p->to_seconds = 1;
+    p->number = all_numbers(tb, col);
+    if (mapped != header) {
+        p->name = strdup(mapped);
+        return p->name && (!column_is_time(p->name) || time_unit(tb, col, &u, p));
+    }
+    if (is_pandas_index(tb, col))
+        return true;
+    if (!header[0])
+        return refuse(tb, col, "a column without a name: name it in the header", header);
+    if (import_is_procs_name(header))
+        return (p->name = strdup("np")) != NULL;
+    for (size_t i = 0; i < sizeof fixed_names / sizeof fixed_names[0]; i++)
+        if (strcasecmp(header, fixed_names[i].from) == 0)
+            return (p->name = strdup(fixed_names[i].to)) != NULL;
+    return plan_by_content(tb, col, &u, p);
+}
+
+static void plans_free(column_plan *plan, size_t n)
+{
+    for (size_t c = 0; plan && c < n; c++)
+        free(plan[c].name);
+    free(plan);
+}
+
+/* Every header cell planned, no two into one column, an np column among them. */
+static bool plan_columns(const table *tb, column_plan *plan)
+{
+    const import_line *head = &tb->t->lines[0];
+    bool ok = true, have_np = false;
+    for (size_t c = 0; ok && c < head->nfields; c++) {
+        ok = plan_column(tb, c, &plan[c]);
+        for (size_t k = 0; ok && plan[c].name && k < c; k++)
+            if (plan[k].name && strcmp(plan[k].name, plan[c].name) == 0) {
+                diag_add(tb->diags, tb->file, head->line, head->fields[c].column,
+                         "'%s' and '%s' (column %zu) would both be the column %s: --map one "
+                         "of them to another name",
+                         head->fields[c].text, head->fields[k].text, k + 1, plan[c].name);
+                ok = false;
+            }
+        have_np = have_np || (ok && plan[c].name && strcmp(plan[c].name, "np") == 0);
+    }
+    if (ok && !have_np) {
+        diag_add(tb->diags, tb->file, head->line, 1,
+                 "no process-count column (a header named p, np, procs, processes, ranks, "
+                 "tasks, ntasks or num_tasks): name it with --map COLUMN=np; no other column "
+                 "is taken as the process count");
+        ok = false;
+    }
+    return ok;
+}
+
+/* ---- cells and rows ----------------------------------------------------- */
+
 /* Check a cell against its column's rule; false (recorded) when it breaks it. */
-static bool check_cell(const char *file, const import_line *l, size_t col, const char *column,
-                       diag_list *diags)
+static bool check_cell(const table *tb, const import_line *l, size_t col, const column_plan *p)
 {
     const import_field *f = &l->fields[col];
     double v;
-    bool is_np = strcmp(column, "np") == 0, is_time = column_is_time(column);
-    if (!is_np && !is_time)
+    bool is_np = strcmp(p->name, "np") == 0, is_time = column_is_time(p->name);
+    bool is_time_s = strcmp(p->name, "time_s") == 0;
+    if ((!is_np && !is_time) || (!f->text[0] && !is_np))
         return true;
-    if (!f->text[0] && !is_np)
-        return true;
-    bool ok = import_number(f->text, &v);
+    bool ok = cell_number(tb, f->text, &v);
     if (ok && is_np)
         ok = v >= 1 && v == floor(v);
     else if (ok)
-        ok = strcmp(column, "time_s") == 0 ? v > 0 : v >= 0;
+        ok = is_time_s ? v > 0 : v >= 0;
     if (!ok)
-        diag_add(diags, file, l->line, f->column, "%s '%s' is not %s", column, f->text,
-                 is_np ? "a whole number >= 1" : strcmp(column, "time_s") == 0
-                                                      ? "a number of seconds > 0"
-                                                      : "a number >= 0");
+        diag_add(tb->diags, tb->file, l->line, f->column, "%s '%s' is not %s", p->name, f->text,
+                 is_np       ? "a whole number >= 1"
+                 : is_time_s ? "a number of seconds > 0"
+                             : "a number >= 0");
     return ok;
 }
 
-/* Rows from a header-first table; responses are time_s and time_* columns. */
-static bool table_rows(const import_request *req, const char *file, const import_text *t,
-                       import_rows *out, diag_list *diags)
+/* Put a checked cell into the last row of out. */
+static bool set_cell(const table *tb, const char *text, const column_plan *p, import_rows *out)
 {
-    const import_line *head = &t->lines[0];
-    char **columns = calloc(head->nfields + 1, sizeof *columns);
-    bool ok = columns != NULL, have_np = false;
-    for (size_t c = 0; ok && c < head->nfields; c++) {
-        ok = (columns[c] = column_name(req, t, c)) != NULL;
-        have_np = have_np || (ok && strcmp(columns[c], "np") == 0);
+    double v;
+    char buf[64];
+    if (!text[0])
+        return import_rows_set(out, p->name, NULL);
+    if (p->to_seconds != 1 && cell_number(tb, text, &v))
+        return import_rows_set_number(out, p->name, in_seconds(v, p->to_seconds));
+    if (p->number && tb->decimal_comma && comma_to_point(text, buf, sizeof buf))
+        return import_rows_set(out, p->name, buf);
+    return import_rows_set(out, p->name, text);
+}
+
+static bool add_row(const table *tb, const import_line *l, const column_plan *plan,
+                    import_rows *out)
+{
+    size_t want = tb->t->lines[0].nfields;
+    if (l->nfields != want) {
+        diag_add(tb->diags, tb->file, l->line, l->nfields > want ? l->fields[want].column : 1,
+                 "%s; this line has %zu cells where the header has %zu", tb->style, l->nfields,
+                 want);
+        return false;
     }
-    if (ok && !have_np) {
-        diag_add(diags, file, head->line, 1,
-                 "no process-count column: name it with --map COLUMN=np");
-        ok = false;
-    }
-    for (size_t r = 1; ok && r < t->nlines; r++) {
-        const import_line *l = &t->lines[r];
-        if (l->nfields != head->nfields) {
-            diag_add(diags, file, l->line, l->nfields > head->nfields
-                                                ? l->fields[head->nfields].column : 1,
-                     "%zu cells where the header has %zu", l->nfields, head->nfields);
-            ok = false;
-            break;
-        }
-        ok = import_rows_add_row(out);
-        for (size_t c = 0; ok && c < l->nfields; c++)
-            ok = check_cell(file, l, c, columns[c], diags) &&
-                 import_rows_set(out, columns[c], l->fields[c].text);
-    }
+    bool ok = import_rows_add_row(out);
+    for (size_t c = 0; ok && c < l->nfields; c++)
+        ok = !plan[c].name ||
+             (check_cell(tb, l, c, &plan[c]) && set_cell(tb, l->fields[c].text, &plan[c], out));
+    return ok;
+}
+
+/* The responses (time_s first, then the other times) and a README note
+ * for every column renamed, converted or left out. */
+static bool describe(const table *tb, const column_plan *plan, import_rows *out)
+{
+    const import_line *head = &tb->t->lines[0];
+    bool ok = true;
     for (size_t c = 0; ok && c < head->nfields; c++)
-        if (strcmp(columns[c], "time_s") == 0)
+        if (plan[c].name && strcmp(plan[c].name, "time_s") == 0)
             ok = import_rows_add_response(out, "time_s");
     for (size_t c = 0; ok && c < head->nfields; c++) {
-        if (column_is_time(columns[c]))
-            ok = import_rows_add_response(out, columns[c]);
-        if (ok && strcmp(columns[c], head->fields[c].text) != 0)
-            ok = import_rows_note(out, "`%s` is the column '%s' of the source.", columns[c],
-                                  head->fields[c].text);
+        const column_plan *p = &plan[c];
+        const char *source = head->fields[c].text;
+        if (!p->name)
+            ok = import_rows_note(out, "The source's unnamed first column ('%s': 0, 1, 2, ...) "
+                                       "is a pandas index and was left out.", source);
+        else if (column_is_time(p->name) && !(ok = import_rows_add_response(out, p->name)))
+            break;
+        if (ok && p->name && p->to_seconds != 1)
+            ok = import_rows_note(out, "`%s` is the column '%s' of the source, converted from "
+                                       "%s to seconds.", p->name, source, p->unit);
+        else if (ok && p->name && strcmp(p->name, source) != 0)
+            ok = import_rows_note(out, "`%s` is the column '%s' of the source.", p->name,
+                                  source);
     }
-    if (ok && out->nresponses == 0 && !req->response) {
-        diag_add(diags, file, head->line, 1,
-                 "no time column: name one with --map COLUMN=time_s, or choose the column "
-                 "to predict with --response");
-        ok = false;
-    }
-    for (size_t c = 0; columns && c < head->nfields; c++)
-        free(columns[c]);
-    free(columns);
     return ok;
 }
 
-/* A CSV document as lines of fields (the form table_rows reads). */
-static bool csv_as_text(const csv_doc *doc, import_text *out)
+/* Rows from a header-first table. */
+static bool table_rows(const table *tb, import_rows *out)
+{
+    const import_line *head = &tb->t->lines[0];
+    column_plan *plan = calloc(head->nfields + 1, sizeof *plan);
+    size_t before = tb->diags->count;
+    bool ok = plan != NULL && plan_columns(tb, plan);
+    for (size_t r = 1; ok && r < tb->t->nlines; r++)
+        ok = add_row(tb, &tb->t->lines[r], plan, out);
+    ok = ok && describe(tb, plan, out);
+    if (ok && out->nresponses == 0 && !tb->req->response) {
+        diag_add(tb->diags, tb->file, head->line, 1,
+                 "no time column: name one with --map COLUMN=time_s, or choose the column "
+                 "to predict with --response (a metric_* column, say)");
+        ok = false;
+    }
+    if (!ok && tb->diags->count == before)
+        diag_add(tb->diags, tb->file, 0, 0, "out of memory");
+    plans_free(plan, head->nfields);
+    return ok;
+}
+
+/* ---- CSV ---------------------------------------------------------------- */
+
+/* Swap bytes a and b throughout s[0..n). */
+static void swap_bytes(char *s, size_t n, char a, char b)
+{
+    for (size_t i = 0; i < n; i++)
+        if (s[i] == a)
+            s[i] = b;
+        else if (s[i] == b)
+            s[i] = a;
+}
+
+/* The separator: --delimiter, else ';' when the first non-blank line has
+ * a ';' and no ',' outside quotes, else ','. */
+static char separator(const import_request *req, const char *data, size_t len)
+{
+    if (req->delimiter)
+        return req->delimiter;
+    bool quoted = false, semicolon = false, text = false;
+    for (size_t i = 0; i < len; i++) {
+        char c = data[i];
+        if (c == '"')
+            quoted = !quoted;
+        else if (!quoted && c == ',')
+            return ',';
+        else if (!quoted && c == '\n' && text)
+            break;
+        semicolon |= !quoted && c == ';';
+        text |= c != ' ' && c != '\t' && c != '\r' && c != '\n';
+    }
+    return semicolon ? ';' : ',';
+}
+
+/* A CSV document as lines of fields (the form table_rows reads), each
+ * cell trimmed and, for a separator sep other than ',', swapped back. */
+static bool csv_as_text(const csv_doc *doc, char sep, import_text *out)
 {
     memset(out, 0, sizeof *out);
     out->lines = calloc(doc->nrows ? doc->nrows : 1, sizeof *out->lines);
@@ -167,32 +547,75 @@ static bool csv_as_text(const csv_doc *doc, import_text *out)
             l->fields[c].column = row->fields[c].column + (long)skip + row->fields[c].quoted;
             if (!l->fields[c].text)
                 return false;
+            if (sep != ',')
+                swap_bytes(l->fields[c].text, strlen(l->fields[c].text), sep, ',');
             l->nfields++;
         }
     }
     return true;
 }
 
+/* A JUBE pretty table handed to `csv`: its header (or, under a title
+ * line, its next line) starts with '|'. */
+static bool looks_pretty(const csv_doc *doc)
+{
+    for (size_t r = 0; r < doc->nrows && r < 2; r++)
+        if (doc->rows[r].nfields && doc->rows[r].fields[0].text[strspn(
+                                        doc->rows[r].fields[0].text, " \t")] == '|')
+            return true;
+    return false;
+}
+
+/* Parse path as CSV with separator sep into doc. */
+static bool parse_csv(const char *path, char *data, size_t len, char sep, csv_doc *doc,
+                      diag_list *diags)
+{
+    if (sep != ',')
+        swap_bytes(data, len, sep, ',');
+    size_t before = diags->count;
+    return csv_parse_buffer(data, len, path, doc, diags) && diags->count == before;
+}
+
 bool import_read_csv(const import_request *req, const char *path, import_rows *out,
                      diag_list *diags)
 {
+    size_t len = 0;
+    char *data = fileio_read_file(path, &len);
+    if (!data) {
+        diag_add(diags, path, 0, 0, "cannot read: %s", strerror(errno));
+        return false;
+    }
+    char sep = separator(req, data, len);
     csv_doc doc;
-    size_t before = diags->count;
-    bool ok = csv_read_file(path, path, &doc, diags) && diags->count == before;
+    char style[64];
+    snprintf(style, sizeof style, "read as CSV with '%s' between cells",
+             sep == '\t' ? "\\t" : (char[2]){sep, '\0'});
+    table tb = {req, path, NULL, req->decimal_comma || sep == ';', style, diags};
     import_text t = {0};
+    bool ok = parse_csv(path, data, len, sep, &doc, diags);
+    free(data);
+    if (ok && looks_pretty(&doc)) {
+        diag_add(diags, path, doc.rows[0].line, 1,
+                 "looks like JUBE's pretty style ('|' between cells); expected CSV: import it "
+                 "with `perfcast import jube`");
+        ok = false;
+    }
     if (ok && doc.nrows < 2) {
         diag_add(diags, path, 0, 0, "no rows under the header: nothing to import");
         ok = false;
     }
-    if (ok && !csv_as_text(&doc, &t)) {
+    if (ok && !csv_as_text(&doc, sep, &t)) {
         diag_add(diags, path, 0, 0, "out of memory");
         ok = false;
     }
-    ok = ok && table_rows(req, path, &t, out, diags);
+    tb.t = &t;
+    ok = ok && table_rows(&tb, out);
     import_text_free(&t);
     csv_doc_free(&doc);
     return ok;
 }
+
+/* ---- JUBE's pretty style ------------------------------------------------ */
 
 /* A pretty-style rule line: only '-', '+', '|' and blanks. */
 static bool is_rule(const import_line *l)
@@ -200,17 +623,23 @@ static bool is_rule(const import_line *l)
     return strspn(l->text, "-+| \t") == strlen(l->text);
 }
 
-/* Drop the empty first and last cells of "| a | b |" lines, and rule lines. */
-static void tidy_pretty(import_text *t)
+static void line_free(import_line *l)
+{
+    for (size_t f = 0; f < l->nfields; f++)
+        free(l->fields[f].text);
+    free(l->fields);
+    free(l->text);
+}
+
+/* Drop the first skip lines (a title), rule lines, and the empty first
+ * and last cells of "| a | b |" lines. */
+static void tidy_pretty(import_text *t, size_t skip)
 {
     size_t kept = 0;
     for (size_t i = 0; i < t->nlines; i++) {
         import_line *l = &t->lines[i];
-        if (is_rule(l)) {
-            for (size_t f = 0; f < l->nfields; f++)
-                free(l->fields[f].text);
-            free(l->fields);
-            free(l->text);
+        if (i < skip || is_rule(l)) {
+            line_free(l);
             continue;
         }
         if (l->nfields > 1 && !l->fields[l->nfields - 1].text[0])
@@ -224,23 +653,36 @@ static void tidy_pretty(import_text *t)
     t->nlines = kept;
 }
 
+/* Lines before the header: 1 for the table's title line JUBE writes above
+ * a pretty table ("NAME:", no '|', the next line starting with '|'). */
+static size_t title_lines(const import_text *t)
+{
+    if (t->nlines < 2 || strchr(t->lines[0].text, '|'))
+        return 0;
+    const char *next = t->lines[1].text;
+    return next[strspn(next, " \t")] == '|' ? 1 : 0;
+}
+
 bool import_read_jube(const import_request *req, const char *path, import_rows *out,
                       diag_list *diags)
 {
     import_text t;
     if (!import_text_read(path, path, '|', &t, diags))
         return false;
-    bool pretty = strchr(t.lines[0].text, '|') != NULL;
-    bool ok;
-    if (!pretty) {
+    size_t title = title_lines(&t);
+    if (!strchr(t.lines[title].text, '|')) {
         import_text_free(&t);
         return import_read_csv(req, path, out, diags);
     }
-    tidy_pretty(&t);
-    ok = t.nlines >= 2;
+    tidy_pretty(&t, title);
+    table tb = {req, path, &t, req->decimal_comma,
+                "looks like JUBE's pretty style ('|' between cells)", diags};
+    bool ok = t.nlines >= 2;
     if (!ok)
-        diag_add(diags, path, 0, 0, "no rows under the header: nothing to import");
-    ok = ok && table_rows(req, path, &t, out, diags);
+        diag_add(diags, path, 0, 0,
+                 "looks like JUBE's pretty style, but no rows under the header line: nothing "
+                 "to import");
+    ok = ok && table_rows(&tb, out);
     import_text_free(&t);
     return ok;
 }

@@ -1,0 +1,402 @@
+/*
+ * test_import_table.c — `perfcast import jube|csv` (gen/import/import_table.c)
+ * on real tool output (tests/fixtures/import/table: JUBE 2.7.1 result
+ * tables and pandas 1.5.3 to_csv files, see the README there) and on small
+ * tables written here: time units in headers converted to seconds,
+ * results kept out of the configuration, a pandas index left out, JUBE's
+ * pretty style with its title line, ';' separators and decimal commas, the
+ * process count chosen by name only, and refusals at FILE:LINE:COL that
+ * say what the file looked like, with nothing written.
+ */
+#include "tests/testutil.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "gen/base/csvread.h"
+
+#define FIX "tests/fixtures/import/table"
+
+static char tmp[512];
+
+static int setup(void)
+{
+    return testutil_temp_dir(tmp, sizeof tmp) ? 0 : 1;
+}
+
+static int teardown(void)
+{
+    testutil_remove_dir(tmp);
+    return 0;
+}
+
+/* Import file as format into campaign (extra: more options); the exit
+ * status, the output in *out (caller frees). */
+static int import(char **out, const char *format, const char *file, const char *campaign,
+                  const char *extra)
+{
+    return testutil_perfcast_run(out, "import %s %s --archive %s/a --campaign %s %s", format,
+                                 file, tmp, campaign, extra ? extra : "");
+}
+
+/* Write text to tmp/name; the path in path. */
+static void write_input(char *path, size_t len, const char *name, const char *text)
+{
+    snprintf(path, len, "%s/%s", tmp, name);
+    CU_ASSERT_TRUE_FATAL(testutil_write_file(path, text));
+}
+
+/* runs.csv of campaign, or NULL when there is none (caller frees). */
+static char *runs_text(const char *campaign)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/a/%s/runs.csv", tmp, campaign);
+    return testutil_read_file(path);
+}
+
+static bool load_runs(const char *campaign, csv_doc *doc)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/a/%s/runs.csv", tmp, campaign);
+    diag_list d;
+    diag_init(&d);
+    bool ok = csv_read_file(path, path, doc, &d) && d.count == 0;
+    diag_free(&d);
+    return ok;
+}
+
+/* The cell of data row r (0 = first under the header) in column name. */
+static const char *cell(const csv_doc *doc, size_t r, const char *name)
+{
+    const csv_row *head = &doc->rows[0];
+    for (size_t c = 0; c < head->nfields; c++)
+        if (strcmp(head->fields[c].text, name) == 0 && r + 1 < doc->nrows &&
+            c < doc->rows[r + 1].nfields)
+            return doc->rows[r + 1].fields[c].text;
+    return NULL;
+}
+
+static bool has_column(const csv_doc *doc, const char *name)
+{
+    for (size_t c = 0; c < doc->rows[0].nfields; c++)
+        if (strcmp(doc->rows[0].fields[c].text, name) == 0)
+            return true;
+    return false;
+}
+
+static void assert_cell(const csv_doc *doc, size_t r, const char *name, const char *want)
+{
+    const char *got = cell(doc, r, name);
+    if (!got || strcmp(got, want) != 0)
+        fprintf(stderr, "\nrow %zu %s: got '%s', want '%s'\n", r, name, got ? got : "(none)",
+                want);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(got);
+    CU_ASSERT_STRING_EQUAL(got, want);
+}
+
+/* The import succeeds and `perfcast check` accepts the archive. */
+static void import_ok(const char *format, const char *file, const char *campaign,
+                      const char *extra)
+{
+    char *out = NULL;
+    int rc = import(&out, format, file, campaign, extra);
+    if (rc != 0)
+        fprintf(stderr, "\n%s %s: %s\n", format, file, out ? out : "");
+    CU_ASSERT_EQUAL_FATAL(rc, 0);
+    free(out);
+    rc = testutil_perfcast_run(&out, "check --archive %s/a", tmp);
+    if (rc != 0)
+        fprintf(stderr, "\n%s\n", out ? out : "");
+    CU_ASSERT_EQUAL(rc, 0);
+    free(out);
+}
+
+/* The import fails (exit 1) saying want, and writes no campaign. */
+static void import_refused(const char *format, const char *file, const char *campaign,
+                           const char *extra, const char *want)
+{
+    char *out = NULL;
+    int rc = import(&out, format, file, campaign, extra);
+    if (rc != 1 || !out || !strstr(out, want))
+        fprintf(stderr, "\nwant: %s\ngot (%d):  %s\n", want, rc, out ? out : "");
+    CU_ASSERT_EQUAL(rc, 1);
+    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, want));
+    free(out);
+    char path[1024];
+    struct stat st;
+    snprintf(path, sizeof path, "%s/a/%s", tmp, campaign);
+    CU_ASSERT_NOT_EQUAL(stat(path, &st), 0);
+}
+
+/* Real JUBE 2.7.1 tables, csv and pretty (with its title line
+ * "result_pretty:"): time[ms] 1600.0 is 1.6 s (it was taken as 1600 s),
+ * solve_time_avg[ms] 110.5 is 0.1105 s, rate[MB/s] a measured figure, and
+ * both styles give the same runs. */
+static void test_jube_units(void)
+{
+    import_ok("jube", FIX "/jube_units.csv", "ju", "--cluster c1");
+    import_ok("jube", FIX "/jube_units_pretty.txt", "jup", "--cluster c1");
+    csv_doc doc;
+    CU_ASSERT_TRUE_FATAL(load_runs("ju", &doc));
+    CU_ASSERT_EQUAL(doc.nrows, 4);
+    assert_cell(&doc, 0, "np", "1");
+    assert_cell(&doc, 0, "time_s", "1.6");
+    assert_cell(&doc, 1, "time_s", "0.8305");
+    assert_cell(&doc, 2, "time_s", "0.43725");
+    assert_cell(&doc, 2, "time_solve_avg_s", "0.1105");
+    assert_cell(&doc, 2, "metric_rate_MB_s", "2500.5");
+    assert_cell(&doc, 2, "size", "4000"); /* a parameter: configuration */
+    CU_ASSERT_FALSE(has_column(&doc, "time_ms"));
+    csv_doc_free(&doc);
+    char *a = runs_text("ju"), *b = runs_text("jup");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(a);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(b);
+    CU_ASSERT_STRING_EQUAL(a, b);
+    free(a);
+    free(b);
+    char path[1024];
+    snprintf(path, sizeof path, "%s/a/ju/README.md", tmp);
+    char *readme = testutil_read_file(path);
+    CU_ASSERT_PTR_NOT_NULL(readme && strstr(readme, "`time_s` is the column 'time[ms]' of the "
+                                                    "source, converted from ms to seconds."));
+    free(readme);
+}
+
+/* The header forms people write, one table each: the column each becomes
+ * and the value 'in' is there. Names that merely end like a unit stay. */
+static void test_header_units(void)
+{
+    static const struct {
+        const char *header, *in, *column, *value;
+    } cases[] = {
+        {"time (ms)", "1600", "time_s", "1.6"},
+        {"Runtime(ms)", "1600", "time_s", "1.6"},
+        {"time_ms", "250", "time_s", "0.25"},
+        {"solve_time_avg[ms]", "110.5", "time_solve_avg_s", "0.1105"},
+        {"t [\xc2\xb5s]", "1500", "time_s", "0.0015"},
+        {"elapsed us", "2000000", "time_s", "2"},
+        {"kernel_ns", "2500000", "time_kernel_s", "0.0025"},
+        {"walltime (min)", "2.5", "time_s", "150"},
+        {"duration [h]", "0.5", "time_s", "1800"},
+        {"time (s)", "12.5", "time_s", "12.5"},
+        {"runtime", "12.5", "time_s", "12.5"},
+        {"comm_time", "0.5", "time_comm_s", "0.5"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char text[256], path[1024], campaign[32];
+        snprintf(text, sizeof text, "np,\"%s\"\n2,%s\n4,%s\n", cases[i].header, cases[i].in,
+                 cases[i].in);
+        snprintf(campaign, sizeof campaign, "u%zu", i);
+        write_input(path, sizeof path, "units.csv", text);
+        import_ok("csv", path, campaign, "");
+        csv_doc doc;
+        CU_ASSERT_TRUE_FATAL(load_runs(campaign, &doc));
+        assert_cell(&doc, 1, cases[i].column, cases[i].value);
+        csv_doc_free(&doc);
+    }
+    /* Not units: a parameter n_min, a block_s, a time_limit setting. */
+    char path[1024];
+    write_input(path, sizeof path, "notunits.csv",
+                "np,n_min,block_s,time_limit,time\n2,3,4,600,10\n4,3,4,600,5\n");
+    import_ok("csv", path, "nu", "");
+    csv_doc doc;
+    CU_ASSERT_TRUE_FATAL(load_runs("nu", &doc));
+    assert_cell(&doc, 0, "n_min", "3");
+    assert_cell(&doc, 0, "block_s", "4");
+    assert_cell(&doc, 0, "time_limit", "600");
+    assert_cell(&doc, 0, "time_s", "10");
+    csv_doc_free(&doc);
+}
+
+/* A time in a unit perfcast does not know is refused at its header cell,
+ * never guessed; so is a header that would be a second time_s or np. */
+static void test_unknown_unit_and_clashes(void)
+{
+    char path[1024];
+    write_input(path, sizeof path, "furlongs.csv", "np,size,time (furlongs)\n2,1,3\n4,1,2\n");
+    import_refused("csv", path, "fur", "",
+                   "furlongs.csv:1:9: 'time (furlongs)': a time in a unit perfcast does not know");
+    write_input(path, sizeof path, "furlongs.txt",
+                "result:\n| tasks | solve_time[parsec] |\n|---|---|\n| 2 | 3 |\n");
+    import_refused("jube", path, "fur", "", "furlongs.txt:2:11: 'solve_time[parsec]': a time");
+    write_input(path, sizeof path, "twotimes.csv", "np,time,time_ms\n2,3,3000\n");
+    import_refused("csv", path, "two", "",
+                   "twotimes.csv:1:9: 'time_ms' and 'time' (column 2) would both be the column "
+                   "time_s");
+    write_input(path, sizeof path, "twonp.csv", "tasks,ranks,time\n2,2,3\n");
+    import_refused("csv", path, "two", "", "twonp.csv:1:7: 'ranks' and 'tasks' (column 1)");
+}
+
+/* JUBE results are measured: `rate` (no unit) is metric_rate, so the two
+ * iterations of each (tasks, size) are repetitions of one configuration;
+ * the real pretty table (title line) and the ';'-separated csv table of the
+ * same run import the same runs. */
+static void test_jube_results_measured(void)
+{
+    import_ok("jube", FIX "/jube_reps_pretty.txt", "jrp", "--cluster c1");
+    import_ok("jube", FIX "/jube_reps_semicolon.csv", "jrs", "--cluster c1");
+    csv_doc doc;
+    CU_ASSERT_TRUE_FATAL(load_runs("jrp", &doc));
+    CU_ASSERT_EQUAL(doc.nrows, 13);
+    CU_ASSERT_FALSE(has_column(&doc, "rate"));
+    assert_cell(&doc, 1, "metric_rate", "2501.5");
+    assert_cell(&doc, 1, "time_s", "1.601");
+    assert_cell(&doc, 1, "size", "4000");
+    csv_doc_free(&doc);
+    char *a = runs_text("jrp"), *b = runs_text("jrs");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(a);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(b);
+    CU_ASSERT_STRING_EQUAL(a, b);
+    free(a);
+    free(b);
+    /* A plain CSV: numbers named like results are measured, others configuration. */
+    char path[1024];
+    write_input(path, sizeof path, "results.csv",
+                "np,size,GFlops,bandwidth (GB/s),solve_mean,iters_cnt,tol,time\n"
+                "2,64,1.5,10,0.2,7,0.001,4\n4,64,2.9,19,0.1,7,0.001,2\n");
+    import_ok("csv", path, "res", "");
+    CU_ASSERT_TRUE_FATAL(load_runs("res", &doc));
+    assert_cell(&doc, 0, "metric_GFlops", "1.5");
+    assert_cell(&doc, 0, "metric_bandwidth_GB_s", "10");
+    assert_cell(&doc, 0, "metric_solve_mean", "0.2");
+    assert_cell(&doc, 0, "metric_iters_cnt", "7");
+    assert_cell(&doc, 0, "size", "64");
+    assert_cell(&doc, 0, "tol", "0.001");
+    csv_doc_free(&doc);
+}
+
+/* pandas' to_csv with its index (an unnamed first column 0..5) and
+ * without: the same runs, so the second import into one campaign adds
+ * none; `Unnamed: 0` (the index read back and written again) likewise. */
+static void test_pandas_index(void)
+{
+    import_ok("csv", FIX "/pandas_index.csv", "pd", "");
+    char *out = NULL;
+    CU_ASSERT_EQUAL(import(&out, "csv", FIX "/pandas_noindex.csv", "pd", ""), 0);
+    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "imported 0 new runs of 6"));
+    free(out);
+    csv_doc doc;
+    CU_ASSERT_TRUE_FATAL(load_runs("pd", &doc));
+    CU_ASSERT_EQUAL(doc.nrows, 7);
+    CU_ASSERT_EQUAL(doc.rows[0].nfields, 5); /* cluster np size time_s metric_rate */
+    assert_cell(&doc, 3, "time_s", "1.612");
+    assert_cell(&doc, 3, "metric_rate", "2480.0"); /* as written */
+    csv_doc_free(&doc);
+    char path[1024];
+    write_input(path, sizeof path, "unnamed.csv", "Unnamed: 0,np,time\n0,2,3\n1,4,2\n");
+    import_ok("csv", path, "pdu", "");
+    char *runs = runs_text("pdu");
+    CU_ASSERT_PTR_NOT_NULL(runs && strstr(runs, "cluster,np,time_s\n"));
+    free(runs);
+    /* An unnamed column that is not an index is refused, not guessed. */
+    write_input(path, sizeof path, "noname.csv", "np,,time\n2,a,3\n4,b,2\n");
+    import_refused("csv", path, "nn", "", "noname.csv:1:4: '': a column without a name");
+}
+
+/* ';' separators and decimal commas: pandas' sep=';', decimal=',' file is
+ * detected and imports as its ','-separated twin; --delimiter and
+ * --decimal-comma force them; a quoted cell keeps its ','. */
+static void test_semicolon_decimal_comma(void)
+{
+    import_ok("csv", FIX "/pandas_semicolon_decimal_comma.csv", "sc", "");
+    import_ok("csv", FIX "/pandas_noindex.csv", "sn", "");
+    char *a = runs_text("sc"), *b = runs_text("sn");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(a);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(b);
+    CU_ASSERT_STRING_EQUAL(a, b);
+    free(a);
+    free(b);
+    char path[1024];
+    write_input(path, sizeof path, "semi.csv",
+                "np;comment;time (ms)\n2;\"warm, first\";1600,5\n4;\"x;y\";800\n");
+    import_ok("csv", path, "semi", "");
+    csv_doc doc;
+    CU_ASSERT_TRUE_FATAL(load_runs("semi", &doc));
+    assert_cell(&doc, 0, "time_s", "1.6005");
+    assert_cell(&doc, 0, "tag_comment", "warm, first");
+    assert_cell(&doc, 1, "tag_comment", "x;y");
+    csv_doc_free(&doc);
+    write_input(path, sizeof path, "tab.tsv", "np\truntime\n2\t\"1,5\"\n4\t0,75\n");
+    import_ok("csv", path, "tab", "--delimiter tab --decimal-comma");
+    CU_ASSERT_TRUE_FATAL(load_runs("tab", &doc));
+    assert_cell(&doc, 0, "time_s", "1.5");
+    assert_cell(&doc, 1, "time_s", "0.75");
+    csv_doc_free(&doc);
+    /* A thousands mark is not a decimal comma. */
+    write_input(path, sizeof path, "thousands.csv", "np;time\n2;1.600,5\n");
+    import_refused("csv", path, "th", "", "thousands.csv:2:3: time_s '1.600,5' is not a number");
+}
+
+/* JUBE's pretty style handed to `csv`, and a pretty row short of a cell:
+ * refusals that say what the file looked like. */
+static void test_pretty_refusals(void)
+{
+    import_refused("csv", FIX "/jube_units_pretty.txt", "pc", "",
+                   "jube_units_pretty.txt:1:1: looks like JUBE's pretty style");
+    char path[1024];
+    write_input(path, sizeof path, "short.txt",
+                "result:\n| tasks | time[ms] |\n|-------|----------|\n|     1 |   1600.0 |\n"
+                "|     2 |\n");
+    import_refused("jube", path, "ps", "",
+                   "short.txt:5:1: looks like JUBE's pretty style ('|' between cells); this line "
+                   "has 1 cells where the header has 2");
+    write_input(path, sizeof path, "cells.csv", "np,time\n2,3,4\n");
+    import_refused("csv", path, "pc", "",
+                   "cells.csv:2:5: read as CSV with ',' between cells; this line has 3 cells");
+}
+
+/* A JUBE table cut inside its last number ("4000.0" as "4") is refused. */
+static void test_truncated(void)
+{
+    char path[1024];
+    write_input(path, sizeof path, "cut.csv", "tasks,size,time[ms]\n1,4000,1600.0\n2,4");
+    import_refused("jube", path, "cut", "", "cut.csv:3:4: the file ends inside its last line");
+    write_input(path, sizeof path, "cut.txt",
+                "result:\n| tasks | time[ms] |\n|---|---|\n| 1 | 1600.0 |\n| 2 | 83");
+    import_refused("jube", path, "cut", "", "cut.txt:5:9: the file ends inside its last line");
+}
+
+/* The process count by name only: a lone parameter `n` is not np (say so),
+ * `p` is, and --map n=np makes n the process count. */
+static void test_procs_by_name(void)
+{
+    char path[1024];
+    write_input(path, sizeof path, "n.csv", "n,time\n2,3\n4,2\n");
+    import_refused("csv", path, "pn", "",
+                   "n.csv:1:1: no process-count column (a header named p, np, procs");
+    import_ok("csv", path, "pn", "--map n=np");
+    write_input(path, sizeof path, "p.csv", "P,time\n2,3\n4,2\n");
+    import_ok("csv", path, "pp", "");
+    csv_doc doc;
+    CU_ASSERT_TRUE_FATAL(load_runs("pp", &doc));
+    assert_cell(&doc, 1, "np", "4");
+    csv_doc_free(&doc);
+    CU_ASSERT_TRUE_FATAL(load_runs("pn", &doc));
+    assert_cell(&doc, 1, "np", "4");
+    csv_doc_free(&doc);
+}
+
+int main(void)
+{
+    static const testutil_test tests[] = {
+        {"JUBE time[ms] and solve_time_avg[ms] in seconds, csv = pretty", test_jube_units},
+        {"units in headers, and names that only look like units", test_header_units},
+        {"unknown time units and two headers into one column refused",
+         test_unknown_unit_and_clashes},
+        {"JUBE results and CSV results are measured columns", test_jube_results_measured},
+        {"a pandas index is left out", test_pandas_index},
+        {"';' separators and decimal commas", test_semicolon_decimal_comma},
+        {"pretty-style refusals say what was expected", test_pretty_refusals},
+        {"a table cut inside its last number is refused", test_truncated},
+        {"the process count by name or --map only", test_procs_by_name},
+        {NULL, NULL},
+    };
+    static const testutil_suite suites[] = {{"import_table", tests}, {NULL, NULL}};
+    if (setup() != 0)
+        return 1;
+    int status = testutil_run_suites(suites);
+    teardown();
+    return status;
+}
