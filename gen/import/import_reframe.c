@@ -7,26 +7,35 @@
  * names may carry ReFrame's `check_` prefix. A later header line (files
  * concatenated after ReFrame rotated them) starts a new table.
  *
- * Each line becomes one run: np = num_tasks, ppn = num_tasks_per_node,
- * cluster = system-partition (characters other than letters, digits, '.',
- * '_' and '-' become '-'), code = short_name (else name), date = the day of
+ * Each line becomes one run: np = num_tasks (else a test parameter named
+ * as a process count), ppn = num_tasks_per_node, cluster =
+ * system-partition (characters other than letters, digits, '.', '_' and
+ * '-' become '-'), code = the test's name without its parameters, one
+ * column per parameter of its display name (`name`, or `display_name` when
+ * the format has it: "stream %size=100" gives size = 100, so sizes 100 and
+ * 200 are different configurations), date = the day of
  * job_completion_time, tag_environ = environ, note = "job JOBID, RESULT".
- * A variable measured in seconds is a time: `time_s` when it is the only
- * one, else `time_<var>_s`; any other is `metric_<var>` (a measured figure,
- * not a setting of the run). "None", "null" and empty values are empty.
- * --map NAME=COLUMN sends the header column NAME to COLUMN instead.
- * ReFrame 3 logs (no header line) are read by gen/import/import_reframe3.c.
+ * A variable in a time unit (s, ms, us, ...) is a time in seconds: `time_s`
+ * when it is the only one, else `time_<var>_s`; any other is
+ * `metric_<var>` (a measured figure, not a setting of the run). These rules
+ * are shared with the other ReFrame readers (gen/import/import_reframe3.h).
+ * "None", "null" and empty values are empty. --map NAME=COLUMN sends the
+ * header column NAME to COLUMN instead.
+ *
+ * ReFrame 3 logs (no header line) are read by gen/import/import_reframe3.c,
+ * JSON run reports (`reframe --report-file`, first non-blank byte '{') by
+ * gen/import/import_reframe_json.c.
  */
 #include "gen/import/import.h"
 
 #include <ctype.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "gen/import/import_lines.h"
 #include "gen/import/import_reframe3.h"
+#include "gen/import/import_reframe_json.h"
 
 typedef struct {
     const char *file;
@@ -79,94 +88,120 @@ static size_t perf_vars(const import_line *head, char **vars, size_t max)
     return n;
 }
 
-/* The column a variable becomes (see the opening comment); malloc'ed. */
-static char *var_column(const reframe_table *t, const import_line *first, char **vars,
-                        size_t nvars, size_t v)
+/* The unit of variable var on line l (NULL when none is given). */
+static const char *unit_at(const reframe_table *t, const import_line *l, const char *var)
 {
     char key[256];
-    snprintf(key, sizeof key, "%s_value", vars[v]);
-    const char *mapped = import_mapped(t->req, key);
-    if (mapped != key)
-        return strdup(mapped);
-    size_t timed = 0;
-    bool this_timed = false;
-    for (size_t i = 0; i < nvars; i++) {
-        snprintf(key, sizeof key, "%s_unit", vars[i]);
-        const char *unit = cell(t, first, key);
-        bool s = unit && strcmp(unit, "s") == 0;
-        timed += s;
-        this_timed = this_timed || (i == v && s);
-    }
-    if (this_timed && timed == 1)
-        return strdup("time_s");
-    char *id = import_identifier(vars[v]);
-    char *out = id ? malloc(strlen(id) + 16) : NULL;
-    if (out)
-        sprintf(out, this_timed ? "time_%s_s" : "metric_%s", id);
-    free(id);
-    return out;
+    snprintf(key, sizeof key, "%s_unit", var);
+    return cell(t, l, key);
 }
 
-static bool whole_number_at(const reframe_table *t, const import_line *l, const char *name,
-                            bool required)
+/* Whether exactly one variable is measured in a time unit, as the table's
+ * first run says (it is then time_s). */
+static bool one_timed_var(const reframe_table *t, const import_line *first, char **vars,
+                          size_t nvars)
+{
+    size_t timed = 0;
+    for (size_t v = 0; v < nvars; v++)
+        timed += import_reframe3_unit_is_time(unit_at(t, first, vars[v]));
+    return timed == 1;
+}
+
+/* Where column name is on line l (1 when the header lacks it). */
+static import_reframe3_at at_column(const reframe_table *t, const import_line *l,
+                                    const char *name)
 {
     long c = find_column(t->head, name);
-    double v;
-    if (c < 0 || is_missing(l->fields[c].text)) {
-        if (required)
-            diag_add(t->diags, t->file, l->line, c < 0 ? 1 : l->fields[c].column,
-                     "no %s on this line: the process count is required (or --map a column to np)",
-                     name);
-        return !required;
-    }
-    if (import_number(l->fields[c].text, &v) && v >= 1 && v == floor(v))
-        return true;
-    diag_add(t->diags, t->file, l->line, l->fields[c].column, "%s '%s' is not a whole number >= 1",
-             name, l->fields[c].text);
-    return false;
+    return (import_reframe3_at){t->file, l->line, c < 0 ? 1 : l->fields[c].column, t->diags};
+}
+
+/* The column that holds the process count: num_tasks, or a --map to np. */
+static const char *np_source(const reframe_table *t)
+{
+    const char *source = find_column(t->head, "num_tasks") >= 0 ? "num_tasks" : NULL;
+    for (size_t c = 0; c < t->req->nmaps; c++)
+        if (strcmp(t->req->maps[c].to, "np") == 0)
+            source = t->req->maps[c].from;
+    return source;
+}
+
+/* The test's name with its parameters: display_name, else name. */
+static const char *display_name(const reframe_table *t, const import_line *l)
+{
+    return cell(t, l, "display_name") ? cell(t, l, "display_name") : cell(t, l, "name");
+}
+
+/* np: the num_tasks (or mapped) column, else a parameter named as a
+ * process count. */
+static bool set_np(const reframe_table *t, const import_line *l)
+{
+    const char *source = np_source(t), *per_node = cell(t, l, "num_tasks_per_node");
+    import_reframe3_at at = at_column(t, l, source ? source : "name");
+    if (source && cell(t, l, source))
+        return import_reframe3_set_np(t->out, source, cell(t, l, source), per_node, &at);
+    char *param = display_name(t, l) ? import_reframe3_name_procs(display_name(t, l)) : NULL;
+    bool ok = param && import_reframe3_set_np(t->out, "the process-count parameter", param,
+                                              per_node, &at);
+    if (!param)
+        diag_add(t->diags, t->file, source ? l->line : t->head->line, source ? at.column : 1,
+                 source ? "no %s on this line: the process count is required (or --map a "
+                          "column to np)"
+                        : "no num_tasks column%s: add %%(check_num_tasks)s to the perflog "
+                          "format, or --map a column to np",
+                 source ? source : "");
+    free(param);
+    return ok;
 }
 
 /* The standard columns of one line. */
 static bool set_standard(const reframe_table *t, const import_line *l)
 {
     import_rows *out = t->out;
-    const char *np_source = find_column(t->head, "num_tasks") >= 0 ? "num_tasks" : NULL;
-    for (size_t c = 0; c < t->req->nmaps; c++)
-        if (strcmp(t->req->maps[c].to, "np") == 0)
-            np_source = t->req->maps[c].from;
-    if (!np_source) {
-        diag_add(t->diags, t->file, t->head->line, 1,
-                 "no num_tasks column: add %%(check_num_tasks)s to the perflog format, "
-                 "or --map a column to np");
+    if (!set_np(t, l))
         return false;
-    }
-    if (!whole_number_at(t, l, np_source, true))
-        return false;
-    const char *ppn = cell(t, l, "num_tasks_per_node");
-    double v;
-    bool ok = import_rows_set(out, "np", cell(t, l, np_source));
-    if (ok && ppn && import_number(ppn, &v) && v >= 1 && v == floor(v))
-        ok = import_rows_set(out, "ppn", ppn);
     const char *system = cell(t, l, "system");
-    if (ok && system) {
+    bool ok = true;
+    if (system) {
         char *cluster = import_cluster_name(system, cell(t, l, "partition"));
         ok = cluster && import_rows_set(out, "cluster", cluster);
         free(cluster);
     }
-    const char *code = cell(t, l, "short_name") ? cell(t, l, "short_name") : cell(t, l, "name");
-    ok = ok && import_rows_set(out, "code", code);
-    const char *when = cell(t, l, "job_completion_time");
-    if (ok && when && strlen(when) >= 10 && when[4] == '-' && when[7] == '-') {
-        char day[11];
-        memcpy(day, when, 10);
-        day[10] = '\0';
-        ok = import_rows_set(out, "date", day);
-    }
-    ok = ok && import_rows_set(out, "tag_environ", cell(t, l, "environ"));
     char note[256];
     snprintf(note, sizeof note, "job %s, %s", cell(t, l, "jobid") ? cell(t, l, "jobid") : "?",
              cell(t, l, "result") ? cell(t, l, "result") : "no result");
-    return ok && import_rows_set(out, "note", note);
+    ok = ok && import_rows_set(out, "tag_environ", cell(t, l, "environ")) &&
+         import_rows_set(out, "note", note);
+    if (!ok) {
+        diag_add(t->diags, t->file, l->line, 1, "out of memory");
+        return false;
+    }
+    import_reframe3_at name_at =
+        at_column(t, l, cell(t, l, "display_name") ? "display_name" : "name");
+    import_reframe3_at date_at = at_column(t, l, "job_completion_time");
+    const char *name = display_name(t, l) ? display_name(t, l) : cell(t, l, "short_name");
+    return (!name || import_reframe3_set_name(out, name, &name_at)) &&
+           import_reframe3_set_date(out, "job_completion_time",
+                                    cell(t, l, "job_completion_time"), &date_at);
+}
+
+/* Variable v of line l: into the column --map names, else by its unit. */
+static bool set_var(const reframe_table *t, const import_line *l, const char *var,
+                    bool only_time)
+{
+    char key[256];
+    snprintf(key, sizeof key, "%s_value", var);
+    import_reframe3_at at = at_column(t, l, key);
+    const char *mapped = import_mapped(t->req, key);
+    if (mapped == key)
+        return import_reframe3_set_perf(t->out, var, cell(t, l, key), unit_at(t, l, var),
+                                        only_time, &at);
+    double x;
+    const char *value = cell(t, l, key);
+    if (value && !import_number(value, &x)) {
+        diag_add(t->diags, t->file, l->line, at.column, "%s '%s' is not a number", key, value);
+        return false;
+    }
+    return import_rows_set(t->out, mapped, value) && import_rows_add_response(t->out, mapped);
 }
 
 /* Columns the user sent elsewhere with --map (other than to np). */
@@ -184,9 +219,12 @@ static bool set_mapped(const reframe_table *t, const import_line *l)
 static bool read_table(reframe_table *t, const import_text *text, size_t *i)
 {
     char *vars[64];
-    char *columns[64] = {0};
     size_t nvars = perf_vars(t->head, vars, 64);
-    bool ok = true;
+    bool ok = true, only_time = false;
+    for (size_t v = 0; v < nvars; v++)
+        ok = ok && vars[v];
+    if (!ok)
+        diag_add(t->diags, t->file, t->head->line, 1, "out of memory");
     size_t first = *i + 1;
     for (*i = first; ok && *i < text->nlines; (*i)++) {
         const import_line *l = &text->lines[*i];
@@ -200,41 +238,37 @@ static bool read_table(reframe_table *t, const import_text *text, size_t *i)
             ok = false;
             break;
         }
-        /* Units (and so column names) come from the table's first run. */
-        for (size_t v = 0; ok && *i == first && v < nvars; v++)
-            ok = vars[v] && (columns[v] = var_column(t, l, vars, nvars, v)) != NULL;
-        ok = ok && import_rows_add_row(t->out) && set_standard(t, l) && set_mapped(t, l);
-        for (size_t v = 0; ok && v < nvars; v++) {
-            char key[256];
-            snprintf(key, sizeof key, "%s_value", vars[v]);
-            long c = find_column(t->head, key);
-            const char *value = cell(t, l, key);
-            double x;
-            if (value && !import_number(value, &x)) {
-                diag_add(t->diags, t->file, l->line, l->fields[c].column,
-                         "%s '%s' is not a number", key, value);
-                ok = false;
-            }
-            ok = ok && import_rows_set(t->out, columns[v], value) &&
-                 import_rows_add_response(t->out, columns[v]);
-            snprintf(key, sizeof key, "%s_unit", vars[v]);
-            ok = ok && import_rows_note(t->out, "`%s`: ReFrame performance variable %s, in %s.",
-                                        columns[v], vars[v],
-                                        cell(t, l, key) ? cell(t, l, key) : "no unit given");
-        }
+        /* Which variable is the time comes from the table's first run. */
+        if (*i == first)
+            only_time = one_timed_var(t, l, vars, nvars);
+        ok = import_rows_add_row(t->out) && set_standard(t, l) && set_mapped(t, l);
+        for (size_t v = 0; ok && v < nvars; v++)
+            ok = set_var(t, l, vars[v], only_time);
     }
     if (ok && first >= text->nlines)
         diag_add(t->diags, t->file, t->head->line, 1, "a header without runs under it");
-    for (size_t v = 0; v < nvars; v++) {
+    for (size_t v = 0; v < nvars; v++)
         free(vars[v]);
-        free(columns[v]);
-    }
     return ok && first < text->nlines;
+}
+
+/* Whether the first non-blank byte of path is '{': a JSON run report. */
+static bool starts_as_json(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    int ch = EOF;
+    while (f && (ch = getc(f)) != EOF && isspace(ch))
+        ;
+    if (f)
+        fclose(f);
+    return ch == '{';
 }
 
 bool import_read_reframe(const import_request *req, const char *path, import_rows *out,
                          diag_list *diags)
 {
+    if (starts_as_json(path))
+        return import_reframe_json_read(req, path, out, diags);
     import_text text;
     if (!import_text_read(path, path, '|', &text, diags))
         return false;
