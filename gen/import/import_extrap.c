@@ -1,5 +1,7 @@
 /*
- * import_extrap.c — Extra-P's text input format.
+ * import_extrap.c — Extra-P's inputs: its text format here, its JSON and
+ * JSON Lines formats through import_extrap_json (detected by the first
+ * non-blank byte, '{' or '[').
  *
  *   PARAMETER p                 one line per parameter (1 to 4), or several names
  *   POINTS ( 2 ) ( 4 ) ( 8 )    coordinates; "POINTS 2 4 8" with one parameter;
@@ -10,17 +12,24 @@
  *                               repetitions measured there
  *   # ...                       a comment
  *
- * Each (coordinate, repetition) becomes one run; `rep` numbers the
- * repetitions from 1. The parameter that is the process count becomes `np`
- * (the one named by --map NAME=np, else one called p, np, procs, processes,
- * ranks or nprocs, else the only parameter); the others keep their names.
- * Each (region, metric) becomes a column: a time metric (time, runtime,
- * walltime, elapsed) is `time_s` when it is the only one, else
- * `time_<region>_s`; any other metric is `metric_<metric>_<region>`.
+ * Every format fills the same table: parameters, distinct points, series
+ * (a region and a metric) and cells (the values of one series at one
+ * point; values given twice for a cell are more repetitions, as Extra-P
+ * reads them). Points, series and cells are found by hashing, so a file
+ * of N DATA lines is read in about N steps.
+ *
+ * Each (point, repetition) becomes one run; `rep` numbers the repetitions
+ * from 1. Every parameter is a column: the process count is `np` (the one
+ * --map NAME=np names, else the one import_is_procs_name recognises; a
+ * parameter named otherwise is never taken as np, even when it is the only
+ * one), the others keep their names as identifiers. Each series becomes a
+ * column: a time metric (time, runtime, walltime, elapsed, in seconds) is
+ * `time_s` when it is the only one, else `time_<region>_s`; any other
+ * metric is `metric_<metric>_<region>`. Two sources that would share a
+ * column are refused, never merged.
  */
 #include "gen/import/import.h"
 
-#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,35 +37,132 @@
 #include <strings.h>
 
 #include "gen/base/column_rules.h"
+#include "gen/base/csvread.h"
+#include "gen/base/fileio.h"
+#include "gen/base/hash.h"
+#include "gen/import/import_extrap_json.h"
 #include "gen/import/import_lines.h"
 
-#define MAX_PARAMS 4
+#define MAX_TEXT_PARAMS 4
+
+/* ------------------------------------------------------------------ */
+/* keymap: byte strings to indexes (open addressing)                   */
 
 typedef struct {
-    char *region;
-    char *metric;
-    long line;
-    size_t coord;
-    double *values;
-    long *columns;  /* where each value is on its line */
-    size_t nvalues;
-} data_line;
+    char *key; /* NULL: free slot */
+    size_t len;
+    size_t value;
+} keymap_slot;
+
+typedef struct {
+    keymap_slot *slots;
+    size_t cap, count;
+} keymap;
+
+static void keymap_free(keymap *m)
+{
+    for (size_t i = 0; i < m->cap; i++)
+        free(m->slots[i].key);
+    free(m->slots);
+    memset(m, 0, sizeof *m);
+}
+
+static keymap_slot *keymap_slot_for(const keymap *m, const void *key, size_t len)
+{
+    size_t i = (size_t)hash_bytes(key, len, 0) & (m->cap - 1);
+    while (m->slots[i].key &&
+           (m->slots[i].len != len || memcmp(m->slots[i].key, key, len) != 0))
+        i = (i + 1) & (m->cap - 1);
+    return &m->slots[i];
+}
+
+static bool keymap_grow(keymap *m)
+{
+    keymap bigger = {calloc(m->cap ? m->cap * 2 : 64, sizeof(keymap_slot)),
+                     m->cap ? m->cap * 2 : 64, m->count};
+    if (!bigger.slots)
+        return false;
+    for (size_t i = 0; i < m->cap; i++)
+        if (m->slots[i].key)
+            *keymap_slot_for(&bigger, m->slots[i].key, m->slots[i].len) = m->slots[i];
+    free(m->slots);
+    *m = bigger;
+    return true;
+}
+
+/* The index stored for key; when absent, fresh is stored and *added set.
+ * False when out of memory. */
+static bool keymap_get(keymap *m, const void *key, size_t len, size_t fresh, size_t *index,
+                       bool *added)
+{
+    if (2 * (m->count + 1) > m->cap && !keymap_grow(m))
+        return false;
+    keymap_slot *s = keymap_slot_for(m, key, len);
+    *added = s->key == NULL;
+    if (*added) {
+        if (!(s->key = malloc(len ? len : 1)))
+            return false;
+        memcpy(s->key, key, len);
+        s->len = len;
+        s->value = fresh;
+        m->count++;
+    }
+    *index = s->value;
+    return true;
+}
+
+/* Make room for need items of size bytes in *items (capacity *cap). */
+static bool grow(void *items, size_t *cap, size_t need, size_t size)
+{
+    if (need <= *cap)
+        return true;
+    size_t n = *cap ? *cap : 8;
+    while (n < need)
+        n *= 2;
+    void *more = realloc(*(void **)items, n * size);
+    if (!more)
+        return false;
+    *(void **)items = more;
+    *cap = n;
+    return true;
+}
+
+/* ------------------------------------------------------------------ */
+/* the table every format fills                                        */
+
+typedef struct {
+    long line, column; /* line 0: a JSON document, no position known */
+} extrap_at;
+
+typedef struct {
+    size_t series, coord;
+    double *values;  /* the repetitions, in file order */
+    extrap_at *at;
+    size_t n, cap;
+} extrap_cell;
 
 typedef struct {
     const char *file;
     diag_list *diags;
-    char *params[MAX_PARAMS];
-    size_t nparams;
-    long param_line;
-    double *coords;   /* ncoords * nparams */
-    long *coord_columns; /* where each coordinate value is: ncoords * nparams */
-    long *coord_lines;   /* the POINTS line of each coordinate */
-    size_t ncoords;
-    char *region;
-    char *metric;
-    size_t next_coord;
-    data_line *data;
-    size_t ndata;
+    char **params;
+    extrap_at *param_at;
+    size_t nparams, params_cap;
+    double *coords;     /* ncoords * nparams */
+    extrap_at *coord_at; /* where each coordinate value was first given */
+    size_t ncoords, coords_cap;
+    keymap coord_keys;
+    char **regions, **metrics;
+    extrap_at *series_at;
+    size_t nseries, series_cap;
+    keymap series_keys;
+    extrap_cell *cells;
+    size_t ncells, cells_cap;
+    keymap cell_keys;
+    /* the text format's state: the points in POINTS order, the current block */
+    size_t *points;
+    size_t npoints, points_cap;
+    char *region, *metric;
+    size_t next_point;
     bool oom;
 } extrap_reader;
 
@@ -64,19 +170,127 @@ static void reader_free(extrap_reader *r)
 {
     for (size_t i = 0; i < r->nparams; i++)
         free(r->params[i]);
+    free(r->params);
+    free(r->param_at);
     free(r->coords);
-    free(r->coord_columns);
-    free(r->coord_lines);
+    free(r->coord_at);
+    for (size_t i = 0; i < r->nseries; i++) {
+        free(r->regions[i]);
+        free(r->metrics[i]);
+    }
+    free(r->regions);
+    free(r->metrics);
+    free(r->series_at);
+    for (size_t i = 0; i < r->ncells; i++) {
+        free(r->cells[i].values);
+        free(r->cells[i].at);
+    }
+    free(r->cells);
+    keymap_free(&r->coord_keys);
+    keymap_free(&r->series_keys);
+    keymap_free(&r->cell_keys);
+    free(r->points);
     free(r->region);
     free(r->metric);
-    for (size_t i = 0; i < r->ndata; i++) {
-        free(r->data[i].region);
-        free(r->data[i].metric);
-        free(r->data[i].values);
-        free(r->data[i].columns);
-    }
-    free(r->data);
 }
+
+static bool out_of_memory(extrap_reader *r)
+{
+    r->oom = true;
+    return false;
+}
+
+static bool add_parameter(extrap_reader *r, const char *name, extrap_at at)
+{
+    size_t cap = r->params_cap;
+    if (!grow(&r->params, &r->params_cap, r->nparams + 1, sizeof *r->params) ||
+        !grow(&r->param_at, &cap, r->nparams + 1, sizeof *r->param_at))
+        return out_of_memory(r);
+    if (!(r->params[r->nparams] = strdup(name)))
+        return out_of_memory(r);
+    r->param_at[r->nparams++] = at;
+    return true;
+}
+
+/* The index of point (nparams values), added when new; *added says so. */
+static bool coordinate_of(extrap_reader *r, const double *point, const extrap_at *at,
+                          size_t *coord, bool *added)
+{
+    double key[EXTRAP_MAX_PARAMS];
+    for (size_t i = 0; i < r->nparams; i++)
+        key[i] = point[i] + 0.0; /* -0 and 0 are one point */
+    if (!keymap_get(&r->coord_keys, key, r->nparams * sizeof *key, r->ncoords, coord, added))
+        return out_of_memory(r);
+    if (!*added)
+        return true;
+    size_t need = (r->ncoords + 1) * r->nparams, cap = r->coords_cap;
+    if (!grow(&r->coords, &r->coords_cap, need, sizeof *r->coords) ||
+        !grow(&r->coord_at, &cap, need, sizeof *r->coord_at))
+        return out_of_memory(r);
+    memcpy(r->coords + r->ncoords * r->nparams, key, r->nparams * sizeof *key);
+    memcpy(r->coord_at + r->ncoords * r->nparams, at, r->nparams * sizeof *at);
+    r->ncoords++;
+    return true;
+}
+
+/* The index of the series (region, metric), added when new. */
+static bool series_of(extrap_reader *r, const char *region, const char *metric, extrap_at at,
+                      size_t *series)
+{
+    size_t lr = strlen(region), lm = strlen(metric);
+    char *key = malloc(lr + lm + 2);
+    bool added = false;
+    bool ok = key != NULL;
+    if (ok) {
+        memcpy(key, region, lr + 1); /* the NUL keeps "ab"+"c" apart from "a"+"bc" */
+        memcpy(key + lr + 1, metric, lm + 1);
+        ok = keymap_get(&r->series_keys, key, lr + lm + 2, r->nseries, series, &added);
+    }
+    free(key);
+    if (!ok)
+        return out_of_memory(r);
+    if (!added)
+        return true;
+    size_t cap_m = r->series_cap, cap_a = r->series_cap;
+    if (!grow(&r->regions, &r->series_cap, r->nseries + 1, sizeof *r->regions) ||
+        !grow(&r->metrics, &cap_m, r->nseries + 1, sizeof *r->metrics) ||
+        !grow(&r->series_at, &cap_a, r->nseries + 1, sizeof *r->series_at))
+        return out_of_memory(r);
+    r->regions[r->nseries] = strdup(region);
+    r->metrics[r->nseries] = strdup(metric);
+    r->series_at[r->nseries] = at;
+    r->nseries++;
+    if (!r->regions[r->nseries - 1] || !r->metrics[r->nseries - 1])
+        return out_of_memory(r);
+    return true;
+}
+
+/* Append n repetitions to the cell of (series, coord). */
+static bool add_values(extrap_reader *r, size_t series, size_t coord, const double *values,
+                       const extrap_at *at, size_t n)
+{
+    size_t key[2] = {series, coord}, index;
+    bool added;
+    if (!keymap_get(&r->cell_keys, key, sizeof key, r->ncells, &index, &added))
+        return out_of_memory(r);
+    if (added) {
+        if (!grow(&r->cells, &r->cells_cap, r->ncells + 1, sizeof *r->cells))
+            return out_of_memory(r);
+        r->cells[r->ncells++] = (extrap_cell){.series = series, .coord = coord};
+    }
+    extrap_cell *c = &r->cells[index];
+    size_t cap = c->cap;
+    if (!grow(&c->values, &c->cap, c->n + n, sizeof *c->values) ||
+        !grow(&c->at, &cap, c->n + n, sizeof *c->at))
+        return out_of_memory(r);
+    memcpy(c->values + c->n, values, n * sizeof *values);
+    memcpy(c->at + c->n, at, n * sizeof *at);
+    c->n += n;
+    return true;
+}
+
+/* ------------------------------------------------------------------ */
+/* the text format                                                     */
 
 /* The rest of a line after its keyword field, trimmed. */
 static const char *rest_of_line(const import_line *l)
@@ -101,21 +315,20 @@ static bool set_text(char **slot, const char *value)
 static bool on_parameter(extrap_reader *r, const import_line *l)
 {
     for (size_t i = 1; i < l->nfields; i++) {
-        if (r->nparams == MAX_PARAMS) {
+        if (r->nparams == MAX_TEXT_PARAMS) {
             diag_add(r->diags, r->file, l->line, l->fields[i].column,
                      "more than %d parameters (Extra-P's text format allows at most %d)",
-                     MAX_PARAMS, MAX_PARAMS);
+                     MAX_TEXT_PARAMS, MAX_TEXT_PARAMS);
             return false;
         }
-        if (r->ncoords > 0) {
+        if (r->npoints > 0) {
             diag_add(r->diags, r->file, l->line, l->fields[i].column,
                      "PARAMETER after POINTS: declare every parameter first");
             return false;
         }
-        if (!(r->params[r->nparams++] = strdup(l->fields[i].text)))
-            return (r->oom = true, false);
+        if (!add_parameter(r, l->fields[i].text, (extrap_at){l->line, l->fields[i].column}))
+            return false;
     }
-    r->param_line = l->line;
     return true;
 }
 
@@ -148,24 +361,28 @@ static size_t tokenize_points(const char *s, points_token *out, size_t max)
     return n;
 }
 
-static bool add_coordinate(extrap_reader *r, const double *values, const long *columns,
-                           long line)
+/* A point of a POINTS line, in POINTS order; one listed twice is refused
+ * (its DATA lines would be two measurements of one configuration). */
+static bool add_point(extrap_reader *r, const double *values, const long *columns, long line)
 {
-    size_t n = (r->ncoords + 1) * r->nparams;
-    double *more = realloc(r->coords, n * sizeof *more);
-    if (more)
-        r->coords = more;
-    long *cols = more ? realloc(r->coord_columns, n * sizeof *cols) : NULL;
-    if (cols)
-        r->coord_columns = cols;
-    long *lines = cols ? realloc(r->coord_lines, (r->ncoords + 1) * sizeof *lines) : NULL;
-    if (!lines)
-        return (r->oom = true, false);
-    r->coord_lines = lines;
-    memcpy(r->coords + r->ncoords * r->nparams, values, r->nparams * sizeof *values);
-    memcpy(r->coord_columns + r->ncoords * r->nparams, columns, r->nparams * sizeof *columns);
-    r->coord_lines[r->ncoords] = line;
-    r->ncoords++;
+    extrap_at at[MAX_TEXT_PARAMS];
+    for (size_t i = 0; i < r->nparams; i++)
+        at[i] = (extrap_at){line, columns[i]};
+    size_t coord;
+    bool added;
+    if (!coordinate_of(r, values, at, &coord, &added))
+        return false;
+    if (!added) {
+        const extrap_at *first = &r->coord_at[coord * r->nparams];
+        diag_add(r->diags, r->file, line, columns[0],
+                 "this point is listed twice (first at %ld:%ld): each point once, its "
+                 "repetitions on its DATA line",
+                 first->line, first->column);
+        return false;
+    }
+    if (!grow(&r->points, &r->points_cap, r->npoints + 1, sizeof *r->points))
+        return out_of_memory(r);
+    r->points[r->npoints++] = coord;
     return true;
 }
 
@@ -178,11 +395,11 @@ static bool on_points(extrap_reader *r, const import_line *l)
     size_t max = strlen(l->text) + 1;
     points_token *tok = malloc(max * sizeof *tok);
     if (!tok)
-        return (r->oom = true, false);
+        return out_of_memory(r);
     size_t n = tokenize_points(l->text, tok, max);
     bool grouped = n > 1 && strcmp(tok[1].text, "(") == 0;
-    double values[MAX_PARAMS];
-    long columns[MAX_PARAMS];
+    double values[MAX_TEXT_PARAMS];
+    long columns[MAX_TEXT_PARAMS];
     size_t have = 0;
     bool ok = true, open = false;
     for (size_t i = 1; ok && i < n; i++) {
@@ -195,7 +412,7 @@ static bool on_points(extrap_reader *r, const import_line *l)
                          opening ? "unexpected '('" : "')' after %zu of %zu coordinates", have,
                          r->nparams);
             if (ok && !opening)
-                ok = add_coordinate(r, values, columns, l->line);
+                ok = add_point(r, values, columns, l->line);
             open = opening;
             have = 0;
             continue;
@@ -209,7 +426,7 @@ static bool on_points(extrap_reader *r, const import_line *l)
                              : "with several parameters, write each point as ( v1 v2 ... )");
             ok = false;
         } else if ((columns[have] = t->column), ++have == r->nparams && !grouped) {
-            ok = add_coordinate(r, values, columns, l->line);
+            ok = add_point(r, values, columns, l->line);
             have = 0;
         }
     }
@@ -223,45 +440,44 @@ static bool on_points(extrap_reader *r, const import_line *l)
 
 static bool on_data(extrap_reader *r, const import_line *l)
 {
-    if (r->next_coord >= r->ncoords) {
+    if (r->next_point >= r->npoints) {
         diag_add(r->diags, r->file, l->line, 1,
                  "DATA line %zu of this region and metric, but only %zu POINTS",
-                 r->next_coord + 1, r->ncoords);
+                 r->next_point + 1, r->npoints);
         return false;
     }
     if (l->nfields < 2) {
         diag_add(r->diags, r->file, l->line, (long)strlen(l->text) + 1, "DATA without values");
         return false;
     }
-    data_line *more = realloc(r->data, (r->ndata + 1) * sizeof *more);
-    if (!more)
-        return (r->oom = true, false);
-    r->data = more;
-    data_line *d = &r->data[r->ndata];
-    memset(d, 0, sizeof *d);
-    r->ndata++;
-    d->line = l->line;
-    d->coord = r->next_coord++;
-    d->region = strdup(r->region ? r->region : "");
-    d->metric = strdup(r->metric ? r->metric : "");
-    d->values = malloc((l->nfields - 1) * sizeof *d->values);
-    d->columns = malloc((l->nfields - 1) * sizeof *d->columns);
-    if (!d->region || !d->metric || !d->values || !d->columns)
-        return (r->oom = true, false);
-    for (size_t i = 1; i < l->nfields; i++) {
-        if (!import_number(l->fields[i].text, &d->values[i - 1])) {
-            diag_add(r->diags, r->file, l->line, l->fields[i].column, "'%s' is not a number",
-                     l->fields[i].text);
-            return false;
+    size_t n = l->nfields - 1, series;
+    double *values = malloc(n * sizeof *values);
+    extrap_at *at = malloc(n * sizeof *at);
+    bool ok = values && at;
+    for (size_t i = 0; ok && i < n; i++) {
+        const import_field *f = &l->fields[i + 1];
+        at[i] = (extrap_at){l->line, f->column};
+        if (!import_number(f->text, &values[i])) {
+            diag_add(r->diags, r->file, l->line, f->column, "'%s' is not a number", f->text);
+            ok = false;
         }
-        d->columns[i - 1] = l->fields[i].column;
-        d->nvalues++;
     }
-    return true;
+    if (!values || !at)
+        out_of_memory(r);
+    ok = ok && series_of(r, r->region ? r->region : "", r->metric ? r->metric : "",
+                         (extrap_at){l->line, 1}, &series) &&
+         add_values(r, series, r->points[r->next_point++], values, at, n);
+    free(values);
+    free(at);
+    return ok;
 }
 
 static bool on_line(extrap_reader *r, const import_line *l)
 {
+    if (l->nfields == 0) { /* the byte check refuses NULs; this keeps fields[0] safe */
+        diag_add(r->diags, r->file, l->line, 1, "a line with no keyword");
+        return false;
+    }
     const char *key = l->fields[0].text;
     if (key[0] == '#')
         return true;
@@ -272,9 +488,9 @@ static bool on_line(extrap_reader *r, const import_line *l)
     if (strcmp(key, "DATA") == 0)
         return on_data(r, l);
     if (strcmp(key, "REGION") == 0 || strcmp(key, "METRIC") == 0) {
-        r->next_coord = 0;
+        r->next_point = 0;
         if (!set_text(key[0] == 'R' ? &r->region : &r->metric, rest_of_line(l)))
-            return (r->oom = true, false);
+            return out_of_memory(r);
         return true;
     }
     diag_add(r->diags, r->file, l->line, l->fields[0].column,
@@ -282,8 +498,48 @@ static bool on_line(extrap_reader *r, const import_line *l)
     return false;
 }
 
+static bool read_text(extrap_reader *r, const char *path)
+{
+    import_text text;
+    if (!import_text_read(path, path, ' ', &text, r->diags))
+        return false;
+    bool ok = true;
+    for (size_t i = 0; ok && i < text.nlines; i++)
+        ok = on_line(r, &text.lines[i]);
+    import_text_free(&text);
+    return ok;
+}
+
 /* ------------------------------------------------------------------ */
-/* naming and rows                                                     */
+/* the JSON formats, through the sink                                  */
+
+static bool json_parameter(void *ctx, const char *name, long line)
+{
+    return add_parameter(ctx, name, (extrap_at){line, line > 0});
+}
+
+static bool json_measurement(void *ctx, const char *region, const char *metric,
+                             const double *point, const double *values, size_t nvalues,
+                             long line)
+{
+    extrap_reader *r = ctx;
+    extrap_at here = {line, line > 0};
+    extrap_at *at = malloc((nvalues > r->nparams ? nvalues : r->nparams) * sizeof *at + 1);
+    if (!at)
+        return out_of_memory(r);
+    for (size_t i = 0; i < nvalues || i < r->nparams; i++)
+        at[i] = here;
+    size_t coord, series;
+    bool added;
+    bool ok = coordinate_of(r, point, at, &coord, &added) &&
+              series_of(r, region, metric, here, &series) &&
+              add_values(r, series, coord, values, at, nvalues);
+    free(at);
+    return ok;
+}
+
+/* ------------------------------------------------------------------ */
+/* naming                                                              */
 
 static bool is_time_metric(const char *m)
 {
@@ -294,173 +550,344 @@ static bool is_time_metric(const char *m)
     return false;
 }
 
-static bool is_process_count_name(const char *p)
+/* The runs.csv columns: one per parameter, one per series. */
+typedef struct {
+    char **params;
+    char **series;
+    size_t np; /* the parameter that is the process count */
+} extrap_columns;
+
+static void columns_free(const extrap_reader *r, extrap_columns *c)
 {
-    static const char *const names[] = {"p", "np", "procs", "processes", "ranks", "nprocs"};
-    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-        if (strcasecmp(p, names[i]) == 0)
-            return true;
+    for (size_t i = 0; c->params && i < r->nparams; i++)
+        free(c->params[i]);
+    for (size_t i = 0; c->series && i < r->nseries; i++)
+        free(c->series[i]);
+    free(c->params);
+    free(c->series);
+}
+
+/* Where a diagnostic about something at at goes: its line and column,
+ * or none in a JSON document (the message then says what it is about). */
+static void report(extrap_reader *r, extrap_at at, const char *fmt, const char *message)
+{
+    diag_add(r->diags, r->file, at.line, at.column, fmt, message);
+}
+
+/* The process count: the parameter --map names np, or the one named like
+ * a process count; never a parameter merely because it is alone. */
+static bool choose_np(const import_request *req, extrap_reader *r, size_t *np)
+{
+    char message[512];
+    *np = r->nparams;
+    for (size_t i = 0; i < r->nparams; i++) {
+        if (!import_is_procs_name(import_mapped(req, r->params[i])))
+            continue;
+        if (*np < r->nparams) {
+            snprintf(message, sizeof message,
+                     "parameters '%s' and '%s' both name a process count: say which is np "
+                     "with --map NAME=np and give the other a name of its own with --map",
+                     r->params[*np], r->params[i]);
+            report(r, r->param_at[i], "%s", message);
+            return false;
+        }
+        *np = i;
+    }
+    if (*np < r->nparams)
+        return true;
+    if (r->nparams == 1)
+        snprintf(message, sizeof message,
+                 "the only parameter, '%s', is not named like a process count (p, np, procs, "
+                 "ranks, tasks, ...), so it is not taken as np: if it counts processes, give "
+                 "--map %s=np",
+                 r->params[0], r->params[0]);
+    else
+        snprintf(message, sizeof message,
+                 "no parameter is named like a process count (p, np, procs, ranks, tasks, "
+                 "...): say which one is with --map NAME=np");
+    report(r, r->param_at[0], "%s", message);
     return false;
 }
 
-/* The runs.csv column of each parameter; -1 in *np_index when none is np. */
-static bool name_parameters(const import_request *req, extrap_reader *r, char **columns,
-                            long *np_index)
+/* The column of series s; malloc'ed, NULL when out of memory. */
+static char *series_column(const import_request *req, const extrap_reader *r, size_t s,
+                           size_t time_series)
 {
-    *np_index = -1;
-    for (size_t i = 0; i < r->nparams; i++) {
-        const char *to = import_mapped(req, r->params[i]);
-        if (strcmp(to, "np") == 0 || (to == r->params[i] && is_process_count_name(to)))
-            *np_index = *np_index < 0 ? (long)i : *np_index;
-    }
-    if (*np_index < 0 && r->nparams == 1)
-        *np_index = 0;
-    if (*np_index < 0) {
-        diag_add(r->diags, r->file, r->param_line, 1,
-                 "no parameter is the process count: say which with --map NAME=np");
-        return false;
-    }
-    for (size_t i = 0; i < r->nparams; i++)
-        if (!(columns[i] = (long)i == *np_index ? strdup("np")
-                                                : import_identifier(import_mapped(req, r->params[i]))))
-            return (r->oom = true, false);
-    return true;
-}
-
-/* The column of a (region, metric) pair; malloc'ed. */
-static char *data_column(const import_request *req, const extrap_reader *r, const data_line *d)
-{
-    char pair[512];
-    snprintf(pair, sizeof pair, "%s:%s", d->region, d->metric);
+    const char *region = r->regions[s], *metric = r->metrics[s];
+    size_t n = strlen(region) + strlen(metric) + 2;
+    char *pair = malloc(n);
+    if (!pair)
+        return NULL;
+    snprintf(pair, n, "%s:%s", region, metric);
     const char *mapped = import_mapped(req, pair);
+    char *out = mapped != pair ? strdup(mapped) : NULL;
+    free(pair);
     if (mapped != pair)
-        return strdup(mapped);
-    size_t time_pairs = 0;
-    for (size_t i = 0; i < r->ndata; i++) {
-        bool first = true;
-        for (size_t k = 0; k < i && first; k++)
-            first = strcmp(r->data[k].region, r->data[i].region) != 0 ||
-                    strcmp(r->data[k].metric, r->data[i].metric) != 0;
-        time_pairs += first && is_time_metric(r->data[i].metric);
-    }
-    if (is_time_metric(d->metric) && time_pairs == 1)
+        return out;
+    bool time = is_time_metric(metric);
+    if (time && time_series == 1)
         return strdup("time_s");
-    char *region = import_identifier(d->region[0] ? d->region : "all");
-    char *metric = import_identifier(d->metric[0] ? d->metric : "value");
-    size_t n = (region ? strlen(region) : 0) + (metric ? strlen(metric) : 0) + 16;
-    char *out = region && metric ? malloc(n) : NULL;
-    if (out && is_time_metric(d->metric))
-        snprintf(out, n, "time_%s_s", region);
+    char *reg = import_identifier(region[0] ? region : "all");
+    char *met = import_identifier(metric[0] ? metric : "value");
+    n = (reg ? strlen(reg) : 0) + (met ? strlen(met) : 0) + 16;
+    out = reg && met ? malloc(n) : NULL;
+    if (out && time)
+        snprintf(out, n, "time_%s_s", reg);
     else if (out)
-        snprintf(out, n, "metric_%s_%s", metric, region);
-    free(region);
-    free(metric);
+        snprintf(out, n, "metric_%s_%s", met, reg);
+    free(reg);
+    free(met);
     return out;
 }
 
-static bool check_value(extrap_reader *r, const data_line *d, const char *column, size_t k)
+static bool name_columns(const import_request *req, extrap_reader *r, extrap_columns *c)
+{
+    if (!choose_np(req, r, &c->np))
+        return false;
+    c->params = calloc(r->nparams, sizeof *c->params);
+    c->series = calloc(r->nseries + 1, sizeof *c->series);
+    if (!c->params || !c->series)
+        return out_of_memory(r);
+    for (size_t i = 0; i < r->nparams; i++)
+        if (!(c->params[i] = i == c->np ? strdup("np")
+                                        : import_identifier(import_mapped(req, r->params[i]))))
+            return out_of_memory(r);
+    size_t time_series = 0;
+    for (size_t s = 0; s < r->nseries; s++)
+        time_series += is_time_metric(r->metrics[s]);
+    for (size_t s = 0; s < r->nseries; s++)
+        if (!(c->series[s] = series_column(req, r, s, time_series)))
+            return out_of_memory(r);
+    return true;
+}
+
+/* What column k of the list (rep, parameters, series) comes from. */
+static void describe_column(const extrap_reader *r, size_t k, char *out, size_t len)
+{
+    if (k == 0)
+        snprintf(out, len, "the repetition number");
+    else if (k <= r->nparams)
+        snprintf(out, len, "parameter '%s'", r->params[k - 1]);
+    else
+        snprintf(out, len, "region '%s', metric '%s'", r->regions[k - 1 - r->nparams],
+                 r->metrics[k - 1 - r->nparams]);
+}
+
+/* Two sources sharing a column would overwrite each other's cells. */
+static bool columns_distinct(extrap_reader *r, const extrap_columns *c)
+{
+    keymap seen = {0};
+    bool ok = true;
+    size_t total = 1 + r->nparams + r->nseries;
+    for (size_t k = 0; ok && k < total; k++) {
+        const char *name = k == 0 ? "rep" : k <= r->nparams ? c->params[k - 1]
+                                                           : c->series[k - 1 - r->nparams];
+        size_t first;
+        bool added;
+        if (!keymap_get(&seen, name, strlen(name), k, &first, &added)) {
+            ok = out_of_memory(r);
+        } else if (!added) {
+            char a[300], b[300], message[700];
+            describe_column(r, first, a, sizeof a);
+            describe_column(r, k, b, sizeof b);
+            snprintf(message, sizeof message,
+                     "%s and %s would both be column %s: give one another name with --map", a,
+                     b, name);
+            report(r, k <= r->nparams ? r->param_at[k - 1] : r->series_at[k - 1 - r->nparams],
+                   "%s", message);
+            ok = false;
+        }
+    }
+    keymap_free(&seen);
+    return ok;
+}
+
+/* ------------------------------------------------------------------ */
+/* rows                                                                */
+
+/* "region 'R', metric 'M', point (4 10): " where no line is known, else "". */
+static void about(const extrap_reader *r, extrap_at at, const extrap_cell *cell, size_t coord,
+                  char *out, size_t len)
+{
+    out[0] = '\0';
+    if (at.line > 0)
+        return;
+    size_t k = 0;
+    if (cell)
+        k = (size_t)snprintf(out, len, "region '%s', metric '%s', ", r->regions[cell->series],
+                             r->metrics[cell->series]);
+    for (size_t i = 0; i < r->nparams && k < len; i++)
+        k += (size_t)snprintf(out + k, len - k, "%s%g", i ? " " : "point (",
+                              r->coords[coord * r->nparams + i]);
+    if (k < len)
+        snprintf(out + k, len - k, "): ");
+}
+
+/* Times are seconds: none negative, and time_s (what the default
+ * experiment divides by) above zero. */
+static bool check_value(extrap_reader *r, const extrap_cell *cell, const char *column, size_t k)
 {
     bool positive = strcmp(column, "time_s") == 0;
     bool time = column_is_time(column);
-    double v = d->values[k];
+    double v = cell->values[k];
     if ((positive && v <= 0) || (time && v < 0)) {
-        diag_add(r->diags, r->file, d->line, d->columns[k], "%g is not a time (%s must be %s)",
-                 v, column, positive ? "> 0" : ">= 0");
+        char where[512];
+        about(r, cell->at[k], cell, cell->coord, where, sizeof where);
+        diag_add(r->diags, r->file, cell->at[k].line, cell->at[k].column,
+                 "%s%g is not a time (%s must be %s)", where, v, column,
+                 positive ? "> 0" : ">= 0");
         return false;
     }
     return true;
 }
 
-/* Rows for one coordinate: one per repetition, every data column set. */
-static bool emit_coordinate(extrap_reader *r, size_t coord, char **param_cols, char **data_cols,
-                            long np_index, import_rows *out)
+static bool check_np(extrap_reader *r, size_t coord, size_t np)
 {
-    size_t reps = 0;
-    for (size_t i = 0; i < r->ndata; i++)
-        if (r->data[i].coord == coord && r->data[i].nvalues > reps)
-            reps = r->data[i].nvalues;
-    const double *point = r->coords + coord * r->nparams;
-    double np = point[np_index];
-    if (reps > 0 && (np < 1 || np != floor(np))) {
-        diag_add(r->diags, r->file, r->coord_lines[coord],
-                 r->coord_columns[coord * r->nparams + (size_t)np_index],
-                 "the process count %s is %g here, not a whole number >= 1",
-                 r->params[np_index], np);
+    double v = r->coords[coord * r->nparams + np];
+    if (v >= 1 && v == floor(v))
+        return true;
+    extrap_at at = r->coord_at[coord * r->nparams + np];
+    char where[512];
+    about(r, at, NULL, coord, where, sizeof where);
+    diag_add(r->diags, r->file, at.line, at.column,
+             "%sthe process count %s is %g here, not a whole number >= 1", where, r->params[np], v);
+    return false;
+}
+
+/* Rows for the cells of one point (group[0..n), all of one coord): one
+ * per repetition, every series of the point set. */
+static bool emit_point(extrap_reader *r, const extrap_cell *const *group, size_t n,
+                       const extrap_columns *c, import_rows *out)
+{
+    size_t coord = group[0]->coord, reps = 0;
+    for (size_t i = 0; i < n; i++)
+        reps = group[i]->n > reps ? group[i]->n : reps;
+    if (!check_np(r, coord, c->np))
         return false;
-    }
+    const double *point = r->coords + coord * r->nparams;
     for (size_t rep = 0; rep < reps; rep++) {
         bool ok = import_rows_add_row(out) && import_rows_set_number(out, "rep", (double)rep + 1);
         for (size_t p = 0; ok && p < r->nparams; p++)
-            ok = import_rows_set_number(out, param_cols[p], point[p]);
-        for (size_t i = 0; ok && i < r->ndata; i++) {
-            const data_line *d = &r->data[i];
-            if (d->coord != coord || rep >= d->nvalues)
+            ok = import_rows_set_number(out, c->params[p], point[p]);
+        for (size_t i = 0; ok && i < n; i++) {
+            const extrap_cell *cell = group[i];
+            if (rep >= cell->n)
                 continue;
-            if (!check_value(r, d, data_cols[i], rep))
+            if (!check_value(r, cell, c->series[cell->series], rep))
                 return false;
-            ok = import_rows_set_number(out, data_cols[i], d->values[rep]);
+            ok = import_rows_set_number(out, c->series[cell->series], cell->values[rep]);
         }
         if (!ok)
-            return (r->oom = true, false);
+            return out_of_memory(r);
     }
     return true;
+}
+
+/* Point order, then series order: rows come point by point, with their
+ * columns in the order the series first appeared. */
+static int by_point_then_series(const void *a, const void *b)
+{
+    const extrap_cell *x = *(const extrap_cell *const *)a, *y = *(const extrap_cell *const *)b;
+    if (x->coord != y->coord)
+        return x->coord < y->coord ? -1 : 1;
+    return (x->series > y->series) - (x->series < y->series);
+}
+
+static bool emit_cells(extrap_reader *r, const extrap_columns *c, import_rows *out)
+{
+    const extrap_cell **order = malloc((r->ncells + 1) * sizeof *order);
+    if (!order)
+        return out_of_memory(r);
+    for (size_t i = 0; i < r->ncells; i++)
+        order[i] = &r->cells[i];
+    qsort(order, r->ncells, sizeof *order, by_point_then_series);
+    bool ok = true;
+    for (size_t start = 0, end; ok && start < r->ncells; start = end) {
+        for (end = start + 1; end < r->ncells && order[end]->coord == order[start]->coord; end++)
+            ;
+        ok = emit_point(r, order + start, end - start, c, out);
+    }
+    free(order);
+    return ok;
+}
+
+/* Responses (time_s first, then the others in file order) and README notes. */
+static bool describe(extrap_reader *r, const extrap_columns *c, import_rows *out)
+{
+    bool ok = true;
+    for (size_t s = 0; ok && s < r->nseries; s++)
+        if (strcmp(c->series[s], "time_s") == 0)
+            ok = import_rows_add_response(out, "time_s");
+    for (size_t s = 0; ok && s < r->nseries; s++)
+        ok = import_rows_add_response(out, c->series[s]);
+    if (ok && strcmp(r->params[c->np], "np") != 0)
+        ok = import_rows_note(out, "Extra-P parameter `%s` is the process count `np`.",
+                              r->params[c->np]);
+    for (size_t s = 0; ok && s < r->nseries; s++)
+        ok = import_rows_note(out, "`%s`: region '%s', metric '%s'.", c->series[s],
+                              r->regions[s], r->metrics[s]);
+    return ok || out_of_memory(r);
 }
 
 static bool emit_rows(const import_request *req, extrap_reader *r, import_rows *out)
 {
-    char *param_cols[MAX_PARAMS] = {0};
-    char **data_cols = calloc(r->ndata + 1, sizeof *data_cols);
-    long np_index;
-    bool ok = data_cols && name_parameters(req, r, param_cols, &np_index);
-    for (size_t i = 0; ok && i < r->ndata; i++)
-        ok = (data_cols[i] = data_column(req, r, &r->data[i])) != NULL ||
-             (r->oom = true, false);
-    /* Responses: time_s first, then the others in file order. */
-    for (size_t i = 0; ok && i < r->ndata; i++)
-        if (strcmp(data_cols[i], "time_s") == 0)
-            ok = import_rows_add_response(out, "time_s");
-    for (size_t i = 0; ok && i < r->ndata; i++)
-        ok = import_rows_add_response(out, data_cols[i]);
-    for (size_t c = 0; ok && c < r->ncoords; c++)
-        ok = emit_coordinate(r, c, param_cols, data_cols, np_index, out);
-    if (ok && np_index >= 0 && strcmp(r->params[np_index], "np") != 0)
-        ok = import_rows_note(out, "Extra-P parameter `%s` is the process count `np`.",
-                              r->params[np_index]);
-    for (size_t i = 0; ok && i < r->ndata; i++) {
-        bool first = true;
-        for (size_t k = 0; k < i && first; k++)
-            first = strcmp(data_cols[k], data_cols[i]) != 0;
-        if (first)
-            ok = import_rows_note(out, "`%s`: region '%s', metric '%s'.", data_cols[i],
-                                  r->data[i].region, r->data[i].metric);
+    extrap_columns c = {0};
+    bool ok = name_columns(req, r, &c) && columns_distinct(r, &c) && describe(r, &c, out) &&
+              emit_cells(r, &c, out);
+    columns_free(r, &c);
+    return ok;
+}
+
+/* ------------------------------------------------------------------ */
+/* the file                                                            */
+
+/* Bytes no Extra-P input holds: a NUL (a value "2<NUL>999" would read as
+ * 2, a line starting with one would have no keyword) or invalid UTF-8. */
+static bool check_bytes(const char *file, const char *data, size_t len, diag_list *diags)
+{
+    const char *nul = memchr(data, '\0', len);
+    size_t bad = csv_utf8_invalid_at(data, len);
+    size_t at = nul && (size_t)(nul - data) < bad ? (size_t)(nul - data) : bad;
+    if (at >= len)
+        return true;
+    long line, column;
+    extrap_json_line_col(data, at, &line, &column);
+    diag_add(diags, file, line, column, "%s",
+             data[at] == '\0' ? "a NUL byte: an Extra-P input is text, with none"
+                              : "invalid UTF-8");
+    return false;
+}
+
+static bool read_any(extrap_reader *r, const char *path)
+{
+    size_t len = 0;
+    char *data = fileio_read_file(path, &len);
+    if (!data) /* import_text_read says why */
+        return read_text(r, path);
+    bool ok = check_bytes(path, data, len, r->diags);
+    if (ok && extrap_json_detect(data, len)) {
+        extrap_json_sink sink = {r, json_parameter, json_measurement};
+        ok = extrap_json_read(path, data, len, &sink, r->diags);
+    } else if (ok) {
+        ok = read_text(r, path);
     }
-    for (size_t i = 0; i < MAX_PARAMS; i++)
-        free(param_cols[i]);
-    for (size_t i = 0; data_cols && i < r->ndata; i++)
-        free(data_cols[i]);
-    free(data_cols);
+    free(data);
     return ok;
 }
 
 bool import_read_extrap(const import_request *req, const char *path, import_rows *out,
                         diag_list *diags)
 {
-    import_text text;
-    if (!import_text_read(path, path, ' ', &text, diags))
-        return false;
     extrap_reader r = {.file = path, .diags = diags};
     size_t before = diags->count;
-    bool ok = true;
-    for (size_t i = 0; ok && i < text.nlines; i++)
-        ok = on_line(&r, &text.lines[i]);
-    if (ok && r.ndata == 0) {
-        diag_add(diags, path, 0, 0, "no DATA lines: nothing to import");
+    bool ok = read_any(&r, path);
+    if (ok && r.ncells == 0) {
+        diag_add(diags, path, 0, 0, "no measurements (DATA lines): nothing to import");
         ok = false;
     }
     ok = ok && emit_rows(req, &r, out);
     if (r.oom)
         diag_add(diags, path, 0, 0, "out of memory");
     reader_free(&r);
-    import_text_free(&text);
     return ok && diags->count == before;
 }
