@@ -7,6 +7,8 @@
  * as it was; old releases are pruned to --keep. A night with nothing new
  * reads, fits, draws and writes nothing (the new release is the old one's
  * files, hard-linked); one new run redraws only the charts it feeds.
+ * --publish naming anything but a symbolic link is refused before anything
+ * is built; the script finds the repository's perfcast without PATH.
  */
 #include "tests/testutil.h"
 
@@ -255,6 +257,90 @@ static void test_failure_keeps_site(void)
     free(runs);
 }
 
+/* --publish naming a regular file or a folder: refused at once (exit 2),
+ * before anything is checked or built, and no release is left behind. */
+static void test_publish_not_a_link(void)
+{
+    char path[512], *out = NULL;
+    snprintf(path, sizeof path, "%s/site-file", dir);
+    CU_ASSERT_TRUE_FATAL(testutil_write_file(path, "not a link\n"));
+    snprintf(path, sizeof path, "%s/site-folder/index.html", dir);
+    CU_ASSERT_TRUE_FATAL(testutil_write_file(path, "<p>by hand</p>\n"));
+    static const char *const targets[] = {"site-file", "site-folder"};
+    for (size_t i = 0; i < 2; i++) {
+        char args[64];
+        snprintf(args, sizeof args, "--publish %s", targets[i]);
+        CU_ASSERT_EQUAL(nightly(&out, args), 2);
+        CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "not the symbolic link the nightly switches"));
+        CU_ASSERT_PTR_NULL(out && strstr(out, "nightly: build"));
+        CU_ASSERT_PTR_NULL(out && strstr(out, "nightly: check"));
+        free(out);
+        /* Nothing built, nothing left behind. */
+        snprintf(path, sizeof path, "%s/%s.releases", dir, targets[i]);
+        struct stat st;
+        CU_ASSERT_NOT_EQUAL(stat(path, &st), 0);
+    }
+    snprintf(path, sizeof path, "%s/site-file", dir);
+    char *kept = testutil_read_file(path);
+    CU_ASSERT_PTR_NOT_NULL(kept && strcmp(kept, "not a link\n") == 0 ? kept : NULL);
+    free(kept);
+}
+
+/* A copy of .ci/nightly in repo/.ci of the scratch folder (malloc'ed
+ * path), with repo/build/plain/perfcast linked to the binary under test
+ * when with_build. */
+static char *nightly_copy(const char *repo, bool with_build)
+{
+    char *out = NULL;
+    int rc = testutil_run_commandf(&out, "cd %s && rm -rf %s && mkdir -p %s/.ci && cp %s/.ci/nightly "
+                                         "%s/.ci/",
+                                   dir, repo, repo, root, repo);
+    free(out);
+    if (rc != 0)
+        return NULL;
+    if (with_build) {
+        rc = testutil_run_commandf(&out, "cd %s && mkdir -p %s/build/plain && ln -s %s "
+                                         "%s/build/plain/perfcast",
+                                   dir, repo, bin, repo);
+        free(out);
+        if (rc != 0)
+            return NULL;
+    }
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s/.ci/nightly", dir, repo);
+    return strdup(path);
+}
+
+/* Run as the README shows it (no PERFCAST, perfcast not on PATH): the
+ * repository's build/plain/perfcast beside the script is found; without
+ * one, the night stops naming perfcast, not blaming the archive. */
+static void test_finds_perfcast_without_path(void)
+{
+    char *script = nightly_copy("repo", true), *out = NULL;
+    CU_ASSERT_PTR_NOT_NULL_FATAL(script);
+    int rc = testutil_run_commandf(&out, "cd %s && env -u PERFCAST PATH=/usr/bin:/bin %s "
+                                         "--archive archive --publish public 2>&1",
+                                   dir, script);
+    if (rc != 0)
+        fprintf(stderr, "\n%s\n", out ? out : "");
+    CU_ASSERT_EQUAL(rc, 0);
+    CU_ASSERT_PTR_NULL(out && strstr(out, "check found problems"));
+    free(out);
+    free(script);
+    script = nightly_copy("bare", false);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(script);
+    rc = testutil_run_commandf(&out, "cd %s && env -u PERFCAST PATH=/usr/bin:/bin %s "
+                                     "--archive archive --publish public 2>&1",
+                               dir, script);
+    CU_ASSERT_EQUAL(rc, 1);
+    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "cannot run perfcast"));
+    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "set PERFCAST="));
+    CU_ASSERT_PTR_NULL(out && strstr(out, "check found problems"));
+    CU_ASSERT_PTR_NULL(out && strstr(out, "nightly: check"));
+    free(out);
+    free(script);
+}
+
 int main(void)
 {
     static const testutil_test tests[] = {
@@ -262,6 +348,8 @@ int main(void)
         {"nothing new: nothing redone; one new run: only its charts", test_incremental_nights},
         {"the pull step imports new runs", test_pull_imports},
         {"a failing night leaves the site", test_failure_keeps_site},
+        {"--publish not a link: refused before building", test_publish_not_a_link},
+        {"perfcast found without PATH, or named when missing", test_finds_perfcast_without_path},
         {NULL, NULL},
     };
     static const testutil_suite suites[] = {{"nightly", tests}, {NULL, NULL}};
