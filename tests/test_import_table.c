@@ -254,16 +254,27 @@ static void test_jube_results_measured(void)
     /* A plain CSV: numbers named like results are measured, others configuration. */
     char path[1024];
     write_input(path, sizeof path, "results.csv",
-                "np,size,GFlops,bandwidth (GB/s),solve_mean,iters_cnt,tol,time\n"
-                "2,64,1.5,10,0.2,7,0.001,4\n4,64,2.9,19,0.1,7,0.001,2\n");
+                "np,size (MB),GFlops,bandwidth (GB/s),solve_mean,iters_cnt,n_max,tol,time\n"
+                "2,64,1.5,10,0.2,7,9,0.001,4\n4,64,2.9,19,0.1,7,9,0.001,2\n");
     import_ok("csv", path, "res", "");
     CU_ASSERT_TRUE_FATAL(load_runs("res", &doc));
     assert_cell(&doc, 0, "metric_GFlops", "1.5");
     assert_cell(&doc, 0, "metric_bandwidth_GB_s", "10");
     assert_cell(&doc, 0, "metric_solve_mean", "0.2");
     assert_cell(&doc, 0, "metric_iters_cnt", "7");
-    assert_cell(&doc, 0, "size", "64");
+    assert_cell(&doc, 0, "size_MB", "64"); /* a unit alone: still configuration */
+    assert_cell(&doc, 0, "n_max", "9");
     assert_cell(&doc, 0, "tol", "0.001");
+    csv_doc_free(&doc);
+    /* In a JUBE table a unit and a _max are a pattern's: measured. */
+    write_input(path, sizeof path, "pattern.txt",
+                "result:\n| tasks | mem[MB] | iters_max | time[s] |\n|---|---|---|---|\n"
+                "| 2 | 300 | 12 | 4 |\n| 4 | 160 | 13 | 2 |\n");
+    import_ok("jube", path, "pat", "");
+    CU_ASSERT_TRUE_FATAL(load_runs("pat", &doc));
+    assert_cell(&doc, 1, "metric_mem_MB", "160");
+    assert_cell(&doc, 1, "metric_iters_max", "13");
+    assert_cell(&doc, 1, "time_s", "2");
     csv_doc_free(&doc);
 }
 

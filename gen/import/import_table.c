@@ -41,14 +41,18 @@
  *      bracketed unit that is not a time unit on a name that says duration
  *      (units_name_is_duration: "time (furlongs)") is refused, never
  *      guessed.
- *   6. A measured figure: a number column with a bracketed unit that is
- *      not a time ("rate[MB/s]" -> metric_rate_MB_s), or whose name has a
- *      result word (rate, bandwidth, bw, flops, gflops, throughput, perf,
+ *   6. A measured figure is metric_<name>: a number column whose name has
+ *      a result word (rate, bandwidth, bw, flops, gflops, throughput, perf,
  *      speedup, efficiency, residual, error, energy, latency, iops, score,
  *      pat — JUBE's tutorial names its patterns *_pat) or ends with a
- *      statistic JUBE derives from a pattern (avg, mean, median, std, sd,
- *      var, sum, cnt, iqr), is metric_<name>. Results are measured, never
- *      configuration, so repetitions of one configuration group.
+ *      statistic (avg, mean, median, std, sd, var, sum, cnt, iqr). In a
+ *      JUBE table also one with a bracketed unit that is not a time
+ *      ("rate[MB/s]" -> metric_rate_MB_s) or ending with _min, _max,
+ *      _first or _last: JUBE writes units, and derives these statistics,
+ *      for patterns only, and patterns are results. (In a plain CSV,
+ *      "size (MB)" stays a configuration column size_MB, and "n_min" too.)
+ *      Results are measured, never configuration, so repetitions of one
+ *      configuration group. --map X=X keeps any X a configuration column.
  *   7. Any other number column is a configuration column named by its
  *      header (made an identifier); a text column is tag_<name>.
  * A header cell without a name (but a pandas index), two header cells
@@ -95,6 +99,7 @@ static const char *const result_words[] = {
     "energy",  "latency",   "iops",       "score",    "pat",    NULL};
 static const char *const statistic_words[] = {"avg", "mean", "median", "std", "stddev", "sd",
                                               "var", "sum",  "cnt",    "iqr", NULL};
+static const char *const jube_statistic_words[] = {"min", "max", "first", "last", NULL};
 
 /* What becomes of one header cell. */
 typedef struct {
@@ -110,6 +115,7 @@ typedef struct {
     const char *file;
     const import_text *t; /* lines[0] is the header */
     bool decimal_comma;
+    bool jube;            /* a JUBE table: every unit and statistic is a pattern's */
     const char *style;    /* what the table looks like, for refusals */
     diag_list *diags;
 } table;
@@ -312,8 +318,9 @@ static bool plan_by_content(const table *tb, size_t col, const header_unit *u, c
         return false;
     bool duration = has_word(id, duration_words, false) && !has_word(id, instant_words, false);
     bool lone_duration = !id[word_len(id)] && in_list(id, strlen(id), duration_words);
-    bool result = u->found == UNITS_UNKNOWN || has_word(id, result_words, false) ||
-                  has_word(id, statistic_words, true);
+    bool result = has_word(id, result_words, false) || has_word(id, statistic_words, true) ||
+                  (tb->jube && (u->found == UNITS_UNKNOWN ||
+                                has_word(id, jube_statistic_words, true)));
     if (u->counts)
         p->name = time_name(u->stem);
     else if (lone_duration || (duration && p->number && u->found == UNITS_NONE))
@@ -590,7 +597,8 @@ bool import_read_csv(const import_request *req, const char *path, import_rows *o
     char style[64];
     snprintf(style, sizeof style, "read as CSV with '%s' between cells",
              sep == '\t' ? "\\t" : (char[2]){sep, '\0'});
-    table tb = {req, path, NULL, req->decimal_comma || sep == ';', style, diags};
+    bool jube = req->format && strcmp(req->format, "jube") == 0;
+    table tb = {req, path, NULL, req->decimal_comma || sep == ';', jube, style, diags};
     import_text t = {0};
     bool ok = parse_csv(path, data, len, sep, &doc, diags);
     free(data);
@@ -675,7 +683,7 @@ bool import_read_jube(const import_request *req, const char *path, import_rows *
         return import_read_csv(req, path, out, diags);
     }
     tidy_pretty(&t, title);
-    table tb = {req, path, &t, req->decimal_comma,
+    table tb = {req, path, &t, req->decimal_comma, true,
                 "looks like JUBE's pretty style ('|' between cells)", diags};
     bool ok = t.nlines >= 2;
     if (!ok)
