@@ -294,7 +294,9 @@ static void test_real_sacct_sample(void)
 static void test_real_samples(void)
 {
     char *out = NULL;
-    CU_ASSERT_EQUAL_FATAL(import(&out, "extrap", FIX "/real/extrap_strong_scaling.txt", "xr", ""), 0);
+    /* Its lone parameter is called x: not taken for np without --map. */
+    CU_ASSERT_EQUAL_FATAL(
+        import(&out, "extrap", FIX "/real/extrap_strong_scaling.txt", "xr", "--map x=np"), 0);
     free(out);
     csv_doc doc;
     CU_ASSERT_TRUE_FATAL(load_runs("xr", &doc));

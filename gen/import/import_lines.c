@@ -109,7 +109,12 @@ bool import_text_read(const char *path, const char *display, char sep, import_te
         diag_add(diags, display, 0, 0, "cannot read: %s", strerror(errno));
         return false;
     }
+    /* A NUL byte would cut the line it is in short ("2<NUL>999" read as
+     * 2): text files hold none. */
     size_t bad = csv_utf8_invalid_at(data, len);
+    const char *nul = memchr(data, '\0', bad < len ? bad : len);
+    if (nul)
+        bad = (size_t)(nul - data);
     if (bad < len) {
         long line = 1;
         size_t line_start = 0;
@@ -119,7 +124,8 @@ bool import_text_read(const char *path, const char *display, char sep, import_te
                 line_start = i + 1;
             }
         diag_add(diags, display, line, chars_in(data + line_start, bad - line_start) + 1,
-                 "invalid UTF-8");
+                 "%s", nul ? "a NUL byte: this is not a text file (nothing imported)"
+                           : "invalid UTF-8");
         free(data);
         return false;
     }

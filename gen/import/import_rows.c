@@ -126,15 +126,24 @@ bool import_rows_add_response(import_rows *t, const char *column)
 
 bool import_rows_note(import_rows *t, const char *fmt, ...)
 {
-    char line[1024];
+    /* Sized to the text: a note naming a long region is never cut. */
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(line, sizeof line, fmt, ap);
+    int n = vsnprintf(NULL, 0, fmt, ap);
     va_end(ap);
-    for (size_t i = 0; i < t->nnotes; i++)
-        if (strcmp(t->notes[i], line) == 0)
-            return true;
-    return push_string(&t->notes, &t->nnotes, line);
+    char *line = n >= 0 ? malloc((size_t)n + 1) : NULL;
+    if (!line)
+        return false;
+    va_start(ap, fmt);
+    vsnprintf(line, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+    bool ok = true, known = false;
+    for (size_t i = 0; i < t->nnotes && !known; i++)
+        known = strcmp(t->notes[i], line) == 0;
+    if (!known)
+        ok = push_string(&t->notes, &t->nnotes, line);
+    free(line);
+    return ok;
 }
 
 const char *import_mapped(const import_request *req, const char *name)
