@@ -150,12 +150,12 @@ static void test_sacct_doc(void)
     CU_ASSERT_TRUE_FATAL(load_runs("s", &doc));
     CU_ASSERT_EQUAL(doc.nrows, 6); /* 6 jobs, the FAILED one left out */
     const char *np[] = {"4", "8", "16", "32", "64"};
-    const char *t[] = {"130", "72", "40", "25", "16"}; /* 2:10, 1:12, 0:40, 0:25, 0:16 */
+    const char *t[] = {"125", "70", "38", "23", "15"}; /* each srun step's own Elapsed */
     for (size_t r = 0; r < 5; r++) {
         assert_cell(&doc, r, "np", np[r]); /* from the numbered step, not batch */
         assert_cell(&doc, r, "time_s", t[r]);
     }
-    assert_cell(&doc, 3, "note", "job 1005");
+    assert_cell(&doc, 3, "note", "job 1005.0");
     assert_cell(&doc, 2, "nodes", "2");
     assert_cell(&doc, 0, "date", "2024-03-01");
     csv_doc_free(&doc);
@@ -272,21 +272,25 @@ static void test_real_csv_sample(void)
 }
 
 /* Real `sacct --parsable2` output of a one-node Slurm 22.05 (see the
- * fixtures README): job 2 FAILED and is left out; job 5's allocation ran
- * 00:03:10 with a 4-task step; job 6 (a `perfcast plan --format slurm`
- * script) has steps of 1 and 2 tasks, so np = 2. */
+ * fixtures README): job 2 FAILED and is left out; job 5's 4-task step ran
+ * 00:03:10; job 6 (a `perfcast plan --format slurm` script) has steps of
+ * 1 and 2 tasks: two runs, each with its step's own np and Elapsed. */
 static void test_real_sacct_sample(void)
 {
     csv_doc doc;
     import_and_load("sacct", FIX "/real/sacct_perfcast_dev.txt", "sr", "",
-                    "imported 5 new runs of 5", &doc);
-    CU_ASSERT_EQUAL(doc.nrows, 6);
+                    "imported 6 new runs of 6", &doc);
+    CU_ASSERT_EQUAL(doc.nrows, 7);
     assert_cell(&doc, 3, "cluster", "perfcast-dev");
     assert_cell(&doc, 3, "np", "4");
     assert_cell(&doc, 3, "time_s", "190");
-    assert_cell(&doc, 3, "note", "job 5");
-    assert_cell(&doc, 4, "np", "2");
-    assert_cell(&doc, 4, "code", "perfcast-plan");
+    assert_cell(&doc, 3, "note", "job 5.0");
+    assert_cell(&doc, 4, "np", "1");
+    assert_cell(&doc, 4, "time_s", "3");
+    assert_cell(&doc, 4, "code", "mgbench");
+    assert_cell(&doc, 5, "np", "2");
+    assert_cell(&doc, 5, "time_s", "13");
+    assert_cell(&doc, 5, "note", "job 6.1");
     csv_doc_free(&doc);
     assert_checks_and_predicts("sr");
 }
@@ -397,7 +401,7 @@ static void test_bad_inputs_positioned(void)
         {"reframe", "reframe3_no_tasks.log",
          "reframe3_no_tasks.log:1:93: no num_tasks=N field"},
         {"sacct", "sacct_bad_elapsed.txt",
-         "sacct_bad_elapsed.txt:2:21: Elapsed '00:1x:00' is not [DD-][HH:]MM:SS"},
+         "sacct_bad_elapsed.txt:2:19: Elapsed '00:1x:00' is not [DD-][HH:]MM:SS"},
         {"csv", "csv_negative_time.csv",
          "csv_negative_time.csv:3:3: time_s '-1' is not a number of seconds > 0"},
     };

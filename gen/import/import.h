@@ -98,7 +98,7 @@ char *import_identifier(const char *text);
 
 /* Whether a source parameter's name says it counts processes: p, np,
  * nprocs, procs, processes, ranks, nranks, mpi_ranks, tasks, ntasks,
- * num_tasks, num_procs (any case). The one rule every reader uses to pick
+ * num_tasks, num_procs, mpi_tasks (any case). The one rule every reader uses to pick
  * the process count without --map; a parameter named otherwise is never
  * taken as np. */
 bool import_is_procs_name(const char *name);

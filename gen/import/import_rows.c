@@ -195,7 +195,8 @@ bool import_is_procs_name(const char *name)
 {
     static const char *const names[] = {"p",      "np",        "nprocs",   "procs",
                                         "processes", "ranks",  "nranks",   "mpi_ranks",
-                                        "tasks",  "ntasks",    "num_tasks", "num_procs"};
+                                        "tasks",  "ntasks",    "num_tasks", "num_procs",
+                                        "mpi_tasks"};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
         if (strcasecmp(name, names[i]) == 0)
             return true;
