@@ -14,6 +14,7 @@
 #include "gen/base/column_rules.h"
 #include "gen/base/textout.h"
 #include "gen/base/units.h"
+#include "gen/base/dates.h"
 
 /* ---- Shared by every ReFrame reader ---- */
 
@@ -217,26 +218,6 @@ bool import_reframe3_set_np(import_rows *out, const char *what, const char *task
     return ok;
 }
 
-/* The n digits at s as a number, or -1 when one is not a digit. */
-static int digits(const char *s, int n)
-{
-    int v = 0;
-    for (int i = 0; i < n; i++) {
-        if (!isdigit((unsigned char)s[i]))
-            return -1;
-        v = v * 10 + (s[i] - '0');
-    }
-    return v;
-}
-
-static bool valid_day(int y, int m, int d)
-{
-    static const int days[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
-    bool leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
-    return y >= 1 && m >= 1 && m <= 12 && d >= 1 &&
-           d <= days[m - 1] + (m == 2 && leap);
-}
-
 /* The day of when into day ("YYYY-MM-DD"; 24 bytes leave the compiler
  * no doubt); false when it is none. */
 static bool day_of(const char *when, char day[24])
@@ -247,9 +228,9 @@ static bool day_of(const char *when, char day[24])
     size_t len = dashed ? 10 : 8;
     if ((!dashed && !compact) || (n > len && when[len] != 'T' && when[len] != ' '))
         return false;
-    int y = digits(when, 4), m = digits(when + (dashed ? 5 : 4), 2),
-        d = digits(when + (dashed ? 8 : 6), 2);
-    if (y < 0 || m < 0 || d < 0 || !valid_day(y, m, d))
+    int y = dates_digits(when, 4), m = dates_digits(when + (dashed ? 5 : 4), 2),
+        d = dates_digits(when + (dashed ? 8 : 6), 2);
+    if (y < 0 || m < 0 || d < 0 || !dates_day_exists(y, m, d))
         return false;
     snprintf(day, 24, "%04d-%02d-%02d", y, m, d);
     return true;

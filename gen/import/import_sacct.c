@@ -40,6 +40,7 @@
 
 #include "gen/base/fileio.h"
 #include "gen/import/import_lines.h"
+#include "gen/base/dates.h"
 
 /* The default process-count column; import_is_procs_name accepts it. */
 #define SACCT_TASKS "NTasks"
@@ -288,11 +289,6 @@ static bool parse_count(const char *s, unsigned long long min, unsigned long lon
     return true;
 }
 
-static bool leap_year(unsigned long long y)
-{
-    return (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
-}
-
 /* Slurm's Start "YYYY-MM-DDTHH:MM:SS" (SLURM_TIME_FORMAT unset or
  * "standard"): its day into date as the archive's YYYY-MM-DD. */
 static bool parse_start(const char *s, char date[11], value_problem *p)
@@ -310,12 +306,11 @@ static bool parse_start(const char *s, char date[11], value_problem *p)
     digits_at(s + 11, &hh);
     digits_at(s + 14, &mm);
     digits_at(s + 17, &ss);
-    static const unsigned long long month_days[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
     if (y < 1970)
         return out_of_range(p, 0, "Slurm's times are Unix times; year", y, 1970);
     if (m < 1 || m > 12)
         return out_of_range(p, 5, "month", m, 13);
-    unsigned long long last = month_days[m - 1] + (m == 2 && leap_year(y));
+    unsigned long long last = (unsigned long long)dates_days_in_month((long)y, (int)m);
     if (d < 1 || d > last)
         return out_of_range(p, 8, "day", d, last + 1);
     if (hh >= 24 || mm >= 60 || ss >= 60)

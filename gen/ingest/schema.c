@@ -3,6 +3,7 @@
  */
 #include "gen/ingest/schema.h"
 #include "gen/base/column_rules.h"
+#include "gen/base/dates.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -52,30 +53,6 @@ static void excerpt(const char *text, char *buf, size_t len)
     while (keep < n && keep > 0 && ((unsigned char)text[keep] & 0xC0) == 0x80)
         keep--;
     snprintf(buf, len, "\"%.*s%s\"", (int)keep, text, keep < n ? "…" : "");
-}
-
-/* The number written by the n digits at s, or -1 when one is not a digit
- * (sscanf would also take signs and spaces, and is slow on a million cells). */
-static int digits(const char *s, int n)
-{
-    int v = 0;
-    for (int i = 0; i < n; i++) {
-        if (!isdigit((unsigned char)s[i]))
-            return -1;
-        v = v * 10 + (s[i] - '0');
-    }
-    return v;
-}
-
-static bool valid_date(const char *s)
-{
-    if (strlen(s) != 10 || s[4] != '-' || s[7] != '-')
-        return false;
-    int y = digits(s, 4), m = digits(s + 5, 2), d = digits(s + 8, 2);
-    if (y < 0)
-        return false;
-    static const int days[] = {31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
-    return m >= 1 && m <= 12 && d >= 1 && d <= days[m - 1];
 }
 
 /* Trimmed copy boundaries of a cell. */
@@ -192,7 +169,7 @@ static bool store_cell(const schema *s, const layout *l, size_t i, const csv_fie
             return false;
         }
         const char *value = table_text(out, row, tc), *problem = NULL;
-        if (l->rule[i] == RULE_DATE && !valid_date(value))
+        if (l->rule[i] == RULE_DATE && !dates_text_valid(value))
             problem = "expected a date YYYY-MM-DD";
         else if (s->check_text)
             problem = s->check_text(s->check_ctx, column, value);
