@@ -69,3 +69,7 @@ CHECK_EXTRA     += $(MGBENCH) $(MGB_TEST_BINS) mgbench-smpi-build
 export MGBENCH_SMPI := $(MGB_SMPI_B)/mgbench
 BENCH_EXTRA     += mgbench-bench
 INSTALL_EXTRA   += mgbench-install
+
+# tests/test_campaign_stubs runs mgbench/campaign for real: mgbench must be
+# built before it (order only: the test does not link it).
+$(B)/tests/test_campaign_stubs: | $(MGBENCH)

@@ -8,6 +8,7 @@
  * the input files. Bad inputs must fail with FILE:LINE:COL and write nothing.
  */
 #include "tests/testutil.h"
+#include "tests/testutil_csv.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -51,26 +52,7 @@ static bool load_runs(const char *campaign, csv_doc *doc)
     return ok;
 }
 
-/* The cell of data row r (0 = first under the header) in column name. */
-static const char *cell(const csv_doc *doc, size_t r, const char *name)
-{
-    const csv_row *head = &doc->rows[0];
-    for (size_t c = 0; c < head->nfields; c++)
-        if (strcmp(head->fields[c].text, name) == 0 && r + 1 < doc->nrows &&
-            c < doc->rows[r + 1].nfields)
-            return doc->rows[r + 1].fields[c].text;
-    return NULL;
-}
 
-static void assert_cell(const csv_doc *doc, size_t r, const char *name, const char *want)
-{
-    const char *got = cell(doc, r, name);
-    if (!got || strcmp(got, want) != 0)
-        fprintf(stderr, "\nrow %zu %s: got '%s', want '%s'\n", r, name, got ? got : "(none)",
-                want);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(got);
-    CU_ASSERT_STRING_EQUAL(got, want);
-}
 
 /* check passes and every experiment of the campaign predicts. */
 /* Import file as format into campaign (extra: more options) and load its
@@ -128,14 +110,14 @@ static void test_extrap_doc(void)
     CU_ASSERT_TRUE_FATAL(load_runs("e2", &doc));
     CU_ASSERT_EQUAL(doc.nrows, 11); /* 5 points x 2 repetitions */
     /* Point ( 4 100 ), repetition 2: solve 5.3, halo 0.21, visits 8. */
-    assert_cell(&doc, 3, "np", "4");
-    assert_cell(&doc, 3, "n", "100");
-    assert_cell(&doc, 3, "rep", "2");
-    assert_cell(&doc, 3, "time_solve_s", "5.3");
-    assert_cell(&doc, 3, "time_halo_s", "0.21");
-    assert_cell(&doc, 3, "metric_visits_halo", "8");
-    assert_cell(&doc, 9, "time_halo_s", "0.52");
-    assert_cell(&doc, 9, "cluster", "c1");
+    testutil_assert_cell(&doc, 3, "np", "4");
+    testutil_assert_cell(&doc, 3, "n", "100");
+    testutil_assert_cell(&doc, 3, "rep", "2");
+    testutil_assert_cell(&doc, 3, "time_solve_s", "5.3");
+    testutil_assert_cell(&doc, 3, "time_halo_s", "0.21");
+    testutil_assert_cell(&doc, 3, "metric_visits_halo", "8");
+    testutil_assert_cell(&doc, 9, "time_halo_s", "0.52");
+    testutil_assert_cell(&doc, 9, "cluster", "c1");
     csv_doc_free(&doc);
     assert_checks_and_predicts("e2");
 }
@@ -152,12 +134,12 @@ static void test_sacct_doc(void)
     const char *np[] = {"4", "8", "16", "32", "64"};
     const char *t[] = {"125", "70", "38", "23", "15"}; /* each srun step's own Elapsed */
     for (size_t r = 0; r < 5; r++) {
-        assert_cell(&doc, r, "np", np[r]); /* from the numbered step, not batch */
-        assert_cell(&doc, r, "time_s", t[r]);
+        testutil_assert_cell(&doc, r, "np", np[r]); /* from the numbered step, not batch */
+        testutil_assert_cell(&doc, r, "time_s", t[r]);
     }
-    assert_cell(&doc, 3, "note", "job 1005.0");
-    assert_cell(&doc, 2, "nodes", "2");
-    assert_cell(&doc, 0, "date", "2024-03-01");
+    testutil_assert_cell(&doc, 3, "note", "job 1005.0");
+    testutil_assert_cell(&doc, 2, "nodes", "2");
+    testutil_assert_cell(&doc, 0, "date", "2024-03-01");
     csv_doc_free(&doc);
     assert_checks_and_predicts("s");
     /* -p output (a '|' at each line's end) and a days field "0-00:30". */
@@ -165,9 +147,9 @@ static void test_sacct_doc(void)
                                  "--cluster c1"), 0);
     free(out);
     CU_ASSERT_TRUE_FATAL(load_runs("s2", &doc));
-    assert_cell(&doc, 0, "time_s", "60");
-    assert_cell(&doc, 1, "time_s", "30");
-    assert_cell(&doc, 1, "np", "4");
+    testutil_assert_cell(&doc, 0, "time_s", "60");
+    testutil_assert_cell(&doc, 1, "time_s", "30");
+    testutil_assert_cell(&doc, 1, "np", "4");
     csv_doc_free(&doc);
     assert_checks_and_predicts("s2");
 }
@@ -178,13 +160,13 @@ static void test_reframe3_doc(void)
     csv_doc doc;
     import_and_load("reframe", FIX "/doc/reframe3.log", "r3", "", "imported 4 new runs", &doc);
     CU_ASSERT_EQUAL(doc.nrows, 5);
-    assert_cell(&doc, 2, "np", "8");
-    assert_cell(&doc, 2, "time_s", "11.3");          /* elapsed, in s: the only time */
-    assert_cell(&doc, 2, "metric_bandwidth", "3650.2");
-    assert_cell(&doc, 2, "cluster", "daint-mc");
-    assert_cell(&doc, 2, "tag_environ", "PrgEnv-gnu");
-    assert_cell(&doc, 2, "code", "mg_scaling");
-    assert_cell(&doc, 2, "note", "job 2003");
+    testutil_assert_cell(&doc, 2, "np", "8");
+    testutil_assert_cell(&doc, 2, "time_s", "11.3");          /* elapsed, in s: the only time */
+    testutil_assert_cell(&doc, 2, "metric_bandwidth", "3650.2");
+    testutil_assert_cell(&doc, 2, "cluster", "daint-mc");
+    testutil_assert_cell(&doc, 2, "tag_environ", "PrgEnv-gnu");
+    testutil_assert_cell(&doc, 2, "code", "mg_scaling");
+    testutil_assert_cell(&doc, 2, "note", "job 2003");
     csv_doc_free(&doc);
     assert_checks_and_predicts("r3");
 }
@@ -196,10 +178,10 @@ static void test_jube_and_csv_doc(void)
     free(out);
     csv_doc doc;
     CU_ASSERT_TRUE_FATAL(load_runs("j", &doc));
-    assert_cell(&doc, 4, "np", "64");        /* tasks */
-    assert_cell(&doc, 4, "time_s", "18.1");  /* time_in_sec */
-    assert_cell(&doc, 4, "nodes", "8");
-    assert_cell(&doc, 4, "tag_compiler", "gcc"); /* text: a tag */
+    testutil_assert_cell(&doc, 4, "np", "64");        /* tasks */
+    testutil_assert_cell(&doc, 4, "time_s", "18.1");  /* time_in_sec */
+    testutil_assert_cell(&doc, 4, "nodes", "8");
+    testutil_assert_cell(&doc, 4, "tag_compiler", "gcc"); /* text: a tag */
     csv_doc_free(&doc);
     assert_checks_and_predicts("j");
 
@@ -207,7 +189,7 @@ static void test_jube_and_csv_doc(void)
     free(out);
     CU_ASSERT_TRUE_FATAL(load_runs("jp", &doc));
     CU_ASSERT_EQUAL(doc.nrows, 5); /* the rule line is not a run */
-    assert_cell(&doc, 1, "time_s", "71.9");
+    testutil_assert_cell(&doc, 1, "time_s", "71.9");
     csv_doc_free(&doc);
     assert_checks_and_predicts("jp");
 
@@ -215,11 +197,11 @@ static void test_jube_and_csv_doc(void)
                                  "--map procs=np,runtime=time_s"), 0);
     free(out);
     CU_ASSERT_TRUE_FATAL(load_runs("any", &doc));
-    assert_cell(&doc, 0, "np", "2");
-    assert_cell(&doc, 0, "time_s", "40.1");
-    assert_cell(&doc, 0, "tag_comment", "first, warm");
-    assert_cell(&doc, 0, "input", "64");
-    assert_cell(&doc, 0, "cluster", "imported");
+    testutil_assert_cell(&doc, 0, "np", "2");
+    testutil_assert_cell(&doc, 0, "time_s", "40.1");
+    testutil_assert_cell(&doc, 0, "tag_comment", "first, warm");
+    testutil_assert_cell(&doc, 0, "input", "64");
+    testutil_assert_cell(&doc, 0, "cluster", "imported");
     csv_doc_free(&doc);
     assert_checks_and_predicts("any");
 }
@@ -247,10 +229,10 @@ static void test_real_csv_sample(void)
     csv_doc doc;
     import_and_load("csv", FIX "/real/extrap_mpi_data.csv", "mpi", map, NULL, &doc);
     CU_ASSERT_EQUAL(doc.nrows, 21);
-    assert_cell(&doc, 4, "np", "512");
-    assert_cell(&doc, 4, "tag_mpi", "IntelMPI");
-    assert_cell(&doc, 4, "tag_variable", "MPI_Allreduce");
-    assert_cell(&doc, 4, "metric_median_us", "130.57975");
+    testutil_assert_cell(&doc, 4, "np", "512");
+    testutil_assert_cell(&doc, 4, "tag_mpi", "IntelMPI");
+    testutil_assert_cell(&doc, 4, "tag_variable", "MPI_Allreduce");
+    testutil_assert_cell(&doc, 4, "metric_median_us", "130.57975");
     csv_doc_free(&doc);
     assert_checks_and_predicts("mpi");
 
@@ -281,16 +263,16 @@ static void test_real_sacct_sample(void)
     import_and_load("sacct", FIX "/real/sacct_perfcast_dev.txt", "sr", "",
                     "imported 6 new runs of 6", &doc);
     CU_ASSERT_EQUAL(doc.nrows, 7);
-    assert_cell(&doc, 3, "cluster", "perfcast-dev");
-    assert_cell(&doc, 3, "np", "4");
-    assert_cell(&doc, 3, "time_s", "190");
-    assert_cell(&doc, 3, "note", "job 5.0");
-    assert_cell(&doc, 4, "np", "1");
-    assert_cell(&doc, 4, "time_s", "3");
-    assert_cell(&doc, 4, "code", "mgbench");
-    assert_cell(&doc, 5, "np", "2");
-    assert_cell(&doc, 5, "time_s", "13");
-    assert_cell(&doc, 5, "note", "job 6.1");
+    testutil_assert_cell(&doc, 3, "cluster", "perfcast-dev");
+    testutil_assert_cell(&doc, 3, "np", "4");
+    testutil_assert_cell(&doc, 3, "time_s", "190");
+    testutil_assert_cell(&doc, 3, "note", "job 5.0");
+    testutil_assert_cell(&doc, 4, "np", "1");
+    testutil_assert_cell(&doc, 4, "time_s", "3");
+    testutil_assert_cell(&doc, 4, "code", "mgbench");
+    testutil_assert_cell(&doc, 5, "np", "2");
+    testutil_assert_cell(&doc, 5, "time_s", "13");
+    testutil_assert_cell(&doc, 5, "note", "job 6.1");
     csv_doc_free(&doc);
     assert_checks_and_predicts("sr");
 }
@@ -305,8 +287,8 @@ static void test_real_samples(void)
     csv_doc doc;
     CU_ASSERT_TRUE_FATAL(load_runs("xr", &doc));
     CU_ASSERT_EQUAL(doc.nrows, 31); /* 5 points x 6 repetitions */
-    assert_cell(&doc, 29, "np", "60");
-    assert_cell(&doc, 29, "time_s", "82.54252892405795"); /* digits as in the file */
+    testutil_assert_cell(&doc, 29, "np", "60");
+    testutil_assert_cell(&doc, 29, "time_s", "82.54252892405795"); /* digits as in the file */
     csv_doc_free(&doc);
     assert_checks_and_predicts("xr");
 
@@ -314,12 +296,12 @@ static void test_real_samples(void)
     free(out);
     CU_ASSERT_TRUE_FATAL(load_runs("rr", &doc));
     CU_ASSERT_EQUAL(doc.nrows, 5);
-    assert_cell(&doc, 1, "cluster", "pseudo-cluster-compute");
-    assert_cell(&doc, 1, "tag_environ", "clang");
-    assert_cell(&doc, 1, "metric_copy_bw", "18405.7");
-    assert_cell(&doc, 3, "metric_triad_bw", "8325.0");
-    assert_cell(&doc, 3, "date", "2024-02-25");
-    assert_cell(&doc, 3, "note", "job 70, pass");
+    testutil_assert_cell(&doc, 1, "cluster", "pseudo-cluster-compute");
+    testutil_assert_cell(&doc, 1, "tag_environ", "clang");
+    testutil_assert_cell(&doc, 1, "metric_copy_bw", "18405.7");
+    testutil_assert_cell(&doc, 3, "metric_triad_bw", "8325.0");
+    testutil_assert_cell(&doc, 3, "date", "2024-02-25");
+    testutil_assert_cell(&doc, 3, "note", "job 70, pass");
     csv_doc_free(&doc);
     assert_checks_and_predicts("rr");
 
@@ -332,8 +314,8 @@ static void test_real_samples(void)
     free(out);
     CU_ASSERT_TRUE_FATAL(load_runs("jt", &doc));
     CU_ASSERT_EQUAL(doc.nrows, 4);
-    assert_cell(&doc, 2, "np", "4");
-    assert_cell(&doc, 2, "metric_number_pat", "4");
+    testutil_assert_cell(&doc, 2, "np", "4");
+    testutil_assert_cell(&doc, 2, "metric_number_pat", "4");
     csv_doc_free(&doc);
     assert_checks_and_predicts("jt");
     CU_ASSERT_EQUAL(testutil_perfcast_run(&out, "predict --archive %s/a --format json jt "

@@ -8,6 +8,7 @@
  * FILE:LINE:COL with nothing written.
  */
 #include "tests/testutil.h"
+#include "tests/testutil_csv.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -53,34 +54,8 @@ static void import_and_load(const char *file, const char *campaign, csv_doc *doc
     diag_free(&d);
 }
 
-/* The cell of data row r in column name (NULL when absent). */
-static const char *cell(const csv_doc *doc, size_t r, const char *name)
-{
-    const csv_row *head = &doc->rows[0];
-    for (size_t c = 0; c < head->nfields; c++)
-        if (strcmp(head->fields[c].text, name) == 0 && r + 1 < doc->nrows &&
-            c < doc->rows[r + 1].nfields)
-            return doc->rows[r + 1].fields[c].text;
-    return NULL;
-}
 
-static void assert_cell(const csv_doc *doc, size_t r, const char *name, const char *want)
-{
-    const char *got = cell(doc, r, name);
-    if (!got || strcmp(got, want) != 0)
-        fprintf(stderr, "\nrow %zu %s: got '%s', want '%s'\n", r, name, got ? got : "(none)",
-                want);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(got);
-    CU_ASSERT_STRING_EQUAL(got, want);
-}
 
-static bool has_column(const csv_doc *doc, const char *name)
-{
-    for (size_t c = 0; c < doc->rows[0].nfields; c++)
-        if (strcmp(doc->rows[0].fields[c].text, name) == 0)
-            return true;
-    return false;
-}
 
 static void assert_checks(void)
 {
@@ -100,17 +75,17 @@ static void assert_sleep_scaling(const csv_doc *doc, const char *const times[4])
     static const char *const sizes[] = {"100", "100", "200", "200"}, *nps[] = {"1", "2", "1", "2"};
     CU_ASSERT_EQUAL_FATAL(doc->nrows, 5);
     for (size_t r = 0; r < 4; r++) {
-        assert_cell(doc, r, "size", sizes[r]);
-        assert_cell(doc, r, "np", nps[r]);
-        assert_cell(doc, r, "code", "sleep_scaling");
-        assert_cell(doc, r, "cluster", "generic-default");
-        assert_cell(doc, r, "tag_environ", "builtin");
-        assert_cell(doc, r, "time_elapsed_s", times[r]);
-        assert_cell(doc, r, "date", "2026-11-26");
+        testutil_assert_cell(doc, r, "size", sizes[r]);
+        testutil_assert_cell(doc, r, "np", nps[r]);
+        testutil_assert_cell(doc, r, "code", "sleep_scaling");
+        testutil_assert_cell(doc, r, "cluster", "generic-default");
+        testutil_assert_cell(doc, r, "tag_environ", "builtin");
+        testutil_assert_cell(doc, r, "time_elapsed_s", times[r]);
+        testutil_assert_cell(doc, r, "date", "2026-11-26");
     }
     /* tasks is the process count, not a second column beside np. */
-    CU_ASSERT_FALSE(has_column(doc, "tasks"));
-    CU_ASSERT_FALSE(has_column(doc, "tag_tasks"));
+    CU_ASSERT_FALSE(testutil_csv_has_column(doc, "tasks"));
+    CU_ASSERT_FALSE(testutil_csv_has_column(doc, "tag_tasks"));
 }
 
 /* ReFrame 4.10's perflog: the parameters ride in `name` ("sleep_scaling
@@ -123,10 +98,10 @@ static void test_rf410_perflog(void)
     static const char *const times[] = {"0.059250047", "0.039510157", "0.112005118",
                                         "0.068663128"};
     assert_sleep_scaling(&doc, times);
-    assert_cell(&doc, 0, "time_elapsed_ms_s", "0.059250047"); /* 59.250047 ms */
-    assert_cell(&doc, 3, "metric_rate", "2912.7714659314674");
-    assert_cell(&doc, 3, "note", "job 14266, pass");
-    CU_ASSERT_FALSE(has_column(&doc, "time_elapsed_ms")); /* never ms under a seconds name */
+    testutil_assert_cell(&doc, 0, "time_elapsed_ms_s", "0.059250047"); /* 59.250047 ms */
+    testutil_assert_cell(&doc, 3, "metric_rate", "2912.7714659314674");
+    testutil_assert_cell(&doc, 3, "note", "job 14266, pass");
+    CU_ASSERT_FALSE(testutil_csv_has_column(&doc, "time_elapsed_ms")); /* never ms under a seconds name */
     csv_doc_free(&doc);
     assert_checks();
 }
@@ -140,8 +115,8 @@ static void test_rf410_report(void)
     static const char *const times[] = {"0.059250047", "0.039510157", "0.112005118",
                                         "0.068663128"};
     assert_sleep_scaling(&doc, times);
-    assert_cell(&doc, 1, "time_elapsed_ms_s", "0.039510157");
-    assert_cell(&doc, 0, "metric_rate", "1687.7623742644457");
+    testutil_assert_cell(&doc, 1, "time_elapsed_ms_s", "0.039510157");
+    testutil_assert_cell(&doc, 0, "metric_rate", "1687.7623742644457");
     csv_doc_free(&doc);
     assert_checks();
 }
@@ -156,7 +131,7 @@ static void test_rf312_default(void)
     static const char *const times[] = {"0.06317537", "0.040289848", "0.107896112",
                                         "0.075723837"};
     assert_sleep_scaling(&doc, times);
-    assert_cell(&doc, 0, "time_elapsed_ms_s", "0.06317537");
+    testutil_assert_cell(&doc, 0, "time_elapsed_ms_s", "0.06317537");
     csv_doc_free(&doc);
     assert_checks();
 }
@@ -182,15 +157,15 @@ static void test_rf312_report(void)
     csv_doc doc;
     import_and_load(FIX "/rf312_report.json", "j312", &doc);
     CU_ASSERT_EQUAL_FATAL(doc.nrows, 5);
-    assert_cell(&doc, 0, "size", "200");
-    assert_cell(&doc, 0, "np", "2");
-    assert_cell(&doc, 0, "time_elapsed_s", "0.075723837");
-    assert_cell(&doc, 3, "size", "100");
-    assert_cell(&doc, 3, "np", "1");
-    assert_cell(&doc, 3, "cluster", "generic-default");
-    assert_cell(&doc, 3, "tag_environ", "builtin");
-    assert_cell(&doc, 3, "date", "2026-11-26");
-    assert_cell(&doc, 3, "note", "job 16104, success");
+    testutil_assert_cell(&doc, 0, "size", "200");
+    testutil_assert_cell(&doc, 0, "np", "2");
+    testutil_assert_cell(&doc, 0, "time_elapsed_s", "0.075723837");
+    testutil_assert_cell(&doc, 3, "size", "100");
+    testutil_assert_cell(&doc, 3, "np", "1");
+    testutil_assert_cell(&doc, 3, "cluster", "generic-default");
+    testutil_assert_cell(&doc, 3, "tag_environ", "builtin");
+    testutil_assert_cell(&doc, 3, "date", "2026-11-26");
+    testutil_assert_cell(&doc, 3, "note", "job 16104, success");
     csv_doc_free(&doc);
     assert_checks();
 }
@@ -216,13 +191,13 @@ static void test_units_converted(void)
                                               "pass|2024-05-03T10:20:32+0200|k %n=8|4|s|p|e|"
                                               "2|min\n"),
                     "ms", &doc);
-    assert_cell(&doc, 0, "time_s", "1.6");
-    assert_cell(&doc, 1, "time_s", "120");
-    assert_cell(&doc, 0, "date", "2024-05-03");
-    assert_cell(&doc, 0, "n", "8");
+    testutil_assert_cell(&doc, 0, "time_s", "1.6");
+    testutil_assert_cell(&doc, 1, "time_s", "120");
+    testutil_assert_cell(&doc, 0, "date", "2024-05-03");
+    testutil_assert_cell(&doc, 0, "n", "8");
     csv_doc_free(&doc);
     import_and_load(write_input("us3.log", LINE3 "t=250|ref=0 (l=null, u=null)|us\n"), "us3", &doc);
-    assert_cell(&doc, 0, "time_s", "0.00025");
+    testutil_assert_cell(&doc, 0, "time_s", "0.00025");
     csv_doc_free(&doc);
 }
 
@@ -234,10 +209,10 @@ static void test_parameter_columns(void)
     import_and_load(write_input("tags.log", HEAD4 "pass|2024-05-03T10:20:31|k %kernel=copy "
                                                 "%code=3 %f.bs=16|2|s|p|e|1.5|s\n"),
                     "tags", &doc);
-    assert_cell(&doc, 0, "tag_kernel", "copy");
-    assert_cell(&doc, 0, "param_code", "3");
-    assert_cell(&doc, 0, "f_bs", "16");
-    assert_cell(&doc, 0, "code", "k");
+    testutil_assert_cell(&doc, 0, "tag_kernel", "copy");
+    testutil_assert_cell(&doc, 0, "param_code", "3");
+    testutil_assert_cell(&doc, 0, "f_bs", "16");
+    testutil_assert_cell(&doc, 0, "code", "k");
     csv_doc_free(&doc);
 }
 

@@ -9,6 +9,7 @@
  * say what the file looked like, with nothing written.
  */
 #include "tests/testutil.h"
+#include "tests/testutil_csv.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -67,34 +68,8 @@ static bool load_runs(const char *campaign, csv_doc *doc)
     return ok;
 }
 
-/* The cell of data row r (0 = first under the header) in column name. */
-static const char *cell(const csv_doc *doc, size_t r, const char *name)
-{
-    const csv_row *head = &doc->rows[0];
-    for (size_t c = 0; c < head->nfields; c++)
-        if (strcmp(head->fields[c].text, name) == 0 && r + 1 < doc->nrows &&
-            c < doc->rows[r + 1].nfields)
-            return doc->rows[r + 1].fields[c].text;
-    return NULL;
-}
 
-static bool has_column(const csv_doc *doc, const char *name)
-{
-    for (size_t c = 0; c < doc->rows[0].nfields; c++)
-        if (strcmp(doc->rows[0].fields[c].text, name) == 0)
-            return true;
-    return false;
-}
 
-static void assert_cell(const csv_doc *doc, size_t r, const char *name, const char *want)
-{
-    const char *got = cell(doc, r, name);
-    if (!got || strcmp(got, want) != 0)
-        fprintf(stderr, "\nrow %zu %s: got '%s', want '%s'\n", r, name, got ? got : "(none)",
-                want);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(got);
-    CU_ASSERT_STRING_EQUAL(got, want);
-}
 
 /* The import succeeds and `perfcast check` accepts the archive. */
 static void import_ok(const char *format, const char *file, const char *campaign,
@@ -141,14 +116,14 @@ static void test_jube_units(void)
     csv_doc doc;
     CU_ASSERT_TRUE_FATAL(load_runs("ju", &doc));
     CU_ASSERT_EQUAL(doc.nrows, 4);
-    assert_cell(&doc, 0, "np", "1");
-    assert_cell(&doc, 0, "time_s", "1.6");
-    assert_cell(&doc, 1, "time_s", "0.8305");
-    assert_cell(&doc, 2, "time_s", "0.43725");
-    assert_cell(&doc, 2, "time_solve_avg_s", "0.1105");
-    assert_cell(&doc, 2, "metric_rate_MB_s", "2500.5");
-    assert_cell(&doc, 2, "size", "4000"); /* a parameter: configuration */
-    CU_ASSERT_FALSE(has_column(&doc, "time_ms"));
+    testutil_assert_cell(&doc, 0, "np", "1");
+    testutil_assert_cell(&doc, 0, "time_s", "1.6");
+    testutil_assert_cell(&doc, 1, "time_s", "0.8305");
+    testutil_assert_cell(&doc, 2, "time_s", "0.43725");
+    testutil_assert_cell(&doc, 2, "time_solve_avg_s", "0.1105");
+    testutil_assert_cell(&doc, 2, "metric_rate_MB_s", "2500.5");
+    testutil_assert_cell(&doc, 2, "size", "4000"); /* a parameter: configuration */
+    CU_ASSERT_FALSE(testutil_csv_has_column(&doc, "time_ms"));
     csv_doc_free(&doc);
     char *a = runs_text("ju"), *b = runs_text("jup");
     CU_ASSERT_PTR_NOT_NULL_FATAL(a);
@@ -193,7 +168,7 @@ static void test_header_units(void)
         import_ok("csv", path, campaign, "");
         csv_doc doc;
         CU_ASSERT_TRUE_FATAL(load_runs(campaign, &doc));
-        assert_cell(&doc, 1, cases[i].column, cases[i].value);
+        testutil_assert_cell(&doc, 1, cases[i].column, cases[i].value);
         csv_doc_free(&doc);
     }
     /* Not units: a parameter n_min, a block_s, a time_limit setting. */
@@ -203,10 +178,10 @@ static void test_header_units(void)
     import_ok("csv", path, "nu", "");
     csv_doc doc;
     CU_ASSERT_TRUE_FATAL(load_runs("nu", &doc));
-    assert_cell(&doc, 0, "n_min", "3");
-    assert_cell(&doc, 0, "block_s", "4");
-    assert_cell(&doc, 0, "time_limit", "600");
-    assert_cell(&doc, 0, "time_s", "10");
+    testutil_assert_cell(&doc, 0, "n_min", "3");
+    testutil_assert_cell(&doc, 0, "block_s", "4");
+    testutil_assert_cell(&doc, 0, "time_limit", "600");
+    testutil_assert_cell(&doc, 0, "time_s", "10");
     csv_doc_free(&doc);
 }
 
@@ -240,10 +215,10 @@ static void test_jube_results_measured(void)
     csv_doc doc;
     CU_ASSERT_TRUE_FATAL(load_runs("jrp", &doc));
     CU_ASSERT_EQUAL(doc.nrows, 13);
-    CU_ASSERT_FALSE(has_column(&doc, "rate"));
-    assert_cell(&doc, 1, "metric_rate", "2501.5");
-    assert_cell(&doc, 1, "time_s", "1.601");
-    assert_cell(&doc, 1, "size", "4000");
+    CU_ASSERT_FALSE(testutil_csv_has_column(&doc, "rate"));
+    testutil_assert_cell(&doc, 1, "metric_rate", "2501.5");
+    testutil_assert_cell(&doc, 1, "time_s", "1.601");
+    testutil_assert_cell(&doc, 1, "size", "4000");
     csv_doc_free(&doc);
     char *a = runs_text("jrp"), *b = runs_text("jrs");
     CU_ASSERT_PTR_NOT_NULL_FATAL(a);
@@ -258,13 +233,13 @@ static void test_jube_results_measured(void)
                 "2,64,1.5,10,0.2,7,9,0.001,4\n4,64,2.9,19,0.1,7,9,0.001,2\n");
     import_ok("csv", path, "res", "");
     CU_ASSERT_TRUE_FATAL(load_runs("res", &doc));
-    assert_cell(&doc, 0, "metric_GFlops", "1.5");
-    assert_cell(&doc, 0, "metric_bandwidth_GB_s", "10");
-    assert_cell(&doc, 0, "metric_solve_mean", "0.2");
-    assert_cell(&doc, 0, "metric_iters_cnt", "7");
-    assert_cell(&doc, 0, "size_MB", "64"); /* a unit alone: still configuration */
-    assert_cell(&doc, 0, "n_max", "9");
-    assert_cell(&doc, 0, "tol", "0.001");
+    testutil_assert_cell(&doc, 0, "metric_GFlops", "1.5");
+    testutil_assert_cell(&doc, 0, "metric_bandwidth_GB_s", "10");
+    testutil_assert_cell(&doc, 0, "metric_solve_mean", "0.2");
+    testutil_assert_cell(&doc, 0, "metric_iters_cnt", "7");
+    testutil_assert_cell(&doc, 0, "size_MB", "64"); /* a unit alone: still configuration */
+    testutil_assert_cell(&doc, 0, "n_max", "9");
+    testutil_assert_cell(&doc, 0, "tol", "0.001");
     csv_doc_free(&doc);
     /* In a JUBE table a unit and a _max are a pattern's: measured. */
     write_input(path, sizeof path, "pattern.txt",
@@ -272,9 +247,9 @@ static void test_jube_results_measured(void)
                 "| 2 | 300 | 12 | 4 |\n| 4 | 160 | 13 | 2 |\n");
     import_ok("jube", path, "pat", "");
     CU_ASSERT_TRUE_FATAL(load_runs("pat", &doc));
-    assert_cell(&doc, 1, "metric_mem_MB", "160");
-    assert_cell(&doc, 1, "metric_iters_max", "13");
-    assert_cell(&doc, 1, "time_s", "2");
+    testutil_assert_cell(&doc, 1, "metric_mem_MB", "160");
+    testutil_assert_cell(&doc, 1, "metric_iters_max", "13");
+    testutil_assert_cell(&doc, 1, "time_s", "2");
     csv_doc_free(&doc);
 }
 
@@ -292,8 +267,8 @@ static void test_pandas_index(void)
     CU_ASSERT_TRUE_FATAL(load_runs("pd", &doc));
     CU_ASSERT_EQUAL(doc.nrows, 7);
     CU_ASSERT_EQUAL(doc.rows[0].nfields, 5); /* cluster np size time_s metric_rate */
-    assert_cell(&doc, 3, "time_s", "1.612");
-    assert_cell(&doc, 3, "metric_rate", "2480.0"); /* as written */
+    testutil_assert_cell(&doc, 3, "time_s", "1.612");
+    testutil_assert_cell(&doc, 3, "metric_rate", "2480.0"); /* as written */
     csv_doc_free(&doc);
     char path[1024];
     write_input(path, sizeof path, "unnamed.csv", "Unnamed: 0,np,time\n0,2,3\n1,4,2\n");
@@ -325,15 +300,15 @@ static void test_semicolon_decimal_comma(void)
     import_ok("csv", path, "semi", "");
     csv_doc doc;
     CU_ASSERT_TRUE_FATAL(load_runs("semi", &doc));
-    assert_cell(&doc, 0, "time_s", "1.6005");
-    assert_cell(&doc, 0, "tag_comment", "warm, first");
-    assert_cell(&doc, 1, "tag_comment", "x;y");
+    testutil_assert_cell(&doc, 0, "time_s", "1.6005");
+    testutil_assert_cell(&doc, 0, "tag_comment", "warm, first");
+    testutil_assert_cell(&doc, 1, "tag_comment", "x;y");
     csv_doc_free(&doc);
     write_input(path, sizeof path, "tab.tsv", "np\truntime\n2\t\"1,5\"\n4\t0,75\n");
     import_ok("csv", path, "tab", "--delimiter tab --decimal-comma");
     CU_ASSERT_TRUE_FATAL(load_runs("tab", &doc));
-    assert_cell(&doc, 0, "time_s", "1.5");
-    assert_cell(&doc, 1, "time_s", "0.75");
+    testutil_assert_cell(&doc, 0, "time_s", "1.5");
+    testutil_assert_cell(&doc, 1, "time_s", "0.75");
     csv_doc_free(&doc);
     /* A thousands mark is not a decimal comma. */
     write_input(path, sizeof path, "thousands.csv", "np;time\n2;1.600,5\n");
@@ -382,10 +357,10 @@ static void test_procs_by_name(void)
     import_ok("csv", path, "pp", "");
     csv_doc doc;
     CU_ASSERT_TRUE_FATAL(load_runs("pp", &doc));
-    assert_cell(&doc, 1, "np", "4");
+    testutil_assert_cell(&doc, 1, "np", "4");
     csv_doc_free(&doc);
     CU_ASSERT_TRUE_FATAL(load_runs("pn", &doc));
-    assert_cell(&doc, 1, "np", "4");
+    testutil_assert_cell(&doc, 1, "np", "4");
     csv_doc_free(&doc);
 }
 
