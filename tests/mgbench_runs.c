@@ -115,6 +115,9 @@ static void test_follows_replaced_file(void)
     snprintf(fresh, sizeof fresh, "%s/fresh.csv", dir);
     mgb_run_row r = sample_row();
     CU_ASSERT_FATAL(mgb_runs_append(path, &r, err, sizeof err) == 0);
+    /* Read before locking: closing any descriptor of a file drops this
+     * process's record locks on it (POSIX), so no read may follow. */
+    char *old = mgbt_read_file(path, NULL);
     int fd = open(path, O_RDWR);
     struct flock lk = {.l_type = F_WRLCK, .l_whence = SEEK_SET, .l_start = 0, .l_len = 0};
     CU_ASSERT_FATAL(fd >= 0 && fcntl(fd, F_SETLKW, &lk) == 0);
@@ -125,7 +128,6 @@ static void test_follows_replaced_file(void)
         _exit(mgb_runs_append(path, &child, err, sizeof err) == 0 ? 0 : 1);
     }
     usleep(200000); /* the child now waits for the lock on the old file */
-    char *old = mgbt_read_file(path, NULL);
     FILE *f = fopen(fresh, "w");
     CU_ASSERT_FATAL(old && f);
     fputs(old, f);

@@ -219,7 +219,7 @@ static void test_pull_imports(void)
     char args[3 * PATH_MAX];
     snprintf(args, sizeof args,
              "--pull '%s import extrap %s/tests/fixtures/import/real/extrap_strong_scaling.txt "
-             "--campaign nightly-demo --cluster ci-2core'", bin, root);
+             "--map x=np --campaign nightly-demo --cluster ci-2core'", bin, root);
     int rc = nightly(&out, args);
     if (rc != 0)
         fprintf(stderr, "\n%s\n", out ? out : "");

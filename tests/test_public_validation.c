@@ -337,13 +337,28 @@ static size_t imported_regions(const char *archive, const char *campaign,
     char *text = testutil_read_file(path);
     CU_ASSERT_PTR_NOT_NULL_FATAL(text);
     CU_ASSERT_TRUE_FATAL(csv_parse_buffer(text, strlen(text), path, &doc, &diags));
-    int name = column(&doc, "name"), response = column(&doc, "response");
-    CU_ASSERT_FATAL(name >= 0 && response >= 0 && doc.nrows - 1 <= MAX_REGIONS);
+    int response = column(&doc, "response");
+    CU_ASSERT_FATAL(response >= 0);
+    /* Import adds one default experiment per response and per value of
+     * the other parameters (relearn's n): a region is a response, named as
+     * import names a one-group experiment (the names the issue-time
+     * estimates were recorded under). */
+    size_t n = 0;
     for (size_t i = 1; i < doc.nrows; i++) {
-        snprintf(names[i - 1], 160, "%s", doc.rows[i].fields[name].text);
-        snprintf(responses[i - 1], 160, "%s", doc.rows[i].fields[response].text);
+        const char *r = doc.rows[i].fields[response].text;
+        bool seen = false;
+        for (size_t k = 0; k < n && !seen; k++)
+            seen = strcmp(responses[k], r) == 0;
+        if (seen)
+            continue;
+        CU_ASSERT_FATAL(n < MAX_REGIONS);
+        snprintf(responses[n], 160, "%s", r);
+        if (strcmp(r, "time_s") == 0)
+            snprintf(names[n], 160, "scaling");
+        else
+            snprintf(names[n], 160, "scaling-%s", r);
+        n++;
     }
-    size_t n = doc.nrows - 1;
     csv_doc_free(&doc);
     diag_free(&diags);
     free(text);
