@@ -131,6 +131,78 @@ static void test_validated_before_written(void)
     CU_ASSERT_NOT_EQUAL(stat(fresh, &st), 0);
 }
 
+/* --map onto a column with rules of its own (rep, engine, nodes) and a
+ * value that breaks them: refused at the cell, nothing written. */
+static void test_mapped_columns_checked(void)
+{
+    char arch[600], src[1024];
+    make_archive("m", arch, sizeof arch);
+    snprintf(src, sizeof src, "%s/m.csv", tmp);
+    write_file(src, "procs,runtime,x\n4,3.1,abc\n");
+    static const char *const targets[] = {"rep", "engine", "nodes", "date"};
+    for (size_t i = 0; i < sizeof targets / sizeof targets[0]; i++) {
+        char fmt[512];
+        snprintf(fmt, sizeof fmt, "import csv %%s --archive %%s --campaign base --cluster c9 "
+                                  "--map procs=np,runtime=time_s,x=%s", targets[i]);
+        refused_unchanged(arch, "runs.csv:4:", fmt, src, arch);
+    }
+}
+
+/* A file cut inside its last number (no line end) is refused at its end;
+ * --allow-truncated takes it as it is. */
+static void test_truncated_refused(void)
+{
+    char arch[600], src[1024], *out = NULL;
+    make_archive("t", arch, sizeof arch);
+    snprintf(src, sizeof src, "%s/t.csv", tmp);
+    write_file(src, "procs,runtime\n4,3.1\n8,1.94292e+0");
+    refused_unchanged(arch, "t.csv:3:13: the file ends inside its last line",
+                      "import csv %s --archive %s --campaign base --cluster c1 "
+                      "--map procs=np,runtime=time_s",
+                      src, arch);
+    CU_ASSERT_EQUAL(testutil_perfcast_run(&out, "import csv %s --archive %s --campaign base "
+                                                "--cluster c1 --map procs=np,runtime=time_s "
+                                                "--allow-truncated",
+                                          src, arch), 0);
+    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "imported 2 new runs"));
+    free(out);
+}
+
+/* A 100 KB region name: the default experiment names it whole (it was cut
+ * at 255 bytes, and the campaign did not load), and check accepts it. */
+static void test_long_names_whole(void)
+{
+    char arch[600], src[1024], *out = NULL;
+    snprintf(arch, sizeof arch, "%s/long", tmp);
+    snprintf(src, sizeof src, "%s/long.txt", tmp);
+    size_t n = 100000;
+    char *text = malloc(n + 200);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+    int head = snprintf(text, 200, "PARAMETER p\nPOINTS 2 4 8\nREGION ");
+    memset(text + head, 'r', n);
+    /* Two regions, so each time is time_<region>_s. */
+    snprintf(text + head + n, 200, "\nMETRIC time\nDATA 4\nDATA 2\nDATA 1\n"
+                                   "REGION short\nMETRIC time\nDATA 8\nDATA 4\nDATA 2\n");
+    write_file(src, text);
+    free(text);
+    CU_ASSERT_EQUAL(testutil_perfcast_run(&out, "import extrap %s --archive %s --campaign c",
+                                          src, arch), 0);
+    free(out);
+    CU_ASSERT_EQUAL(testutil_perfcast_run(&out, "check --archive %s", arch), 0);
+    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "; 0 problems"));
+    free(out);
+    char path[1200];
+    snprintf(path, sizeof path, "%s/c/experiments.csv", arch);
+    char *exps = testutil_read_file(path);
+    size_t run = 0, longest = 0;
+    for (const char *p = exps; p && *p; p++) {
+        run = *p == 'r' ? run + 1 : 0;
+        longest = run > longest ? run : longest;
+    }
+    CU_ASSERT_EQUAL(longest, n);
+    free(exps);
+}
+
 /* Names that would leave the archive or write into its .git. */
 static void test_reserved_names(void)
 {
@@ -373,6 +445,9 @@ int main(void)
     static const testutil_test tests[] = {
         {"refused before anything is written", test_validated_before_written},
         {"reserved campaign names", test_reserved_names},
+        {"mapped columns checked before writing", test_mapped_columns_checked},
+        {"a file cut in its last line", test_truncated_refused},
+        {"long names written whole", test_long_names_whole},
         {"links in place of archive files", test_links_refused},
         {"a planted temporary link is not followed", test_planted_temp_link},
         {"no row twice in one command", test_no_duplicates},
