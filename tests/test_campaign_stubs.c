@@ -148,9 +148,19 @@ int main(void)
     };
     static const testutil_suite suites[] = {{"campaign-stubs", tests}, {NULL, NULL}};
     if (!find_mgbench()) {
-        printf("test_campaign_stubs: no mgbench built (make mgbench): nothing checked\n");
-        return 0;
+        /* make check builds mgbench before this test (mgbench/module.mk). */
+        fprintf(stderr, "test_campaign_stubs: no mgbench built (make mgbench)\n");
+        return 1;
     }
+    /* Under SAN=1 mgbench keeps AddressSanitizer and UBSan but not leak
+     * detection: Open MPI leaves allocations of unloaded plug-ins behind at
+     * MPI_Finalize (tests/mgbench_testlib.c does the same). The container's
+     * shared memory transport may not cross-map memory either. */
+    const char *asan = getenv("ASAN_OPTIONS");
+    char opts[1024];
+    snprintf(opts, sizeof opts, "%s%sdetect_leaks=0", asan ? asan : "", asan && *asan ? ":" : "");
+    setenv("ASAN_OPTIONS", opts, 1);
+    setenv("OMPI_MCA_btl_vader_single_copy_mechanism", "none", 0);
     char *out = NULL;
     if (!testutil_temp_dir(dir, sizeof dir) ||
         testutil_run_commandf(&out, "mkdir -p %s/a && cp archive/clusters.csv %s/a/", dir, dir) != 0)
