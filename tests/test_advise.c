@@ -177,16 +177,16 @@ static double law_time(const law *l, double np, double rows)
     return l->k * w + 0.01 + (np > 1 ? l->c + l->d * log2(np) + l->g * w : 0);
 }
 
-static void add_runs(FILE *f, const char *cluster, const law *l)
+static void add_runs(FILE *f, const char *cluster, const char *code, const law *l)
 {
     const double rows[] = {32, 64, 128, 256, 512}, nps[] = {1, 2, 4};
     for (size_t i = 0; i < 5; i++)
         for (size_t k = 0; k < 3; k++)
-            fprintf(f, "%s,mg,%g,%.17g,%.17g,%.17g,%.17g\n", cluster, nps[k], nps[k] * rows[i], LEN,
+            fprintf(f, "%s,%s,%g,%.17g,%.17g,%.17g,%.17g\n", cluster, code, nps[k], nps[k] * rows[i], LEN,
                     MBPP * rows[i] * LEN, law_time(l, nps[k], rows[i]));
 }
 
-static bool make_archive(char *dir, size_t len)
+static bool make_archive_of(const char *code, char *dir, size_t len)
 {
     char path[512];
     if (!testutil_temp_dir(dir, len))
@@ -203,9 +203,14 @@ static bool make_archive(char *dir, size_t len)
     if (!f)
         return false;
     fputs("cluster,code,np,na,nb,work_mb,time_s\n", f);
-    add_runs(f, "F", &LF);
-    add_runs(f, "S", &LS);
+    add_runs(f, "F", code, &LF);
+    add_runs(f, "S", code, &LS);
     return fclose(f) == 0;
+}
+
+static bool make_archive(char *dir, size_t len)
+{
+    return make_archive_of("mg", dir, len);
 }
 
 static void test_models_rank_and_limits(void)
@@ -265,12 +270,75 @@ static void test_models_rank_and_limits(void)
     testutil_remove_dir(dir);
 }
 
+/* Whether mgbench could run an option's row: a strip whose rows divide
+ * by its processes, or a split with whole, even rows per process of at
+ * least 2 on each side (mgbench/config.c). */
+static bool mgbench_could_run(char cells[][400])
+{
+    double na = atof(cells[C_NA]), np[2] = {0, 0}, rows[2] = {0, 0};
+    int sides = sscanf(cells[C_NP], "%lf;%lf", &np[0], &np[1]);
+    sscanf(cells[C_ROWS], "%lf;%lf", &rows[0], &rows[1]);
+    if (sides == 1)
+        return fmod(na, np[0]) == 0;
+    for (int i = 0; i < 2; i++)
+        if (rows[i] < 2 || fmod(rows[i], 2) != 0)
+            return false;
+    return np[0] * rows[0] + np[1] * rows[1] == na;
+}
+
+/* Runs of mgbench: advise ranks only options mgbench can run. On 16 + 16
+ * processes the split is the best over even rows per process (over whole
+ * rows the model's optimum is 173 + 83 rows, odd, which mgbench refuses);
+ * 20 rows on 3 + 3 processes cannot be run at all (alone or split) and are
+ * listed as such, never ranked. */
+static void test_mgbench_runnable(void)
+{
+    char dir[256], *out = NULL, both[C_N][400];
+    CU_ASSERT_TRUE_FATAL(make_archive_of("mgbench", dir, sizeof dir));
+    CU_ASSERT_EQUAL_FATAL(testutil_perfcast_run(&out, "advise --archive %s --size 4096x1024 "
+                                                      "--free F:16,S:16 --format csv",
+                                                dir), 0);
+    CU_ASSERT_TRUE_FATAL(csv_row(out, "F:16 + S:16", both, C_N));
+    double best = INFINITY, best_whole = INFINITY;
+    for (double r = 1; 16 * r < 4096; r++) {
+        double rb = (4096 - 16 * r) / 16;
+        double t = fmax(law_time(&LF, 16, r), law_time(&LS, 16, rb));
+        if (rb == floor(rb))
+            best_whole = fmin(best_whole, t);
+        if (fmod(r, 2) == 0 && rb == floor(rb) && fmod(rb, 2) == 0 && rb >= 2)
+            best = fmin(best, t);
+    }
+    CU_ASSERT_TRUE(mgbench_could_run(both));
+    CU_ASSERT_TRUE(best > best_whole); /* the case shows a difference */
+    CU_ASSERT_TRUE(testutil_rel_diff(atof(both[C_TIME]), best) < 1e-8);
+    CU_ASSERT_PTR_NOT_NULL(strstr(both[C_SOURCE], "split mgbench can run"));
+    printf("\n  mgbench split: %s rows per process, %.6g s (best over whole rows %.6g s)\n",
+           both[C_ROWS], atof(both[C_TIME]), best_whole);
+    free(out);
+
+    CU_ASSERT_EQUAL_FATAL(testutil_perfcast_run(&out, "advise --archive %s --size 20x1024 "
+                                                      "--free F:3,S:3 --format csv",
+                                                dir), 0);
+    static const char *const names[] = {"F:3", "S:3", "F:3 + S:3"};
+    for (size_t i = 0; i < 3; i++) {
+        char cells[C_N][400];
+        CU_ASSERT_TRUE_FATAL(csv_row(out, names[i], cells, C_N));
+        CU_ASSERT_STRING_EQUAL(cells[C_FEASIBLE], "no");
+        CU_ASSERT_PTR_NOT_NULL(strstr(cells[C_REASON], "mgbench cannot run"));
+        CU_ASSERT_STRING_EQUAL(cells[C_RANK_FAST], "");
+        CU_ASSERT_STRING_EQUAL(cells[C_RANK_CHEAP], "");
+    }
+    free(out);
+    testutil_remove_dir(dir);
+}
+
 int main(void)
 {
     static const testutil_test tests[] = {
         {"Table I: B alone infeasible", test_table1_b_alone_infeasible},
         {"Scenario 2 cost ratio", test_scenario2_cost_ratio},
         {"splits run over Ethernet only", test_pairs_over_ethernet_only},
+        {"mgbench: only runnable options ranked", test_mgbench_runnable},
         {"usage and input errors", test_usage_and_input_errors},
         {"models, ranking, deadline, budget, memory", test_models_rank_and_limits},
         {NULL, NULL},

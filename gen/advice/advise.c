@@ -9,6 +9,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "gen/advice/runnable.h"
 #include "gen/fit/meshrows.h"
 #include "models/multicluster.h"
 
@@ -244,6 +245,13 @@ static double rows_capacity(const advise_ctx *ctx, const cluster_info *c, double
 }
 
 /* The strip model on one cluster; false (with the reason in o->source). */
+/* Whether the options are runs of mgbench, whose rules on rows per
+ * process advise then keeps (gen/advice/runnable.h). */
+static bool runs_mgbench(const advise_ctx *ctx)
+{
+    return ctx->code && strcmp(ctx->code, "mgbench") == 0;
+}
+
 static bool model_single(advise_ctx *ctx, advise_option *o)
 {
     const stripfit *f = stripfits_get(&ctx->fits, o->cluster[0]->name, ctx->code, o->nb);
@@ -263,8 +271,38 @@ static bool model_single(advise_ctx *ctx, advise_option *o)
     return true;
 }
 
-/* The multi-cluster model with the balanced split; false with the reason. */
-static bool model_split(advise_ctx *ctx, advise_option *o, bool *too_big)
+/* Most rows-per-process counts of side A tried for a split mgbench can
+ * run: beyond it the search would outlast the answer's use. */
+enum { MAX_SPLIT_TRIES = 1000000 };
+
+/* The split mgbench can run (gen/advice/runnable.h; side A's rows a
+ * multiple of the quantum) with the least predicted time, within each
+ * side's memory; false when there is none. */
+static bool best_runnable_split(const multicluster_side sides[2], double nb, double na,
+                                const multicluster_balance_options *bo,
+                                multicluster_prediction *best)
+{
+    double np[2] = {sides[0].np, sides[1].np}, step = runnable_split_step(bo->quantum);
+    bool found = false;
+    for (double ra = step, tries = 0; np[0] * ra < na && ra <= bo->max_rows[0] &&
+                                      tries < MAX_SPLIT_TRIES;
+         ra += step, tries++) {
+        double rows[2] = {ra, (na - np[0] * ra) / np[1]};
+        multicluster_prediction p;
+        if (!runnable_split(np, rows, na) || rows[1] > bo->max_rows[1] ||
+            !multicluster_predict(sides, nb, rows, &p))
+            continue;
+        if (!found || p.time_s < best->time_s)
+            *best = p;
+        found = true;
+    }
+    return found;
+}
+
+/* The multi-cluster model with the balanced split (for mgbench, the best
+ * split it can run); false with the reason, and *excluded set when the
+ * option cannot be run at all. */
+static bool model_split(advise_ctx *ctx, advise_option *o, bool *too_big, const char **excluded)
 {
     multicluster_side sides[2];
     for (int i = 0; i < 2; i++) {
@@ -285,12 +323,23 @@ static bool model_split(advise_ctx *ctx, advise_option *o, bool *too_big)
                  *too_big ? "' memory" : "");
         return false;
     }
+    const char *rounded = "";
+    if (runs_mgbench(ctx) && !runnable_split(o->np, p.rows, o->na)) {
+        if (!best_runnable_split(sides, o->nb, o->na, &bo, &p)) {
+            *excluded = "mgbench cannot run any split of these rows over these processes "
+                        "(--split needs whole, even rows per process, at least 2, on each side)";
+            snprintf(o->source, sizeof o->source, "%s", *excluded);
+            return false;
+        }
+        rounded = ", the nearest split mgbench can run";
+    }
     o->rows[0] = p.rows[0];
     o->rows[1] = p.rows[1];
     o->time_s = p.time_s;
     snprintf(o->source, sizeof o->source,
-             "multi-cluster model, balanced split (TA %.4g s, TB %.4g s)%s; Tcomp %s and %s",
-             p.side[0].time_s, p.side[1].time_s, p.uneven ? ", rows uneven across processes" : "",
+             "multi-cluster model, balanced split%s (TA %.4g s, TB %.4g s)%s; Tcomp %s and %s",
+             rounded, p.side[0].time_s, p.side[1].time_s,
+             p.uneven && !rounded[0] ? ", rows uneven across processes" : "",
              mesh_match_text(p.side[0].tcomp_match), mesh_match_text(p.side[1].tcomp_match));
     return true;
 }
@@ -303,8 +352,9 @@ static void name_option(advise_option *o)
                                  i ? " + " : "", o->cluster[i]->name, o->np[i]);
 }
 
-/* Memory, costing and the feasibility verdict once time and rows are known. */
-static void assess(advise_ctx *ctx, advise_option *o, bool too_big)
+/* Memory, costing and the feasibility verdict once time and rows are
+ * known; excluded (NULL: none) says why the option cannot run at all. */
+static void assess(advise_ctx *ctx, advise_option *o, bool too_big, const char *excluded)
 {
     costing_side sides[2];
     for (int i = 0; i < o->nsides; i++) {
@@ -318,11 +368,12 @@ static void assess(advise_ctx *ctx, advise_option *o, bool too_big)
     if (!isfinite(o->time_s)) {
         o->cost.cost = o->cost.core_hours = NAN;
     }
-    o->feasible = o->cost.fit != COSTING_TOO_BIG && !too_big;
+    o->feasible = o->cost.fit != COSTING_TOO_BIG && !too_big && !excluded;
     if (!o->feasible)
         snprintf(o->reason, sizeof o->reason, "%s",
-                 o->cost.fit == COSTING_TOO_BIG ? o->cost.reason
-                                                : "no row split fits both sides' memory");
+                 excluded                          ? excluded
+                 : o->cost.fit == COSTING_TOO_BIG ? o->cost.reason
+                                                   : "no row split fits both sides' memory");
 }
 
 /* Evaluate with the given starting rows per process (used when no model
@@ -343,10 +394,15 @@ static void evaluate_rows(advise_ctx *ctx, int nsides, const cluster_info *const
     }
     name_option(o);
     bool too_big = false;
-    bool modelled = nsides == 1 ? model_single(ctx, o) : model_split(ctx, o, &too_big);
-    if (!modelled && !too_big)
+    const char *excluded = NULL;
+    if (nsides == 1 && runs_mgbench(ctx) && !runnable_strip(np[0], na))
+        excluded = "mgbench cannot run it: the rows are not divisible by the processes "
+                   "(each owns na/np whole rows)";
+    bool modelled = nsides == 1 ? model_single(ctx, o)
+                                : model_split(ctx, o, &too_big, &excluded);
+    if (!modelled && !too_big && !excluded)
         published(ctx, o);
-    assess(ctx, o, too_big);
+    assess(ctx, o, too_big, excluded);
 }
 
 void advise_evaluate(advise_ctx *ctx, int nsides, const cluster_info *const *c,

@@ -46,6 +46,9 @@ static const char usage[] =
     "  --archive DIR         the archive folder (default: archive)\n"
     "  --format F            text (default), csv or json\n"
     "  --help                this text\n"
+    "For runs of mgbench, only options mgbench can run are ranked: a strip whose\n"
+    "rows divide by its processes, a split with whole, even rows per process (at\n"
+    "least 2) on each side; the others are listed as infeasible with the reason.\n"
     "Exit status: 0 ok, 1 input problems (unknown cluster, ambiguous code), 2 usage.\n";
 
 #define MAX_FREE 16
