@@ -25,7 +25,9 @@
  * that records any problem imports nothing (no half-imported file).
  *
  * Ownership: an import_rows owns every string in it; import_rows_free
- * releases them. Strings passed in are copied.
+ * releases them (and may be called again: it leaves an empty table).
+ * Strings passed in are copied; a cell returned by import_rows_get lives
+ * as long as the table.
  */
 #ifndef PERFCAST_IMPORT_H
 #define PERFCAST_IMPORT_H
@@ -34,6 +36,8 @@
 #include <stddef.h>
 
 #include "gen/base/diag.h"
+
+typedef struct import_arena import_arena;
 
 typedef struct {
     char **names;   /* column names (runs.csv header), in order of first use */
@@ -45,6 +49,13 @@ typedef struct {
     size_t nresponses;
     char **notes;   /* lines for the campaign README (units, what was skipped) */
     size_t nnotes;
+    /* Private to import_rows.c: cells and row arrays live in an arena (a
+     * million rows are millions of cells, and one allocation each cost
+     * several times the file in memory); names are found by a hash. */
+    import_arena *arena;
+    size_t rows_cap;
+    size_t *name_slots;   /* column index + 1 by hash of its name; 0 = free */
+    size_t nname_slots;
 } import_rows;
 
 /* A source column renamed to a runs.csv column: --map from=to. */

@@ -219,18 +219,18 @@ static bool put_cell(rbuf *out, const char *s)
     return ok && rbuf_putc(out, '"');
 }
 
-static bool put_row(rbuf *out, char *const *cells, size_t ncols)
+bool csv_text_put_row(rbuf *out, const char *const *cells, size_t ncols)
 {
     bool ok = true;
     for (size_t c = 0; ok && c < ncols; c++)
         ok = (c == 0 || rbuf_putc(out, ',')) && put_cell(out, cells[c]);
-    return ok && rbuf_putc(out, '\n');
+    return ok && rbuf_putc(out, '\n') && !out->oom;
 }
 
 bool csv_text_serialize(const csv_text *t, rbuf *out)
 {
-    bool ok = put_row(out, t->header, t->ncols);
+    bool ok = csv_text_put_row(out, (const char *const *)t->header, t->ncols);
     for (size_t r = 0; ok && r < t->nrows; r++)
-        ok = put_row(out, t->rows[r], t->ncols);
+        ok = csv_text_put_row(out, (const char *const *)t->rows[r], t->ncols);
     return ok && !out->oom;
 }

@@ -52,6 +52,10 @@ long csv_text_find_row(const csv_text *t, char *const *cells);
  * out of memory. */
 bool csv_text_add_row(csv_text *t, char **cells);
 
+/* One row of n cells as a CSV line: RFC 4180 quoting (only where a cell
+ * holds a comma, quote, CR or LF), LF end. False when out of memory. */
+bool csv_text_put_row(rbuf *out, const char *const *cells, size_t n);
+
 /* The whole file: header, then every row, RFC 4180 quoting, LF ends. */
 bool csv_text_serialize(const csv_text *t, rbuf *out);
 

@@ -9,42 +9,111 @@
 #include <string.h>
 
 #include "gen/base/config_index.h"
+#include "gen/base/hash.h"
 #include "gen/import/import_lines.h"
 
 enum { MAX_LEVELS = 64 };
 
 /* One group of runs: the same value in every grouping column. */
 typedef struct {
-    size_t row;                /* a row of the group, for its values */
+    uint64_t hash;             /* of its key cells */
+    char **key;                /* the grouping cells (copies) */
     double levels[MAX_LEVELS]; /* distinct process counts that measured the response */
     size_t nlevels;
     double largest;
 } run_group;
 
+/* The groups of the rows that measured one response column. */
 typedef struct {
-    const csv_text *runs;
-    long procs;          /* the process count's column */
-    size_t *cols;        /* grouping columns */
-    size_t ncols;
+    size_t column;
     run_group groups[IMPORT_MAX_GROUPS];
     size_t ngroups;
     bool too_many;
-} grouping;
+} response_groups;
+
+struct import_groups {
+    char **header;       /* copies of runs.csv's column names */
+    size_t ncols;
+    long procs;          /* the process count's column, -1 none */
+    size_t *cols;        /* grouping columns */
+    size_t ngroup_cols;
+    response_groups *per; /* one per response found in the header */
+    size_t nper;
+};
 
 static const char *const keys[8] = {"name",  "model",  "response", "formula",
                                     "train", "target", "title",    "options"};
 
-/* Every identifying column but the process count and tag_* labels. */
-static bool choose_columns(grouping *g)
+/* ------------------------------------------------------------------ */
+/* Gathering                                                           */
+
+static long header_index(char *const *header, size_t ncols, const char *name)
 {
-    const csv_text *t = g->runs;
-    g->cols = malloc((t->ncols ? t->ncols : 1) * sizeof *g->cols);
-    if (!g->cols)
-        return false;
-    for (size_t c = 0; c < t->ncols; c++)
-        if ((long)c != g->procs && config_is_identifying(t->header[c]) &&
-            strncmp(t->header[c], "tag_", 4) != 0)
-            g->cols[g->ncols++] = c;
+    for (size_t c = 0; c < ncols; c++)
+        if (strcmp(header[c], name) == 0)
+            return (long)c;
+    return -1;
+}
+
+import_groups *import_groups_new(char *const *header, size_t ncols, const char *procs,
+                                 char *const *responses, size_t nresponses)
+{
+    import_groups *g = calloc(1, sizeof *g);
+    bool ok = g && (g->header = calloc(ncols ? ncols : 1, sizeof *g->header)) &&
+              (g->cols = malloc((ncols ? ncols : 1) * sizeof *g->cols)) &&
+              (g->per = calloc(nresponses ? nresponses : 1, sizeof *g->per));
+    for (size_t c = 0; ok && c < ncols; c++, g->ncols++)
+        ok = (g->header[c] = strdup(header[c])) != NULL;
+    if (!ok) {
+        import_groups_free(g);
+        return NULL;
+    }
+    g->procs = header_index(header, ncols, procs);
+    for (size_t c = 0; c < ncols; c++)
+        if ((long)c != g->procs && config_is_identifying(header[c]) &&
+            strncmp(header[c], "tag_", 4) != 0)
+            g->cols[g->ngroup_cols++] = c;
+    for (size_t i = 0; i < nresponses; i++) {
+        long rc = header_index(header, ncols, responses[i]);
+        if (rc >= 0)
+            g->per[g->nper++].column = (size_t)rc;
+    }
+    return g;
+}
+
+void import_groups_free(import_groups *g)
+{
+    if (!g)
+        return;
+    for (size_t i = 0; i < g->nper; i++)
+        for (size_t k = 0; k < g->per[i].ngroups; k++) {
+            for (size_t c = 0; c < g->ngroup_cols; c++)
+                free(g->per[i].groups[k].key[c]);
+            free(g->per[i].groups[k].key);
+        }
+    for (size_t c = 0; c < g->ncols; c++)
+        free(g->header[c]);
+    free(g->header);
+    free(g->cols);
+    free(g->per);
+    free(g);
+}
+
+static uint64_t key_hash(const import_groups *g, const char *const *cells)
+{
+    uint64_t h = 0;
+    for (size_t k = 0; k < g->ngroup_cols; k++) {
+        const char *v = cells[g->cols[k]];
+        h = hash_bytes(v, strlen(v) + 1, h);
+    }
+    return h;
+}
+
+static bool same_key(const import_groups *g, const run_group *grp, const char *const *cells)
+{
+    for (size_t k = 0; k < g->ngroup_cols; k++)
+        if (strcmp(grp->key[k], cells[g->cols[k]]) != 0)
+            return false;
     return true;
 }
 
@@ -59,49 +128,55 @@ static void add_level(run_group *grp, double np)
         grp->largest = np;
 }
 
-/* The groups of the rows that measured column resp. Keys go into a
- * csv_text of the grouping columns, whose row set finds them again. */
-static bool group_rows(grouping *g, size_t resp)
+/* A new group keyed by cells; false when out of memory. */
+static bool new_group(const import_groups *g, response_groups *rg, uint64_t h,
+                      const char *const *cells)
 {
-    csv_text keys_seen = {0};
-    keys_seen.ncols = g->ncols;
-    bool ok = true;
-    for (size_t r = 0; ok && r < g->runs->nrows && !g->too_many; r++) {
-        char **row = g->runs->rows[r];
-        double np;
-        if (!row[resp][0] || !import_number(row[g->procs], &np))
-            continue;
-        char **key = csv_text_blank_row(g->ncols);
-        for (size_t k = 0; key && k < g->ncols; k++)
-            ok = csv_text_set_cell(key, k, row[g->cols[k]]) && ok;
-        ok = ok && key;
-        long found = ok ? csv_text_find_row(&keys_seen, key) : -1;
-        if (ok && found < 0 && g->ngroups == IMPORT_MAX_GROUPS) {
-            g->too_many = true;
-            csv_text_free_row(key, g->ncols);
-        } else if (ok && found < 0) {
-            g->groups[g->ngroups] = (run_group){.row = r, .largest = np};
-            found = (long)g->ngroups++;
-            ok = csv_text_add_row(&keys_seen, key);
-        } else {
-            csv_text_free_row(key, g->ncols);
-        }
-        if (ok && !g->too_many)
-            add_level(&g->groups[found], np);
-    }
-    keys_seen.header = NULL;
-    csv_text_free(&keys_seen);
+    run_group *grp = &rg->groups[rg->ngroups];
+    *grp = (run_group){.hash = h, .key = calloc(g->ngroup_cols ? g->ngroup_cols : 1,
+                                                sizeof *grp->key)};
+    bool ok = grp->key != NULL;
+    for (size_t k = 0; ok && k < g->ngroup_cols; k++)
+        ok = (grp->key[k] = strdup(cells[g->cols[k]])) != NULL;
+    rg->ngroups++; /* freed with the others, also when incomplete */
     return ok;
 }
 
-/* "col == value && ..." of group grp, for filters; " cluster=x, size=100"
+bool import_groups_add(import_groups *g, const char *const *cells)
+{
+    double np;
+    if (g->procs < 0 || !import_number(cells[g->procs], &np))
+        return true;
+    uint64_t h = key_hash(g, cells);
+    for (size_t i = 0; i < g->nper; i++) {
+        response_groups *rg = &g->per[i];
+        if (!cells[rg->column][0] || rg->too_many)
+            continue;
+        size_t k = 0;
+        while (k < rg->ngroups && !(rg->groups[k].hash == h && same_key(g, &rg->groups[k], cells)))
+            k++;
+        if (k == rg->ngroups && k == IMPORT_MAX_GROUPS) {
+            rg->too_many = true;
+            continue;
+        }
+        if (k == rg->ngroups && !new_group(g, rg, h, cells))
+            return false;
+        add_level(&rg->groups[k], np);
+    }
+    return true;
+}
+
+/* ------------------------------------------------------------------ */
+/* The experiments                                                     */
+
+/* "col == value && ..." of group grp, for filters; "cluster=x, size=100"
  * for titles. A text value holding both quote characters cannot be written
  * (false). */
-static bool group_filter(const grouping *g, const run_group *grp, rbuf *filter, rbuf *label)
+static bool group_filter(const import_groups *g, const run_group *grp, rbuf *filter,
+                         rbuf *label)
 {
-    for (size_t k = 0; k < g->ncols; k++) {
-        const char *name = g->runs->header[g->cols[k]];
-        const char *v = g->runs->rows[grp->row][g->cols[k]];
+    for (size_t k = 0; k < g->ngroup_cols; k++) {
+        const char *name = g->header[g->cols[k]], *v = grp->key[k];
         double num;
         rbuf_printf(label, "%s%s=%s", k ? ", " : "", name, v);
         if (k)
@@ -168,50 +243,39 @@ static bool add_experiment(csv_text *e, rbuf v[8])
     return csv_text_add_row(e, row);
 }
 
-/* The experiments of response column resp, one per group. */
-static bool add_for_response(const import_request *req, import_rows *rows, grouping *g,
-                             const char *resp, const char *procs, csv_text *e, long name_col)
+/* One group's experiment, unless its name is there already. */
+static bool add_group(const import_request *req, import_rows *rows, const import_groups *g,
+                      const response_groups *rg, size_t i, const char *procs, csv_text *e,
+                      long name_col)
 {
-    long rc = csv_text_column(g->runs, resp);
-    g->ngroups = 0;
-    g->too_many = false;
-    if (rc < 0 || !group_rows(g, (size_t)rc))
-        return rc < 0;
-    if (g->too_many)
-        return import_rows_note(rows, "`%s`: the runs form more than %d configurations "
-                                "besides the process count; no default experiment was added "
-                                "(write one per configuration you want predicted).",
-                                resp, IMPORT_MAX_GROUPS);
+    const char *resp = g->header[rg->column];
+    rbuf filter, label, v[8];
+    rbuf_init(&filter);
+    rbuf_init(&label);
+    for (size_t k = 0; k < 8; k++)
+        rbuf_init(&v[k]);
     bool ok = true;
-    for (size_t i = 0; ok && i < g->ngroups; i++) {
-        rbuf filter, label, v[8];
-        rbuf_init(&filter);
-        rbuf_init(&label);
-        for (size_t k = 0; k < 8; k++)
-            rbuf_init(&v[k]);
-        if (!group_filter(g, &g->groups[i], &filter, &label))
-            ok = import_rows_note(rows, "`%s`: a configuration whose text holds both quote "
-                                  "characters got no default experiment.", resp);
-        else
-            experiment_values(req, resp, procs, &g->groups[i], i, g->ngroups,
-                              g->ngroups > 1 ? rbuf_str(&filter) : "",
-                              g->ngroups > 1 ? rbuf_str(&label) : "", v);
-        bool oom = false;
-        for (size_t k = 0; k < 8; k++)
-            oom |= v[k].oom;
-        if (ok && !oom && v[0].len && !has_name(e, name_col, rbuf_str(&v[0])))
-            ok = add_experiment(e, v);
-        ok = ok && !oom;
-        rbuf_free(&filter);
-        rbuf_free(&label);
-        for (size_t k = 0; k < 8; k++)
-            rbuf_free(&v[k]);
-    }
-    return ok;
+    if (!group_filter(g, &rg->groups[i], &filter, &label))
+        ok = import_rows_note(rows, "`%s`: a configuration whose text holds both quote "
+                              "characters got no default experiment.", resp);
+    else
+        experiment_values(req, resp, procs, &rg->groups[i], i, rg->ngroups,
+                          rg->ngroups > 1 ? rbuf_str(&filter) : "",
+                          rg->ngroups > 1 ? rbuf_str(&label) : "", v);
+    bool oom = false;
+    for (size_t k = 0; k < 8; k++)
+        oom |= v[k].oom;
+    if (ok && !oom && v[0].len && !has_name(e, name_col, rbuf_str(&v[0])))
+        ok = add_experiment(e, v);
+    rbuf_free(&filter);
+    rbuf_free(&label);
+    for (size_t k = 0; k < 8; k++)
+        rbuf_free(&v[k]);
+    return ok && !oom;
 }
 
 bool import_default_experiments(const import_request *req, import_rows *rows,
-                                const csv_text *runs, const char *procs,
+                                const import_groups *g, const char *procs,
                                 csv_text *experiments, diag_list *diags)
 {
     bool ok = true;
@@ -222,10 +286,19 @@ bool import_default_experiments(const import_request *req, import_rows *rows,
         diag_add(diags, "experiments.csv", 1, 1, "no 'name' column");
         return false;
     }
-    grouping g = {.runs = runs, .procs = csv_text_column(runs, procs)};
-    ok = ok && g.procs >= 0 && choose_columns(&g);
-    for (size_t i = 0; ok && i < rows->nresponses; i++)
-        ok = add_for_response(req, rows, &g, rows->responses[i], procs, experiments, name_col);
-    free(g.cols);
+    for (size_t r = 0; ok && r < g->nper; r++) {
+        const response_groups *rg = &g->per[r];
+        if (rg->too_many) {
+            ok = import_rows_note(rows, "`%s`: the runs form more than %d configurations "
+                                  "besides the process count; no default experiment was "
+                                  "added (write one per configuration you want predicted).",
+                                  g->header[rg->column], IMPORT_MAX_GROUPS);
+            continue;
+        }
+        for (size_t i = 0; ok && i < rg->ngroups; i++)
+            ok = add_group(req, rows, g, rg, i, procs, experiments, name_col);
+    }
+    if (!ok)
+        diag_add(diags, "experiments.csv", 0, 0, "out of memory");
     return ok;
 }

@@ -14,8 +14,13 @@
  * experiment, and a README note says so. An experiment already there (by
  * name) is kept as it is.
  *
- * Ownership: import_default_experiments adds rows to the caller's csv_text
- * and notes to the caller's import_rows.
+ * The rows are seen one at a time as runs.csv is written
+ * (import_groups_add), so no copy of the runs is kept: only each group's
+ * key and process counts.
+ *
+ * Ownership: import_groups_new returns groups the caller releases with
+ * import_groups_free; it copies what it keeps. import_default_experiments
+ * adds rows to the caller's csv_text and notes to the caller's import_rows.
  */
 #ifndef PERFCAST_IMPORT_EXPERIMENTS_H
 #define PERFCAST_IMPORT_EXPERIMENTS_H
@@ -27,12 +32,24 @@
 
 #define IMPORT_MAX_GROUPS 50
 
+typedef struct import_groups import_groups;
+
+/* Groups of runs.csv's rows, whose columns are header[0..ncols) and whose
+ * process count is the column procs, for each of the responses. NULL when
+ * out of memory. */
+import_groups *import_groups_new(char *const *header, size_t ncols, const char *procs,
+                                 char *const *responses, size_t nresponses);
+void import_groups_free(import_groups *g);
+
+/* Count one row of runs.csv (cells in header order, "" when empty). False
+ * when out of memory. */
+bool import_groups_add(import_groups *g, const char *const *cells);
+
 /* Add to experiments (experiments.csv as loaded, header made when new)
- * the default experiments of every response of rows over runs (runs.csv as
- * it will be written), whose process count column is procs. False when out
- * of memory or a name is too long (recorded in diags). */
+ * the default experiments of every response, one per group. False when
+ * out of memory (recorded in diags). */
 bool import_default_experiments(const import_request *req, import_rows *rows,
-                                const csv_text *runs, const char *procs,
+                                const import_groups *g, const char *procs,
                                 csv_text *experiments, diag_list *diags);
 
 #endif

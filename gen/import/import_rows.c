@@ -1,6 +1,7 @@
 /*
  * import_rows.c — the table every importer fills (see import.h).
  */
+#include "gen/base/hash.h"
 #include "gen/base/textout.h"
 #include "gen/import/import.h"
 
@@ -10,6 +11,47 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+
+/* A chunk of the arena; cells are carved from the newest one. */
+typedef struct arena_chunk {
+    struct arena_chunk *next;
+    size_t used, size;
+    char data[];
+} arena_chunk;
+
+struct import_arena {
+    arena_chunk *head;
+};
+
+enum { CHUNK_BYTES = 1 << 20 };
+
+/* n bytes aligned for pointers, from the arena; NULL when out of memory. */
+static void *arena_alloc(import_rows *t, size_t n)
+{
+    if (!t->arena && !(t->arena = calloc(1, sizeof *t->arena)))
+        return NULL;
+    n = (n + sizeof(void *) - 1) / sizeof(void *) * sizeof(void *);
+    arena_chunk *c = t->arena->head;
+    if (!c || c->size - c->used < n) {
+        size_t size = n > CHUNK_BYTES ? n : CHUNK_BYTES;
+        if (!(c = malloc(sizeof *c + size)))
+            return NULL;
+        *c = (arena_chunk){t->arena->head, 0, size};
+        t->arena->head = c;
+    }
+    void *p = c->data + c->used;
+    c->used += n;
+    return p;
+}
+
+static char *arena_strdup(import_rows *t, const char *s)
+{
+    size_t n = strlen(s) + 1;
+    char *copy = arena_alloc(t, n);
+    if (copy)
+        memcpy(copy, s, n);
+    return copy;
+}
 
 void import_rows_init(import_rows *t)
 {
@@ -25,10 +67,14 @@ static void free_strings(char **s, size_t n)
 
 void import_rows_free(import_rows *t)
 {
-    for (size_t r = 0; r < t->nrows; r++)
-        free_strings(t->rows[r], t->nrow_cols[r]);
+    for (arena_chunk *c = t->arena ? t->arena->head : NULL, *next; c; c = next) {
+        next = c->next;
+        free(c);
+    }
+    free(t->arena);
     free(t->rows);
     free(t->nrow_cols);
+    free(t->name_slots);
     free_strings(t->names, t->ncols);
     free_strings(t->responses, t->nresponses);
     free_strings(t->notes, t->nnotes);
@@ -51,26 +97,77 @@ static bool push_string(char ***items, size_t *n, const char *s)
 
 bool import_rows_add_row(import_rows *t)
 {
-    char ***rows = realloc(t->rows, (t->nrows + 1) * sizeof *rows);
-    if (!rows)
-        return false;
-    t->rows = rows;
-    size_t *widths = realloc(t->nrow_cols, (t->nrows + 1) * sizeof *widths);
-    if (!widths)
-        return false;
-    t->nrow_cols = widths;
+    if (t->nrows == t->rows_cap) {
+        size_t cap = t->rows_cap ? 2 * t->rows_cap : 256;
+        char ***rows = realloc(t->rows, cap * sizeof *rows);
+        if (!rows)
+            return false;
+        t->rows = rows;
+        size_t *widths = realloc(t->nrow_cols, cap * sizeof *widths);
+        if (!widths)
+            return false;
+        t->nrow_cols = widths;
+        t->rows_cap = cap;
+    }
     t->rows[t->nrows] = NULL;
     t->nrow_cols[t->nrows] = 0;
     t->nrows++;
     return true;
 }
 
+/* ------------------------------------------------------------------ */
+/* Column names by hash                                                */
+
+static size_t name_slot(const import_rows *t, const char *column)
+{
+    size_t i = (size_t)hash_bytes(column, strlen(column), 0) & (t->nname_slots - 1);
+    while (t->name_slots[i] && strcmp(t->names[t->name_slots[i] - 1], column) != 0)
+        i = (i + 1) & (t->nname_slots - 1);
+    return i;
+}
+
 static long column_index(const import_rows *t, const char *column)
 {
-    for (size_t c = 0; c < t->ncols; c++)
-        if (strcmp(t->names[c], column) == 0)
-            return (long)c;
-    return -1;
+    if (!t->nname_slots)
+        return -1;
+    size_t at = t->name_slots[name_slot(t, column)];
+    return at ? (long)at - 1 : -1;
+}
+
+/* Add a column; its index, or -1 when out of memory. */
+static long add_column(import_rows *t, const char *column)
+{
+    if (!push_string(&t->names, &t->ncols, column))
+        return -1;
+    if (2 * t->ncols > t->nname_slots) {
+        size_t n = t->nname_slots ? 2 * t->nname_slots : 16;
+        size_t *slots = calloc(n, sizeof *slots);
+        if (!slots)
+            return -1;
+        free(t->name_slots);
+        t->name_slots = slots;
+        t->nname_slots = n;
+        for (size_t c = 0; c < t->ncols; c++)
+            t->name_slots[name_slot(t, t->names[c])] = c + 1;
+    } else {
+        t->name_slots[name_slot(t, column)] = t->ncols;
+    }
+    return (long)t->ncols - 1;
+}
+
+/* Row r as wide as the table: the row's array is moved to a bigger one
+ * in the arena (the old one stays there unused: a row grows at most as
+ * often as the table gains columns). */
+static bool widen_row(import_rows *t, size_t r)
+{
+    char **cells = arena_alloc(t, t->ncols * sizeof *cells);
+    if (!cells)
+        return false;
+    for (size_t k = 0; k < t->ncols; k++)
+        cells[k] = k < t->nrow_cols[r] ? t->rows[r][k] : NULL;
+    t->rows[r] = cells;
+    t->nrow_cols[r] = t->ncols;
+    return true;
 }
 
 bool import_rows_set(import_rows *t, const char *column, const char *value)
@@ -78,25 +175,14 @@ bool import_rows_set(import_rows *t, const char *column, const char *value)
     if (t->nrows == 0)
         return false;
     long c = column_index(t, column);
-    if (c < 0) {
-        if (!push_string(&t->names, &t->ncols, column))
-            return false;
-        c = (long)t->ncols - 1;
-    }
-    size_t r = t->nrows - 1;
-    if ((size_t)c >= t->nrow_cols[r]) {
-        char **cells = realloc(t->rows[r], t->ncols * sizeof *cells);
-        if (!cells)
-            return false;
-        for (size_t k = t->nrow_cols[r]; k < t->ncols; k++)
-            cells[k] = NULL;
-        t->rows[r] = cells;
-        t->nrow_cols[r] = t->ncols;
-    }
-    char *copy = NULL;
-    if (value && *value && !(copy = strdup(value)))
+    if (c < 0 && (c = add_column(t, column)) < 0)
         return false;
-    free(t->rows[r][c]);
+    size_t r = t->nrows - 1;
+    if ((size_t)c >= t->nrow_cols[r] && !widen_row(t, r))
+        return false;
+    char *copy = NULL;
+    if (value && *value && !(copy = arena_strdup(t, value)))
+        return false;
     t->rows[r][c] = copy;
     return true;
 }

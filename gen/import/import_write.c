@@ -13,15 +13,18 @@
  */
 #include "gen/import/import.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "gen/base/csvread.h"
 #include "gen/base/fileio.h"
 #include "gen/import/import_csvtext.h"
 #include "gen/import/import_experiments.h"
 #include "gen/import/import_lines.h"
+#include "gen/import/import_rowset.h"
 #include "gen/import/import_txn.h"
 #include "gen/ingest/archive.h"
 #include "gen/ingest/campaign_settings.h"
@@ -127,43 +130,131 @@ static const char *imported_value(const import_request *req, const import_rows *
     return import_rows_get(rows, r, name);
 }
 
-/* Cells of imported row r in the order of t's header. */
-static char **imported_cells(const import_request *req, const import_rows *rows, size_t r,
-                             const csv_text *t, const char *procs)
+/* Merging into runs.csv, streamed: the old file's rows are read one at a
+ * time and written straight into the new text, then the imported rows,
+ * each unless the same line is there already (import_rowset). No cell is
+ * copied but into that text; the default experiments' groups are counted
+ * on the way (import_groups). */
+typedef struct {
+    const import_request *req;
+    const import_rows *rows;
+    const char *procs;
+    char **header;           /* the new file's columns: the old ones, then the new */
+    size_t ncols, old_ncols;
+    const char **cells;      /* scratch: one row's cells in header order */
+    rbuf *out;               /* the new runs.csv */
+    rbuf line;               /* scratch: one imported row's line */
+    import_rowset seen;
+    import_groups *groups;
+    bool started;            /* the header is written */
+    long added;
+} runs_merge;
+
+static bool add_header_name(runs_merge *m, const char *name)
 {
-    char **cells = csv_text_blank_row(t->ncols);
-    for (size_t c = 0; cells && c < t->ncols; c++) {
-        const char *v = imported_value(req, rows, r, t->header[c], procs);
-        if (v && !csv_text_set_cell(cells, c, v)) {
-            csv_text_free_row(cells, t->ncols);
-            return NULL;
-        }
-    }
-    return cells;
+    for (size_t c = 0; c < m->ncols; c++)
+        if (strcmp(m->header[c], name) == 0)
+            return true;
+    char **more = realloc(m->header, (m->ncols + 1) * sizeof *more);
+    if (!more)
+        return false;
+    m->header = more;
+    return (m->header[m->ncols++] = strdup(name)) != NULL;
 }
 
-/* Add the rows to runs.csv (t): its columns first when new, then every row
- * not there yet (an equal row already there, or earlier in this import, is
- * not added again). The number added, or -1 when out of memory. */
-static long merge_runs(const import_request *req, const import_rows *rows, const char *procs,
-                       csv_text *t)
+/* The header: the old file's columns (when there is one), then cluster and
+ * the process count (a new file starts with them: runs.csv requires them),
+ * then the imported columns. Written, and the groups started over it. */
+static bool start_runs(runs_merge *m, const csv_row *old_header)
 {
-    /* The columns runs.csv requires come first in a new file (time_s only
-     * when the rows have it: an experiment may predict another column). */
-    bool ok = csv_text_add_column(t, "cluster") && csv_text_add_column(t, procs);
-    for (size_t c = 0; ok && c < rows->ncols; c++)
-        if (strcmp(rows->names[c], "np") != 0) /* the process count: procs */
-            ok = csv_text_add_column(t, rows->names[c]);
-    long added = 0;
-    for (size_t r = 0; ok && r < rows->nrows; r++) {
-        char **cells = imported_cells(req, rows, r, t, procs);
-        ok = cells != NULL;
-        if (ok && csv_text_has_row(t, cells))
-            csv_text_free_row(cells, t->ncols);
-        else if (ok && (ok = csv_text_add_row(t, cells)))
-            added++;
+    bool ok = true;
+    for (size_t c = 0; ok && old_header && c < old_header->nfields; c++)
+        ok = add_header_name(m, old_header->fields[c].text);
+    m->old_ncols = m->ncols;
+    ok = ok && add_header_name(m, "cluster") && add_header_name(m, m->procs);
+    for (size_t c = 0; ok && c < m->rows->ncols; c++)
+        if (strcmp(m->rows->names[c], "np") != 0) /* the process count: procs */
+            ok = add_header_name(m, m->rows->names[c]);
+    ok = ok && (m->cells = calloc(m->ncols ? m->ncols : 1, sizeof *m->cells)) &&
+         csv_text_put_row(m->out, (const char *const *)m->header, m->ncols) &&
+         (m->groups = import_groups_new(m->header, m->ncols, m->procs, m->rows->responses,
+                                        m->rows->nresponses));
+    m->started = true;
+    return ok;
+}
+
+/* Write the line of cells at the end of the new text and remember it. */
+static bool keep_line(runs_merge *m, const char *text, size_t len)
+{
+    size_t at = m->out->len;
+    return rbuf_put(m->out, text, len) && !m->out->oom &&
+           import_rowset_add(&m->seen, rbuf_str(m->out), at, len) &&
+           import_groups_add(m->groups, m->cells);
+}
+
+/* csv_row_fn over the old runs.csv: its header, then each row as it was,
+ * widened with empty cells for the columns the import adds. */
+static bool old_row(void *ctx, const csv_row *row)
+{
+    runs_merge *m = ctx;
+    if (!m->started)
+        return start_runs(m, row);
+    for (size_t c = 0; c < m->ncols; c++)
+        m->cells[c] = c < m->old_ncols && c < row->nfields ? row->fields[c].text : "";
+    rbuf_clear(&m->line);
+    return csv_text_put_row(&m->line, m->cells, m->ncols) &&
+           keep_line(m, rbuf_str(&m->line), m->line.len);
+}
+
+/* The imported rows, each unless its line is there already. */
+static bool new_rows(runs_merge *m)
+{
+    for (size_t r = 0; r < m->rows->nrows; r++) {
+        for (size_t c = 0; c < m->ncols; c++) {
+            const char *v = imported_value(m->req, m->rows, r, m->header[c], m->procs);
+            m->cells[c] = v ? v : "";
+        }
+        rbuf_clear(&m->line);
+        if (!csv_text_put_row(&m->line, m->cells, m->ncols))
+            return false;
+        if (import_rowset_has(&m->seen, rbuf_str(m->out), rbuf_str(&m->line), m->line.len))
+            continue;
+        if (!keep_line(m, rbuf_str(&m->line), m->line.len))
+            return false;
+        m->added++;
     }
-    return ok ? added : -1;
+    return true;
+}
+
+/* Read the old runs.csv at path (when there is one) into the merge. An
+ * old file that does not parse is a problem: import never rewrites a file
+ * it cannot read. */
+static bool merge_old_runs(runs_merge *m, const char *path, bool *existed, diag_list *diags)
+{
+    size_t len = 0, before = diags->count;
+    char *data = fileio_read_file(path, &len);
+    *existed = data != NULL;
+    if (!data)
+        return errno == ENOENT || (diag_add(diags, path, 0, 0, "cannot read: %s",
+                                            strerror(errno)), false);
+    bool ok = csv_parse_rows(data, len, path, old_row, m, diags) && diags->count == before;
+    free(data);
+    if (ok && !m->started) {
+        diag_add(diags, path, 0, 0, "no header line; fix or remove the file before importing");
+        ok = false;
+    }
+    return ok;
+}
+
+static void runs_merge_free(runs_merge *m)
+{
+    for (size_t c = 0; c < m->ncols; c++)
+        free(m->header[c]);
+    free(m->header);
+    free(m->cells);
+    rbuf_free(&m->line);
+    import_rowset_free(&m->seen);
+    import_groups_free(m->groups);
 }
 
 /* ------------------------------------------------------------------ */
@@ -199,35 +290,55 @@ static bool build_readme(const import_request *req, const import_rows *rows, con
 /* ------------------------------------------------------------------ */
 /* Building, validating, committing                                    */
 
+/* runs.csv's new text into f, and the groups of its rows for the default
+ * experiments (*groups, the caller's to free). The number of rows added,
+ * -1 on a problem (in diags). */
+static long build_runs(const import_request *req, const import_rows *rows, const char *dir,
+                       const char *procs, import_files *f, import_groups **groups,
+                       diag_list *diags)
+{
+    char *path = fileio_join(dir, "runs.csv");
+    runs_merge m = {.req = req, .rows = rows, .procs = procs, .out = &f->text[F_RUNS]};
+    rbuf_init(&m.line);
+    import_rowset_init(&m.seen);
+    bool existed = false;
+    bool ok = path && merge_old_runs(&m, path, &existed, diags) &&
+              (m.started || start_runs(&m, NULL)) && new_rows(&m);
+    if (!ok && diags->count == 0)
+        diag_add(diags, dir, 0, 0, "out of memory");
+    f->changed[F_RUNS] = m.added > 0 || !existed;
+    *groups = m.groups;
+    m.groups = NULL;
+    runs_merge_free(&m);
+    free(path);
+    return ok ? m.added : -1;
+}
+
 /* Every file's new text (and whether it changes). Returns the number of
  * runs added, -1 on a problem (in diags). */
 static long build_files(const import_request *req, import_rows *rows, const char *dir,
                         const char *procs, const char *source, import_files *f, diag_list *diags)
 {
     char *clusters_path = fileio_join(req->archive, "clusters.csv");
-    char *runs_path = fileio_join(dir, "runs.csv");
     char *exps_path = fileio_join(dir, "experiments.csv");
-    csv_text clusters = {0}, runs = {0}, exps = {0};
-    bool ok = clusters_path && runs_path && exps_path &&
-              csv_text_load(clusters_path, &clusters, diags) &&
-              csv_text_load(runs_path, &runs, diags) && csv_text_load(exps_path, &exps, diags);
+    csv_text clusters = {0}, exps = {0};
+    import_groups *groups = NULL;
+    bool ok = clusters_path && exps_path && csv_text_load(clusters_path, &clusters, diags) &&
+              csv_text_load(exps_path, &exps, diags);
     ok = ok && merge_clusters(req, rows, &clusters, &f->changed[F_CLUSTERS], clusters_path, diags);
-    long added = ok ? merge_runs(req, rows, procs, &runs) : -1;
-    ok = added >= 0 && import_default_experiments(req, rows, &runs, procs, &exps, diags);
-    f->changed[F_RUNS] = added > 0 || !runs.exists;
+    long added = ok ? build_runs(req, rows, dir, procs, f, &groups, diags) : -1;
+    ok = added >= 0 && import_default_experiments(req, rows, groups, procs, &exps, diags);
     ok = ok && csv_text_serialize(&clusters, &f->text[F_CLUSTERS]) &&
-         csv_text_serialize(&runs, &f->text[F_RUNS]) &&
          csv_text_serialize(&exps, &f->text[F_EXPERIMENTS]) &&
          build_readme(req, rows, dir, source, added, &f->text[F_README], &f->changed[F_README]);
     f->present[F_CLUSTERS] = f->present[F_RUNS] = f->present[F_EXPERIMENTS] =
         f->present[F_README] = ok;
     if (!ok && added >= 0 && diags->count == 0)
         diag_add(diags, dir, 0, 0, "out of memory");
+    import_groups_free(groups);
     csv_text_free(&clusters);
-    csv_text_free(&runs);
     csv_text_free(&exps);
     free(clusters_path);
-    free(runs_path);
     free(exps_path);
     return ok ? added : -1;
 }
