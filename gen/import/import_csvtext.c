@@ -1,19 +1,14 @@
 /*
- * import_csvtext.c — see import_csvtext.h. Rows are found again by a hash
- * of their cells in an open-addressing set, so merging a million imported
- * rows into a million old ones stays linear (comparing every new row with
- * every old one was quadratic).
+ * import_csvtext.c — see import_csvtext.h.
  */
 #include "gen/import/import_csvtext.h"
 
 #include <errno.h>
-#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
 #include "gen/base/csvread.h"
-#include "gen/base/hash.h"
 
 void csv_text_free_row(char **row, size_t ncols)
 {
@@ -30,7 +25,6 @@ void csv_text_free(csv_text *t)
     for (size_t c = 0; t->header && c < t->ncols; c++)
         free(t->header[c]);
     free(t->header);
-    free(t->slots);
     memset(t, 0, sizeof *t);
 }
 
@@ -63,61 +57,6 @@ bool csv_text_set_cell(char **row, size_t c, const char *value)
     return true;
 }
 
-/* ------------------------------------------------------------------ */
-/* The set of rows                                                     */
-
-static uint64_t row_hash(char *const *cells, size_t ncols)
-{
-    uint64_t h = 0;
-    for (size_t c = 0; c < ncols; c++)
-        h = hash_bytes(cells[c], strlen(cells[c]) + 1, h); /* the NUL separates cells */
-    return h;
-}
-
-static bool same_cells(char *const *a, char *const *b, size_t n)
-{
-    for (size_t c = 0; c < n; c++)
-        if (strcmp(a[c], b[c]) != 0)
-            return false;
-    return true;
-}
-
-/* The slot of cells: where an equal row sits, or the free slot to put it. */
-static size_t find_slot(const csv_text *t, char *const *cells)
-{
-    size_t i = (size_t)(row_hash(cells, t->ncols) & (t->nslots - 1));
-    while (t->slots[i] && !same_cells(t->rows[t->slots[i] - 1], cells, t->ncols))
-        i = (i + 1) & (t->nslots - 1);
-    return i;
-}
-
-/* Hash every row again (the set is empty, or its size or the columns changed). */
-static bool rehash(csv_text *t, size_t nslots)
-{
-    size_t *slots = calloc(nslots, sizeof *slots);
-    if (!slots)
-        return false;
-    free(t->slots);
-    t->slots = slots;
-    t->nslots = nslots;
-    for (size_t r = 0; r < t->nrows; r++) {
-        size_t i = find_slot(t, t->rows[r]);
-        if (!t->slots[i])
-            t->slots[i] = r + 1;
-    }
-    return true;
-}
-
-long csv_text_find_row(const csv_text *t, char *const *cells)
-{
-    return t->nslots ? (long)t->slots[find_slot(t, cells)] - 1 : -1;
-}
-
-bool csv_text_has_row(const csv_text *t, char *const *cells)
-{
-    return csv_text_find_row(t, cells) >= 0;
-}
-
 bool csv_text_add_row(csv_text *t, char **cells)
 {
     if (t->nrows == t->cap) {
@@ -131,11 +70,6 @@ bool csv_text_add_row(csv_text *t, char **cells)
         t->cap = cap;
     }
     t->rows[t->nrows++] = cells;
-    if (2 * t->nrows > t->nslots)
-        return rehash(t, t->nslots ? 4 * t->nslots : 256);
-    size_t i = find_slot(t, cells);
-    if (!t->slots[i])
-        t->slots[i] = t->nrows;
     return true;
 }
 
@@ -163,7 +97,7 @@ bool csv_text_add_column(csv_text *t, char const *name)
         }
     }
     t->ncols++;
-    return t->nslots == 0 || rehash(t, t->nslots);
+    return true;
 }
 
 /* ------------------------------------------------------------------ */

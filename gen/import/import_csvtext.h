@@ -1,8 +1,9 @@
 /*
- * import_csvtext.h — an archive CSV file (clusters.csv, runs.csv,
+ * import_csvtext.h — a small archive CSV file (clusters.csv,
  * experiments.csv) as text cells, for an import to extend and write back
  * whole: the old rows keep every cell as it was, new columns come last and
- * are empty in old rows, new rows are added unless an equal one is there.
+ * are empty in old rows. (runs.csv, which may hold millions of rows, is
+ * merged as a stream: gen/import/import_write.c.)
  *
  * Ownership: csv_text_load fills a csv_text the caller releases with
  * csv_text_free (also after a failed load); rows added with
@@ -25,8 +26,6 @@ typedef struct {
     char ***rows;   /* rows[r][c], "" when empty; every row has ncols cells */
     size_t nrows;
     size_t cap;
-    size_t *slots;  /* hash set of rows (index + 1; 0 = free), for csv_text_has_row */
-    size_t nslots;
 } csv_text;
 
 /* Load path when it exists (a missing file is an empty csv_text); a file
@@ -41,12 +40,6 @@ long csv_text_column(const csv_text *t, const char *name);
 /* Add a column at the end unless there is one called name; old rows get
  * an empty cell in it. False when out of memory. */
 bool csv_text_add_column(csv_text *t, const char *name);
-
-/* Whether a row with exactly these cells (ncols of them) is there. */
-bool csv_text_has_row(const csv_text *t, char *const *cells);
-
-/* The index of the first row with exactly these cells, or -1. */
-long csv_text_find_row(const csv_text *t, char *const *cells);
 
 /* Append a row of ncols cells (taken over, also on failure). False when
  * out of memory. */
