@@ -192,6 +192,7 @@ int cmd_import(int argc, char **argv)
     if (status == 0) {
         diag_list diags;
         diag_init(&diags);
+        size_t nread = rows.nrows; /* the writer releases the rows */
         long added = import_write_campaign(&a.req, &rows, source, &diags);
         diag_print(&diags, stderr);
         diag_free(&diags);
@@ -201,7 +202,7 @@ int cmd_import(int argc, char **argv)
             /* The writer loaded the campaign as written before it wrote
              * it: it loads, there is nothing more to check. */
             printf("imported %ld new run%s of %zu into %s/%s\n", added, added == 1 ? "" : "s",
-                   rows.nrows, a.req.archive, a.req.campaign);
+                   nread, a.req.archive, a.req.campaign);
         }
     }
     import_rows_free(&rows);

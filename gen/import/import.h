@@ -124,9 +124,10 @@ char *import_cluster_name(const char *system, const char *partition);
  * everything is built and validated with the archive reader's own checks
  * before anything is written, then written atomically under a lock
  * (gen/import/import_txn.h); a refusal writes nothing. source names the
- * imported files for the README; notes about the default experiments are
- * added to rows. Returns the number of rows added, or -1 with the reason
- * in diags. */
+ * imported files for the README. rows is released (import_rows_free) once
+ * its runs are staged, whatever the outcome: a later import_rows_free is
+ * harmless. Returns the number of rows added, or -1 with the reason in
+ * diags. */
 long import_write_campaign(const import_request *req, import_rows *rows, const char *source,
                            diag_list *diags);
 

@@ -25,14 +25,17 @@ struct import_arena {
 
 enum { CHUNK_BYTES = 1 << 20 };
 
-/* n bytes aligned for pointers, from the arena; NULL when out of memory. */
-static void *arena_alloc(import_rows *t, size_t n)
+/* n bytes from the arena, at a multiple of align (a power of two); NULL
+ * when out of memory. Texts take align 1: a million short cells would
+ * waste a third of their memory on padding. */
+static void *arena_alloc(import_rows *t, size_t n, size_t align)
 {
     if (!t->arena && !(t->arena = calloc(1, sizeof *t->arena)))
         return NULL;
-    n = (n + sizeof(void *) - 1) / sizeof(void *) * sizeof(void *);
     arena_chunk *c = t->arena->head;
-    if (!c || c->size - c->used < n) {
+    if (c)
+        c->used = (c->used + align - 1) & ~(align - 1);
+    if (!c || c->used > c->size || c->size - c->used < n) {
         size_t size = n > CHUNK_BYTES ? n : CHUNK_BYTES;
         if (!(c = malloc(sizeof *c + size)))
             return NULL;
@@ -47,7 +50,7 @@ static void *arena_alloc(import_rows *t, size_t n)
 static char *arena_strdup(import_rows *t, const char *s)
 {
     size_t n = strlen(s) + 1;
-    char *copy = arena_alloc(t, n);
+    char *copy = arena_alloc(t, n, 1);
     if (copy)
         memcpy(copy, s, n);
     return copy;
@@ -160,7 +163,7 @@ static long add_column(import_rows *t, const char *column)
  * often as the table gains columns). */
 static bool widen_row(import_rows *t, size_t r)
 {
-    char **cells = arena_alloc(t, t->ncols * sizeof *cells);
+    char **cells = arena_alloc(t, t->ncols * sizeof *cells, sizeof *cells);
     if (!cells)
         return false;
     for (size_t k = 0; k < t->ncols; k++)

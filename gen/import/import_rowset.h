@@ -5,7 +5,7 @@
  * length) under a hash of its text. Two rows are the same row when their
  * text is the same, byte for byte (every cell, in the file's column order).
  *
- * Memory: 16 bytes a slot, two slots a row at most; no copy of a row.
+ * Memory: 8 bytes a slot, two slots a row at most; no copy of a row.
  *
  * Ownership: import_rowset_init fills a set the caller releases with
  * import_rowset_free; the buffer it indexes belongs to the caller and must
@@ -18,12 +18,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
-typedef struct {
-    uint64_t offset : 40; /* where the row starts in the buffer */
-    uint64_t tag : 24;    /* high bits of its hash: most mismatches never compare text */
-    uint32_t len;         /* its length, line end included */
-    uint32_t used;        /* 1 when the slot holds a row */
-} import_rowset_slot;
+/* A slot: (offset + 1) << 24 | the high 24 bits of the row's hash; 0 is a
+ * free slot. The row's length is not kept: a line that matches the
+ * buffer at offset up to and including its own unquoted line end is that
+ * row (the quoting state at each byte follows from the bytes before it). */
+typedef uint64_t import_rowset_slot;
 
 typedef struct {
     import_rowset_slot *slots;
@@ -34,12 +33,19 @@ typedef struct {
 void import_rowset_init(import_rowset *s);
 void import_rowset_free(import_rowset *s);
 
-/* Whether the row text[0..len) (inside buf at offset, or anywhere when
- * offset is ignored) is in the set: buf is the buffer the set indexes. */
-bool import_rowset_has(const import_rowset *s, const char *buf, const char *text, size_t len);
+/* Room for rows rows without growing (growing holds the old and the new
+ * slots at once). False when out of memory. */
+bool import_rowset_reserve(import_rowset *s, const char *buf, size_t buf_len, size_t rows);
 
-/* Remember the row at buf[offset .. offset+len). False when out of memory
- * or the buffer outgrows what a slot can address (1 TiB). */
-bool import_rowset_add(import_rowset *s, const char *buf, size_t offset, size_t len);
+/* Whether the line text[0..len) (a whole row, its line end last) is in
+ * the set; buf[0..buf_len) is the buffer the set indexes. */
+bool import_rowset_has(const import_rowset *s, const char *buf, size_t buf_len, const char *text,
+                       size_t len);
+
+/* Remember the line at buf[offset .. offset+len) (buf holds buf_len
+ * bytes). False when out of memory or the buffer outgrows what a slot can
+ * address (1 TiB). */
+bool import_rowset_add(import_rowset *s, const char *buf, size_t buf_len, size_t offset,
+                       size_t len);
 
 #endif

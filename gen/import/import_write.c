@@ -188,7 +188,7 @@ static bool keep_line(runs_merge *m, const char *text, size_t len)
 {
     size_t at = m->out->len;
     return rbuf_put(m->out, text, len) && !m->out->oom &&
-           import_rowset_add(&m->seen, rbuf_str(m->out), at, len) &&
+           import_rowset_add(&m->seen, rbuf_str(m->out), m->out->len, at, len) &&
            import_groups_add(m->groups, m->cells);
 }
 
@@ -217,13 +217,32 @@ static bool new_rows(runs_merge *m)
         rbuf_clear(&m->line);
         if (!csv_text_put_row(&m->line, m->cells, m->ncols))
             return false;
-        if (import_rowset_has(&m->seen, rbuf_str(m->out), rbuf_str(&m->line), m->line.len))
+        if (import_rowset_has(&m->seen, rbuf_str(m->out), m->out->len, rbuf_str(&m->line),
+                              m->line.len))
             continue;
         if (!keep_line(m, rbuf_str(&m->line), m->line.len))
             return false;
         m->added++;
     }
     return true;
+}
+
+/* Room for the old file's len bytes of data and the imported rows, in the
+ * text and in the row set, before either grows: growing holds the old and
+ * the new memory at once, and with a million rows that is the peak. */
+static bool reserve(runs_merge *m, const char *data, size_t len)
+{
+    size_t lines = 0, text = len;
+    for (const char *p = data; p && (p = memchr(p, '\n', len - (size_t)(p - data))); p++)
+        lines++;
+    for (size_t r = 0; r < m->rows->nrows; r++)
+        for (size_t c = 0; c < m->rows->nrow_cols[r]; c++) {
+            const char *v = m->rows->rows[r][c];
+            text += (v ? strlen(v) : 0) + 1;
+        }
+    return rbuf_reserve(m->out, text + m->rows->nrows + 1024) &&
+           import_rowset_reserve(&m->seen, rbuf_str(m->out), m->out->len,
+                                 lines + m->rows->nrows);
 }
 
 /* Read the old runs.csv at path (when there is one) into the merge. An
@@ -237,7 +256,8 @@ static bool merge_old_runs(runs_merge *m, const char *path, bool *existed, diag_
     if (!data)
         return errno == ENOENT || (diag_add(diags, path, 0, 0, "cannot read: %s",
                                             strerror(errno)), false);
-    bool ok = csv_parse_rows(data, len, path, old_row, m, diags) && diags->count == before;
+    bool ok = reserve(m, data, len) && csv_parse_rows(data, len, path, old_row, m, diags) &&
+              diags->count == before;
     free(data);
     if (ok && !m->started) {
         diag_add(diags, path, 0, 0, "no header line; fix or remove the file before importing");
@@ -303,7 +323,8 @@ static long build_runs(const import_request *req, const import_rows *rows, const
     import_rowset_init(&m.seen);
     bool existed = false;
     bool ok = path && merge_old_runs(&m, path, &existed, diags) &&
-              (m.started || start_runs(&m, NULL)) && new_rows(&m);
+              (existed || reserve(&m, NULL, 0)) && (m.started || start_runs(&m, NULL)) &&
+              new_rows(&m);
     if (!ok && diags->count == 0)
         diag_add(diags, dir, 0, 0, "out of memory");
     f->changed[F_RUNS] = m.added > 0 || !existed;
@@ -435,11 +456,19 @@ long import_write_campaign(const import_request *req, import_rows *rows, const c
     ok = added >= 0;
     if (ok)
         settle_experiments(t.campaign_dir, &f);
-    ok = ok && copy_settings(t.campaign_dir, &f) && stage_all(&t, &f, diags) &&
-         validate(&t, req->archive, diags) && commit(&t, &f, diags);
+    ok = ok && copy_settings(t.campaign_dir, &f) && stage_all(&t, &f, diags);
+    /* Staged on disk: neither the texts nor the rows are needed while the
+     * archive reader loads the staging folder (with a million rows, they
+     * and the reader's table would not fit the memory an import may use
+     * together). */
+    for (int i = 0; i < NFILES; i++)
+        rbuf_free(&f.text[i]);
+    import_rows_free(rows);
+    ok = ok && validate(&t, req->archive, diags) && commit(&t, &f, diags);
     import_txn_end(&t, ok);
     campaign_settings_free(&settings);
     for (int i = 0; i < NFILES; i++)
         rbuf_free(&f.text[i]);
+    import_rows_free(rows);
     return ok ? added : -1;
 }
