@@ -1094,3 +1094,183 @@ bool expr_kind_table_column(void *ctx, const char *name, value_kind *out)
     *out = t->cols[col].kind == COL_TEXT ? VALUE_STRING : VALUE_NUMBER;
     return true;
 }
+
+/* ------------------------------------------------------------------ */
+/* Over many rows                                                      */
+
+/* Evaluating the tree row by row costs a call per node per row and a
+ * lookup per name per row: most of the time of a design matrix over half a
+ * million runs. Here a block of rows is evaluated node by node instead, each
+ * node over a column of numbers. It computes exactly what eval_node does
+ * (the same operations on the same doubles, in the same order for each
+ * row), so a block is only kept when no row of it met anything eval_node
+ * would report: a value that is missing or not finite anywhere sends the
+ * block back to eval_node, row by row, which finds the first failure and
+ * its message. A '&&' or '||' evaluates both sides here; a right side that
+ * fails where the left decided is such a block too. Text (strings, text
+ * columns) is left to eval_node altogether. */
+
+enum { BLOCK_ROWS = 128, BLOCK_MAX_DEPTH = 32 /* a buffer of the stack per level */ };
+
+typedef struct {
+    const table *t;
+    const size_t *rows; /* NULL: the rows start, start + 1, ... */
+    size_t start;
+    size_t n;           /* rows in this block (at most BLOCK_ROWS) */
+} row_block;
+
+static size_t block_row(const row_block *b, size_t i)
+{
+    return b->rows ? b->rows[b->start + i] : b->start + i;
+}
+
+/* Whether every node of e can be evaluated by block_node: numbers and
+ * numeric columns of t. */
+static bool block_supported(const expr *e, const table *t)
+{
+    int col;
+    switch (e->kind) {
+    case NODE_NUMBER:
+        return true;
+    case NODE_NAME:
+        col = table_find(t, e->text);
+        return col >= 0 && t->cols[col].kind == COL_NUMBER;
+    case NODE_CALL:
+    case NODE_NEG:
+    case NODE_NOT:
+        return block_supported(e->left, t);
+    case NODE_BINARY:
+        return block_supported(e->left, t) && block_supported(e->right, t);
+    case NODE_STRING:
+        break;
+    }
+    return false;
+}
+
+static bool all_finite(const double *v, size_t n)
+{
+    bool ok = true;
+    for (size_t i = 0; i < n; i++)
+        ok &= isfinite(v[i]) != 0;
+    return ok;
+}
+
+static bool block_name(const expr *e, const row_block *b, double *out)
+{
+    const double *num = b->t->cols[table_find(b->t, e->text)].num;
+    for (size_t i = 0; i < b->n; i++)
+        out[i] = num[block_row(b, i)];
+    return all_finite(out, b->n);
+}
+
+static bool block_call(const expr *e, const row_block *b, double *out)
+{
+    const double *v = out; /* the argument, replaced in place */
+    if (e->fn == FN_HAS) {
+        const double *num = b->t->cols[table_find(b->t, e->left->text)].num;
+        for (size_t i = 0; i < b->n; i++)
+            out[i] = !isnan(num[block_row(b, i)]);
+        return true;
+    }
+    for (size_t i = 0; i < b->n; i++) {
+        double x = v[i];
+        switch (e->fn) {
+        case FN_LOG:   out[i] = x > 0 ? log(x) : NAN; break;
+        case FN_LOG2:  out[i] = x > 0 ? log2(x) : NAN; break;
+        case FN_LOG10: out[i] = x > 0 ? log10(x) : NAN; break;
+        case FN_SQRT:  out[i] = x >= 0 ? sqrt(x) : NAN; break;
+        case FN_EXP:   out[i] = exp(x); break;
+        default:       out[i] = fabs(x); break;
+        }
+    }
+    return all_finite(out, b->n);
+}
+
+/* out = out (the left operand) op r, as eval_binary computes it for
+ * numbers (all of them finite here). */
+static bool block_binary(binary_op op, double *out, const double *r, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        double a = out[i], c = r[i];
+        int cmp = (a > c) - (a < c);
+        switch (op) {
+        case OP_ADD: out[i] = a + c; break;
+        case OP_SUB: out[i] = a - c; break;
+        case OP_MUL: out[i] = a * c; break;
+        case OP_DIV: out[i] = a / c; break; /* by zero: not finite, so refused */
+        case OP_POW: out[i] = pow(a, c); break;
+        case OP_EQ:  out[i] = cmp == 0; break;
+        case OP_NE:  out[i] = cmp != 0; break;
+        case OP_LT:  out[i] = cmp < 0; break;
+        case OP_LE:  out[i] = cmp <= 0; break;
+        case OP_GT:  out[i] = cmp > 0; break;
+        case OP_GE:  out[i] = cmp >= 0; break;
+        case OP_AND: out[i] = a != 0 && c != 0; break;
+        case OP_OR:  out[i] = a != 0 || c != 0; break;
+        }
+    }
+    return all_finite(out, n);
+}
+
+/* e over the block into out[b->n]; false when some row needs eval_node. */
+static bool block_node(const expr *e, const row_block *b, double *out)
+{
+    double right[BLOCK_ROWS];
+    switch (e->kind) {
+    case NODE_NUMBER:
+        for (size_t i = 0; i < b->n; i++)
+            out[i] = e->number;
+        return true;
+    case NODE_NAME:
+        return block_name(e, b, out);
+    case NODE_CALL:
+        return (e->fn == FN_HAS || block_node(e->left, b, out)) && block_call(e, b, out);
+    case NODE_NEG:
+    case NODE_NOT:
+        if (!block_node(e->left, b, out))
+            return false;
+        for (size_t i = 0; i < b->n; i++)
+            out[i] = e->kind == NODE_NEG ? -out[i] : out[i] == 0;
+        return true;
+    case NODE_BINARY:
+        return block_node(e->left, b, out) && block_node(e->right, b, right) &&
+               block_binary(e->op, out, right, b->n);
+    case NODE_STRING:
+        break;
+    }
+    return false;
+}
+
+/* Rows of the block one by one, as expr_eval_number; the rows done before
+ * the first failure. */
+static size_t block_by_rows(const expr *e, const row_block *b, table_row_ctx *rc, double *out,
+                            size_t stride, expr_error *err)
+{
+    for (size_t i = 0; i < b->n; i++) {
+        rc->row = block_row(b, i);
+        if (!expr_eval_number(e, expr_lookup_table_row, rc, &out[i * stride], err))
+            return i;
+    }
+    return b->n;
+}
+
+size_t expr_eval_rows(const expr *e, const table *t, const size_t *rows, size_t start,
+                      size_t n, double *out, size_t stride, expr_error *err)
+{
+    bool fast = e->depth <= BLOCK_MAX_DEPTH && block_supported(e, t);
+    table_row_ctx rc = {.t = t}; /* one for every row: it remembers the columns */
+    double values[BLOCK_ROWS];
+    for (size_t done = 0; done < n;) {
+        row_block b = {t, rows, start + done, n - done < BLOCK_ROWS ? n - done : BLOCK_ROWS};
+        size_t ok = b.n;
+        if (fast && block_node(e, &b, values))
+            for (size_t i = 0; i < b.n; i++)
+                out[(done + i) * stride] = values[i];
+        else
+            ok = block_by_rows(e, &b, &rc, out + done * stride, stride, err);
+        done += ok;
+        if (ok < b.n)
+            return done;
+    }
+    return n;
+}

@@ -319,18 +319,38 @@ static bool is_blank(unsigned char c)
     return c == ' ' || c == '\t';
 }
 
-/* Is line[0..n) (its '\n' excluded) plain? */
-static bool plain_line(const char *line, size_t n)
+/* Whether some byte of the 8 at s is a '"', a '\r' or one of UTF-8's
+ * (>= 0x80): what makes a line not plain, or its columns not its bytes. */
+static bool word_needs_care(const unsigned char *s)
 {
-    size_t body = n > 0 && line[n - 1] == '\r' ? n - 1 : n;
-    bool text = false;
-    for (size_t i = 0; i < body; i++) {
-        unsigned char c = (unsigned char)line[i];
-        if (c == '"' || c == '\r')
+    uint64_t w;
+    memcpy(&w, s, sizeof w);
+    return (w & 0x8080808080808080u) != 0 || has_zero_byte(w ^ 0x2222222222222222u) ||
+           has_zero_byte(w ^ 0x0d0d0d0d0d0d0d0du);
+}
+
+/* Is line[0..n) (its '\n' excluded) plain? *ascii tells whether every
+ * byte of it is ASCII (then its columns are its bytes). One pass, eight
+ * bytes at a time where none of them needs care. */
+static bool plain_line(const char *line, size_t n, bool *ascii)
+{
+    const unsigned char *s = (const unsigned char *)line;
+    size_t body = n > 0 && line[n - 1] == '\r' ? n - 1 : n, i = 0;
+    *ascii = true;
+    for (;;) {
+        while (i + 8 <= body && !word_needs_care(s + i))
+            i += 8;
+        if (i >= body)
+            break;
+        if (s[i] == '"' || s[i] == '\r')
             return false;
-        text |= !is_blank(c);
+        *ascii &= s[i] < 0x80;
+        i++;
     }
-    return text;
+    for (i = 0; i < body; i++) /* mostly the first byte */
+        if (!is_blank(s[i]))
+            return true;
+    return false;
 }
 
 /* Columns (characters) in s[0..n): UTF-8 continuation bytes do not count. */
@@ -343,13 +363,15 @@ static long characters(const char *s, size_t n)
 }
 
 /* Hand over the plain line[0..n) and step past it and its '\n'. */
-static void split_plain_line(reader *r, const char *line, size_t n)
+static void split_plain_line(reader *r, const char *line, size_t n, bool ascii)
 {
     size_t body = n > 0 && line[n - 1] == '\r' ? n - 1 : n;
     size_t start = 0;
     for (;;) {
-        const char *comma = memchr(line + start, ',', body - start);
-        size_t end = comma ? (size_t)(comma - line) : body, a = start, b = end;
+        size_t end = start; /* fields are short: a loop beats memchr's call */
+        while (end < body && line[end] != ',')
+            end++;
+        size_t a = start, b = end;
         while (a < b && is_blank((unsigned char)line[a]))
             a++;
         while (b > a && is_blank((unsigned char)line[b - 1]))
@@ -357,8 +379,8 @@ static void split_plain_line(reader *r, const char *line, size_t n)
         r->field_line = r->line;
         r->field_column = r->column;
         on_field((void *)(line + a), b - a, r);
-        r->column += characters(line + start, end - start);
-        if (!comma)
+        r->column += ascii ? (long)(end - start) : characters(line + start, end - start);
+        if (end == body)
             break;
         r->column++; /* the comma */
         start = end + 1;
@@ -377,9 +399,10 @@ static size_t feed_plain_lines(reader *r, const char *data, size_t len)
     size_t i = 0;
     while (i < len && !r->stopped && !r->oom) {
         const char *nl = memchr(data + i, '\n', len - i);
-        if (!nl || !plain_line(data + i, (size_t)(nl - data - i)))
+        bool ascii;
+        if (!nl || !plain_line(data + i, (size_t)(nl - data - i), &ascii))
             break;
-        split_plain_line(r, data + i, (size_t)(nl - data - i));
+        split_plain_line(r, data + i, (size_t)(nl - data - i), ascii);
         i = (size_t)(nl - data) + 1;
     }
     return i;

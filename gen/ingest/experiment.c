@@ -87,10 +87,36 @@ double experiment_row_response(const table *runs, size_t row, char *const *respo
     return sum;
 }
 
-/* The summed response of a row of the experiment's campaign. */
-static double row_response(const experiment_input *in, size_t row)
+/* The response columns of the experiment, found once: a name is hashed
+ * and compared per lookup, and the response is read for every run. */
+typedef struct {
+    const table *runs;
+    int *cols;    /* column of each response; -1 when absent */
+    size_t n;
+} response_cols;
+
+static bool response_cols_init(response_cols *rc, const experiment_input *in)
 {
-    return experiment_row_response(&in->camp->runs, row, in->responses, in->nresponses);
+    rc->runs = &in->camp->runs;
+    rc->n = in->nresponses;
+    rc->cols = malloc((rc->n + 1) * sizeof *rc->cols);
+    for (size_t i = 0; rc->cols && i < rc->n; i++)
+        rc->cols[i] = table_find(rc->runs, in->responses[i]);
+    return rc->cols != NULL;
+}
+
+/* The summed response of a row of the experiment's campaign, as
+ * experiment_row_response sums it. */
+static double row_response(const response_cols *rc, size_t row)
+{
+    double sum = 0;
+    for (size_t i = 0; i < rc->n; i++) {
+        double v = rc->cols[i] < 0 ? NAN : table_number(rc->runs, row, (size_t)rc->cols[i]);
+        if (isnan(v))
+            return NAN;
+        sum += v;
+    }
+    return sum;
 }
 
 /* Evaluate a filter (the cell `what`) on every row: matches[r] = 1/0. A
@@ -111,15 +137,19 @@ static bool evaluate_filter(const char *text, const char *what, const table *run
         return false;
     }
     bool ok = true;
-    table_row_ctx ctx = {.t = runs}; /* one for every row: it remembers the columns */
-    for (size_t r = 0; r < runs->nrows && ok; r++) {
-        ctx.row = r;
-        double v;
-        if (expr_eval_number(e, expr_lookup_table_row, &ctx, &v, &err))
-            matches[r] = v != 0;
-        else if (err.missing_value)
-            matches[r] = false; /* a run without the column simply does not match */
-        else {
+    /* Many rows at a time (expr_eval_rows), up to each row that fails. */
+    double v[256];
+    for (size_t r = 0; r < runs->nrows && ok;) {
+        size_t len = runs->nrows - r < 256 ? runs->nrows - r : 256;
+        size_t done = expr_eval_rows(e, runs, NULL, r, len, v, 1, &err);
+        for (size_t i = 0; i < done; i++)
+            matches[r + i] = v[i] != 0;
+        r += done;
+        if (done == len)
+            continue;
+        if (err.missing_value) {
+            matches[r++] = false; /* a run without the column simply does not match */
+        } else {
             fail_at(res, what, err.column, "%s in the %s filter (runs.csv line %ld)", err.message,
                     what, runs->line[r]);
             ok = false;
@@ -168,14 +198,14 @@ static bool add_target_row(config_index *ix, experiment_input *in, size_t row)
 }
 
 /* Training runs at each target configuration: their count and mean. */
-static void note_history(const config_index *ix, experiment_input *in)
+static void note_history(const config_index *ix, const response_cols *rc, experiment_input *in)
 {
     for (size_t i = 0; i < in->ntrain; i++) {
         size_t t = find_config(ix, in, in->train_rows[i]);
         if (t >= in->ntargets)
             continue;
         target_config *tc = &in->targets[t];
-        double v = row_response(in, in->train_rows[i]);
+        double v = row_response(rc, in->train_rows[i]);
         tc->history_mean = tc->nhistory ? tc->history_mean + v : v;
         tc->nhistory++;
     }
@@ -184,14 +214,14 @@ static void note_history(const config_index *ix, experiment_input *in)
             in->targets[t].history_mean /= (double)in->targets[t].nhistory;
 }
 
-static void measure_targets(experiment_input *in)
+static void measure_targets(experiment_input *in, const response_cols *rc)
 {
     for (size_t i = 0; i < in->ntargets; i++) {
         target_config *t = &in->targets[i];
         double sum = 0;
         t->nmeasured = 0;
         for (size_t k = 0; k < t->nrows; k++) {
-            double v = row_response(in, t->rows[k]);
+            double v = row_response(rc, t->rows[k]);
             if (!isnan(v)) {
                 sum += v;
                 t->nmeasured++;
@@ -201,7 +231,7 @@ static void measure_targets(experiment_input *in)
     }
 }
 
-static bool select_rows(experiment_input *in, experiment_result *res)
+static bool select_rows(experiment_input *in, const response_cols *rc, experiment_result *res)
 {
     const table *runs = &in->camp->runs;
     size_t n = runs->nrows;
@@ -222,7 +252,7 @@ static bool select_rows(experiment_input *in, experiment_result *res)
         ok = false;
     }
     for (size_t r = 0; ok && r < n; r++) {
-        if (train[r] && !isnan(row_response(in, r)))
+        if (train[r] && !isnan(row_response(rc, r)))
             in->train_rows[in->ntrain++] = r;
         if (target[r] && !add_target_row(&ix, in, r)) {
             fail_at(res, NULL, 0, "out of memory");
@@ -230,7 +260,7 @@ static bool select_rows(experiment_input *in, experiment_result *res)
         }
     }
     if (ok)
-        note_history(&ix, in);
+        note_history(&ix, rc, in);
     config_index_free(&ix);
     free(train);
     free(target);
@@ -286,10 +316,17 @@ bool experiment_prepare(const archive *a, const campaign *c, const experiment_in
                                                                      "in the response column)");
             return false;
         }
-    if (!select_rows(in, res))
+    response_cols rc;
+    if (!response_cols_init(&rc, in)) {
+        free(rc.cols);
+        fail_at(res, NULL, 0, "out of memory");
         return false;
-    measure_targets(in);
-    return true;
+    }
+    bool ok = select_rows(in, &rc, res);
+    if (ok)
+        measure_targets(in, &rc);
+    free(rc.cols);
+    return ok;
 }
 
 /* ------------------------------------------------------------------ */
