@@ -42,18 +42,23 @@ typedef struct import_arena import_arena;
 typedef struct {
     char **names;   /* column names (runs.csv header), in order of first use */
     size_t ncols;
-    char ***rows;   /* rows[r][c]: cell text or NULL (empty); c < nrow_cols[r] */
-    size_t *nrow_cols;
     size_t nrows;
     char **responses; /* columns the default experiments predict, in order */
     size_t nresponses;
     char **notes;   /* lines for the campaign README (units, what was skipped) */
     size_t nnotes;
-    /* Private to import_rows.c: cells and row arrays live in an arena (a
-     * million rows are millions of cells, and one allocation each cost
-     * several times the file in memory); names are found by a hash. */
-    import_arena *arena;
+    /* Private to import_rows.c (read cells with import_rows_get). A row's
+     * cells are packed one after the other, each ended by its NUL, in an
+     * arena: a million rows are millions of cells, and an allocation and a
+     * pointer each cost several times the file in memory. The last row is
+     * open: its cells are found through `open` until the next row starts. */
+    char **packed;        /* row r's first cell; its nrow_cols[r] cells follow */
+    size_t *nrow_cols;
     size_t rows_cap;
+    char **open;          /* the last row's cells by column, NULL = unset */
+    size_t open_cap, open_cols;
+    size_t text_bytes;    /* the cells' texts with their NULs, all rows */
+    import_arena *arena;
     size_t *name_slots;   /* column index + 1 by hash of its name; 0 = free */
     size_t nname_slots;
 } import_rows;
@@ -91,8 +96,13 @@ bool import_rows_set(import_rows *t, const char *column, const char *value);
 /* Set a number with the shortest text that reads back as the same double. */
 bool import_rows_set_number(import_rows *t, const char *column, double value);
 
-/* The cell of row r, column name; NULL when empty or absent. */
+/* The cell of row r, column name; NULL when empty or absent. The text
+ * lives as long as the table. */
 const char *import_rows_get(const import_rows *t, size_t r, const char *column);
+
+/* The bytes of every cell's text, their NULs included: what writing the
+ * rows out will take, give or take quoting. */
+size_t import_rows_text_bytes(const import_rows *t);
 
 /* Record a response column (once) and a README note (printf-formatted). */
 bool import_rows_add_response(import_rows *t, const char *column);

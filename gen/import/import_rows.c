@@ -75,8 +75,9 @@ void import_rows_free(import_rows *t)
         free(c);
     }
     free(t->arena);
-    free(t->rows);
+    free(t->packed);
     free(t->nrow_cols);
+    free(t->open);
     free(t->name_slots);
     free_strings(t->names, t->ncols);
     free_strings(t->responses, t->nresponses);
@@ -98,21 +99,60 @@ static bool push_string(char ***items, size_t *n, const char *s)
     return true;
 }
 
+/* ------------------------------------------------------------------ */
+/* Rows: the open one, then packed                                     */
+
+/* The open row's cells, packed: where a reader set every column in order
+ * (the common case) they already lie one after the other in the arena and
+ * nothing is copied; otherwise they are copied after each other (the
+ * first texts stay where they are, unused: pointers handed out stay
+ * valid). */
+static bool seal_row(import_rows *t)
+{
+    size_t r = t->nrows - 1, n = t->open_cols;
+    bool contiguous = n > 0 && t->open[0];
+    for (size_t c = 1; contiguous && c < n; c++)
+        contiguous = t->open[c] && t->open[c] == t->open[c - 1] + strlen(t->open[c - 1]) + 1;
+    if (contiguous || n == 0) {
+        t->packed[r] = n ? t->open[0] : NULL;
+    } else {
+        size_t bytes = 0;
+        for (size_t c = 0; c < n; c++)
+            bytes += (t->open[c] ? strlen(t->open[c]) : 0) + 1;
+        char *p = arena_alloc(t, bytes, 1);
+        if (!p)
+            return false;
+        t->packed[r] = p;
+        for (size_t c = 0; c < n; c++) {
+            size_t len = t->open[c] ? strlen(t->open[c]) : 0;
+            memcpy(p, t->open[c] ? t->open[c] : "", len + 1);
+            p += len + 1;
+        }
+    }
+    t->nrow_cols[r] = n;
+    return true;
+}
+
 bool import_rows_add_row(import_rows *t)
 {
+    if (t->nrows > 0 && !seal_row(t))
+        return false;
     if (t->nrows == t->rows_cap) {
         size_t cap = t->rows_cap ? 2 * t->rows_cap : 256;
-        char ***rows = realloc(t->rows, cap * sizeof *rows);
-        if (!rows)
+        char **packed = realloc(t->packed, cap * sizeof *packed);
+        if (!packed)
             return false;
-        t->rows = rows;
+        t->packed = packed;
         size_t *widths = realloc(t->nrow_cols, cap * sizeof *widths);
         if (!widths)
             return false;
         t->nrow_cols = widths;
         t->rows_cap = cap;
     }
-    t->rows[t->nrows] = NULL;
+    for (size_t c = 0; c < t->open_cols; c++)
+        t->open[c] = NULL;
+    t->open_cols = 0;
+    t->packed[t->nrows] = NULL;
     t->nrow_cols[t->nrows] = 0;
     t->nrows++;
     return true;
@@ -158,21 +198,6 @@ static long add_column(import_rows *t, const char *column)
     return (long)t->ncols - 1;
 }
 
-/* Row r as wide as the table: the row's array is moved to a bigger one
- * in the arena (the old one stays there unused: a row grows at most as
- * often as the table gains columns). */
-static bool widen_row(import_rows *t, size_t r)
-{
-    char **cells = arena_alloc(t, t->ncols * sizeof *cells, sizeof *cells);
-    if (!cells)
-        return false;
-    for (size_t k = 0; k < t->ncols; k++)
-        cells[k] = k < t->nrow_cols[r] ? t->rows[r][k] : NULL;
-    t->rows[r] = cells;
-    t->nrow_cols[r] = t->ncols;
-    return true;
-}
-
 bool import_rows_set(import_rows *t, const char *column, const char *value)
 {
     if (t->nrows == 0)
@@ -180,13 +205,25 @@ bool import_rows_set(import_rows *t, const char *column, const char *value)
     long c = column_index(t, column);
     if (c < 0 && (c = add_column(t, column)) < 0)
         return false;
-    size_t r = t->nrows - 1;
-    if ((size_t)c >= t->nrow_cols[r] && !widen_row(t, r))
+    if ((size_t)c >= t->open_cap) {
+        size_t cap = t->ncols > 8 ? 2 * t->ncols : 16;
+        char **open = realloc(t->open, cap * sizeof *open);
+        if (!open)
+            return false;
+        for (size_t k = t->open_cap; k < cap; k++)
+            open[k] = NULL;
+        t->open = open;
+        t->open_cap = cap;
+    }
+    /* An empty cell is stored as "" so that a row set in column order stays
+     * one run of texts; import_rows_get gives NULL for it. */
+    char *copy = arena_strdup(t, value ? value : "");
+    if (!copy)
         return false;
-    char *copy = NULL;
-    if (value && *value && !(copy = arena_strdup(t, value)))
-        return false;
-    t->rows[r][c] = copy;
+    t->text_bytes += strlen(copy) + 1;
+    t->open[c] = copy;
+    if ((size_t)c + 1 > t->open_cols)
+        t->open_cols = (size_t)c + 1;
     return true;
 }
 
@@ -200,9 +237,24 @@ bool import_rows_set_number(import_rows *t, const char *column, double value)
 const char *import_rows_get(const import_rows *t, size_t r, const char *column)
 {
     long c = column_index(t, column);
-    if (c < 0 || r >= t->nrows || (size_t)c >= t->nrow_cols[r])
+    if (c < 0 || r >= t->nrows)
         return NULL;
-    return t->rows[r][c];
+    const char *cell;
+    if (r == t->nrows - 1) {
+        cell = (size_t)c < t->open_cols ? t->open[c] : NULL;
+    } else {
+        if ((size_t)c >= t->nrow_cols[r])
+            return NULL;
+        cell = t->packed[r];
+        for (long k = 0; k < c; k++)
+            cell += strlen(cell) + 1;
+    }
+    return cell && *cell ? cell : NULL;
+}
+
+size_t import_rows_text_bytes(const import_rows *t)
+{
+    return t->text_bytes;
 }
 
 bool import_rows_add_response(import_rows *t, const char *column)

@@ -235,11 +235,7 @@ static bool reserve(runs_merge *m, const char *data, size_t len)
     size_t lines = 0, text = len;
     for (const char *p = data; p && (p = memchr(p, '\n', len - (size_t)(p - data))); p++)
         lines++;
-    for (size_t r = 0; r < m->rows->nrows; r++)
-        for (size_t c = 0; c < m->rows->nrow_cols[r]; c++) {
-            const char *v = m->rows->rows[r][c];
-            text += (v ? strlen(v) : 0) + 1;
-        }
+    text += import_rows_text_bytes(m->rows);
     return rbuf_reserve(m->out, text + m->rows->nrows + 1024) &&
            import_rowset_reserve(&m->seen, rbuf_str(m->out), m->out->len,
                                  lines + m->rows->nrows);
