@@ -281,6 +281,32 @@ static void test_pandas_index(void)
     import_refused("csv", path, "nn", "", "noname.csv:1:4: '': a column without a name");
 }
 
+/* The import streams its rows (two passes over the file): a pandas index
+ * out of order (a sorted frame) or with gaps (a filtered one) is still
+ * left out, one with a number twice is not an index; cells keep their
+ * places with blanks, quotes and ';' separators. */
+static void test_streamed_index_and_places(void)
+{
+    char path[1024];
+    write_input(path, sizeof path, "sorted.csv", ",np,time\n2,8,1\n0,2,3\n1,4,2\n");
+    import_ok("csv", path, "ix_sorted", "");
+    write_input(path, sizeof path, "filtered.csv", ",np,time\n0,2,3\n5,4,2\n9,8,1\n");
+    import_ok("csv", path, "ix_filtered", "");
+    char *a = runs_text("ix_sorted"), *b = runs_text("ix_filtered");
+    CU_ASSERT_PTR_NOT_NULL(a && strstr(a, "cluster,np,time_s\n"));
+    CU_ASSERT_PTR_NOT_NULL(b && strstr(b, "cluster,np,time_s\n"));
+    free(a);
+    free(b);
+    write_input(path, sizeof path, "twice.csv", ",np,time\n0,2,3\n1,4,2\n1,8,1\n");
+    import_refused("csv", path, "ix_twice", "", "twice.csv:1:1: '': a column without a name");
+    write_input(path, sizeof path, "placed.csv", "np,time\n2, 3\n\"4\", -1\n");
+    import_refused("csv", path, "at_blank", "",
+                   "placed.csv:3:5: time_s '-1' is not a number of seconds > 0");
+    write_input(path, sizeof path, "placed2.csv", "np;time\n2; 3\n\"4\";\" -1,5 \"\n");
+    import_refused("csv", path, "at_semicolon", "",
+                   "placed2.csv:3:7: time_s '-1,5' is not a number of seconds > 0");
+}
+
 /* ';' separators and decimal commas: pandas' sep=';', decimal=',' file is
  * detected and imports as its ','-separated twin; --delimiter and
  * --decimal-comma force them; a quoted cell keeps its ','. */
@@ -373,6 +399,7 @@ int main(void)
          test_unknown_unit_and_clashes},
         {"JUBE results and CSV results are measured columns", test_jube_results_measured},
         {"a pandas index is left out", test_pandas_index},
+        {"a pandas index in any order, cells in their places", test_streamed_index_and_places},
         {"';' separators and decimal commas", test_semicolon_decimal_comma},
         {"pretty-style refusals say what was expected", test_pretty_refusals},
         {"a table cut inside its last number is refused", test_truncated},

@@ -13,7 +13,11 @@
  * quotes and positions are unchanged. A number may be written with a
  * decimal comma ("1,5" is 1.5) with --decimal-comma or in a ';'-separated
  * file; a number with both '.' and ',' (a thousands mark) is not read as
- * a number.
+ * a number. The file's bytes are held once and its rows streamed past
+ * twice (csv_parse_rows), each row forgotten when handed on: first for
+ * the facts the rules below need about whole columns (every cell a
+ * number; a pandas index), then into the rows. A million-row file costs
+ * its size, not a document of every cell.
  *
  * Columns. Each header cell becomes one runs.csv column, by the first rule
  * that fits:
@@ -107,13 +111,28 @@ typedef struct {
     double to_seconds; /* a converted time's unit in seconds; 1: written as it is */
     char unit[16];     /* the unit converted from, for the README note */
     bool number;       /* every cell is a number (or empty) */
+    bool is_np, is_time, is_time_s; /* what its cells are checked for, said once */
 } column_plan;
+
+/* What one pass over a table's rows learned of its columns: facts about
+ * whole columns that the plan needs before any row is added, in memory
+ * that does not grow with the rows. */
+typedef struct {
+    bool *number;       /* per header cell: every cell under it is a number or empty */
+    size_t ncols;
+    size_t nrows;       /* rows under the header */
+    bool index_whole;   /* an unnamed first column, every cell a whole number >= 0 */
+    bool index_rising;  /* ... each above the one before, so all distinct */
+    double index_last;
+    bool index;         /* settled: the first column is a pandas index (rule 2) */
+} column_facts;
 
 /* One table being read: what every step needs. Borrowed, not owned. */
 typedef struct {
     const import_request *req;
     const char *file;
-    const import_text *t; /* lines[0] is the header */
+    const import_line *head;   /* the header's cells */
+    const column_facts *facts; /* what the rows under it hold */
     bool decimal_comma;
     bool jube;            /* a JUBE table: every unit and statistic is a pattern's */
     const char *style;    /* what the table looks like, for refusals */
@@ -144,17 +163,6 @@ static bool cell_number(const table *tb, const char *text, double *v)
     return import_number(text, v);
 }
 
-static bool all_numbers(const table *tb, size_t col)
-{
-    double v;
-    for (size_t r = 1; r < tb->t->nlines; r++) {
-        const import_line *l = &tb->t->lines[r];
-        if (col < l->nfields && l->fields[col].text[0] && !cell_number(tb, l->fields[col].text, &v))
-            return false;
-    }
-    return true;
-}
-
 /* A value in a unit of to_seconds seconds, in seconds: divided by a whole
  * number below a second, so 1600 ms is 1.6 exactly as written. */
 static double in_seconds(double v, double to_seconds)
@@ -168,26 +176,64 @@ static int compare_doubles(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* Column col is a pandas index: first, unnamed, distinct whole numbers >= 0. */
-static bool is_pandas_index(const table *tb, size_t col)
+/* ---- column facts ------------------------------------------------------- */
+
+/* Facts for the columns of head, before any row: every column a number
+ * column, the first an index when it has no name ("" or "Unnamed: 0"). */
+static bool facts_init(column_facts *f, const import_line *head)
 {
-    const char *name = tb->t->lines[0].fields[col].text;
-    size_t n = tb->t->nlines - 1;
-    if (col != 0 || (name[0] && strcmp(name, "Unnamed: 0") != 0) || n == 0)
-        return false;
-    double *v = malloc(n * sizeof *v);
-    bool ok = v != NULL;
-    for (size_t r = 0; ok && r < n; r++) {
-        const import_line *l = &tb->t->lines[r + 1];
-        ok = l->nfields > 0 && cell_number(tb, l->fields[0].text, &v[r]) && v[r] >= 0 &&
-             v[r] == floor(v[r]);
+    const char *first = head->nfields ? head->fields[0].text : "x";
+    *f = (column_facts){.ncols = head->nfields, .index_rising = true};
+    f->index_whole = !first[0] || strcmp(first, "Unnamed: 0") == 0;
+    f->number = malloc(f->ncols + 1);
+    if (f->number)
+        memset(f->number, true, f->ncols + 1);
+    return f->number != NULL;
+}
+
+/* Take in one row under the header: O(1) per cell. A pandas index is
+ * 0, 1, 2, ... in order unless the frame was sorted or filtered, so
+ * rising values (distinct without looking back) are the common case. */
+static void facts_add_row(const table *tb, column_facts *f, const import_line *l)
+{
+    double v;
+    for (size_t c = 0; c < f->ncols && c < l->nfields; c++)
+        if (f->number[c] && l->fields[c].text[0] && !cell_number(tb, l->fields[c].text, &v))
+            f->number[c] = false;
+    if (f->index_whole) {
+        f->index_whole = l->nfields > 0 && cell_number(tb, l->fields[0].text, &v) && v >= 0 &&
+                         v == floor(v);
+        f->index_rising = f->index_rising && f->index_whole && (f->nrows == 0 || v > f->index_last);
+        f->index_last = f->index_whole ? v : 0;
     }
-    if (ok)
-        qsort(v, n, sizeof *v, compare_doubles);
-    for (size_t r = 1; ok && r < n; r++)
-        ok = v[r] != v[r - 1];
-    free(v);
-    return ok;
+    f->nrows++;
+}
+
+/* Whether the first column's values are yet to be compared one with
+ * another: whole numbers >= 0 that do not rise. */
+static bool facts_need_values(const column_facts *f)
+{
+    return f->index_whole && !f->index_rising && f->nrows > 0;
+}
+
+/* Settle rule 2 once every row is in; values (the first column, nrows of
+ * them, sorted here) are only needed when facts_need_values said so. */
+static void facts_settle(column_facts *f, double *values)
+{
+    bool distinct = f->index_rising;
+    if (!distinct && values) {
+        qsort(values, f->nrows, sizeof *values, compare_doubles);
+        distinct = true;
+        for (size_t r = 1; distinct && r < f->nrows; r++)
+            distinct = values[r] != values[r - 1];
+    }
+    f->index = f->index_whole && f->nrows > 0 && distinct;
+}
+
+static void facts_free(column_facts *f)
+{
+    free(f->number);
+    f->number = NULL;
 }
 
 /* ---- names ------------------------------------------------------------- */
@@ -287,8 +333,8 @@ static void read_unit(const char *header, header_unit *u)
 
 static bool refuse(const table *tb, size_t col, const char *why, const char *header)
 {
-    const import_field *h = &tb->t->lines[0].fields[col];
-    diag_add(tb->diags, tb->file, tb->t->lines[0].line, h->column, "'%s': %s", header, why);
+    const import_field *h = &tb->head->fields[col];
+    diag_add(tb->diags, tb->file, tb->head->line, h->column, "'%s': %s", header, why);
     return false;
 }
 
@@ -299,7 +345,7 @@ static bool time_unit(const table *tb, size_t col, const header_unit *u, column_
         return refuse(tb, col,
                       "a time in a unit perfcast does not know (it knows ns, us, \xc2\xb5s, ms, "
                       "s, min, h): it is not guessed; give the column in one of these units",
-                      tb->t->lines[0].fields[col].text);
+                      tb->head->fields[col].text);
     if (u->counts) {
         p->to_seconds = u->to_seconds;
         snprintf(p->unit, sizeof p->unit, "%.*s", (int)u->unit_len, u->unit);
@@ -312,7 +358,7 @@ static bool plan_by_content(const table *tb, size_t col, const header_unit *u, c
 {
     if (u->found == UNITS_UNKNOWN && units_name_is_duration(u->stem))
         return time_unit(tb, col, u, p); /* refused: an unknown unit on a time */
-    const char *header = tb->t->lines[0].fields[col].text;
+    const char *header = tb->head->fields[col].text;
     char *id = import_identifier(header);
     if (!id)
         return false;
@@ -336,18 +382,18 @@ static bool plan_by_content(const table *tb, size_t col, const header_unit *u, c
 /* What header cell col becomes; false when refused (recorded) or out of memory. */
 static bool plan_column(const table *tb, size_t col, column_plan *p)
 {
-    const char *header = tb->t->lines[0].fields[col].text;
+    const char *header = tb->head->fields[col].text;
     const char *mapped = import_mapped(tb->req, header);
     header_unit u;
     read_unit(header, &u);
     p->to_seconds = 1;
-    p->number = all_numbers(tb, col);
+    p->number = tb->facts->number[col];
     if (mapped != header) {
         p->name = strdup(mapped);
         return p->name && (!column_is_time(p->name) || time_unit(tb, col, &u, p));
     }
-    if (is_pandas_index(tb, col))
-        return true;
+    if (col == 0 && tb->facts->index)
+        return true; /* rule 2: left out */
     if (!header[0])
         return refuse(tb, col, "a column without a name: name it in the header", header);
     if (import_is_procs_name(header))
@@ -368,10 +414,15 @@ static void plans_free(column_plan *plan, size_t n)
 /* Every header cell planned, no two into one column, an np column among them. */
 static bool plan_columns(const table *tb, column_plan *plan)
 {
-    const import_line *head = &tb->t->lines[0];
+    const import_line *head = tb->head;
     bool ok = true, have_np = false;
     for (size_t c = 0; ok && c < head->nfields; c++) {
         ok = plan_column(tb, c, &plan[c]);
+        if (ok && plan[c].name) {
+            plan[c].is_np = strcmp(plan[c].name, "np") == 0;
+            plan[c].is_time = column_is_time(plan[c].name);
+            plan[c].is_time_s = strcmp(plan[c].name, "time_s") == 0;
+        }
         for (size_t k = 0; ok && plan[c].name && k < c; k++)
             if (plan[k].name && strcmp(plan[k].name, plan[c].name) == 0) {
                 diag_add(tb->diags, tb->file, head->line, head->fields[c].column,
@@ -380,7 +431,7 @@ static bool plan_columns(const table *tb, column_plan *plan)
                          head->fields[c].text, head->fields[k].text, k + 1, plan[c].name);
                 ok = false;
             }
-        have_np = have_np || (ok && plan[c].name && strcmp(plan[c].name, "np") == 0);
+        have_np = have_np || (ok && plan[c].is_np);
     }
     if (ok && !have_np) {
         diag_add(tb->diags, tb->file, head->line, 1,
@@ -399,9 +450,8 @@ static bool check_cell(const table *tb, const import_line *l, size_t col, const 
 {
     const import_field *f = &l->fields[col];
     double v;
-    bool is_np = strcmp(p->name, "np") == 0, is_time = column_is_time(p->name);
-    bool is_time_s = strcmp(p->name, "time_s") == 0;
-    if ((!is_np && !is_time) || (!f->text[0] && !is_np))
+    bool is_np = p->is_np, is_time_s = p->is_time_s;
+    if ((!is_np && !p->is_time) || (!f->text[0] && !is_np))
         return true;
     bool ok = cell_number(tb, f->text, &v);
     if (ok && is_np)
@@ -433,7 +483,7 @@ static bool set_cell(const table *tb, const char *text, const column_plan *p, im
 static bool add_row(const table *tb, const import_line *l, const column_plan *plan,
                     import_rows *out)
 {
-    size_t want = tb->t->lines[0].nfields;
+    size_t want = tb->head->nfields;
     if (l->nfields != want) {
         diag_add(tb->diags, tb->file, l->line, l->nfields > want ? l->fields[want].column : 1,
                  "%s; this line has %zu cells where the header has %zu", tb->style, l->nfields,
@@ -451,7 +501,7 @@ static bool add_row(const table *tb, const import_line *l, const column_plan *pl
  * for every column renamed, converted or left out. */
 static bool describe(const table *tb, const column_plan *plan, import_rows *out)
 {
-    const import_line *head = &tb->t->lines[0];
+    const import_line *head = tb->head;
     bool ok = true;
     for (size_t c = 0; ok && c < head->nfields; c++)
         if (plan[c].name && strcmp(plan[c].name, "time_s") == 0)
@@ -474,15 +524,18 @@ static bool describe(const table *tb, const column_plan *plan, import_rows *out)
     return ok;
 }
 
-/* Rows from a header-first table. */
-static bool table_rows(const table *tb, import_rows *out)
+/* Adds every row under the header to out with add_row, in order; false
+ * when one is refused (recorded) or out of memory. */
+typedef bool (*rows_fn)(const table *tb, const column_plan *plan, void *ctx, import_rows *out);
+
+/* Rows from a header-first table: the plan, then the rows, then what the
+ * campaign README says of them. */
+static bool table_rows(const table *tb, rows_fn rows, void *ctx, import_rows *out)
 {
-    const import_line *head = &tb->t->lines[0];
+    const import_line *head = tb->head;
     column_plan *plan = calloc(head->nfields + 1, sizeof *plan);
     size_t before = tb->diags->count;
-    bool ok = plan != NULL && plan_columns(tb, plan);
-    for (size_t r = 1; ok && r < tb->t->nlines; r++)
-        ok = add_row(tb, &tb->t->lines[r], plan, out);
+    bool ok = plan != NULL && plan_columns(tb, plan) && rows(tb, plan, ctx, out);
     ok = ok && describe(tb, plan, out);
     if (ok && out->nresponses == 0 && !tb->req->response) {
         diag_add(tb->diags, tb->file, head->line, 1,
@@ -529,60 +582,205 @@ static char separator(const import_request *req, const char *data, size_t len)
     return semicolon ? ';' : ',';
 }
 
-/* A CSV document as lines of fields (the form table_rows reads), each
- * cell trimmed and, for a separator sep other than ',', swapped back. */
-static bool csv_as_text(const csv_doc *doc, char sep, import_text *out)
+/* Grow the array *p of *cap items of size bytes to hold need; false when
+ * out of memory. */
+static bool reserve(void **p, size_t *cap, size_t need, size_t size)
 {
-    memset(out, 0, sizeof *out);
-    out->lines = calloc(doc->nrows ? doc->nrows : 1, sizeof *out->lines);
-    if (!out->lines)
+    if (need <= *cap)
+        return true;
+    size_t n = *cap ? *cap : 16;
+    while (n < need)
+        n *= 2;
+    void *q = realloc(*p, n * size);
+    if (!q)
         return false;
-    for (size_t r = 0; r < doc->nrows; r++) {
-        const csv_row *row = &doc->rows[r];
-        import_line *l = &out->lines[out->nlines++];
-        l->line = row->line;
-        l->fields = calloc(row->nfields ? row->nfields : 1, sizeof *l->fields);
-        if (!l->fields)
-            return false;
-        for (size_t c = 0; c < row->nfields; c++) {
-            const char *s = row->fields[c].text;
-            size_t len = strlen(s);
-            while (len && (s[len - 1] == ' ' || s[len - 1] == '\t'))
-                len--;
-            size_t skip = strspn(s, " \t");
-            l->fields[c].text = strndup(s + skip, len > skip ? len - skip : 0);
-            l->fields[c].column = row->fields[c].column + (long)skip + row->fields[c].quoted;
-            if (!l->fields[c].text)
-                return false;
-            if (sep != ',')
-                swap_bytes(l->fields[c].text, strlen(l->fields[c].text), sep, ',');
-            l->nfields++;
-        }
+    *p = q;
+    *cap = n;
+    return true;
+}
+
+/* A csv_row as an import_line, the form the table steps read: each cell
+ * trimmed of blanks (its column moved past them and past an opening
+ * quote) and, for a separator sep other than ',', swapped back. The texts
+ * live in text until the next row. */
+typedef struct {
+    char sep;
+    import_line line;
+    size_t field_cap;
+    char *text;
+    size_t text_cap;
+} row_cells;
+
+static bool is_blank(char c)
+{
+    return c == ' ' || c == '\t';
+}
+
+static bool cells_of(row_cells *rc, const csv_row *row)
+{
+    size_t bytes = 0;
+    for (size_t c = 0; c < row->nfields; c++)
+        bytes += strlen(row->fields[c].text) + 1;
+    if (!reserve((void **)&rc->line.fields, &rc->field_cap, row->nfields + 1,
+                 sizeof *rc->line.fields) ||
+        !reserve((void **)&rc->text, &rc->text_cap, bytes + 1, 1))
+        return false;
+    char *to = rc->text;
+    rc->line.line = row->line;
+    rc->line.nfields = row->nfields;
+    for (size_t c = 0; c < row->nfields; c++) {
+        const char *s = row->fields[c].text, *end = s;
+        while (is_blank(*s))
+            s++;
+        for (const char *p = s; *p; p++)
+            if (!is_blank(*p))
+                end = p + 1;
+        size_t len = end > s ? (size_t)(end - s) : 0;
+        memcpy(to, s, len);
+        to[len] = '\0';
+        if (rc->sep != ',')
+            swap_bytes(to, len, rc->sep, ',');
+        rc->line.fields[c].text = to;
+        rc->line.fields[c].column =
+            row->fields[c].column + (long)(s - row->fields[c].text) + row->fields[c].quoted;
+        to += len + 1;
     }
     return true;
 }
 
-/* A JUBE pretty table handed to `csv`: its header (or, under a title
- * line, its next line) starts with '|'. */
-static bool looks_pretty(const csv_doc *doc)
+static void cells_free(row_cells *rc)
 {
-    for (size_t r = 0; r < doc->nrows && r < 2; r++)
-        if (doc->rows[r].nfields && doc->rows[r].fields[0].text[strspn(
-                                        doc->rows[r].fields[0].text, " \t")] == '|')
-            return true;
-    return false;
+    free(rc->line.fields);
+    free(rc->text);
 }
 
-/* Parse path as CSV with separator sep into doc. */
-static bool parse_csv(const char *path, char *data, size_t len, char sep, csv_doc *doc,
-                      diag_list *diags)
+/* A copy of line's cells that outlives the row (the header); false when
+ * out of memory, with what was copied left in out for line_free. */
+static bool copy_line(const import_line *line, import_line *out)
 {
-    if (sep != ',')
-        swap_bytes(data, len, sep, ',');
+    *out = (import_line){NULL, line->line, calloc(line->nfields + 1, sizeof *out->fields), 0};
+    if (!out->fields)
+        return false;
+    for (size_t c = 0; c < line->nfields; c++, out->nfields++) {
+        out->fields[c].column = line->fields[c].column;
+        if (!(out->fields[c].text = strdup(line->fields[c].text)))
+            return false;
+    }
+    return true;
+}
+
+static void line_free(import_line *l)
+{
+    for (size_t f = 0; f < l->nfields; f++)
+        free(l->fields[f].text);
+    free(l->fields);
+    free(l->text);
+}
+
+/* A CSV file being read: its bytes (separators swapped to ','), parsed
+ * again for every pass, and what the first pass kept. */
+typedef struct {
+    table tb;
+    const char *data;
+    size_t len;
+    row_cells cells;
+    import_line head;   /* the header's cells, copied */
+    column_facts facts;
+    size_t rows;        /* rows the current pass has seen, the header included */
+    long first_line;    /* where the header is */
+    bool pretty;        /* the header or the row under it starts with '|' */
+    bool oom;
+    const column_plan *plan; /* pass 2 */
+    import_rows *out;
+    double *values;     /* the first column, when it is to be sorted */
+} csv_source;
+
+/* Pass 1: keep the header, learn the columns' facts from the rows. A JUBE
+ * pretty table handed to `csv` shows in its header (or, under a title
+ * line, its next line) starting with '|'. */
+static bool survey_row(void *ctx, const csv_row *row)
+{
+    csv_source *src = ctx;
+    if (src->rows < 2 && row->nfields &&
+        row->fields[0].text[strspn(row->fields[0].text, " \t")] == '|')
+        src->pretty = true;
+    src->oom = !cells_of(&src->cells, row);
+    if (!src->oom && src->rows++ == 0) {
+        src->first_line = row->line;
+        src->oom = !copy_line(&src->cells.line, &src->head) ||
+                   !facts_init(&src->facts, &src->head);
+    } else if (!src->oom) {
+        facts_add_row(&src->tb, &src->facts, &src->cells.line);
+    }
+    return !src->oom;
+}
+
+/* The first column's values, when rule 2 must sort them. */
+static bool index_value_row(void *ctx, const csv_row *row)
+{
+    csv_source *src = ctx;
+    if (src->rows++ == 0)
+        return true;
+    src->oom = !cells_of(&src->cells, row);
+    /* every first cell is a number: pass 1 saw to it */
+    if (!src->oom)
+        cell_number(&src->tb, src->cells.line.fields[0].text, &src->values[src->rows - 2]);
+    return !src->oom;
+}
+
+/* Pass 2: every row under the header into the rows. */
+static bool add_csv_row(void *ctx, const csv_row *row)
+{
+    csv_source *src = ctx;
+    if (src->rows++ == 0)
+        return true;
+    return cells_of(&src->cells, row) && add_row(&src->tb, &src->cells.line, src->plan, src->out);
+}
+
+static bool csv_rows(const table *tb, const column_plan *plan, void *ctx, import_rows *out)
+{
+    csv_source *src = ctx;
+    src->rows = 0;
+    src->plan = plan;
+    src->out = out;
+    return csv_parse_rows(src->data, src->len, tb->file, add_csv_row, src, tb->diags);
+}
+
+/* Pass 1, and the sort rule 2 may need; false when the file is unusable
+ * (recorded). */
+static bool survey_csv(csv_source *src, diag_list *diags)
+{
+    const char *path = src->tb.file;
     size_t before = diags->count;
-    return csv_parse_buffer(data, len, path, doc, diags) && diags->count == before;
+    bool ok = csv_parse_rows(src->data, src->len, path, survey_row, src, diags) &&
+              diags->count == before;
+    if (ok && src->pretty) {
+        diag_add(diags, path, src->first_line, 1,
+                 "looks like JUBE's pretty style ('|' between cells); expected CSV: import it "
+                 "with `perfcast import jube`");
+        ok = false;
+    }
+    if (ok && src->rows < 2) {
+        diag_add(diags, path, 0, 0, "no rows under the header: nothing to import");
+        ok = false;
+    }
+    if (ok && facts_need_values(&src->facts)) {
+        src->rows = 0;
+        src->values = malloc(src->facts.nrows * sizeof *src->values);
+        src->oom = !src->values;
+        ok = src->values &&
+             csv_parse_rows(src->data, src->len, path, index_value_row, src, diags);
+    }
+    if (ok)
+        facts_settle(&src->facts, src->values);
+    if (!ok && src->oom)
+        diag_add(diags, path, 0, 0, "out of memory");
+    return ok;
 }
 
+/* The file's bytes are read once and parsed in two passes (three when a
+ * pandas index is out of order), each row handed over and forgotten: a
+ * million-row file is held once, not as a document of every cell. */
 bool import_read_csv(const import_request *req, const char *path, import_rows *out,
                      diag_list *diags)
 {
@@ -593,33 +791,23 @@ bool import_read_csv(const import_request *req, const char *path, import_rows *o
         return false;
     }
     char sep = separator(req, data, len);
-    csv_doc doc;
     char style[64];
     snprintf(style, sizeof style, "read as CSV with '%s' between cells",
              sep == '\t' ? "\\t" : (char[2]){sep, '\0'});
     bool jube = req->format && strcmp(req->format, "jube") == 0;
-    table tb = {req, path, NULL, req->decimal_comma || sep == ';', jube, style, diags};
-    import_text t = {0};
-    bool ok = parse_csv(path, data, len, sep, &doc, diags);
+    csv_source src = {.tb = {req, path, NULL, NULL, req->decimal_comma || sep == ';', jube, style,
+                             diags},
+                      .data = data, .len = len, .cells = {.sep = sep}};
+    if (sep != ',')
+        swap_bytes(data, len, sep, ',');
+    src.tb.head = &src.head;
+    src.tb.facts = &src.facts;
+    bool ok = survey_csv(&src, diags) && table_rows(&src.tb, csv_rows, &src, out);
+    free(src.values);
+    facts_free(&src.facts);
+    line_free(&src.head);
+    cells_free(&src.cells);
     free(data);
-    if (ok && looks_pretty(&doc)) {
-        diag_add(diags, path, doc.rows[0].line, 1,
-                 "looks like JUBE's pretty style ('|' between cells); expected CSV: import it "
-                 "with `perfcast import jube`");
-        ok = false;
-    }
-    if (ok && doc.nrows < 2) {
-        diag_add(diags, path, 0, 0, "no rows under the header: nothing to import");
-        ok = false;
-    }
-    if (ok && !csv_as_text(&doc, sep, &t)) {
-        diag_add(diags, path, 0, 0, "out of memory");
-        ok = false;
-    }
-    tb.t = &t;
-    ok = ok && table_rows(&tb, out);
-    import_text_free(&t);
-    csv_doc_free(&doc);
     return ok;
 }
 
@@ -629,14 +817,6 @@ bool import_read_csv(const import_request *req, const char *path, import_rows *o
 static bool is_rule(const import_line *l)
 {
     return strspn(l->text, "-+| \t") == strlen(l->text);
-}
-
-static void line_free(import_line *l)
-{
-    for (size_t f = 0; f < l->nfields; f++)
-        free(l->fields[f].text);
-    free(l->fields);
-    free(l->text);
 }
 
 /* Drop the first skip lines (a title), rule lines, and the empty first
@@ -671,6 +851,36 @@ static size_t title_lines(const import_text *t)
     return next[strspn(next, " \t")] == '|' ? 1 : 0;
 }
 
+/* The facts of a pretty table's columns, every row being in memory. */
+static bool pretty_facts(const table *tb, const import_text *t, column_facts *f)
+{
+    if (!facts_init(f, &t->lines[0])) {
+        diag_add(tb->diags, tb->file, 0, 0, "out of memory");
+        return false;
+    }
+    for (size_t r = 1; r < t->nlines; r++)
+        facts_add_row(tb, f, &t->lines[r]);
+    double *values = facts_need_values(f) ? malloc(f->nrows * sizeof *values) : NULL;
+    if (facts_need_values(f) && !values) {
+        diag_add(tb->diags, tb->file, 0, 0, "out of memory");
+        return false;
+    }
+    for (size_t r = 0; values && r < f->nrows; r++)
+        cell_number(tb, t->lines[r + 1].fields[0].text, &values[r]);
+    facts_settle(f, values);
+    free(values);
+    return true;
+}
+
+static bool text_rows(const table *tb, const column_plan *plan, void *ctx, import_rows *out)
+{
+    const import_text *t = ctx;
+    bool ok = true;
+    for (size_t r = 1; ok && r < t->nlines; r++)
+        ok = add_row(tb, &t->lines[r], plan, out);
+    return ok;
+}
+
 bool import_read_jube(const import_request *req, const char *path, import_rows *out,
                       diag_list *diags)
 {
@@ -683,14 +893,18 @@ bool import_read_jube(const import_request *req, const char *path, import_rows *
         return import_read_csv(req, path, out, diags);
     }
     tidy_pretty(&t, title);
-    table tb = {req, path, &t, req->decimal_comma, true,
+    table tb = {req, path, &t.lines[0], NULL, req->decimal_comma, true,
                 "looks like JUBE's pretty style ('|' between cells)", diags};
     bool ok = t.nlines >= 2;
     if (!ok)
         diag_add(diags, path, 0, 0,
                  "looks like JUBE's pretty style, but no rows under the header line: nothing "
                  "to import");
-    ok = ok && table_rows(&tb, out);
+    column_facts facts = {0};
+    ok = ok && pretty_facts(&tb, &t, &facts);
+    tb.facts = &facts;
+    ok = ok && table_rows(&tb, text_rows, &t, out);
+    facts_free(&facts);
     import_text_free(&t);
     return ok;
 }
