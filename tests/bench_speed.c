@@ -14,11 +14,13 @@
  * 100,000 rows, the term search at 2,000, 10,000 and 100,000 rows against
  * the same formula given, and `check` of a 1,000,000-row runs.csv with its
  * peak memory (tests/fixtures/bench/make_big_campaign.sh), with both its
- * experiments and with the given formula alone (no term search). mgbench has its
- * own benchmark (mgbench/bench/run), run after this one.
+ * experiments and with the given formula alone (no term search), and
+ * `import csv` of that runs.csv into a new campaign against Python's csv
+ * module reading and writing it. mgbench has its own benchmark
+ * (mgbench/bench/run), run after this one.
  *
  * While iterating: $BENCH_ONLY picks rows by part (a comma-separated list
- * of charts, pages, fit, search, check; pages measures the charts too, it
+ * of charts, pages, fit, search, check, import; pages measures the charts too, it
  * needs their time) and $BENCH_CAMPAIGNS the pages' scale (default 1000).
  *
  * Exits non-zero only when a perfcast command fails.
@@ -551,6 +553,40 @@ static void bench_check(void)
                    "Python, ≤ 150 MiB)");
 }
 
+/* `import csv` of the 1M-row runs.csv into a new campaign (each run
+ * removes the previous archive first) against Python's csv module reading
+ * and writing the same rows: issue 21 asks at most 1.5x, in at most
+ * 150 MiB. */
+static void bench_import(void)
+{
+    char dir[512], csv[600], arch[600], prep[1400], imp[1400], py[1600];
+    char ours[300], theirs[300];
+    if (!make_campaign("import1m", 1000000, 8000, dir, sizeof dir))
+        return;
+    snprintf(csv, sizeof csv, "%s/big/runs.csv", dir);
+    snprintf(arch, sizeof arch, "%s/imported", work);
+    cmdf(prep, sizeof prep, "rm -rf %s", arch);
+    /* P counts processes too (np = P here): --map P=P keeps it a column. */
+    cmdf(imp, sizeof imp, "%s import csv %s --archive %s --campaign big --map P=P >/dev/null",
+         testutil_perfcast(), csv, arch);
+    cmdf(py, sizeof py,
+         "python3 -c 'import csv,sys; w=csv.writer(open(sys.argv[2], \"w\", newline=\"\")); "
+         "[w.writerow(r) for r in csv.reader(open(sys.argv[1], newline=\"\"))]' %s %s/py.csv",
+         csv, work);
+    bool have_python = installed("python3");
+    double mb = (double)file_size(csv) / 1e6, t, p;
+    alternate(prep, imp, have_python ? py : NULL, &t, &p);
+    timed(prep, false);
+    long peak = installed("/usr/bin/time") ? peak_kib(imp) : 0;
+    snprintf(ours, sizeof ours, "%.2f s for %.1f MB, %.0f MiB peak = %.1f× the file", t / 1000,
+             mb, (double)peak / 1024, (double)peak * 1024 / (mb * 1e6));
+    snprintf(theirs, sizeof theirs,
+             have_python ? "Python csv module, read + write: %.2f s" : "Python: not installed",
+             p / 1000);
+    row("`import csv` of a 1,000,000-row file into a new campaign (target ≤ 1.5× Python, "
+        "≤ 150 MiB)", ours, theirs, t / p, "of Python's time");
+}
+
 int main(void)
 {
     const char *repeat = getenv("BENCH_REPEAT");
@@ -577,6 +613,8 @@ int main(void)
     }
     if (wanted("check"))
         bench_check();
+    if (wanted("import"))
+        bench_import();
     testutil_remove_dir(work);
     return failed ? 1 : 0;
 }

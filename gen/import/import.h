@@ -100,6 +100,14 @@ bool import_rows_set_number(import_rows *t, const char *column, double value);
  * lives as long as the table. */
 const char *import_rows_get(const import_rows *t, size_t r, const char *column);
 
+/* Row r's cells by column index into cells[0..ncols) (NULL when empty or
+ * past the row's end): one walk over the row instead of a lookup by name
+ * per cell. */
+void import_rows_cells(const import_rows *t, size_t r, const char **cells);
+
+/* The index of column name, or -1. */
+long import_rows_column(const import_rows *t, const char *name);
+
 /* The bytes of every cell's text, their NULs included: what writing the
  * rows out will take, give or take quoting. */
 size_t import_rows_text_bytes(const import_rows *t);

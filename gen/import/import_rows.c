@@ -252,6 +252,27 @@ const char *import_rows_get(const import_rows *t, size_t r, const char *column)
     return cell && *cell ? cell : NULL;
 }
 
+void import_rows_cells(const import_rows *t, size_t r, const char **cells)
+{
+    bool open = r == t->nrows - 1;
+    size_t n = open ? t->open_cols : t->nrow_cols[r];
+    const char *cell = open ? NULL : t->packed[r];
+    for (size_t c = 0; c < t->ncols; c++) {
+        const char *v = NULL;
+        if (c < n) {
+            v = open ? t->open[c] : cell;
+            if (!open)
+                cell += strlen(cell) + 1;
+        }
+        cells[c] = v && *v ? v : NULL;
+    }
+}
+
+long import_rows_column(const import_rows *t, const char *name)
+{
+    return column_index(t, name);
+}
+
 size_t import_rows_text_bytes(const import_rows *t)
 {
     return t->text_bytes;

@@ -68,10 +68,16 @@ static bool check_rows(const import_request *req, const import_rows *rows, diag_
 /* ------------------------------------------------------------------ */
 /* clusters.csv                                                        */
 
+/* The cluster of rows whose source names none. */
+static const char *default_cluster(const import_request *req)
+{
+    return req->cluster ? req->cluster : "imported";
+}
+
 static const char *row_cluster(const import_request *req, const import_rows *rows, size_t r)
 {
     const char *c = import_rows_get(rows, r, "cluster");
-    return c ? c : req->cluster ? req->cluster : "imported";
+    return c ? c : default_cluster(req);
 }
 
 /* Whether clusters.csv (t) has a row whose cluster is name. */
@@ -115,20 +121,6 @@ static bool merge_clusters(const import_request *req, const import_rows *rows, c
 
 /* ------------------------------------------------------------------ */
 /* runs.csv                                                            */
-
-/* The imported value of row r for column name of the campaign, whose
- * process count is called procs (campaign.csv): the importers call it np. */
-static const char *imported_value(const import_request *req, const import_rows *rows, size_t r,
-                                  const char *name, const char *procs)
-{
-    if (strcmp(name, "cluster") == 0)
-        return row_cluster(req, rows, r);
-    if (strcmp(name, procs) == 0)
-        return import_rows_get(rows, r, "np");
-    if (strcmp(name, "np") == 0)
-        return NULL; /* an ordinary parameter of this campaign, not ours */
-    return import_rows_get(rows, r, name);
-}
 
 /* Merging into runs.csv, streamed: the old file's rows are read one at a
  * time and written straight into the new text, then the imported rows,
@@ -207,24 +199,53 @@ static bool old_row(void *ctx, const csv_row *row)
 }
 
 /* The imported rows, each unless its line is there already. */
+/* Where each column of the new file takes its imported value from: the
+ * rows' column index, or one of these. The campaign's process count
+ * (campaign.csv may call it otherwise) is the importers' np; a column np
+ * of such a campaign is an ordinary parameter, not ours. */
+enum { FROM_NONE = -1, FROM_CLUSTER = -2 };
+
+static long source_of(const runs_merge *m, const char *name)
+{
+    if (strcmp(name, "cluster") == 0)
+        return FROM_CLUSTER;
+    if (strcmp(name, m->procs) == 0)
+        return import_rows_column(m->rows, "np");
+    if (strcmp(name, "np") == 0)
+        return FROM_NONE; /* an ordinary parameter of this campaign, not ours */
+    long c = import_rows_column(m->rows, name);
+    return c >= 0 ? c : FROM_NONE;
+}
+
 static bool new_rows(runs_merge *m)
 {
-    for (size_t r = 0; r < m->rows->nrows; r++) {
+    long *from = malloc((m->ncols ? m->ncols : 1) * sizeof *from);
+    const char **got = malloc((m->rows->ncols ? m->rows->ncols : 1) * sizeof *got);
+    bool ok = from && got;
+    for (size_t c = 0; ok && c < m->ncols; c++)
+        from[c] = source_of(m, m->header[c]);
+    long cluster = import_rows_column(m->rows, "cluster");
+    for (size_t r = 0; ok && r < m->rows->nrows; r++) {
+        import_rows_cells(m->rows, r, got);
         for (size_t c = 0; c < m->ncols; c++) {
-            const char *v = imported_value(m->req, m->rows, r, m->header[c], m->procs);
+            const char *v = from[c] >= 0              ? got[from[c]]
+                            : from[c] == FROM_CLUSTER ? (cluster >= 0 && got[cluster]
+                                                             ? got[cluster]
+                                                             : default_cluster(m->req))
+                                                      : NULL;
             m->cells[c] = v ? v : "";
         }
         rbuf_clear(&m->line);
-        if (!csv_text_put_row(&m->line, m->cells, m->ncols))
-            return false;
-        if (import_rowset_has(&m->seen, rbuf_str(m->out), m->out->len, rbuf_str(&m->line),
-                              m->line.len))
-            continue;
-        if (!keep_line(m, rbuf_str(&m->line), m->line.len))
-            return false;
-        m->added++;
+        ok = csv_text_put_row(&m->line, m->cells, m->ncols);
+        if (ok && !import_rowset_has(&m->seen, rbuf_str(m->out), m->out->len,
+                                     rbuf_str(&m->line), m->line.len)) {
+            ok = keep_line(m, rbuf_str(&m->line), m->line.len);
+            m->added++;
+        }
     }
-    return true;
+    free(from);
+    free(got);
+    return ok;
 }
 
 /* Room for the old file's len bytes of data and the imported rows, in the
