@@ -61,6 +61,8 @@ typedef struct {
     import_arena *arena;
     size_t *name_slots;   /* column index + 1 by hash of its name; 0 = free */
     size_t nname_slots;
+    size_t next_column;   /* the column after the last one set: readers set a
+                             row's columns in the same order every row */
 } import_rows;
 
 /* A source column renamed to a runs.csv column: --map from=to. */

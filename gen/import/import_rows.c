@@ -202,9 +202,12 @@ bool import_rows_set(import_rows *t, const char *column, const char *value)
 {
     if (t->nrows == 0)
         return false;
-    long c = column_index(t, column);
+    long c = t->next_column < t->ncols && strcmp(t->names[t->next_column], column) == 0
+                 ? (long)t->next_column
+                 : column_index(t, column);
     if (c < 0 && (c = add_column(t, column)) < 0)
         return false;
+    t->next_column = (size_t)c + 1 < t->ncols ? (size_t)c + 1 : 0;
     if ((size_t)c >= t->open_cap) {
         size_t cap = t->ncols > 8 ? 2 * t->ncols : 16;
         char **open = realloc(t->open, cap * sizeof *open);
