@@ -5,10 +5,13 @@
 #include "gen/fit/backtest_cache.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 typedef struct {
     const experiment_info *e;
     model_adapter_fn adapter;
+    bool *usable;   /* copy; NULL = every configuration */
+    size_t n;
     lent_backtests lent;
 } cache_entry;
 
@@ -26,17 +29,27 @@ void backtest_cache_free(backtest_cache *cache)
 {
     if (!cache)
         return;
-    for (size_t i = 0; i < cache->n; i++)
+    for (size_t i = 0; i < cache->n; i++) {
         free(cache->items[i].lent.scores);
+        free(cache->items[i].usable);
+    }
     free(cache->items);
     free(cache);
 }
 
+static bool same_usable(const cache_entry *x, const bool *usable, size_t n)
+{
+    if (!x->usable || !usable)
+        return !x->usable && !usable;
+    return x->n == n && memcmp(x->usable, usable, n * sizeof *usable) == 0;
+}
+
 const lent_backtests *backtest_cache_find(const backtest_cache *cache, const experiment_info *e,
-                                          model_adapter_fn adapter)
+                                          model_adapter_fn adapter, const bool *usable, size_t n)
 {
     for (size_t i = 0; cache && i < cache->n; i++)
-        if (cache->items[i].e == e && cache->items[i].adapter == adapter)
+        if (cache->items[i].e == e && cache->items[i].adapter == adapter &&
+            same_usable(&cache->items[i], usable, n))
             return &cache->items[i].lent;
     return NULL;
 }
@@ -47,16 +60,22 @@ size_t backtest_cache_count(const backtest_cache *cache)
 }
 
 bool backtest_cache_add(backtest_cache *cache, const experiment_info *e, model_adapter_fn adapter,
-                        lent_backtests *l)
+                        const bool *usable, size_t n, lent_backtests *l)
 {
     cache_entry *more = realloc(cache->items, (cache->n + 1) * sizeof *more);
-    if (!more) {
+    bool *copy = usable ? malloc((n ? n : 1) * sizeof *copy) : NULL;
+    if (!more || (usable && !copy)) {
+        if (more)
+            cache->items = more;
+        free(copy);
         free(l->scores);
         l->scores = NULL;
         return false;
     }
+    if (copy)
+        memcpy(copy, usable, n * sizeof *copy);
     cache->items = more;
-    cache->items[cache->n++] = (cache_entry){e, adapter, *l};
+    cache->items[cache->n++] = (cache_entry){e, adapter, copy, n, *l};
     l->scores = NULL;
     return true;
 }

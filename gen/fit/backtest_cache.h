@@ -6,10 +6,14 @@
  * for each of the others.
  *
  * Entries are keyed by the lending experiment (its experiment_info, which
- * lives as long as the archive) and the adapter that refits it. A lender's
- * folds are numbered from 0 here; the borrower renumbers them after its
- * own. An experiment that lends nothing (it could not be prepared, or its
- * runs allow no refit) is cached too, with no scores.
+ * lives as long as the archive), the adapter that refits it, and which of
+ * its training configurations the backtests may use: a lender never
+ * trains on or scores a configuration its borrower predicts
+ * (gen/fit/calibration.c), so borrowers whose targets it shares with
+ * different configurations get backtests of their own. A lender's folds
+ * are numbered from 0 here; the borrower renumbers them after its own. An
+ * experiment that lends nothing (its runs allow no refit) is cached too,
+ * with no scores.
  *
  * Ownership: backtest_cache_new returns a cache the caller releases with
  * backtest_cache_free, after every borrower is done; backtest_cache_find
@@ -40,15 +44,17 @@ typedef struct backtest_cache backtest_cache;
 backtest_cache *backtest_cache_new(void);
 void backtest_cache_free(backtest_cache *cache);
 
-/* The backtests of e refitted with adapter, or NULL when not cached yet. */
+/* The backtests of e refitted with adapter on the configurations usable
+ * marks (usable[0..n), NULL = all of them), or NULL when not cached yet. */
 const lent_backtests *backtest_cache_find(const backtest_cache *cache, const experiment_info *e,
-                                          model_adapter_fn adapter);
+                                          model_adapter_fn adapter, const bool *usable, size_t n);
 
 /* How many lending experiments are cached. */
 size_t backtest_cache_count(const backtest_cache *cache);
 
-/* Keep l as the backtests of e under adapter. False when out of memory. */
+/* Keep l as the backtests of e under adapter on the configurations usable
+ * marks (copied). False when out of memory. */
 bool backtest_cache_add(backtest_cache *cache, const experiment_info *e, model_adapter_fn adapter,
-                        lent_backtests *l);
+                        const bool *usable, size_t n, lent_backtests *l);
 
 #endif

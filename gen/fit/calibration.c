@@ -34,6 +34,8 @@ typedef struct {
     size_t nheld;       /* held-out configurations over those refits */
     char fold_cols[256]; /* "np, N": the parameters whose levels were held out */
     char borrowed[256];  /* experiments whose backtests were borrowed, "" none */
+    bool *usable;        /* per configuration: may a refit train on it or hold it out
+                            (not a target of the experiment calibrated); NULL = all */
     bool from_lender;     /* the backtests were lent by c->lender */
 } calib_ctx;
 
@@ -44,6 +46,7 @@ static void ctx_free(calib_ctx *c)
     free(c->cfgs);
     free(c->cols);
     free(c->scores);
+    free(c->usable);
 }
 
 static double cell(const calib_ctx *c, size_t row, size_t col)
@@ -168,6 +171,41 @@ static double row_distance(const calib_ctx *c, size_t row, const double *lo, con
 /* ------------------------------------------------------------------ */
 /* Backtest refits                                                     */
 
+/* No backtest may train on, or score, a configuration the calibrated
+ * experiment predicts (issue 22: borrowed backtests scored the
+ * borrower's own targets). Marks c's configurations that are one of the
+ * targets of `of` (an experiment of the same campaign) unusable; a
+ * lender of another campaign has none of them. */
+static bool exclude_targets(calib_ctx *c, const experiment_input *of)
+{
+    free(c->usable);
+    c->usable = NULL;
+    if (of->camp != c->in->camp || of->ntargets == 0 || c->ncfgs == 0)
+        return true;
+    config_index ix;
+    bool ok = config_index_init(&ix, &c->in->camp->runs, of->ntargets) &&
+              (c->usable = malloc(c->ncfgs * sizeof *c->usable)) != NULL;
+    for (size_t i = 0; ok && i < of->ntargets; i++)
+        ok = of->targets[i].nrows == 0 ||
+             config_index_add(&ix, of->targets[i].rows[0], NULL) != CONFIG_NONE;
+    bool any = false;
+    for (size_t k = 0; ok && k < c->ncfgs; k++) {
+        c->usable[k] = config_index_find(&ix, c->cfgs[k].rows[0]) == CONFIG_NONE;
+        any |= !c->usable[k];
+    }
+    config_index_free(&ix);
+    if (ok && !any) {
+        free(c->usable);
+        c->usable = NULL;
+    }
+    return ok;
+}
+
+static bool usable(const calib_ctx *c, size_t k)
+{
+    return !c->usable || c->usable[k];
+}
+
 static bool add_score(calib_ctx *c, calibrate_score s)
 {
     calibrate_score *more = realloc(c->scores, (c->nscores + 1) * sizeof *more);
@@ -194,7 +232,7 @@ static bool run_fold(calib_ctx *c, const bool *held)
     bool ok = kept && sub.train_rows && sub.targets && which;
     sub.ntrain = sub.ntargets = 0;
     for (size_t k = 0; ok && k < c->ncfgs; k++) {
-        kept[k] = !held[k];
+        kept[k] = !held[k] && usable(c, k);
         if (held[k]) {
             which[sub.ntargets] = k;
             /* A held-out configuration has no training history. */
@@ -202,7 +240,7 @@ static bool run_fold(calib_ctx *c, const bool *held)
                 .rows = c->cfgs[k].rows, .nrows = c->cfgs[k].nrows, .measured = c->cfgs[k].mean,
                 .nmeasured = c->cfgs[k].nrows, .error_pct = NAN, .nhistory = 0,
                 .history_mean = NAN};
-        } else {
+        } else if (kept[k]) {
             memcpy(sub.train_rows + sub.ntrain, c->cfgs[k].rows,
                    c->cfgs[k].nrows * sizeof *sub.train_rows);
             sub.ntrain += c->cfgs[k].nrows;
@@ -246,12 +284,14 @@ static int compare_doubles(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* Distinct values of column col over the configurations, ascending. */
+/* Distinct values of column col over the usable configurations, ascending
+ * (none when no configuration is usable). */
 static size_t levels_of(const calib_ctx *c, size_t col, double *levels)
 {
     size_t n = 0;
     for (size_t k = 0; k < c->ncfgs; k++)
-        levels[n++] = cell(c, c->cfgs[k].rows[0], col);
+        if (usable(c, k))
+            levels[n++] = cell(c, c->cfgs[k].rows[0], col);
     qsort(levels, n, sizeof *levels, compare_doubles);
     size_t m = 0;
     for (size_t i = 0; i < n; i++)
@@ -298,7 +338,7 @@ static bool *held_set(const calib_ctx *c, size_t col, double threshold, bool upw
         return NULL;
     for (size_t k = 0; k < c->ncfgs; k++) {
         double v = cell(c, c->cfgs[k].rows[0], col);
-        held[k] = upward ? v >= threshold : v <= threshold;
+        held[k] = usable(c, k) && (upward ? v >= threshold : v <= threshold);
     }
     return held;
 }
@@ -314,7 +354,7 @@ static bool run_backtests(calib_ctx *c)
     bool ok = done && levels;
     for (size_t i = 0; ok && i < c->ncols; i++) {
         size_t col = c->cols[i], m = levels_of(c, col, levels);
-        for (int dir = 0; ok && dir < 2; dir++) {
+        for (int dir = 0; ok && m > 0 && dir < 2; dir++) {
             bool upward = dir == 0;
             if (!upward && !target_below(c, col, levels[0]))
                 continue;
@@ -550,48 +590,41 @@ static bool take_scores(calib_ctx *c, const lent_backtests *l, const char *name)
     return true;
 }
 
-/* Backtest experiment e of campaign camp with adapter into *out (folds
- * from 0). An experiment that cannot be prepared lends nothing. False only
- * when out of memory. */
-static bool compute_lent(const calib_ctx *c, const campaign *camp, const experiment_info *e,
-                         model_adapter_fn adapter, lent_backtests *out)
-{
-    memset(out, 0, sizeof *out);
-    experiment_result sib;
-    bool ok = true;
-    if (adapter && experiment_prepare(c->in->arch, camp, e, &sib)) {
-        calib_ctx s = {.in = &sib.input, .adapter = adapter};
-        ok = group_configs(&s) && choose_scale_columns(&s) && run_backtests(&s);
-        if (ok) {
-            *out = (lent_backtests){s.scores, s.nscores, s.nfolds, s.nheld, ""};
-            memcpy(out->fold_cols, s.fold_cols, sizeof out->fold_cols);
-            s.scores = NULL;
-        }
-        ctx_free(&s);
-    }
-    experiment_result_free(&sib);
-    return ok;
-}
-
 /* Move the backtests of experiment e (campaign camp, refitted with
- * adapter) into c, named name: from the cache when another borrower
- * computed them already in this build, else computed (and kept there). */
+ * adapter) into c, named name. e's configurations that are c's targets
+ * are left out of them (exclude_targets); its backtests with the same
+ * configurations left out are computed once a build (c->cache) and shared.
+ * An experiment that cannot be prepared lends nothing. False only when out
+ * of memory. */
 static bool lend_backtests(calib_ctx *c, const campaign *camp, const experiment_info *e,
                            model_adapter_fn adapter, const char *name)
 {
-    const lent_backtests *hit = backtest_cache_find(c->cache, e, adapter);
-    if (hit)
-        return take_scores(c, hit, name);
-    lent_backtests own;
-    if (!compute_lent(c, camp, e, adapter, &own))
-        return false;
-    if (c->cache) {
-        if (!backtest_cache_add(c->cache, e, adapter, &own))
-            return false;
-        return take_scores(c, backtest_cache_find(c->cache, e, adapter), name);
+    experiment_result sib;
+    if (!adapter || !experiment_prepare(c->in->arch, camp, e, &sib)) {
+        experiment_result_free(&sib);
+        return true;
     }
-    bool ok = take_scores(c, &own, name);
-    free(own.scores);
+    calib_ctx s = {.in = &sib.input, .adapter = adapter};
+    bool ok = group_configs(&s) && choose_scale_columns(&s) && exclude_targets(&s, c->in);
+    const lent_backtests *hit =
+        ok ? backtest_cache_find(c->cache, e, adapter, s.usable, s.ncfgs) : NULL;
+    if (ok && hit) {
+        ok = take_scores(c, hit, name);
+    } else if (ok && (ok = run_backtests(&s))) {
+        lent_backtests own = {s.scores, s.nscores, s.nfolds, s.nheld, ""};
+        memcpy(own.fold_cols, s.fold_cols, sizeof own.fold_cols);
+        s.scores = NULL;
+        if (c->cache) {
+            ok = backtest_cache_add(c->cache, e, adapter, s.usable, s.ncfgs, &own) &&
+                 take_scores(c, backtest_cache_find(c->cache, e, adapter, s.usable, s.ncfgs),
+                             name);
+        } else {
+            ok = take_scores(c, &own, name);
+            free(own.scores);
+        }
+    }
+    ctx_free(&s);
+    experiment_result_free(&sib);
     return ok;
 }
 
@@ -652,7 +685,7 @@ bool calibration_apply(experiment_result *res, model_adapter_fn adapter,
     if (c.in->ntrain == 0 || rep->npreds == 0)
         return true;
     ok = group_configs(&c) && choose_scale_columns(&c) && fill_ranges(&c, rep) &&
-         run_backtests(&c);
+         exclude_targets(&c, c.in) && run_backtests(&c);
     if (ok && c.nscores == 0)
         ok = borrow_backtests(&c);
     calibrate_model m;

@@ -17,7 +17,11 @@
  * caller names (a multi-cluster experiment's option backtests_from: the
  * strip experiments of that campaign, since the multi-cluster model is
  * built from strip models of its clusters, so their extrapolation errors
- * are its own). It fills, for every
+ * are its own). No backtest, own or borrowed, trains on or scores a
+ * configuration the calibrated experiment predicts: a lender's
+ * configurations that are the borrower's targets are left out of its
+ * refits, so an interval never learns from the runs it is judged on. It
+ * fills, for every
  * prediction, cal_low/cal_high, distance and beyond ("np 512 = 2x max
  * trained 256"), and rep->interval_method in words.
  *
