@@ -152,6 +152,14 @@ size_t calibrate_rng_below(calibrate_rng *g, size_t n)
     return (size_t)((r >> 11) % (uint64_t)n);
 }
 
+/* The log interval score of [low, high] (both > 0) for measured y > 0
+ * (calibrate.h). */
+static double interval_score(double low, double high, double y)
+{
+    double penalty = 2 / CALIBRATE_SCORE_ALPHA;
+    return log(high / low) + penalty * fmax(0, log(low / y)) + penalty * fmax(0, log(y / high));
+}
+
 calibrate_status calibrate_score_targets(const double *estimate, const double *measured,
                                          const double *low, const double *high, size_t n,
                                          calibrate_scores *out)
@@ -159,10 +167,16 @@ calibrate_status calibrate_score_targets(const double *estimate, const double *m
     memset(out, 0, sizeof *out);
     out->median_abs_error_pct = out->max_abs_error_pct = NAN;
     out->coverage = out->mean_width_pct = NAN;
+    out->median_width_ratio = out->mean_interval_score = NAN;
     double *err = malloc((n ? n : 1) * sizeof *err);
-    if (!err)
+    double *ratio = malloc((n ? n : 1) * sizeof *ratio);
+    if (!err || !ratio) {
+        free(err);
+        free(ratio);
         return CALIBRATE_NOMEM;
-    double width_sum = 0;
+    }
+    double width_sum = 0, score_sum = 0;
+    size_t nratio = 0;
     for (size_t i = 0; i < n; i++) {
         if (!(isfinite(estimate[i]) && isfinite(measured[i]) && measured[i] > 0))
             continue;
@@ -172,6 +186,10 @@ calibrate_status calibrate_score_targets(const double *estimate, const double *m
         out->nwith_interval++;
         out->ninside += measured[i] >= low[i] && measured[i] <= high[i];
         width_sum += 100.0 * (high[i] - low[i]) / fabs(estimate[i]);
+        if (low[i] > 0 && high[i] >= low[i]) {
+            ratio[nratio++] = high[i] / low[i];
+            score_sum += interval_score(low[i], high[i], measured[i]);
+        }
     }
     if (out->ntargets > 0) {
         qsort(err, out->ntargets, sizeof *err, compare_doubles);
@@ -182,6 +200,12 @@ calibrate_status calibrate_score_targets(const double *estimate, const double *m
         out->coverage = (double)out->ninside / (double)out->nwith_interval;
         out->mean_width_pct = width_sum / (double)out->nwith_interval;
     }
+    if (nratio > 0) {
+        qsort(ratio, nratio, sizeof *ratio, compare_doubles);
+        out->median_width_ratio = sorted_quantile(ratio, nratio, 0.5);
+        out->mean_interval_score = score_sum / (double)nratio;
+    }
     free(err);
+    free(ratio);
     return CALIBRATE_OK;
 }

@@ -113,7 +113,18 @@ void calibrate_rng_seed(calibrate_rng *g, uint64_t seed);
 /* Uniform in [0, n), n > 0. */
 size_t calibrate_rng_below(calibrate_rng *g, size_t n);
 
-/* How a model did on held-out targets (the compare table). */
+/* How a model did on held-out targets (the compare table).
+ *
+ * Coverage alone rewards an interval for being wide; sharpness is scored
+ * beside it. The width is high/low (a factor: 2 means "x/÷ 1.41"); the
+ * interval score is Gneiting & Raftery's (2007, eq. 43) for a central 95%
+ * interval, on log times so that it does not depend on the unit or the
+ * size of the job:
+ *     S = log(h/l) + (2/α)·max(0, log(l/y)) + (2/α)·max(0, log(y/h)),
+ * α = 0.05, y the measurement: the log width, plus 40 times how far a miss
+ * lies outside. Lower is better; 0 would be a point that is always right. */
+#define CALIBRATE_SCORE_ALPHA 0.05
+
 typedef struct {
     size_t ntargets;       /* targets with a measurement and an estimate */
     double median_abs_error_pct, max_abs_error_pct; /* NAN when ntargets == 0 */
@@ -121,6 +132,8 @@ typedef struct {
     size_t ninside;        /* measured inside it */
     double coverage;       /* ninside / nwith_interval, NAN when none */
     double mean_width_pct; /* mean of 100*(high-low)/estimate, NAN when none */
+    double median_width_ratio;  /* median of high/low over intervals with low > 0, NAN none */
+    double mean_interval_score; /* mean S above over the same, NAN none */
 } calibrate_scores;
 
 /* Score n targets: estimate, measured, interval [low, high] (NAN = none).

@@ -106,6 +106,28 @@ static void test_scores_by_hand(void)
     CU_ASSERT_DOUBLE_EQUAL(s.coverage, 0.5, 1e-15);
     /* widths 100*4/11 and 100*0.5/8 */
     CU_ASSERT_DOUBLE_EQUAL(s.mean_width_pct, (400.0 / 11 + 50.0 / 8) / 2, 1e-12);
+    /* width factors 13/9 and 9/8.5: median of two is their mean */
+    CU_ASSERT_DOUBLE_EQUAL(s.median_width_ratio, (13.0 / 9 + 9.0 / 8.5) / 2, 1e-12);
+    /* scores: inside, log(13/9); above, log(9/8.5) + 40 log(10/9) */
+    CU_ASSERT_DOUBLE_EQUAL(s.mean_interval_score,
+                           (log(13.0 / 9) + log(9.0 / 8.5) + 40 * log(10.0 / 9)) / 2, 1e-12);
+}
+
+/* The interval score by hand: an interval twice as wide and inside scores
+ * log 2 more than a point; a miss below costs 40 log(l/y). */
+static void test_interval_score_by_hand(void)
+{
+    double est[] = {10, 10, 10}, meas[] = {10, 10, 4};
+    double lo[] = {5, 9.5, 5}, hi[] = {20, 10.5, 20};
+    calibrate_scores s;
+    CU_ASSERT_EQUAL_FATAL(calibrate_score_targets(est, meas, lo, hi, 3, &s), CALIBRATE_OK);
+    double s1 = log(4.0), s2 = log(10.5 / 9.5), s3 = log(4.0) + 40 * log(5.0 / 4);
+    CU_ASSERT_DOUBLE_EQUAL(s.mean_interval_score, (s1 + s2 + s3) / 3, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(s.median_width_ratio, 4, 1e-12);
+    /* No positive lower end: no ratio, no score. */
+    double lo2[] = {-1}, hi2[] = {20};
+    CU_ASSERT_EQUAL_FATAL(calibrate_score_targets(est, meas, lo2, hi2, 1, &s), CALIBRATE_OK);
+    CU_ASSERT_TRUE(isnan(s.median_width_ratio) && isnan(s.mean_interval_score));
 }
 
 /* ------------------------------------------------------------------ */
@@ -502,6 +524,7 @@ int main(void)
         {"interval and distance", test_interval_and_distance},
         {"bootstrap quantile, generator", test_bootstrap_and_rng},
         {"held-out scores by hand", test_scores_by_hand},
+        {"interval score and width by hand", test_interval_score_by_hand},
         {NULL, NULL},
     };
     static const testutil_test simulated[] = {

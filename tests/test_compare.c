@@ -11,7 +11,11 @@
  * t(0.975, 4) * sigma * sqrt(1 + h) = 0.420152 and 0.434350: 3.5 is outside,
  * 2.5 inside. The backtests are exact (the refit on np = 1, 2 predicts
  * np = 4 without error), so the calibrated PI is the textbook one: 1 of 2
- * inside, mean width 100 * (2 * 0.420152 / 3 + 2 * 0.434350 / 2.5) / 2.
+ * inside, mean width 100 * (2 * 0.420152 / 3 + 2 * 0.434350 / 2.5) / 2; the
+ * width factors (3 + 0.420152) / (3 - 0.420152) and (2.5 + 0.434350) /
+ * (2.5 - 0.434350), median their mean; the interval scores (log scale,
+ * alpha 0.05) the log of each factor, plus 40 log(3.5 / 3.420152) for the
+ * miss above.
  * Strip, block, multicluster and multicore do not apply (no mesh or node
  * columns) and must say why. The output is read with a plain comma split,
  * not perfcast's reader.
@@ -71,9 +75,9 @@ static int find_line(char *out, const char *exp, const char *model, char **field
 static void expect_formula_row(const char *output, const char *exp)
 {
     char *copy = strdup(output);
-    char *f[16];
-    int n = find_line(copy, exp, "scopred (formula)", f, 16);
-    CU_ASSERT_FATAL(n >= 13);
+    char *f[18];
+    int n = find_line(copy, exp, "scopred (formula)", f, 18);
+    CU_ASSERT_FATAL(n >= 15);
     CU_ASSERT_STRING_EQUAL(f[3], "true");                    /* applies */
     CU_ASSERT_EQUAL(atoi(f[4]), 2);                           /* targets */
     CU_ASSERT_DOUBLE_EQUAL(atof(f[5]), 50.0 / 7, 1e-6);       /* median |error| */
@@ -82,12 +86,16 @@ static void expect_formula_row(const char *output, const char *exp)
     CU_ASSERT_EQUAL(atoi(f[8]), 1);                           /* inside */
     double width = 100 * (2 * 0.420152 / 3 + 2 * 0.434350 / 2.5) / 2;
     CU_ASSERT_DOUBLE_EQUAL(atof(f[9]), width, 5e-3); /* half-widths to 6 digits */
-    CU_ASSERT_EQUAL(atoi(f[10]), 2);                          /* own PI: with */
-    CU_ASSERT_EQUAL(atoi(f[11]), 1);                          /* inside */
+    double r1 = (3 + 0.420152) / (3 - 0.420152), r2 = (2.5 + 0.434350) / (2.5 - 0.434350);
+    CU_ASSERT_DOUBLE_EQUAL(atof(f[10]), (r1 + r2) / 2, 1e-4); /* median width factor */
+    double score = (log(r1) + 40 * log(3.5 / (3 + 0.420152)) + log(r2)) / 2;
+    CU_ASSERT_DOUBLE_EQUAL(atof(f[11]), score, 1e-4);         /* interval score */
+    CU_ASSERT_EQUAL(atoi(f[12]), 2);                          /* own PI: with */
+    CU_ASSERT_EQUAL(atoi(f[13]), 1);                          /* inside */
     /* 2 targets (fewer than 3) and max |error| 14.3%: uncertain on the split;
      * the pooled row has none of its own. */
-    CU_ASSERT_FATAL(n >= 15);
-    CU_ASSERT_STRING_EQUAL(f[14], strcmp(exp, "*") == 0 ? "" : "uncertain");
+    CU_ASSERT_FATAL(n >= 17);
+    CU_ASSERT_STRING_EQUAL(f[16], strcmp(exp, "*") == 0 ? "" : "uncertain");
     free(copy);
 }
 
@@ -103,11 +111,11 @@ static void test_hand_case(void)
     expect_formula_row(out, "*"); /* one experiment: the pooled row is the same */
     static const char *const others[] = {"strip", "block", "multicluster", "multicore"};
     for (size_t i = 0; i < 4; i++) {
-        char *copy = strdup(out), *f[16];
-        int n = find_line(copy, "e", others[i], f, 16);
-        CU_ASSERT_FATAL(n >= 14);
+        char *copy = strdup(out), *f[18];
+        int n = find_line(copy, "e", others[i], f, 18);
+        CU_ASSERT_FATAL(n >= 16);
         CU_ASSERT_STRING_EQUAL(f[3], "false");
-        CU_ASSERT(strlen(f[13]) > 5); /* a reason */
+        CU_ASSERT(strlen(f[15]) > 5); /* a reason */
         free(copy);
     }
     free(out);

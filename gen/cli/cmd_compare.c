@@ -24,7 +24,9 @@ static const char compare_usage[] =
     "the experiment's training runs, predicts its held-out (measured) targets\n"
     "and prints, per experiment and pooled over the campaign (experiment \"*\"):\n"
     "targets, median and max |error| (%), how many measurements lie inside the\n"
-    "calibrated 95% PI and its mean width (% of the estimate), the same count for\n"
+    "calibrated 95% PI and its mean width (% of the estimate), its median width as\n"
+    "a factor high/low and its interval score (log scale, alpha 0.05: log(high/low)\n"
+    "plus 40 times the log distance of a miss; lower is sharper and truer), the same count for\n"
     "the model's own 95% PI, why a model does not apply, and the verdict of each\n"
     "model on the experiment's split (reliable, uncertain, unreliable, not\n"
     "verified; the site gives the reasons). The campaign's best model has the\n"
@@ -38,6 +40,7 @@ static const char compare_usage[] =
 static const char *const columns[] = {
     "experiment", "model", "own", "applies", "targets", "median_abs_error_pct",
     "max_abs_error_pct", "cal_with_interval", "cal_inside", "cal_mean_width_pct",
+    "cal_median_width_ratio", "cal_interval_score",
     "own_pi_with_interval", "own_pi_inside", "best", "reason", "verdict",
 };
 enum { NCOLUMNS = sizeof columns / sizeof columns[0] };
@@ -69,6 +72,10 @@ static void print_row(FILE *out, bool csv, const char *experiment, const compare
     fprintf(out, "%s%zu%s%zu%s", sep, w->calibrated.nwith_interval, sep, w->calibrated.ninside,
             sep);
     put_number(out, csv, w->calibrated.mean_width_pct);
+    fputs(sep, out);
+    put_number(out, csv, w->calibrated.median_width_ratio);
+    fputs(sep, out);
+    put_number(out, csv, w->calibrated.mean_interval_score);
     fprintf(out, "%s%zu%s%zu%s%s%s", sep, w->textbook.nwith_interval, sep, w->textbook.ninside,
             sep, best ? "true" : "false", sep);
     if (csv)

@@ -34,6 +34,10 @@ static void csv_row(rbuf *csv, const compare_row *w, bool best)
         site_csv_num(csv, v[i]), rbuf_putc(csv, ',');
     rbuf_printf(csv, "%zu,%zu,", w->calibrated.nwith_interval, w->calibrated.ninside);
     site_csv_num(csv, w->calibrated.mean_width_pct);
+    rbuf_putc(csv, ',');
+    site_csv_num(csv, w->calibrated.median_width_ratio);
+    rbuf_putc(csv, ',');
+    site_csv_num(csv, w->calibrated.mean_interval_score);
     rbuf_printf(csv, ",%zu,%zu,%s,", w->textbook.nwith_interval, w->textbook.ninside,
                 best ? "true" : "false");
     site_csv_text(csv, w->reason ? w->reason : "");
@@ -58,19 +62,25 @@ bool campaign_comparison(page_state *s)
     md_heading(&s->md, 3, "Model comparison");
     md_text(&s->md, "Every model that applies, fitted on this experiment's training runs and "
                     "scored on its held-out runs: |error| in %, how many measurements lie inside "
-                    "the calibrated 95% PI and its mean width (% of the estimate), and inside the "
-                    "model's own 95% PI. The ScoPred term search is left out of the site build "
-                    "(it refits a search per backtest); the perfcast compare command includes it.");
+                    "the calibrated 95% PI, its median width as a factor (high/low: 2 means "
+                    "within about 1.4 times either way) and its interval score (on log times: "
+                    "the log width plus 40 times how far a miss lies outside; lower is better, "
+                    "so a wide interval that covers scores worse than a sharp one that is "
+                    "right), and how many lie inside the model's own 95% PI. The ScoPred term "
+                    "search is left out of the site build (it refits a search per backtest); "
+                    "the perfcast compare command includes it.");
     md_end_paragraph(&s->md);
     static const char *const head[] = {"model", "targets", "median |error| (%)",
                                        "max |error| (%)", "inside calibrated PI",
-                                       "mean width (%)", "inside own PI", "note"};
+                                       "width (high/low)", "interval score", "inside own PI",
+                                       "note"};
     md_table t;
-    md_table_begin(&t, &s->md, 8, head, "lrrrrrrl");
+    md_table_begin(&t, &s->md, 9, head, "lrrrrrrrl");
     rbuf csv, cell;
     rbuf_init(&csv), rbuf_init(&cell);
     rbuf_puts(&csv, "model,own,applies,targets,median_abs_error_pct,max_abs_error_pct,"
-                    "cal_with_interval,cal_inside,cal_mean_width_pct,own_pi_with_interval,"
+                    "cal_with_interval,cal_inside,cal_mean_width_pct,cal_median_width_ratio,"
+                    "cal_interval_score,own_pi_with_interval,"
                     "own_pi_inside,best,reason\n");
     for (size_t i = 0; i < r->nrows; i++) {
         const compare_row *w = &r->rows[i];
@@ -82,7 +92,8 @@ bool campaign_comparison(page_state *s)
         site_md_cell_number(&t, w->calibrated.median_abs_error_pct);
         site_md_cell_number(&t, w->calibrated.max_abs_error_pct);
         count_cell(&t, &cell, w->calibrated.ninside, w->calibrated.nwith_interval);
-        site_md_cell_number(&t, w->calibrated.mean_width_pct);
+        site_md_cell_number(&t, w->calibrated.median_width_ratio);
+        site_md_cell_number(&t, w->calibrated.mean_interval_score);
         count_cell(&t, &cell, w->textbook.ninside, w->textbook.nwith_interval);
         md_table_text(&t, w->applies ? "" : w->reason ? w->reason : "does not apply");
         csv_row(&csv, w, (int)i == r->best);
