@@ -76,6 +76,10 @@ static void test_block_run_list(void)
     CU_ASSERT(line_has(out, 26, m, "--na 1024 --nb 1024") && line_has(out, 26, m, "--grid 4x4"));
     CU_ASSERT(line_has(out, 27, m, "--na 2048 --nb 512") && line_has(out, 27, m, "--grid 8x2"));
     CU_ASSERT_PTR_NULL(run_line(out, m + 1, m));
+    /* One kernel for the whole campaign: its 2-D grids need the staged
+     * one, so the strips run staged too (auto gave them the fused one). */
+    for (int k = 1; k <= m; k++)
+        CU_ASSERT(line_has(out, k, m, "--kernel staged"));
     free(out);
 }
 
@@ -95,6 +99,21 @@ static void test_plan_file(void)
               line_has(out, 2, 3, "--seq-of 16x1"));
     CU_ASSERT(line_has(out, 3, 3, "--grid 2x2"));
     free(out);
+    /* perfcast plan writes a row per repetition: one configuration, run
+     * once with as many solves (unless --reps says otherwise). */
+    CU_ASSERT_FATAL(mgbt_write_file(path, "np,na,nb,rep\n4,512,512,1\n4,512,512,2\n"
+                                          "4,512,512,3\n2,512,512,1\n") == 0);
+    CU_ASSERT_FATAL(campaign(args, &out) == 0);
+    CU_ASSERT(out && strstr(out, "2 configurations, 5 solves"));
+    CU_ASSERT(line_has(out, 1, 2, "-n 4 ") && line_has(out, 1, 2, "--reps 3"));
+    CU_ASSERT(line_has(out, 2, 2, "-n 2 ") && line_has(out, 2, 2, "--reps 2"));
+    CU_ASSERT_PTR_NULL(run_line(out, 3, 2));
+    free(out);
+    snprintf(args, sizeof args, "plan %s --dry-run --reps 1", path);
+    CU_ASSERT_FATAL(campaign(args, &out) == 0);
+    CU_ASSERT(line_has(out, 1, 2, "--reps 1") && line_has(out, 2, 2, "--reps 1"));
+    free(out);
+    snprintf(args, sizeof args, "plan %s --dry-run", path);
     CU_ASSERT_FATAL(mgbt_write_file(path, "np,npa,npb,na,nb\n4,3,1,512,512\n") == 0);
     CU_ASSERT_EQUAL(campaign(args, &out), 2);
     CU_ASSERT(out && strstr(out, "plan.csv:2: npa*npb must equal np"));
