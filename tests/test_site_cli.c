@@ -36,6 +36,20 @@ static void test_embedded_archive(void)
         fprintf(stderr, "\n%s\n", out ? out : "");
     CU_ASSERT_EQUAL(rc, 0);
     CU_ASSERT_PTR_NOT_NULL(strstr(out, "; 0 problems"));
+    /* The log counts the alerts the page and alerts.csv list (one per
+     * configuration; it counted the runs outside their interval). */
+    const char *count = out ? strstr(out, " alerts; ") : NULL;
+    while (count && count > out && count[-1] >= '0' && count[-1] <= '9')
+        count--;
+    char path[1024];
+    snprintf(path, sizeof path, "%s/embedded/alerts.csv", work);
+    char *csv = testutil_read_file(path);
+    long rows = -1;
+    for (const char *p = csv; p && *p; p++)
+        rows += *p == '\n';
+    CU_ASSERT_PTR_NOT_NULL(count);
+    CU_ASSERT(count && rows > 0 && atol(count) == rows);
+    free(csv);
     free(out);
     /* An archive without problems: the same inputs again do nothing, and
      * --up-to-date says so without writing; a folder never built is not. */

@@ -37,7 +37,7 @@ typedef struct {
     size_t pages, charts, charts_drawn;
     size_t pages_rendered; /* HTML rendered from Markdown by this build */
     size_t files_written, files_kept;
-    size_t alerts;
+    size_t alerts;     /* configurations alerted, as the alerts page lists them */
     bool up_to_date; /* nothing was loaded, fitted, drawn or written */
 } site_stats;
 
