@@ -4,6 +4,8 @@
  * expected strings are written out by hand.
  */
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "gen/site/site_pages.h"
@@ -110,10 +112,45 @@ static void test_concise_alt(void)
     rbuf_free(&md);
 }
 
+/* The advice pages give times as durations, as the README promises: in
+ * the embedded site's Scenario 1 table (its fourth column is the time),
+ * every time ends in a unit ("16 min 24 s", "1.081 s"), none is a bare
+ * number of seconds (983.9). */
+static void test_advice_durations(void)
+{
+    char dir[256], path[512], *out = NULL;
+    CU_ASSERT_TRUE_FATAL(testutil_temp_dir(dir, sizeof dir));
+    CU_ASSERT_EQUAL_FATAL(testutil_perfcast_run(&out, "build --archive archive --out %s", dir),
+                          0);
+    free(out);
+    snprintf(path, sizeof path, "%s/advice/scenario-1.md", dir);
+    char *md = testutil_read_file(path);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(md);
+    size_t rows = 0, with_unit = 0;
+    for (char *line = strtok(md, "\n"); line; line = strtok(NULL, "\n")) {
+        if (strncmp(line, "| ", 2) != 0 || !(line[2] >= '0' && line[2] <= '9'))
+            continue; /* a ranked row starts with its rank */
+        char *cell = line;
+        for (int k = 0; k < 3 && cell; k++)
+            cell = strchr(cell + 1, '|');
+        char *end = cell ? strchr(cell + 1, '|') : NULL;
+        if (!cell || !end)
+            continue;
+        rows++;
+        *end = '\0';
+        with_unit += strstr(cell, " s ") || strstr(cell, " min") || strstr(cell, " h");
+    }
+    CU_ASSERT(rows > 0);
+    CU_ASSERT_EQUAL(with_unit, rows);
+    free(md);
+    testutil_remove_dir(dir);
+}
+
 int main(void)
 {
     static const testutil_test tests[] = {
         {"durations in human units", test_durations},
+        {"advice times as durations", test_advice_durations},
         {"numbers on pages never in e-notation", test_numbers_without_e},
         {"costs in fixed decimals with the currency", test_money},
         {"intervals clipped at zero are marked", test_interval_clipped_at_zero},

@@ -119,7 +119,7 @@ static double cheapest_cost(const advice_scenario *s)
 
 static void ranked_table(const advice_scenario *s, rbuf *md)
 {
-    static const char *const head[] = {"rank", "option", "mesh", "time (s)", "core-hours",
+    static const char *const head[] = {"rank", "option", "mesh", "time", "core-hours",
                                        "cost", "\xC3\x97 cheapest", "memory per process (MB)",
                                        "time from"};
     md_table t;
@@ -132,7 +132,7 @@ static void ranked_table(const advice_scenario *s, rbuf *md)
         site_md_cell_count(&t, r + 1);
         md_table_text(&t, o->name);
         rbuf_clear(&cell), mesh_text(s, s->fast[r], &cell), md_table_text(&t, rbuf_str(&cell));
-        site_md_cell_number(&t, o->time_s);
+        site_md_cell_duration(&t, o->time_s);
         site_md_cell_number(&t, o->cost.core_hours);
         rbuf_clear(&cell), cost_text(o, &cell), md_table_text(&t, rbuf_str(&cell));
         site_md_cell_number(&t, o->cost.cost / cheapest);
@@ -360,14 +360,14 @@ static void problem_row(const site_data *d, const ranked *r, size_t n, md_table 
     rbuf_init(&cell);
     md_table_text(t, fast->problem_label);
     option_cell(d, fast, &cell), md_table_markdown(t, rbuf_str(&cell));
-    site_md_cell_number(t, fast->time_s);
+    site_md_cell_duration(t, fast->time_s);
     rbuf_clear(&cell), option_cost(d, fast, &cell), md_table_text(t, rbuf_str(&cell));
     rbuf_clear(&cell);
     if (cheap)
         option_cell(d, cheap, &cell), md_table_markdown(t, rbuf_str(&cell));
     else
         md_table_text(t, "\xE2\x80\x94 (no rates known)");
-    site_md_cell_number(t, cheap ? cheap->time_s : NAN);
+    site_md_cell_duration(t, cheap ? cheap->time_s : NAN);
     rbuf_clear(&cell);
     if (cheap)
         option_cost(d, cheap, &cell);
@@ -412,8 +412,8 @@ static bool predicted_options(site_ctx *c, rbuf *md)
         for (size_t i = 0; i < d->noptions; i++)
             r[i] = (ranked){d->options[i].problem, d->options[i].time_s, i};
         qsort(r, d->noptions, sizeof *r, compare_ranked);
-        static const char *const head[] = {"problem", "fastest", "time (s)", "cost", "cheapest",
-                                           "time (s)", "cost", "options"};
+        static const char *const head[] = {"problem", "fastest", "time", "cost", "cheapest",
+                                           "time", "cost", "options"};
         md_table t;
         md_table_begin(&t, md, 8, head, "llrrlrrr");
         for (size_t first = 0, i = 1; i <= d->noptions; i++)
