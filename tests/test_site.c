@@ -208,8 +208,8 @@ static void test_pages_charts_and_links(void)
     path_in(out, sizeof out, "site1");
     site_stats st;
     CU_ASSERT_TRUE_FATAL(write_site(&d, out, -1, &st, err, sizeof err));
-    /* index, alerts, advice x3, 3 campaigns, 3 clusters */
-    CU_ASSERT_EQUAL(st.pages, 11);
+    /* index, alerts, estimates, advice x3, 3 campaigns, 3 clusters */
+    CU_ASSERT_EQUAL(st.pages, 12);
     CU_ASSERT_EQUAL(st.campaigns, 3);
     CU_ASSERT_EQUAL(st.skipped_campaigns, 1);
     CU_ASSERT_EQUAL(st.failed_experiments, 1);
@@ -218,7 +218,7 @@ static void test_pages_charts_and_links(void)
     for (size_t i = 0; i < r.nproblems; i++)
         fprintf(stderr, "\n%s", r.problems[i]);
     CU_ASSERT_TRUE(clean);
-    CU_ASSERT_EQUAL(r.pages, 11);
+    CU_ASSERT_EQUAL(r.pages, 12);
     CU_ASSERT_TRUE(r.links > 100);
     /* alpha: three charts; the two clusters with runs: a cost chart each */
     CU_ASSERT_EQUAL(r.charts, 5);

@@ -128,7 +128,8 @@ static bool write_pages(site_ctx *c, const char *css, size_t nthreads)
     bool ok = site_file(c, "style.css", &style);
     rbuf_free(&style);
     ok = ok && write_parallel(c, nthreads);
-    return ok && site_write_alerts(c) && site_write_advice(c) && site_write_index(c);
+    return ok && site_write_alerts(c) && site_write_advice(c) && site_write_estimates(c) &&
+           site_write_index(c);
 }
 
 static void count(const site_data *d, const site_ctx *c, site_stats *s)

@@ -340,7 +340,8 @@ static bool add_option(site_data *d, size_t ci, size_t ei, const report_predicti
     if (!costing_evaluate(&side, 1, p->estimate, &cost))
         return true;
     *o = (site_option){.camp = ci, .exp = ei, .target = p->config, .cluster = (size_t)k,
-                       .np = np, .time_s = p->estimate, .core_hours = cost.core_hours,
+                       .np = np, .time_s = p->estimate, .cal_low = p->cal_low,
+                       .cal_high = p->cal_high, .core_hours = cost.core_hours,
                        .cost = cost.cost};
     d->noptions++;
     rbuf label;

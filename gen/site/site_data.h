@@ -64,6 +64,7 @@ typedef struct {
     size_t camp, exp, target; /* which prediction */
     size_t cluster;           /* index into clusters */
     double np, time_s;
+    double cal_low, cal_high; /* the calibrated 95% PI of time_s; NAN when absent */
     double core_hours;        /* np * time / 3600 */
     double cost;              /* core_hours * rate; NAN when the rate is unknown */
     char *config;             /* its configuration without the cluster */

@@ -11,6 +11,7 @@
  *                                      papers' published predictions costed
  *   advice/index, scenario-1, scenario-2
  *   alerts.md/.html, alerts.csv, alerts.xml (Atom)
+ *   estimates.md/.html, estimates.csv  every predicted job by cluster ("my job")
  *   style.css
  *
  * Errors: a failure of the output (disk, memory) is sticky in site_out and
@@ -153,5 +154,6 @@ bool site_write_cluster(site_ctx *c, size_t cluster);
 bool site_write_index(site_ctx *c);
 bool site_write_alerts(site_ctx *c);
 bool site_write_advice(site_ctx *c);
+bool site_write_estimates(site_ctx *c);
 
 #endif
