@@ -17,6 +17,7 @@
  */
 #include "gen/base/csvread.h"
 #include "gen/base/fileio.h"
+#include "gen/base/growth.h"
 
 #include <csv.h>
 #include <ctype.h>
@@ -195,29 +196,14 @@ typedef struct {
     bool stopped;         /* the callback said stop */
 } reader;
 
-static bool grow(void **p, size_t *cap, size_t need, size_t size)
-{
-    if (need <= *cap)
-        return true;
-    size_t n = *cap ? *cap : 16;
-    while (n < need)
-        n *= 2;
-    void *q = realloc(*p, n * size);
-    if (!q)
-        return false;
-    *p = q;
-    *cap = n;
-    return true;
-}
-
 static void on_field(void *data, size_t len, void *ctx)
 {
     reader *r = ctx;
     if (r->oom || r->stopped)
         return;
-    if (!grow((void **)&r->row.fields, &r->row_cap, r->row.nfields + 1, sizeof *r->row.fields) ||
-        !grow((void **)&r->offset, &r->offset_cap, r->row.nfields + 1, sizeof *r->offset) ||
-        !grow((void **)&r->text, &r->text_cap, r->text_len + len + 1, 1)) {
+    if (!growth_reserve((void **)&r->row.fields, &r->row_cap, r->row.nfields + 1, sizeof *r->row.fields) ||
+        !growth_reserve((void **)&r->offset, &r->offset_cap, r->row.nfields + 1, sizeof *r->offset) ||
+        !growth_reserve((void **)&r->text, &r->text_cap, r->text_len + len + 1, 1)) {
         r->oom = true;
         return;
     }
@@ -675,7 +661,7 @@ void csv_doc_free(csv_doc *doc)
 static bool keep_row(void *ctx, const csv_row *row)
 {
     csv_doc *doc = ctx;
-    if (!grow((void **)&doc->rows, &doc->row_cap, doc->nrows + 1, sizeof *doc->rows))
+    if (!growth_reserve((void **)&doc->rows, &doc->row_cap, doc->nrows + 1, sizeof *doc->rows))
         return false;
     size_t bytes = row->nfields * sizeof(csv_field);
     for (size_t i = 0; i < row->nfields; i++)

@@ -42,6 +42,7 @@
 #include "gen/base/hash.h"
 #include "gen/import/import_extrap_json.h"
 #include "gen/import/import_lines.h"
+#include "gen/base/growth.h"
 
 #define MAX_TEXT_PARAMS 4
 
@@ -108,22 +109,6 @@ static bool keymap_get(keymap *m, const void *key, size_t len, size_t fresh, siz
         m->count++;
     }
     *index = s->value;
-    return true;
-}
-
-/* Make room for need items of size bytes in *items (capacity *cap). */
-static bool grow(void *items, size_t *cap, size_t need, size_t size)
-{
-    if (need <= *cap)
-        return true;
-    size_t n = *cap ? *cap : 8;
-    while (n < need)
-        n *= 2;
-    void *more = realloc(*(void **)items, n * size);
-    if (!more)
-        return false;
-    *(void **)items = more;
-    *cap = n;
     return true;
 }
 
@@ -203,8 +188,8 @@ static bool out_of_memory(extrap_reader *r)
 static bool add_parameter(extrap_reader *r, const char *name, extrap_at at)
 {
     size_t cap = r->params_cap;
-    if (!grow(&r->params, &r->params_cap, r->nparams + 1, sizeof *r->params) ||
-        !grow(&r->param_at, &cap, r->nparams + 1, sizeof *r->param_at))
+    if (!growth_reserve(&r->params, &r->params_cap, r->nparams + 1, sizeof *r->params) ||
+        !growth_reserve(&r->param_at, &cap, r->nparams + 1, sizeof *r->param_at))
         return out_of_memory(r);
     if (!(r->params[r->nparams] = strdup(name)))
         return out_of_memory(r);
@@ -224,8 +209,8 @@ static bool coordinate_of(extrap_reader *r, const double *point, const extrap_at
     if (!*added)
         return true;
     size_t need = (r->ncoords + 1) * r->nparams, cap = r->coords_cap;
-    if (!grow(&r->coords, &r->coords_cap, need, sizeof *r->coords) ||
-        !grow(&r->coord_at, &cap, need, sizeof *r->coord_at))
+    if (!growth_reserve(&r->coords, &r->coords_cap, need, sizeof *r->coords) ||
+        !growth_reserve(&r->coord_at, &cap, need, sizeof *r->coord_at))
         return out_of_memory(r);
     memcpy(r->coords + r->ncoords * r->nparams, key, r->nparams * sizeof *key);
     memcpy(r->coord_at + r->ncoords * r->nparams, at, r->nparams * sizeof *at);
@@ -252,9 +237,9 @@ static bool series_of(extrap_reader *r, const char *region, const char *metric, 
     if (!added)
         return true;
     size_t cap_m = r->series_cap, cap_a = r->series_cap;
-    if (!grow(&r->regions, &r->series_cap, r->nseries + 1, sizeof *r->regions) ||
-        !grow(&r->metrics, &cap_m, r->nseries + 1, sizeof *r->metrics) ||
-        !grow(&r->series_at, &cap_a, r->nseries + 1, sizeof *r->series_at))
+    if (!growth_reserve(&r->regions, &r->series_cap, r->nseries + 1, sizeof *r->regions) ||
+        !growth_reserve(&r->metrics, &cap_m, r->nseries + 1, sizeof *r->metrics) ||
+        !growth_reserve(&r->series_at, &cap_a, r->nseries + 1, sizeof *r->series_at))
         return out_of_memory(r);
     r->regions[r->nseries] = strdup(region);
     r->metrics[r->nseries] = strdup(metric);
@@ -274,14 +259,14 @@ static bool add_values(extrap_reader *r, size_t series, size_t coord, const doub
     if (!keymap_get(&r->cell_keys, key, sizeof key, r->ncells, &index, &added))
         return out_of_memory(r);
     if (added) {
-        if (!grow(&r->cells, &r->cells_cap, r->ncells + 1, sizeof *r->cells))
+        if (!growth_reserve(&r->cells, &r->cells_cap, r->ncells + 1, sizeof *r->cells))
             return out_of_memory(r);
         r->cells[r->ncells++] = (extrap_cell){.series = series, .coord = coord};
     }
     extrap_cell *c = &r->cells[index];
     size_t cap = c->cap;
-    if (!grow(&c->values, &c->cap, c->n + n, sizeof *c->values) ||
-        !grow(&c->at, &cap, c->n + n, sizeof *c->at))
+    if (!growth_reserve(&c->values, &c->cap, c->n + n, sizeof *c->values) ||
+        !growth_reserve(&c->at, &cap, c->n + n, sizeof *c->at))
         return out_of_memory(r);
     memcpy(c->values + c->n, values, n * sizeof *values);
     memcpy(c->at + c->n, at, n * sizeof *at);
@@ -380,7 +365,7 @@ static bool add_point(extrap_reader *r, const double *values, const long *column
                  first->line, first->column);
         return false;
     }
-    if (!grow(&r->points, &r->points_cap, r->npoints + 1, sizeof *r->points))
+    if (!growth_reserve(&r->points, &r->points_cap, r->npoints + 1, sizeof *r->points))
         return out_of_memory(r);
     r->points[r->npoints++] = coord;
     return true;

@@ -82,6 +82,7 @@
 #include "gen/base/fileio.h"
 #include "gen/base/units.h"
 #include "gen/import/import_lines.h"
+#include "gen/base/growth.h"
 
 /* Names that always become one column (rule 4). */
 static const struct {
@@ -582,23 +583,6 @@ static char separator(const import_request *req, const char *data, size_t len)
     return semicolon ? ';' : ',';
 }
 
-/* Grow the array *p of *cap items of size bytes to hold need; false when
- * out of memory. */
-static bool reserve(void **p, size_t *cap, size_t need, size_t size)
-{
-    if (need <= *cap)
-        return true;
-    size_t n = *cap ? *cap : 16;
-    while (n < need)
-        n *= 2;
-    void *q = realloc(*p, n * size);
-    if (!q)
-        return false;
-    *p = q;
-    *cap = n;
-    return true;
-}
-
 /* A csv_row as an import_line, the form the table steps read: each cell
  * trimmed of blanks (its column moved past them and past an opening
  * quote) and, for a separator sep other than ',', swapped back. The texts
@@ -621,9 +605,9 @@ static bool cells_of(row_cells *rc, const csv_row *row)
     size_t bytes = 0;
     for (size_t c = 0; c < row->nfields; c++)
         bytes += strlen(row->fields[c].text) + 1;
-    if (!reserve((void **)&rc->line.fields, &rc->field_cap, row->nfields + 1,
+    if (!growth_reserve((void **)&rc->line.fields, &rc->field_cap, row->nfields + 1,
                  sizeof *rc->line.fields) ||
-        !reserve((void **)&rc->text, &rc->text_cap, bytes + 1, 1))
+        !growth_reserve((void **)&rc->text, &rc->text_cap, bytes + 1, 1))
         return false;
     char *to = rc->text;
     rc->line.line = row->line;
