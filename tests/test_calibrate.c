@@ -489,6 +489,34 @@ static void test_no_borrowed_target(void)
     testutil_remove_dir(dir);
 }
 
+/* Two siblings trained on the same configurations make the same refits:
+ * a borrower takes their backtests once (one miss is not counted twice).
+ * `all` and `twin` differ only in their target; `few` borrows. */
+static void test_same_refits_once(void)
+{
+    char dir[256], path[512], *out = NULL;
+    CU_ASSERT_TRUE_FATAL(testutil_temp_dir(dir, sizeof dir));
+    snprintf(path, sizeof path, "%s/clusters.csv", dir);
+    testutil_write_file(path, "cluster\nc\n");
+    snprintf(path, sizeof path, "%s/x/README.md", dir);
+    testutil_write_file(path, "twins\n");
+    snprintf(path, sizeof path, "%s/x/experiments.csv", dir);
+    testutil_write_file(path, "name,model,response,formula,train,target\n"
+                              "few,scopred,time_s,1/np,np <= 2,np == 64\n"
+                              "all,scopred,time_s,1/np,np <= 16,np == 32\n"
+                              "twin,scopred,time_s,1/np,np <= 16,np == 64\n");
+    snprintf(path, sizeof path, "%s/x/runs.csv", dir);
+    testutil_write_file(path, "cluster,np,rep,time_s\n"
+                              "c,1,1,10\nc,1,2,10.2\nc,2,1,5.1\nc,2,2,5\nc,4,1,2.6\nc,4,2,2.5\n"
+                              "c,8,1,1.3\nc,8,2,1.25\nc,16,1,0.66\nc,16,2,0.65\nc,32,1,\nc,64,1,\n");
+    CU_ASSERT_EQUAL_FATAL(testutil_perfcast_run(&out, "predict --archive %s --format json x few",
+                                                dir), 0);
+    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "campaign's experiments all ("));
+    CU_ASSERT_PTR_NULL(out ? strstr(out, "all, twin") : NULL);
+    free(out);
+    testutil_remove_dir(dir);
+}
+
 /* The borrowed backtests give the interval the method text states: with
  * its s and t, estimate times/divided by exp(t * s * max(d, 0.5)) for each
  * target d doublings beyond the range (the multi-cluster model has no
@@ -540,6 +568,7 @@ int main(void)
         {"borrowed backtests and bootstrap, deterministic", test_borrow_and_bootstrap},
         {"lent backtests computed once, shared alike", test_shared_backtests},
         {"a borrower's target is never backtested", test_no_borrowed_target},
+        {"the same refits are taken once", test_same_refits_once},
         {"borrowed component backtests give the stated interval", test_borrowed_interval_as_stated},
         {NULL, NULL},
     };

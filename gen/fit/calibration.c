@@ -570,10 +570,30 @@ static bool same_text(const char *a, const char *b)
     return (!a || !*a) ? (!b || !*b) : (b && strcmp(a, b) == 0);
 }
 
+/* Whether c holds the scores of l already, from an earlier lender: two
+ * siblings trained on the same configurations make the same refits, and
+ * scoring one refit's predictions twice would count one miss as two. */
+static bool already_taken(const calib_ctx *c, const lent_backtests *l)
+{
+    for (size_t start = 0; l->nscores && start + l->nscores <= c->nscores; start++) {
+        bool same = true;
+        for (size_t i = 0; same && i < l->nscores; i++) {
+            const calibrate_score *a = &c->scores[start + i], *b = &l->scores[i];
+            same = a->predicted == b->predicted && a->measured == b->measured &&
+                   a->distance == b->distance;
+        }
+        if (same)
+            return true;
+    }
+    return false;
+}
+
 /* Add the lent backtests l into c, named name; their folds are numbered
- * after c's own. */
+ * after c's own. Backtests c holds already are not added again. */
 static bool take_scores(calib_ctx *c, const lent_backtests *l, const char *name)
 {
+    if (already_taken(c, l))
+        return true;
     for (size_t i = 0; i < l->nscores; i++) {
         calibrate_score sc = l->scores[i];
         sc.fold += c->nfolds;
