@@ -36,6 +36,7 @@ typedef struct {
     char borrowed[256];  /* experiments whose backtests were borrowed, "" none */
     bool *usable;        /* per configuration: may a refit train on it or hold it out
                             (not a target of the experiment calibrated); NULL = all */
+    bool *scored;        /* per configuration: a refit has scored it already */
     bool from_lender;     /* the backtests were lent by c->lender */
 } calib_ctx;
 
@@ -47,6 +48,7 @@ static void ctx_free(calib_ctx *c)
     free(c->cols);
     free(c->scores);
     free(c->usable);
+    free(c->scored);
 }
 
 static double cell(const calib_ctx *c, size_t row, size_t col)
@@ -260,6 +262,11 @@ static bool run_fold(calib_ctx *c, const bool *held)
             const report_prediction *p = &rep.preds[i];
             if (p->config >= sub.ntargets)
                 continue;
+            /* Each configuration is scored once: by the first refit that
+             * held it out (the top level before the top two). */
+            if (c->scored[which[p->config]])
+                continue;
+            c->scored[which[p->config]] = true;
             const train_config *t = &c->cfgs[which[p->config]];
             calibrate_score s = {p->estimate, t->mean,
                                  row_distance(c, t->rows[0], lo, hi, NULL, 0), c->nfolds};
@@ -347,6 +354,9 @@ static bool *held_set(const calib_ctx *c, size_t col, double threshold, bool upw
 
 static bool run_backtests(calib_ctx *c)
 {
+    free(c->scored);
+    if (!(c->scored = calloc(c->ncfgs ? c->ncfgs : 1, sizeof *c->scored)))
+        return false;
     size_t cap = c->ncols * FOLD_DEPTHS * 2;
     bool **done = calloc(cap ? cap : 1, sizeof *done);
     double *levels = malloc(c->ncfgs * sizeof *levels);
