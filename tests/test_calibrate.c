@@ -486,6 +486,14 @@ static void test_no_borrowed_target(void)
     if (!(sv < 0.01))
         printf("\n  s = %g: the borrower's target was backtested\n", sv);
     free(out);
+    /* `all` backtests itself: without np = 16 (one configuration), then
+     * without 8 and 16 (two): np = 16 is scored once, so 2 scores of the 3
+     * held-out configurations (it was 3). */
+    CU_ASSERT_EQUAL_FATAL(testutil_perfcast_run(&out, "predict --archive %s --format json x all",
+                                                dir), 0);
+    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "(3 held-out configurations)"));
+    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "(2 scores)"));
+    free(out);
     testutil_remove_dir(dir);
 }
 
