@@ -6,6 +6,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "render/numtext.h"
 
 void textout_csv_text(FILE *out, const char *s)
 {
@@ -104,8 +105,11 @@ void textout_json_text_member(FILE *out, const char *sep, const char *key, const
 
 void textout_human_number(FILE *out, double v)
 {
-    if (isfinite(v))
-        fprintf(out, "%.6g", v);
+    rbuf b;
+    rbuf_init(&b);
+    if (isfinite(v) && numtext_value(&b, v, 6) && !b.oom)
+        fputs(rbuf_str(&b), out);
     else
-        fputs("—", out);
+        fputs(isfinite(v) ? "?" : "—", out);
+    rbuf_free(&b);
 }

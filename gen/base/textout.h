@@ -30,7 +30,8 @@ void textout_shortest_number(char *buf, size_t len, double v);
 void textout_json_number_member(FILE *out, const char *sep, const char *key, double v);
 void textout_json_text_member(FILE *out, const char *sep, const char *key, const char *s);
 
-/* A number for people: 6 significant digits, "—" when not finite. */
+/* A number for people: 6 significant digits, never in e-notation
+ * (render/numtext.h: "3.076 × 10⁻⁵"), "—" when not finite. */
 void textout_human_number(FILE *out, double v);
 
 #endif

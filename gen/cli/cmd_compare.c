@@ -12,8 +12,10 @@
 
 #include "gen/base/textout.h"
 #include "gen/cli/cli.h"
+#include "gen/cli/text_table.h"
 #include "gen/fit/compare.h"
 #include "gen/fit/experiment_run.h"
+#include "gen/site/site_pages.h"
 #include "gen/ingest/archive.h"
 
 static const char compare_usage[] =
@@ -45,56 +47,111 @@ static const char *const columns[] = {
 };
 enum { NCOLUMNS = sizeof columns / sizeof columns[0] };
 
-static void put_number(FILE *out, bool csv, double v)
+/* One row as CSV (the columns above). */
+static void print_row(FILE *out, const char *experiment, const compare_row *w, bool best)
 {
-    if (csv)
-        textout_csv_number(out, v);
-    else
-        textout_human_number(out, v);
-}
-
-static void print_row(FILE *out, bool csv, const char *experiment, const compare_row *w,
-                      bool best)
-{
-    const char *sep = csv ? "," : "\t";
-    if (csv) {
-        textout_csv_text(out, experiment);
-        fputs(sep, out);
-        textout_csv_text(out, w->label);
-    } else {
-        fprintf(out, "%s%s%s", experiment, sep, w->label);
-    }
-    fprintf(out, "%s%s%s%s%s%zu", sep, w->own ? "true" : "false", sep,
-            w->applies ? "true" : "false", sep, w->calibrated.ntargets);
+    textout_csv_text(out, experiment);
+    fputc(',', out);
+    textout_csv_text(out, w->label);
+    fprintf(out, ",%s,%s,%zu", w->own ? "true" : "false", w->applies ? "true" : "false",
+            w->calibrated.ntargets);
     double v[] = {w->calibrated.median_abs_error_pct, w->calibrated.max_abs_error_pct};
     for (size_t i = 0; i < 2; i++)
-        fputs(sep, out), put_number(out, csv, v[i]);
-    fprintf(out, "%s%zu%s%zu%s", sep, w->calibrated.nwith_interval, sep, w->calibrated.ninside,
-            sep);
-    put_number(out, csv, w->calibrated.mean_width_pct);
-    fputs(sep, out);
-    put_number(out, csv, w->calibrated.median_width_ratio);
-    fputs(sep, out);
-    put_number(out, csv, w->calibrated.mean_interval_score);
-    fprintf(out, "%s%zu%s%zu%s%s%s", sep, w->textbook.nwith_interval, sep, w->textbook.ninside,
-            sep, best ? "true" : "false", sep);
-    if (csv)
-        textout_csv_text(out, w->reason);
-    else
-        fputs(w->reason ? w->reason : "", out);
+        fputc(',', out), textout_csv_number(out, v[i]);
+    fprintf(out, ",%zu,%zu,", w->calibrated.nwith_interval, w->calibrated.ninside);
+    textout_csv_number(out, w->calibrated.mean_width_pct);
+    fputc(',', out);
+    textout_csv_number(out, w->calibrated.median_width_ratio);
+    fputc(',', out);
+    textout_csv_number(out, w->calibrated.mean_interval_score);
+    fprintf(out, ",%zu,%zu,%s,", w->textbook.nwith_interval, w->textbook.ninside,
+            best ? "true" : "false");
+    textout_csv_text(out, w->reason);
     /* A model that does not apply, or a pooled row, has no verdict here. */
-    fprintf(out, "%s%s\n", sep,
-            w->applies && w->verdict.reasons ? verdict_name(w->verdict.level) : "");
+    fprintf(out, ",%s\n", w->applies && w->verdict.reasons ? verdict_name(w->verdict.level) : "");
 }
 
-static void print_result(FILE *out, bool csv, const char *experiment, const compare_result *r)
+/* The text form: one aligned table, a model's reason for not applying
+ * as a numbered note under it. */
+typedef struct {
+    text_table table;
+    rbuf notes;
+    size_t nnotes;
+} text_out;
+
+static const char *const text_columns[] = {
+    "experiment", "model", "targets", "median |error|", "max |error|", "inside calibrated PI",
+    "width (high/low)", "interval score", "inside own PI", "best", "verdict", "note",
+};
+enum { NTEXT = sizeof text_columns / sizeof text_columns[0] };
+
+static void text_number(text_out *o, rbuf *b, double v, const char *unit)
 {
-    for (size_t i = 0; i < r->nrows; i++)
-        print_row(out, csv, experiment, &r->rows[i], (int)i == r->best);
+    rbuf_clear(b);
+    site_fmt(b, v);
+    if (isfinite(v) && unit)
+        rbuf_puts(b, unit);
+    text_table_cell(&o->table, rbuf_str(b));
 }
 
-/* Compare the experiments of c (only `only` when not NULL); exit status. */
-static int compare_campaign(const archive *a, const campaign *c, const char *only, bool csv)
+static void text_count(text_out *o, rbuf *b, size_t inside, size_t with)
+{
+    rbuf_clear(b);
+    site_inside_count(b, inside, with);
+    text_table_cell(&o->table, rbuf_str(b));
+}
+
+static void text_row(text_out *o, const char *experiment, const compare_row *w, bool best)
+{
+    rbuf b;
+    rbuf_init(&b);
+    text_table_cell(&o->table, experiment);
+    rbuf_printf(&b, "%s%s", w->label, w->own ? " (own)" : "");
+    text_table_cell(&o->table, rbuf_str(&b));
+    rbuf_clear(&b), rbuf_printf(&b, "%zu", w->calibrated.ntargets);
+    text_table_cell(&o->table, rbuf_str(&b));
+    text_number(o, &b, w->calibrated.median_abs_error_pct, "%");
+    text_number(o, &b, w->calibrated.max_abs_error_pct, "%");
+    text_count(o, &b, w->calibrated.ninside, w->calibrated.nwith_interval);
+    rbuf_clear(&b);
+    if (isfinite(w->calibrated.median_width_ratio)) {
+        rbuf_puts(&b, "\xC3\x97");
+        site_fmt(&b, w->calibrated.median_width_ratio);
+        if (w->calibrated.median_width_ratio > 100)
+            rbuf_puts(&b, " (absurdly wide)");
+    } else {
+        rbuf_puts(&b, "\xE2\x80\x94");
+    }
+    text_table_cell(&o->table, rbuf_str(&b));
+    text_number(o, &b, w->calibrated.mean_interval_score, NULL);
+    text_count(o, &b, w->textbook.ninside, w->textbook.nwith_interval);
+    text_table_cell(&o->table, best ? "yes" : "");
+    text_table_cell(&o->table,
+                    w->applies && w->verdict.reasons ? verdict_name(w->verdict.level) : "");
+    rbuf_clear(&b);
+    if (w->reason) {
+        rbuf_printf(&b, "[%zu]", ++o->nnotes);
+        rbuf_printf(&o->notes, "[%zu] %s: %s\n", o->nnotes, w->label, w->reason);
+    }
+    text_table_cell(&o->table, rbuf_str(&b));
+    rbuf_free(&b);
+}
+
+/* Rows of r to stdout as CSV, or into the text table (text not NULL). */
+static void print_result(text_out *text, const char *experiment, const compare_result *r)
+{
+    for (size_t i = 0; i < r->nrows; i++) {
+        if (text)
+            text_row(text, experiment, &r->rows[i], (int)i == r->best);
+        else
+            print_row(stdout, experiment, &r->rows[i], (int)i == r->best);
+    }
+}
+
+/* Compare the experiments of c (only `only` when not NULL), as CSV or into
+ * text (not NULL); exit status. */
+static int compare_campaign(const archive *a, const campaign *c, const char *only,
+                            text_out *text)
 {
     compare_result *per = calloc(c->nexperiments ? c->nexperiments : 1, sizeof *per);
     if (!per) {
@@ -108,15 +165,17 @@ static int compare_campaign(const archive *a, const campaign *c, const char *onl
         if (only && strcmp(e->name, only) != 0)
             continue;
         ok = compare_experiment_run(a, c, e, NULL, true, &per[n]) && ok;
-        print_result(stdout, csv, e->name, &per[n]);
+        print_result(text, e->name, &per[n]);
         n++;
     }
     compare_result pooled;
     ok = compare_campaign_pool(per, n, &pooled) && ok;
     if (!only)
-        print_result(stdout, csv, "*", &pooled);
-    if (!csv && !only)
-        fprintf(stdout, "best model for %s: %s\n", c->name,
+        print_result(text, "*", &pooled);
+    if (text && text_table_print(&text->table, stdout) && text->nnotes)
+        printf("\n%s", rbuf_str(&text->notes));
+    if (text && !only)
+        fprintf(stdout, "\nbest model for %s: %s\n", c->name,
                 pooled.best >= 0 ? pooled.rows[pooled.best].label
                                  : "none (no model predicted every held-out run)");
     for (size_t i = 0; i < n; i++)
@@ -158,10 +217,22 @@ int cmd_compare(int argc, char **argv)
         fprintf(stderr, "perfcast: campaign '%s' has no experiment '%s'\n", c->name, only);
     else {
         bool csv = strcmp(args.format, "csv") == 0;
-        for (size_t i = 0; i < NCOLUMNS; i++)
-            fprintf(stdout, "%s%s", i ? (csv ? "," : "\t") : "", columns[i]);
-        fputc('\n', stdout);
-        status = compare_campaign(&a, c, only, csv);
+        text_out text;
+        bool right[NTEXT] = {false, false, true, true, true, true, true, true, true};
+        text_table_init(&text.table, NTEXT, right);
+        rbuf_init(&text.notes);
+        text.nnotes = 0;
+        if (csv) {
+            for (size_t i = 0; i < NCOLUMNS; i++)
+                fprintf(stdout, "%s%s", i ? "," : "", columns[i]);
+            fputc('\n', stdout);
+        } else {
+            for (size_t i = 0; i < NTEXT; i++)
+                text_table_cell(&text.table, text_columns[i]);
+        }
+        status = compare_campaign(&a, c, only, csv ? NULL : &text);
+        text_table_free(&text.table);
+        rbuf_free(&text.notes);
     }
     archive_free(&a);
     return status;

@@ -11,14 +11,18 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gen/base/column_rules.h"
 #include "gen/base/config_index.h"
 #include "gen/base/run_engine.h"
 #include "gen/base/textout.h"
 #include "gen/cli/cli.h"
+#include "gen/cli/text_table.h"
 #include "gen/fit/experiment_run.h"
 #include "gen/ingest/archive.h"
 #include "gen/ingest/experiment.h"
 #include "gen/ingest/namelist.h"
+#include "gen/site/site_pages.h"
+#include "render/numtext.h"
 
 static const char fit_usage[] =
     "usage: perfcast fit [--archive DIR] [--format text|json] CAMPAIGN EXPERIMENT\n"
@@ -108,35 +112,50 @@ static void print_fit_text(const experiment_result *res, FILE *out)
         fprintf(out, "formula: %s\n", r->formula);
     if (r->equation)
         fprintf(out, "fitted:  %s\n", r->equation);
-    fprintf(out, "\n%-32s %14s %14s %10s %10s\n", "term", "coefficient", "std_error", "t", "p");
+    /* Aligned, never in e-notation (render/numtext.h). */
+    static const char *const head[] = {"term", "coefficient", "std_error", "t", "p"};
+    static const bool right[] = {false, true, true, true, true};
+    text_table t;
+    text_table_init(&t, 5, right);
+    for (size_t k = 0; k < 5; k++)
+        text_table_cell(&t, head[k]);
+    rbuf b;
+    rbuf_init(&b);
     for (size_t i = 0; i < r->ncoefs; i++) {
         const report_coef *c = &r->coefs[i];
-        fprintf(out, "%-32s ", c->term);
-        if (c->aliased) {
-            fprintf(out, "%14s\n", "aliased");
-            continue;
-        }
+        text_table_cell(&t, c->term);
         const double values[] = {c->coefficient, c->std_error, c->t, c->p};
-        const int widths[] = {14, 14, 10, 10};
         for (size_t k = 0; k < 4; k++) {
-            /* A value that does not exist for this model shows as a dash. */
-            if (isfinite(values[k]))
-                fprintf(out, "%*.*g ", widths[k], k < 2 ? 6 : 4, values[k]);
+            rbuf_clear(&b);
+            if (c->aliased)
+                rbuf_puts(&b, k == 0 ? "aliased" : "");
+            else if (isfinite(values[k]))
+                numtext_value(&b, values[k], k < 2 ? 6 : 4);
             else
-                fprintf(out, "%*s ", widths[k] + 2, "—"); /* the dash is 3 bytes, 1 column */
+                rbuf_puts(&b, "\xE2\x80\x94"); /* does not exist for this model */
+            text_table_cell(&t, rbuf_str(&b));
         }
-        fputc('\n', out);
     }
+    fputc('\n', out);
+    text_table_print(&t, out);
+    text_table_free(&t);
     fputc('\n', out);
     for (size_t i = 0; i < r->nstats; i++) {
         fprintf(out, "%-10s ", r->stats[i].name);
         textout_human_number(out, r->stats[i].value);
         fprintf(out, "%s%s\n", r->stats[i].text ? "  " : "", r->stats[i].text ? r->stats[i].text : "");
     }
-    for (size_t i = 0; i < r->ndiagnostics; i++)
-        fprintf(out, "diagnostic: %s\n", r->diagnostics[i]);
-    for (size_t i = 0; i < r->nwarnings; i++)
-        fprintf(out, "warning: %s\n", r->warnings[i]);
+    for (size_t i = 0; i < r->ndiagnostics; i++) {
+        rbuf_clear(&b);
+        numtext_humanize(&b, r->diagnostics[i]);
+        fprintf(out, "diagnostic: %s\n", rbuf_str(&b));
+    }
+    for (size_t i = 0; i < r->nwarnings; i++) {
+        rbuf_clear(&b);
+        numtext_humanize(&b, r->warnings[i]);
+        fprintf(out, "warning: %s\n", rbuf_str(&b));
+    }
+    rbuf_free(&b);
 }
 
 static void print_json_strings(FILE *out, const char *key, char **items, size_t n)
@@ -420,10 +439,128 @@ static void print_row(const experiment_result *res, size_t i, out_format f, FILE
     fputs(f == OUT_JSON ? "}" : "\n", out);
 }
 
+/* ---- the text table: for people ------------------------------------ */
+
+/* A value as people read it: a duration when the response is a time. */
+static void human_value(rbuf *b, double v, bool time)
+{
+    if (time)
+        site_fmt_duration(b, v);
+    else
+        site_fmt(b, v);
+}
+
+/* "lo – hi", named as useless for planning when it spans more than a
+ * factor 100 (x/÷ 10 around its middle). */
+static void human_range(rbuf *b, double lo, double hi, bool time)
+{
+    if (!isfinite(lo) || !isfinite(hi)) {
+        rbuf_puts(b, "\xE2\x80\x94");
+        return;
+    }
+    human_value(b, lo, time);
+    rbuf_puts(b, " \xE2\x80\x93 ");
+    human_value(b, hi, time);
+    if (lo > 0 && hi / lo > 100)
+        rbuf_printf(b, " (absurdly wide: \xC3\x97/\xC3\xB7 %.0f)", sqrt(hi / lo));
+}
+
+/* Whether every response column of the experiment is a time in seconds. */
+static bool response_is_time(const experiment_input *in)
+{
+    for (size_t r = 0; r < in->nresponses; r++)
+        if (!column_is_time(in->responses[r]))
+            return false;
+    return in->nresponses > 0;
+}
+
+static void text_cells_of_row(const experiment_result *res, const report_prediction *p,
+                              text_table *t, rbuf *b, size_t *nnotes)
+{
+    const table *runs = &res->input.camp->runs;
+    const target_config *tc = &res->input.targets[p->config];
+    bool time = response_is_time(&res->input);
+    for (size_t c = 0; c < runs->ncols; c++) {
+        if (!config_column_identifies(&runs->cols[c]))
+            continue;
+        rbuf_clear(b);
+        if (runs->cols[c].kind == COL_TEXT)
+            rbuf_puts(b, runs->cols[c].text[tc->rows[0]] ? runs->cols[c].text[tc->rows[0]]
+                                                         : "\xE2\x80\x94");
+        else
+            site_fmt(b, runs->cols[c].num[tc->rows[0]]);
+        text_table_cell(t, rbuf_str(b));
+    }
+    rbuf_clear(b), human_value(b, p->estimate, time), text_table_cell(t, rbuf_str(b));
+    rbuf_clear(b), human_range(b, p->cal_low, p->cal_high, time), text_table_cell(t, rbuf_str(b));
+    rbuf_clear(b), human_range(b, p->pi_low, p->pi_high, time), text_table_cell(t, rbuf_str(b));
+    rbuf_clear(b), human_value(b, tc->measured, time), text_table_cell(t, rbuf_str(b));
+    rbuf_clear(b), site_fmt_pct(b, tc->error_pct);
+    if (isfinite(tc->error_pct))
+        rbuf_putc(b, '%');
+    text_table_cell(t, rbuf_str(b));
+    rbuf_clear(b);
+    if (p->distance > 0)
+        rbuf_printf(b, "%.2g doubling%s", p->distance, p->distance == 1 ? "" : "s");
+    text_table_cell(t, rbuf_str(b));
+    rbuf_clear(b);
+    if ((p->note && *p->note) || (p->beyond && *p->beyond))
+        rbuf_printf(b, "[%zu]", ++*nnotes);
+    text_table_cell(t, rbuf_str(b));
+}
+
+/* Predictions in aligned columns for people; a row's note and how far it
+ * lies beyond the training range go under the table as [n]. */
+static void print_predictions_text(const experiment_result *res, FILE *out)
+{
+    const table *runs = &res->input.camp->runs;
+    static const char *const tail[] = {"estimate", "calibrated 95% PI", "model's 95% PI",
+                                       "measured", "error", "beyond range", "note"};
+    size_t nid = 0;
+    for (size_t c = 0; c < runs->ncols; c++)
+        nid += config_column_identifies(&runs->cols[c]);
+    size_t ncols = nid + sizeof tail / sizeof tail[0];
+    bool right[64] = {false};
+    for (size_t c = nid; c < ncols && c < 64; c++)
+        right[c] = c + 1 < ncols;
+    text_table t;
+    text_table_init(&t, ncols, ncols <= 64 ? right : NULL);
+    for (size_t c = 0; c < runs->ncols; c++)
+        if (config_column_identifies(&runs->cols[c]))
+            text_table_cell(&t, runs->cols[c].name);
+    for (size_t k = 0; k < sizeof tail / sizeof tail[0]; k++)
+        text_table_cell(&t, tail[k]);
+    rbuf b;
+    rbuf_init(&b);
+    size_t nnotes = 0;
+    for (size_t i = 0; i < res->rep.npreds; i++)
+        text_cells_of_row(res, &res->rep.preds[i], &t, &b, &nnotes);
+    text_table_print(&t, out);
+    text_table_free(&t);
+    nnotes = 0;
+    for (size_t i = 0; i < res->rep.npreds; i++) {
+        const report_prediction *p = &res->rep.preds[i];
+        bool note = p->note && *p->note, beyond = p->beyond && *p->beyond;
+        if (!note && !beyond)
+            continue;
+        rbuf_clear(&b);
+        numtext_humanize(&b, note ? p->note : "");
+        fprintf(out, "%s[%zu] %s%s%s%s\n", nnotes ? "" : "\n", nnotes + 1, rbuf_str(&b),
+                note && beyond ? "; " : "", beyond ? "beyond the training range: " : "",
+                beyond ? p->beyond : "");
+        nnotes++;
+    }
+    rbuf_free(&b);
+}
+
 static void print_predictions(const experiment_result *res, out_format f, FILE *out)
 {
     if (f != OUT_CSV)
         print_fit_summary(res, f, out);
+    if (f == OUT_TEXT) {
+        print_predictions_text(res, out);
+        return;
+    }
     if (f != OUT_JSON)
         print_header(res, f, out);
     for (size_t i = 0; i < res->rep.npreds; i++)
