@@ -92,6 +92,26 @@ static void test_estimates(void)
     }
     CU_ASSERT(checked > 2 && costed > 0);
     csv_doc_free(&doc);
+    /* A cluster page points at its section of the page, and its cost.csv
+     * carries the same intervals and verdicts. */
+    snprintf(path, sizeof path, "%s/site/clusters/dev-16core/index.md", dir);
+    char *cluster = testutil_read_file(path);
+    CU_ASSERT_PTR_NOT_NULL(cluster && strstr(cluster, "(../../estimates.md#cluster-dev-16core)"));
+    free(cluster);
+    snprintf(path, sizeof path, "%s/site/clusters/dev-16core/cost.csv", dir);
+    CU_ASSERT_TRUE_FATAL(testutil_csv_load(path, &doc));
+    size_t rows = 0;
+    for (size_t r = 0; r + 1 < doc.nrows; r++) {
+        double t = num(&doc, r, "time_s"), lo = num(&doc, r, "cal_pi_low_s"),
+               hi = num(&doc, r, "cal_pi_high_s");
+        const char *v = testutil_csv_cell(&doc, r, "verdict");
+        CU_ASSERT(v && *v);
+        if (isfinite(lo) && isfinite(hi))
+            CU_ASSERT(lo <= t * (1 + 1e-9) && t <= hi * (1 + 1e-9));
+        rows++;
+    }
+    CU_ASSERT(rows > 0);
+    csv_doc_free(&doc);
     testutil_remove_dir(dir);
 }
 

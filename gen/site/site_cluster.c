@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "render/html.h"
 #include "render/markdown.h"
 
 static const char *currency_of(const cluster_info *ci)
@@ -113,9 +114,14 @@ static void cost_csv_row(const site_data *d, const site_option *o, rbuf *csv)
     site_csv_text(csv, o->config);
     rbuf_putc(csv, ',');
     site_csv_text(csv, o->problem_label);
-    double v[] = {o->np, o->time_s, o->core_hours, o->cost};
-    for (size_t i = 0; i < 4; i++)
+    /* The cost interval is the time interval times the cost per second. */
+    double per_s = isfinite(o->cost) && o->time_s > 0 ? o->cost / o->time_s : NAN;
+    double v[] = {o->np, o->time_s, o->core_hours, o->cost, o->cal_low, o->cal_high,
+                  per_s * o->cal_low, per_s * o->cal_high};
+    for (size_t i = 0; i < sizeof v / sizeof v[0]; i++)
         rbuf_putc(csv, ','), site_csv_num(csv, v[i]);
+    rbuf_putc(csv, ',');
+    site_csv_text(csv, verdict_name(sc->exps[o->exp].verdict.level));
     rbuf_putc(csv, '\n');
 }
 
@@ -214,13 +220,22 @@ static bool cost_section(site_ctx *c, const site_cluster *k, const char *dir, rb
     rbuf_init(&csv), rbuf_init(&path);
     md_text(md, "Core-hours = processes \xC3\x97 predicted time / 3600; cost = core-hours "
                 "\xC3\x97 the cluster's rate per core-hour. The last column shows the same job "
-                "(same campaign and configuration) predicted on other clusters.");
+                "(same campaign and configuration) predicted on other clusters. Every time and "
+                "cost with its calibrated 95% interval and the verdict of the experiment "
+                "behind it: ");
+    rbuf_printf(&path, "Cluster %s", k->info->name);
+    rbuf_printf(&csv, "../../estimates.md#");
+    html_heading_id(rbuf_str(&path), &csv);
+    md_link(md, "my job, this cluster", rbuf_str(&csv));
+    md_text(md, " (and in cost.csv).");
     md_end_paragraph(md);
+    rbuf_clear(&path), rbuf_clear(&csv);
     const char *head[] = {"experiment", "configuration", "predicted time", "core-hours",
                           "cost", "same job elsewhere"};
     md_table t;
     md_table_begin(&t, md, 6, head, "llrrrl");
-    rbuf_puts(&csv, "campaign,experiment,configuration,job,np,time_s,core_hours,cost\n");
+    rbuf_puts(&csv, "campaign,experiment,configuration,job,np,time_s,core_hours,cost,"
+                    "cal_pi_low_s,cal_pi_high_s,cost_low,cost_high,verdict\n");
     for (size_t i = 0; i < d->noptions; i++)
         if (d->options[i].cluster == idx) {
             cost_table_row(c, &d->options[i], &t);
