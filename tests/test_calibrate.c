@@ -453,6 +453,22 @@ static void test_shared_backtests(void)
     diag_free(&d);
 }
 
+/* A one-campaign archive in a new temporary dir: cluster c, campaign x
+ * with these experiments.csv and runs.csv. */
+static void write_campaign(char *dir, size_t len, const char *experiments, const char *runs)
+{
+    char path[512];
+    CU_ASSERT_TRUE_FATAL(testutil_temp_dir(dir, len));
+    snprintf(path, sizeof path, "%s/clusters.csv", dir);
+    CU_ASSERT_TRUE_FATAL(testutil_write_file(path, "cluster\nc\n"));
+    snprintf(path, sizeof path, "%s/x/README.md", dir);
+    CU_ASSERT_TRUE_FATAL(testutil_write_file(path, "calibration test\n"));
+    snprintf(path, sizeof path, "%s/x/experiments.csv", dir);
+    CU_ASSERT_TRUE_FATAL(testutil_write_file(path, experiments));
+    snprintf(path, sizeof path, "%s/x/runs.csv", dir);
+    CU_ASSERT_TRUE_FATAL(testutil_write_file(path, runs));
+}
+
 /* A sibling that trains on the borrower's target configuration must not
  * lend a backtest of it. Runs follow t = 10/np exactly, but the run at
  * np = 16 (the borrower's only target) is planted 50 times slower. Experiment
@@ -463,20 +479,14 @@ static void test_shared_backtests(void)
  * predicts an exact 10/np and s is tiny. */
 static void test_no_borrowed_target(void)
 {
-    char dir[256], path[512], *out = NULL;
-    CU_ASSERT_TRUE_FATAL(testutil_temp_dir(dir, sizeof dir));
-    snprintf(path, sizeof path, "%s/clusters.csv", dir);
-    testutil_write_file(path, "cluster\nc\n");
-    snprintf(path, sizeof path, "%s/x/README.md", dir);
-    testutil_write_file(path, "leak test\n");
-    snprintf(path, sizeof path, "%s/x/experiments.csv", dir);
-    testutil_write_file(path, "name,model,response,formula,train,target\n"
-                              "few,scopred,time_s,1/np,np <= 2,np == 16\n"
-                              "all,scopred,time_s,1/np,np <= 16,np == 32\n");
-    snprintf(path, sizeof path, "%s/x/runs.csv", dir);
-    testutil_write_file(path, "cluster,np,rep,time_s\n"
-                              "c,1,1,10\nc,1,2,10\nc,2,1,5\nc,2,2,5\nc,4,1,2.5\nc,4,2,2.5\n"
-                              "c,8,1,1.25\nc,8,2,1.25\nc,16,1,31.25\nc,16,2,31.25\nc,32,1,\n");
+    char dir[256], *out = NULL;
+    write_campaign(dir, sizeof dir,
+                   "name,model,response,formula,train,target\n"
+                   "few,scopred,time_s,1/np,np <= 2,np == 16\n"
+                   "all,scopred,time_s,1/np,np <= 16,np == 32\n",
+                   "cluster,np,rep,time_s\n"
+                   "c,1,1,10\nc,1,2,10\nc,2,1,5\nc,2,2,5\nc,4,1,2.5\nc,4,2,2.5\n"
+                   "c,8,1,1.25\nc,8,2,1.25\nc,16,1,31.25\nc,16,2,31.25\nc,32,1,\n");
     CU_ASSERT_EQUAL_FATAL(testutil_perfcast_run(&out, "predict --archive %s --format json x few",
                                                 dir), 0);
     CU_ASSERT_PTR_NOT_NULL_FATAL(out);
@@ -502,21 +512,15 @@ static void test_no_borrowed_target(void)
  * `all` and `twin` differ only in their target; `few` borrows. */
 static void test_same_refits_once(void)
 {
-    char dir[256], path[512], *out = NULL;
-    CU_ASSERT_TRUE_FATAL(testutil_temp_dir(dir, sizeof dir));
-    snprintf(path, sizeof path, "%s/clusters.csv", dir);
-    testutil_write_file(path, "cluster\nc\n");
-    snprintf(path, sizeof path, "%s/x/README.md", dir);
-    testutil_write_file(path, "twins\n");
-    snprintf(path, sizeof path, "%s/x/experiments.csv", dir);
-    testutil_write_file(path, "name,model,response,formula,train,target\n"
-                              "few,scopred,time_s,1/np,np <= 2,np == 64\n"
-                              "all,scopred,time_s,1/np,np <= 16,np == 32\n"
-                              "twin,scopred,time_s,1/np,np <= 16,np == 64\n");
-    snprintf(path, sizeof path, "%s/x/runs.csv", dir);
-    testutil_write_file(path, "cluster,np,rep,time_s\n"
-                              "c,1,1,10\nc,1,2,10.2\nc,2,1,5.1\nc,2,2,5\nc,4,1,2.6\nc,4,2,2.5\n"
-                              "c,8,1,1.3\nc,8,2,1.25\nc,16,1,0.66\nc,16,2,0.65\nc,32,1,\nc,64,1,\n");
+    char dir[256], *out = NULL;
+    write_campaign(dir, sizeof dir,
+                   "name,model,response,formula,train,target\n"
+                   "few,scopred,time_s,1/np,np <= 2,np == 64\n"
+                   "all,scopred,time_s,1/np,np <= 16,np == 32\n"
+                   "twin,scopred,time_s,1/np,np <= 16,np == 64\n",
+                   "cluster,np,rep,time_s\n"
+                   "c,1,1,10\nc,1,2,10.2\nc,2,1,5.1\nc,2,2,5\nc,4,1,2.6\nc,4,2,2.5\n"
+                   "c,8,1,1.3\nc,8,2,1.25\nc,16,1,0.66\nc,16,2,0.65\nc,32,1,\nc,64,1,\n");
     CU_ASSERT_EQUAL_FATAL(testutil_perfcast_run(&out, "predict --archive %s --format json x few",
                                                 dir), 0);
     CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "campaign's experiments all ("));
