@@ -365,7 +365,10 @@ static long build_files(const import_request *req, import_rows *rows, const char
               csv_text_load(exps_path, &exps, diags);
     ok = ok && merge_clusters(req, rows, &clusters, &f->changed[F_CLUSTERS], clusters_path, diags);
     long added = ok ? build_runs(req, rows, dir, procs, f, &groups, diags) : -1;
+    size_t old_experiments = exps.nrows;
     ok = added >= 0 && import_default_experiments(req, rows, groups, procs, &exps, diags);
+    /* Like clusters.csv: changed when new, or when it gained rows. */
+    f->changed[F_EXPERIMENTS] = ok && (!exps.exists || exps.nrows > old_experiments);
     ok = ok && csv_text_serialize(&clusters, &f->text[F_CLUSTERS]) &&
          csv_text_serialize(&exps, &f->text[F_EXPERIMENTS]) &&
          build_readme(req, rows, dir, source, added, &f->text[F_README], &f->changed[F_README]);
@@ -379,18 +382,6 @@ static long build_files(const import_request *req, import_rows *rows, const char
     free(clusters_path);
     free(exps_path);
     return ok ? added : -1;
-}
-
-/* Whether experiments.csv gains rows: compare with the file as it is. */
-static void settle_experiments(const char *dir, import_files *f)
-{
-    char *path = fileio_join(dir, "experiments.csv");
-    size_t len = 0;
-    char *old = path ? fileio_read_file(path, &len) : NULL;
-    f->changed[F_EXPERIMENTS] = !old || len != f->text[F_EXPERIMENTS].len ||
-                                memcmp(old, rbuf_str(&f->text[F_EXPERIMENTS]), len) != 0;
-    free(old);
-    free(path);
 }
 
 /* campaign.csv as it is, staged so that the validation reads the same
@@ -470,10 +461,7 @@ long import_write_campaign(const import_request *req, import_rows *rows, const c
               campaign_settings_load(req->archive, t.campaign_dir, NULL, &settings, diags);
     const char *procs = settings.procs ? settings.procs : "np";
     long added = ok ? build_files(req, rows, t.campaign_dir, procs, source, &f, diags) : -1;
-    ok = added >= 0;
-    if (ok)
-        settle_experiments(t.campaign_dir, &f);
-    ok = ok && copy_settings(t.campaign_dir, &f) && stage_all(&t, &f, diags);
+    ok = added >= 0 && copy_settings(t.campaign_dir, &f) && stage_all(&t, &f, diags);
     /* Staged on disk: neither the texts nor the rows are needed while the
      * archive reader loads the staging folder (with a million rows, they
      * and the reader's table would not fit the memory an import may use
