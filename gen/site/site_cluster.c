@@ -114,10 +114,8 @@ static void cost_csv_row(const site_data *d, const site_option *o, rbuf *csv)
     site_csv_text(csv, o->config);
     rbuf_putc(csv, ',');
     site_csv_text(csv, o->problem_label);
-    /* The cost interval is the time interval times the cost per second. */
-    double per_s = isfinite(o->cost) && o->time_s > 0 ? o->cost / o->time_s : NAN;
     double v[] = {o->np, o->time_s, o->core_hours, o->cost, o->cal_low, o->cal_high,
-                  per_s * o->cal_low, per_s * o->cal_high};
+                  site_option_cost_at(o, o->cal_low), site_option_cost_at(o, o->cal_high)};
     for (size_t i = 0; i < sizeof v / sizeof v[0]; i++)
         rbuf_putc(csv, ','), site_csv_num(csv, v[i]);
     rbuf_putc(csv, ',');

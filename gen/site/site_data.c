@@ -370,6 +370,11 @@ static bool add_option(site_data *d, size_t ci, size_t ei, const report_predicti
     return o->config && o->job && o->problem && o->problem_label;
 }
 
+double site_option_cost_at(const site_option *o, double t)
+{
+    return isfinite(o->cost) && o->time_s > 0 ? o->cost * t / o->time_s : NAN;
+}
+
 static bool add_alerts(site_data *d, size_t ci, size_t ei, const report_prediction *p)
 {
     const site_experiment *e = &d->camps[ci].exps[ei];

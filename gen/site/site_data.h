@@ -77,6 +77,11 @@ typedef struct {
     size_t same_count;        /* by_job[same_first .. same_first + same_count) */
 } site_option;
 
+/* The cost of option o's job if it took t seconds on the same processes
+ * (cost is proportional to time there): its cost interval from its time
+ * interval. NAN when the rate is unknown. */
+double site_option_cost_at(const site_option *o, double t);
+
 /* A measured run outside the 95% prediction interval of its target. */
 typedef struct {
     size_t camp, exp, target;

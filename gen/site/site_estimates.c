@@ -8,8 +8,8 @@
  *
  * A job is named as a person would: its campaign and what tells it apart
  * (the experiment's shown columns, "mgbench-block: na=2048, nb=4096"), then
- * its processes. A cost interval is the time interval times the cost per
- * second (cost is proportional to time on a given number of processes).
+ * its processes. A cost interval is the time interval's
+ * (site_option_cost_at).
  */
 #include "gen/site/site_pages.h"
 
@@ -31,12 +31,6 @@ static void job_name(const site_option *o, rbuf *out)
 static const site_experiment *experiment_of(const site_data *d, const site_option *o)
 {
     return &d->camps[o->camp].exps[o->exp];
-}
-
-/* The cost at time t, from the option's cost for its own time. */
-static double cost_at(const site_option *o, double t)
-{
-    return isfinite(o->cost) && o->time_s > 0 ? o->cost * t / o->time_s : NAN;
 }
 
 static bool has_options(const site_data *d, size_t cluster)
@@ -97,10 +91,11 @@ static void table_row(const site_data *d, const site_option *o, md_table *t, rbu
     rbuf_clear(cell), site_fmt_money(cell, o->cost, currency ? currency : "units");
     md_table_text(t, rbuf_str(cell));
     rbuf_clear(cell);
-    if (isfinite(cost_at(o, o->cal_low)) && isfinite(cost_at(o, o->cal_high))) {
-        site_fmt_money(cell, fmax(0, cost_at(o, o->cal_low)), currency ? currency : "units");
+    double lo = site_option_cost_at(o, o->cal_low), hi = site_option_cost_at(o, o->cal_high);
+    if (isfinite(lo) && isfinite(hi)) {
+        site_fmt_money(cell, fmax(0, lo), currency ? currency : "units");
         rbuf_puts(cell, " \xE2\x80\x93 ");
-        site_fmt_money(cell, cost_at(o, o->cal_high), currency ? currency : "units");
+        site_fmt_money(cell, hi, currency ? currency : "units");
     } else {
         rbuf_puts(cell, "\xE2\x80\x94");
     }
@@ -118,7 +113,7 @@ static void csv_row(const site_data *d, const site_option *o, rbuf *csv, rbuf *c
     rbuf_clear(cell), job_name(o, cell);
     site_csv_text(csv, rbuf_str(cell)), rbuf_putc(csv, ',');
     double v[] = {o->np, o->time_s, o->cal_low, o->cal_high, o->cost,
-                  cost_at(o, o->cal_low), cost_at(o, o->cal_high)};
+                  site_option_cost_at(o, o->cal_low), site_option_cost_at(o, o->cal_high)};
     for (size_t i = 0; i < sizeof v / sizeof v[0]; i++)
         site_csv_num(csv, v[i]), rbuf_putc(csv, ',');
     site_csv_text(csv, currency ? currency : "units"), rbuf_putc(csv, ',');
