@@ -8,11 +8,16 @@
 #include <string.h>
 #include "render/numtext.h"
 
+bool textout_csv_needs_quotes(const char *s)
+{
+    return strpbrk(s, ",\"\r\n") != NULL;
+}
+
 void textout_csv_text(FILE *out, const char *s)
 {
     if (!s)
         return;
-    if (strpbrk(s, ",\"\r\n") == NULL) {
+    if (!textout_csv_needs_quotes(s)) {
         fputs(s, out);
         return;
     }

@@ -6,10 +6,16 @@
 #ifndef PERFCAST_TEXTOUT_H
 #define PERFCAST_TEXTOUT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
-/* A CSV cell: quoted only when it holds a comma, quote, CR or LF. NULL = empty. */
+/* Whether a CSV cell must be quoted: it holds a comma, quote, CR or LF.
+ * The one rule for every CSV writer of gen/ (this file and the import's
+ * in-memory rows). */
+bool textout_csv_needs_quotes(const char *s);
+
+/* A CSV cell: quoted only when textout_csv_needs_quotes. NULL = empty. */
 void textout_csv_text(FILE *out, const char *s);
 
 /* A CSV number with 10 significant digits; empty when not finite. */

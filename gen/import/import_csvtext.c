@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 
 #include "gen/base/csvread.h"
+#include "gen/base/textout.h"
 
 void csv_text_free_row(char **row, size_t ncols)
 {
@@ -142,10 +143,10 @@ bool csv_text_load(const char *path, csv_text *out, diag_list *diags)
     return ok;
 }
 
-/* One CSV cell: quoted only when it holds a comma, quote, CR or LF. */
+/* One CSV cell, quoted as textout_csv_text quotes it, into an rbuf. */
 static bool put_cell(rbuf *out, const char *s)
 {
-    if (!strpbrk(s, ",\"\r\n"))
+    if (!textout_csv_needs_quotes(s))
         return rbuf_puts(out, s);
     bool ok = rbuf_putc(out, '"');
     for (; ok && *s; s++)
