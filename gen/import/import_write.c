@@ -198,7 +198,6 @@ static bool old_row(void *ctx, const csv_row *row)
            keep_line(m, rbuf_str(&m->line), m->line.len);
 }
 
-/* The imported rows, each unless its line is there already. */
 /* Where each column of the new file takes its imported value from: the
  * rows' column index, or one of these. The campaign's process count
  * (campaign.csv may call it otherwise) is the importers' np; a column np
@@ -217,6 +216,7 @@ static long source_of(const runs_merge *m, const char *name)
     return c >= 0 ? c : FROM_NONE;
 }
 
+/* The imported rows, each unless its line is there already. */
 static bool new_rows(runs_merge *m)
 {
     long *from = malloc((m->ncols ? m->ncols : 1) * sizeof *from);
