@@ -39,6 +39,7 @@
  *   diagnostics  the fit's convergence line and one Table II line per group.
  */
 #include "gen/fit/model_adapters.h"
+#include "gen/ingest/run_layout.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -319,12 +320,10 @@ static bool predict_target(const experiment_input *in, const multicore_spec *spe
                      in->camp->runs.line[row]);
     char note[512], part[256];
     extrapolation_note(spec, fit, &p, z0, note, sizeof note);
-    const cluster_info *cl = archive_cluster(in->arch, table_text_named(&in->camp->runs, row, "cluster"));
-    double ppn = 0, nodes = 0;
-    run_layout(in->camp, row, &nodes, &ppn, part, sizeof part);
-    if (cl && isfinite(cl->cores_per_node) && ppn > cl->cores_per_node) {
+    double ppn, cores;
+    if (run_oversubscribed(in->arch, in->camp, row, &ppn, &cores)) {
         snprintf(part, sizeof part, "oversubscribed: %g processes per node on %g cores", ppn,
-                 cl->cores_per_node);
+                 cores);
         note_append(note, sizeof note, part);
     }
     if (!fit->cov)

@@ -1,0 +1,41 @@
+/*
+ * run_layout.c — processes per node of a run and oversubscription (see
+ * run_layout.h for the rule).
+ */
+#include "gen/ingest/run_layout.h"
+
+#include <math.h>
+
+static const cluster_info *cluster_of(const archive *a, const campaign *c, size_t row)
+{
+    const char *name = table_text_named(&c->runs, row, "cluster");
+    return a && name ? archive_cluster(a, name) : NULL;
+}
+
+double run_processes_per_node(const archive *a, const campaign *c, size_t row)
+{
+    double ppn = table_number_named(&c->runs, row, "ppn");
+    if (ppn > 0)
+        return ppn;
+    double np = table_number_named(&c->runs, row, campaign_procs(c));
+    double nodes = table_number_named(&c->runs, row, "nodes");
+    if (np > 0 && nodes > 0)
+        return np / nodes;
+    const cluster_info *ci = cluster_of(a, c, row);
+    if (np > 0 && ci && ci->nodes == 1)
+        return np;
+    return NAN;
+}
+
+bool run_oversubscribed(const archive *a, const campaign *c, size_t row, double *ppn,
+                        double *cores)
+{
+    const cluster_info *ci = cluster_of(a, c, row);
+    double p = run_processes_per_node(a, c, row);
+    double k = ci ? ci->cores_per_node : NAN;
+    if (ppn)
+        *ppn = p;
+    if (cores)
+        *cores = k;
+    return p > k; /* false when either is NAN */
+}

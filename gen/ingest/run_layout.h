@@ -1,0 +1,30 @@
+/*
+ * run_layout.h — how a run sits on its cluster's nodes: its processes per
+ * node and whether that is more than a node has cores (oversubscribed).
+ * The one rule for it; the verdicts, the multicore model's notes and the
+ * site's cost tables all ask here.
+ *
+ * Processes per node, first that applies: the run's `ppn` column; its
+ * process count over its `nodes` column; its process count when the
+ * cluster has one node (every process is on it). Otherwise unknown.
+ *
+ * Ownership: nothing is allocated; the results are plain numbers.
+ */
+#ifndef PERFCAST_RUN_LAYOUT_H
+#define PERFCAST_RUN_LAYOUT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include "gen/ingest/archive.h"
+
+/* Processes per node of runs row `row` of campaign c (a may be NULL: then
+ * a one-node cluster is not known); NAN when it cannot be told. */
+double run_processes_per_node(const archive *a, const campaign *c, size_t row);
+
+/* Whether that run puts more processes on a node than the node has cores.
+ * ppn and cores (either may be NULL) receive the two numbers, NAN when
+ * unknown; an unknown side is never oversubscribed. */
+bool run_oversubscribed(const archive *a, const campaign *c, size_t row, double *ppn,
+                        double *cores);
+
+#endif
