@@ -115,10 +115,95 @@ static void test_estimates(void)
     testutil_remove_dir(dir);
 }
 
+/* The cells of a Markdown table row "| a | b |" (split at " | "; the
+ * writer escapes a '|' inside a cell, which this test's rows have none of). */
+static size_t md_cells(char *line, char **cell, size_t max)
+{
+    size_t n = 0;
+    char *p = line + 2;
+    while (n < max && p && *p) {
+        char *end = strstr(p, " |");
+        if (!end)
+            break;
+        *end = '\0';
+        cell[n++] = p;
+        p = end[2] == ' ' ? end + 3 : NULL;
+    }
+    return n;
+}
+
+/* The cluster pages' cost tables: on ci-2core (2 cores per node in
+ * clusters.csv) every job comes with its time interval, its cost interval
+ * and a verdict, and exactly the jobs whose configuration puts more than 2
+ * processes on the node (its ppn, read from the job's configuration text,
+ * not from the writer's flag) are marked oversubscribed, on the page and
+ * in cost.csv. */
+static void test_cluster_costs(void)
+{
+    char *out = NULL, path[512];
+    CU_ASSERT_TRUE_FATAL(testutil_temp_dir(dir, sizeof dir));
+    CU_ASSERT_EQUAL_FATAL(testutil_perfcast_run(&out, "build --archive archive --out %s/site", dir),
+                          0);
+    free(out);
+    csv_doc clusters;
+    CU_ASSERT_TRUE_FATAL(testutil_csv_load("archive/clusters.csv", &clusters));
+    double cores = NAN;
+    for (size_t r = 0; r + 1 < clusters.nrows; r++)
+        if (strcmp(testutil_csv_cell(&clusters, r, "cluster"), "ci-2core") == 0)
+            cores = atof(testutil_csv_cell(&clusters, r, "cores_per_node"));
+    csv_doc_free(&clusters);
+    CU_ASSERT_EQUAL_FATAL(cores, 2);
+
+    snprintf(path, sizeof path, "%s/site/clusters/ci-2core/cost.csv", dir);
+    csv_doc doc;
+    CU_ASSERT_TRUE_FATAL(testutil_csv_load(path, &doc));
+    size_t over = 0;
+    for (size_t r = 0; r + 1 < doc.nrows; r++) {
+        const char *ppn = strstr(testutil_csv_cell(&doc, r, "configuration"), "ppn=");
+        bool crowded = ppn && atof(ppn + 4) > cores;
+        testutil_assert_cell(&doc, r, "oversubscribed", crowded ? "1" : "0");
+        over += crowded;
+    }
+    CU_ASSERT(over > 0 && over < doc.nrows - 1);
+
+    snprintf(path, sizeof path, "%s/site/clusters/ci-2core/index.md", dir);
+    char *page = testutil_read_file(path);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(page);
+    char *table = strstr(page, "| job | predicted time | calibrated 95% PI | cost | cost, 95% PI "
+                               "| verdict |");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(table);
+    size_t rows = 0, flagged = 0;
+    for (char *line = strchr(table, '\n') + 1; line && strncmp(line, "| ", 2) == 0;) {
+        char *next = strchr(line, '\n');
+        if (next)
+            *next++ = '\0';
+        char *cell[12];
+        if (line[2] != '-' && md_cells(line, cell, 12) == 9) {
+            static const char *const verdicts[] = {"reliable", "uncertain", "unreliable",
+                                                   "not verified"};
+            bool known = false;
+            for (size_t v = 0; v < 4; v++)
+                known |= strcmp(cell[5], verdicts[v]) == 0;
+            CU_ASSERT(known);
+            CU_ASSERT_PTR_NOT_NULL(strstr(cell[2], " \xE2\x80\x93 "));
+            CU_ASSERT_PTR_NOT_NULL(strstr(cell[4], " \xE2\x80\x93 "));
+            flagged += strstr(cell[0], "(oversubscribed: ") != NULL;
+            rows++;
+        }
+        line = next;
+    }
+    CU_ASSERT_EQUAL(rows, doc.nrows - 1);
+    CU_ASSERT_EQUAL(flagged, over);
+    free(page);
+    csv_doc_free(&doc);
+    testutil_remove_dir(dir);
+}
+
 int main(void)
 {
     static const testutil_test tests[] = {
         {"every predicted job with its interval, as predict says", test_estimates},
+        {"cluster cost tables: intervals, verdicts, oversubscription", test_cluster_costs},
         {NULL, NULL},
     };
     static const testutil_suite suites[] = {{"estimates page", tests}, {NULL, NULL}};

@@ -6,6 +6,7 @@
  * printed a prediction, with what the measured and the predicted time cost.
  */
 #include "gen/site/site_pages.h"
+#include "gen/site/site_option_text.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -77,7 +78,9 @@ static bool facts(site_ctx *c, const site_cluster *k, const char *dir, rbuf *md)
     return ok;
 }
 
-/* "other: 812 s, 3.2 units; ..." for the same job on other clusters. */
+/* Links to the other clusters on which the same job is predicted; their
+ * time, interval and cost are on their own pages (every time with its
+ * interval, never a bare one here). "—" when none. */
 static void elsewhere(const site_data *d, const site_option *o, rbuf *cell)
 {
     bool any = false;
@@ -85,19 +88,13 @@ static void elsewhere(const site_data *d, const site_option *o, rbuf *cell)
         const site_option *p = &d->options[d->by_job[o->same_first + k]];
         if (p->cluster == o->cluster || strcmp(p->job, o->job) != 0)
             continue;
-        const cluster_info *ci = d->clusters[p->cluster].info;
-        rbuf text, url;
-        rbuf_init(&text), rbuf_init(&url);
+        rbuf url;
+        rbuf_init(&url);
         rbuf_printf(&url, "../%s/index.md", d->clusters[p->cluster].slug);
         if (any)
-            md_text(cell, "; ");
-        md_link(cell, ci->name, rbuf_str(&url));
-        rbuf_puts(&text, ": ");
-        site_fmt_duration(&text, p->time_s);
-        rbuf_puts(&text, ", ");
-        site_fmt_money(&text, p->cost, currency_of(ci));
-        md_text(cell, rbuf_str(&text));
-        rbuf_free(&text), rbuf_free(&url);
+            md_text(cell, ", ");
+        md_link(cell, d->clusters[p->cluster].info->name, rbuf_str(&url));
+        rbuf_free(&url);
         any = true;
     }
     if (!any)
@@ -120,32 +117,36 @@ static void cost_csv_row(const site_data *d, const site_option *o, rbuf *csv)
         rbuf_putc(csv, ','), site_csv_num(csv, v[i]);
     rbuf_putc(csv, ',');
     site_csv_text(csv, verdict_name(sc->exps[o->exp].verdict.level));
-    rbuf_putc(csv, '\n');
+    rbuf_puts(csv, o->oversubscribed ? ",1\n" : ",0\n");
 }
 
-static void cost_table_row(site_ctx *c, const site_option *o, md_table *t)
+/* Key columns first: the job, its time and cost with their calibrated
+ * intervals and the verdict; then where they come from. */
+static void cost_table_row(site_ctx *c, const site_option *o, md_table *t, bool *clipped)
 {
     const site_data *d = c->data;
     const site_campaign *sc = &d->camps[o->camp];
     const site_experiment *e = &sc->exps[o->exp];
-    rbuf cell;
-    rbuf_init(&cell);
-    rbuf_printf(&cell, "../../campaigns/%s/index.md#%s", sc->slug, e->anchor);
-    char *url = rbuf_take(&cell);
-    rbuf_init(&cell);
-    md_link(&cell, sc->name, url ? url : "");
+    const char *currency = currency_of(d->clusters[o->cluster].info);
+    rbuf cell, url;
+    rbuf_init(&cell), rbuf_init(&url);
+    site_option_job_flagged(o, &cell), md_table_text(t, rbuf_str(&cell));
+    site_md_cell_duration(t, o->time_s);
+    rbuf_clear(&cell), site_fmt_interval(&cell, o->cal_low, o->cal_high, clipped);
+    md_table_text(t, rbuf_str(&cell));
+    money_cell(t, o->cost, currency);
+    rbuf_clear(&cell), site_option_cost_interval(o, currency, &cell);
+    md_table_text(t, rbuf_str(&cell));
+    md_table_text(t, verdict_name(e->verdict.level));
+    site_md_cell_number(t, o->core_hours);
+    rbuf_clear(&cell);
+    rbuf_printf(&url, "../../campaigns/%s/index.md#%s", sc->slug, e->anchor);
+    md_link(&cell, sc->name, rbuf_str(&url));
     md_text(&cell, " / ");
     md_text(&cell, e->info->name);
     md_table_markdown(t, rbuf_str(&cell));
-    free(url);
-    md_table_text(t, o->config);
-    site_md_cell_duration(t, o->time_s);
-    site_md_cell_number(t, o->core_hours);
-    money_cell(t, o->cost, currency_of(d->clusters[o->cluster].info));
-    rbuf_clear(&cell);
-    elsewhere(d, o, &cell);
-    md_table_markdown(t, rbuf_str(&cell));
-    rbuf_free(&cell);
+    rbuf_clear(&cell), elsewhere(d, o, &cell), md_table_markdown(t, rbuf_str(&cell));
+    rbuf_free(&cell), rbuf_free(&url);
 }
 
 /* The cost-vs-time chart, drawn from cost.csv. */
@@ -216,11 +217,12 @@ static bool cost_section(site_ctx *c, const site_cluster *k, const char *dir, rb
     }
     rbuf csv, path;
     rbuf_init(&csv), rbuf_init(&path);
-    md_text(md, "Core-hours = processes \xC3\x97 predicted time / 3600; cost = core-hours "
-                "\xC3\x97 the cluster's rate per core-hour. The last column shows the same job "
-                "(same campaign and configuration) predicted on other clusters. Every time and "
-                "cost with its calibrated 95% interval and the verdict of the experiment "
-                "behind it: ");
+    md_text(md, "Each job with its predicted time and cost, their calibrated 95% prediction "
+                "interval (how far such predictions have missed when tested) and the verdict of "
+                "the experiment that predicts it. Core-hours = processes \xC3\x97 predicted time "
+                "/ 3600; cost = core-hours \xC3\x97 the cluster's rate per core-hour. The last "
+                "column links the other clusters on which the same job (same campaign and "
+                "configuration) is predicted. The same rows, grouped with every cluster's: ");
     rbuf_printf(&path, "Cluster %s", k->info->name);
     rbuf_printf(&csv, "../../estimates.md#");
     html_heading_id(rbuf_str(&path), &csv);
@@ -228,18 +230,23 @@ static bool cost_section(site_ctx *c, const site_cluster *k, const char *dir, rb
     md_text(md, " (and in cost.csv).");
     md_end_paragraph(md);
     rbuf_clear(&path), rbuf_clear(&csv);
-    const char *head[] = {"experiment", "configuration", "predicted time", "core-hours",
-                          "cost", "same job elsewhere"};
+    const char *head[] = {"job", "predicted time", "calibrated 95% PI", "cost", "cost, 95% PI",
+                          "verdict", "core-hours", "experiment", "also predicted on"};
     md_table t;
-    md_table_begin(&t, md, 6, head, "llrrrl");
+    md_table_begin(&t, md, 9, head, "lrrrrlrll");
+    bool clipped = false;
     rbuf_puts(&csv, "campaign,experiment,configuration,job,np,time_s,core_hours,cost,"
-                    "cal_pi_low_s,cal_pi_high_s,cost_low,cost_high,verdict\n");
+                    "cal_pi_low_s,cal_pi_high_s,cost_low,cost_high,verdict,oversubscribed\n");
     for (size_t i = 0; i < d->noptions; i++)
         if (d->options[i].cluster == idx) {
-            cost_table_row(c, &d->options[i], &t);
+            cost_table_row(c, &d->options[i], &t, &clipped);
             cost_csv_row(d, &d->options[i], &csv);
         }
     md_table_end(&t);
+    if (clipped) {
+        md_text(md, site_clip_note);
+        md_end_paragraph(md);
+    }
     site_md_data_link(md, "cost.csv");
     rbuf_printf(&path, "%scost.csv", dir);
     bool ok = site_file(c, rbuf_str(&path), &csv) && cost_chart(c, k, dir, &csv, md);

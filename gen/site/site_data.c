@@ -15,6 +15,7 @@
 #include "gen/base/slug.h"
 #include "gen/fit/experiment_run.h"
 #include "gen/ingest/experiment_names.h"
+#include "gen/ingest/run_layout.h"
 #include "models/costing.h"
 
 /* ------------------------------------------------------------------ */
@@ -343,6 +344,7 @@ static bool add_option(site_data *d, size_t ci, size_t ei, const report_predicti
                        .np = np, .time_s = p->estimate, .cal_low = p->cal_low,
                        .cal_high = p->cal_high, .core_hours = cost.core_hours,
                        .cost = cost.cost};
+    o->oversubscribed = run_oversubscribed(&d->arch, sc->camp, row, &o->ppn, &o->cores);
     d->noptions++;
     rbuf label;
     rbuf_init(&label);

@@ -65,6 +65,9 @@ typedef struct {
     size_t cluster;           /* index into clusters */
     double np, time_s;
     double cal_low, cal_high; /* the calibrated 95% PI of time_s; NAN when absent */
+    double ppn, cores;        /* processes per node and the node's cores, NAN when
+                                 unknown (gen/ingest/run_layout.h) */
+    bool oversubscribed;      /* ppn > cores: the time is that of a crowded node */
     double core_hours;        /* np * time / 3600 */
     double cost;              /* core_hours * rate; NAN when the rate is unknown */
     char *config;             /* its configuration without the cluster */

@@ -12,6 +12,7 @@
  * (site_option_cost_at).
  */
 #include "gen/site/site_pages.h"
+#include "gen/site/site_option_text.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -19,14 +20,6 @@
 
 #include "render/html.h"
 #include "render/markdown.h"
-
-/* "<problem>, 16 processes". */
-static void job_name(const site_option *o, rbuf *out)
-{
-    rbuf_printf(out, "%s, ", o->problem_label);
-    rbuf_number(out, o->np);
-    rbuf_puts(out, o->np == 1 ? " process" : " processes");
-}
 
 static const site_experiment *experiment_of(const site_data *d, const site_option *o)
 {
@@ -83,22 +76,14 @@ static void table_row(const site_data *d, const site_option *o, md_table *t, rbu
                       bool *clipped)
 {
     const char *currency = d->clusters[o->cluster].info->currency;
-    rbuf_clear(cell), job_name(o, cell), md_table_text(t, rbuf_str(cell));
+    rbuf_clear(cell), site_option_job_flagged(o, cell), md_table_text(t, rbuf_str(cell));
     rbuf_clear(cell), source_link(d, o, cell), md_table_markdown(t, rbuf_str(cell));
     site_md_cell_duration(t, o->time_s);
     rbuf_clear(cell), site_fmt_interval(cell, o->cal_low, o->cal_high, clipped);
     md_table_text(t, rbuf_str(cell));
     rbuf_clear(cell), site_fmt_money(cell, o->cost, currency ? currency : "units");
     md_table_text(t, rbuf_str(cell));
-    rbuf_clear(cell);
-    double lo = site_option_cost_at(o, o->cal_low), hi = site_option_cost_at(o, o->cal_high);
-    if (isfinite(lo) && isfinite(hi)) {
-        site_fmt_money(cell, fmax(0, lo), currency ? currency : "units");
-        rbuf_puts(cell, " \xE2\x80\x93 ");
-        site_fmt_money(cell, hi, currency ? currency : "units");
-    } else {
-        rbuf_puts(cell, "\xE2\x80\x94");
-    }
+    rbuf_clear(cell), site_option_cost_interval(o, currency ? currency : "units", cell);
     md_table_text(t, rbuf_str(cell));
     md_table_text(t, verdict_name(experiment_of(d, o)->verdict.level));
 }
@@ -110,7 +95,7 @@ static void csv_row(const site_data *d, const site_option *o, rbuf *csv, rbuf *c
     site_csv_text(csv, d->clusters[o->cluster].info->name), rbuf_putc(csv, ',');
     site_csv_text(csv, sc->name), rbuf_putc(csv, ',');
     site_csv_text(csv, experiment_of(d, o)->info->name), rbuf_putc(csv, ',');
-    rbuf_clear(cell), job_name(o, cell);
+    rbuf_clear(cell), site_option_job(o, cell);
     site_csv_text(csv, rbuf_str(cell)), rbuf_putc(csv, ',');
     double v[] = {o->np, o->time_s, o->cal_low, o->cal_high, o->cost,
                   site_option_cost_at(o, o->cal_low), site_option_cost_at(o, o->cal_high)};
@@ -118,7 +103,7 @@ static void csv_row(const site_data *d, const site_option *o, rbuf *csv, rbuf *c
         site_csv_num(csv, v[i]), rbuf_putc(csv, ',');
     site_csv_text(csv, currency ? currency : "units"), rbuf_putc(csv, ',');
     site_csv_text(csv, verdict_name(experiment_of(d, o)->verdict.level));
-    rbuf_putc(csv, '\n');
+    rbuf_puts(csv, o->oversubscribed ? ",1\n" : ",0\n");
 }
 
 static void cluster_section(const site_data *d, size_t k, rbuf *md, rbuf *csv, bool *clipped)
@@ -159,7 +144,7 @@ bool site_write_estimates(site_ctx *c)
     md_end_paragraph(&md);
     contents(d, &md);
     rbuf_puts(&csv, "cluster,campaign,experiment,job,np,time_s,cal_pi_low_s,cal_pi_high_s,cost,"
-                    "cost_low,cost_high,currency,verdict\n");
+                    "cost_low,cost_high,currency,verdict,oversubscribed\n");
     bool clipped = false;
     for (size_t k = 0; k < d->nclusters; k++)
         if (has_options(d, k))

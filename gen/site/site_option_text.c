@@ -1,0 +1,40 @@
+/*
+ * site_option_text.c — a predicted job in words (site_option_text.h).
+ */
+#include "gen/site/site_option_text.h"
+
+#include <math.h>
+
+#include "gen/site/site_pages.h"
+#include "render/numtext.h"
+
+void site_option_job(const site_option *o, rbuf *out)
+{
+    rbuf_printf(out, "%s, ", o->problem_label);
+    rbuf_number(out, o->np);
+    rbuf_puts(out, o->np == 1 ? " process" : " processes");
+}
+
+void site_option_job_flagged(const site_option *o, rbuf *out)
+{
+    site_option_job(o, out);
+    if (!o->oversubscribed)
+        return;
+    rbuf_puts(out, " (oversubscribed: ");
+    rbuf_number(out, o->ppn);
+    rbuf_puts(out, " processes per node on ");
+    rbuf_number(out, o->cores);
+    rbuf_puts(out, " cores)");
+}
+
+void site_option_cost_interval(const site_option *o, const char *currency, rbuf *out)
+{
+    double lo = site_option_cost_at(o, o->cal_low), hi = site_option_cost_at(o, o->cal_high);
+    if (!isfinite(lo) || !isfinite(hi)) {
+        rbuf_puts(out, "\xE2\x80\x94");
+        return;
+    }
+    site_fmt_money(out, fmax(0, lo), currency);
+    rbuf_puts(out, " \xE2\x80\x93 ");
+    site_fmt_money(out, hi, currency);
+}

@@ -1,0 +1,28 @@
+/*
+ * site_option_text.h — a predicted job (a site_option) in words, the same
+ * on every page that lists one (the cluster pages, "my job", the advice
+ * page): its name as a person would give it, its cost interval, and the
+ * warning that its runs crowd a node.
+ *
+ * Ownership: the functions append to the caller's buffer; nothing else is
+ * allocated.
+ */
+#ifndef PERFCAST_SITE_OPTION_TEXT_H
+#define PERFCAST_SITE_OPTION_TEXT_H
+
+#include "gen/site/site_data.h"
+#include "render/buf.h"
+
+/* "mgbench-block: na=2048, nb=4096, 16 processes". */
+void site_option_job(const site_option *o, rbuf *out);
+
+/* The job's name followed, when it is oversubscribed, by
+ * " (oversubscribed: 16 processes per node on 2 cores)". */
+void site_option_job_flagged(const site_option *o, rbuf *out);
+
+/* The cost interval that the calibrated time interval gives
+ * (site_option_cost_at), "0.12 units – 0.31 units"; "—" when the rate or
+ * the interval is unknown. A lower end below zero is shown as zero. */
+void site_option_cost_interval(const site_option *o, const char *currency, rbuf *out);
+
+#endif
