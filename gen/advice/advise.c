@@ -225,11 +225,13 @@ static bool published(const advise_ctx *ctx, advise_option *o)
                 o->rows[1 - first] = rb / o->np[1 - first];
             }
             o->time_s = p;
-            char why[sizeof o->source];
-            snprintf(why, sizeof why, "%s", o->source);
+            o->time_from = ADVISE_TIME_PUBLISHED;
+            o->published_in = c;
+            o->published_row = r;
+            snprintf(o->no_model, sizeof o->no_model, "%.290s", o->source);
             snprintf(o->source, sizeof o->source,
-                     "published prediction (campaign %.60s, runs.csv line %ld); no model: %.200s",
-                     c->name, t->line ? t->line[r] : 0L, why);
+                     "published prediction (campaign %.60s, runs.csv line %ld)", c->name,
+                     t->line ? t->line[r] : 0L);
             return true;
         }
     }
@@ -266,6 +268,7 @@ static bool model_single(advise_ctx *ctx, advise_option *o)
         return false;
     }
     o->time_s = p.time_s;
+    o->time_from = ADVISE_TIME_MODEL;
     snprintf(o->source, sizeof o->source, "strip model on %zu configurations; Tcomp %s",
              f->model.configs.nconfigs, mesh_match_text(p.tcomp_match));
     return true;
@@ -336,12 +339,21 @@ static bool model_split(advise_ctx *ctx, advise_option *o, bool *too_big, const 
     o->rows[0] = p.rows[0];
     o->rows[1] = p.rows[1];
     o->time_s = p.time_s;
+    o->time_from = ADVISE_TIME_MODEL;
     snprintf(o->source, sizeof o->source,
              "multi-cluster model, balanced split%s (TA %.4g s, TB %.4g s)%s; Tcomp %s and %s",
              rounded, p.side[0].time_s, p.side[1].time_s,
              p.uneven && !rounded[0] ? ", rows uneven across processes" : "",
              mesh_match_text(p.side[0].tcomp_match), mesh_match_text(p.side[1].tcomp_match));
     return true;
+}
+
+void advise_source_text(const advise_option *o, char *buf, size_t len)
+{
+    if (o->no_model[0])
+        snprintf(buf, len, "%s; no model: %s", o->source, o->no_model);
+    else
+        snprintf(buf, len, "%s", o->source);
 }
 
 static void name_option(advise_option *o)

@@ -47,6 +47,13 @@ typedef struct {
     char mb_source[200];      /* where mb_per_point came from */
 } advise_ctx;
 
+/* Where an option's time comes from (items 1-3 above). */
+typedef enum {
+    ADVISE_TIME_NONE = 0,
+    ADVISE_TIME_MODEL,      /* the strip or the multi-cluster model */
+    ADVISE_TIME_PUBLISHED,  /* a paper's printed prediction */
+} advise_time_from;
+
 typedef struct {
     int nsides;                     /* 1 alone, 2 split */
     const cluster_info *cluster[2];
@@ -56,7 +63,11 @@ typedef struct {
     double mem_mb[2];               /* memory per process, NAN when unknown */
     double na, nb;                  /* the problem */
     double time_s;                  /* NAN: no prediction */
+    advise_time_from time_from;     /* where time_s came from (the list above) */
     char source[400];               /* how the time was obtained, or why there is none */
+    char no_model[300];             /* ADVISE_TIME_PUBLISHED: why no model gave it ("" else) */
+    const campaign *published_in;   /* ADVISE_TIME_PUBLISHED: the campaign and runs row */
+    size_t published_row;           /*   whose published_prediction_s it is */
     costing_result cost;            /* core-hours and cost (cost NAN without a time) */
     bool feasible;
     char reason[300];               /* why not feasible; "" when feasible */
@@ -89,6 +100,11 @@ void advise_evaluate(advise_ctx *ctx, int nsides, const cluster_info *const *c,
  * N = 2 does not fit (o then says why). */
 double advise_largest(advise_ctx *ctx, int nsides, const cluster_info *const *c,
                       const double *np, advise_option *o);
+
+/* Where the option's time came from in one line: its source, and for a
+ * published prediction "; no model: <why>" after it (the CLI and the CSV
+ * files print this; the site puts the why in a footnote). */
+void advise_source_text(const advise_option *o, char *buf, size_t len);
 
 /* Whether two clusters are fabrics of one machine (names "<machine>-<fabric>"
  * with the same machine, the fabric after the last '-', archive/README.md):

@@ -54,7 +54,9 @@ static void text_option(FILE *out, const advise_list *l, size_t i, size_t rank, 
     per_side(out, o, o->rows, "%.6g", " / ", "?");
     fputs(", memory per process ", out);
     per_side(out, o, o->mem_mb, "%.0f MB", " / ", "?");
-    fprintf(out, "\n      %s\n", o->source);
+    char source[sizeof o->source + sizeof o->no_model + 16];
+    advise_source_text(o, source, sizeof source);
+    fprintf(out, "\n      %s\n", source);
     if (o->cost.fit == COSTING_MEMORY_UNKNOWN)
         fprintf(out, "      feasibility unknown: %s\n", o->cost.reason);
 }
@@ -135,7 +137,9 @@ void advise_print_csv(FILE *out, const advise_list *l, const size_t *fast, size_
         fprintf(out, ",%s,", o->feasible ? "yes" : "no");
         textout_csv_text(out, o->reason[0] ? o->reason : NULL);
         fputc(',', out);
-        textout_csv_text(out, o->source);
+        char source[sizeof o->source + sizeof o->no_model + 16];
+        advise_source_text(o, source, sizeof source);
+        textout_csv_text(out, source);
         size_t rf = advise_rank_of(fast, nfast, i), rc = advise_rank_of(cheap, ncheap, i);
         fputc(',', out);
         if (rf)
@@ -162,7 +166,9 @@ static void json_option(FILE *out, const advise_list *l, size_t i, size_t rf, si
     textout_json_number_member(out, "], ", "na", o->na);
     textout_json_number_member(out, ", ", "nb", o->nb);
     textout_json_number_member(out, ", ", "time_s", o->time_s);
-    textout_json_text_member(out, ", ", "source", o->source);
+    char source[sizeof o->source + sizeof o->no_model + 16];
+    advise_source_text(o, source, sizeof source);
+    textout_json_text_member(out, ", ", "source", source);
     textout_json_number_member(out, ", ", "core_hours", o->cost.core_hours);
     textout_json_number_member(out, ", ", "cost", o->cost.cost);
     textout_json_text_member(out, ", ", "currency", o->cost.currency);
