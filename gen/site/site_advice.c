@@ -4,13 +4,18 @@
  * Each scenario of the archive's advice.csv (gen/advice/advice_scenarios.h) gets a
  * section: the free resources and the problem, every option (each cluster
  * alone, each split across two clusters) ranked fastest first and cheapest
- * first with its predicted time, where that time comes from, memory per
- * process, core-hours and cost, the options that do not fit or have no
- * prediction with the reason, a cost-vs-time chart and the CSV of it all.
+ * first with its predicted time and cost, their calibrated 95% intervals
+ * and a verdict (gen/site/site_advice_pi.h), where that time comes from
+ * (long reasons as footnotes, each said once on the page), memory per
+ * process, the options that do not fit or have no prediction with the
+ * reason, a cost-vs-time chart and the CSV of it all.
  * Scenario 1 also lists, for every problem the experiments predict, the
  * fastest and the cheapest of the predicted configurations.
  */
 #include "gen/site/site_pages.h"
+#include "gen/site/site_advice_pi.h"
+#include "gen/site/site_notes.h"
+#include "gen/site/site_option_text.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -117,29 +122,87 @@ static double cheapest_cost(const advice_scenario *s)
     return best;
 }
 
-static void ranked_table(const advice_scenario *s, rbuf *md)
+/* "wrg2-myrinet:64", with " (oversubscribed: 64 processes on 32 cores)"
+ * when a side asks more processes than its cluster has cores. */
+static void option_name(const advise_option *o, rbuf *out)
 {
-    static const char *const head[] = {"rank", "option", "mesh", "time", "core-hours",
-                                       "cost", "\xC3\x97 cheapest", "memory per process (MB)",
-                                       "time from"};
+    rbuf_puts(out, o->name);
+    for (int k = 0; k < o->nsides; k++) {
+        double cores = o->cluster[k]->nodes * o->cluster[k]->cores_per_node;
+        if (!(o->np[k] > cores))
+            continue;
+        rbuf_printf(out, " (oversubscribed: %g processes on the %g cores of %s)", o->np[k], cores,
+                    o->cluster[k]->name);
+    }
+}
+
+/* Where the time and its interval came from: the source, then the notes
+ * (said once on the page) on why no model applied and on the interval. */
+static void time_from(const advise_option *o, const site_advice_pi *pi, site_notes *notes,
+                      rbuf *cell)
+{
+    rbuf_puts(cell, o->source);
+    rbuf text;
+    rbuf_init(&text);
+    if (o->no_model[0]) {
+        rbuf_printf(&text, "No model: %s.", o->no_model);
+        rbuf_puts(cell, "; no model ");
+        site_notes_mark(cell, site_notes_add(notes, rbuf_str(&text)));
+    }
+    rbuf_clear(&text);
+    rbuf_printf(&text, "Interval and verdict %s.", pi->basis);
+    rbuf_puts(cell, "; interval ");
+    site_notes_mark(cell, site_notes_add(notes, rbuf_str(&text)));
+    rbuf_free(&text);
+}
+
+static void cost_range(const advise_option *o, const site_advice_pi *pi, rbuf *out)
+{
+    double per_s = o->cost.cost / o->time_s;
+    if (!isfinite(per_s) || !isfinite(pi->low) || !isfinite(pi->high)) {
+        rbuf_puts(out, "\xE2\x80\x94");
+        return;
+    }
+    const char *currency = o->cost.currency ? o->cost.currency : "units";
+    site_fmt_money(out, per_s * pi->low, currency);
+    rbuf_puts(out, " \xE2\x80\x93 ");
+    site_fmt_money(out, per_s * pi->high, currency);
+}
+
+static void ranked_table(const site_data *d, const advice_scenario *s, site_notes *notes,
+                         rbuf *md)
+{
+    static const char *const head[] = {"rank", "option", "mesh", "time", "calibrated 95% PI",
+                                       "cost", "cost, 95% PI", "verdict", "\xC3\x97 cheapest",
+                                       "memory per process (MB)", "time from"};
     md_table t;
-    md_table_begin(&t, md, 9, head, "rllrrrrrl");
+    md_table_begin(&t, md, 11, head, "rllrrrrlrrl");
     rbuf cell;
     rbuf_init(&cell);
+    bool clipped = false;
     double cheapest = cheapest_cost(s);
     for (size_t r = 0; r < s->nfast; r++) {
         const advise_option *o = &s->options[s->fast[r]];
+        site_advice_pi pi;
+        site_advice_pi_of(d, s->code, o, &pi);
         site_md_cell_count(&t, r + 1);
-        md_table_text(&t, o->name);
+        rbuf_clear(&cell), option_name(o, &cell), md_table_text(&t, rbuf_str(&cell));
         rbuf_clear(&cell), mesh_text(s, s->fast[r], &cell), md_table_text(&t, rbuf_str(&cell));
         site_md_cell_duration(&t, o->time_s);
-        site_md_cell_number(&t, o->cost.core_hours);
+        rbuf_clear(&cell), site_fmt_interval(&cell, pi.low, pi.high, &clipped);
+        md_table_text(&t, rbuf_str(&cell));
         rbuf_clear(&cell), cost_text(o, &cell), md_table_text(&t, rbuf_str(&cell));
+        rbuf_clear(&cell), cost_range(o, &pi, &cell), md_table_text(&t, rbuf_str(&cell));
+        md_table_text(&t, verdict_name(pi.verdict));
         site_md_cell_number(&t, o->cost.cost / cheapest);
         rbuf_clear(&cell), memory_text(o, &cell), md_table_text(&t, rbuf_str(&cell));
-        md_table_text(&t, o->source);
+        rbuf_clear(&cell), time_from(o, &pi, notes, &cell), md_table_text(&t, rbuf_str(&cell));
     }
     md_table_end(&t);
+    if (clipped) {
+        md_text(md, site_clip_note);
+        md_end_paragraph(md);
+    }
     rbuf_free(&cell);
 }
 
@@ -188,10 +251,11 @@ static void unranked(const advice_scenario *s, rbuf *md)
     rbuf_free(&item);
 }
 
-static void options_csv(const advice_scenario *s, rbuf *csv)
+static void options_csv(const site_data *d, const advice_scenario *s, rbuf *csv)
 {
     rbuf_puts(csv, "option,sides,cluster_a,np_a,cluster_b,np_b,na,nb,time_s,core_hours,cost,"
-                   "currency,mem_a_mb,mem_b_mb,feasible,rank_fastest,rank_cheapest,reason,source\n");
+                   "currency,mem_a_mb,mem_b_mb,feasible,rank_fastest,rank_cheapest,reason,source,"
+                   "cal_pi_low_s,cal_pi_high_s,cost_low,cost_high,verdict,interval_from\n");
     for (size_t i = 0; i < s->noptions; i++) {
         const advise_option *o = &s->options[i];
         site_csv_text(csv, o->name);
@@ -214,7 +278,19 @@ static void options_csv(const advice_scenario *s, rbuf *csv)
                     advise_rank_of(s->fast, s->nfast, i), advise_rank_of(s->cheap, s->ncheap, i));
         site_csv_text(csv, o->reason);
         rbuf_putc(csv, ',');
-        site_csv_text(csv, o->source);
+        char source[sizeof o->source + sizeof o->no_model + 16];
+        advise_source_text(o, source, sizeof source);
+        site_csv_text(csv, source);
+        site_advice_pi pi;
+        site_advice_pi_of(d, s->code, o, &pi);
+        double per_s = o->cost.cost / o->time_s;
+        double w[] = {pi.low, pi.high, per_s * pi.low, per_s * pi.high};
+        for (size_t k = 0; k < 4; k++)
+            rbuf_putc(csv, ','), site_csv_num(csv, w[k]);
+        rbuf_putc(csv, ',');
+        site_csv_text(csv, isfinite(o->time_s) ? verdict_name(pi.verdict) : "");
+        rbuf_putc(csv, ',');
+        site_csv_text(csv, pi.basis);
         rbuf_putc(csv, '\n');
     }
 }
@@ -259,7 +335,7 @@ static bool scenario_chart(site_ctx *c, const advice_scenario *s, const char *ba
     return ok;
 }
 
-static bool scenario_section(site_ctx *c, const advice_scenario *s, rbuf *md)
+static bool scenario_section(site_ctx *c, const advice_scenario *s, site_notes *notes, rbuf *md)
 {
     rbuf base, line, csv, path;
     rbuf_init(&base), rbuf_init(&line), rbuf_init(&csv), rbuf_init(&path);
@@ -292,10 +368,11 @@ static bool scenario_section(site_ctx *c, const advice_scenario *s, rbuf *md)
                                        "memory):"
                                      : "Fastest first:");
         md_end_paragraph(md);
-        ranked_table(s, md);
+        ranked_table(c->data, s, notes, md);
+        site_notes_write(notes, md);
         cheapest_list(s, md);
         unranked(s, md);
-        options_csv(s, &csv);
+        options_csv(c->data, s, &csv);
         rbuf_printf(&path, "advice/%s.csv", rbuf_str(&base));
         rbuf_clear(&line);
         rbuf_printf(&line, "%s.csv", rbuf_str(&base));
@@ -333,22 +410,46 @@ static void option_cell(const site_data *d, const site_option *o, rbuf *cell)
     rbuf_init(&url), rbuf_init(&text);
     rbuf_printf(&url, "../clusters/%s/index.md", k->slug);
     md_link(cell, k->info->name, rbuf_str(&url));
-    rbuf_printf(&text, ", %g processes", o->np);
+    rbuf_puts(&text, ", ");
+    rbuf_number(&text, o->np);
+    rbuf_puts(&text, o->np == 1 ? " process" : " processes");
+    site_option_crowding(o, &text);
     md_text(cell, rbuf_str(&text));
     rbuf_free(&url), rbuf_free(&text);
 }
 
-static void option_cost(const site_data *d, const site_option *o, rbuf *cell)
+static const char *currency_of(const site_data *d, const site_option *o)
 {
-    site_fmt(cell, o->cost);
-    if (isfinite(o->cost)) {
-        const char *cur = d->clusters[o->cluster].info->currency;
-        rbuf_printf(cell, " %s", cur ? cur : "units");
-    }
+    const char *cur = d->clusters[o->cluster].info->currency;
+    return cur ? cur : "units";
 }
 
-/* One row per problem: its fastest option and its cheapest. */
-static void problem_row(const site_data *d, const ranked *r, size_t n, md_table *t, rbuf *csv)
+/* One row of the table: which choice, the configuration, its time and cost
+ * with their calibrated intervals, the verdict. */
+static void choice_row(const site_data *d, const site_option *o, const char *choice, size_t n,
+                       md_table *t, bool *clipped)
+{
+    rbuf cell;
+    rbuf_init(&cell);
+    md_table_text(t, o->problem_label);
+    md_table_text(t, choice);
+    option_cell(d, o, &cell), md_table_markdown(t, rbuf_str(&cell));
+    site_md_cell_duration(t, o->time_s);
+    rbuf_clear(&cell), site_fmt_interval(&cell, o->cal_low, o->cal_high, clipped);
+    md_table_text(t, rbuf_str(&cell));
+    rbuf_clear(&cell), site_fmt_money(&cell, o->cost, currency_of(d, o));
+    md_table_text(t, rbuf_str(&cell));
+    rbuf_clear(&cell), site_option_cost_interval(o, currency_of(d, o), &cell);
+    md_table_text(t, rbuf_str(&cell));
+    md_table_text(t, verdict_name(d->camps[o->camp].exps[o->exp].verdict.level));
+    site_md_cell_count(t, n);
+    rbuf_free(&cell);
+}
+
+/* The rows of one problem: its fastest option and its cheapest (one row
+ * when they are the same); every option of it in the CSV. */
+static void problem_rows(const site_data *d, const ranked *r, size_t n, md_table *t, rbuf *csv,
+                         bool *clipped)
 {
     const site_option *fast = &d->options[r[0].option], *cheap = NULL;
     for (size_t i = 0; i < n; i++) {
@@ -356,28 +457,14 @@ static void problem_row(const site_data *d, const ranked *r, size_t n, md_table 
         if (isfinite(o->cost) && (!cheap || o->cost < cheap->cost))
             cheap = o;
     }
-    rbuf cell;
-    rbuf_init(&cell);
-    md_table_text(t, fast->problem_label);
-    option_cell(d, fast, &cell), md_table_markdown(t, rbuf_str(&cell));
-    site_md_cell_duration(t, fast->time_s);
-    rbuf_clear(&cell), option_cost(d, fast, &cell), md_table_text(t, rbuf_str(&cell));
-    rbuf_clear(&cell);
-    if (cheap)
-        option_cell(d, cheap, &cell), md_table_markdown(t, rbuf_str(&cell));
-    else
-        md_table_text(t, "\xE2\x80\x94 (no rates known)");
-    site_md_cell_duration(t, cheap ? cheap->time_s : NAN);
-    rbuf_clear(&cell);
-    if (cheap)
-        option_cost(d, cheap, &cell);
-    else
-        site_fmt(&cell, NAN);
-    md_table_text(t, rbuf_str(&cell));
-    site_md_cell_count(t, n);
+    choice_row(d, fast, cheap == fast ? "fastest and cheapest"
+                        : cheap      ? "fastest"
+                                     : "fastest (no rates known)",
+               n, t, clipped);
+    if (cheap && cheap != fast)
+        choice_row(d, cheap, "cheapest", n, t, clipped);
     for (size_t i = 0; i < n; i++) {
         const site_option *o = &d->options[r[i].option];
-        const char *cur = d->clusters[o->cluster].info->currency;
         site_csv_text(csv, o->problem_label);
         rbuf_putc(csv, ',');
         site_csv_text(csv, d->clusters[o->cluster].info->name);
@@ -385,10 +472,16 @@ static void problem_row(const site_data *d, const ranked *r, size_t n, md_table 
         for (size_t k = 0; k < 4; k++)
             rbuf_putc(csv, ','), site_csv_num(csv, v[k]);
         rbuf_putc(csv, ',');
-        site_csv_text(csv, cur ? cur : "units");
-        rbuf_printf(csv, ",%d,%d\n", o == fast, o == cheap);
+        site_csv_text(csv, currency_of(d, o));
+        rbuf_printf(csv, ",%d,%d", o == fast, o == cheap);
+        double w[] = {o->cal_low, o->cal_high, site_option_cost_at(o, o->cal_low),
+                      site_option_cost_at(o, o->cal_high)};
+        for (size_t k = 0; k < 4; k++)
+            rbuf_putc(csv, ','), site_csv_num(csv, w[k]);
+        rbuf_putc(csv, ',');
+        site_csv_text(csv, verdict_name(d->camps[o->camp].exps[o->exp].verdict.level));
+        rbuf_puts(csv, o->oversubscribed ? ",1\n" : ",0\n");
     }
-    rbuf_free(&cell);
 }
 
 static bool predicted_options(site_ctx *c, rbuf *md)
@@ -397,12 +490,15 @@ static bool predicted_options(site_ctx *c, rbuf *md)
     md_heading(md, 2, "The experiments' predicted configurations");
     md_text(md, "For every problem an experiment predicts (its configuration without cluster "
                 "and processes), the configuration predicted to finish first and the one "
-                "predicted to cost least: cost = processes \xC3\x97 time / 3600 \xC3\x97 the "
+                "predicted to cost least (one row when they are the same), each with the "
+                "calibrated 95% interval of its time and cost and the verdict of the experiment "
+                "that predicts it: cost = processes \xC3\x97 time / 3600 \xC3\x97 the "
                 "cluster's rate per core-hour.");
     md_end_paragraph(md);
     rbuf csv;
     rbuf_init(&csv);
-    rbuf_puts(&csv, "problem,cluster,np,time_s,core_hours,cost,currency,fastest,cheapest\n");
+    rbuf_puts(&csv, "problem,cluster,np,time_s,core_hours,cost,currency,fastest,cheapest,"
+                    "cal_pi_low_s,cal_pi_high_s,cost_low,cost_high,verdict,oversubscribed\n");
     ranked *r = malloc((d->noptions + 1) * sizeof *r);
     bool ok = r != NULL;
     if (ok && d->noptions == 0) {
@@ -412,16 +508,22 @@ static bool predicted_options(site_ctx *c, rbuf *md)
         for (size_t i = 0; i < d->noptions; i++)
             r[i] = (ranked){d->options[i].problem, d->options[i].time_s, i};
         qsort(r, d->noptions, sizeof *r, compare_ranked);
-        static const char *const head[] = {"problem", "fastest", "time", "cost", "cheapest",
-                                           "time", "cost", "options"};
+        static const char *const head[] = {"problem", "choice", "configuration", "time",
+                                           "calibrated 95% PI", "cost", "cost, 95% PI",
+                                           "verdict", "options"};
         md_table t;
-        md_table_begin(&t, md, 8, head, "llrrlrrr");
+        md_table_begin(&t, md, 9, head, "lllrrrrlr");
+        bool clipped = false;
         for (size_t first = 0, i = 1; i <= d->noptions; i++)
             if (i == d->noptions || strcmp(r[i].problem, r[first].problem) != 0) {
-                problem_row(d, r + first, i - first, &t, &csv);
+                problem_rows(d, r + first, i - first, &t, &csv, &clipped);
                 first = i;
             }
         md_table_end(&t);
+        if (clipped) {
+            md_text(md, site_clip_note);
+            md_end_paragraph(md);
+        }
     }
     site_md_data_link(md, "predicted-options.csv");
     ok = ok && site_file(c, "advice/predicted-options.csv", &csv);
@@ -452,13 +554,17 @@ static bool scenario_page(site_ctx *c, int which)
                        "the largest power-of-two mesh its memory holds.");
     md_end_paragraph(&md);
     bool ok = true;
+    site_notes notes;
+    site_notes_init(&notes);
     if (count_scenarios(d, which) == 0) {
         md_text(&md, "The archive's advice.csv lists no such scenario.");
         md_end_paragraph(&md);
     }
     for (size_t i = 0; ok && i < d->scenarios.n; i++)
         if (d->scenarios.items[i].scenario == which)
-            ok = scenario_section(c, &d->scenarios.items[i], &md);
+            ok = scenario_section(c, &d->scenarios.items[i], &notes, &md);
+    ok = ok && !notes.oom;
+    site_notes_free(&notes);
     if (which == 1)
         ok = ok && predicted_options(c, &md);
     rbuf_printf(&path, "advice/scenario-%d", which);

@@ -18,6 +18,11 @@ void site_option_job(const site_option *o, rbuf *out)
 void site_option_job_flagged(const site_option *o, rbuf *out)
 {
     site_option_job(o, out);
+    site_option_crowding(o, out);
+}
+
+void site_option_crowding(const site_option *o, rbuf *out)
+{
     if (!o->oversubscribed)
         return;
     rbuf_puts(out, " (oversubscribed: ");

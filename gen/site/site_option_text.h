@@ -16,8 +16,11 @@
 /* "mgbench-block: na=2048, nb=4096, 16 processes". */
 void site_option_job(const site_option *o, rbuf *out);
 
-/* The job's name followed, when it is oversubscribed, by
- * " (oversubscribed: 16 processes per node on 2 cores)". */
+/* " (oversubscribed: 16 processes per node on 2 cores)" when the job puts
+ * more processes on a node than it has cores; nothing otherwise. */
+void site_option_crowding(const site_option *o, rbuf *out);
+
+/* The job's name, then site_option_crowding. */
 void site_option_job_flagged(const site_option *o, rbuf *out);
 
 /* The cost interval that the calibrated time interval gives

@@ -1,0 +1,143 @@
+/*
+ * site_advice_pi.c — interval and verdict of an advice option's time
+ * (site_advice_pi.h).
+ */
+#include "gen/site/site_advice_pi.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "models/ratio_interval.h"
+
+/* The prediction a model-based option borrows its interval from. */
+typedef struct {
+    const site_option *opt; /* NULL: none found */
+    double low, high;       /* its interval as ratios to its time */
+} borrowed;
+
+static const site_experiment *experiment_of(const site_data *d, const site_option *o)
+{
+    return &d->camps[o->camp].exps[o->exp];
+}
+
+static const char *code_of(const site_data *d, const site_option *o)
+{
+    const site_experiment *e = experiment_of(d, o);
+    size_t row = e->res.input.targets[o->target].rows[0];
+    return table_text_named(&d->camps[o->camp].camp->runs, row, "code");
+}
+
+static bool same_text(const char *a, const char *b)
+{
+    return (!a && !b) || (a && b && strcmp(a, b) == 0);
+}
+
+/* Of the predictions of `model` for `code` on the cluster named `cluster`
+ * with a calibrated interval, the one with the most processes (ties: the
+ * wider interval). */
+static borrowed borrow(const site_data *d, const char *model, const char *code,
+                       const char *cluster)
+{
+    borrowed best = {NULL, NAN, NAN};
+    for (size_t i = 0; i < d->noptions; i++) {
+        const site_option *p = &d->options[i];
+        if (strcmp(experiment_of(d, p)->info->model, model) != 0 ||
+            strcmp(d->clusters[p->cluster].info->name, cluster) != 0 ||
+            !same_text(code_of(d, p), code) || !(p->cal_low > 0) || !isfinite(p->cal_high))
+            continue;
+        double lo = p->cal_low / p->time_s, hi = p->cal_high / p->time_s;
+        if (!best.opt || p->np > best.opt->np ||
+            (p->np == best.opt->np && hi / lo > best.high / best.low))
+            best = (borrowed){p, lo, hi};
+    }
+    return best;
+}
+
+static void from_model(const site_data *d, const advise_option *o, const char *code,
+                       site_advice_pi *out)
+{
+    borrowed b[2] = {{NULL, NAN, NAN}, {NULL, NAN, NAN}};
+    int n = 0;
+    for (int k = 0; o->nsides == 2 && k < 2 && n == 0; k++)
+        if ((b[0] = borrow(d, "multicluster", code, o->cluster[k]->name)).opt)
+            n = 1;
+    for (int k = 0; n == 0 && k < o->nsides; k++) {
+        b[k] = borrow(d, "strip", code, o->cluster[k]->name);
+        if (!b[k].opt) {
+            snprintf(out->basis, sizeof out->basis, "no experiment tests the strip model%s on %s",
+                     o->nsides == 2 ? " (nor the multi-cluster model)" : "",
+                     o->cluster[k]->name);
+            return;
+        }
+    }
+    if (n == 0)
+        n = o->nsides;
+    double lo = b[0].low, hi = b[0].high, np = 0, tested = b[0].opt->np;
+    verdict_level v = experiment_of(d, b[0].opt)->verdict.level;
+    for (int k = 1; k < n; k++) {
+        lo = fmin(lo, b[k].low), hi = fmax(hi, b[k].high);
+        tested = fmin(tested, b[k].opt->np);
+        verdict_level w = experiment_of(d, b[k].opt)->verdict.level;
+        v = w > v ? w : v;
+    }
+    for (int k = 0; k < o->nsides; k++)
+        np = fmax(np, o->np[k]);
+    out->low = o->time_s * lo, out->high = o->time_s * hi;
+    out->verdict = v;
+    size_t used = 0;
+    for (int k = 0; k < n; k++) {
+        const site_option *p = b[k].opt;
+        used += (size_t)snprintf(out->basis + used, sizeof out->basis - used,
+                                 "%s%s / %s at %g processes", k ? " and " : "from ",
+                                 d->camps[p->camp].name, experiment_of(d, p)->info->name, p->np);
+        if (used >= sizeof out->basis)
+            return;
+    }
+    if (np > tested) {
+        snprintf(out->basis + used, sizeof out->basis - used,
+                 "; %g processes per side is beyond what it was tested at", np);
+        if (out->verdict == VERDICT_RELIABLE)
+            out->verdict = VERDICT_UNCERTAIN;
+    }
+}
+
+static void from_paper(const advise_option *o, site_advice_pi *out)
+{
+    const table *t = &o->published_in->runs;
+    double *m = malloc((t->nrows + 1) * sizeof *m), *p = malloc((t->nrows + 1) * sizeof *p);
+    size_t n = 0;
+    for (size_t r = 0; m && p && r < t->nrows; r++) {
+        double pub = table_number_named(t, r, "published_prediction_s");
+        double meas = table_number_named(t, r, "time_s");
+        if (r == o->published_row || !(pub > 0) || !(meas > 0))
+            continue; /* its own measured time never calibrates it */
+        m[n] = meas, p[n] = pub, n++;
+    }
+    ratio_interval_result ri;
+    if (m && p && ratio_interval(m, p, n, &ri) == RATIO_INTERVAL_OK) {
+        out->low = o->time_s * ri.low, out->high = o->time_s * ri.high;
+        snprintf(out->basis, sizeof out->basis,
+                 "from the paper's %zu other printed predictions in %s (measured / predicted "
+                 "on a log scale); no model of perfcast's checks it",
+                 n, o->published_in->name);
+    } else {
+        snprintf(out->basis, sizeof out->basis,
+                 "%s has fewer than 3 other printed predictions with a measured time",
+                 o->published_in->name);
+    }
+    free(m), free(p);
+}
+
+void site_advice_pi_of(const site_data *d, const char *code, const advise_option *o,
+                       site_advice_pi *out)
+{
+    *out = (site_advice_pi){NAN, NAN, VERDICT_NOT_VERIFIED, ""};
+    if (o->time_from == ADVISE_TIME_PUBLISHED && o->published_in)
+        from_paper(o, out);
+    else if (o->time_from == ADVISE_TIME_MODEL)
+        from_model(d, o, code, out);
+    else
+        snprintf(out->basis, sizeof out->basis, "no predicted time");
+}

@@ -1,0 +1,41 @@
+/*
+ * site_advice_pi.h — the uncertainty of an advice option's time: a
+ * calibrated 95% interval and a verdict, from what the archive knows about
+ * predictions made the same way.
+ *
+ *   - A time from the strip model on one cluster (or the multi-cluster
+ *     model on two) takes the calibrated interval, as a ratio to the
+ *     prediction, of the experiments that predict with that model on that
+ *     cluster (for a split: a multi-cluster experiment on either cluster,
+ *     else the wider of the two sides' strip intervals): of their
+ *     predictions, the one with the most processes, since advice asks about
+ *     large jobs. Its verdict is that experiment's, but never "reliable"
+ *     when the option has more processes than that prediction had: the
+ *     interval was not tested that far.
+ *   - A time a paper printed takes the interval that the paper's other
+ *     printed predictions of the same campaign give (models/ratio_interval.h,
+ *     the option's own row left out); its verdict is "not verified", since
+ *     no model of perfcast's checks it.
+ *   - Otherwise none: NAN bounds, "not verified", and the reason.
+ *
+ * Ownership: fills the caller's struct; nothing is allocated.
+ */
+#ifndef PERFCAST_SITE_ADVICE_PI_H
+#define PERFCAST_SITE_ADVICE_PI_H
+
+#include "gen/advice/advise.h"
+#include "gen/fit/verdict.h"
+#include "gen/site/site_data.h"
+
+typedef struct {
+    double low, high;      /* calibrated 95% PI of the option's time, NAN when none */
+    verdict_level verdict;
+    char basis[400];       /* where the interval and the verdict came from */
+} site_advice_pi;
+
+/* The interval and verdict of option o of a scenario whose code is `code`
+ * (advice_scenario.code; NULL: runs without a code). */
+void site_advice_pi_of(const site_data *d, const char *code, const advise_option *o,
+                       site_advice_pi *out);
+
+#endif
