@@ -410,6 +410,41 @@ static void test_cli_usage(void)
     free(out);
 }
 
+/* A plan for a cluster with fewer cores than its runs ask: the embedded
+ * archive's ci-2core has 1 node of 2 cores (clusters.csv), so the strip
+ * runs at np0 = 4 and 8 are marked oversubscribed, in the table and in the
+ * CSV's note, and the sequential ones are not; dev-16core (16 cores) marks
+ * none. */
+static void test_cli_plan_crowding(void)
+{
+    char *out = NULL;
+    CU_ASSERT_EQUAL_FATAL(testutil_perfcast_run(&out, "plan --model strip --target 4096x4096 "
+                                                "--np 16 --cluster ci-2core --format csv"), 0);
+    size_t rows = 0, marked = 0;
+    for (char *line = out ? strchr(out, '\n') : NULL; line && line[1]; line = strchr(line + 1, '\n')) {
+        long np = 0;
+        CU_ASSERT_EQUAL(sscanf(line + 1, "ci-2core,mgbench,%ld,", &np), 1);
+        char *end = strchr(line + 1, '\n');
+        size_t len = end ? (size_t)(end - line - 1) : strlen(line + 1);
+        char want[64];
+        snprintf(want, sizeof want, "; oversubscribed: %ld processes on 2 cores", np);
+        bool says = len > strlen(want) && memcmp(line + 1 + len - strlen(want), want, strlen(want)) == 0;
+        CU_ASSERT_EQUAL(says, np > 2);
+        rows++, marked += says;
+    }
+    CU_ASSERT_EQUAL(rows, 18);
+    CU_ASSERT_EQUAL(marked, 12);
+    free(out);
+    CU_ASSERT_EQUAL_FATAL(testutil_perfcast_run(&out, "plan --model strip --target 4096x4096 "
+                                                "--np 16 --cluster ci-2core"), 0);
+    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "4 configurations put more processes on the cluster"));
+    free(out);
+    CU_ASSERT_EQUAL_FATAL(testutil_perfcast_run(&out, "plan --model strip --target 4096x4096 "
+                                                "--np 16 --cluster dev-16core"), 0);
+    CU_ASSERT_PTR_NULL(out ? strstr(out, "oversubscribed") : "no output");
+    free(out);
+}
+
 int main(void)
 {
     static const testutil_test tests[] = {
@@ -422,6 +457,7 @@ int main(void)
         {"CLI: block plan -> fit -> predict", test_cli_block_plan_fit},
         {"CLI: Slurm script", test_cli_slurm_script},
         {"CLI: usage", test_cli_usage},
+        {"CLI: plan marks oversubscribed runs", test_cli_plan_crowding},
         {NULL, NULL},
     };
     static const testutil_suite suites[] = {{"runplan", tests}, {NULL, NULL}};

@@ -60,7 +60,8 @@ static const char usage[] =
     "  --campaign NAME     mpirun/slurm/pbs: append the runs to ARCHIVE/NAME/runs.csv;\n"
     "                      its measured runs also time the batch script (below)\n"
     "  --archive DIR       archive folder (default archive): clusters.csv gives\n"
-    "                      cores_per_node of --cluster\n"
+    "                      cores_per_node of --cluster; runs asking more processes\n"
+    "                      than its nodes x cores are marked oversubscribed\n"
     "  --mgbench PATH      the mgbench program (default mgbench)\n"
     "  --extra ARGS        more mgbench options for every run (e.g. \"--levels 6\")\n"
     "  --side A|B          multicluster slurm/pbs: the side whose script to print\n"
@@ -267,11 +268,29 @@ static void plan_clusters_free(plan_clusters *c)
     free(c->side[1]);
 }
 
-static void print_table(const plan_clusters *cl, const runplan *p, FILE *out)
+/* "oversubscribed: 8 processes on 2 cores" when the run asks more
+ * processes than its cluster (clusters.csv: nodes x cores per node) has
+ * cores; "" when it fits or the cluster is not known. The same words as
+ * the notes of the archive's oversubscribed runs. */
+static const char *crowding(const archive *arch, const char *cluster, long np, char *buf,
+                            size_t len)
 {
-    fprintf(out, "%-3s %-19s %-14s %5s %7s %-15s %-13s %5s %4s %9s\n", "#", "role", "cluster",
-            "np", "grid", "mesh na x nb", "per process", "level", "reps", "seq_of_np");
+    const cluster_info *ci = cluster && cluster[0] ? archive_cluster(arch, cluster) : NULL;
+    double cores = ci ? ci->nodes * ci->cores_per_node : NAN;
+    buf[0] = '\0';
+    if ((double)np > cores)
+        snprintf(buf, len, "oversubscribed: %ld processes on %g cores", np, cores);
+    return buf;
+}
+
+static void print_table(const archive *arch, const plan_clusters *cl, const runplan *p,
+                        FILE *out)
+{
+    fprintf(out, "%-3s %-19s %-14s %5s %7s %-15s %-13s %5s %4s %9s  %s\n", "#", "role",
+            "cluster", "np", "grid", "mesh na x nb", "per process", "level", "reps", "seq_of_np",
+            "note");
     long total = 0;
+    size_t crowded = 0;
     for (size_t i = 0; i < p->nruns; i++) {
         const runplan_run *r = &p->runs[i];
         const char *c = cl->side[r->side ? 1 : 0];
@@ -280,19 +299,28 @@ static void print_table(const plan_clusters *cl, const runplan *p, FILE *out)
         snprintf(mesh, sizeof mesh, "%ldx%ld", r->na, r->nb);
         snprintf(per, sizeof per, "%ldx%ld", r->na / r->npa, r->nb / r->npb);
         snprintf(seq, sizeof seq, "%ld", r->seq_of_np);
-        fprintf(out, "%-3zu %-19s %-14s %5ld %7s %-15s %-13s %5ld %4ld %9s\n", i + 1,
+        char note[96];
+        crowding(arch, c, r->np, note, sizeof note);
+        fprintf(out, "%-3zu %-19s %-14s %5ld %7s %-15s %-13s %5ld %4ld %9s  %s\n", i + 1,
                 runplan_role_text(r->role), c[0] ? c : "-", r->np, grid, mesh, per, r->level,
-                r->reps, r->seq_of_np ? seq : "-");
+                r->reps, r->seq_of_np ? seq : "-", note[0] ? note : "-");
         total += r->reps;
+        crowded += note[0] != '\0';
     }
     fprintf(out, "%zu configurations, %ld runs in all; the largest needs %ld processes\n",
             p->nruns, total, runplan_max_np(p));
+    if (crowded)
+        fprintf(out, "%zu configuration%s put more processes on the cluster than it has cores "
+                     "(clusters.csv: nodes x cores_per_node): their times will be those of an "
+                     "oversubscribed machine, not of the cluster at that size\n",
+                crowded, crowded == 1 ? "" : "s");
 }
 
 /* One row per repetition, in runs.csv columns, time_s empty to fill in.
  * Stops once out holds more than PLAN_BATCH_MAX_OUTPUT bytes: the caller
  * refuses such an output whole. */
-static void print_csv(const plan_args *a, const plan_clusters *cl, const runplan *p, FILE *out)
+static void print_csv(const plan_args *a, const archive *arch, const plan_clusters *cl,
+                      const runplan *p, FILE *out)
 {
     fputs("cluster,code,np,npa,npb,na,nb,seq_of_np,rep,time_s,note\n", out);
     for (size_t i = 0; i < p->nruns && ftell(out) <= PLAN_BATCH_MAX_OUTPUT; i++) {
@@ -304,8 +332,11 @@ static void print_csv(const plan_args *a, const plan_clusters *cl, const runplan
             fprintf(out, ",%ld,%ld,%ld,%ld,%ld,", r->np, r->npa, r->npb, r->na, r->nb);
             if (r->seq_of_np)
                 fprintf(out, "%ld", r->seq_of_np);
-            fprintf(out, ",%ld,,%s level %ld%s\n", rep, runplan_role_text(r->role), r->level,
-                    strcmp(a->model, "multicluster") != 0 ? "" : r->side ? " side B" : " side A");
+            char note[96];
+            crowding(arch, cl->side[r->side ? 1 : 0], r->np, note, sizeof note);
+            fprintf(out, ",%ld,,%s level %ld%s%s%s\n", rep, runplan_role_text(r->role), r->level,
+                    strcmp(a->model, "multicluster") != 0 ? "" : r->side ? " side B" : " side A",
+                    note[0] ? "; " : "", note);
         }
     }
 }
@@ -397,18 +428,12 @@ static int batch_settings(const plan_args *a, const runplan *p, int side, const 
 }
 
 /* The script or mpirun lines of format into out; 0, 1 or 2. */
-static int print_batch(const plan_args *a, const plan_clusters *cl, const runplan *p,
-                       const char *format, int side, FILE *out)
+static int print_batch(const plan_args *a, const archive *arch, const plan_clusters *cl,
+                       const runplan *p, const char *format, int side, FILE *out)
 {
-    diag_list diags;
-    diag_init(&diags);
-    archive arch = {0};
-    if (a->cluster || a->campaign)
-        archive_load(a->archive ? a->archive : "archive", &arch, &diags);
-    diag_free(&diags); /* plan works without an archive: it only looks things up */
     plan_batch b;
     char time_buf[16], note[300], err[ERR_LEN];
-    int rc = batch_settings(a, p, side, &arch, cl, &b, time_buf, note, sizeof note);
+    int rc = batch_settings(a, p, side, arch, cl, &b, time_buf, note, sizeof note);
     bool ok = true;
     if (rc == 0 && strcmp(format, "mpirun") == 0)
         ok = plan_batch_mpirun(&b, p, out, stderr, NULL, err, sizeof err);
@@ -416,7 +441,6 @@ static int print_batch(const plan_args *a, const plan_clusters *cl, const runpla
         ok = plan_batch_pbs(&b, p, out, err, sizeof err);
     else if (rc == 0)
         ok = plan_batch_slurm(&b, p, out, err, sizeof err);
-    archive_free(&arch);
     if (!ok) /* every value was checked above; this is the writer's own guard */
         return usage_error("%s", err);
     return rc;
@@ -437,6 +461,12 @@ static int print_plan(const plan_args *a, const runplan *p, const char *format, 
     plan_clusters cl;
     char *text = NULL;
     size_t size = 0;
+    diag_list diags;
+    diag_init(&diags);
+    archive arch = {0};
+    if (a->cluster || a->campaign)
+        archive_load(a->archive ? a->archive : "archive", &arch, &diags);
+    diag_free(&diags); /* plan works without an archive: it only looks things up */
     FILE *out = open_memstream(&text, &size);
     int rc = 1;
     if (!plan_clusters_split(a->cluster, &cl) || !out) {
@@ -444,11 +474,11 @@ static int print_plan(const plan_args *a, const runplan *p, const char *format, 
     } else {
         rc = 0;
         if (strcmp(format, "table") == 0)
-            print_table(&cl, p, out);
+            print_table(&arch, &cl, p, out);
         else if (strcmp(format, "csv") == 0)
-            print_csv(a, &cl, p, out);
+            print_csv(a, &arch, &cl, p, out);
         else
-            rc = print_batch(a, &cl, p, format, side, out);
+            rc = print_batch(a, &arch, &cl, p, format, side, out);
     }
     if (out)
         fclose(out);
@@ -462,6 +492,7 @@ static int print_plan(const plan_args *a, const runplan *p, const char *format, 
         fwrite(text, 1, size, stdout);
     free(text);
     plan_clusters_free(&cl);
+    archive_free(&arch);
     return rc;
 }
 
