@@ -2,8 +2,9 @@
  * test_site_advice_pi.c — the advice pages give every ranked option an
  * interval and a verdict (gen/site/site_advice_pi.h), each long reason
  * once per page, on the embedded archive:
- *   - a published prediction's interval is recomputed here from rj-strip's
- *     runs.csv (read with the test's own CSV reader; the option's own row
+ *   - a published prediction's interval (on the advice page and on every
+ *     cluster page's published runs) is recomputed here from rj-strip's
+ *     runs.csv (read with the test's own CSV reader; the run's own row
  *     left out; t(0.975; 10) = 2.2281 from the t table), not through the
  *     program;
  *   - a model option's interval has the same ratio to its time as the
@@ -29,30 +30,41 @@ static double num(const csv_doc *doc, size_t r, const char *col)
 
 static bool load(const char *rel, csv_doc *doc)
 {
-    char path[512];
+    char path[1024];
     snprintf(path, sizeof path, "%s/site/%s", dir, rel);
     return testutil_csv_load(path, doc);
 }
 
-/* wrg2-myrinet:64 is rj-strip's runs.csv line 3 (row 1 here); the other
- * rows with a measured and a printed time make the sample. */
-static void test_published_interval(void)
+/* The interval of rj-strip's printed prediction on runs row `skip`: the
+ * other rows with a measured and a printed time make the sample (11 of
+ * them, hence t(0.975; 10) = 2.2281). False when the row has none. */
+static bool paper_interval(const csv_doc *runs, size_t skip, double *lo, double *hi)
 {
-    csv_doc runs, opts;
-    CU_ASSERT_TRUE_FATAL(testutil_csv_load("archive/rj-strip/runs.csv", &runs));
     double sum = 0, sq = 0;
     size_t n = 0;
-    for (size_t r = 0; r + 1 < runs.nrows; r++) {
-        double m = num(&runs, r, "time_s"), p = num(&runs, r, "published_prediction_s");
-        if (r == 1 || !(m > 0) || !(p > 0))
+    if (!(num(runs, skip, "time_s") > 0) || !(num(runs, skip, "published_prediction_s") > 0))
+        return false;
+    for (size_t r = 0; r + 1 < runs->nrows; r++) {
+        double m = num(runs, r, "time_s"), p = num(runs, r, "published_prediction_s");
+        if (r == skip || !(m > 0) || !(p > 0))
             continue;
         double x = log(m / p);
         sum += x, sq += x * x, n++;
     }
-    csv_doc_free(&runs);
-    CU_ASSERT_EQUAL_FATAL(n, 11); /* t(0.975; 10) below is for 11 */
+    CU_ASSERT_EQUAL_FATAL(n, 11);
     double mean = sum / n, sd = sqrt((sq - n * mean * mean) / (n - 1));
     double half = 2.2281 * sd * sqrt(1 + 1.0 / n);
+    *lo = exp(mean - half), *hi = exp(mean + half);
+    return true;
+}
+
+/* wrg2-myrinet:64 is rj-strip's runs.csv line 3 (row 1 here). */
+static void test_published_interval(void)
+{
+    csv_doc runs, opts;
+    double lo, hi;
+    CU_ASSERT_TRUE_FATAL(testutil_csv_load("archive/rj-strip/runs.csv", &runs));
+    CU_ASSERT_TRUE_FATAL(paper_interval(&runs, 1, &lo, &hi));
     CU_ASSERT_TRUE_FATAL(load("advice/scenario-1.csv", &opts));
     bool seen = false;
     for (size_t r = 0; r + 1 < opts.nrows; r++) {
@@ -60,13 +72,36 @@ static void test_published_interval(void)
             continue;
         double t = num(&opts, r, "time_s");
         CU_ASSERT_DOUBLE_EQUAL(t, 983.9, 1e-9);
-        CU_ASSERT_DOUBLE_EQUAL(num(&opts, r, "cal_pi_low_s") / t, exp(mean - half), 1e-4);
-        CU_ASSERT_DOUBLE_EQUAL(num(&opts, r, "cal_pi_high_s") / t, exp(mean + half), 1e-4);
+        CU_ASSERT_DOUBLE_EQUAL(num(&opts, r, "cal_pi_low_s") / t, lo, 1e-4);
+        CU_ASSERT_DOUBLE_EQUAL(num(&opts, r, "cal_pi_high_s") / t, hi, 1e-4);
         testutil_assert_cell(&opts, r, "verdict", "not verified");
         seen = true;
     }
     CU_ASSERT(seen);
     csv_doc_free(&opts);
+    /* Every rj-strip run on a cluster page: its own row left out. */
+    size_t checked = 0;
+    for (size_t r = 0; r + 1 < runs.nrows; r++) {
+        if (!paper_interval(&runs, r, &lo, &hi))
+            continue;
+        char rel[256];
+        snprintf(rel, sizeof rel, "clusters/%s/published.csv",
+                 testutil_csv_cell(&runs, r, "cluster"));
+        csv_doc pub;
+        CU_ASSERT_TRUE_FATAL(load(rel, &pub));
+        double p = num(&runs, r, "published_prediction_s"), m = num(&runs, r, "time_s");
+        for (size_t k = 0; k + 1 < pub.nrows; k++)
+            if (strcmp(testutil_csv_cell(&pub, k, "campaign"), "rj-strip") == 0 &&
+                num(&pub, k, "predicted_s") == p && num(&pub, k, "measured_s") == m) {
+                CU_ASSERT_DOUBLE_EQUAL(num(&pub, k, "pi_low_s"), p * lo, 1e-4 * p);
+                CU_ASSERT_DOUBLE_EQUAL(num(&pub, k, "pi_high_s"), p * hi, 1e-4 * p);
+                checked++;
+                break;
+            }
+        csv_doc_free(&pub);
+    }
+    CU_ASSERT_EQUAL(checked, 12);
+    csv_doc_free(&runs);
 }
 
 /* "from smpi-strip / strip-b at 128 processes": that row of estimates.csv. */

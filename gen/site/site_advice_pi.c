@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "models/ratio_interval.h"
+#include "gen/site/site_published.h"
 
 /* The prediction a model-based option borrows its interval from. */
 typedef struct {
@@ -105,29 +105,17 @@ static void from_model(const site_data *d, const advise_option *o, const char *c
 
 static void from_paper(const advise_option *o, site_advice_pi *out)
 {
-    const table *t = &o->published_in->runs;
-    double *m = malloc((t->nrows + 1) * sizeof *m), *p = malloc((t->nrows + 1) * sizeof *p);
-    size_t n = 0;
-    for (size_t r = 0; m && p && r < t->nrows; r++) {
-        double pub = table_number_named(t, r, "published_prediction_s");
-        double meas = table_number_named(t, r, "time_s");
-        if (r == o->published_row || !(pub > 0) || !(meas > 0))
-            continue; /* its own measured time never calibrates it */
-        m[n] = meas, p[n] = pub, n++;
-    }
-    ratio_interval_result ri;
-    if (m && p && ratio_interval(m, p, n, &ri) == RATIO_INTERVAL_OK) {
-        out->low = o->time_s * ri.low, out->high = o->time_s * ri.high;
+    size_t n;
+    if (site_published_interval(o->published_in, o->published_row, o->time_s, &out->low,
+                                &out->high, &n))
         snprintf(out->basis, sizeof out->basis,
                  "from the paper's %zu other printed predictions in %s (measured / predicted "
                  "on a log scale); no model of perfcast's checks it",
                  n, o->published_in->name);
-    } else {
+    else
         snprintf(out->basis, sizeof out->basis,
                  "%s has fewer than 3 other printed predictions with a measured time",
                  o->published_in->name);
-    }
-    free(m), free(p);
 }
 
 void site_advice_pi_of(const site_data *d, const char *code, const advise_option *o,

@@ -1,9 +1,11 @@
 /*
  * site_cluster.c — one page per cluster: what it is, and the cost of every
- * prediction made for it (configuration, predicted time, core-hours, cost
- * in its currency) next to the same job on the other clusters, with a
- * cost-vs-time chart of the options; and the runs for which a paper
- * printed a prediction, with what the measured and the predicted time cost.
+ * prediction made for it (the job in words, its time and cost with their
+ * calibrated 95% intervals, the experiment's verdict, core-hours, the other
+ * clusters that run the same job), with a cost-vs-time chart of the
+ * options; and the runs for which a paper printed a prediction, with that
+ * prediction's interval from the paper's record and what the measured and
+ * the predicted time cost.
  */
 #include "gen/site/site_pages.h"
 #include "gen/site/site_option_text.h"
@@ -274,27 +276,47 @@ static void published_csv_row(const site_data *d, const site_published *p, rbuf 
         rbuf_putc(csv, ','), site_csv_num(csv, v[i]);
     rbuf_putc(csv, ',');
     site_csv_text(csv, p->at_predicted.currency);
+    rbuf_putc(csv, ','), site_csv_num(csv, p->pi_low);
+    rbuf_putc(csv, ','), site_csv_num(csv, p->pi_high);
     rbuf_putc(csv, '\n');
 }
 
-static void published_table_row(const site_data *d, const site_published *p, md_table *t)
+/* Key columns first: the run, its measured time, the paper's prediction
+ * with its interval and whether the measurement lies in it, the costs. */
+static void published_table_row(const site_data *d, const site_published *p, md_table *t,
+                                bool *clipped)
 {
     const site_campaign *sc = &d->camps[p->camp];
+    const char *currency = p->at_predicted.currency ? p->at_predicted.currency
+                                                       : currency_of(d->clusters[p->cluster].info);
     rbuf cell, url;
     rbuf_init(&cell), rbuf_init(&url);
-    rbuf_printf(&url, "../../campaigns/%s/index.md", sc->slug);
-    md_link(&cell, sc->name, rbuf_str(&url));
-    md_table_markdown(t, rbuf_str(&cell));
     md_table_text(t, p->config);
     site_md_cell_duration(t, p->measured);
     site_md_cell_duration(t, p->predicted);
+    site_fmt_interval(&cell, p->pi_low, p->pi_high, clipped);
+    md_table_text(t, rbuf_str(&cell));
     site_md_cell_pct(t, p->error_pct);
-    const char *currency = p->at_predicted.currency ? p->at_predicted.currency
-                                                       : currency_of(d->clusters[p->cluster].info);
-    site_md_cell_number(t, p->at_measured.core_hours);
+    md_table_text(t, !isfinite(p->pi_low) || !isfinite(p->measured) ? "\xE2\x80\x94"
+                     : p->measured >= p->pi_low && p->measured <= p->pi_high ? "yes"
+                                                                             : "no");
+    md_table_text(t, verdict_name(VERDICT_NOT_VERIFIED));
     money_cell(t, p->at_measured.cost, currency);
-    site_md_cell_number(t, p->at_predicted.core_hours);
     money_cell(t, p->at_predicted.cost, currency);
+    rbuf_clear(&cell);
+    double per_s = p->at_predicted.cost / p->predicted;
+    if (isfinite(per_s) && isfinite(p->pi_low) && isfinite(p->pi_high)) {
+        site_fmt_money(&cell, per_s * p->pi_low, currency);
+        rbuf_puts(&cell, " \xE2\x80\x93 ");
+        site_fmt_money(&cell, per_s * p->pi_high, currency);
+    } else {
+        rbuf_puts(&cell, "\xE2\x80\x94");
+    }
+    md_table_text(t, rbuf_str(&cell));
+    rbuf_clear(&cell);
+    rbuf_printf(&url, "../../campaigns/%s/index.md", sc->slug);
+    md_link(&cell, sc->name, rbuf_str(&url));
+    md_table_markdown(t, rbuf_str(&cell));
     rbuf_free(&cell), rbuf_free(&url);
 }
 
@@ -308,28 +330,37 @@ static bool published_section(site_ctx *c, const site_cluster *k, const char *di
         return true;
     md_heading(md, 2, "Published predictions (from the papers)");
     md_text(md, "Runs on this cluster for which a paper printed a predicted time next to the "
-                "measured one. Error = 100 \xC3\x97 (predicted \xE2\x88\x92 measured) / "
-                "measured. Core-hours = processes \xC3\x97 time / 3600 and cost = core-hours "
-                "\xC3\x97 the rate per core-hour, for the measured and for the predicted time; "
-                "a run split over two clusters counts both sides, each at its cluster's rate, "
-                "and is listed on both clusters' pages.");
+                "measured one. The 95% interval of each printed prediction comes from the "
+                "paper's other printed predictions in the same campaign (measured / predicted "
+                "on a log scale, the run itself left out); no model of perfcast's checks them, "
+                "hence \"not verified\". Error = 100 \xC3\x97 (predicted \xE2\x88\x92 measured) / "
+                "measured. Cost = processes \xC3\x97 time / 3600 \xC3\x97 the rate per "
+                "core-hour, for the measured and for the predicted time; a run split over two "
+                "clusters counts both sides, each at its cluster's rate, and is listed on both "
+                "clusters' pages; core-hours are in published.csv.");
     md_end_paragraph(md);
     rbuf csv, path;
     rbuf_init(&csv), rbuf_init(&path);
-    const char *head[] = {"campaign", "configuration", "measured time", "predicted time",
-                          "paper's error (%)", "measured core-hours", "measured cost",
-                          "predicted core-hours", "predicted cost"};
+    const char *head[] = {"configuration", "measured time", "paper's prediction",
+                          "95% PI (paper's record)", "paper's error (%)", "measured inside",
+                          "verdict", "measured cost", "predicted cost", "cost, 95% PI",
+                          "campaign"};
     md_table t;
-    md_table_begin(&t, md, 9, head, "llrrrrrrr");
+    md_table_begin(&t, md, 11, head, "lrrrrllrrrl");
+    bool clipped = false;
     rbuf_puts(&csv, "campaign,configuration,cluster,cluster_b,measured_s,predicted_s,error_pct,"
                     "core_hours_measured,cost_measured,core_hours_predicted,cost_predicted,"
-                    "currency\n");
+                    "currency,pi_low_s,pi_high_s\n");
     for (size_t i = 0; i < d->npublished; i++)
         if (published_here(&d->published[i], idx)) {
-            published_table_row(d, &d->published[i], &t);
+            published_table_row(d, &d->published[i], &t, &clipped);
             published_csv_row(d, &d->published[i], &csv);
         }
     md_table_end(&t);
+    if (clipped) {
+        md_text(md, site_clip_note);
+        md_end_paragraph(md);
+    }
     site_md_data_link(md, "published.csv");
     rbuf_printf(&path, "%spublished.csv", dir);
     bool ok = site_file(c, rbuf_str(&path), &csv);

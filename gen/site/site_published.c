@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "gen/site/site_columns.h"
+#include "models/ratio_interval.h"
 
 static bool has_prediction(const table *t, size_t row)
 {
@@ -82,6 +83,8 @@ static bool add_run(collector *k, size_t camp, const size_t *shown, size_t nshow
     if (multi)
         p.cluster_b = cluster_index(k->a, table_text_named(t, row, "tag_cluster_b"));
     p.error_pct = 100 * (p.predicted - p.measured) / p.measured;
+    size_t others;
+    site_published_interval(k->camps[camp], row, p.predicted, &p.pi_low, &p.pi_high, &others);
     cost_both(k, t, &p);
     rbuf label;
     rbuf_init(&label);
@@ -132,4 +135,25 @@ void site_published_free(site_published *p, size_t n)
     for (size_t i = 0; i < n; i++)
         free(p[i].config);
     free(p);
+}
+
+bool site_published_interval(const campaign *c, size_t row, double predicted, double *low,
+                             double *high, size_t *n)
+{
+    const table *t = &c->runs;
+    double *m = malloc((t->nrows + 1) * sizeof *m), *p = malloc((t->nrows + 1) * sizeof *p);
+    *n = 0;
+    for (size_t r = 0; m && p && r < t->nrows; r++) {
+        double pub = table_number_named(t, r, "published_prediction_s");
+        double meas = table_number_named(t, r, "time_s");
+        if (r == row || !(pub > 0) || !(meas > 0) || !isfinite(pub) || !isfinite(meas))
+            continue;
+        m[*n] = meas, p[*n] = pub, (*n)++;
+    }
+    ratio_interval_result ri;
+    bool ok = m && p && ratio_interval(m, p, *n, &ri) == RATIO_INTERVAL_OK;
+    *low = ok ? predicted * ri.low : NAN;
+    *high = ok ? predicted * ri.high : NAN;
+    free(m), free(p);
+    return ok;
 }

@@ -28,6 +28,9 @@ typedef struct {
     double measured;          /* time_s, NAN when not measured */
     double predicted;         /* published_prediction_s */
     double error_pct;         /* 100*(predicted-measured)/measured, NAN unmeasured */
+    double pi_low, pi_high;   /* 95% interval of the prediction from the paper's
+                                 other printed predictions (site_published_interval);
+                                 NAN when there are too few */
     costing_result at_measured, at_predicted; /* core-hours and cost of each time */
     char *config;             /* its identifying columns, as the cost tables show them */
 } site_published;
@@ -40,5 +43,15 @@ bool site_published_collect(const archive *a, const campaign *const *camps, size
                             site_published **out, size_t *n);
 
 void site_published_free(site_published *p, size_t n);
+
+/* The 95% interval of a prediction `predicted` that campaign c's paper
+ * printed for runs row `row`, from how the paper's other printed
+ * predictions in c compared with their measured times
+ * (models/ratio_interval.h; the row itself is left out, so its own
+ * measurement never calibrates it). *n receives the number of other
+ * predictions used. False, with NAN bounds, when fewer than 3 have a
+ * measured time or out of memory. */
+bool site_published_interval(const campaign *c, size_t row, double predicted, double *low,
+                             double *high, size_t *n);
 
 #endif
