@@ -41,9 +41,24 @@ bool site_shown_columns(const campaign *c, const size_t *rows, size_t n, size_t 
 void site_columns_label(const table *t, const size_t *cols, size_t ncols, size_t row,
                         bool with_cluster, int skip, rbuf *out);
 
-/* Whether a column of c counts processes (its process count, campaign_procs,
- * or npa, npb, nodes, ppn, P, Q, and np_a, np_b: the processes on each side
- * of a multi-cluster job): such an x axis is drawn in powers of two. */
-bool site_is_process_count(const campaign *c, const char *column);
+
+/* What site_columns_words puts in. */
+enum {
+    SITE_WORDS_CLUSTER = 1,   /* "on dev-16core" at the end */
+    SITE_WORDS_PROCESSES = 2, /* the grid, the process count, per node, nodes */
+};
+
+/* The same configuration in words, as a person names a job, for pages
+ * (CSV files keep site_columns_label's name=value): "4×4 grid, 4096²
+ * mesh, 16 processes, 16 per node, 32.2 MB per process on dev-16core".
+ * npa × npb is a grid (npa alone a strip, npa × 1), P × Q a process grid,
+ * na × nb the mesh (na alone its rows, nb alone the row length), the
+ * process count (campaign_procs) "processes", ppn "per node", work_mb "MB
+ * per process" to 3 significant digits, tag_NAME "NAME value"; any other
+ * column stays "name=value" with numbers to 4 significant digits. Columns
+ * cols of row, skip (-1 none) and missing cells left out; what else goes
+ * in is parts (SITE_WORDS_*). Nothing is appended when nothing is left. */
+void site_columns_words(const campaign *c, const size_t *cols, size_t ncols, size_t row,
+                        int skip, unsigned parts, rbuf *out);
 
 #endif

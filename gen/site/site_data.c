@@ -41,19 +41,16 @@ void site_series_label(const site_experiment *e, size_t row, rbuf *out)
     const table *t = &e->res.input.camp->runs;
     const campaign *camp = e->res.input.camp;
     bool x_counts = e->x_col >= 0 && site_is_process_count(camp, t->cols[e->x_col].name);
-    size_t before = out->len;
-    for (size_t i = 0; i < e->nshown; i++) {
+    size_t cols[64], n = 0;
+    for (size_t i = 0; i < e->nshown && n < 64; i++) {
         size_t c = e->shown[i];
         const char *name = t->cols[c].name;
-        if (!e->varies[i] || (int)c == e->x_col || (x_counts && site_is_process_count(camp, name)) ||
-            site_cell_missing(&t->cols[c], row))
+        if (!e->varies[i] || (int)c == e->x_col || (x_counts && site_is_process_count(camp, name)))
             continue;
-        if (out->len > before)
-            rbuf_puts(out, ", ");
-        if (strcmp(name, "cluster") != 0)
-            rbuf_printf(out, "%s=", name);
-        site_cell_text(t, row, c, out);
+        cols[n++] = c;
     }
+    size_t before = out->len;
+    site_columns_words(camp, cols, n, row, -1, SITE_WORDS_CLUSTER | SITE_WORDS_PROCESSES, out);
     if (out->len == before)
         rbuf_puts(out, "all runs");
 }
@@ -356,20 +353,17 @@ static bool add_option(site_data *d, size_t ci, size_t ei, const report_predicti
     rbuf_init(&label);
     rbuf_printf(&label, "%s: ", sc->name);
     size_t before = label.len;
-    for (size_t i = 0; i < e->nshown; i++) {
-        const char *name = t->cols[e->shown[i]].name;
-        if (strcmp(name, "cluster") == 0 || site_is_process_count(sc->camp, name) ||
-            site_cell_missing(&t->cols[e->shown[i]], row))
-            continue; /* a column this target leaves empty says nothing about it */
-        rbuf_printf(&label, "%s%s=", label.len > before ? ", " : "", name);
-        site_cell_text(t, row, e->shown[i], &label);
-    }
+    site_columns_words(sc->camp, e->shown, e->nshown, row, -1, 0, &label);
     if (label.len == before)
         rbuf_puts(&label, "all configurations");
     o->problem_label = rbuf_take(&label);
+    rbuf_init(&label);
+    rbuf_printf(&label, "%s: ", sc->name);
+    site_columns_words(sc->camp, e->shown, e->nshown, row, -1, SITE_WORDS_PROCESSES, &label);
+    o->job_label = rbuf_take(&label);
     o->job = job_key(sc, row, true);
     o->problem = job_key(sc, row, false);
-    return o->config && o->job && o->problem && o->problem_label;
+    return o->config && o->job && o->problem && o->problem_label && o->job_label;
 }
 
 double site_option_cost_at(const site_option *o, double t)
@@ -585,6 +579,7 @@ void site_data_free(site_data *d)
         free(d->options[i].job);
         free(d->options[i].problem);
         free(d->options[i].problem_label);
+        free(d->options[i].job_label);
     }
     free(d->options);
     free(d->by_job);

@@ -75,7 +75,8 @@ typedef struct {
                                  identifying value except the cluster */
     char *problem;            /* the job without its processes: campaign and every
                                  identifying value except cluster and process counts */
-    char *problem_label;      /* "campaign: N=8000" for people */
+    char *problem_label;      /* "campaign: 4096² mesh" for people (site_columns_words) */
+    char *job_label;          /* "campaign: 4×4 grid, 4096² mesh, 16 processes" */
     size_t same_first;        /* the options of the same job are */
     size_t same_count;        /* by_job[same_first .. same_first + same_count) */
 } site_option;

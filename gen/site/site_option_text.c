@@ -10,9 +10,7 @@
 
 void site_option_job(const site_option *o, rbuf *out)
 {
-    rbuf_printf(out, "%s, ", o->problem_label);
-    rbuf_number(out, o->np);
-    rbuf_puts(out, o->np == 1 ? " process" : " processes");
+    rbuf_puts(out, o->job_label);
 }
 
 void site_option_job_flagged(const site_option *o, rbuf *out)

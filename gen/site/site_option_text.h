@@ -13,7 +13,8 @@
 #include "gen/site/site_data.h"
 #include "render/buf.h"
 
-/* "mgbench-block: na=2048, nb=4096, 16 processes". */
+/* "mgbench-block: 4×4 grid, 4096² mesh, 16 processes, 16 per node" (the
+ * option's job_label). */
 void site_option_job(const site_option *o, rbuf *out);
 
 /* " (oversubscribed: 16 processes per node on 2 cores)" when the job puts
