@@ -25,18 +25,24 @@
  * The palette follows Okabe & Ito (2008), "Color Universal Design" (blue,
  * orange, bluish green, reddish purple, vermillion, black, sky blue,
  * yellow), darkened on white and lightened on the dark background where
- * the original falls below 3:1 contrast (orange 2.2:1, sky blue 2.3:1 and
- * yellow 1.3:1 on white; black on dark). */
+ * the original falls below 3:1 contrast (orange 2.2:1 and yellow 1.3:1 on
+ * white; black on dark). Two of its colours were too close to tell apart
+ * once made legible: sky blue darkened to 3:1 is the blue again (a CIE76
+ * difference of 7), and vermillion stays 21 from the darkened orange; a
+ * purple (ColorBrewer's 0x5E3C99, on dark 0xB2ABD2) and a brick red
+ * (0xC0392B, on dark 0xF4766B) take their places, so that every two
+ * colours of a scheme are at least 27 apart (tests/test_charts.c checks
+ * 20 on every chart). */
 typedef struct {
     unsigned palette[PLOT_PALETTE_SIZE];
     unsigned grey, bg, grid, frame, text_dark, text_mid, text_muted;
 } theme;
 
 static const theme light = {
-    {0x0072B2, 0xB36B00, 0x009E73, 0xB0508A, 0xD55E00, 0x000000, 0x2C7FB8, 0x8A7A00},
+    {0x0072B2, 0xB36B00, 0x009E73, 0xB0508A, 0xC0392B, 0x000000, 0x5E3C99, 0x8A7A00},
     0x6B6B6B, 0xFFFFFF, 0xE0E0E0, 0x595959, 0x1A1A1A, 0x333333, 0x595959};
 static const theme dark = {
-    {0x4A9BD8, 0xE69F00, 0x009E73, 0xCC79A7, 0xE0703A, 0xE6E6E6, 0x7FC8F0, 0xF0E442},
+    {0x4A9BD8, 0xE69F00, 0x009E73, 0xCC79A7, 0xF4766B, 0xE6E6E6, 0xB2ABD2, 0xF0E442},
     0x9E9E9E, 0x14171B, 0x33393F, 0xA8A8A8, 0xE4E8EC, 0xD0D4D8, 0xA8B0B8};
 
 /* The themable colours in a fixed order: palette, then the others. */

@@ -18,7 +18,9 @@
  *  - every colour is a themed CSS variable defined for the light and the
  *    dark scheme (prefers-color-scheme), the dark background is dark, and
  *    each palette colour has WCAG contrast >= 3:1 on its scheme's
- *    background (text >= 4.5:1), computed here from the hex values;
+ *    background (text >= 4.5:1), and no two palette colours of a scheme
+ *    are closer than a CIE76 colour difference of 20 (CIELAB from sRGB,
+ *    D65), computed here from the hex values;
  *  - every text is at least 11 px when the chart is shown at a 390 px
  *    viewport: the page's content column there is 390 - 2 x 9.6 px
  *    padding (style.css, max-width 40rem: padding 0 0.6rem) - 2 x 1 px
@@ -59,6 +61,43 @@ static double contrast(unsigned a, unsigned b)
 {
     double la = luminance(a), lb = luminance(b);
     return (fmax(la, lb) + 0.05) / (fmin(la, lb) + 0.05);
+}
+
+/* CIELAB (D65 white, sRGB primaries) and the CIE76 difference between
+ * two colours: the Euclidean distance in L*a*b*. */
+static void lab(unsigned rgb, double out[3])
+{
+    double r = channel(rgb >> 16 & 0xFF), g = channel(rgb >> 8 & 0xFF), b = channel(rgb & 0xFF);
+    double xyz[3] = {(0.4124 * r + 0.3576 * g + 0.1805 * b) / 0.95047,
+                     0.2126 * r + 0.7152 * g + 0.0722 * b,
+                     (0.0193 * r + 0.1192 * g + 0.9505 * b) / 1.08883};
+    double f[3];
+    for (int k = 0; k < 3; k++)
+        f[k] = xyz[k] > 216.0 / 24389 ? cbrt(xyz[k]) : (24389.0 / 27 * xyz[k] + 16) / 116;
+    out[0] = 116 * f[1] - 16, out[1] = 500 * (f[0] - f[1]), out[2] = 200 * (f[1] - f[2]);
+}
+
+static double delta_e(unsigned a, unsigned b)
+{
+    double x[3], y[3];
+    lab(a, x), lab(b, y);
+    return sqrt(pow(x[0] - y[0], 2) + pow(x[1] - y[1], 2) + pow(x[2] - y[2], 2));
+}
+
+/* Published values: white is L* 100, a* b* 0; black L* 0; sRGB red is
+ * L* 53.24, a* 80.09, b* 67.20; black to white is a difference of 100. */
+static void test_lab_formula(void)
+{
+    double v[3];
+    lab(0xFFFFFF, v);
+    CU_ASSERT_DOUBLE_EQUAL(v[0], 100, 0.01);
+    CU_ASSERT_DOUBLE_EQUAL(v[1], 0, 0.05); /* the 4-digit matrix: white's b* is 0.02 */
+    CU_ASSERT_DOUBLE_EQUAL(v[2], 0, 0.05);
+    lab(0xFF0000, v);
+    CU_ASSERT_DOUBLE_EQUAL(v[0], 53.24, 0.05);
+    CU_ASSERT_DOUBLE_EQUAL(v[1], 80.09, 0.1);
+    CU_ASSERT_DOUBLE_EQUAL(v[2], 67.20, 0.1);
+    CU_ASSERT_DOUBLE_EQUAL(delta_e(0x000000, 0xFFFFFF), 100, 0.01);
 }
 
 /* Hand-checked values: black on white is 21:1, Okabe-Ito yellow on white
@@ -128,6 +167,7 @@ typedef struct {
     bool has_dark;
     size_t texts, small_texts, cut_texts, unthemed, undefined_vars;
     size_t low_contrast;    /* palette or grey colours under 3:1, text under 4.5:1 */
+    size_t close_hues;      /* pairs of palette colours closer than CIE76 20 */
     char first_problem[256];
 } svg_report;
 
@@ -155,6 +195,26 @@ static void check_contrast(svg_report *r, const var_set *v, const char *scheme)
             note(r, "low contrast", n);
         }
     }
+}
+
+/* Series must be told apart: every two palette colours (c0, c1, ...) of a
+ * scheme at least a CIE76 difference of 20 apart. */
+enum { MIN_DELTA_E = 20 };
+
+static bool is_palette(const char *name)
+{
+    return name[0] == 'c' && name[1] >= '0' && name[1] <= '9';
+}
+
+static void check_distances(svg_report *r, const var_set *v)
+{
+    for (size_t i = 0; i < v->n; i++)
+        for (size_t j = i + 1; j < v->n; j++)
+            if (is_palette(v->name[i]) && is_palette(v->name[j]) &&
+                delta_e(v->value[i], v->value[j]) < MIN_DELTA_E) {
+                r->close_hues++;
+                note(r, "close colours", v->name[j]);
+            }
 }
 
 static void check_style(svg_report *r, const char *css)
@@ -289,6 +349,8 @@ static bool check_svg(const char *path, svg_report *r)
     if (r->has_dark) {
         check_contrast(r, &r->light, "light");
         check_contrast(r, &r->dark, "dark");
+        check_distances(r, &r->light);
+        check_distances(r, &r->dark);
     }
     walk(r, root);
     xmlFreeDoc(doc);
@@ -531,7 +593,7 @@ static size_t check_tree(const char *root, size_t *files)
         svg_report r;
         bool ok = check_svg(line, &r);
         size_t bad = !ok + !r.has_dark + r.small_texts + r.cut_texts + r.unthemed +
-                     r.undefined_vars + r.low_contrast;
+                     r.undefined_vars + r.low_contrast + r.close_hues;
         unsigned dark_bg = 0xFFFFFF;
         if (r.has_dark && (!var_value(&r.dark, "bg", &dark_bg) || luminance(dark_bg) > 0.05))
             bad++, note(&r, "dark background is not dark", line);
@@ -586,6 +648,10 @@ static void test_checker_fails_on_bad_svg(void)
     svg_report c = {0};
     check_contrast(&c, &v, "light");
     CU_ASSERT_EQUAL(c.low_contrast, 1);
+    /* The two blues the palette once had (CIE76 7.0 apart). */
+    CU_ASSERT_PTR_NOT_NULL(parse_block("svg{--c0:#0072B2;--c6:#2C7FB8;--bg:#FFFFFF;}", &v));
+    check_distances(&c, &v);
+    CU_ASSERT_EQUAL(c.close_hues, 1);
 }
 
 /* A legend entry wider than the drawing breaks after a comma onto a second
@@ -633,6 +699,7 @@ int main(void)
 {
     static const testutil_test tests[] = {
         {"WCAG contrast formula", test_contrast_formula},
+        {"CIELAB and CIE76 from the definition", test_lab_formula},
         {"checker fails on a bad SVG", test_checker_fails_on_bad_svg},
         {"small archive: panels, ticks, curve, band", test_small_archive_panels},
         {"small archive: every SVG", test_small_archive_svgs},
