@@ -20,6 +20,7 @@
  * columns) and must say why. The output is read with a plain comma split,
  * not perfcast's reader.
  */
+#include "gen/fit/compare.h"
 #include "tests/testutil.h"
 
 #include <math.h>
@@ -133,10 +134,56 @@ static void test_hand_case(void)
     testutil_remove_dir(dir);
 }
 
+/* The best model: three candidates on two targets both measured 10 s.
+ *   wide:  estimates 10.5, 9.5 (|error| 5%), calibrated PI 1..100 s both:
+ *          interval score log(100) = 4.61 each;
+ *   sharp: estimates 10.8, 9.2 (8%), PIs 9..12 and 8.5..11, both holding
+ *          10: scores log(12/9) = 0.288 and log(11/8.5) = 0.258;
+ *   point: estimates 10.1, 9.9 (1%), no interval.
+ * The sharp interval that holds wins, though its error is the largest;
+ * the point estimate without an interval ranks last whatever its error. */
+static compare_row row_of(const char *label, const double *est, double lo0, double hi0, double lo1,
+                          double hi1)
+{
+    compare_row w = {.label = strdup(label), .applies = true, .n = 2};
+    double *a[6];
+    for (int k = 0; k < 6; k++)
+        a[k] = calloc(2, sizeof(double));
+    w.estimate = a[0], w.measured = a[1], w.cal_low = a[2], w.cal_high = a[3];
+    w.pi_low = a[4], w.pi_high = a[5];
+    for (int i = 0; i < 2; i++) {
+        w.estimate[i] = est[i], w.measured[i] = 10;
+        w.pi_low[i] = w.pi_high[i] = NAN;
+    }
+    w.cal_low[0] = lo0, w.cal_high[0] = hi0, w.cal_low[1] = lo1, w.cal_high[1] = hi1;
+    return w;
+}
+
+static void test_best_is_sharp_and_true(void)
+{
+    static const double wide[] = {10.5, 9.5}, sharp[] = {10.8, 9.2}, point[] = {10.1, 9.9};
+    compare_row *rows = malloc(3 * sizeof *rows);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(rows);
+    rows[0] = row_of("wide", wide, 1, 100, 1, 100);
+    rows[1] = row_of("sharp", sharp, 9, 12, 8.5, 11);
+    rows[2] = row_of("point", point, NAN, NAN, NAN, NAN);
+    compare_result one = {.rows = rows, .nrows = 3, .ntargets = 2, .best = -1};
+    compare_result pooled;
+    CU_ASSERT_TRUE_FATAL(compare_campaign_pool(&one, 1, &pooled));
+    CU_ASSERT_EQUAL_FATAL(pooled.nrows, 3);
+    CU_ASSERT_DOUBLE_EQUAL(pooled.rows[0].calibrated.mean_interval_score, log(100), 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(pooled.rows[1].calibrated.mean_interval_score,
+                           (log(12.0 / 9) + log(11 / 8.5)) / 2, 1e-9);
+    CU_ASSERT_TRUE(pooled.best >= 0 && strcmp(pooled.rows[pooled.best].label, "sharp") == 0);
+    compare_result_free(&pooled);
+    compare_result_free(&one);
+}
+
 int main(void)
 {
     static const testutil_test tests[] = {
         {"compare on a hand-worked campaign", test_hand_case},
+        {"the best model is the sharpest interval that holds", test_best_is_sharp_and_true},
         {NULL, NULL},
     };
     static const testutil_suite suites[] = {{"compare", tests}, {NULL, NULL}};

@@ -125,6 +125,25 @@ static const char *own_label(const experiment_info *e, char *buf, size_t len)
     return buf;
 }
 
+/* Whether w has a calibrated interval on every target it predicted, so
+ * that its mean interval score speaks for all of them. */
+static bool scored_everywhere(const compare_row *w)
+{
+    return w->calibrated.nwith_interval == w->calibrated.ntargets &&
+           isfinite(w->calibrated.mean_interval_score);
+}
+
+/* Whether a ranks before b (compare.h: interval score, then error). */
+static bool better(const compare_row *a, const compare_row *b)
+{
+    bool sa = scored_everywhere(a), sb = scored_everywhere(b);
+    if (sa != sb)
+        return sa;
+    if (sa && a->calibrated.mean_interval_score != b->calibrated.mean_interval_score)
+        return a->calibrated.mean_interval_score < b->calibrated.mean_interval_score;
+    return a->calibrated.median_abs_error_pct < b->calibrated.median_abs_error_pct;
+}
+
 static void choose_best(compare_result *r)
 {
     r->best = -1;
@@ -132,8 +151,7 @@ static void choose_best(compare_result *r)
         const compare_row *w = &r->rows[i];
         if (!w->applies || r->ntargets == 0 || w->calibrated.ntargets < r->ntargets)
             continue;
-        if (r->best < 0 || w->calibrated.median_abs_error_pct <
-                               r->rows[r->best].calibrated.median_abs_error_pct)
+        if (r->best < 0 || better(w, &r->rows[r->best]))
             r->best = (int)i;
     }
 }

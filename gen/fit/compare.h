@@ -11,9 +11,14 @@
  * models/calibrate.h (median and max |error|, coverage and mean width of
  * the calibrated 95% PI; the model's own PI is scored too).
  *
- * Per campaign the scores are pooled over its experiments by candidate; the
- * best candidate is the one with the lowest median |error| among those that
- * predicted every held-out target the campaign's own models predicted.
+ * Per campaign the scores are pooled over its experiments by candidate.
+ * The best candidate, among those that predicted every held-out target the
+ * campaign's own models predicted, is the one whose calibrated 95% PI has
+ * the lowest mean interval score (models/calibrate.h: Gneiting-Raftery on
+ * log times, which charges both width and misses, so an interval that is
+ * sharp and holds beats one that is wide and one that misses); candidates
+ * without a calibrated interval on every target rank after those with one;
+ * ties and the rest go by the lowest median |error|.
  *
  * Ownership: compare_experiment_run fills a compare_result released with
  * compare_result_free; compare_campaign_pool fills a compare_result the
@@ -45,7 +50,7 @@ typedef struct {
     compare_row *rows;
     size_t nrows;
     size_t ntargets;         /* held-out (measured) targets of the experiment(s) */
-    int best;                /* row with the lowest median |error| that covers all, -1 none */
+    int best;                /* the best row (above) among those that cover all, -1 none */
 } compare_result;
 
 /* Run every candidate on experiment e of campaign c. own, when not NULL, is
