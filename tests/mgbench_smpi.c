@@ -169,12 +169,62 @@ static void test_refuses_real_cluster(void)
     mgbt_remove_dir(dir);
 }
 
+/* Torus and fat-tree clusters (mgbench/smpi_platform's sim_topology): a
+ * clusters.csv written here with a 2x2x2 torus of 8 nodes and a two-level
+ * fat tree of 4 x 4 = 16 nodes; each platform names SimGrid's topology,
+ * mgbench runs 8 ranks on each and on the two joined, and a torus whose
+ * dimensions do not multiply to its nodes is refused before any file is
+ * written. */
+static const char *TOPO_CLUSTERS =
+    "cluster,nodes,cores_per_node,sim_core_speed,sim_link_bw_gbs,sim_link_lat_us,"
+    "sim_backbone_bw_gbs,sim_backbone_lat_us,sim_uplink_bw_gbs,sim_uplink_lat_us,"
+    "sim_topology,sim_topo_parameters\n"
+    "tor,8,2,1,1.25,50,10,1,1,10,TORUS,\"2,2,2\"\n"
+    "fat,16,2,1,1.25,5,10,1,1,10,FAT_TREE,\"2;4,4;1,2;1,2\"\n"
+    "badtor,9,2,1,1.25,50,10,1,1,10,TORUS,\"2,2,2\"\n";
+
+static void test_torus_and_fat_tree(void)
+{
+    char dir[256], path[512];
+    if (!have_smpi())
+        return;
+    CU_ASSERT_FATAL(mgbt_temp_dir(dir, sizeof dir) == 0);
+    snprintf(path, sizeof path, "%s/c.csv", dir);
+    CU_ASSERT_FATAL(mgbt_write_file(path, TOPO_CLUSTERS) == 0);
+    CU_ASSERT(run_there(dir, NULL, "$R/mgbench/smpi_platform --clusters c.csv tor >/dev/null && "
+                                   "$R/mgbench/smpi_platform --clusters c.csv fat >/dev/null && "
+                                   "$R/mgbench/smpi_platform --clusters c.csv tor fat >/dev/null") == 0);
+    CU_ASSERT(run_there(dir, NULL, "grep -q 'topology=\"TORUS\" topo_parameters=\"2,2,2\"' tor.xml && "
+                                   "grep -q 'topology=\"FAT_TREE\" topo_parameters=\"2;4,4;1,2;1,2\"' "
+                                   "fat.xml") == 0);
+    static const char *const platforms[] = {"tor", "fat", "tor+fat"};
+    for (size_t i = 0; i < 3; i++) {
+        char *out = NULL;
+        int rc = run_there(dir, &out,
+                           "smpirun -platform '%s.xml' -hostfile '%s.hosts' -np 8 "
+                           "--cfg=smpi/host-speed:1Gf %s --na 64 --nb 64 --cycles 1 2>&1",
+                           platforms[i], platforms[i], smpi_mgbench());
+        if (rc != 0)
+            fprintf(stderr, "\n%s: %s\n", platforms[i], out ? out : "");
+        CU_ASSERT_EQUAL(rc, 0);
+        CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "rep 1: cycles=1"));
+        free(out);
+    }
+    char *out = NULL;
+    CU_ASSERT(run_there(dir, &out, "$R/mgbench/smpi_platform --clusters c.csv badtor 2>&1") == 2);
+    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "a 2,2,2 torus has 8 nodes, the row 9"));
+    free(out);
+    CU_ASSERT(run_there(dir, NULL, "test ! -e badtor.xml && test ! -e badtor.hosts") == 0);
+    mgbt_remove_dir(dir);
+}
+
 int main(int argc, char **argv)
 {
     (void)argc;
     static const mgbt_test tests[] = {
         {"strip_and_block_rows", test_strip_and_block_rows},
         {"refuses_real_cluster", test_refuses_real_cluster},
+        {"torus_and_fat_tree", test_torus_and_fat_tree},
         {NULL, NULL}};
     static const mgbt_suite suites[] = {{"mgbench under SimGrid SMPI", tests}, {NULL, NULL}};
     return mgbt_main(argv[0], suites);

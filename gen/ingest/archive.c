@@ -46,6 +46,8 @@ static const column_spec cluster_columns[] = {
     {"sim_backbone_lat_us", RULE_POSITIVE, false, false, "simulated switch latency, us"},
     {"sim_uplink_bw_gbs", RULE_POSITIVE, false, false, "simulated uplink to other clusters, GB/s"},
     {"sim_uplink_lat_us", RULE_POSITIVE, false, false, "simulated uplink latency, us"},
+    {"sim_topology", RULE_TEXT, false, false, "simulated network: FLAT, TORUS or FAT_TREE"},
+    {"sim_topo_parameters", RULE_TEXT, false, false, "its SimGrid parameters (2,2,2 or 2;4,4;1,2;1,2)"},
     {NULL, RULE_TEXT, false, false, NULL},
 };
 
