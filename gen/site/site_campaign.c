@@ -1,10 +1,15 @@
 /*
- * site_campaign.c — one page per campaign: its README, then per
- * experiment the fitted equation, coefficients, goodness of fit,
- * diagnostics, the predictions table, a multicore experiment's error
- * summary (gen/site/site_campaign_errors.c) and three charts, each table and
- * chart with its CSV. An experiment whose fit failed shows the error and
- * the page goes on; a campaign left out for problems shows them.
+ * site_campaign.c — one page per campaign: its summary first (verdict,
+ * best model, headline prediction, one row per experiment), its README,
+ * then per experiment the predictions table (key columns first), the
+ * fitted equation, coefficients, goodness of fit and diagnostics, a
+ * multicore experiment's error summary (gen/site/site_campaign_errors.c),
+ * the model comparison and three charts, each table and chart with its
+ * CSV. What most readers skip is folded in a closed <details>
+ * (render/markdown.h md_fold_begin): the README, the method texts, the fit
+ * details, the charts and the models that do not apply. An experiment
+ * whose fit failed shows the error and the page goes on; a campaign left
+ * out for problems shows them.
  */
 #include "gen/site/site_pages.h"
 
