@@ -330,6 +330,12 @@ static void test_campaign_summary(void)
     CU_ASSERT_PTR_NOT_NULL(strstr(alpha, "\n| ant, np=32, N=1000 | 44.1 s | \xE2\x80\x94 | 36.75 s | "
                                          "+20.0 | \xE2\x80\x94 | 41.89 s \xE2\x80\x93 46.31 s | "
                                          "**outside** | "));
+    /* np = 128 was not measured and the oracle flags it as an extrapolation
+     * (training range): the flag is its note 1, under the table. */
+    CU_ASSERT_PTR_NOT_NULL(strstr(alpha, "\n| ant, np=128, N=1000 | 1 s | "));
+    CU_ASSERT_PTR_NOT_NULL(strstr(alpha, " | 0 | 1 |\n"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(alpha, "\n1. The model flags this prediction as an "
+                                         "extrapolation"));
     CU_ASSERT_PTR_NULL(strstr(alpha, "## Contents"));
     /* Its opening lines: the oracle gives no calibrated interval and no
      * distance, so the headline is the first target, np = 16 and N = 1000:

@@ -394,21 +394,26 @@ static void interval_legend(page_state *s)
                     "The calibrated 95% PI also covers the model's error when extrapolating, "
                     "measured on the training runs themselves: ");
     md_text(&s->md, r->interval_method ? human_numbers(s, r->interval_method) : "none was made.");
-    md_text(&s->md, " \"Extrapolation\" is the model's own flag (leverage, training range of its "
-                    "inputs); a note \"beyond the trained range\" names every parameter outside "
-                    "the range of the training runs.");
+    md_text(&s->md, " A note \"beyond the trained range\" names every parameter outside the "
+                    "range of the training runs.");
     md_end_paragraph(&s->md);
     md_fold_end(&s->md);
 }
 
-/* The numbers of a prediction's notes ("1, 3"): the model's note and the
- * parameters beyond the trained range, each text numbered once per table. */
+/* The note of a prediction the model flags as an extrapolation. */
+static const char extrapolation_note[] =
+    "The model flags this prediction as an extrapolation (leverage, training range of its "
+    "inputs).";
+
+/* The numbers of a prediction's notes ("1, 3"): the model's note, its
+ * extrapolation flag and the parameters beyond the trained range, each
+ * text numbered once per table. */
 static void notes_cell(page_state *s, md_table *tab, const report_prediction *p,
                        const char **note_texts, size_t *nnotes)
 {
-    const char *texts[] = {p->note, p->beyond};
+    const char *texts[] = {p->note, p->extrapolation ? extrapolation_note : NULL, p->beyond};
     rbuf_clear(&s->tmp);
-    for (size_t i = 0; i < 2 && note_texts; i++)
+    for (size_t i = 0; i < 3 && note_texts; i++)
         if (texts[i] && texts[i][0])
             rbuf_printf(&s->tmp, "%s%zu", s->tmp.len ? ", " : "",
                         note_number(note_texts, nnotes, texts[i]));
@@ -451,13 +456,13 @@ static bool predictions(page_state *s, rbuf *csv)
     static const char *const head[] = {
         "configuration", "estimate", "calibrated 95% PI", "measured", "error (%)",
         "measured vs calibrated 95% PI", "model's 95% PI", "measured vs model's 95% PI",
-        "model's 95% CI", "runs", "extrapolation", "notes"};
+        "model's 95% CI", "runs", "notes"};
     interval_legend(s);
-    const char **note_texts = calloc(2 * r->npreds + 1, sizeof *note_texts);
+    const char **note_texts = calloc(3 * r->npreds + 1, sizeof *note_texts);
     size_t nnotes = 0;
     bool clipped = false;
     md_table tab;
-    md_table_begin(&tab, &s->md, 12, head, "lrrrrlrlrrll");
+    md_table_begin(&tab, &s->md, 11, head, "lrrrrlrlrrl");
     prediction_csv_header(s, csv);
     for (size_t i = 0; i < r->npreds; i++) {
         const report_prediction *p = &r->preds[i];
@@ -479,7 +484,6 @@ static bool predictions(page_state *s, rbuf *csv)
         rbuf_clear(&s->tmp), site_fmt_interval(&s->tmp, p->ci_low, p->ci_high, &clipped);
         md_table_text(&tab, rbuf_str(&s->tmp));
         site_md_cell_count(&tab, tc->nmeasured);
-        md_table_text(&tab, p->extrapolation ? "yes" : "");
         notes_cell(s, &tab, p, note_texts, &nnotes);
         prediction_csv_row(s, p, csv);
     }
@@ -537,8 +541,7 @@ static bool experiment_section(page_state *s)
     if (ok && e->res.rep.npreds + e->res.input.ntrain > 0) {
         /* Folded: three charts per experiment made the page three times
          * as tall as everything else on it (issue 24). */
-        md_heading(&s->md, 3, "Charts");
-        md_fold_begin(&s->md, "Predicted vs measured, errors, scaling");
+        md_fold_begin(&s->md, "Charts: predicted vs measured, errors, scaling");
         ok = campaign_pvm_and_residuals(s, &pred_csv) && campaign_scaling(s);
         md_fold_end(&s->md);
     }
