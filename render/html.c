@@ -30,6 +30,8 @@ typedef struct {
     size_t ntables;
     cmark_node **headings;
     size_t nheadings;
+    cmark_node **folds; /* the page's own <details> lines (is_fold) */
+    size_t nfolds;
     cmark_node *last_heading; /* the heading the walk passed last, outside tables */
     bool oom;
 } page;
@@ -202,8 +204,12 @@ static void add_table(page *p, cmark_node *table)
 
 /* One cell: <th scope="col"> in the header row, <th scope="row"> for the
  * first cell of a body row (the key column), <td> for the others; the
- * column's alignment as a class. */
-static bool put_cell(rbuf *out, cmark_node *cell, bool header, size_t col, uint8_t align)
+ * column's alignment as a class. A body cell carries its column's header
+ * text as data-label (label, plain text, escaped here): on a narrow screen
+ * the stylesheet stacks each row and shows the label before the cell, as
+ * the header row is then hidden. */
+static bool put_cell(rbuf *out, cmark_node *cell, bool header, size_t col, uint8_t align,
+                     const char *label)
 {
     const char *cls = align == 'r' ? " class=\"r\"" : align == 'c' ? " class=\"c\"" : "";
     const char *tag = header || col == 0 ? "th" : "td";
@@ -212,10 +218,35 @@ static bool put_cell(rbuf *out, cmark_node *cell, bool header, size_t col, uint8
         rbuf_puts(out, " scope=\"col\"");
     else if (col == 0)
         rbuf_puts(out, " scope=\"row\"");
+    if (!header && label && label[0]) {
+        rbuf_puts(out, " data-label=\"");
+        esc_html(out, label);
+        rbuf_putc(out, '"');
+    }
     rbuf_printf(out, "%s>", cls);
     bool ok = inline_html(cell, out);
     rbuf_printf(out, "</%s>\n", tag);
     return ok;
+}
+
+/* The plain text of each header cell (the column labels), NUL-separated
+ * in labels, one after another in column order; read before put_cell
+ * moves the header cells' children away. */
+static void header_labels(cmark_node *table, uint16_t ncols, rbuf *labels)
+{
+    cmark_node *row = cmark_node_first_child(table);
+    bool header = row && cmark_gfm_extensions_get_table_row_is_header(row);
+    cmark_node *cell = header ? cmark_node_first_child(row) : NULL;
+    for (size_t col = 0; col < ncols; col++) {
+        rbuf text;
+        rbuf_init(&text);
+        if (cell) {
+            heading_text(cell, &text); /* text and code of any inline node */
+            cell = cmark_node_next(cell);
+        }
+        rbuf_put(labels, rbuf_str(&text), text.len + 1); /* with its NUL */
+        rbuf_free(&text);
+    }
 }
 
 static bool put_table(rbuf *out, const table_ref *t, size_t number)
@@ -223,6 +254,9 @@ static bool put_table(rbuf *out, const table_ref *t, size_t number)
     cmark_node *table = t->node;
     uint16_t ncols = cmark_gfm_extensions_get_table_columns(table);
     uint8_t *align = cmark_gfm_extensions_get_table_alignments(table);
+    rbuf labels;
+    rbuf_init(&labels);
+    header_labels(table, ncols, &labels);
     rbuf_puts(out, "<div class=\"table\"><table>\n<caption>");
     if (t->caption_html)
         rbuf_puts(out, t->caption_html);
@@ -238,14 +272,20 @@ static bool put_table(rbuf *out, const table_ref *t, size_t number)
             rbuf_puts(out, "<tbody>\n"), in_body = true;
         rbuf_puts(out, "<tr>\n");
         size_t col = 0; /* cmark-gfm pads short rows to ncols cells */
+        const char *label = labels.oom ? NULL : rbuf_str(&labels);
         for (cmark_node *cell = cmark_node_first_child(row); cell && col < ncols;
-             cell = cmark_node_next(cell), col++)
-            ok = put_cell(out, cell, header, col, align ? align[col] : 0) && ok;
+             cell = cmark_node_next(cell), col++) {
+            ok = put_cell(out, cell, header, col, align ? align[col] : 0, label) && ok;
+            if (label)
+                label += strlen(label) + 1;
+        }
         rbuf_puts(out, "</tr>\n");
         if (header)
             rbuf_puts(out, "</thead>\n");
     }
     rbuf_puts(out, in_body ? "</tbody>\n</table></div>" : "</table></div>");
+    ok = ok && !labels.oom;
+    rbuf_free(&labels);
     return ok && !out->oom;
 }
 
@@ -261,6 +301,56 @@ static void emit_tables(page *p)
             p->oom = true;
     }
     rbuf_free(&html);
+}
+
+/* ------------------------------------------------------------------ */
+/* Folded sections                                                     */
+
+/* Whether the HTML block n is one that render/markdown.c's md_fold_begin
+ * or md_fold_end wrote: at the top level of the page (a README is quoted,
+ * so its blocks never are), and exactly "<details>\n<summary>TEXT</summary>"
+ * where TEXT holds no markup (md_fold_begin escaped it), or "</details>".
+ * Any other raw HTML stays omitted, as cmark's safe mode makes it. */
+static bool is_fold(cmark_node *n, cmark_node *doc)
+{
+    static const char open[] = "<details>\n<summary>", close[] = "</summary>\n";
+    const char *s = cmark_node_get_literal(n);
+    if (!s || cmark_node_parent(n) != doc)
+        return false;
+    if (strcmp(s, "</details>\n") == 0)
+        return true;
+    size_t len = strlen(s), head = sizeof open - 1, tail = sizeof close - 1;
+    if (len < head + tail || strncmp(s, open, head) != 0 || strcmp(s + len - tail, close) != 0)
+        return false;
+    for (size_t i = head; i < len - tail; i++)
+        if (strchr("<>\n", s[i]))
+            return false;
+    return true;
+}
+
+static void add_fold(page *p, cmark_node *n)
+{
+    cmark_node **fs = realloc(p->folds, (p->nfolds + 1) * sizeof *fs);
+    if (!fs) {
+        p->oom = true;
+        return;
+    }
+    p->folds = fs;
+    p->folds[p->nfolds++] = n;
+}
+
+/* The folds as themselves: custom blocks are written verbatim. */
+static void emit_folds(page *p)
+{
+    for (size_t i = 0; i < p->nfolds; i++) {
+        char *html = strdup(cmark_node_get_literal(p->folds[i]));
+        if (!html) {
+            p->oom = true;
+            continue;
+        }
+        replace_with_html(p->folds[i], html);
+        free(html);
+    }
 }
 
 /* ------------------------------------------------------------------ */
@@ -323,6 +413,8 @@ static void walk(page *p, cmark_node *doc)
             rewrite_md_link(n);
         else if (is_type(n, "table"))
             add_table(p, n);
+        else if (t == CMARK_NODE_HTML_BLOCK && is_fold(n, doc))
+            add_fold(p, n);
     }
     cmark_iter_free(it);
 }
@@ -355,6 +447,7 @@ bool html_from_markdown(const char *md, size_t len, rbuf *out)
      * emit_headings empties. */
     emit_tables(&p);
     emit_headings(&p);
+    emit_folds(&p);
     char *html = cmark_render_html(doc, CMARK_OPT_DEFAULT, NULL);
     cmark_node_free(doc);
     if (html)
@@ -364,5 +457,6 @@ bool html_from_markdown(const char *md, size_t len, rbuf *out)
         free(p.tables[i].caption_html);
     free(p.tables);
     free(p.headings);
+    free(p.folds);
     return html && !p.oom && !out->oom;
 }

@@ -11,7 +11,12 @@
  *     on a phone, not the page), a <caption> (the heading the table stands
  *     under, else "Table N"), <th scope="col"> headers and the first cell
  *     of each body row as <th scope="row"> (the key column), alignment as
- *     class "r" or "c";
+ *     class "r" or "c"; each body cell with its column's header text as
+ *     data-label (escaped), which the stylesheet shows before the cell
+ *     when a narrow screen stacks the rows;
+ *   - folded sections: the "<details><summary>" and "</details>" lines
+ *     that md_fold_begin and md_fold_end (render/markdown.h) write at the
+ *     top level of the page pass through as HTML; no other raw HTML does;
  *   - heading ids as GitHub makes them ("Fit of run 2" -> "fit-of-run-2",
  *     repeats get -1, -2, ...), so #anchors work in both the .md and .html;
  *   - relative links to .md files rewritten to .html everywhere, table

@@ -113,6 +113,22 @@ void md_end_paragraph(rbuf *b)
     rbuf_puts(b, "\n\n");
 }
 
+void md_fold_begin(rbuf *b, const char *summary)
+{
+    rbuf_puts(b, "<details>\n<summary>");
+    rbuf text;
+    rbuf_init(&text);
+    esc_text(&text, summary); /* one line: render/html.c accepts no newline */
+    esc_html(b, rbuf_str(&text));
+    rbuf_free(&text);
+    rbuf_puts(b, "</summary>\n\n");
+}
+
+void md_fold_end(rbuf *b)
+{
+    rbuf_puts(b, "</details>\n\n");
+}
+
 void md_bullet(rbuf *b)
 {
     rbuf_puts(b, "- ");

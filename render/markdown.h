@@ -50,6 +50,14 @@ void md_sanitize(rbuf *b, const char *markdown);
  * ("# Title" becomes "### Title"), below the page's own h1 and h2. */
 void md_quote_markdown(rbuf *b, const char *markdown);
 
+/* A folded section: md_fold_begin writes "<details>" and
+ * "<summary>summary</summary>" (summary is plain text, escaped here) as
+ * an HTML block of its own, md_fold_end "</details>"; the Markdown between
+ * them is rendered as usual and shown when the reader opens the section.
+ * GitHub and render/html.c show it folded; a viewer without raw HTML shows
+ * it open. Only at the top level of a page: not inside a list or quote. */
+void md_fold_begin(rbuf *b, const char *summary);
+void md_fold_end(rbuf *b);
 /* Pipe tables. Begin with the header texts and one alignment letter per
  * column ('l' or 'r'); then give cells left to right, rows wrap after
  * ncols cells; md_table_end finishes a partial row with empty cells. */

@@ -7,9 +7,10 @@ PKGS += fontconfig
 
 # make screenshots: headless Chromium pictures of the index, a campaign, a
 # cluster, the advice and the alerts page at 1280 and 390 px, light and
-# dark, each checked to be a non-blank image of the right scheme, and every
-# one of those pages checked not to overflow horizontally (see
-# tests/site_screenshots.sh). Not part of make check (Chromium is large and
+# dark, each checked to be a non-blank image of the right scheme; then every
+# page of the site measured at both widths: no table cell clipped by its
+# box or the viewport, no page overflowing, scopred-ep at most 10,000 px
+# tall (see tests/site_screenshots.sh). Not part of make check (Chromium is large and
 # slow to start); installs the Debian package chromium when it is missing
 # and we are root.
 SHOT_DIR   := $(B)/screenshots

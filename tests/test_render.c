@@ -241,10 +241,10 @@ static void test_table(void)
     CU_ASSERT_EQUAL(count(html, "<th scope=\"row\""), 2);
     CU_ASSERT_EQUAL(count(html, "</td>"), 4);
     CU_ASSERT_EQUAL(count(html, "<th scope=\"col\" class=\"r\">time (s)</th>"), 1);
-    CU_ASSERT_PTR_NOT_NULL(strstr(html, "<th scope=\"row\">a|b &lt;i&gt;</th>"));
-    CU_ASSERT_PTR_NOT_NULL(strstr(html, "<td class=\"r\">12.5</td>"));
-    CU_ASSERT_PTR_NOT_NULL(strstr(html, "<td><code>np &lt;= 8 || big</code></td>"));
-    CU_ASSERT_PTR_NOT_NULL(strstr(html, "<th scope=\"row\">- x</th>"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(html, "<th scope=\"row\" data-label=\"name\">a|b &lt;i&gt;</th>"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(html, "<td data-label=\"time (s)\" class=\"r\">12.5</td>"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(html, "<td data-label=\"filter\"><code>np &lt;= 8 || big</code></td>"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(html, "<th scope=\"row\" data-label=\"name\">- x</th>"));
     CU_ASSERT_PTR_NOT_NULL(strstr(html, "<p>Before.</p>"));
     CU_ASSERT_PTR_NOT_NULL(strstr(html, "<p>After.</p>"));
     CU_ASSERT_PTR_NOT_NULL(strstr(html, "<caption>Table 1</caption>")); /* no heading above */
@@ -278,6 +278,51 @@ static void test_html_safety(void)
     CU_ASSERT_EQUAL(count(html, "data:text/html"), 0);
     CU_ASSERT_TRUE(count(html, "raw HTML omitted") >= 2);
     free(html);
+}
+
+/* Each body cell carries its column's header text, escaped, for the
+ * stacked rows of a narrow screen; header cells carry none. */
+static void test_table_labels(void)
+{
+    char *html = to_html("| key `k` | a \\| \"b\" & \\<c> | |\n| --- | --: | --- |\n"
+                         "| x | 1 | 2 |\n| y |\n");
+    CU_ASSERT_PTR_NOT_NULL(strstr(html, "<th scope=\"row\" data-label=\"key k\">x</th>"));
+    CU_ASSERT_PTR_NOT_NULL(
+        strstr(html, "<td data-label=\"a | &quot;b&quot; &amp; &lt;c&gt;\" class=\"r\">1</td>"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(html, "<td>2</td>")); /* an empty header: no label */
+    /* The short row is padded; its cells are labelled all the same. */
+    CU_ASSERT_PTR_NOT_NULL(strstr(html, "<th scope=\"row\" data-label=\"key k\">y</th>"));
+    CU_ASSERT_EQUAL(count(html, "data-label="), 4);
+    CU_ASSERT_EQUAL(count(html, "<th scope=\"col\" data-label"), 0);
+    free(html);
+}
+
+/* md_fold_begin/md_fold_end make a <details> section, its summary
+ * escaped; hand-written <details> (a README's, or any other raw HTML) stays
+ * omitted, at the top level or quoted. */
+static void test_folds(void)
+{
+    rbuf md;
+    rbuf_init(&md);
+    md_fold_begin(&md, "Notes <b>&\nmore");
+    md_text(&md, "inside *text*");
+    md_end_paragraph(&md);
+    md_fold_end(&md);
+    rbuf_puts(&md, "<details>\n<summary>x</summary><script>alert(1)</script>\n\n"
+                   "<details open>\n<summary>y</summary>\n\n"
+                   "> <details>\n> <summary>q</summary>\n\n");
+    char *html = to_html(rbuf_str(&md));
+    CU_ASSERT_PTR_NOT_NULL(
+        strstr(html, "<details>\n<summary>Notes &lt;b&gt;&amp; more</summary>\n<p>inside "
+                     "*text*</p>"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(html, "</details>"));
+    CU_ASSERT_EQUAL(count(html, "<details"), 1);
+    CU_ASSERT_EQUAL(count(html, "</details>"), 1);
+    CU_ASSERT_EQUAL(count(html, "<summary"), 1);
+    CU_ASSERT_EQUAL(count(html, "<script"), 0);
+    CU_ASSERT_TRUE(count(html, "raw HTML omitted") >= 3);
+    free(html);
+    rbuf_free(&md);
 }
 
 static void test_links_and_ids(void)
@@ -634,6 +679,8 @@ int main(void)
         {"pipe tables to HTML", test_table},
         {"numbers for pages: no e-notation", test_numtext},
         {"raw HTML and dangerous URLs are inert", test_html_safety},
+        {"table cells labelled with their column", test_table_labels},
+        {"folded sections, and only the page's own", test_folds},
         {"heading ids and .md links", test_links_and_ids},
         {"a README cannot swallow the page", test_quote_isolates_readme},
         {"a README is inert in any Markdown viewer", test_sanitize_readme},

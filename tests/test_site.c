@@ -312,15 +312,30 @@ static void test_alerts_and_feed(void)
 
 /* The campaign summary, from the oracle's construction: per cluster and N
  * the measured targets are np = 16 (error 0), 32 (+20%, outside its +-5%
- * PI) and 64 (0): 12 held-out configurations, mean |error| 80/12 = 6.667%,
- * max 20%, 8 of 12 inside the PI. One experiment: no table of contents. */
+ * PI) and 64 (0): 12 held-out configurations, median |error| 0 (8 zeros
+ * and 4 twenties: the 6th and 7th smallest are 0), max 20%, no calibrated
+ * interval, 8 of 12 inside the model's PI. One experiment: no table of
+ * contents. The page opens with the summary; the README is folded. */
 static void test_campaign_summary(void)
 {
     char *alpha = read_in("site1", "campaigns/alpha/index.md");
     CU_ASSERT_PTR_NOT_NULL_FATAL(alpha);
     CU_ASSERT_PTR_NOT_NULL(strstr(alpha, "\n## Summary\n"));
-    CU_ASSERT_PTR_NOT_NULL(strstr(alpha, "\n| [scale](#experiment-scale) | scopred | 12 | 6.667 | "
-                                         "20 | 8 of 12 |\n"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(alpha, "\n| [scale](#experiment-scale) | scopred | uncertain | "
+                                         "12 | 0 | 20 | \xE2\x80\x94 (no intervals) | 8 of 12 |\n"));
+    /* The predictions table, key columns first: np = 32 at ant measured
+     * 36.75 s (the mean of its runs), estimated 1.2 times that, 44.1 s,
+     * PI +-5% 41.895 to 46.305 s: +20% and outside the model's PI; no
+     * calibrated interval to be inside of. */
+    CU_ASSERT_PTR_NOT_NULL(strstr(alpha, "\n| ant, np=32, N=1000 | 44.1 s | \xE2\x80\x94 | 36.75 s | "
+                                         "+20.0 | \xE2\x80\x94 | 41.89 s \xE2\x80\x93 46.31 s | "
+                                         "**outside** | "));
+    /* np = 128 was not measured and the oracle flags it as an extrapolation
+     * (training range): the flag is its note 1, under the table. */
+    CU_ASSERT_PTR_NOT_NULL(strstr(alpha, "\n| ant, np=128, N=1000 | 1 s | "));
+    CU_ASSERT_PTR_NOT_NULL(strstr(alpha, " | 0 | 1 |\n"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(alpha, "\n1. The model flags this prediction as an "
+                                         "extrapolation"));
     CU_ASSERT_PTR_NULL(strstr(alpha, "## Contents"));
     /* Its opening lines: the oracle gives no calibrated interval and no
      * distance, so the headline is the first target, np = 16 and N = 1000:
@@ -328,14 +343,25 @@ static void test_campaign_summary(void)
      * 64.125 s (1 min 4 s) to 70.875 s (1 min 11 s). */
     const char *head = strstr(alpha, "- **Headline prediction:** scale at ant, np=16, N=1000: ");
     CU_ASSERT_PTR_NOT_NULL(head);
-    CU_ASSERT_PTR_NOT_NULL(head ? strstr(head, "the model's own 95% PI 1 min 4 s \xE2\x80\x93 "
-                                               "1 min 11 s; measured ") : NULL);
+    CU_ASSERT_PTR_NOT_NULL(head ? strstr(head, "model's 95% PI 1 min 4 s \xE2\x80\x93 "
+                                               "1 min 11 s; measured 1 min 8 s.\n") : NULL);
     CU_ASSERT_PTR_NOT_NULL(strstr(alpha, "- **Verdict:** "));
     CU_ASSERT_PTR_NOT_NULL(strstr(alpha, "- **Best model on the held-out runs:** "));
     /* The summary comes before the README and the experiment. */
     const char *sum = strstr(alpha, "## Summary"), *desc = strstr(alpha, "## Description");
     CU_ASSERT_TRUE(sum && desc && sum < desc);
+    CU_ASSERT_PTR_NOT_NULL(desc ? strstr(desc, "## Description\n\n<details>\n<summary>The "
+                                               "campaign&#39;s README.md</summary>\n\n> ")
+                                : NULL);
     free(alpha);
+    /* In the HTML, the summary is the first section, the README closed. */
+    char *html = read_in("site1", "campaigns/alpha/index.html");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(html);
+    const char *h2 = strstr(html, "<h2");
+    CU_ASSERT_TRUE(h2 && strncmp(h2, "<h2 id=\"summary\">", 17) == 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(html, "<details>\n<summary>The campaign&#39;s README.md</summary>"));
+    CU_ASSERT_EQUAL(count(html, "<details open"), 0);
+    free(html);
 }
 
 /* --base-url makes the feed's links absolute; an alert missing from the
@@ -887,7 +913,9 @@ static void test_multicore_error_summary(void)
     CU_ASSERT_TRUE(table_end && table_end > strstr(md->bytes, "### Error summary"));
     CU_ASSERT_PTR_NOT_NULL(strstr(html->bytes, "<a href=\"fit-error-summary.csv\">"));
     /* The archive string is escaped, pipe and all. */
-    CU_ASSERT_PTR_NOT_NULL(strstr(html->bytes, "<td>d:1|&lt;b&gt;x&lt;/b&gt;, y</td>"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(html->bytes, "<th scope=\"row\" data-label=\"configuration\">"
+                                               "ant, dataset=d:1|&lt;b&gt;x&lt;/b&gt;, y, np=1, "
+                                               "nodes=1, ppn=1</th>"));
     /* The per-group stats left the goodness-of-fit table; the overall ones stay. */
     static const char *const grouped[] = {"err_mean:", "err_min:", "err_max:", "err_n:"};
     for (size_t i = 0; i < 4; i++) {

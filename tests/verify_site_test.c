@@ -165,6 +165,44 @@ static void test_e_notation_fails(void)
 /* ------------------------------------------------------------------ */
 /* The embedded site                                                   */
 
+/* A headline given in seconds ("...PI A s – B s; measured C s"): whether
+ * C lies in [A, B], read back with sscanf; false when not in seconds. */
+static bool headline_in_seconds(const char *line, bool *inside)
+{
+    const char *pi = strstr(line, "95% PI ");
+    double a, b, c;
+    char dash[8];
+    if (!pi || sscanf(pi, "95%% PI %lf s %7s %lf s; measured %lf s", &a, dash, &b, &c) != 4)
+        return false;
+    *inside = c >= a && c <= b;
+    return true;
+}
+
+/* Every campaign of the embedded site whose headline prediction missed
+ * its interval says so, and no other does: the interval and the
+ * measurement are read back from the line itself, in seconds. */
+static void check_headline_misses(const char *dir)
+{
+    static const char *const camps[] = {"mgbench-strip", "mgbench16-block", "scopred-ep",
+                                        "smpi-heldout", "smpi-strip", "smpi-block"};
+    size_t misses = 0, hits = 0;
+    for (size_t i = 0; i < sizeof camps / sizeof camps[0]; i++) {
+        char path[4400];
+        snprintf(path, sizeof path, "%s/campaigns/%s/index.md", dir, camps[i]);
+        char *md = testutil_read_file(path);
+        const char *line = md ? strstr(md, "- **Headline prediction:** ") : NULL;
+        bool inside = false;
+        if (line && headline_in_seconds(line, &inside)) {
+            const char *end = strchr(line, '\n');
+            const char *flag = strstr(line, "**a miss, outside its interval.**");
+            CU_ASSERT_EQUAL(flag != NULL && flag < end, !inside);
+            misses += !inside, hits += inside;
+        }
+        free(md);
+    }
+    CU_ASSERT_TRUE(misses > 0 && hits > 0); /* both kinds were checked */
+}
+
 static void test_embedded_site(void)
 {
     char *out = NULL;
@@ -200,6 +238,7 @@ static void test_embedded_site(void)
                                                       "- [Description](#description)\n")
                                      : NULL);
     free(multicore);
+    check_headline_misses(dir);
 
     /* Edit one table cell of the front page back to the raw .md link. */
     char path[4300];

@@ -1,10 +1,15 @@
 /*
- * site_campaign.c — one page per campaign: its README, then per
- * experiment the fitted equation, coefficients, goodness of fit,
- * diagnostics, the predictions table, a multicore experiment's error
- * summary (gen/site/site_campaign_errors.c) and three charts, each table and
- * chart with its CSV. An experiment whose fit failed shows the error and
- * the page goes on; a campaign left out for problems shows them.
+ * site_campaign.c — one page per campaign: its summary first (verdict,
+ * best model, headline prediction, one row per experiment), its README,
+ * then per experiment the predictions table (key columns first), the
+ * fitted equation, coefficients, goodness of fit and diagnostics, a
+ * multicore experiment's error summary (gen/site/site_campaign_errors.c),
+ * the model comparison and three charts, each table and chart with its
+ * CSV. What most readers skip is folded in a closed <details>
+ * (render/markdown.h md_fold_begin): the README, the method texts, the fit
+ * details, the charts and the models that do not apply. An experiment
+ * whose fit failed shows the error and the page goes on; a campaign left
+ * out for problems shows them.
  */
 #include "gen/site/site_pages.h"
 
@@ -78,46 +83,21 @@ static void contents(page_state *s)
     md_end_list(&s->md);
 }
 
-/* What the experiments measured about themselves, one row each: the
- * reader's first question (how good are these predictions?) answered
- * before the details. The calibration work adds its verdict (which model
- * predicts this campaign best, with a calibrated interval) to this section;
- * until then it states measured accuracy only, no verdict. */
-static void summary(page_state *s)
+/* The reader's first questions answered before any detail: the verdict,
+ * the best model, the headline prediction (site_campaign_summary.c) and
+ * one row per experiment. */
+static bool summary(page_state *s)
 {
-    const site_campaign *sc = s->sc;
-    if (sc->nexps == 0)
-        return;
+    if (s->sc->nexps == 0)
+        return true;
     md_heading(&s->md, 2, "Summary");
     campaign_summary_lead(s);
-    static const char *const head[] = {"experiment", "model", "held-out configurations",
-                                       "mean |error| (%)", "max |error| (%)",
-                                       "measured inside 95% PI"};
-    md_table t;
-    md_table_begin(&t, &s->md, 6, head, "llrrrr");
-    rbuf cell;
-    rbuf_init(&cell);
-    for (size_t i = 0; i < sc->nexps; i++) {
-        const site_experiment *e = &sc->exps[i];
-        site_accuracy a = {0};
-        site_accuracy_add(&a, e);
-        rbuf_clear(&cell), rbuf_clear(&s->tmp);
-        rbuf_printf(&s->tmp, "#%s", e->anchor);
-        md_link(&cell, e->info->name, rbuf_str(&s->tmp));
-        md_table_markdown(&t, rbuf_str(&cell));
-        md_table_text(&t, e->res.ok ? e->info->model : "fit failed");
-        site_md_cell_count(&t, a.held_out);
-        site_md_cell_number(&t, a.held_out ? a.sum_abs / (double)a.held_out : NAN);
-        site_md_cell_number(&t, a.held_out ? a.max_abs : NAN);
-        rbuf_clear(&cell);
-        site_inside_count(&cell, a.inside, a.with_interval);
-        md_table_text(&t, rbuf_str(&cell));
-    }
-    md_table_end(&t);
-    rbuf_free(&cell);
+    return campaign_summary_table(s);
 }
 
-static void page_header(page_state *s)
+/* The page's head: what was run, the summary, then the contents and the
+ * README, folded (it can be long; the summary is what most readers want). */
+static bool page_header(page_state *s)
 {
     const site_campaign *sc = s->sc;
     md_link(&s->md, "perfcast", "../../index.md");
@@ -128,7 +108,7 @@ static void page_header(page_state *s)
     rbuf_printf(&s->tmp, "Campaign %s", sc->name);
     md_heading(&s->md, 1, rbuf_str(&s->tmp));
     if (!sc->camp)
-        return;
+        return true;
     rbuf_clear(&s->tmp);
     rbuf_printf(&s->tmp, "%zu runs, %zu measured; %zu experiments; newest run: %s. Clusters: ",
                 sc->camp->runs.nrows, sc->nmeasured, sc->nexps,
@@ -147,13 +127,17 @@ static void page_header(page_state *s)
     md_end_paragraph(&s->md);
     md_text(&s->md, site_conventions);
     md_end_paragraph(&s->md);
+    bool ok = summary(s);
     contents(s);
-    summary(s);
     md_heading(&s->md, 2, "Description");
-    if (sc->camp->readme)
+    if (sc->camp->readme) {
+        md_fold_begin(&s->md, "The campaign's README.md");
         md_quote_markdown(&s->md, sc->camp->readme);
-    else
+        md_fold_end(&s->md);
+    } else {
         md_text(&s->md, "(no README.md)"), md_end_paragraph(&s->md);
+    }
+    return ok;
 }
 
 static void filter_line(page_state *s, const char *what, const char *filter, size_t n,
@@ -330,17 +314,17 @@ static void equation(page_state *s)
 /* ------------------------------------------------------------------ */
 /* Predictions table                                                   */
 
-/* Whether the measured mean lies in the prediction interval, for people. */
-static void pi_verdict(md_table *t, const report_prediction *p, const target_config *tc)
+/* Whether the measured mean lies in the interval [lo, hi], for people; a
+ * miss in bold and in words. */
+static void interval_verdict(md_table *t, double lo, double hi, const target_config *tc)
 {
-    if (!isfinite(p->pi_low) || !isfinite(p->pi_high) || !isfinite(tc->measured)) {
+    if (!isfinite(lo) || !isfinite(hi) || !tc->nmeasured || !isfinite(tc->measured)) {
         md_table_text(t, "\xE2\x80\x94");
         return;
     }
-    bool inside = tc->measured >= p->pi_low && tc->measured <= p->pi_high;
     rbuf cell;
     rbuf_init(&cell);
-    if (inside)
+    if (tc->measured >= lo && tc->measured <= hi)
         md_text(&cell, "inside");
     else
         md_strong(&cell, "outside");
@@ -357,14 +341,6 @@ static size_t note_number(const char **notes, size_t *nnotes, const char *note)
             return i + 1;
     notes[(*nnotes)++] = note;
     return *nnotes;
-}
-
-static bool any_note(const report *r)
-{
-    for (size_t i = 0; i < r->npreds; i++)
-        if (r->preds[i].note && r->preds[i].note[0])
-            return true;
-    return false;
 }
 
 static void prediction_csv_header(page_state *s, rbuf *csv)
@@ -407,90 +383,108 @@ static void prediction_csv_row(page_state *s, const report_prediction *p, rbuf *
     rbuf_putc(csv, '\n');
 }
 
-/* Which interval is which, and how the calibrated one was made. */
+/* Which interval is which, and how the calibrated one was made: folded,
+ * the table's labels say enough to read it. */
 static void interval_legend(page_state *s)
 {
     const report *r = &s->e->res.rep;
-    md_text(&s->md, "The 95% CI and 95% PI are the model's own (for ScoPred the textbook "
-                    "Student-t intervals of the paper); they assume the model is right. The "
-                    "calibrated 95% PI also covers the model's error when extrapolating, measured "
-                    "on the training runs themselves: ");
+    md_fold_begin(&s->md, "How the intervals are made");
+    md_text(&s->md, "The model's 95% CI and model's 95% PI are the model's own (for ScoPred the "
+                    "textbook Student-t intervals of the paper); they assume the model is right. "
+                    "The calibrated 95% PI also covers the model's error when extrapolating, "
+                    "measured on the training runs themselves: ");
     md_text(&s->md, r->interval_method ? human_numbers(s, r->interval_method) : "none was made.");
-    md_text(&s->md, " \"Extrapolation\" is the model's own flag (leverage, training range of its "
-                    "inputs); \"beyond trained range\" names every parameter outside the range "
-                    "of the training runs.");
+    md_text(&s->md, " A note \"beyond the trained range\" names every parameter outside the "
+                    "range of the training runs.");
     md_end_paragraph(&s->md);
+    md_fold_end(&s->md);
 }
 
+/* The note of a prediction the model flags as an extrapolation. */
+static const char extrapolation_note[] =
+    "The model flags this prediction as an extrapolation (leverage, training range of its "
+    "inputs).";
+
+/* The numbers of a prediction's notes ("1, 3"): the model's note, its
+ * extrapolation flag and the parameters beyond the trained range, each
+ * text numbered once per table. */
+static void notes_cell(page_state *s, md_table *tab, const report_prediction *p,
+                       const char **note_texts, size_t *nnotes)
+{
+    const char *texts[] = {p->note, p->extrapolation ? extrapolation_note : NULL, p->beyond};
+    rbuf_clear(&s->tmp);
+    for (size_t i = 0; i < 3 && note_texts; i++)
+        if (texts[i] && texts[i][0])
+            rbuf_printf(&s->tmp, "%s%zu", s->tmp.len ? ", " : "",
+                        note_number(note_texts, nnotes, texts[i]));
+    md_table_text(tab, rbuf_str(&s->tmp));
+}
+
+/* The numbered notes under the predictions table. */
+static void notes_list(page_state *s, const report_prediction *preds, size_t npreds,
+                       const char **note_texts, size_t nnotes)
+{
+    if (!nnotes)
+        return;
+    md_text(&s->md, "Notes:");
+    md_end_paragraph(&s->md);
+    for (size_t i = 0; i < nnotes; i++) {
+        bool beyond = false; /* a beyond-range text gets its heading words */
+        for (size_t k = 0; k < npreds && !beyond; k++)
+            beyond = preds[k].beyond == note_texts[i];
+        md_numbered(&s->md, i + 1);
+        md_text(&s->md, beyond ? "Beyond the trained range: " : "");
+        md_text(&s->md, human_numbers(s, note_texts[i]));
+        md_end_item(&s->md);
+    }
+    md_end_list(&s->md);
+}
+
+/* The predictions table: the key columns first (the configuration in
+ * words, estimate, calibrated 95% PI, measured, error, whether the
+ * measurement lies in the calibrated PI), then the model's own intervals
+ * and the rest; long texts become numbered notes under the table. */
 static bool predictions(page_state *s, rbuf *csv)
 {
     const report *r = &s->e->res.rep;
-    const table *t = &s->sc->camp->runs;
     md_heading(&s->md, 3, "Predictions");
     if (r->npreds == 0) {
         md_text(&s->md, "This experiment has no target configurations.");
         md_end_paragraph(&s->md);
         return true;
     }
-    bool notes = any_note(r);
-    size_t ncols = s->e->nshown + 10 + notes;
-    const char **head = malloc(ncols * sizeof *head);
-    char *align = malloc(ncols + 1);
-    if (!head || !align) {
-        free(head);
-        free(align);
-        return false;
-    }
-    size_t k = 0;
-    for (size_t i = 0; i < s->e->nshown; i++) {
-        align[k] = t->cols[s->e->shown[i]].kind == COL_NUMBER ? 'r' : 'l';
-        head[k++] = t->cols[s->e->shown[i]].name;
-    }
-    static const char *const fixed[] = {"estimate", "95% CI", "95% PI", "calibrated 95% PI",
-                                        "measured", "runs", "error (%)", "measured vs PI",
-                                        "extrapolation", "beyond trained range", "note"};
-    for (size_t i = 0; i < 10 + (size_t)notes; i++) {
-        align[k] = i < 7 ? 'r' : 'l';
-        head[k++] = fixed[i];
-    }
-    align[k] = '\0';
+    static const char *const head[] = {
+        "configuration", "estimate", "calibrated 95% PI", "measured", "error (%)",
+        "measured vs calibrated 95% PI", "model's 95% PI", "measured vs model's 95% PI",
+        "model's 95% CI", "runs", "notes"};
     interval_legend(s);
-    const char **note_texts = calloc(r->npreds + 1, sizeof *note_texts);
+    const char **note_texts = calloc(3 * r->npreds + 1, sizeof *note_texts);
     size_t nnotes = 0;
     bool clipped = false;
     md_table tab;
-    md_table_begin(&tab, &s->md, ncols, head, align);
+    md_table_begin(&tab, &s->md, 11, head, "lrrrrlrlrrl");
     prediction_csv_header(s, csv);
     for (size_t i = 0; i < r->npreds; i++) {
         const report_prediction *p = &r->preds[i];
         if (p->config >= s->e->res.input.ntargets)
             continue;
         const target_config *tc = &s->e->res.input.targets[p->config];
-        for (size_t c = 0; c < s->e->nshown; c++) {
-            rbuf_clear(&s->tmp);
-            site_cell_text(t, tc->rows[0], s->e->shown[c], &s->tmp);
-            md_table_text(&tab, rbuf_str(&s->tmp));
-        }
+        rbuf_clear(&s->tmp);
+        site_config_label(s->e, tc->rows[0], true, -1, &s->tmp);
+        md_table_text(&tab, rbuf_str(&s->tmp));
         site_md_cell_duration(&tab, p->estimate);
-        rbuf_clear(&s->tmp), site_fmt_interval(&s->tmp, p->ci_low, p->ci_high, &clipped);
-        md_table_text(&tab, rbuf_str(&s->tmp));
-        rbuf_clear(&s->tmp), site_fmt_interval(&s->tmp, p->pi_low, p->pi_high, &clipped);
-        md_table_text(&tab, rbuf_str(&s->tmp));
         rbuf_clear(&s->tmp), site_fmt_interval(&s->tmp, p->cal_low, p->cal_high, &clipped);
         md_table_text(&tab, rbuf_str(&s->tmp));
-        site_md_cell_duration(&tab, tc->measured);
-        site_md_cell_count(&tab, tc->nmeasured);
+        site_md_cell_duration(&tab, tc->nmeasured ? tc->measured : NAN);
         site_md_cell_pct(&tab, tc->error_pct);
-        pi_verdict(&tab, p, tc);
-        md_table_text(&tab, p->extrapolation ? "yes" : "");
-        md_table_text(&tab, human_numbers(s, p->beyond));
-        if (notes && p->note && p->note[0] && note_texts) {
-            rbuf_clear(&s->tmp);
-            rbuf_printf(&s->tmp, "%zu", note_number(note_texts, &nnotes, p->note));
-            md_table_text(&tab, rbuf_str(&s->tmp));
-        } else if (notes) {
-            md_table_text(&tab, "");
-        }
+        interval_verdict(&tab, p->cal_low, p->cal_high, tc);
+        rbuf_clear(&s->tmp), site_fmt_interval(&s->tmp, p->pi_low, p->pi_high, &clipped);
+        md_table_text(&tab, rbuf_str(&s->tmp));
+        interval_verdict(&tab, p->pi_low, p->pi_high, tc);
+        rbuf_clear(&s->tmp), site_fmt_interval(&s->tmp, p->ci_low, p->ci_high, &clipped);
+        md_table_text(&tab, rbuf_str(&s->tmp));
+        site_md_cell_count(&tab, tc->nmeasured);
+        notes_cell(s, &tab, p, note_texts, &nnotes);
         prediction_csv_row(s, p, csv);
     }
     md_table_end(&tab);
@@ -498,23 +492,12 @@ static bool predictions(page_state *s, rbuf *csv)
         md_text(&s->md, site_clip_note);
         md_end_paragraph(&s->md);
     }
-    if (nnotes) {
-        md_text(&s->md, "Notes:");
-        md_end_paragraph(&s->md);
-        for (size_t i = 0; i < nnotes; i++) {
-            md_numbered(&s->md, i + 1);
-            md_text(&s->md, human_numbers(s, note_texts[i]));
-            md_end_item(&s->md);
-        }
-        md_end_list(&s->md);
-    }
+    notes_list(s, r->preds, r->npreds, note_texts, nnotes);
     bool ok = note_texts != NULL;
     free(note_texts);
     const char *name = campaign_file_name(s, "predictions.csv");
     site_md_data_link(&s->md, name);
     ok = campaign_write_csv(s, name, csv) && ok;
-    free(head);
-    free(align);
     return ok;
 }
 
@@ -544,16 +527,23 @@ static bool experiment_section(page_state *s)
         md_end_paragraph(&s->md);
         return true;
     }
-    equation(s);
     rbuf pred_csv;
     rbuf_init(&pred_csv);
-    bool ok = coefficients(s) && statistics(s);
-    bullet_list(s, "Diagnostics", s->e->res.rep.diagnostics, s->e->res.rep.ndiagnostics);
     bullet_list(s, "Warnings", s->e->res.rep.warnings, s->e->res.rep.nwarnings);
-    ok = ok && predictions(s, &pred_csv) && campaign_error_summary(s) && campaign_comparison(s);
+    bool ok = predictions(s, &pred_csv);
+    /* What the predictions rest on, folded: most readers stop at them. */
+    md_fold_begin(&s->md, "The fit: equation, coefficients, goodness of fit, diagnostics");
+    equation(s);
+    ok = ok && coefficients(s) && statistics(s);
+    bullet_list(s, "Diagnostics", s->e->res.rep.diagnostics, s->e->res.rep.ndiagnostics);
+    md_fold_end(&s->md);
+    ok = ok && campaign_error_summary(s) && campaign_comparison(s);
     if (ok && e->res.rep.npreds + e->res.input.ntrain > 0) {
-        md_heading(&s->md, 3, "Charts");
+        /* Folded: three charts per experiment made the page three times
+         * as tall as everything else on it (issue 24). */
+        md_fold_begin(&s->md, "Charts: predicted vs measured, errors, scaling");
         ok = campaign_pvm_and_residuals(s, &pred_csv) && campaign_scaling(s);
+        md_fold_end(&s->md);
     }
     rbuf_free(&pred_csv);
     return ok;
@@ -620,8 +610,7 @@ bool site_write_campaign(site_ctx *c, size_t campaign)
     page_state s = {.c = c, .d = c->data, .sc = sc, .dir = rbuf_str(&dir)};
     rbuf_init(&s.base), rbuf_init(&s.md), rbuf_init(&s.tmp), rbuf_init(&s.name);
     rbuf_init(&s.human);
-    page_header(&s);
-    bool ok = true;
+    bool ok = page_header(&s);
     if (sc->nproblems)
         problems_section(&s);
     for (size_t i = 0; ok && i < sc->nexps; i++) {

@@ -12,4 +12,10 @@
  * (gen/site/site_campaign_summary.c). */
 void campaign_summary_lead(page_state *s);
 
+/* The Summary's table, one row per experiment: its verdict, and on its
+ * held-out targets the median and max |error|, how many measurements its
+ * calibrated 95% PI and its model's 95% PI hold. False only when out of
+ * memory. */
+bool campaign_summary_table(page_state *s);
+
 #endif

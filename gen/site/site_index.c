@@ -175,7 +175,7 @@ static bool accuracy_section(site_ctx *c, rbuf *md)
                 "the mean of their repetitions.");
     md_end_paragraph(md);
     static const char *const head[] = {"model", "experiments", "fitted", "held-out configurations",
-                                       "mean |error| (%)", "max |error| (%)", "measured inside 95% PI",
+                                       "mean |error| (%)", "max |error| (%)", "inside model's 95% PI",
                                        "inside calibrated 95% PI"};
     md_table t;
     md_table_begin(&t, md, 8, head, "lrrrrrrr");
