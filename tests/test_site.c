@@ -327,12 +327,12 @@ static void test_campaign_summary(void)
      * 36.75 s (the mean of its runs), estimated 1.2 times that, 44.1 s,
      * PI +-5% 41.895 to 46.305 s: +20% and outside the model's PI; no
      * calibrated interval to be inside of. */
-    CU_ASSERT_PTR_NOT_NULL(strstr(alpha, "\n| ant, np=32, N=1000 | 44.1 s | \xE2\x80\x94 | 36.75 s | "
+    CU_ASSERT_PTR_NOT_NULL(strstr(alpha, "\n| 32 processes, N=1000 on ant | 44.1 s | \xE2\x80\x94 | 36.75 s | "
                                          "+20.0 | \xE2\x80\x94 | 41.89 s \xE2\x80\x93 46.31 s | "
                                          "**outside** | "));
     /* np = 128 was not measured and the oracle flags it as an extrapolation
      * (training range): the flag is its note 1, under the table. */
-    CU_ASSERT_PTR_NOT_NULL(strstr(alpha, "\n| ant, np=128, N=1000 | 1 s | "));
+    CU_ASSERT_PTR_NOT_NULL(strstr(alpha, "\n| 128 processes, N=1000 on ant | 1 s | "));
     CU_ASSERT_PTR_NOT_NULL(strstr(alpha, " | 0 | 1 |\n"));
     CU_ASSERT_PTR_NOT_NULL(strstr(alpha, "\n1. The model flags this prediction as an "
                                          "extrapolation"));
@@ -341,7 +341,7 @@ static void test_campaign_summary(void)
      * distance, so the headline is the first target, np = 16 and N = 1000:
      * estimate = measured = (68.175 + 66.825) / 2 = 67.5 s, PI +-5%:
      * 64.125 s (1 min 4 s) to 70.875 s (1 min 11 s). */
-    const char *head = strstr(alpha, "- **Headline prediction:** scale at ant, np=16, N=1000: ");
+    const char *head = strstr(alpha, "- **Headline prediction:** scale, 16 processes, N=1000 on ant: ");
     CU_ASSERT_PTR_NOT_NULL(head);
     CU_ASSERT_PTR_NOT_NULL(head ? strstr(head, "model's 95% PI 1 min 4 s \xE2\x80\x93 "
                                                "1 min 11 s; measured 1 min 8 s.\n") : NULL);
@@ -914,8 +914,8 @@ static void test_multicore_error_summary(void)
     CU_ASSERT_PTR_NOT_NULL(strstr(html->bytes, "<a href=\"fit-error-summary.csv\">"));
     /* The archive string is escaped, pipe and all. */
     CU_ASSERT_PTR_NOT_NULL(strstr(html->bytes, "<th scope=\"row\" data-label=\"configuration\">"
-                                               "ant, dataset=d:1|&lt;b&gt;x&lt;/b&gt;, y, np=1, "
-                                               "nodes=1, ppn=1</th>"));
+                                               "1 process, dataset=d:1|&lt;b&gt;x&lt;/b&gt;, y "
+                                               "on ant</th>"));
     /* The per-group stats left the goodness-of-fit table; the overall ones stay. */
     static const char *const grouped[] = {"err_mean:", "err_min:", "err_max:", "err_n:"};
     for (size_t i = 0; i < 4; i++) {

@@ -470,7 +470,7 @@ static bool predictions(page_state *s, rbuf *csv)
             continue;
         const target_config *tc = &s->e->res.input.targets[p->config];
         rbuf_clear(&s->tmp);
-        site_config_label(s->e, tc->rows[0], true, -1, &s->tmp);
+        site_config_words(s->e, tc->rows[0], &s->tmp);
         md_table_text(&tab, rbuf_str(&s->tmp));
         site_md_cell_duration(&tab, p->estimate);
         rbuf_clear(&s->tmp), site_fmt_interval(&s->tmp, p->cal_low, p->cal_high, &clipped);

@@ -88,8 +88,8 @@ static void headline_line(page_state *s)
     md_bullet(&s->md);
     md_strong(&s->md, "Headline prediction:");
     rbuf_clear(&s->tmp);
-    rbuf_printf(&s->tmp, " %s at ", e->info->name);
-    site_config_label(e, tc->rows[0], true, -1, &s->tmp);
+    rbuf_printf(&s->tmp, " %s, ", e->info->name);
+    site_config_words(e, tc->rows[0], &s->tmp);
     rbuf_puts(&s->tmp, ": ");
     value_text(e, p->estimate, &s->tmp);
     rbuf_printf(&s->tmp, ", %s 95%% PI ", calibrated ? "calibrated" : "model's");

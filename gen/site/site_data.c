@@ -36,6 +36,15 @@ void site_config_label(const site_experiment *e, size_t row, bool with_cluster, 
                        out);
 }
 
+void site_config_words(const site_experiment *e, size_t row, rbuf *out)
+{
+    size_t before = out->len;
+    site_columns_words(e->res.input.camp, e->shown, e->nshown, row, -1,
+                       SITE_WORDS_CLUSTER | SITE_WORDS_PROCESSES, out);
+    if (out->len == before)
+        rbuf_puts(out, "all runs");
+}
+
 void site_series_label(const site_experiment *e, size_t row, rbuf *out)
 {
     const table *t = &e->res.input.camp->runs;

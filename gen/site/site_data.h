@@ -137,6 +137,12 @@ double site_response(const site_experiment *e, size_t row);
 void site_config_label(const site_experiment *e, size_t row, bool with_cluster, int skip,
                        rbuf *out);
 
+/* The row's configuration for people, cluster included
+ * (site_columns_words over the experiment's shown columns): "4×4 grid,
+ * 4096² mesh, 16 processes, 32.2 MB per process on dev-16core". Pages
+ * use it; CSV files and keys keep site_config_label. */
+void site_config_words(const site_experiment *e, size_t row, rbuf *out);
+
 /* The series of a row on a chart against x: the shown columns that vary,
  * without x itself and, when x counts processes, without the other
  * process counts (P, Q of an np follow from it); "all runs" when none. */
