@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "gen/base/config_index.h"
+#include "gen/ingest/run_conditions.h"
 #include "render/buf.h"
 
 /* Thresholds of verdict.h, in one place. */
@@ -93,19 +94,10 @@ static bool held_out_evidence(const experiment_result *res, evidence *ev)
     return true;
 }
 
-/* Processes per node above the cluster's cores (ppn, else np on one node). */
+/* A run the verdict warns about (gen/ingest/run_conditions.h). */
 static bool oversubscribed(const experiment_input *in, size_t row)
 {
-    const table *t = &in->camp->runs;
-    int cc = table_find(t, "cluster"), pc = table_find(t, "ppn");
-    if (!in->arch || cc < 0 || pc < 0)
-        return false;
-    const char *name = table_text(t, row, (size_t)cc);
-    double ppn = table_number(t, row, (size_t)pc);
-    for (size_t i = 0; name && i < in->arch->nclusters; i++)
-        if (strcmp(in->arch->clusters[i].name, name) == 0)
-            return ppn > in->arch->clusters[i].cores_per_node;
-    return false;
+    return in->arch && run_oversubscribed(in->arch, in->camp, row);
 }
 
 /* Training configurations, their largest repetition spread, and the runs
