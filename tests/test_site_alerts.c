@@ -294,6 +294,10 @@ static void test_embedded_archive(void)
     csv_doc a;
     CU_ASSERT_TRUE_FATAL(testutil_csv_load(path, &a));
     CU_ASSERT_EQUAL(logged, (long)a.nrows - 1);
+    char *index = site_file(dir, "index.md"), want[64];
+    snprintf(want, sizeof want, "[%zu open alerts (", a.nrows - 1);
+    CU_ASSERT_PTR_NOT_NULL(index && strstr(index, want)); /* the front page counts them too */
+    free(index);
     CU_ASSERT_EQUAL(testutil_run_commandf(&list, "cd %s/site/campaigns && ls */*-predictions.csv",
                                           dir), 0);
     size_t outside = 0, matched = 0;
