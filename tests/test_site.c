@@ -248,7 +248,8 @@ static void test_pages_charts_and_links(void)
 }
 
 /* What the oracle predicts: 16 targets of alpha (np 16..128, two N, two
- * clusters); the measured ones with odd index have both runs outside. */
+ * clusters); the measured ones with odd index have both runs outside, so
+ * their mean too: one alert per such configuration. */
 static size_t expected_alerts(const site_data *d)
 {
     size_t n = 0;
@@ -258,7 +259,7 @@ static size_t expected_alerts(const site_data *d)
             if (!d->camps[c].exps[e].res.ok)
                 continue;
             for (size_t t = 1; t < in->ntargets; t += 2)
-                n += in->targets[t].nmeasured;
+                n += in->targets[t].nmeasured > 0;
         }
     return n;
 }
@@ -269,9 +270,9 @@ static void test_alerts_and_feed(void)
     CU_ASSERT_TRUE_FATAL(load(&d));
     size_t want = expected_alerts(&d);
     /* Per cluster and N the targets are np = 16, 32, 64, 128 in that order;
-     * the odd ones are 32 (measured twice) and 128 (to predict): 4 x 2
-     * runs, in 4 configurations (one alert each, not one per run). */
-    CU_ASSERT_EQUAL(want, 8);
+     * the odd ones are 32 (measured twice) and 128 (to predict): 4
+     * configurations of 2 runs (one alert each, not one per run). */
+    CU_ASSERT_EQUAL(want, 4);
     CU_ASSERT_EQUAL(d.nalerts, want);
     const size_t configs = 4;
     char *csv = read_in("site1", "alerts.csv"), *xml = read_in("site1", "alerts.xml");
@@ -280,7 +281,10 @@ static void test_alerts_and_feed(void)
     CU_ASSERT_EQUAL(count(xml, "<entry>"), configs);
     /* each entry its runs' own date, the feed its newest entry's */
     CU_ASSERT_EQUAL(count(xml, "<updated>2024-03-"), configs + 1);
-    CU_ASSERT_EQUAL(count(xml, "2 of 2 runs outside the interval"), 2 * configs); /* title, summary */
+    /* the oracle has no calibrated interval: the model's is used, and said */
+    CU_ASSERT_EQUAL(count(xml, "outside the model&#39;s 95% PI"), configs);
+    CU_ASSERT_EQUAL(count(csv, ",model's 95% PI,"), configs);
+    CU_ASSERT_EQUAL(count(xml, "2 of 2 runs outside it"), configs); /* in the summary */
     /* every id once */
     const char *s = xml;
     size_t ids = 0;
@@ -294,8 +298,8 @@ static void test_alerts_and_feed(void)
     CU_ASSERT_EQUAL(ids, configs);
     /* Most severe first: |error| does not grow down the feed. */
     double last = INFINITY;
-    for (s = strstr(xml, "<title>"); s && (s = strstr(s, "), error ")) != NULL; s++) {
-        double e = fabs(strtod(s + 9, NULL));
+    for (s = strstr(xml, "<summary>"); s && (s = strstr(s, ", error ")) != NULL; s++) {
+        double e = fabs(strtod(s + 8, NULL));
         CU_ASSERT_TRUE(e <= last);
         last = e;
     }
@@ -386,8 +390,9 @@ static void test_alerts_base_url_and_new(void)
     free(xml);
     /* A first build calls nothing new. */
     char *md = read_in("site-feed", "alerts.md");
-    CU_ASSERT_EQUAL(count(md, " | 2024-03-06 | new |\n"), 0);
-    CU_ASSERT_EQUAL(count(md, " | 2024-03-06 |  |\n"), 4);
+    /* (no known condition: the oracle's clusters are not oversubscribed) */
+    CU_ASSERT_EQUAL(count(md, " | 2024-03-06 |  | new |\n"), 0);
+    CU_ASSERT_EQUAL(count(md, " | 2024-03-06 |  |  |\n"), 4);
     free(md);
     /* Drop the first alert from the previous build's CSV: it is new now. */
     char *csv = read_in("site-feed", "alerts.csv");
@@ -398,8 +403,8 @@ static void test_alerts_base_url_and_new(void)
     free(csv);
     CU_ASSERT_TRUE_FATAL(site_write(&d, &opt, &st, err, sizeof err));
     md = read_in("site-feed", "alerts.md");
-    CU_ASSERT_EQUAL(count(md, " | 2024-03-06 | new |\n"), 1);
-    CU_ASSERT_PTR_NOT_NULL(strstr(md, "1 of the 4 alerts are new since the previous build."));
+    CU_ASSERT_EQUAL(count(md, " | 2024-03-06 |  | new |\n"), 1);
+    CU_ASSERT_PTR_NOT_NULL(strstr(md, "1 of the 4 open alerts are new since the previous build."));
     free(md);
     site_data_free(&d);
 }

@@ -44,19 +44,6 @@ static void fail(advice_scenario *s, const char *cell, const char *what)
     s->error_cell = cell;
 }
 
-/* Column of the field under header name on the row of doc at line (1 when
- * there is none). */
-static long cell_column(const csv_doc *doc, long line, const char *name)
-{
-    for (size_t r = 1; name && doc->nrows > 0 && r < doc->nrows; r++) {
-        const csv_row *row = &doc->rows[r], *header = &doc->rows[0];
-        for (size_t i = 0; row->line == line && i < header->nfields && i < row->nfields; i++)
-            if (strcmp(header->fields[i].text, name) == 0)
-                return row->fields[i].column + (row->fields[i].quoted ? 1 : 0);
-    }
-    return 1;
-}
-
 static bool evaluate(const archive *a, advice_scenario *s, const char *campaign, const char *code)
 {
     rjopts_resource res[MAX_FREE];
@@ -128,7 +115,7 @@ static bool load_row(const archive *a, const table *t, size_t r, advice_scenario
     char *campaign = text_of(t, r, "campaign"), *code = text_of(t, r, "code");
     bool ok = s->name && s->free && evaluate(a, s, campaign, code);
     s->line = t->line[r];
-    s->column = cell_column(doc, s->line, s->error_cell);
+    s->column = schema_cell_column(doc, s->line, s->error_cell);
     free(campaign);
     free(code);
     return ok;

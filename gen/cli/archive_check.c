@@ -9,6 +9,7 @@
 #include "gen/base/fileio.h"
 #include "gen/fit/experiment_run.h"
 #include "gen/fit/model_adapters.h"
+#include "gen/ingest/acknowledgements.h"
 #include "gen/ingest/experiment.h"
 
 /* Options first (a bad key would fail the fit with the same message), then
@@ -48,6 +49,15 @@ static void check_scenarios(const archive *a, diag_list *d)
     free(file);
 }
 
+/* acknowledgements.csv: its loader reports every problem at its cell. */
+static void check_acknowledgements(const archive *a, diag_list *d)
+{
+    acknowledgements acks;
+    if (!acknowledgements_load(a, &acks, d))
+        diag_add(d, a->dir, 0, 0, "out of memory");
+    acknowledgements_free(&acks);
+}
+
 void archive_check(const archive *a, diag_list *d)
 {
     for (size_t i = 0; i < a->ncampaigns; i++) {
@@ -58,4 +68,5 @@ void archive_check(const archive *a, diag_list *d)
         free(file);
     }
     check_scenarios(a, d);
+    check_acknowledgements(a, d);
 }

@@ -8,7 +8,8 @@
  *     (responses, train and target selections over every run, the fit);
  *     the fits are least-squares and short iterative fits over at most a
  *     few thousand runs, cheap next to loading the archive;
- *   - every scenario of advice.csv, evaluated as the advice pages are.
+ *   - every scenario of advice.csv, evaluated as the advice pages are;
+ *   - acknowledgements.csv (gen/ingest/acknowledgements.h).
  *
  * Loading (gen/ingest/archive.h) already checks every cell, filter and formula
  * against the runs' columns and their types.

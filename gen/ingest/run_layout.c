@@ -5,6 +5,7 @@
 #include "gen/ingest/run_layout.h"
 
 #include <math.h>
+#include <strings.h>
 
 static const cluster_info *cluster_of(const archive *a, const campaign *c, size_t row)
 {
@@ -27,6 +28,17 @@ double run_processes_per_node(const archive *a, const campaign *c, size_t row)
     return NAN;
 }
 
+/* A note is free text: "oversubscribed: 4 processes on 2 cores",
+ * "Oversubscribed". */
+static bool note_says_oversubscribed(const char *note)
+{
+    static const char word[] = "oversubscribed";
+    for (const char *p = note; p && *p; p++)
+        if (strncasecmp(p, word, sizeof word - 1) == 0)
+            return true;
+    return false;
+}
+
 bool run_oversubscribed(const archive *a, const campaign *c, size_t row, double *ppn,
                         double *cores)
 {
@@ -37,5 +49,6 @@ bool run_oversubscribed(const archive *a, const campaign *c, size_t row, double 
         *ppn = p;
     if (cores)
         *cores = k;
-    return p > k; /* false when either is NAN */
+    return p > k /* false when either is NAN */ ||
+           note_says_oversubscribed(table_text_named(&c->runs, row, "note"));
 }

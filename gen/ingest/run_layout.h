@@ -1,8 +1,10 @@
 /*
  * run_layout.h — how a run sits on its cluster's nodes: its processes per
- * node and whether that is more than a node has cores (oversubscribed).
- * The one rule for it; the verdicts, the multicore model's notes and the
- * site's cost tables all ask here.
+ * node and whether that is more than a node has cores (oversubscribed),
+ * the one condition that explains a slow run without any regression of
+ * the code or the cluster. The one rule for it; the verdicts, the
+ * multicore model's notes, the site's cost tables and the alerts page's
+ * labels all ask here.
  *
  * Processes per node, first that applies: the run's `ppn` column; its
  * process count over its `nodes` column; its process count when the
@@ -21,9 +23,11 @@
  * a one-node cluster is not known); NAN when it cannot be told. */
 double run_processes_per_node(const archive *a, const campaign *c, size_t row);
 
-/* Whether that run puts more processes on a node than the node has cores.
+/* Whether that run is known to be oversubscribed: it puts more processes
+ * on a node than the node has cores, or its `note` says "oversubscribed"
+ * (any case; a run recorded on a machine the archive describes loosely).
  * ppn and cores (either may be NULL) receive the two numbers, NAN when
- * unknown; an unknown side is never oversubscribed. */
+ * unknown; an unknown side alone never makes a run oversubscribed. */
 bool run_oversubscribed(const archive *a, const campaign *c, size_t row, double *ppn,
                         double *cores);
 

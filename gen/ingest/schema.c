@@ -286,3 +286,14 @@ bool schema_load_table(const csv_doc *doc, const schema *s, table *out, diag_lis
         schema_stream_row(&st, &doc->rows[i]);
     return schema_stream_finish(&st);
 }
+
+long schema_cell_column(const csv_doc *doc, long line, const char *name)
+{
+    for (size_t r = 1; name && doc->nrows > 0 && r < doc->nrows; r++) {
+        const csv_row *row = &doc->rows[r], *header = &doc->rows[0];
+        for (size_t i = 0; row->line == line && i < header->nfields && i < row->nfields; i++)
+            if (strcmp(header->fields[i].text, name) == 0)
+                return row->fields[i].column + (row->fields[i].quoted ? 1 : 0);
+    }
+    return 1;
+}

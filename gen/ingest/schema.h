@@ -59,6 +59,11 @@ bool schema_rule_is_text(value_rule rule);
  * compare diags->count before and after to know whether all was well. */
 bool schema_load_table(const csv_doc *doc, const schema *s, table *out, diag_list *diags);
 
+/* The column of the cell under header `name` on the row of doc that starts
+ * at `line` (past its opening quote when quoted), for messages about a
+ * value the table holds; 1 when there is no such cell. */
+long schema_cell_column(const csv_doc *doc, long line, const char *name);
+
 /* schema_load_table fed row by row, for csv_read_rows: init, pass
  * schema_stream_row as the csv_row_fn with the stream as its ctx, then
  * schema_stream_finish (which returns what schema_load_table would). The

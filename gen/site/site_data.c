@@ -380,22 +380,53 @@ double site_option_cost_at(const site_option *o, double t)
     return isfinite(o->cost) && o->time_s > 0 ? o->cost * t / o->time_s : NAN;
 }
 
-static bool add_alerts(site_data *d, size_t ci, size_t ei, const report_prediction *p)
+/* Which interval an alert is judged against: the calibrated one when the
+ * experiment has it (it holds the model's real errors), else the model's. */
+static bool alert_interval(const report_prediction *p, site_alert *a)
+{
+    a->calibrated = isfinite(p->cal_low) && isfinite(p->cal_high);
+    a->low = a->calibrated ? p->cal_low : p->pi_low;
+    a->high = a->calibrated ? p->cal_high : p->pi_high;
+    return isfinite(a->low) && isfinite(a->high);
+}
+
+/* Its measured runs: how many lie outside, the newest date, whether one
+ * is oversubscribed. */
+static void alert_runs(const site_data *d, const site_experiment *e, const target_config *tc,
+                       site_alert *a)
+{
+    const table *t = &e->res.input.camp->runs;
+    for (size_t k = 0; k < tc->nrows; k++) {
+        double v = site_response(e, tc->rows[k]);
+        if (isnan(v))
+            continue;
+        a->runs_measured++;
+        a->runs_outside += v < a->low || v > a->high;
+        a->oversubscribed = a->oversubscribed ||
+                            run_oversubscribed(&d->arch, e->res.input.camp, tc->rows[k], NULL, NULL);
+        const char *date = table_text_named(t, tc->rows[k], "date");
+        if (date && strlen(date) == 10 && strcmp(date, a->newest) > 0)
+            memcpy(a->newest, date, 11);
+    }
+}
+
+static bool add_alert(site_data *d, size_t ci, size_t ei, const report_prediction *p)
 {
     const site_experiment *e = &d->camps[ci].exps[ei];
     const target_config *tc = &e->res.input.targets[p->config];
-    if (!isfinite(p->pi_low) || !isfinite(p->pi_high))
+    site_alert a = {.camp = ci, .exp = ei, .target = p->config, .measured = tc->measured,
+                    .estimate = p->estimate};
+    if (tc->nmeasured == 0 || isnan(tc->measured) || tc->nrows == 0 || !alert_interval(p, &a) ||
+        (a.measured >= a.low && a.measured <= a.high))
         return true;
-    for (size_t k = 0; k < tc->nrows; k++) {
-        double v = site_response(e, tc->rows[k]);
-        if (isnan(v) || (v >= p->pi_low && v <= p->pi_high))
-            continue;
-        site_alert *more = realloc(d->alerts, (d->nalerts + 1) * sizeof *more);
-        if (!more)
-            return false;
-        d->alerts = more;
-        d->alerts[d->nalerts++] = (site_alert){ci, ei, p->config, tc->rows[k], v};
-    }
+    a.row = tc->rows[0];
+    alert_runs(d, e, tc, &a);
+    a.ack = acknowledgements_find(&d->acks, d->camps[ci].camp, e->info->name, a.row, a.newest);
+    site_alert *more = realloc(d->alerts, (d->nalerts + 1) * sizeof *more);
+    if (!more)
+        return false;
+    d->alerts = more;
+    d->alerts[d->nalerts++] = a;
     return true;
 }
 
@@ -455,7 +486,7 @@ static bool derive(site_data *d)
                 const report_prediction *p = &e->res.rep.preds[i];
                 if (p->config >= e->res.input.ntargets)
                     continue;
-                if (!add_option(d, ci, ei, p) || !add_alerts(d, ci, ei, p))
+                if (!add_option(d, ci, ei, p) || !add_alert(d, ci, ei, p))
                     return false;
             }
         }
@@ -546,7 +577,8 @@ bool site_data_load(site_data *d, const char *archive_dir, long long source_date
         return false;
     }
     if (!load_clusters(d) || !load_campaigns(d, fit, fit_ctx) ||
-        !advice_scenarios_load(&d->arch, &d->scenarios, &d->diags) || !archive_problems(d) ||
+        !advice_scenarios_load(&d->arch, &d->scenarios, &d->diags) ||
+        !acknowledgements_load(&d->arch, &d->acks, &d->diags) || !archive_problems(d) ||
         !derive(d) || !load_published(d)) {
         snprintf(err, errlen, "out of memory");
         return false;
@@ -593,6 +625,7 @@ void site_data_free(site_data *d)
     free(d->options);
     free(d->by_job);
     free(d->alerts);
+    acknowledgements_free(&d->acks);
     site_published_free(d->published, d->npublished);
     free_strings(d->problems, d->nproblems);
     advice_scenarios_free(&d->scenarios);

@@ -1,8 +1,9 @@
 /*
  * site_data.h — everything the site shows, computed once before any page
  * is written: the archive, every experiment's result, the cost of every
- * prediction on its cluster, and the alerts (measured runs outside their
- * prediction interval). The page writers (gen/site/site_pages.h) only read it.
+ * prediction on its cluster, and the alerts (configurations measured outside
+ * their prediction interval, with their acknowledgements). The page writers
+ * (gen/site/site_pages.h) only read it.
  *
  * Ownership: site_data_load fills a site_data that site_data_free
  * releases; every pointer inside belongs to it (strings of the archive
@@ -17,6 +18,7 @@
 #include "gen/base/diag.h"
 #include "gen/fit/compare.h"
 #include "gen/fit/verdict.h"
+#include "gen/ingest/acknowledgements.h"
 #include "gen/ingest/archive.h"
 #include "gen/ingest/experiment.h"
 #include "gen/site/site_columns.h"
@@ -86,11 +88,23 @@ typedef struct {
  * interval. NAN when the rate is unknown. */
 double site_option_cost_at(const site_option *o, double t);
 
-/* A measured run outside the 95% prediction interval of its target. */
+/* A configuration whose measured value (the mean of its measured runs, as
+ * on its campaign page) lies outside the 95% prediction interval of an
+ * experiment's prediction: the calibrated interval when the experiment
+ * has one (gen/fit/calibration.h), else the model's own. */
 typedef struct {
     size_t camp, exp, target;
-    size_t row;               /* row of the campaign's runs.csv table */
-    double measured;
+    size_t row;               /* a row of the configuration in runs.csv */
+    double measured;          /* mean of its measured runs */
+    double estimate;
+    double low, high;         /* the interval it lies outside */
+    bool calibrated;          /* low, high: the calibrated PI (else the model's) */
+    size_t runs_outside;      /* its measured runs outside [low, high] */
+    size_t runs_measured;
+    char newest[11];          /* newest date of its measured runs, "" when none */
+    bool oversubscribed;      /* a run notes it, or puts more processes on a
+                                 node than the cluster has cores */
+    const acknowledgement *ack; /* the acknowledgement covering it; NULL: open */
 } site_alert;
 
 typedef struct {
@@ -105,7 +119,8 @@ typedef struct {
     site_option *options;
     size_t noptions;
     size_t *by_job;           /* option indices sorted by job, then cluster */
-    site_alert *alerts;
+    acknowledgements acks;    /* acknowledgements.csv */
+    site_alert *alerts;       /* open and acknowledged, in prediction order */
     size_t nalerts;
     site_published *published; /* campaigns by name, then runs.csv order */
     size_t npublished;

@@ -238,8 +238,9 @@ bool site_write_index(site_ctx *c)
     md_text(&md, rbuf_str(&line));
     rbuf_clear(&line);
     size_t alerts = site_alert_configurations(d);
-    rbuf_printf(&line, "%zu configuration%s with measured runs outside %s prediction interval",
-                alerts, alerts == 1 ? "" : "s", alerts == 1 ? "its" : "their");
+    rbuf_printf(&line, "%zu open alert%s (measured outside their 95%% prediction interval, not "
+                       "acknowledged)",
+                alerts, alerts == 1 ? "" : "s");
     md_link(&md, rbuf_str(&line), "alerts.md");
     md_text(&md, " (");
     md_link(&md, "Atom feed", "alerts.xml");

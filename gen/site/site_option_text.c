@@ -23,6 +23,10 @@ void site_option_crowding(const site_option *o, rbuf *out)
 {
     if (!o->oversubscribed)
         return;
+    if (!(o->ppn > o->cores)) { /* only the runs' note says so */
+        rbuf_puts(out, " (oversubscribed, as its runs' note says)");
+        return;
+    }
     rbuf_puts(out, " (oversubscribed: ");
     rbuf_number(out, o->ppn);
     rbuf_puts(out, " processes per node on ");

@@ -143,8 +143,9 @@ void site_accuracy_add(site_accuracy *a, const site_experiment *e);
 /* "11 of 16" (inside of with), or "— (no intervals)" when with is 0. */
 void site_inside_count(rbuf *out, size_t inside, size_t with);
 
-/* How many configurations have alerts (measured runs outside their
- * prediction interval): the alerts page's rows. */
+/* How many alerts are open (site_data.h's site_alert, not acknowledged):
+ * the alerts page's count and rows, alerts.csv's rows, the feed's entries
+ * and the build log's count. */
 size_t site_alert_configurations(const site_data *d);
 
 /* The pages (gen/site/site_campaign.c, site_cluster.c, site_index.c,
