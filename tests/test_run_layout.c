@@ -19,14 +19,16 @@ static const char *CLUSTERS =
  *   3: np 16 over nodes 4 on big -> 4; 8; no
  *   4: np 2, no ppn/nodes, small (one node) -> 2; 2; no (not more)
  *   5: np 3, no ppn/nodes, small  -> 3; 2; yes
- *   6: np 16, no ppn/nodes, big (four nodes): unknown -> never */
+ *   6: np 16, no ppn/nodes, big (four nodes): unknown -> no
+ *   7: np 2 on small, its note says "Oversubscribed" -> 2; 2; yes (the note) */
 static const char *RUNS =
-    "cluster,code,np,nodes,ppn,time_s\n"
-    "small,c,4,,4,1\n"
-    "big,c,16,4,,1\n"
-    "small,c,2,,,1\n"
-    "small,c,3,,,1\n"
-    "big,c,16,,,1\n";
+    "cluster,code,np,nodes,ppn,time_s,note\n"
+    "small,c,4,,4,1,\n"
+    "big,c,16,4,,1,\n"
+    "small,c,2,,,1,\n"
+    "small,c,3,,,1,\n"
+    "big,c,16,,,1,\n"
+    "small,c,2,,,1,Oversubscribed by a co-runner\n";
 
 static void test_rule(void)
 {
@@ -48,12 +50,12 @@ static void test_rule(void)
     CU_ASSERT_TRUE(archive_load(dir, &a, &diags));
     const campaign *c = archive_campaign(&a, "c1");
     CU_ASSERT_PTR_NOT_NULL_FATAL(c);
-    CU_ASSERT_EQUAL_FATAL(c->runs.nrows, 5);
+    CU_ASSERT_EQUAL_FATAL(c->runs.nrows, 6);
 
-    const double ppn[] = {4, 4, 2, 3, NAN};
-    const double cores[] = {2, 8, 2, 2, 8};
-    const bool over[] = {true, false, false, true, false};
-    for (size_t r = 0; r < 5; r++) {
+    const double ppn[] = {4, 4, 2, 3, NAN, 2};
+    const double cores[] = {2, 8, 2, 2, 8, 2};
+    const bool over[] = {true, false, false, true, false, true};
+    for (size_t r = 0; r < 6; r++) {
         double p, k;
         CU_ASSERT_EQUAL(run_oversubscribed(&a, c, r, &p, &k), over[r]);
         CU_ASSERT_TRUE(isnan(ppn[r]) ? isnan(p) : p == ppn[r]);
