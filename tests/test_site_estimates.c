@@ -199,11 +199,79 @@ static void test_cluster_costs(void)
     testutil_remove_dir(dir);
 }
 
+static int by_double(const void *pa, const void *pb)
+{
+    double a = *(const double *)pa, b = *(const double *)pb;
+    return (a > b) - (a < b);
+}
+
+/* The index's accuracy table: per model, the median |error| of the
+ * held-out configurations, recomputed here from every experiment's
+ * predictions CSV (its error_pct where measured) and experiments.csv's
+ * model column, read with the test's CSV reader. */
+static void test_accuracy_medians(void)
+{
+    static const char *const models[] = {"scopred", "strip", "block", "multicluster", "multicore"};
+    char *out = NULL, *list = NULL, path[1024];
+    CU_ASSERT_TRUE_FATAL(testutil_temp_dir(dir, sizeof dir));
+    CU_ASSERT_EQUAL_FATAL(testutil_perfcast_run(&out, "build --archive archive --out %s/site", dir),
+                          0);
+    free(out);
+    CU_ASSERT_EQUAL_FATAL(testutil_run_command("ls archive/*/experiments.csv", &list), 0);
+    double *err[5] = {0};
+    size_t n[5] = {0};
+    for (char *line = strtok(list, "\n"); line; line = strtok(NULL, "\n")) {
+        csv_doc exps;
+        CU_ASSERT_TRUE_FATAL(testutil_csv_load(line, &exps));
+        char camp[256];
+        snprintf(camp, sizeof camp, "%.*s", (int)(strrchr(line, '/') - line - 8), line + 8);
+        for (size_t e = 0; e + 1 < exps.nrows; e++) {
+            int m = -1;
+            for (int k = 0; k < 5; k++)
+                if (strcmp(testutil_csv_cell(&exps, e, "model"), models[k]) == 0)
+                    m = k;
+            snprintf(path, sizeof path, "%s/site/campaigns/%s/%s-predictions.csv", dir, camp,
+                     testutil_csv_cell(&exps, e, "name"));
+            csv_doc pred;
+            if (m < 0 || !testutil_csv_load(path, &pred))
+                continue;
+            for (size_t r = 0; r + 1 < pred.nrows; r++) {
+                double v = num(&pred, r, "error_pct"), k = num(&pred, r, "n_measured");
+                if (!isfinite(v) || !(k > 0))
+                    continue;
+                err[m] = realloc(err[m], (n[m] + 1) * sizeof *err[m]);
+                err[m][n[m]++] = fabs(v);
+            }
+            csv_doc_free(&pred);
+        }
+        csv_doc_free(&exps);
+    }
+    free(list);
+    csv_doc acc;
+    snprintf(path, sizeof path, "%s/site/accuracy.csv", dir);
+    CU_ASSERT_TRUE_FATAL(testutil_csv_load(path, &acc));
+    for (size_t r = 0; r + 1 < acc.nrows; r++)
+        for (int m = 0; m < 5; m++) {
+            if (strcmp(testutil_csv_cell(&acc, r, "model"), models[m]) != 0 || n[m] == 0)
+                continue;
+            qsort(err[m], n[m], sizeof *err[m], by_double);
+            double median = n[m] % 2 ? err[m][n[m] / 2]
+                                     : (err[m][n[m] / 2 - 1] + err[m][n[m] / 2]) / 2;
+            CU_ASSERT_EQUAL(num(&acc, r, "held_out"), (double)n[m]);
+            CU_ASSERT_DOUBLE_EQUAL(num(&acc, r, "median_abs_error_pct"), median, 1e-6 * median);
+        }
+    csv_doc_free(&acc);
+    for (int m = 0; m < 5; m++)
+        free(err[m]);
+    testutil_remove_dir(dir);
+}
+
 int main(void)
 {
     static const testutil_test tests[] = {
         {"every predicted job with its interval, as predict says", test_estimates},
         {"cluster cost tables: intervals, verdicts, oversubscription", test_cluster_costs},
+        {"the index's median errors, from every predictions CSV", test_accuracy_medians},
         {NULL, NULL},
     };
     static const testutil_suite suites[] = {{"estimates page", tests}, {NULL, NULL}};

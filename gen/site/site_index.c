@@ -172,26 +172,27 @@ static bool accuracy_section(site_ctx *c, rbuf *md)
     md_heading(md, 2, "Accuracy on held-out runs");
     md_text(md, "Held-out runs are targets of an experiment that were measured but not used "
                 "to fit it; the error is 100 (predicted \xE2\x88\x92 measured) / measured of "
-                "the mean of their repetitions.");
+                "the mean of their repetitions; the median and the largest |error| over the "
+                "held-out configurations of each model.");
     md_end_paragraph(md);
     static const char *const head[] = {"model", "experiments", "fitted", "held-out configurations",
-                                       "mean |error| (%)", "max |error| (%)", "inside model's 95% PI",
+                                       "median |error| (%)", "max |error| (%)", "inside model's 95% PI",
                                        "inside calibrated 95% PI"};
     md_table t;
     md_table_begin(&t, md, 8, head, "lrrrrrrr");
     rbuf csv, cell;
     rbuf_init(&csv), rbuf_init(&cell);
-    rbuf_puts(&csv, "model,experiments,fitted,held_out,mean_abs_error_pct,max_abs_error_pct,"
+    rbuf_puts(&csv, "model,experiments,fitted,held_out,median_abs_error_pct,max_abs_error_pct,"
                     "with_interval,inside_interval,with_calibrated,inside_calibrated\n");
     for (size_t m = 0; m < NMODELS; m++) {
         const site_accuracy *a = &acc[m];
-        double mean = a->held_out ? a->sum_abs / (double)a->held_out : NAN;
+        double median = site_accuracy_median(a);
         double max = a->held_out ? a->max_abs : NAN;
         md_table_text(&t, models[m]);
         site_md_cell_count(&t, a->experiments);
         site_md_cell_count(&t, a->fitted);
         site_md_cell_count(&t, a->held_out);
-        site_md_cell_number(&t, mean);
+        site_md_cell_number(&t, median);
         site_md_cell_number(&t, max);
         rbuf_clear(&cell);
         site_inside_count(&cell, a->inside, a->with_interval);
@@ -200,7 +201,7 @@ static bool accuracy_section(site_ctx *c, rbuf *md)
         site_inside_count(&cell, a->inside_calibrated, a->with_calibrated);
         md_table_text(&t, rbuf_str(&cell));
         rbuf_printf(&csv, "%s,%zu,%zu,%zu,", models[m], a->experiments, a->fitted, a->held_out);
-        site_csv_num(&csv, mean);
+        site_csv_num(&csv, median);
         rbuf_putc(&csv, ',');
         site_csv_num(&csv, max);
         rbuf_printf(&csv, ",%zu,%zu,%zu,%zu\n", a->with_interval, a->inside, a->with_calibrated,
@@ -209,6 +210,10 @@ static bool accuracy_section(site_ctx *c, rbuf *md)
     md_table_end(&t);
     site_md_data_link(md, "accuracy.csv");
     bool ok = site_file(c, "accuracy.csv", &csv);
+    for (size_t m = 0; m < NMODELS; m++) {
+        ok = ok && !acc[m].oom;
+        site_accuracy_free(&acc[m]);
+    }
     rbuf_free(&csv), rbuf_free(&cell);
     return ok;
 }

@@ -4,8 +4,11 @@
 #include "gen/base/hash.h"
 #include "gen/site/site_pages.h"
 
+#include "gen/base/growth.h"
+
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "render/escape.h"
@@ -377,8 +380,11 @@ void site_accuracy_add(site_accuracy *a, const site_experiment *e)
         if (tc->nmeasured == 0 || !isfinite(tc->error_pct))
             continue;
         double err = fabs(tc->error_pct);
-        a->held_out++;
-        a->sum_abs += err;
+        if (!growth_reserve(&a->abs_err, &a->cap, a->held_out + 1, sizeof *a->abs_err)) {
+            a->oom = true;
+            return;
+        }
+        a->abs_err[a->held_out++] = err;
         a->max_abs = fmax(a->max_abs, err);
         if (isfinite(p->pi_low) && isfinite(p->pi_high)) {
             a->with_interval++;
@@ -389,6 +395,27 @@ void site_accuracy_add(site_accuracy *a, const site_experiment *e)
             a->inside_calibrated += tc->measured >= p->cal_low && tc->measured <= p->cal_high;
         }
     }
+}
+
+static int by_value(const void *pa, const void *pb)
+{
+    double a = *(const double *)pa, b = *(const double *)pb;
+    return (a > b) - (a < b);
+}
+
+double site_accuracy_median(const site_accuracy *a)
+{
+    if (a->held_out == 0)
+        return NAN;
+    qsort(a->abs_err, a->held_out, sizeof *a->abs_err, by_value);
+    size_t n = a->held_out;
+    return n % 2 ? a->abs_err[n / 2] : (a->abs_err[n / 2 - 1] + a->abs_err[n / 2]) / 2;
+}
+
+void site_accuracy_free(site_accuracy *a)
+{
+    free(a->abs_err);
+    *a = (site_accuracy){0};
 }
 
 void site_inside_count(rbuf *out, size_t inside, size_t with)

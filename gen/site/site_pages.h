@@ -132,14 +132,22 @@ void site_csv_num(rbuf *out, double v);
 void site_csv_text(rbuf *out, const char *s);
 
 /* How well experiments predicted their held-out (measured target)
- * configurations: add experiments with site_accuracy_add to a zeroed one. */
+ * configurations: add experiments with site_accuracy_add to a zeroed one,
+ * release it with site_accuracy_free (it keeps every |error| for the
+ * median). */
 typedef struct {
     size_t experiments, fitted, held_out, with_interval, inside;
     size_t with_calibrated, inside_calibrated; /* the calibrated 95% PI */
-    double sum_abs, max_abs; /* of |error| (%), over held_out */
+    double max_abs;          /* of |error| (%), over held_out */
+    double *abs_err;         /* the held_out |error| values (%) */
+    size_t cap;
+    bool oom;
 } site_accuracy;
 
 void site_accuracy_add(site_accuracy *a, const site_experiment *e);
+/* The median |error| (%) of the held-out configurations, NAN when none. */
+double site_accuracy_median(const site_accuracy *a);
+void site_accuracy_free(site_accuracy *a);
 /* "11 of 16" (inside of with), or "— (no intervals)" when with is 0. */
 void site_inside_count(rbuf *out, size_t inside, size_t with);
 
