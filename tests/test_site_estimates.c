@@ -169,7 +169,7 @@ static void test_cluster_costs(void)
     snprintf(path, sizeof path, "%s/site/clusters/ci-2core/index.md", dir);
     char *page = testutil_read_file(path);
     CU_ASSERT_PTR_NOT_NULL_FATAL(page);
-    char *table = strstr(page, "| job | predicted time | calibrated 95% PI | cost | cost, 95% PI "
+    char *table = strstr(page, "| job | predicted time | calibrated 95% PI | cost | cost, calibrated 95% PI "
                                "| verdict |");
     CU_ASSERT_PTR_NOT_NULL_FATAL(table);
     size_t rows = 0, flagged = 0;

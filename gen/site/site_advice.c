@@ -173,8 +173,9 @@ static void ranked_table(const site_data *d, const advice_scenario *s, site_note
                          rbuf *md)
 {
     static const char *const head[] = {"rank", "option", "mesh", "time", "calibrated 95% PI",
-                                       "cost", "cost, 95% PI", "verdict", "\xC3\x97 cheapest",
-                                       "memory per process (MB)", "time from"};
+                                       "cost", "cost, calibrated 95% PI", "verdict",
+                                       "\xC3\x97 cheapest", "memory per process (MB)",
+                                       "time from"};
     md_table t;
     md_table_begin(&t, md, 11, head, "rllrrrrlrrl");
     rbuf cell;
@@ -509,7 +510,7 @@ static bool predicted_options(site_ctx *c, rbuf *md)
             r[i] = (ranked){d->options[i].problem, d->options[i].time_s, i};
         qsort(r, d->noptions, sizeof *r, compare_ranked);
         static const char *const head[] = {"problem", "choice", "configuration", "time",
-                                           "calibrated 95% PI", "cost", "cost, 95% PI",
+                                           "calibrated 95% PI", "cost", "cost, calibrated 95% PI",
                                            "verdict", "options"};
         md_table t;
         md_table_begin(&t, md, 9, head, "lllrrrrlr");

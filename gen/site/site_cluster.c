@@ -232,8 +232,9 @@ static bool cost_section(site_ctx *c, const site_cluster *k, const char *dir, rb
     md_text(md, " (and in cost.csv).");
     md_end_paragraph(md);
     rbuf_clear(&path), rbuf_clear(&csv);
-    const char *head[] = {"job", "predicted time", "calibrated 95% PI", "cost", "cost, 95% PI",
-                          "verdict", "core-hours", "experiment", "also predicted on"};
+    const char *head[] = {"job", "predicted time", "calibrated 95% PI", "cost",
+                          "cost, calibrated 95% PI", "verdict", "core-hours", "experiment",
+                          "also predicted on"};
     md_table t;
     md_table_begin(&t, md, 9, head, "lrrrrlrll");
     bool clipped = false;
@@ -343,8 +344,8 @@ static bool published_section(site_ctx *c, const site_cluster *k, const char *di
     rbuf_init(&csv), rbuf_init(&path);
     const char *head[] = {"configuration", "measured time", "paper's prediction",
                           "95% PI (paper's record)", "paper's error (%)", "measured inside",
-                          "verdict", "measured cost", "predicted cost", "cost, 95% PI",
-                          "campaign"};
+                          "verdict", "measured cost", "predicted cost",
+                          "cost, 95% PI (paper's record)", "campaign"};
     md_table t;
     md_table_begin(&t, md, 11, head, "lrrrrllrrrl");
     bool clipped = false;

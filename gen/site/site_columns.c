@@ -171,7 +171,9 @@ static void word_mesh(words_ctx *w)
     word_sep(w);
     const table_column *a = i >= 0 ? &w->t->cols[w->cols[i]] : NULL;
     const table_column *b = j >= 0 ? &w->t->cols[w->cols[j]] : NULL;
-    if (a && b && a->kind == COL_NUMBER && b->kind == COL_NUMBER && a->num[w->row] == b->num[w->row]) {
+    bool square = a && b && a->kind == COL_NUMBER && b->kind == COL_NUMBER &&
+                  a->num[w->row] == b->num[w->row];
+    if (square) {
         word_value(w, i, 4), w->said[j] = true;
         rbuf_puts(w->out, "\xC2\xB2 mesh");
     } else if (a && b) {

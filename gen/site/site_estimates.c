@@ -109,7 +109,7 @@ static void csv_row(const site_data *d, const site_option *o, rbuf *csv, rbuf *c
 static void cluster_section(const site_data *d, size_t k, rbuf *md, rbuf *csv, bool *clipped)
 {
     static const char *const head[] = {"job", "experiment", "time", "calibrated 95% PI", "cost",
-                                       "cost, 95% PI", "verdict"};
+                                       "cost, calibrated 95% PI", "verdict"};
     rbuf cell;
     rbuf_init(&cell);
     heading_text(&d->clusters[k], &cell);

@@ -176,8 +176,8 @@ static bool accuracy_section(site_ctx *c, rbuf *md)
                 "held-out configurations of each model.");
     md_end_paragraph(md);
     static const char *const head[] = {"model", "experiments", "fitted", "held-out configurations",
-                                       "median |error| (%)", "max |error| (%)", "inside model's 95% PI",
-                                       "inside calibrated 95% PI"};
+                                       "median |error| (%)", "max |error| (%)",
+                                       "inside model's 95% PI", "inside calibrated 95% PI"};
     md_table t;
     md_table_begin(&t, md, 8, head, "lrrrrrrr");
     rbuf csv, cell;
