@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "gen/base/fileio.h"
+#include "gen/site/site_history.h"
 #include "render/escape.h"
 #include "render/markdown.h"
 
@@ -265,6 +266,7 @@ static bool page(site_ctx *c, const config_alert *groups, size_t n)
         }
     }
     site_md_data_link(&md, "alerts.csv");
+    site_history_alerts_section(d, &md);
     bool ok = site_file(c, "alerts.csv", &csv) && site_page(c, "alerts", "Alerts", &md);
     rbuf_free(&md), rbuf_free(&csv);
     return ok;
