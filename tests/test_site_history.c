@@ -30,7 +30,8 @@ static bool write(const char *rel, const char *text)
 /* np 2: x, 1.1x, 1.21x, then doubled (medians 1.1 -> 2.2, z = 7.1);
  * np 4: the same three times on both dates (no step);
  * np 16: medians 1.0 -> 1.3 with runs over 0.7 - 1.9 (z = 0.68);
- * np 8: one date only, so no history. */
+ * np 8: one date only, so no history;
+ * np 32: doubled, but one run a date: no noise to judge it by. */
 static const char RUNS[] =
     "cluster,np,time_s,rep,date,note\n"
     "ant,2,1,1,2026-01-01,\n"
@@ -52,7 +53,9 @@ static const char RUNS[] =
     "ant,16,0.7,3,2026-01-01,\n"
     "ant,16,1.3,1,2026-01-08,\n"
     "ant,16,0.9,2,2026-01-08,\n"
-    "ant,16,1.9,3,2026-01-08,\n";
+    "ant,16,1.9,3,2026-01-08,\n"
+    "ant,32,1,1,2026-01-01,\n"
+    "ant,32,2,1,2026-01-08,\n";
 
 static bool write_archive(void)
 {
@@ -124,7 +127,9 @@ static void test_planted_step(void)
                                     "4 2026-01-01 0 3 1.1 no -\n"
                                     "4 2026-01-08 7 3 1.1 no 0\n"
                                     "16 2026-01-01 0 3 1 no -\n"
-                                    "16 2026-01-08 7 3 1.3 no 30\n");
+                                    "16 2026-01-08 7 3 1.3 no 30\n"
+                                    "32 2026-01-01 0 1 1 no -\n"
+                                    "32 2026-01-08 7 1 2  100\n");
     free(summary);
 
     /* The page: the section, its chart (well-formed SVG with the step's
@@ -133,8 +138,9 @@ static void test_planted_step(void)
     char *page = testutil_read_file(path);
     CU_ASSERT_PTR_NOT_NULL_FATAL(page);
     CU_ASSERT_PTR_NOT_NULL(strstr(page, "## History"));
-    CU_ASSERT_PTR_NOT_NULL(strstr(page, "3 configurations of this campaign were measured on two "
+    CU_ASSERT_PTR_NOT_NULL(strstr(page, "4 configurations of this campaign were measured on two "
                                         "or more dates; 1 change found."));
+    CU_ASSERT_PTR_NOT_NULL(strstr(page, "1 of the configurations has no repetitions"));
     CU_ASSERT_PTR_NOT_NULL(strstr(page, "](history.svg)"));
     CU_ASSERT_PTR_NOT_NULL(strstr(page, "[history.csv](history.csv)"));
     CU_ASSERT_EQUAL(count(page, "changed on 2026-01-08"), 1);

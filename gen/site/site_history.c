@@ -231,7 +231,9 @@ static void history_csv(const site_history *h, rbuf *csv)
                 site_csv_num(csv, k->times[j]);
                 rbuf_printf(csv, ",%zu,", to - from);
                 site_csv_num(csv, median);
-                rbuf_puts(csv, s && s->changed ? ",yes," : ",no,");
+                /* Empty: no repetition noise to tell a change by. */
+                rbuf_puts(csv, !s ? ",no," : k->status == CHANGEPOINT_NO_NOISE ? ",,"
+                                   : s->changed ? ",yes," : ",no,");
                 site_csv_num(csv, s ? 100 * s->rel_change : NAN);
                 rbuf_putc(csv, '\n');
             }
@@ -333,6 +335,23 @@ static void method_text(rbuf *md)
     rbuf_free(&b);
 }
 
+/* Configurations whose dates have one run each: no noise, no verdict. */
+static void no_noise_text(const site_history *h, rbuf *md)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < h->nconfigs; i++)
+        n += h->configs[i].status == CHANGEPOINT_NO_NOISE;
+    if (n == 0)
+        return;
+    rbuf b;
+    rbuf_init(&b);
+    rbuf_printf(&b, " %zu of the configurations %s no repetitions to measure the noise by "
+                "(their changed column in history.csv is empty): a step there is shown, never "
+                "called a change.", n, n == 1 ? "has" : "have");
+    md_text(md, rbuf_str(&b));
+    rbuf_free(&b);
+}
+
 /* "0.07377 s → 0.04372 s" */
 static void before_after(const changepoint_step *s, rbuf *out)
 {
@@ -401,6 +420,7 @@ bool site_history_section(site_ctx *c, const site_campaign *sc, rbuf *md)
                     h.nconfigs == 1 ? "was" : "were", h.nchanged, h.nchanged == 1 ? "" : "s");
         md_text(md, rbuf_str(&lead));
         method_text(md);
+        no_noise_text(&h, md);
         md_end_paragraph(md);
         history_csv(&h, &csv);
         rbuf_printf(&path, "%shistory.csv", rbuf_str(&dir));
