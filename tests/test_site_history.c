@@ -198,7 +198,8 @@ static void test_single_date_no_section(void)
     free(csv);
     snprintf(path, sizeof path, "%s/alerts.md", site);
     char *alerts = testutil_read_file(path);
-    CU_ASSERT_PTR_NOT_NULL(alerts && strstr(alerts, "No configuration changed"));
+    CU_ASSERT_PTR_NOT_NULL(alerts && strstr(alerts, "No configuration was measured on two or "
+                                                    "more dates."));
     free(alerts);
     testutil_remove_dir(work);
 }

@@ -441,7 +441,7 @@ void site_history_alerts_section(const site_data *d, rbuf *md)
     method_text(md);
     md_end_paragraph(md);
     md_table t;
-    size_t changes = 0;
+    size_t changes = 0, histories = 0;
     rbuf url;
     rbuf_init(&url);
     for (size_t i = 0; i < d->ncamps; i++) {
@@ -451,6 +451,7 @@ void site_history_alerts_section(const site_data *d, rbuf *md)
             site_history_free(&h);
             break;
         }
+        histories += h.nconfigs;
         for (size_t k = 0; k < h.nconfigs; k++)
             for (size_t s = 1; s < h.configs[k].ndates; s++) {
                 if (!h.configs[k].steps[s - 1].changed)
@@ -474,7 +475,9 @@ void site_history_alerts_section(const site_data *d, rbuf *md)
     if (changes)
         md_table_end(&t);
     else {
-        md_text(md, "No configuration changed beyond its repetition noise between dates.");
+        md_text(md, histories ? "No configuration changed beyond its repetition noise "
+                                "between dates."
+                              : "No configuration was measured on two or more dates.");
         md_end_paragraph(md);
     }
     rbuf_free(&url);
