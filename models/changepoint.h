@@ -6,7 +6,8 @@
  * dates that the repetition noise cannot explain means the cluster or the
  * code changed ("changed on DATE").
  *
- * Method (fixed before any recorded history was looked at):
+ * Method (chosen from the statistics below, never tuned to the archive's
+ * recorded history):
  *  - work in log time, so a step is a ratio and the noise of a slow and a
  *    fast configuration compare;
  *  - each date's level is the median of its runs (one stray slow run of an
