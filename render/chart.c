@@ -444,3 +444,99 @@ done:
     scaling_work_free(&w);
     return ok;
 }
+
+/* ------------------------------------------------------------------ */
+/* History                                                             */
+
+typedef struct {
+    name_set names;
+    point *pts;
+    columns runs, medians, changed;
+    plot_layer *layers;
+} history_work;
+
+static void history_work_free(history_work *w)
+{
+    free(w->names.names);
+    free(w->pts);
+    columns_free(&w->runs);
+    columns_free(&w->medians);
+    columns_free(&w->changed);
+    free(w->layers);
+}
+
+static bool history_columns(history_work *w, const chart_history_run *runs, size_t nruns,
+                            const chart_history_median *medians, size_t nmedians)
+{
+    size_t total = nruns + nmedians;
+    const char **all = malloc((total ? total : 1) * sizeof *all);
+    if (!all)
+        return false;
+    for (size_t i = 0; i < nruns; i++)
+        all[i] = runs[i].series;
+    for (size_t i = 0; i < nmedians; i++)
+        all[nruns + i] = medians[i].series;
+    bool ok = name_set_make(&w->names, all, total);
+    free(all);
+    w->pts = malloc((total ? total : 1) * sizeof *w->pts);
+    if (!ok || !w->pts)
+        return false;
+    for (size_t i = 0; i < nruns; i++)
+        w->pts[i] = (point){name_index(&w->names, runs[i].series), runs[i].day, runs[i].time_s,
+                            NAN, NAN, i};
+    if (!columns_make(&w->runs, w->pts, nruns, w->names.n))
+        return false;
+    size_t nchanged = 0;
+    for (size_t i = 0; i < nmedians; i++)
+        w->pts[i] = (point){name_index(&w->names, medians[i].series), medians[i].day,
+                            medians[i].median_s, NAN, NAN, i};
+    if (!columns_make(&w->medians, w->pts, nmedians, w->names.n))
+        return false;
+    /* The changes as one group of their own (grey, one legend entry). */
+    for (size_t i = 0; i < nmedians; i++)
+        if (!isnan(medians[i].changed_from_s))
+            w->pts[nchanged++] = (point){0, medians[i].day, medians[i].median_s,
+                                         medians[i].changed_from_s, medians[i].median_s, i};
+    return columns_make(&w->changed, w->pts, nchanged, 1);
+}
+
+bool chart_history(const char *title, const char *x_label, const chart_history_run *runs,
+                   size_t nruns, const chart_history_median *medians, size_t nmedians,
+                   chart_files *out, char *err, size_t errlen)
+{
+    history_work w = {0};
+    bool ok = false;
+    if (!history_columns(&w, runs, nruns, medians, nmedians) ||
+        !(w.layers = calloc(3 * w.names.n + 3, sizeof *w.layers))) {
+        out_of_memory(err, errlen);
+        goto done;
+    }
+    size_t nl = 0;
+    if (w.changed.start[1] > 0) {
+        plot_layer changed = slice(LAYER_ERRORBARS, &w.changed, 0);
+        changed.color = -1;
+        changed.legend = "change: the step beyond the noise";
+        w.layers[nl++] = changed;
+    }
+    for (size_t g = 0; g < w.names.n; g++) {
+        plot_layer line = slice(LAYER_LINE, &w.medians, g);
+        plot_layer median = slice(LAYER_POINTS, &w.medians, g);
+        plot_layer reps = slice(LAYER_POINTS, &w.runs, g);
+        reps.hollow = true;
+        line.legend = w.names.names[g];
+        w.layers[nl++] = reps;
+        w.layers[nl++] = line;
+        w.layers[nl++] = median;
+    }
+    w.layers[nl++] = (plot_layer){.kind = LAYER_POINTS, .legend = "one run", .color = -1,
+                                  .marker = MARK_CIRCLE, .hollow = true};
+    w.layers[nl++] = (plot_layer){.kind = LAYER_POINTS, .legend = "median of the date (joined)",
+                                  .color = -1, .marker = MARK_CIRCLE};
+    plot_spec spec = {.title = title, .x_label = x_label, .y_label = "time (s)",
+                      .x_scale = SCALE_LINEAR, .y_scale = SCALE_LOG10, .layers = w.layers,
+                      .nlayers = nl};
+    ok = render_both(&spec, out, err, errlen);
+done:
+    history_work_free(&w);
+    return ok;
+}

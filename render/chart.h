@@ -1,5 +1,5 @@
 /*
- * chart.h — the site's four kinds of chart, each drawn as SVG and PNG
+ * chart.h — the site's five kinds of chart, each drawn as SVG and PNG
  * from plain arrays (render/plot.h does the drawing). Nothing here fits
  * or predicts: the caller passes measured and predicted values.
  *
@@ -96,5 +96,30 @@ typedef struct {
 
 bool chart_cost_time(const char *title, const char *cost_label, const chart_cost_point *p,
                      size_t n, chart_files *out, char *err, size_t errlen);
+
+/* Time against date for configurations measured on several dates: each
+ * repetition a hollow point, each date's median a filled point, the
+ * medians of a series joined in date order, and every change detected
+ * drawn as a grey bar from the previous date's median to the new one at
+ * the date of the change. x is the day (days since the first date shown;
+ * the caller's axis label says so); time on a log scale. Series are the
+ * configurations. */
+typedef struct {
+    const char *series;
+    double day;
+    double time_s;      /* one repetition */
+} chart_history_run;
+
+typedef struct {
+    const char *series;
+    double day;
+    double median_s;
+    double changed_from_s; /* the date before's median when a change was detected on
+                              this date, else NAN */
+} chart_history_median;
+
+bool chart_history(const char *title, const char *x_label, const chart_history_run *runs,
+                   size_t nruns, const chart_history_median *medians, size_t nmedians,
+                   chart_files *out, char *err, size_t errlen);
 
 #endif

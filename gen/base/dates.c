@@ -35,3 +35,18 @@ bool dates_text_valid(const char *s)
     int y = dates_digits(s, 4), m = dates_digits(s + 5, 2), d = dates_digits(s + 8, 2);
     return y >= 0 && m >= 0 && d >= 0 && dates_day_exists(y, m, d);
 }
+
+bool dates_day_number(const char *s, long *days)
+{
+    if (!dates_text_valid(s))
+        return false;
+    long y = dates_digits(s, 4);
+    int m = dates_digits(s + 5, 2), d = dates_digits(s + 8, 2);
+    /* Days before this year since year 1, then before this month. */
+    long before = (y - 1) * 365 + (y - 1) / 4 - (y - 1) / 100 + (y - 1) / 400;
+    for (int k = 1; k < m; k++)
+        before += dates_days_in_month(y, k);
+    /* 719162 days from 0001-01-01 to 1970-01-01. */
+    *days = before + (d - 1) - 719162;
+    return true;
+}

@@ -25,4 +25,9 @@ bool dates_day_exists(long y, int m, int d);
 /* Whether s is exactly "YYYY-MM-DD" naming a day that exists. */
 bool dates_text_valid(const char *s);
 
+/* The days from 1970-01-01 to the day s names (negative before it), so
+ * two dates' difference is the days between them; false when s is not
+ * dates_text_valid. */
+bool dates_day_number(const char *s, long *days);
+
 #endif

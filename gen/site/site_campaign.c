@@ -25,6 +25,7 @@
 #include "gen/site/site_campaign_errors.h"
 #include "gen/site/site_campaign_state.h"
 #include "gen/site/site_campaign_summary.h"
+#include "gen/site/site_history.h"
 #include "render/markdown.h"
 #include "render/numtext.h"
 
@@ -617,6 +618,7 @@ bool site_write_campaign(site_ctx *c, size_t campaign)
         s.e = &sc->exps[i];
         ok = experiment_section(&s);
     }
+    ok = ok && site_history_section(c, sc, &s.md);
     ok = ok && (!sc->camp || source_data(&s));
     rbuf path, title;
     rbuf_init(&path), rbuf_init(&title);
