@@ -162,7 +162,7 @@ static void test_planted_step(void)
     char *alerts = testutil_read_file(path);
     CU_ASSERT_PTR_NOT_NULL_FATAL(alerts);
     CU_ASSERT_EQUAL(count(alerts, "changed on "), 1);
-    CU_ASSERT_PTR_NOT_NULL(strstr(alerts, "| ant, np=2 | changed on 2026-01-08 | 1.1 s \xE2\x86\x92 "
+    CU_ASSERT_PTR_NOT_NULL(strstr(alerts, "| 2 processes on ant | changed on 2026-01-08 | 1.1 s \xE2\x86\x92 "
                                           "2.2 s | +100.0 | 3, 3 |"));
     CU_ASSERT_PTR_NOT_NULL(strstr(alerts, "(campaigns/drift/index.md#history)"));
     free(alerts);

@@ -15,20 +15,21 @@ static const char *CLUSTERS =
 
 /* Rows: a block run, a strip run, a sequential run, an NPB-like run with
  * P = np and a class, a Linpack-like grid, a run on two nodes, a label
- * with an odd number. */
+ * with an odd number; the sequential run stands for a 32-process strip's
+ * per-process mesh (seq_of_np). */
 static const char *RUNS =
-    "cluster,code,np,npa,npb,na,nb,ppn,nodes,work_mb,P,Q,N,tag_class,alpha,time_s\n"
-    "dev,c,16,4,4,4096,4096,16,,32.2197,,,,,,1\n"
-    "dev,c,8,8,,2048,,,,6.14442,,,,,,1\n"
-    "dev,c,1,1,,,,1,,192.78,,,,,,1\n"
-    "dev,c,12,,,,,,,,12,,1073741824,B,,1\n"
-    "dev,c,16,,,,,,,,4,4,6000,,,1\n"
-    "dev,c,32,,,,8192,16,2,,,,,,0.123456,1\n";
+    "cluster,code,np,npa,npb,na,nb,ppn,nodes,work_mb,P,Q,N,tag_class,alpha,seq_of_np,time_s\n"
+    "dev,c,16,4,4,4096,4096,16,,32.2197,,,,,,,1\n"
+    "dev,c,8,8,,2048,,,,6.14442,,,,,,,1\n"
+    "dev,c,1,1,,,,1,,192.78,,,,,,32,1\n"
+    "dev,c,12,,,,,,,,12,,1073741824,B,,,1\n"
+    "dev,c,16,,,,,,,,4,4,6000,,,,1\n"
+    "dev,c,32,,,,8192,16,2,,,,,,0.123456,,1\n";
 
 static const char *const WANT[] = {
     "4\xC3\x97" "4 grid, 4096\xC2\xB2 mesh, 16 processes, 32.2 MB per process on dev",
     "8\xC3\x97" "1 strip, 2048 rows, 8 processes, 6.14 MB per process on dev",
-    "1 process, 193 MB per process on dev",
+    "1 process, the per-process mesh of 32 processes, 193 MB per process on dev",
     "12 processes, N=1073741824, class B on dev",
     "4\xC3\x97" "4 process grid, 16 processes, N=6000 on dev",
     "rows of 8192, 32 processes, 16 per node, 2 nodes, alpha=0.1235 on dev",

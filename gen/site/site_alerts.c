@@ -346,7 +346,7 @@ static bool page(site_ctx *c, const config_alert *all, size_t nopen, size_t nall
         md_end_paragraph(&md);
     }
     site_md_data_link(&md, "alerts.csv");
-    site_history_alerts_section(d, &md);
+    site_history_alerts_section(c->data, &md);
     bool ok = site_file(c, "alerts.csv", &csv) && site_page(c, "alerts", "Alerts", &md);
     rbuf_free(&md), rbuf_free(&csv);
     return ok;

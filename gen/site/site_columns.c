@@ -244,6 +244,13 @@ void site_columns_words(const campaign *c, const size_t *cols, size_t ncols, siz
         word_count(&w, "ppn", " per node", " per node");
         word_count(&w, "nodes", " node", " nodes");
     }
+    int seq = word_col(&w, "seq_of_np");
+    if (seq >= 0) { /* a sequential run standing for a strip's per-process mesh */
+        word_sep(&w);
+        rbuf_puts(out, "the per-process mesh of ");
+        word_value(&w, seq, 4);
+        rbuf_puts(out, " processes");
+    }
     int work = word_col(&w, "work_mb");
     if (work >= 0) {
         word_sep(&w);

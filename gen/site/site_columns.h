@@ -53,8 +53,9 @@ enum {
  * mesh, 16 processes, 16 per node, 32.2 MB per process on dev-16core".
  * npa × npb is a grid (npa alone a strip, npa × 1), P × Q a process grid,
  * na × nb the mesh (na alone its rows, nb alone the row length), the
- * process count (campaign_procs) "processes", ppn "per node", work_mb "MB
- * per process" to 3 significant digits, tag_NAME "NAME value"; any other
+ * process count (campaign_procs) "processes", ppn "per node", seq_of_np
+ * "the per-process mesh of N processes", work_mb "MB per process" to 3
+ * significant digits, tag_NAME "NAME value"; any other
  * column stays "name=value" with numbers to 4 significant digits. Columns
  * cols of row, skip (-1 none) and missing cells left out; what else goes
  * in is parts (SITE_WORDS_*). Nothing is appended when nothing is left. */

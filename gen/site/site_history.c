@@ -119,6 +119,10 @@ static bool label_configs(site_history *h)
         site_columns_label(&h->camp->runs, h->shown, h->nshown, h->configs[i].rows[0], true, -1,
                            &b);
         ok = !b.oom && (h->configs[i].label = rbuf_take(&b)) != NULL;
+        rbuf_init(&b);
+        site_columns_words(h->camp, h->shown, h->nshown, h->configs[i].rows[0], -1,
+                           SITE_WORDS_CLUSTER | SITE_WORDS_PROCESSES, &b);
+        ok = ok && !b.oom && (h->configs[i].words = rbuf_take(&b)) != NULL;
     }
     return ok;
 }
@@ -158,7 +162,8 @@ void site_history_free(site_history *h)
 {
     for (size_t i = 0; i < h->nconfigs; i++) {
         site_history_config *k = &h->configs[i];
-        free(k->label), free(k->rows), free(k->date_start), free(k->times), free(k->steps);
+        free(k->label), free(k->words), free(k->rows), free(k->date_start), free(k->times);
+        free(k->steps);
     }
     free(h->configs), free(h->shown), free(h->varies);
     memset(h, 0, sizeof *h);
@@ -271,10 +276,10 @@ static void panel_points(const site_history *h, size_t from, size_t to, const ch
             double day = days_since(origin, site_history_date(h, k, d));
             size_t a = k->date_start[d], b = k->date_start[d + 1];
             for (size_t r = a; r < b; r++)
-                j->runs[j->nruns++] = (chart_history_run){k->label, day, k->times[r]};
+                j->runs[j->nruns++] = (chart_history_run){k->words, day, k->times[r]};
             const changepoint_step *s = step_into(k, d);
             j->medians[j->nmedians++] = (chart_history_median){
-                k->label, day, changepoint_median(k->times + a, b - a),
+                k->words, day, changepoint_median(k->times + a, b - a),
                 s && s->changed ? s->median_before : NAN};
         }
     }
@@ -372,7 +377,7 @@ static void change_cells(const site_history *h, const site_history_config *k, si
     const changepoint_step *s = step_into(k, d);
     rbuf cell;
     rbuf_init(&cell);
-    md_table_text(t, k->label);
+    md_table_text(t, k->words);
     rbuf_printf(&cell, "changed on %s", site_history_date(h, k, d));
     md_table_text(t, rbuf_str(&cell));
     rbuf_clear(&cell);

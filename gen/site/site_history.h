@@ -27,7 +27,8 @@
 
 /* One configuration measured on two or more dates. */
 typedef struct {
-    char *label;              /* "ci-2core, np=4, na=512" (site_columns_label) */
+    char *label;              /* "ci-2core, np=4, na=512" (site_columns_label): the CSV's */
+    char *words;              /* "4×1 strip, 512 rows, 4 processes on ci-2core": pages' */
     size_t *rows;             /* its measured rows: by date, then in runs.csv order */
     size_t nrows;
     size_t *date_start;       /* ndates + 1: date d's rows are rows[date_start[d] ..
