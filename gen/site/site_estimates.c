@@ -20,12 +20,23 @@
 #include "render/html.h"
 #include "render/markdown.h"
 
-/* "<problem>, 16 processes". */
-static void job_name(const site_option *o, rbuf *out)
+void site_job_name(const site_option *o, rbuf *out)
 {
     rbuf_printf(out, "%s, ", o->problem_label);
     rbuf_number(out, o->np);
     rbuf_puts(out, o->np == 1 ? " process" : " processes");
+}
+
+void site_fmt_cost_interval(rbuf *out, const site_option *o, const char *currency)
+{
+    double lo = site_option_cost_at(o, o->cal_low), hi = site_option_cost_at(o, o->cal_high);
+    if (isfinite(lo) && isfinite(hi)) {
+        site_fmt_money(out, fmax(0, lo), currency);
+        rbuf_puts(out, " \xE2\x80\x93 ");
+        site_fmt_money(out, hi, currency);
+    } else {
+        rbuf_puts(out, "\xE2\x80\x94");
+    }
 }
 
 static const site_experiment *experiment_of(const site_data *d, const site_option *o)
@@ -83,22 +94,14 @@ static void table_row(const site_data *d, const site_option *o, md_table *t, rbu
                       bool *clipped)
 {
     const char *currency = d->clusters[o->cluster].info->currency;
-    rbuf_clear(cell), job_name(o, cell), md_table_text(t, rbuf_str(cell));
+    rbuf_clear(cell), site_job_name(o, cell), md_table_text(t, rbuf_str(cell));
     rbuf_clear(cell), source_link(d, o, cell), md_table_markdown(t, rbuf_str(cell));
     site_md_cell_duration(t, o->time_s);
     rbuf_clear(cell), site_fmt_interval(cell, o->cal_low, o->cal_high, clipped);
     md_table_text(t, rbuf_str(cell));
     rbuf_clear(cell), site_fmt_money(cell, o->cost, currency ? currency : "units");
     md_table_text(t, rbuf_str(cell));
-    rbuf_clear(cell);
-    double lo = site_option_cost_at(o, o->cal_low), hi = site_option_cost_at(o, o->cal_high);
-    if (isfinite(lo) && isfinite(hi)) {
-        site_fmt_money(cell, fmax(0, lo), currency ? currency : "units");
-        rbuf_puts(cell, " \xE2\x80\x93 ");
-        site_fmt_money(cell, hi, currency ? currency : "units");
-    } else {
-        rbuf_puts(cell, "\xE2\x80\x94");
-    }
+    rbuf_clear(cell), site_fmt_cost_interval(cell, o, currency ? currency : "units");
     md_table_text(t, rbuf_str(cell));
     md_table_text(t, verdict_name(experiment_of(d, o)->verdict.level));
 }
@@ -110,7 +113,7 @@ static void csv_row(const site_data *d, const site_option *o, rbuf *csv, rbuf *c
     site_csv_text(csv, d->clusters[o->cluster].info->name), rbuf_putc(csv, ',');
     site_csv_text(csv, sc->name), rbuf_putc(csv, ',');
     site_csv_text(csv, experiment_of(d, o)->info->name), rbuf_putc(csv, ',');
-    rbuf_clear(cell), job_name(o, cell);
+    rbuf_clear(cell), site_job_name(o, cell);
     site_csv_text(csv, rbuf_str(cell)), rbuf_putc(csv, ',');
     double v[] = {o->np, o->time_s, o->cal_low, o->cal_high, o->cost,
                   site_option_cost_at(o, o->cal_low), site_option_cost_at(o, o->cal_high)};

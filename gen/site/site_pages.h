@@ -12,6 +12,7 @@
  *   advice/index, scenario-1, scenario-2
  *   alerts.md/.html, alerts.csv, alerts.xml (Atom)
  *   estimates.md/.html, estimates.csv  every predicted job by cluster ("my job")
+ *   report.pdf                         the printable report (gen/site/site_pdf.h)
  *   style.css
  *
  * Errors: a failure of the output (disk, memory) is sticky in site_out and
@@ -120,6 +121,13 @@ void site_fmt_money(rbuf *out, double v, const char *currency);
  * significant digits), "16 min 24 s" under an hour, "2 h 05 min" above;
  * "—" when not finite. Pages only: CSV files keep seconds. */
 void site_fmt_duration(rbuf *out, double seconds);
+/* A predicted job as people name it: "<problem>, 16 processes" (the "my
+ * job" page, gen/site/site_estimates.c, and the PDF report). */
+void site_job_name(const site_option *o, rbuf *out);
+/* The cost interval of a predicted job, from its calibrated time interval
+ * (site_option_cost_at): "1.20 units – 3.40 units", the lower end at least
+ * 0; "—" when either end is unknown. */
+void site_fmt_cost_interval(rbuf *out, const site_option *o, const char *currency);
 /* Table cells: a number as site_fmt writes it, a percentage as
  * site_fmt_pct, a count, a duration as site_fmt_duration. */
 void site_md_cell_number(md_table *t, double v);
@@ -155,5 +163,7 @@ bool site_write_index(site_ctx *c);
 bool site_write_alerts(site_ctx *c);
 bool site_write_advice(site_ctx *c);
 bool site_write_estimates(site_ctx *c);
+/* report.pdf, the printable report (gen/site/site_pdf.h). */
+bool site_write_report(site_ctx *c);
 
 #endif
