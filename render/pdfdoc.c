@@ -207,7 +207,7 @@ static void need(pdfdoc *d, double height)
 }
 
 /* Wrapped text at the cursor, the full text width, in style s. */
-static void text_block(pdfdoc *d, const char *text, const text_style *s, double keep_with)
+static void text_block(pdfdoc *d, const char *text, const text_style *s)
 {
     if (failed(d))
         return;
@@ -215,7 +215,7 @@ static void text_block(pdfdoc *d, const char *text, const text_style *s, double 
     span_list l;
     wrap(d, text, text_width_avail(), &l);
     double lh = line_height(s);
-    need(d, lh * (double)(l.n < 2 ? l.n : 2) + keep_with);
+    need(d, lh * (double)(l.n < 2 ? l.n : 2)); /* no line left alone at a page's foot */
     for (size_t i = 0; i < l.n && !d->oom; i++) {
         need(d, lh);
         use_style(d, s); /* a new page's footer changed the font */
@@ -282,7 +282,7 @@ pdfdoc *pdfdoc_begin(rbuf *out, const char *title, const char *date, char *err, 
 
 void pdfdoc_title(pdfdoc *d, const char *text)
 {
-    text_block(d, text, &title_style, 0);
+    text_block(d, text, &title_style);
     d->y += block_gap;
 }
 
@@ -310,13 +310,13 @@ void pdfdoc_heading(pdfdoc *d, int level, const char *text)
         d->outline_parent = add_outline(d, CAIRO_PDF_OUTLINE_ROOT, text);
     else if (level == 2)
         add_outline(d, d->outline_parent, text);
-    text_block(d, text, s, 0);
+    text_block(d, text, s);
     d->y += block_gap / 2;
 }
 
 void pdfdoc_paragraph(pdfdoc *d, const char *text)
 {
-    text_block(d, text, &body_style, 0);
+    text_block(d, text, &body_style);
     d->y += block_gap;
 }
 

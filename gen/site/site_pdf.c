@@ -307,7 +307,7 @@ static bool cluster_section(const site_data *d, size_t k, pdfdoc *doc)
             pdfdoc_paragraph(doc, site_clip_note);
         cost_figure f;
         char err[256] = "";
-        ok = ok && cost_figure_make(d, k, &f);
+        ok = cost_figure_make(d, k, &f) && ok;
         if (ok && !pdfdoc_figure(doc, draw_cost_figure, &f.job, err, sizeof err)) {
             rbuf_clear(&b);
             rbuf_printf(&b, "The chart could not be drawn: %s", err);
