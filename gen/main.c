@@ -24,6 +24,7 @@ static const char usage[] =
     "  list      the campaigns, experiments and clusters of the archive\n"
     "  check     lint the archive; every problem as FILE:LINE:COL: message\n"
     "  build     publish the static site (Markdown, HTML, charts, CSV)\n"
+    "  report    the printable PDF report: advice, cost tables, charts\n"
     "  fit       fit one experiment and show its coefficients and goodness of fit\n"
     "  predict   predict one experiment's targets with intervals and errors\n"
     "  advise    fastest and cheapest options for a problem on the free resources\n"
@@ -43,6 +44,7 @@ static const struct {
     {"check", cmd_check}, {"build", cmd_build}, {"fit", cmd_fit},
     {"predict", cmd_predict}, {"advise", cmd_advise}, {"plan", cmd_plan},
     {"compare", cmd_compare}, {"import", cmd_import}, {"list", cmd_list},
+    {"report", cmd_report},
 };
 enum { NCOMMANDS = sizeof commands / sizeof commands[0] };
 

@@ -18,6 +18,8 @@ void chart_files_init(chart_files *f)
 {
     rbuf_init(&f->svg);
     rbuf_init(&f->png);
+    f->cr = NULL;
+    f->height = 0;
 }
 
 void chart_files_free(chart_files *f)
@@ -159,8 +161,11 @@ static plot_layer slice(plot_layer_kind kind, const columns *c, size_t g)
                         .hi = c->hi + from, .n = c->start[g + 1] - from};
 }
 
-static bool render_both(const plot_spec *spec, chart_files *out, char *err, size_t errlen)
+/* Both files, or the vector drawing onto out->cr (chart.h). */
+static bool render_chart(const plot_spec *spec, chart_files *out, char *err, size_t errlen)
 {
+    if (out->cr)
+        return plot_draw(spec, out->cr, &out->height, err, errlen);
     return plot_render(spec, PLOT_SVG, &out->svg, err, errlen) &&
            plot_render(spec, PLOT_PNG, &out->png, err, errlen);
 }
@@ -204,7 +209,7 @@ static bool grouped_points(plot_spec *spec, const plot_layer *ref, const char **
     }
     spec->layers = layers;
     spec->nlayers = nl;
-    ok = render_both(spec, out, err, errlen);
+    ok = render_chart(spec, out, err, errlen);
 done:
     free(names.names);
     free(layers);
@@ -439,7 +444,7 @@ bool chart_scaling(const chart_scaling_data *d, chart_files *out, char *err, siz
                       .x_scale = d->x_scale, .y_scale = SCALE_LOG10, .layers = w.layers,
                       .nlayers = nl, .cover = d->cover, .x_min = d->x_min, .x_max = d->x_max,
                       .y_min = d->y_min, .y_max = d->y_max};
-    ok = render_both(&spec, out, err, errlen);
+    ok = render_chart(&spec, out, err, errlen);
 done:
     scaling_work_free(&w);
     return ok;
@@ -535,7 +540,7 @@ bool chart_history(const char *title, const char *x_label, const chart_history_r
     plot_spec spec = {.title = title, .x_label = x_label, .y_label = "time (s)",
                       .x_scale = SCALE_LINEAR, .y_scale = SCALE_LOG10, .layers = w.layers,
                       .nlayers = nl};
-    ok = render_both(&spec, out, err, errlen);
+    ok = render_chart(&spec, out, err, errlen);
 done:
     history_work_free(&w);
     return ok;

@@ -8,12 +8,15 @@
  * has the same colour in every chart that shows the same set of clusters.
  *
  * Every function fills both files of a chart_files (initialised by the
- * caller with chart_files_init) and returns false with a reason in err
+ * caller with chart_files_init) or, when the caller set its cr, draws
+ * the chart as vectors onto that Cairo context instead (the PDF report:
+ * the same drawing, no copy of it); it returns false with a reason in err
  * when drawing fails or memory runs out.
  */
 #ifndef PERFCAST_RENDER_CHART_H
 #define PERFCAST_RENDER_CHART_H
 
+#include <cairo.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include "render/buf.h"
@@ -22,6 +25,12 @@
 typedef struct {
     rbuf svg;
     rbuf png;
+    /* NULL (chart_files_init): fill svg and png. Set by the caller: draw
+     * onto cr instead, the chart's top-left corner at its origin,
+     * PLOT_WIDTH (render/plot.h) units wide and `height` units tall (set by
+     * the drawing); svg and png stay empty. The caller owns cr. */
+    cairo_t *cr;
+    int height;
 } chart_files;
 
 void chart_files_init(chart_files *f);

@@ -1050,6 +1050,22 @@ static bool render_png(const plot_spec *spec, const layout *lay, rbuf *out, char
     return ok;
 }
 
+bool plot_draw(const plot_spec *spec, cairo_t *cr, int *height, char *err, size_t errlen)
+{
+    layout lay;
+    if (!make_layout(spec, &lay, err, errlen))
+        return false;
+    /* The clip keeps draw_plot's background paint inside the chart. */
+    cairo_save(cr);
+    cairo_rectangle(cr, 0, 0, PLOT_WIDTH, lay.height);
+    cairo_clip(cr);
+    canvas cv = {cr, NULL};
+    bool ok = draw_plot(&cv, spec, &lay, err, errlen);
+    cairo_restore(cr);
+    *height = lay.height;
+    return ok;
+}
+
 bool plot_render(const plot_spec *spec, plot_format format, rbuf *out, char *err, size_t errlen)
 {
     layout lay;

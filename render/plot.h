@@ -1,5 +1,6 @@
 /*
- * plot.h — the chart engine: an x-y plot drawn with Cairo as SVG or PNG.
+ * plot.h — the chart engine: an x-y plot drawn with Cairo as SVG or PNG,
+ * or as vectors onto a Cairo context the caller gives (the PDF report).
  *
  * A plot is a list of layers (points, lines, bands, error bars, reference
  * lines) over two axes; this module chooses the ranges and ticks
@@ -27,6 +28,7 @@
 #ifndef PERFCAST_RENDER_PLOT_H
 #define PERFCAST_RENDER_PLOT_H
 
+#include <cairo.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include "render/buf.h"
@@ -84,6 +86,13 @@ int plot_height(const plot_spec *spec);
 /* Draw the plot and append the file's bytes to out. Returns false with a
  * reason in err when Cairo fails or memory runs out. */
 bool plot_render(const plot_spec *spec, plot_format format, rbuf *out, char *err, size_t errlen);
+
+/* Draw the plot as vectors onto cr (a PDF page, a recording surface):
+ * the same drawing as the PNG's, Cairo glyphs included, its top-left
+ * corner at cr's origin, PLOT_WIDTH units wide; *height receives its
+ * height. cr's state is restored afterwards. Returns false with a reason in
+ * err when the plot cannot be laid out or Cairo fails. */
+bool plot_draw(const plot_spec *spec, cairo_t *cr, int *height, char *err, size_t errlen);
 
 /* Release the font caches Cairo and fontconfig keep for the life of the
  * process, so leak checkers see a clean exit. Call once, after the last

@@ -633,16 +633,20 @@ static void test_verify_catches_problems(void)
     CU_ASSERT_TRUE(testutil_write_file(file, bad));
     snprintf(file, sizeof file, "%s/campaigns/alpha/scale-scaling.png", out);
     CU_ASSERT_TRUE(testutil_write_file(file, "\x89PNG but not really"));
+    /* A report cut short: its header, no %%EOF. */
+    snprintf(file, sizeof file, "%s/report.pdf", out);
+    CU_ASSERT_TRUE(testutil_write_file(file, "%PDF-1.5\n1 0 obj << /Type /Catalog"));
     site_report r;
     CU_ASSERT_FALSE(site_verify(out, &r));
-    bool link = false, xml = false, script = false, png = false;
+    bool link = false, xml = false, script = false, png = false, pdf = false;
     for (size_t i = 0; i < r.nproblems; i++) {
         link |= strstr(r.problems[i], "alertz.html") != NULL;
         xml |= strstr(r.problems[i], "mismatched end tag") != NULL;
         script |= strstr(r.problems[i], "<script>") != NULL;
         png |= strstr(r.problems[i], "scale-scaling.png: not a PNG") != NULL;
+        pdf |= strstr(r.problems[i], "report.pdf: not a whole PDF") != NULL;
     }
-    CU_ASSERT_TRUE(link && xml && script && png);
+    CU_ASSERT_TRUE(link && xml && script && png && pdf);
     site_report_free(&r);
     free(html);
     free(bad);

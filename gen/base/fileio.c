@@ -312,3 +312,50 @@ char *fileio_join(const char *dir, const char *name)
         snprintf(path, n, "%s/%s", dir, name);
     return path;
 }
+
+static bool write_all(int fd, const char *p, size_t len)
+{
+    while (len > 0) {
+        ssize_t n = write(fd, p, len);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return false;
+        p += n, len -= (size_t)n;
+    }
+    return true;
+}
+
+bool fileio_write_atomic(const char *path, const void *data, size_t len)
+{
+    struct stat st;
+    if (lstat(path, &st) == 0 && (S_ISLNK(st.st_mode) || S_ISDIR(st.st_mode))) {
+        errno = S_ISLNK(st.st_mode) ? ELOOP : EISDIR;
+        return false;
+    }
+    /* The temporary file lies in path's folder: a rename within one file
+     * system is atomic. */
+    const char *slash = strrchr(path, '/');
+    int dir_len = slash ? (int)(slash - path + 1) : 0;
+    char tmp[PATH_MAX];
+    int w = snprintf(tmp, sizeof tmp, "%.*s.%s.tmp-%ld", dir_len, path,
+                     slash ? slash + 1 : path, (long)getpid());
+    if (w < 0 || (size_t)w >= sizeof tmp) {
+        errno = ENAMETOOLONG;
+        return false;
+    }
+    int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+    if (fd < 0)
+        return false;
+    bool ok = write_all(fd, data, len) && fsync(fd) == 0;
+    int saved = errno;
+    if (close(fd) != 0 && ok)
+        ok = false, saved = errno;
+    if (ok && rename(tmp, path) != 0)
+        ok = false, saved = errno;
+    if (!ok) {
+        unlink(tmp);
+        errno = saved;
+    }
+    return ok;
+}

@@ -67,6 +67,15 @@ bool fileio_is_inside(const char *root, const char *path);
  * neither can be resolved. */
 bool fileio_folders_overlap(const char *a, const char *b);
 
+/* Replace path with data atomically: written to a new hidden file beside
+ * it (created with O_EXCL and O_NOFOLLOW), flushed to disk, then renamed
+ * over path, so path holds the old bytes or the new ones, never a part.
+ * Refuses (errno ELOOP) a path that is a symbolic link, which the rename
+ * would replace instead of writing where it points, and (EISDIR) a
+ * folder. False with errno set on any failure; the temporary file is
+ * removed then. */
+bool fileio_write_atomic(const char *path, const void *data, size_t len);
+
 /* dir/name; NULL when out of memory. */
 char *fileio_join(const char *dir, const char *name);
 

@@ -4,6 +4,7 @@
 #include "gen/cli/cli.h"
 
 #include <ctype.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -163,4 +164,19 @@ void cli_print_unknown(const char *what, const char *typed, const char *const *n
     if (near)
         fprintf(stderr, "; did you mean '%s'?", near);
     fputc('\n', stderr);
+}
+
+long long cli_env_number(const char *cmd, const char *name, long long fallback)
+{
+    const char *s = getenv(name);
+    if (!s || !*s)
+        return fallback;
+    char *end;
+    errno = 0;
+    long long v = strtoll(s, &end, 10);
+    if (errno || *end || v < 0) {
+        fprintf(stderr, "perfcast %s: ignoring %s=%s (not a whole number)\n", cmd, name, s);
+        return fallback;
+    }
+    return v;
 }

@@ -54,4 +54,10 @@ typedef struct {
 const char *cli_parse_options(int argc, char **argv, const cli_option *options, bool *help,
                               bool *missing_value);
 
+/* The whole number >= 0 in the environment variable name
+ * (SOURCE_DATE_EPOCH), or fallback when it is unset or empty; when it is
+ * not such a number, fallback and a warning "perfcast CMD: ignoring ..." on
+ * stderr. */
+long long cli_env_number(const char *cmd, const char *name, long long fallback);
+
 #endif

@@ -113,22 +113,6 @@ static const char *find_templates(char *buf, size_t len)
     return "templates";
 }
 
-/* A whole number from the environment, or fallback when unset or invalid. */
-static long long env_number(const char *name, long long fallback)
-{
-    const char *s = getenv(name);
-    if (!s || !*s)
-        return fallback;
-    char *end;
-    errno = 0;
-    long long v = strtoll(s, &end, 10);
-    if (errno || *end || v < 0) {
-        fprintf(stderr, "perfcast build: ignoring %s=%s (not a whole number)\n", name, s);
-        return fallback;
-    }
-    return v;
-}
-
 static bool verify_site(const char *dir, bool quiet)
 {
     site_report r;
@@ -193,12 +177,12 @@ int cmd_build(int argc, char **argv)
     char found[PATH_MAX];
     if (!opt.templates_dir)
         opt.templates_dir = find_templates(found, sizeof found);
-    opt.source_date_epoch = env_number("SOURCE_DATE_EPOCH", -1);
+    opt.source_date_epoch = cli_env_number("build", "SOURCE_DATE_EPOCH", -1);
     /* Fault injection for tests/test_site_cli.c: stop (or, with
      * PERFCAST_FAIL_KILL=1, SIGKILL ourselves) after that many files, to
      * show that an interrupted build leaves the previous site whole. */
-    opt.fail_after = (long)env_number("PERFCAST_FAIL_AFTER", -1);
-    opt.fail_kill = env_number("PERFCAST_FAIL_KILL", 0) != 0;
+    opt.fail_after = (long)cli_env_number("build", "PERFCAST_FAIL_AFTER", -1);
+    opt.fail_kill = cli_env_number("build", "PERFCAST_FAIL_KILL", 0) != 0;
     if (ask_current) {
         bool current = site_up_to_date(&opt);
         if (!quiet)

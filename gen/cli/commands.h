@@ -15,5 +15,6 @@ int cmd_plan(int argc, char **argv);    /* gen/cli/cmd_plan.c */
 int cmd_compare(int argc, char **argv); /* gen/cli/cmd_compare.c */
 int cmd_import(int argc, char **argv);  /* gen/cli/cmd_import.c */
 int cmd_list(int argc, char **argv);    /* gen/cli/cmd_list.c */
+int cmd_report(int argc, char **argv);  /* gen/cli/cmd_report.c */
 
 #endif

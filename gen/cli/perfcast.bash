@@ -1,7 +1,7 @@
 # bash completion for perfcast (installed by `make install` into
 # $(PREFIX)/share/bash-completion/completions/perfcast).
-# Completes every command (list check build fit predict advise plan compare
-# import), each command's options, formats, models, and campaign,
+# Completes every command (list check build report fit predict advise plan
+# compare import), each command's options, formats, models, and campaign,
 # experiment and cluster names read from the archive (`perfcast list`).
 # tests/test_completion.c checks that every option of every command's
 # --help is offered here.
@@ -30,7 +30,7 @@ _perfcast()
     local cur prev cmd archive
     cur=${COMP_WORDS[COMP_CWORD]}
     prev=${COMP_WORDS[COMP_CWORD - 1]}
-    local commands="list check build fit predict advise plan compare import"
+    local commands="list check build report fit predict advise plan compare import"
     if ((COMP_CWORD == 1)); then
         COMPREPLY=($(compgen -W "$commands --help --version" -- "$cur"))
         return
@@ -39,7 +39,11 @@ _perfcast()
     archive=$(_perfcast_archive)
     case $prev in
         --archive | --out | --templates)
-            COMPREPLY=($(compgen -d -- "$cur"))
+            if [[ $cmd == report && $prev == --out ]]; then # a file, not a folder
+                COMPREPLY=($(compgen -f -X '!*.pdf' -- "$cur") $(compgen -d -- "$cur"))
+            else
+                COMPREPLY=($(compgen -d -- "$cur"))
+            fi
             return
             ;;
         --mgbench)
@@ -95,6 +99,7 @@ _perfcast()
         case $cmd in
             list | check) opts="--archive --help" ;;
             build) opts="--archive --out --templates --verify --jobs --base-url --strict --quiet --up-to-date --help" ;;
+            report) opts="--archive --out --cluster --help" ;;
             fit | predict | compare) opts="--archive --format --help" ;;
             advise) opts="--free --size --maximize-size --deadline --budget --code --campaign --bytes-per-point --quantum --archive --format --help" ;;
             plan) opts="--model --target --np --grid --rows --cluster --np0 --nps --levels --reps --format --code --campaign --archive --mgbench --extra --side --cores --ppn --time --margin --bytes-per-point --launcher --mpi --partition --account --modules --output --job-name --help" ;;

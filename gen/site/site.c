@@ -129,7 +129,7 @@ static bool write_pages(site_ctx *c, const char *css, size_t nthreads)
     rbuf_free(&style);
     ok = ok && write_parallel(c, nthreads);
     return ok && site_write_alerts(c) && site_write_advice(c) && site_write_estimates(c) &&
-           site_write_index(c);
+           site_write_report(c) && site_write_index(c);
 }
 
 static void count(const site_data *d, const site_ctx *c, site_stats *s)

@@ -156,19 +156,6 @@ static void time_from(const advise_option *o, const site_advice_pi *pi, site_not
     rbuf_free(&text);
 }
 
-static void cost_range(const advise_option *o, const site_advice_pi *pi, rbuf *out)
-{
-    double per_s = o->cost.cost / o->time_s;
-    if (!isfinite(per_s) || !isfinite(pi->low) || !isfinite(pi->high)) {
-        rbuf_puts(out, "\xE2\x80\x94");
-        return;
-    }
-    const char *currency = o->cost.currency ? o->cost.currency : "units";
-    site_fmt_money(out, per_s * pi->low, currency);
-    rbuf_puts(out, " \xE2\x80\x93 ");
-    site_fmt_money(out, per_s * pi->high, currency);
-}
-
 static void ranked_table(const site_data *d, const advice_scenario *s, site_notes *notes,
                          rbuf *md)
 {
@@ -193,7 +180,7 @@ static void ranked_table(const site_data *d, const advice_scenario *s, site_note
         rbuf_clear(&cell), site_fmt_interval(&cell, pi.low, pi.high, &clipped);
         md_table_text(&t, rbuf_str(&cell));
         rbuf_clear(&cell), cost_text(o, &cell), md_table_text(&t, rbuf_str(&cell));
-        rbuf_clear(&cell), cost_range(o, &pi, &cell), md_table_text(&t, rbuf_str(&cell));
+        rbuf_clear(&cell), site_advice_pi_cost(o, &pi, &cell), md_table_text(&t, rbuf_str(&cell));
         md_table_text(&t, verdict_name(pi.verdict));
         site_md_cell_number(&t, o->cost.cost / cheapest);
         rbuf_clear(&cell), memory_text(o, &cell), md_table_text(&t, rbuf_str(&cell));

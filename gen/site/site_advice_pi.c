@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gen/site/site_pages.h"
 #include "gen/site/site_published.h"
 
 /* The prediction a model-based option borrows its interval from. */
@@ -128,4 +129,17 @@ void site_advice_pi_of(const site_data *d, const char *code, const advise_option
         from_model(d, o, code, out);
     else
         snprintf(out->basis, sizeof out->basis, "no predicted time");
+}
+
+void site_advice_pi_cost(const advise_option *o, const site_advice_pi *pi, rbuf *out)
+{
+    double per_s = o->cost.cost / o->time_s;
+    if (!isfinite(per_s) || !isfinite(pi->low) || !isfinite(pi->high)) {
+        rbuf_puts(out, "\xE2\x80\x94");
+        return;
+    }
+    const char *currency = o->cost.currency ? o->cost.currency : "units";
+    site_fmt_money(out, per_s * pi->low, currency);
+    rbuf_puts(out, " \xE2\x80\x93 ");
+    site_fmt_money(out, per_s * pi->high, currency);
 }

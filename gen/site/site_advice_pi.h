@@ -38,4 +38,9 @@ typedef struct {
 void site_advice_pi_of(const site_data *d, const char *code, const advise_option *o,
                        site_advice_pi *out);
 
+/* The option's cost interval, in proportion to its time interval (the
+ * same processes for longer cost more): "0.12 units – 0.31 units"; "—"
+ * when the time, the cost or the interval is unknown. */
+void site_advice_pi_cost(const advise_option *o, const site_advice_pi *pi, rbuf *out);
+
 #endif

@@ -251,7 +251,9 @@ bool site_write_index(site_ctx *c)
     md_link(&md, "Atom feed", "alerts.xml");
     md_text(&md, "). My job: ");
     md_link(&md, "time and cost of every predicted job, by cluster", "estimates.md");
-    md_text(&md, ". Advice: ");
+    md_text(&md, " (");
+    md_link(&md, "Printable report (PDF)", "report.pdf");
+    md_text(&md, "). Advice: ");
     md_link(&md, "Scenario 1, the fastest option", "advice/scenario-1.md");
     md_text(&md, ", ");
     md_link(&md, "Scenario 2, more resolution", "advice/scenario-2.md");

@@ -12,6 +12,7 @@
  *   advice/index, scenario-1, scenario-2
  *   alerts.md/.html, alerts.csv, alerts.xml (Atom)
  *   estimates.md/.html, estimates.csv  every predicted job by cluster ("my job")
+ *   report.pdf                         the printable report (gen/site/site_pdf.h)
  *   style.css
  *
  * Errors: a failure of the output (disk, memory) is sticky in site_out and
@@ -164,5 +165,7 @@ bool site_write_index(site_ctx *c);
 bool site_write_alerts(site_ctx *c);
 bool site_write_advice(site_ctx *c);
 bool site_write_estimates(site_ctx *c);
+/* report.pdf, the printable report (gen/site/site_pdf.h). */
+bool site_write_report(site_ctx *c);
 
 #endif

@@ -448,6 +448,15 @@ static void check_markdown_links(verifier *v, const char *path, const char *text
     cmark_node_free(doc);
 }
 
+/* Whether "%%EOF" lies in the last 32 bytes of a file. */
+static bool ends_with_eof(const char *text, size_t len)
+{
+    for (size_t i = len >= 32 ? len - 32 : 0; i + 5 <= len; i++)
+        if (memcmp(text + i, "%%EOF", 5) == 0)
+            return true;
+    return false;
+}
+
 static void check_file(verifier *v, const char *path)
 {
     rbuf full;
@@ -474,6 +483,11 @@ static void check_file(verifier *v, const char *path)
         xml_check(v, path, text, len, false, &r);
     } else if (has_suffix(path, ".md")) {
         check_markdown_links(v, path, text, len);
+    } else if (has_suffix(path, ".pdf")) {
+        /* Its header and its end-of-file marker: a truncated PDF lacks the
+         * latter (pdfinfo in the tests reads it whole). */
+        if (len < 16 || memcmp(text, "%PDF-", 5) != 0 || !ends_with_eof(text, len))
+            problem(v, path, "not a whole PDF (no %%PDF- header, or no %%%%EOF at its end)");
     } else if (has_suffix(path, ".png")) {
         png_info info;
         if (!png_inspect(text, len, &info))

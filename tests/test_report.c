@@ -1,0 +1,477 @@
+/*
+ * test_report.c — the printable PDF report (`perfcast report`,
+ * gen/site/site_pdf.c, and report.pdf on the site), read back with
+ * poppler's pdfinfo and pdftotext, tools that share nothing with Cairo's
+ * PDF writer:
+ *   - on a small archive made here and on the embedded one, every row of
+ *     the site's estimates.csv (read with the CSV reader) is on its
+ *     cluster's section of the PDF: the job's name, and its time and
+ *     calibrated interval, which this test parses back from the PDF's
+ *     words ("6 min 29 s") into seconds and compares with the CSV's;
+ *   - the page count pdfinfo reads is the one perfcast reports;
+ *   - the same archive gives the same bytes (two runs, and the site's copy);
+ *   - --cluster keeps one cluster's section; bad arguments fail with a
+ *     message and write nothing (nor through a symbolic link).
+ * Without poppler-utils every test fails saying so (.ci/deps installs it).
+ */
+#include "tests/testutil.h"
+#include "tests/testutil_csv.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static bool have_poppler(void)
+{
+    int rc = testutil_run_command("command -v pdftotext && command -v pdfinfo", NULL);
+    if (rc != 0)
+        CU_FAIL("pdftotext/pdfinfo missing: install poppler-utils (make deps)");
+    return rc == 0;
+}
+
+/* pdftotext -layout of path, or NULL. */
+static char *pdf_text(const char *path)
+{
+    char txt[600];
+    snprintf(txt, sizeof txt, "%s.txt", path);
+    if (testutil_run_commandf(NULL, "pdftotext -layout '%s' '%s'", path, txt) != 0)
+        return NULL;
+    char *text = testutil_read_file(txt);
+    unlink(txt);
+    return text;
+}
+
+/* The page count pdfinfo reads, -1 when it cannot. */
+static long pdf_pages(const char *path)
+{
+    char *out = NULL;
+    long pages = -1;
+    if (testutil_run_commandf(&out, "pdfinfo '%s'", path) == 0 && out) {
+        const char *p = strstr(out, "\nPages:");
+        if (p)
+            pages = strtol(p + 7, NULL, 10);
+    }
+    free(out);
+    return pages;
+}
+
+static bool same_bytes(const char *a, const char *b)
+{
+    return testutil_run_commandf(NULL, "cmp -s '%s' '%s'", a, b) == 0;
+}
+
+static bool exists(const char *path)
+{
+    struct stat st;
+    return lstat(path, &st) == 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Reading durations back                                              */
+
+static const char *skip_spaces(const char *s)
+{
+    while (*s == ' ')
+        s++;
+    return s;
+}
+
+/* A duration as people read it ("20.92 s", "6 min 29 s", "2 h 05 min",
+ * "0†"): seconds, NAN when s does not start with one; *end after it. */
+static double parse_duration(const char *s, const char **end)
+{
+    double total = 0;
+    bool any = false;
+    s = skip_spaces(s);
+    if (strncmp(s, "0\xE2\x80\xA0", 4) == 0) { /* a lower end clipped at 0 */
+        *end = s + 4;
+        return 0;
+    }
+    /* Its parts go from larger units to smaller ("1 h 05 min", "6 min 29 s");
+     * what follows a part in seconds is not this duration's. */
+    for (double last = 1e9; last > 1;) {
+        char *after;
+        double v = strtod(s, &after);
+        if (after == s)
+            break;
+        const char *u = skip_spaces(after);
+        double unit = strncmp(u, "min", 3) == 0 ? 60 : u[0] == 'h' ? 3600 : u[0] == 's' ? 1 : 0;
+        if (unit == 0 || unit >= last)
+            break;
+        last = unit;
+        total += v * unit;
+        any = true;
+        s = u + (unit == 60 ? 3 : 1);
+        *end = s;
+        s = skip_spaces(s);
+    }
+    return any ? total : NAN;
+}
+
+/* Whether shown (a duration read from the PDF) is v as the pages round it:
+ * 4 significant digits under a minute, whole seconds under an hour, whole
+ * minutes above. */
+static bool duration_matches(double shown, double v)
+{
+    double m = fmax(shown, v); /* 59.996 s is shown as "1 min 0 s" */
+    double tol = m < 60 ? 5e-4 * v + 1e-9 : m < 3600 ? 0.51 : 30.1;
+    return v < 0 ? shown == 0 : fabs(shown - v) <= tol;
+}
+
+/* After "JOB  EXPERIMENT": the time, then the interval "lo – hi". */
+static bool row_values_match(const char *rest, double t, double lo, double hi)
+{
+    const char *p;
+    double shown = parse_duration(rest, &p);
+    if (!duration_matches(shown, t))
+        return false;
+    if (!isfinite(lo) || !isfinite(hi))
+        return strncmp(skip_spaces(p), "\xE2\x80\x94", 3) == 0;
+    double slo = parse_duration(p, &p);
+    p = skip_spaces(p);
+    if (strncmp(p, "\xE2\x80\x93", 3) != 0)
+        return false;
+    double shi = parse_duration(p + 3, &p);
+    return duration_matches(slo, lo) && duration_matches(shi, hi);
+}
+
+/* Where the line "LINE" starts in text (a page's first line follows a
+ * form feed), from `from` on; NULL when there is none. */
+static const char *find_line(const char *text, const char *from, const char *line)
+{
+    size_t n = strlen(line);
+    for (const char *p = strstr(from, line); p; p = strstr(p + 1, line))
+        if ((p == text || p[-1] == '\n' || p[-1] == '\f') && (p[n] == '\n' || p[n] == '\0'))
+            return p;
+    return NULL;
+}
+
+/* The part of text from the heading "Cluster NAME" (a line of its own) to
+ * the next cluster heading: malloc'ed, or NULL when there is none. */
+static char *cluster_section(const char *text, const char *name)
+{
+    char heading[300];
+    snprintf(heading, sizeof heading, "Cluster %s", name);
+    const char *from = find_line(text, text, heading);
+    if (!from)
+        return NULL;
+    const char *to = strstr(from + 1, "\fCluster ");
+    size_t n = to ? (size_t)(to - from) : strlen(from);
+    char *s = malloc(n + 1);
+    if (s) {
+        memcpy(s, from, n);
+        s[n] = '\0';
+    }
+    return s;
+}
+
+/* The start of the line after p's, NULL at the end of s. */
+static const char *next_line(const char *p)
+{
+    const char *nl = strchr(p, '\n');
+    return nl ? nl + 1 : NULL;
+}
+
+/* The words a job's cell adds after its name when estimates.csv says the
+ * job is oversubscribed (the page's flag, gen/site/site_option_text.h). */
+static const char crowd_flag[] = " (oversubscribed";
+
+/* Whether cell text t of n characters is exactly the job's rest, or, for
+ * a flagged job, the rest followed by the flag. */
+static bool cell_is(const char *rest, const char *t, size_t n, bool flagged)
+{
+    size_t r = strlen(rest);
+    if (r >= n)
+        return strncmp(rest, t, n) == 0;
+    return flagged && strncmp(rest, t, r) == 0 &&
+           strncmp(t + r, crowd_flag, sizeof crowd_flag - 1) == 0;
+}
+
+/* Whether the rest of a job's name wrapped in its cell, rest, is what
+ * the lines from `line` on start with (pdftotext -layout puts a cell's
+ * next lines at its column, under the row); a flagged job's cell may go
+ * on with the flag. */
+static bool continues(const char *line, const char *rest, bool flagged)
+{
+    rest = skip_spaces(rest);
+    while (*rest && line) {
+        const char *t = skip_spaces(line);
+        size_t n = strcspn(t, "\n");
+        const char *gap = strstr(t, "  "); /* another wrapped cell further right */
+        if (gap && (size_t)(gap - t) < n)
+            n = (size_t)(gap - t);
+        if (n == 0 || !cell_is(rest, t, n, flagged))
+            return false;
+        if (strlen(rest) < n)
+            return true; /* the flag follows the name on this line */
+        rest = skip_spaces(rest + n);
+        line = next_line(line);
+    }
+    return *rest == '\0';
+}
+
+/* Whether a row of section has the job (wrapped in its cell or not), its
+ * experiment, and the CSV's time and interval (the same job can be
+ * predicted by several experiments and rows, so any such row). */
+static bool section_has_row(const char *section, const char *job, bool flagged,
+                            const char *experiment, double t, double lo, double hi)
+{
+    size_t elen = strlen(experiment);
+    for (const char *line = section; line; line = next_line(line)) {
+        size_t len = strcspn(line, "\n");
+        for (const char *e = strstr(line, experiment); e && e < line + len;
+             e = strstr(e + 1, experiment)) {
+            const char *head = skip_spaces(line);
+            size_t n = (size_t)(e - head);
+            while (n > 0 && head[n - 1] == ' ')
+                n--;
+            if (e == line || e[-1] != ' ' || e[elen] != ' ' || n == 0 ||
+                !cell_is(job, head, n, flagged))
+                continue;
+            const char *rest = n < strlen(job) ? job + n : "";
+            if (row_values_match(e + elen, t, lo, hi) &&
+                continues(next_line(line), rest, flagged))
+                return true;
+        }
+    }
+    return false;
+}
+
+static double num(const csv_doc *doc, size_t r, const char *col)
+{
+    const char *v = testutil_csv_cell(doc, r, col);
+    return v && *v ? atof(v) : NAN;
+}
+
+/* Every row of site/estimates.csv on its cluster's section of text;
+ * returns how many rows were checked. */
+static size_t check_rows(const char *site, const char *text)
+{
+    char path[600];
+    snprintf(path, sizeof path, "%s/estimates.csv", site);
+    csv_doc doc;
+    CU_ASSERT_TRUE_FATAL(testutil_csv_load(path, &doc));
+    size_t checked = 0;
+    for (size_t r = 0; r + 1 < doc.nrows; r++) {
+        const char *cluster = testutil_csv_cell(&doc, r, "cluster");
+        const char *job = testutil_csv_cell(&doc, r, "job");
+        const char *exp = testutil_csv_cell(&doc, r, "experiment");
+        char *section = cluster_section(text, cluster);
+        bool flagged = num(&doc, r, "oversubscribed") == 1;
+        bool found = section && section_has_row(section, job, flagged, exp,
+                                                num(&doc, r, "time_s"),
+                                                num(&doc, r, "cal_pi_low_s"),
+                                                num(&doc, r, "cal_pi_high_s"));
+        if (!found)
+            printf("\n  not in the PDF: %s / %s / %s (%s s)", cluster, job, exp,
+                   testutil_csv_cell(&doc, r, "time_s"));
+        CU_ASSERT_TRUE(found);
+        checked++;
+        free(section);
+    }
+    csv_doc_free(&doc);
+    return checked;
+}
+
+/* ------------------------------------------------------------------ */
+/* A small archive: two clusters with predictions, one without         */
+
+static char dir[256];
+
+static void write_tiny_archive(void)
+{
+    char path[512], runs[4096] = "cluster,np,rep,time_s,date\n";
+    CU_ASSERT_TRUE_FATAL(testutil_temp_dir(dir, sizeof dir));
+    snprintf(path, sizeof path, "%s/arch/clusters.csv", dir);
+    CU_ASSERT_TRUE_FATAL(testutil_write_file(
+        path, "cluster,nodes,cores_per_node,rate_per_core_hour,currency\n"
+              "alpha-one,4,8,2,EUR\nbeta-two,2,16,0.5,EUR\ngamma-idle,1,4,1,EUR\n"));
+    snprintf(path, sizeof path, "%s/arch/tiny/README.md", dir);
+    CU_ASSERT_TRUE_FATAL(testutil_write_file(path, "A tiny campaign.\n"));
+    snprintf(path, sizeof path, "%s/arch/tiny/experiments.csv", dir);
+    CU_ASSERT_TRUE_FATAL(testutil_write_file(
+        path, "name,model,response,formula,train,target\n"
+              "alpha,scopred,time_s,1/np,cluster == 'alpha-one' && np <= 8,np == 32\n"
+              "beta,scopred,time_s,1/np,cluster == 'beta-two' && np <= 8,np == 16\n"));
+    static const char *const clusters[] = {"alpha-one", "beta-two"};
+    static const double base[] = {400, 900};
+    for (int c = 0; c < 2; c++) {
+        for (int np = 1; np <= 8; np *= 2)
+            for (int rep = 1; rep <= 2; rep++) {
+                size_t n = strlen(runs);
+                snprintf(runs + n, sizeof runs - n, "%s,%d,%d,%.4f,2025-03-0%d\n", clusters[c],
+                         np, rep, base[c] / np * (1 + 0.02 * rep), rep);
+            }
+        size_t n = strlen(runs);
+        snprintf(runs + n, sizeof runs - n, "%s,%d,1,,\n", clusters[c], c ? 16 : 32);
+    }
+    snprintf(path, sizeof path, "%s/arch/tiny/runs.csv", dir);
+    CU_ASSERT_TRUE_FATAL(testutil_write_file(path, runs));
+}
+
+static void test_small_archive(void)
+{
+    if (!have_poppler())
+        return;
+    write_tiny_archive();
+    char *out = NULL, pdf[512], again[512], site[512];
+    snprintf(site, sizeof site, "%s/site", dir);
+    CU_ASSERT_EQUAL_FATAL(testutil_perfcast_run(&out, "build --archive %s/arch --out %s --quiet",
+                                                dir, site), 0);
+    free(out);
+    snprintf(pdf, sizeof pdf, "%s/r.pdf", dir);
+    CU_ASSERT_EQUAL_FATAL(testutil_perfcast_run(&out, "report --archive %s/arch --out %s", dir,
+                                                pdf), 0);
+    long said = out && strstr(out, ": ") ? strtol(strstr(out, ": ") + 2, NULL, 10) : -2;
+    free(out);
+    CU_ASSERT_EQUAL(pdf_pages(pdf), said);
+    CU_ASSERT(said >= 3); /* title, and a page per cluster with predictions */
+    /* Deterministic: again, and as the site has it. */
+    snprintf(again, sizeof again, "%s/again.pdf", dir);
+    CU_ASSERT_EQUAL(testutil_perfcast_run(NULL, "report --archive %s/arch --out %s", dir, again),
+                    0);
+    CU_ASSERT_TRUE(same_bytes(pdf, again));
+    char site_pdf[600];
+    snprintf(site_pdf, sizeof site_pdf, "%s/report.pdf", site);
+    CU_ASSERT_TRUE(same_bytes(pdf, site_pdf));
+    char *text = pdf_text(pdf);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+    CU_ASSERT_EQUAL(check_rows(site, text), 2);
+    /* A cluster without predictions is in the clusters table only. */
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "gamma-idle"));
+    CU_ASSERT_PTR_NULL(find_line(text, text, "Cluster gamma-idle"));
+    /* Hand-derived cost: beta's target is 900/16 s (the fit of exact 1/np
+     * data up to the 2% rep spread: within 3%) on 16 processes at 0.5 EUR
+     * per core-hour: 16 * 56.25 / 3600 * 0.5 = 0.125 EUR. */
+    char *beta = cluster_section(text, "beta-two");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(beta);
+    const char *eur = strstr(beta, " EUR");
+    const char *p = eur;
+    while (p && p > beta && p[-1] != ' ')
+        p--;
+    double cost = p ? atof(p) : NAN;
+    CU_ASSERT(fabs(cost - 0.125) <= 0.125 * 0.03 + 0.005);
+    if (!(fabs(cost - 0.125) <= 0.125 * 0.03 + 0.005))
+        printf("\n  beta-two's cost read as %g EUR, not about 0.125", cost);
+    free(beta);
+    free(text);
+}
+
+static void test_one_cluster(void)
+{
+    if (!have_poppler())
+        return;
+    char *out = NULL, pdf[512];
+    snprintf(pdf, sizeof pdf, "%s/alpha.pdf", dir);
+    CU_ASSERT_EQUAL_FATAL(testutil_perfcast_run(&out, "report --archive %s/arch --out %s "
+                                                "--cluster alpha-one", dir, pdf), 0);
+    free(out);
+    char *text = pdf_text(pdf);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+    CU_ASSERT_PTR_NOT_NULL(find_line(text, text, "Cluster alpha-one"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "tiny: 32 processes"));
+    CU_ASSERT_PTR_NULL(strstr(text, "beta-two"));
+    CU_ASSERT_PTR_NULL(strstr(text, "gamma-idle"));
+    CU_ASSERT_PTR_NULL(strstr(text, "16 processes"));
+    free(text);
+}
+
+/* Each bad call: exit status, a message naming what is wrong, no file. */
+static void test_bad_arguments(void)
+{
+    char *out = NULL, pdf[512], link[512], target[512];
+    snprintf(pdf, sizeof pdf, "%s/bad.pdf", dir);
+    CU_ASSERT_EQUAL(testutil_perfcast_run(&out, "report --archive %s/arch --out %s --cluster "
+                                          "delta", dir, pdf), 1);
+    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "unknown cluster delta"));
+    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "alpha-one, beta-two, gamma-idle"));
+    free(out);
+    CU_ASSERT_FALSE(exists(pdf));
+    CU_ASSERT_EQUAL(testutil_perfcast_run(&out, "report --archive %s/arch --out %s/no/such/x.pdf",
+                                          dir, dir), 1);
+    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "cannot write"));
+    free(out);
+    CU_ASSERT_EQUAL(testutil_perfcast_run(&out, "report --archive %s/arch --out", dir), 2);
+    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "missing value after --out"));
+    free(out);
+    CU_ASSERT_EQUAL(testutil_perfcast_run(&out, "report --archive %s/arch --cluser alpha-one",
+                                          dir), 2);
+    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "unknown option --cluser"));
+    free(out);
+    CU_ASSERT_EQUAL(testutil_perfcast_run(&out, "report --archive %s/none --out %s", dir, pdf), 1);
+    free(out);
+    CU_ASSERT_FALSE(exists(pdf));
+    /* A symbolic link is refused, and what it points at is left alone. */
+    snprintf(target, sizeof target, "%s/target.txt", dir);
+    snprintf(link, sizeof link, "%s/link.pdf", dir);
+    CU_ASSERT_TRUE_FATAL(testutil_write_file(target, "mine\n"));
+    CU_ASSERT_EQUAL_FATAL(symlink(target, link), 0);
+    CU_ASSERT_EQUAL(testutil_perfcast_run(&out, "report --archive %s/arch --out %s", dir, link), 1);
+    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "symbolic link"));
+    free(out);
+    char *kept = testutil_read_file(target);
+    CU_ASSERT_PTR_NOT_NULL(kept && strcmp(kept, "mine\n") == 0);
+    free(kept);
+    /* No temporary file is left beside the outputs. */
+    CU_ASSERT_EQUAL(testutil_run_commandf(NULL, "ls -A '%s' | grep -q tmp-", dir), 1);
+    testutil_remove_dir(dir);
+}
+
+/* ------------------------------------------------------------------ */
+/* The embedded archive                                                */
+
+static void test_embedded(void)
+{
+    if (!have_poppler())
+        return;
+    char *out = NULL, site[512], pdf[512], site_pdf[600];
+    CU_ASSERT_TRUE_FATAL(testutil_temp_dir(dir, sizeof dir));
+    snprintf(site, sizeof site, "%s/site", dir);
+    CU_ASSERT_EQUAL_FATAL(testutil_perfcast_run(&out, "build --archive archive --out %s --quiet",
+                                                site), 0);
+    free(out);
+    snprintf(site_pdf, sizeof site_pdf, "%s/report.pdf", site);
+    snprintf(pdf, sizeof pdf, "%s/report.pdf", dir);
+    CU_ASSERT_EQUAL_FATAL(testutil_perfcast_run(&out, "report --out %s", pdf), 0);
+    long said = out && strstr(out, ": ") ? strtol(strstr(out, ": ") + 2, NULL, 10) : -2;
+    free(out);
+    CU_ASSERT_EQUAL(pdf_pages(site_pdf), said);
+    CU_ASSERT(said > 5);
+    CU_ASSERT_TRUE(same_bytes(pdf, site_pdf));
+    char path[600];
+    snprintf(path, sizeof path, "%s/index.md", site);
+    char *index = testutil_read_file(path);
+    CU_ASSERT_PTR_NOT_NULL(index && strstr(index, "[Printable report (PDF)](report.pdf)"));
+    free(index);
+    char *text = pdf_text(site_pdf);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+    CU_ASSERT(check_rows(site, text) > 100);
+    /* The advice and the charts' own text (vector text, not pictures). */
+    CU_ASSERT_PTR_NOT_NULL(find_line(text, text, "Advice"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "wrg2-myrinet:64"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "Cost vs time on dev-16core"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "predicted time (s)"));
+    free(text);
+    testutil_remove_dir(dir);
+}
+
+int main(void)
+{
+    static const testutil_test small[] = {
+        {"every job with its time and interval, page count, same bytes", test_small_archive},
+        {"--cluster keeps one cluster", test_one_cluster},
+        {"bad arguments write nothing", test_bad_arguments},
+        {NULL, NULL},
+    };
+    static const testutil_test embedded[] = {
+        {"every estimate of the embedded archive is in the site's report.pdf", test_embedded},
+        {NULL, NULL},
+    };
+    static const testutil_suite suites[] = {
+        {"report of a small archive", small}, {"report of the embedded archive", embedded},
+        {NULL, NULL}};
+    return testutil_run_suites(suites);
+}
