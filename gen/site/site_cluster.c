@@ -8,6 +8,7 @@
  * the predicted time cost.
  */
 #include "gen/site/site_pages.h"
+#include "gen/site/site_cost_figure.h"
 #include "gen/site/site_option_text.h"
 
 #include <math.h>
@@ -151,39 +152,26 @@ static void cost_table_row(site_ctx *c, const site_option *o, md_table *t, bool 
     rbuf_free(&cell), rbuf_free(&url);
 }
 
-/* The cost-vs-time chart, drawn from cost.csv. */
+/* The cost-vs-time chart (gen/site/site_cost_figure.h), drawn from cost.csv. */
 static bool cost_chart(site_ctx *c, const site_cluster *k, const char *dir, const rbuf *csv,
                        rbuf *md)
 {
     const site_data *d = c->data;
-    size_t idx = (size_t)(k - d->clusters), n = 0;
-    chart_cost_point *p = malloc((d->noptions + 1) * sizeof *p);
-    if (!p)
-        return false;
-    bool have_rate = isfinite(k->info->rate_per_core_hour);
-    for (size_t i = 0; i < d->noptions; i++) {
-        const site_option *o = &d->options[i];
-        if (o->cluster == idx)
-            p[n++] = (chart_cost_point){o->problem_label, o->time_s,
-                                        have_rate ? o->cost : o->core_hours};
+    site_cost_figure f;
+    rbuf alt, path;
+    rbuf_init(&alt), rbuf_init(&path);
+    bool ok = site_cost_figure_make(d, (size_t)(k - d->clusters), &f);
+    if (ok) {
+        rbuf_printf(&alt, "%s against predicted time of the %zu options on cluster %s, "
+                    "log-log; the options of one problem are joined by a line",
+                    f.job.cost_label, f.job.n, k->info->name);
+        rbuf_printf(&path, "%scost-time", dir);
+        uint64_t key = site_chart_key("cost", f.job.title, f.job.cost_label, csv);
+        ok = site_chart_on_page(c, md, rbuf_str(&path), key, site_draw_cost, &f.job,
+                                "cost-time", rbuf_str(&alt), "cost.csv");
     }
-    rbuf title, label, alt, path;
-    rbuf_init(&title), rbuf_init(&label), rbuf_init(&alt), rbuf_init(&path);
-    rbuf_printf(&title, "Cost vs time on %s", k->info->name);
-    if (have_rate)
-        rbuf_printf(&label, "cost (%s)", currency_of(k->info));
-    else
-        rbuf_puts(&label, "core-hours (no rate known)");
-    rbuf_printf(&alt, "%s against predicted time of the %zu options on cluster %s, log-log; "
-                "the options of one problem are joined by a line", rbuf_str(&label), n,
-                k->info->name);
-    rbuf_printf(&path, "%scost-time", dir);
-    site_cost_chart job = {rbuf_str(&title), rbuf_str(&label), p, n};
-    uint64_t key = site_chart_key("cost", rbuf_str(&title), rbuf_str(&label), csv);
-    bool ok = site_chart_on_page(c, md, rbuf_str(&path), key, site_draw_cost, &job, "cost-time",
-                                 rbuf_str(&alt), "cost.csv");
-    free(p);
-    rbuf_free(&title), rbuf_free(&label), rbuf_free(&alt), rbuf_free(&path);
+    site_cost_figure_free(&f);
+    rbuf_free(&alt), rbuf_free(&path);
     return ok;
 }
 

@@ -8,6 +8,7 @@
  */
 #include "gen/site/site_pdf.h"
 #include "gen/site/site_advice_pi.h"
+#include "gen/site/site_cost_figure.h"
 #include "gen/site/site_notes.h"
 #include "gen/site/site_option_text.h"
 
@@ -261,45 +262,6 @@ static void cost_rows(const site_data *d, size_t k, cell_list *cells, bool *clip
     rbuf_free(&b);
 }
 
-/* The cost-vs-time chart of cluster k, as the cluster page draws it. */
-typedef struct {
-    site_cost_chart job;
-    rbuf title, label;
-    chart_cost_point *p;
-} cost_figure;
-
-static bool cost_figure_make(const site_data *d, size_t k, cost_figure *f)
-{
-    const cluster_info *ci = d->clusters[k].info;
-    bool have_rate = isfinite(ci->rate_per_core_hour);
-    rbuf_init(&f->title), rbuf_init(&f->label);
-    f->p = malloc((d->noptions + 1) * sizeof *f->p);
-    if (!f->p)
-        return false;
-    size_t n = 0;
-    for (size_t i = 0; i < d->noptions; i++) {
-        const site_option *o = &d->options[i];
-        if (o->cluster == k)
-            f->p[n++] = (chart_cost_point){o->problem_label, o->time_s,
-                                           have_rate ? o->cost : o->core_hours};
-    }
-    rbuf_printf(&f->title, "Cost vs time on %s", ci->name);
-    if (have_rate)
-        rbuf_printf(&f->label, "cost (%s)", currency_of(ci));
-    else
-        rbuf_puts(&f->label, "core-hours (no rate known)");
-    f->job = (site_cost_chart){rbuf_str(&f->title), rbuf_str(&f->label), f->p, n};
-    return !f->title.oom && !f->label.oom;
-}
-
-static void cost_figure_free(cost_figure *f)
-{
-    free(f->p);
-    rbuf_free(&f->title), rbuf_free(&f->label);
-}
-
-/* pdfdoc_draw_fn of a site_cost_chart: the site's chart code, drawing
- * onto the PDF instead of into SVG and PNG files. */
 static bool draw_cost_figure(const void *ctx, cairo_t *cr, double *width, double *height,
                              char *err, size_t errlen)
 {
@@ -336,15 +298,15 @@ static bool cluster_section(const site_data *d, size_t k, pdfdoc *doc)
         cell_list_free(&cells);
         if (clipped)
             pdfdoc_paragraph(doc, site_clip_note);
-        cost_figure f;
+        site_cost_figure f;
         char err[256] = "";
-        ok = cost_figure_make(d, k, &f) && ok;
+        ok = site_cost_figure_make(d, k, &f) && ok;
         if (ok && !pdfdoc_figure(doc, draw_cost_figure, &f.job, err, sizeof err)) {
             rbuf_clear(&b);
             rbuf_printf(&b, "The chart could not be drawn: %s", err);
             pdfdoc_paragraph(doc, rbuf_str(&b));
         }
-        cost_figure_free(&f);
+        site_cost_figure_free(&f);
     }
     rbuf_free(&b);
     return ok;
