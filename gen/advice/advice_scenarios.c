@@ -8,10 +8,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "gen/base/csvread.h"
-#include "gen/base/fileio.h"
 #include "gen/fit/rjopts.h"
 #include "gen/ingest/schema.h"
 
@@ -124,18 +122,13 @@ static bool load_row(const archive *a, const table *t, size_t r, advice_scenario
 bool advice_scenarios_load(const archive *a, advice_scenarios *out, diag_list *diags)
 {
     memset(out, 0, sizeof *out);
-    char *path = fileio_join(a->dir, "advice.csv");
-    if (!path)
-        return false;
-    struct stat st;
-    csv_doc doc = {0};
+    char *path;
+    csv_doc doc;
     table t;
-    table_init(&t);
-    schema s = {.file = path, .specs = advice_columns, .allow_unknown = false,
-                .allow_no_rows = true};
     bool ok = true;
-    if (stat(path, &st) == 0 && csv_read_file_inside(a->dir, path, path, &doc, diags) &&
-        schema_load_table(&doc, &s, &t, diags)) {
+    if (!schema_load_optional(a->dir, "advice.csv", advice_columns, &path, &doc, &t, diags)) {
+        ok = path != NULL;
+    } else {
         out->items = calloc(t.nrows ? t.nrows : 1, sizeof *out->items);
         ok = out->items != NULL;
         for (size_t r = 0; ok && r < t.nrows; r++)

@@ -8,11 +8,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "gen/base/config_index.h"
 #include "gen/base/csvread.h"
-#include "gen/base/fileio.h"
 #include "gen/ingest/schema.h"
 
 static const column_spec ack_columns[] = {
@@ -206,20 +204,16 @@ static bool load_rows(const archive *a, const table *t, const ack_where *at,
 bool acknowledgements_load(const archive *a, acknowledgements *out, diag_list *diags)
 {
     memset(out, 0, sizeof *out);
-    char *path = fileio_join(a->dir, "acknowledgements.csv");
-    if (!path)
-        return false;
-    struct stat st;
-    csv_doc doc = {0};
+    char *path;
+    csv_doc doc;
     table t;
-    table_init(&t);
-    schema s = {.file = path, .specs = ack_columns, .allow_unknown = false,
-                .allow_no_rows = true};
     bool ok = true;
-    if (stat(path, &st) == 0 && csv_read_file_inside(a->dir, path, path, &doc, diags) &&
-        schema_load_table(&doc, &s, &t, diags)) {
+    if (schema_load_optional(a->dir, "acknowledgements.csv", ack_columns, &path, &doc, &t,
+                             diags)) {
         ack_where w = {path, &doc, 0, diags};
         ok = load_rows(a, &t, &w, out);
+    } else {
+        ok = path != NULL;
     }
     csv_doc_free(&doc);
     table_free(&t);

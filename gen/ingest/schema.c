@@ -2,6 +2,8 @@
  * schema.c — header checks and per-cell validation for schema.h.
  */
 #include "gen/ingest/schema.h"
+#include "gen/base/fileio.h"
+#include <sys/stat.h>
 #include "gen/base/column_rules.h"
 #include "gen/base/dates.h"
 
@@ -296,4 +298,18 @@ long schema_cell_column(const csv_doc *doc, long line, const char *name)
                 return row->fields[i].column + (row->fields[i].quoted ? 1 : 0);
     }
     return 1;
+}
+
+bool schema_load_optional(const char *dir, const char *name, const column_spec *specs,
+                          char **path, csv_doc *doc, table *out, diag_list *diags)
+{
+    struct stat st;
+    *doc = (csv_doc){0};
+    table_init(out);
+    *path = fileio_join(dir, name);
+    if (!*path || stat(*path, &st) != 0)
+        return false;
+    schema s = {.file = *path, .specs = specs, .allow_unknown = false, .allow_no_rows = true};
+    return csv_read_file_inside(dir, *path, *path, doc, diags) &&
+           schema_load_table(doc, &s, out, diags);
 }

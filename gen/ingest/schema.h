@@ -59,6 +59,17 @@ bool schema_rule_is_text(value_rule rule);
  * compare diags->count before and after to know whether all was well. */
 bool schema_load_table(const csv_doc *doc, const schema *s, table *out, diag_list *diags);
 
+/* An optional file `name` at the top of the archive folder dir (advice.csv,
+ * acknowledgements.csv): read (never through a link out of dir) and typed
+ * by specs, unknown columns refused, a header alone fine. True with doc
+ * and out filled when the file is there and its header usable (row
+ * problems go to diags as schema_load_table says); false when it is
+ * absent or unreadable (diags then says why). *path receives the file's
+ * path either way (NULL only when out of memory). The caller frees doc,
+ * out and *path in every case. */
+bool schema_load_optional(const char *dir, const char *name, const column_spec *specs,
+                          char **path, csv_doc *doc, table *out, diag_list *diags);
+
 /* The column of the cell under header `name` on the row of doc that starts
  * at `line` (past its opening quote when quoted), for messages about a
  * value the table holds; 1 when there is no such cell. */
