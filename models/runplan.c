@@ -24,6 +24,16 @@ const char *runplan_role_text(runplan_role r)
     return "?";
 }
 
+const char *runplan_why_text(runplan_why w)
+{
+    switch (w) {
+    case RUNPLAN_WHY_MODEL: return "the model's step";
+    case RUNPLAN_WHY_FILLS_NODE: return "fills one node: its memory-bandwidth contention";
+    case RUNPLAN_WHY_CROSSES_NODE: return "spans two nodes: the node boundary";
+    }
+    return "?";
+}
+
 void runplan_free(runplan *p)
 {
     free(p->runs);
@@ -49,15 +59,54 @@ static bool add(runplan *p, runplan_run r)
     return true;
 }
 
-/* The options with defaults filled in; false (with err) when invalid. */
+/* The most process counts a list may hold (defaults and node runs). */
+enum { MAX_NPS = 64 };
+
+/* The default process counts and, when the node is known, the node-filling
+ * and node-crossing ones below the target's `below` processes, ascending,
+ * each once, into buf (MAX_NPS). */
+static size_t node_defaults(const long *dnps, size_t ndnps, const runplan_options *in, long below,
+                            long *buf)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < ndnps && n < MAX_NPS; i++)
+        buf[n++] = dnps[i];
+    long extra[2] = {in->node_cores, in->nodes >= 2 ? 2 * in->node_cores : 0};
+    for (int k = 0; k < 2; k++) {
+        bool have = false;
+        for (size_t i = 0; i < n; i++)
+            have |= buf[i] == extra[k];
+        if (!have && extra[k] > 2 && extra[k] < below && n < MAX_NPS)
+            buf[n++] = extra[k];
+    }
+    for (size_t i = 1; i < n; i++) /* insertion sort: a handful of numbers */
+        for (size_t j = i; j > 0 && buf[j - 1] > buf[j]; j--) {
+            long t = buf[j];
+            buf[j] = buf[j - 1], buf[j - 1] = t;
+        }
+    return n;
+}
+
+/* Why a parallel run with np processes is in the plan. */
+static runplan_why why_of(const runplan_options *o, long np)
+{
+    if (o->node_cores > 0 && np == o->node_cores)
+        return RUNPLAN_WHY_FILLS_NODE;
+    if (o->node_cores > 0 && o->nodes >= 2 && np == 2 * o->node_cores)
+        return RUNPLAN_WHY_CROSSES_NODE;
+    return RUNPLAN_WHY_MODEL;
+}
+
+/* The options with defaults filled in (the node runs into buf, MAX_NPS);
+ * false (with err) when invalid. */
 static bool resolve(const runplan_options *in, const long *dnps, size_t ndnps,
-                    const long *dlevels, size_t ndlevels, long min_np, runplan_options *out,
-                    char *err, size_t errlen)
+                    const long *dlevels, size_t ndlevels, long min_np, long below, long *buf,
+                    runplan_options *out, char *err, size_t errlen)
 {
     *out = *in;
     if (!out->nps || out->nnps == 0) {
-        out->nps = dnps;
-        out->nnps = ndnps;
+        out->nps = buf;
+        out->nnps = node_defaults(dnps, ndnps, in, below, buf);
     }
     if (!out->levels || out->nlevels == 0) {
         out->levels = dlevels;
@@ -97,15 +146,16 @@ static bool strip_side(long rows, long nb, long np, int side, const runplan_opti
 {
     for (size_t l = 0; l < o->nlevels; l++) {
         long r = divide(rows, o->levels[l], "rows per process", err, errlen);
-        if (!r || !add(out, (runplan_run){RUNPLAN_TCOMP, side, 1, 1, 1, r, nb, o->levels[l],
-                                          o->reps, o->levels[l] == 1 ? np : 0}))
+        if (!r || !add(out, (runplan_run){RUNPLAN_TCOMP, RUNPLAN_WHY_MODEL, side, 1, 1, 1, r,
+                                          nb, o->levels[l], o->reps,
+                                          o->levels[l] == 1 ? np : 0}))
             return false;
     }
     for (size_t k = 0; k < o->nnps; k++)
         for (size_t l = 0; l < o->nlevels; l++) {
             long np0 = o->nps[k], r = rows / o->levels[l];
-            if (!add(out, (runplan_run){RUNPLAN_STRIP_OVERHEAD, side, np0, np0, 1, np0 * r, nb,
-                                        o->levels[l], o->reps, 0}))
+            if (!add(out, (runplan_run){RUNPLAN_STRIP_OVERHEAD, why_of(o, np0), side, np0, np0,
+                                        1, np0 * r, nb, o->levels[l], o->reps, 0}))
                 return false;
         }
     return true;
@@ -133,7 +183,8 @@ bool runplan_strip(long na, long nb, long np, const runplan_options *opt, runpla
         snprintf(err, errlen, "na = %ld is not divisible by np = %ld", na, np);
         return false;
     }
-    if (!resolve(opt, STRIP_NPS, 2, STRIP_LEVELS, 2, 2, &o, err, errlen))
+    long buf[MAX_NPS];
+    if (!resolve(opt, STRIP_NPS, 2, STRIP_LEVELS, 2, 2, np, buf, &o, err, errlen))
         return false;
     return strip_side(na / np, nb, np, 0, &o, out, err, errlen) || fail_nomem(out, err, errlen);
 }
@@ -147,8 +198,8 @@ static bool block_direction(bool along_a, long pa, long pb, const runplan_option
         long np = k == 0 ? 2 : o->nps[k - 1];
         for (size_t l = 0; l < o->nlevels; l++) {
             long r = divide(split, o->levels[l], along_a ? "pa" : "pb", err, errlen);
-            runplan_run run = {k == 0 ? RUNPLAN_BLOCK_BASE : RUNPLAN_BLOCK_STRIP, 0, np,
-                               along_a ? np : 1, along_a ? 1 : np,
+            runplan_run run = {k == 0 ? RUNPLAN_BLOCK_BASE : RUNPLAN_BLOCK_STRIP,
+                               why_of(o, np), 0, np, along_a ? np : 1, along_a ? 1 : np,
                                along_a ? np * r : pa, along_a ? pb : np * r,
                                o->levels[l], o->reps, 0};
             if (!r || !add(out, run))
@@ -173,11 +224,12 @@ bool runplan_block(long na, long nb, long npa, long npb, const runplan_options *
                  npa, npb);
         return false;
     }
-    if (!resolve(opt, BLOCK_NPS, 3, BLOCK_LEVELS, 3, 3, &o, err, errlen))
+    long buf[MAX_NPS];
+    if (!resolve(opt, BLOCK_NPS, 3, BLOCK_LEVELS, 3, 3, npa * npb, buf, &o, err, errlen))
         return false;
     long pa = na / npa, pb = nb / npb;
-    bool ok = add(out, (runplan_run){RUNPLAN_BLOCK_REFERENCE, 0, 4, 2, 2, 2 * pa, 2 * pb, 1,
-                                     o.reps, 0});
+    bool ok = add(out, (runplan_run){RUNPLAN_BLOCK_REFERENCE, RUNPLAN_WHY_MODEL, 0, 4, 2, 2,
+                                     2 * pa, 2 * pb, 1, o.reps, 0});
     if (ok && npa > 2)
         ok = block_direction(true, pa, pb, &o, out, err, errlen);
     if (ok && npb > 2)
@@ -195,7 +247,11 @@ bool runplan_multicluster(long n_msg, const long np[2], const long rows[2],
         snprintf(err, errlen, "the row length, processes and rows per process must be positive");
         return false;
     }
-    if (!resolve(opt, STRIP_NPS, 2, STRIP_LEVELS, 2, 2, &o, err, errlen))
+    /* Two clusters, one list: no node runs (each side's node differs). */
+    runplan_options one = *opt;
+    one.node_cores = one.nodes = 0;
+    long buf[MAX_NPS];
+    if (!resolve(&one, STRIP_NPS, 2, STRIP_LEVELS, 2, 2, 0, buf, &o, err, errlen))
         return false;
     for (int side = 0; side < 2; side++)
         if (!strip_side(rows[side], n_msg, np[side], side, &o, out, err, errlen))

@@ -26,8 +26,18 @@ typedef enum {
     RUNPLAN_BLOCK_STRIP       /* block step 2: (np,1) or (1,np), np > 2 */
 } runplan_role;
 
+/* Why a run is in the plan, beyond its role in the model's steps. */
+typedef enum {
+    RUNPLAN_WHY_MODEL = 0,     /* the model's own steps (the papers' defaults) */
+    RUNPLAN_WHY_FILLS_NODE,    /* np0 = the cores of one node: memory-bandwidth
+                                  contention of a full node is in the training data */
+    RUNPLAN_WHY_CROSSES_NODE,  /* np0 = the cores of two nodes: the job leaves one
+                                  node, so the node boundary is in the training data */
+} runplan_why;
+
 typedef struct {
     runplan_role role;
+    runplan_why why;
     int side;          /* multicluster: 0 = cluster A, 1 = cluster B; else 0 */
     long np, npa, npb; /* processes and grid */
     long na, nb;       /* global mesh of the run */
@@ -49,10 +59,20 @@ typedef struct {
     const long *levels;   /* work levels l (strip default 1, 4; block default 1, 2, 4) */
     size_t nlevels;
     long reps;            /* repetitions per run (>= 1) */
+    long node_cores;      /* cores of one node of the cluster the runs are for, 0 =
+                             unknown; with the default process counts (nps NULL) the
+                             strip and block plans add np0 = node_cores (fills a node)
+                             and, when nodes >= 2, 2 node_cores (crosses into a second
+                             node), each only below the target's processes */
+    long nodes;           /* nodes of that cluster, 0 = unknown */
 } runplan_options;
 
 /* Role as a short phrase ("sequential Tcomp", "(2,2) reference", ...). */
 const char *runplan_role_text(runplan_role r);
+
+/* Why as a phrase for a plan's reader ("the model's step", "fills one
+ * node: its memory-bandwidth contention", ...). */
+const char *runplan_why_text(runplan_why w);
 
 /* Strip model runs for an na x nb target on np processes (grid np x 1). */
 bool runplan_strip(long na, long nb, long np, const runplan_options *opt, runplan *out,

@@ -91,7 +91,7 @@ static void test_strip_plan_fit(void)
 {
     runplan p;
     char err[200];
-    runplan_options opt = {NULL, 0, NULL, 0, 2};
+    runplan_options opt = {NULL, 0, NULL, 0, 2, 0, 0};
     CU_ASSERT_TRUE_FATAL(runplan_strip(65536, 65536, 64, &opt, &p, err, sizeof err));
     /* Steps 1-2: 2 sequential + 2 np0 x 2 levels. */
     CU_ASSERT_EQUAL(p.nruns, 6);
@@ -129,7 +129,7 @@ static void test_block_plan_fit(void)
 {
     runplan p;
     char err[200];
-    runplan_options opt = {NULL, 0, NULL, 0, 1};
+    runplan_options opt = {NULL, 0, NULL, 0, 1, 0, 0};
     CU_ASSERT_TRUE_FATAL(runplan_block(65536, 131072, 8, 16, &opt, &p, err, sizeof err));
     /* (2,2) + 2 directions x 4 np (2,4,8,16) x 3 levels. */
     CU_ASSERT_EQUAL(p.nruns, 1 + 2 * 4 * 3);
@@ -164,7 +164,7 @@ static void test_block_plan_small_direction(void)
     char err[200];
     const long nps[] = {4, 8};
     const long levels[] = {1, 2};
-    runplan_options opt = {nps, 2, levels, 2, 1};
+    runplan_options opt = {nps, 2, levels, 2, 1, 0, 0};
     CU_ASSERT_TRUE_FATAL(runplan_block(16384, 262144, 2, 32, &opt, &p, err, sizeof err));
     CU_ASSERT_EQUAL(p.nruns, 1 + 3 * 2);
     for (size_t i = 1; i < p.nruns; i++)
@@ -187,7 +187,7 @@ static void test_multicluster_plan_fit(void)
     runplan p;
     char err[200];
     const long np[2] = {64, 32}, rows[2] = {512, 1024};
-    runplan_options opt = {NULL, 0, NULL, 0, 1};
+    runplan_options opt = {NULL, 0, NULL, 0, 1, 0, 0};
     CU_ASSERT_TRUE_FATAL(runplan_multicluster(65536, np, rows, &opt, &p, err, sizeof err));
     CU_ASSERT_EQUAL(count_side(&p, 0), 6);
     CU_ASSERT_EQUAL(count_side(&p, 1), 6);
@@ -211,19 +211,19 @@ static void test_plan_errors(void)
 {
     runplan p;
     char err[200];
-    runplan_options opt = {NULL, 0, NULL, 0, 1};
+    runplan_options opt = {NULL, 0, NULL, 0, 1, 0, 0};
     CU_ASSERT_FALSE(runplan_strip(1000, 1000, 64, &opt, &p, err, sizeof err));
     CU_ASSERT_PTR_NOT_NULL(strstr(err, "na = 1000 is not divisible by np = 64"));
     const long odd_levels[] = {3};
-    runplan_options o3 = {NULL, 0, odd_levels, 1, 1};
+    runplan_options o3 = {NULL, 0, odd_levels, 1, 1, 0, 0};
     CU_ASSERT_FALSE(runplan_strip(1024, 1024, 4, &o3, &p, err, sizeof err));
     CU_ASSERT_PTR_NOT_NULL(strstr(err, "not divisible by work level 3"));
     CU_ASSERT_EQUAL(p.nruns, 0);
-    runplan_options o0 = {NULL, 0, NULL, 0, 0};
+    runplan_options o0 = {NULL, 0, NULL, 0, 0, 0, 0};
     CU_ASSERT_FALSE(runplan_strip(1024, 1024, 4, &o0, &p, err, sizeof err));
     CU_ASSERT_PTR_NOT_NULL(strstr(err, "repetitions"));
     const long small[] = {2};
-    runplan_options os = {small, 1, NULL, 0, 1};
+    runplan_options os = {small, 1, NULL, 0, 1, 0, 0};
     CU_ASSERT_FALSE(runplan_block(1024, 1024, 8, 8, &os, &p, err, sizeof err));
     CU_ASSERT_PTR_NOT_NULL(strstr(err, "below 3"));
     CU_ASSERT_FALSE(runplan_block(1001, 1024, 8, 8, &opt, &p, err, sizeof err));
@@ -445,6 +445,80 @@ static void test_cli_plan_crowding(void)
     free(out);
 }
 
+/* Node runs, by hand. A cluster of 16 nodes x 8 cores, strip target on
+ * 128 processes: the defaults 4, 8 and 2 x 8 = 16 (8 already there, now
+ * "fills one node"; 16 "spans two nodes"), each at levels 1 and 4. A
+ * target on 12 processes keeps 4 and 8 (16 is not below 12). One node of
+ * 16 cores, block target 8x4 = 32: 4, 8, 16 (16 fills the node, no second
+ * node to span). A list given by hand gets nothing added; a multi-cluster
+ * plan neither. */
+static void test_node_runs(void)
+{
+    runplan p;
+    char err[200];
+    runplan_options opt = {NULL, 0, NULL, 0, 1, 8, 16};
+    CU_ASSERT_TRUE_FATAL(runplan_strip(65536, 2048, 128, &opt, &p, err, sizeof err));
+    static const long want_np[] = {1, 1, 4, 4, 8, 8, 16, 16};
+    static const runplan_why want_why[] = {RUNPLAN_WHY_MODEL, RUNPLAN_WHY_MODEL,
+                                           RUNPLAN_WHY_MODEL, RUNPLAN_WHY_MODEL,
+                                           RUNPLAN_WHY_FILLS_NODE, RUNPLAN_WHY_FILLS_NODE,
+                                           RUNPLAN_WHY_CROSSES_NODE, RUNPLAN_WHY_CROSSES_NODE};
+    CU_ASSERT_EQUAL_FATAL(p.nruns, 8);
+    for (size_t i = 0; i < 8; i++) {
+        CU_ASSERT_EQUAL(p.runs[i].np, want_np[i]);
+        CU_ASSERT_EQUAL(p.runs[i].why, want_why[i]);
+    }
+    runplan_free(&p);
+    CU_ASSERT_TRUE_FATAL(runplan_strip(12 * 512, 2048, 12, &opt, &p, err, sizeof err));
+    CU_ASSERT_EQUAL(runplan_max_np(&p), 8);
+    runplan_free(&p);
+
+    runplan_options one = {NULL, 0, NULL, 0, 1, 16, 1};
+    CU_ASSERT_TRUE_FATAL(runplan_block(8192, 4096, 8, 4, &one, &p, err, sizeof err));
+    size_t fills = 0, crosses = 0;
+    for (size_t i = 0; i < p.nruns; i++) {
+        fills += p.runs[i].why == RUNPLAN_WHY_FILLS_NODE;
+        crosses += p.runs[i].why == RUNPLAN_WHY_CROSSES_NODE;
+        CU_ASSERT(p.runs[i].why != RUNPLAN_WHY_FILLS_NODE || p.runs[i].np == 16);
+    }
+    CU_ASSERT_EQUAL(runplan_max_np(&p), 16);
+    CU_ASSERT_EQUAL(fills, 2 * 3); /* (16,1) and (1,16), three levels each */
+    CU_ASSERT_EQUAL(crosses, 0);
+    runplan_free(&p);
+
+    static const long given[] = {4, 8};
+    runplan_options hand = {given, 2, NULL, 0, 1, 8, 16};
+    CU_ASSERT_TRUE_FATAL(runplan_strip(65536, 2048, 128, &hand, &p, err, sizeof err));
+    CU_ASSERT_EQUAL(runplan_max_np(&p), 8);
+    runplan_free(&p);
+    const long np2[2] = {64, 64}, rows2[2] = {512, 512};
+    CU_ASSERT_TRUE_FATAL(runplan_multicluster(2048, np2, rows2, &opt, &p, err, sizeof err));
+    CU_ASSERT_EQUAL(runplan_max_np(&p), 8);
+    for (size_t i = 0; i < p.nruns; i++)
+        CU_ASSERT_EQUAL(p.runs[i].why, RUNPLAN_WHY_MODEL);
+    runplan_free(&p);
+}
+
+/* The command line says why: sim-c-ib in the embedded clusters.csv has 16
+ * nodes of 8 cores. */
+static void test_cli_node_runs(void)
+{
+    char *out = NULL;
+    CU_ASSERT_EQUAL_FATAL(testutil_perfcast_run(&out, "plan --model strip --target 65536x2048 "
+                                                "--np 128 --cluster sim-c-ib --format csv"), 0);
+    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "\nsim-c-ib,mgbench,8,8,1,4096,2048,,1,,strip "
+                                              "overhead level 1; fills one node: its "
+                                              "memory-bandwidth contention\n"));
+    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "\nsim-c-ib,mgbench,16,16,1,8192,2048,,1,,strip "
+                                              "overhead level 1; spans two nodes: the node "
+                                              "boundary\n"));
+    free(out);
+    CU_ASSERT_EQUAL_FATAL(testutil_perfcast_run(&out, "plan --model strip --target 65536x2048 "
+                                                "--np 128 --cluster sim-c-ib --np0 4,8"), 0);
+    CU_ASSERT_PTR_NULL(out ? strstr(out, "16x1") : "no output");
+    free(out);
+}
+
 int main(void)
 {
     static const testutil_test tests[] = {
@@ -458,6 +532,8 @@ int main(void)
         {"CLI: Slurm script", test_cli_slurm_script},
         {"CLI: usage", test_cli_usage},
         {"CLI: plan marks oversubscribed runs", test_cli_plan_crowding},
+        {"node runs: fill a node, span two", test_node_runs},
+        {"CLI: plan says why a node run is there", test_cli_node_runs},
         {NULL, NULL},
     };
     static const testutil_suite suites[] = {{"runplan", tests}, {NULL, NULL}};

@@ -49,6 +49,11 @@ static const char usage[] =
     "Runs:\n"
     "  --np0 4,8           strip/multicluster: parallel process counts (default 4,8)\n"
     "  --nps 4,8,16        block: strip process counts above 2 (default 4,8,16)\n"
+    "                      Without them, a strip or block plan for a --cluster that\n"
+    "                      clusters.csv describes also runs one node full (np0 =\n"
+    "                      cores_per_node) and two nodes (2 x cores_per_node), when\n"
+    "                      below the target, so the training sees a node's\n"
+    "                      memory contention and the node boundary; the note says why\n"
     "  --levels 1,4        work levels l: per-process rows divided by l\n"
     "                      (default 1,4 for strip, 1,2,4 for block)\n"
     "  --reps N            repetitions of every run (default 3, at most 1000)\n"
@@ -198,8 +203,23 @@ static bool reps_of(const char *text, long *reps)
     return v == floor(v) && v >= 1 && v <= PLAN_BATCH_MAX_REPS;
 }
 
+/* The cores and nodes of the cluster --cluster names (strip and block
+ * only: a multi-cluster plan's sides differ), 0 when not known. */
+static void node_of(const plan_args *a, const archive *arch, runplan_options *o)
+{
+    const cluster_info *ci = a->cluster && !strchr(a->cluster, ',') && arch
+                                 ? archive_cluster(arch, a->cluster)
+                                 : NULL;
+    if (!ci || strcmp(a->model, "multicluster") == 0)
+        return;
+    if (ci->cores_per_node >= 1 && ci->cores_per_node <= MAX_WHOLE)
+        o->node_cores = (long)ci->cores_per_node;
+    if (ci->nodes >= 1 && ci->nodes <= MAX_WHOLE)
+        o->nodes = (long)ci->nodes;
+}
+
 /* Build the plan the arguments ask for; 0, 1 (cannot plan) or 2 (usage). */
-static int build_plan(const plan_args *a, runplan *p)
+static int build_plan(const plan_args *a, const archive *arch, runplan *p)
 {
     char err[ERR_LEN] = "";
     long na, nb, nps[32], levels[32], pair[2] = {0, 0}, rows[2], reps;
@@ -213,7 +233,8 @@ static int build_plan(const plan_args *a, runplan *p)
         return usage_error("--reps: expected a whole number from 1 to %s", "1000");
     if (na > MAX_WHOLE || nb > MAX_WHOLE)
         return usage_error("--target: at most %s x 1000000000", "1000000000");
-    runplan_options o = {nnps ? nps : NULL, nnps, nlevels ? levels : NULL, nlevels, reps};
+    runplan_options o = {nnps ? nps : NULL, nnps, nlevels ? levels : NULL, nlevels, reps, 0, 0};
+    node_of(a, arch, &o);
     bool ok;
     if (strcmp(a->model, "strip") == 0) {
         if (!a->np || !long_list(a->np, pair, 1, &npair, err, sizeof err))
@@ -283,6 +304,19 @@ static const char *crowding(const archive *arch, const char *cluster, long np, c
     return buf;
 }
 
+/* What a reader should know of a run beyond its role: why it is there
+ * when not for the model's own steps (it fills a node, it spans two), and
+ * whether it oversubscribes its cluster; "" when nothing. */
+static const char *run_note(const archive *arch, const char *cluster, const runplan_run *r,
+                            char *buf, size_t len)
+{
+    char crowd[96];
+    crowding(arch, cluster, r->np, crowd, sizeof crowd);
+    const char *why = r->why != RUNPLAN_WHY_MODEL ? runplan_why_text(r->why) : "";
+    snprintf(buf, len, "%s%s%s", why, why[0] && crowd[0] ? "; " : "", crowd);
+    return buf;
+}
+
 static void print_table(const archive *arch, const plan_clusters *cl, const runplan *p,
                         FILE *out)
 {
@@ -299,13 +333,13 @@ static void print_table(const archive *arch, const plan_clusters *cl, const runp
         snprintf(mesh, sizeof mesh, "%ldx%ld", r->na, r->nb);
         snprintf(per, sizeof per, "%ldx%ld", r->na / r->npa, r->nb / r->npb);
         snprintf(seq, sizeof seq, "%ld", r->seq_of_np);
-        char note[96];
-        crowding(arch, c, r->np, note, sizeof note);
+        char note[200], crowd[96];
+        run_note(arch, c, r, note, sizeof note);
         fprintf(out, "%-3zu %-19s %-14s %5ld %7s %-15s %-13s %5ld %4ld %9s  %s\n", i + 1,
                 runplan_role_text(r->role), c[0] ? c : "-", r->np, grid, mesh, per, r->level,
                 r->reps, r->seq_of_np ? seq : "-", note[0] ? note : "-");
         total += r->reps;
-        crowded += note[0] != '\0';
+        crowded += crowding(arch, c, r->np, crowd, sizeof crowd)[0] != '\0';
     }
     fprintf(out, "%zu configurations, %ld runs in all; the largest needs %ld processes\n",
             p->nruns, total, runplan_max_np(p));
@@ -332,8 +366,8 @@ static void print_csv(const plan_args *a, const archive *arch, const plan_cluste
             fprintf(out, ",%ld,%ld,%ld,%ld,%ld,", r->np, r->npa, r->npb, r->na, r->nb);
             if (r->seq_of_np)
                 fprintf(out, "%ld", r->seq_of_np);
-            char note[96];
-            crowding(arch, cl->side[r->side ? 1 : 0], r->np, note, sizeof note);
+            char note[200];
+            run_note(arch, cl->side[r->side ? 1 : 0], r, note, sizeof note);
             fprintf(out, ",%ld,,%s level %ld%s%s%s\n", rep, runplan_role_text(r->role), r->level,
                     strcmp(a->model, "multicluster") != 0 ? "" : r->side ? " side B" : " side A",
                     note[0] ? "; " : "", note);
@@ -456,17 +490,12 @@ static bool known(const char *v, const char *const *list)
 
 /* Write the output of format, built in memory, to stdout: whole, or not at
  * all when it passes PLAN_BATCH_MAX_OUTPUT (1). */
-static int print_plan(const plan_args *a, const runplan *p, const char *format, int side)
+static int print_plan(const plan_args *a, const archive *arch, const runplan *p,
+                      const char *format, int side)
 {
     plan_clusters cl;
     char *text = NULL;
     size_t size = 0;
-    diag_list diags;
-    diag_init(&diags);
-    archive arch = {0};
-    if (a->cluster || a->campaign)
-        archive_load(a->archive ? a->archive : "archive", &arch, &diags);
-    diag_free(&diags); /* plan works without an archive: it only looks things up */
     FILE *out = open_memstream(&text, &size);
     int rc = 1;
     if (!plan_clusters_split(a->cluster, &cl) || !out) {
@@ -474,11 +503,11 @@ static int print_plan(const plan_args *a, const runplan *p, const char *format, 
     } else {
         rc = 0;
         if (strcmp(format, "table") == 0)
-            print_table(&arch, &cl, p, out);
+            print_table(arch, &cl, p, out);
         else if (strcmp(format, "csv") == 0)
-            print_csv(a, &arch, &cl, p, out);
+            print_csv(a, arch, &cl, p, out);
         else
-            rc = print_batch(a, &arch, &cl, p, format, side, out);
+            rc = print_batch(a, arch, &cl, p, format, side, out);
     }
     if (out)
         fclose(out);
@@ -492,7 +521,6 @@ static int print_plan(const plan_args *a, const runplan *p, const char *format, 
         fwrite(text, 1, size, stdout);
     free(text);
     plan_clusters_free(&cl);
-    archive_free(&arch);
     return rc;
 }
 
@@ -520,11 +548,18 @@ int cmd_plan(int argc, char **argv)
         side = a.side[0] == 'A' ? 0 : 1;
     if (multi && (strcmp(format, "slurm") == 0 || strcmp(format, "pbs") == 0) && side < 0)
         return usage_error("%s", "a batch script runs on one cluster: give --side A or B");
+    diag_list diags;
+    diag_init(&diags);
+    archive arch = {0};
+    if (a.cluster || a.campaign)
+        archive_load(a.archive ? a.archive : "archive", &arch, &diags);
+    diag_free(&diags); /* plan works without an archive: it only looks things up */
     runplan p;
-    rc = build_plan(&a, &p);
-    if (rc != 0)
-        return rc;
-    rc = print_plan(&a, &p, format, side);
-    runplan_free(&p);
+    rc = build_plan(&a, &arch, &p);
+    if (rc == 0) {
+        rc = print_plan(&a, &arch, &p, format, side);
+        runplan_free(&p);
+    }
+    archive_free(&arch);
     return rc;
 }
