@@ -209,3 +209,12 @@ calibrate_status calibrate_score_targets(const double *estimate, const double *m
     free(ratio);
     return CALIBRATE_OK;
 }
+
+bool calibrate_regime_change(double e_top, double e_below, double noise)
+{
+    double top = fabs(e_top);
+    if (!isfinite(top) || !isfinite(e_below))
+        return false;
+    return top >= CALIBRATE_REGIME_MIN_LOG_ERROR && top >= CALIBRATE_REGIME_RATIO * fabs(e_below) &&
+           top >= CALIBRATE_REGIME_RATIO * sqrt(2.0) * (isfinite(noise) ? noise : 0);
+}

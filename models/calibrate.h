@@ -104,6 +104,23 @@ double calibrate_distance(double value, double lo, double hi);
 calibrate_status calibrate_bootstrap(const double *boot, size_t n, double estimate,
                                      double rep_sd_log, double level, double *h);
 
+/* A change of regime at the top of the training range: a step or a knee
+ * (a new topology level, a protocol switch, a cache edge) that the model
+ * would extrapolate through. e_top is the median log error
+ * log(predicted / measured) of the refit without the largest trained
+ * level, at that level; e_below the same for the refit without the two
+ * largest levels, at the second largest; noise the pooled standard
+ * deviation of log times between repetitions (0 when unknown). A change
+ * when the model misses the top level by a quarter or more
+ * (|e_top| >= log 1.25), three times as badly as it missed the level below
+ * (|e_top| >= 3 |e_below|: the law held up to there), and beyond the noise
+ * of a difference of two measured levels (|e_top| >= 3 sqrt(2) noise).
+ * The three thresholds were fixed before any data set was scored with
+ * them. Non-finite errors: no change. */
+#define CALIBRATE_REGIME_MIN_LOG_ERROR 0.22314355131420976 /* log(1.25) */
+#define CALIBRATE_REGIME_RATIO 3.0
+bool calibrate_regime_change(double e_top, double e_below, double noise);
+
 /* Deterministic generator (xorshift64*) for the bootstrap. */
 typedef struct {
     uint64_t state;

@@ -25,6 +25,7 @@ void report_free(report *r)
     free(r->formula);
     free(r->equation);
     free(r->interval_method);
+    free(r->regime);
     for (size_t i = 0; i < r->nparts; i++)
         free(r->parts[i].response);
     free(r->parts);

@@ -64,6 +64,8 @@ typedef struct {
     char **diagnostics;      size_t ndiagnostics; /* one-line verdicts */
     char **warnings;         size_t nwarnings;    /* aliased terms, dropped factors, ... */
     char *interval_method;   /* how cal_low/cal_high were made (calibration), may be NULL */
+    char *regime;            /* a change of regime at the top of the training range that
+                                the calibration's backtests found, in words; NULL none */
     report_part *parts;      size_t nparts;       /* per-component predictions, may be none */
     double cal_inside_log_half_width; /* the calibrated log half-width of a configuration
                                          inside the trained range (distance 0), what the

@@ -557,6 +557,64 @@ static void test_borrowed_interval_as_stated(void)
     free(out);
 }
 
+/* The rule of calibrate_regime_change by hand: log errors 0.30 at the top
+ * and 0.05 one level lower with repetitions 2% apart is a change (0.30 >=
+ * log 1.25 = 0.223, >= 3 x 0.05, >= 3 sqrt(2) 0.02 = 0.085); 0.20 is not
+ * (under a quarter); 0.30 with 0.12 below is not (the law did not hold one
+ * level lower either); 0.30 within repetitions 8% apart is not (3 sqrt(2)
+ * 0.08 = 0.34); a sign does not matter; NAN is no change. */
+static void test_regime_rule(void)
+{
+    CU_ASSERT_TRUE(calibrate_regime_change(0.30, 0.05, 0.02));
+    CU_ASSERT_TRUE(calibrate_regime_change(-0.30, 0.05, 0.02));
+    CU_ASSERT_FALSE(calibrate_regime_change(0.20, 0.05, 0.02));
+    CU_ASSERT_FALSE(calibrate_regime_change(0.30, 0.12, 0.02));
+    CU_ASSERT_FALSE(calibrate_regime_change(0.30, 0.05, 0.08));
+    CU_ASSERT_FALSE(calibrate_regime_change(NAN, 0.05, 0.02));
+    CU_ASSERT_FALSE(calibrate_regime_change(0.30, NAN, 0.02));
+}
+
+/* A step at the top of the training range, end to end: t = 10/np at
+ * np = 1..8 (repetitions 1% apart) and 1.6 x 10/16 at np = 16; formula
+ * 1/np (with its intercept), target np = 32. The refit on np <= 8 fits
+ * a + b/np to 10/np and its 1% repetitions, so it predicts about 0.63 at
+ * np = 16 against the measured 1.0: -37%; the refit on np <= 4 predicts
+ * np = 8 within 0.5%: a change of regime at np = 16, said by fit and in
+ * the verdict on the site. Without the step (np = 16 at 0.625) nothing is
+ * said. */
+static void test_regime_end_to_end(void)
+{
+    static const char *const sixteen[] = {"1", "0.625"};
+    for (int step = 1; step >= 0; step--) {
+        char dir[256], runs[1024], *out = NULL;
+        snprintf(runs, sizeof runs,
+                 "cluster,np,rep,time_s\n"
+                 "c,1,1,10\nc,1,2,10.1\nc,2,1,5\nc,2,2,5.05\nc,4,1,2.5\nc,4,2,2.525\n"
+                 "c,8,1,1.25\nc,8,2,1.2625\nc,16,1,%s\nc,16,2,%s\nc,32,1,\n",
+                 sixteen[!step], sixteen[!step]);
+        write_campaign(dir, sizeof dir,
+                       "name,model,response,formula,train,target\n"
+                       "s,scopred,time_s,1/np,np <= 16,np == 32\n", runs);
+        CU_ASSERT_EQUAL_FATAL(testutil_perfcast_run(&out, "fit --archive %s --format json x s",
+                                                    dir), 0);
+        const char *said = out ? strstr(out, "\"regime_change\": \"the runs change at np = 16 ") : NULL;
+        CU_ASSERT_TRUE(step ? said != NULL : said == NULL);
+        CU_ASSERT_PTR_NOT_NULL(out && strstr(out, step ? "misses it by -37% where one level lower it missed by +0%" : "\"regime_change\": null"));
+        free(out);
+        char site[256], path[600];
+        CU_ASSERT_TRUE_FATAL(testutil_temp_dir(site, sizeof site));
+        CU_ASSERT_EQUAL_FATAL(testutil_perfcast_run(&out, "build --archive %s --out %s/s --quiet",
+                                                    dir, site), 0);
+        free(out);
+        snprintf(path, sizeof path, "%s/s/campaigns/x/index.md", site);
+        char *page = testutil_read_file(path);
+        CU_ASSERT_TRUE(page && (strstr(page, "the runs change at np = 16 beyond the model's law") != NULL) == step);
+        free(page);
+        testutil_remove_dir(site);
+        testutil_remove_dir(dir);
+    }
+}
+
 int main(void)
 {
     static const testutil_test numerics[] = {
@@ -565,6 +623,7 @@ int main(void)
         {"bootstrap quantile, generator", test_bootstrap_and_rng},
         {"held-out scores by hand", test_scores_by_hand},
         {"interval score and width by hand", test_interval_score_by_hand},
+        {"a change of regime: the rule by hand", test_regime_rule},
         {NULL, NULL},
     };
     static const testutil_test simulated[] = {
@@ -582,6 +641,7 @@ int main(void)
         {"a borrower's target is never backtested", test_no_borrowed_target},
         {"the same refits are taken once", test_same_refits_once},
         {"borrowed component backtests give the stated interval", test_borrowed_interval_as_stated},
+        {"a change of regime at the top, end to end", test_regime_end_to_end},
         {NULL, NULL},
     };
     static const testutil_suite suites[] = {

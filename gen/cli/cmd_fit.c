@@ -56,7 +56,9 @@ static const char predict_usage[] =
     "The fit is shown with them: text and json give the formula, the fitted\n"
     "equation, how the textbook intervals are made (interval_method) and how the\n"
     "calibrated one is (calibration_method) once; csv repeats them as the last\n"
-    "columns of every row.\n"
+    "columns of every row. Text and json also say when the training runs change\n"
+    "at their top level beyond the model's law (regime_change: a step or knee the\n"
+    "model would extrapolate through), as the verdict does.\n"
     "\n"
     "  --archive DIR   the archive folder (default: archive)\n"
     "  --format F      text (default), csv or json\n"
@@ -155,6 +157,8 @@ static void print_fit_text(const experiment_result *res, FILE *out)
         numtext_humanize(&b, r->warnings[i]);
         fprintf(out, "warning: %s\n", rbuf_str(&b));
     }
+    if (r->regime)
+        fprintf(out, "warning: %s\n", r->regime);
     rbuf_free(&b);
 }
 
@@ -191,6 +195,7 @@ static void print_fit_json(const experiment_result *res, FILE *out)
         textout_json_number_member(out, ",\n  ", r->stats[i].name, r->stats[i].value);
     print_json_strings(out, "diagnostics", r->diagnostics, r->ndiagnostics);
     print_json_strings(out, "warnings", r->warnings, r->nwarnings);
+    textout_json_text_member(out, ",\n  ", "regime_change", r->regime);
     fputs("\n}\n", out);
 }
 
@@ -346,6 +351,8 @@ static void print_fit_summary(const experiment_result *res, out_format f, FILE *
         fprintf(out, "intervals: %s\n", interval_method(e->model));
         if (r->interval_method)
             fprintf(out, "calibrated interval: %s\n", r->interval_method);
+        if (r->regime)
+            fprintf(out, "warning:   %s\n", r->regime);
         fputc('\n', out);
         return;
     }
@@ -357,6 +364,7 @@ static void print_fit_summary(const experiment_result *res, out_format f, FILE *
     textout_json_text_member(out, ",\n  ", "equation", r->equation);
     textout_json_text_member(out, ",\n  ", "interval_method", interval_method(e->model));
     textout_json_text_member(out, ",\n  ", "calibration_method", r->interval_method);
+    textout_json_text_member(out, ",\n  ", "regime_change", r->regime);
     fputs(",\n  \"predictions\": [", out);
 }
 

@@ -38,6 +38,7 @@ typedef struct {
                             (not a target of the experiment calibrated); NULL = all */
     bool *scored;        /* per configuration: a refit has scored it already */
     bool from_lender;     /* the backtests were lent by c->lender */
+    char regime[320];     /* a change of regime found at the top, "" none */
 } calib_ctx;
 
 static void ctx_free(calib_ctx *c)
@@ -352,6 +353,44 @@ static bool *held_set(const calib_ctx *c, size_t col, double threshold, bool upw
 
 #define FOLD_DEPTHS 2 /* hold out the top level, then the top two */
 
+static double repetition_sd_log(const calib_ctx *c);
+
+/* Median of log(predicted / measured) over scores [from, to); NAN none. */
+static double median_log_error(const calib_ctx *c, size_t from, size_t to)
+{
+    size_t n = 0;
+    double *e = malloc((to > from ? to - from : 1) * sizeof *e);
+    for (size_t i = from; e && i < to; i++)
+        if (c->scores[i].predicted > 0 && c->scores[i].measured > 0)
+            e[n++] = log(c->scores[i].predicted / c->scores[i].measured);
+    double m = NAN;
+    if (n) {
+        qsort(e, n, sizeof *e, compare_doubles);
+        m = n % 2 ? e[n / 2] : (e[n / 2 - 1] + e[n / 2]) / 2;
+    }
+    free(e);
+    return m;
+}
+
+/* Say so when the upward folds of column col (e[0]: without its top level,
+ * e[1]: without the top two) show a change of regime at the top level
+ * (models/calibrate.h); the first column that shows one is named. */
+static void note_regime(calib_ctx *c, size_t col, const double *levels, size_t m,
+                        const double *e)
+{
+    if (c->regime[0] || !calibrate_regime_change(e[0], e[1], repetition_sd_log(c)))
+        return;
+    const char *name = c->in->camp->runs.cols[col].name;
+    double top = round(100 * (exp(e[0]) - 1)), below = round(100 * (exp(e[1]) - 1));
+    below = below == 0 ? 0 : below; /* never "-0%" */
+    snprintf(c->regime, sizeof c->regime,
+             "the runs change at %s = %g beyond the model's law (a change of regime, or a law "
+             "the model lacks): fitted on the runs below it, the model misses it by %+.0f%% "
+             "where one level lower it missed by %+.0f%%; extrapolation beyond %s = %g is not "
+             "supported by the runs",
+             name, levels[m - 1], top, below, name, levels[m - 1]);
+}
+
 static bool run_backtests(calib_ctx *c)
 {
     free(c->scored);
@@ -366,6 +405,7 @@ static bool run_backtests(calib_ctx *c)
         size_t col = c->cols[i], m = levels_of(c, col, levels);
         for (int dir = 0; ok && m > 0 && dir < 2; dir++) {
             bool upward = dir == 0;
+            double fold_error[FOLD_DEPTHS] = {NAN, NAN};
             if (!upward && !target_below(c, col, levels[0]))
                 continue;
             /* A refit keeps two levels at least: from one it cannot learn
@@ -380,11 +420,14 @@ static bool run_backtests(calib_ctx *c)
                     continue;
                 }
                 done[ndone++] = held;
-                size_t before = c->nfolds;
+                size_t before = c->nfolds, first = c->nscores;
                 ok = run_fold(c, held);
                 if (c->nfolds > before)
                     note_fold_column(c, c->in->camp->runs.cols[col].name);
+                fold_error[depth - 1] = median_log_error(c, first, c->nscores);
             }
+            if (upward)
+                note_regime(c, col, levels, m, fold_error);
         }
     }
     for (size_t i = 0; i < ndone; i++)
@@ -731,6 +774,8 @@ bool calibration_apply(experiment_result *res, model_adapter_fn adapter,
                              "configuration was run once, so there is nothing to calibrate on");
     else
         ok = false;
+    if (ok && c.regime[0])
+        ok = report_set_text(&rep->regime, c.regime);
     ctx_free(&c);
     return ok;
 }

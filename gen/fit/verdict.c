@@ -245,6 +245,10 @@ bool verdict_judge(const experiment_result *res, verdict *out)
         else
             weigh(&out->level, VERDICT_NOT_VERIFIED, &why, "no held-out target was measured");
         warning_signs(&ev, &out->level, &why);
+        if (res->rep.regime) /* calibration's backtests saw a step at the top */
+            weigh(&out->level,
+                  out->level == VERDICT_NOT_VERIFIED ? VERDICT_NOT_VERIFIED : VERDICT_UNCERTAIN,
+                  &why, res->rep.regime);
     }
     if (why.oom) {
         rbuf_free(&why);

@@ -14,7 +14,10 @@
  *                 processes per node than the cluster has cores),
  *                 repetitions spreading more than 10%, calibrated intervals
  *                 wider than a factor 2 either way, an interval that is
- *                 not calibrated for misfit (bootstrap only);
+ *                 not calibrated for misfit (bootstrap only), a change of
+ *                 regime at the top of the training range (the
+ *                 calibration's backtests, models/calibrate.h: the model
+ *                 fitted below the top level misses it);
  *   unreliable    the fit failed, or median |error| > 20%, or some |error|
  *                 > 50% (a poor coverage alone makes it uncertain: with a
  *                 few targets one miss is a third of them);
