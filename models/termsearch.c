@@ -40,9 +40,13 @@ typedef struct {
     double *chosen_values; /* nchosen x g */
     double *x;             /* design scratch, g x (nchosen + 1) */
     double *values;        /* scratch for one candidate's values */
+    double *batch;         /* BATCH candidates' values, g each (score_many) */
+    term_shape *moves;     /* the candidates of one step of the local search */
+    double *move_error;    /* and their scores */
     unsigned long long *memo_key; /* scores of shapes tried with the terms chosen
                                      so far (see memo_slot); 0 = free slot */
     double *memo_error;
+    bool *memo_bound;      /* memo_error is only a lower bound (score_many) */
     size_t memo_cap, memo_used;   /* memo_cap a power of two (0: no memo yet) */
     ols_prefix prefix;     /* the chosen terms factored, for the candidates */
     bool prefix_ready;     /* prefix is that of the terms chosen so far */
@@ -168,26 +172,32 @@ static bool memo_grow(search *s)
     size_t old_cap = s->memo_cap, cap = old_cap ? 2 * old_cap : 1024;
     unsigned long long *old_key = s->memo_key;
     double *old_error = s->memo_error;
+    bool *old_bound = s->memo_bound;
     unsigned long long *key = calloc(cap, sizeof *key);
     double *error = malloc(cap * sizeof *error);
-    if (!key || !error) {
+    bool *bound = malloc(cap * sizeof *bound);
+    if (!key || !error || !bound) {
         free(key);
         free(error);
+        free(bound);
         return false;
     }
-    s->memo_key = key, s->memo_error = error, s->memo_cap = cap;
+    s->memo_key = key, s->memo_error = error, s->memo_bound = bound, s->memo_cap = cap;
     for (size_t i = 0; i < old_cap; i++)
         if (old_key[i]) {
             size_t j = memo_slot(s, old_key[i]);
             s->memo_key[j] = old_key[i];
             s->memo_error[j] = old_error[i];
+            s->memo_bound[j] = old_bound[i];
         }
     free(old_key);
     free(old_error);
+    free(old_bound);
     return true;
 }
 
-static void memo_put(search *s, unsigned long long key, double error)
+/* Keep the score of key: error, or only a lower bound of it. */
+static void memo_put(search *s, unsigned long long key, double error, bool bound)
 {
     if (key == 0 || (2 * (s->memo_used + 1) > s->memo_cap && !memo_grow(s)))
         return;
@@ -195,6 +205,19 @@ static void memo_put(search *s, unsigned long long key, double error)
     s->memo_used += s->memo_key[i] == 0;
     s->memo_key[i] = key;
     s->memo_error[i] = error;
+    s->memo_bound[i] = bound;
+}
+
+/* The kept score of key when it settles a comparison with limit: the
+ * score itself, or a bound at or above limit; NULL when none does. */
+static const double *memo_get(const search *s, unsigned long long key, double limit)
+{
+    if (key == 0 || s->memo_cap == 0)
+        return NULL;
+    size_t i = memo_slot(s, key);
+    if (s->memo_key[i] != key || (s->memo_bound[i] && !(s->memo_error[i] >= limit)))
+        return NULL;
+    return &s->memo_error[i];
 }
 
 /* Forget every score (a term was chosen). */
@@ -212,14 +235,77 @@ static double score(search *s, const term_shape *t)
     size_t cols;
     s->evaluated++;
     unsigned long long key = memo_pack(t);
-    if (key && s->memo_cap) {
-        size_t i = memo_slot(s, key);
-        if (s->memo_key[i] == key)
-            return s->memo_error[i];
-    }
+    const double *kept = memo_get(s, key, INFINITY);
+    if (kept)
+        return *kept;
     double e = set_design(s, t, &cols) ? loo_error(s, cols) : INFINITY;
-    memo_put(s, key, e);
+    memo_put(s, key, e, false);
     return e;
+}
+
+/* Candidates scored together by ols_prefix_loo_sse (it interleaves four). */
+#define BATCH 8
+
+/* Score the pending candidates (their values in s->batch) into e; a score
+ * at or above limit may be left a lower bound. */
+static void flush_batch(search *s, const term_shape *t, const size_t *pending, size_t np,
+                        double limit, double *e)
+{
+    const termdata *d = s->d;
+    const double *cols[BATCH] = {0};
+    double sse[BATCH], n = (double)d->n;
+    if (np == 0)
+        return;
+    for (size_t j = 0; j < np; j++)
+        cols[j] = s->batch + j * d->g;
+    /* A sum of at least sse_limit gives a score of at least limit: the
+     * division rounds monotonically. */
+    double sse_limit = limit * n;
+    while (isfinite(sse_limit) && sse_limit / n < limit)
+        sse_limit = nextafter(sse_limit, INFINITY);
+    ols_status st = ols_prefix_loo_sse(&s->prefix, cols, np, d->mean, d->count, d->within, d->g,
+                                       sse_limit, sse);
+    s->nomem |= st == OLS_ERR_NOMEM;
+    for (size_t j = 0; j < np; j++) {
+        size_t i = pending[j];
+        e[i] = st == OLS_OK ? sse[j] / n : INFINITY;
+        memo_put(s, memo_pack(&t[i]), e[i], st == OLS_OK && sse[j] >= sse_limit);
+    }
+}
+
+/* score() of each of the n shapes t, into e: the same values (loo_error's
+ * sum, computed from the chosen terms' factored prefix and each
+ * candidate's column alone when the prefix allows: ols_prefix_loo_sse,
+ * bit for bit) and the same count of candidates scored; except that a
+ * score at or above limit may be only a lower bound at or above limit, for
+ * a caller that needs only the scores below it. */
+static void score_many(search *s, const term_shape *t, size_t n, double limit, double *e)
+{
+    const termdata *d = s->d;
+    if (!chosen_prefix(s) || !s->prefix.usable) {
+        for (size_t i = 0; i < n; i++)
+            e[i] = score(s, &t[i]);
+        return;
+    }
+    size_t pending[BATCH], np = 0;
+    for (size_t i = 0; i < n; i++) {
+        s->evaluated++;
+        unsigned long long key = memo_pack(&t[i]);
+        const double *kept = memo_get(s, key, limit);
+        if (kept) {
+            e[i] = *kept;
+        } else if (!termdata_values(d, &t[i], s->batch + np * d->g)) {
+            e[i] = INFINITY;
+            memo_put(s, key, e[i], false);
+        } else {
+            pending[np++] = i;
+            if (np == BATCH) {
+                flush_batch(s, t, pending, np, limit, e);
+                np = 0;
+            }
+        }
+    }
+    flush_batch(s, t, pending, np, limit, e);
 }
 
 /* Fit y ~ 1 + the first cols columns of s->x on the configurations where
@@ -308,10 +394,9 @@ static bool uses_param(const term_shape *t, size_t p)
     return false;
 }
 
-/* Try t changed one way; keep it in *best when it scores lower. */
-static void consider(search *s, const term_shape *t, term_shape *best, double *best_error)
+/* Keep t, scored e, in *best when it scores clearly lower. */
+static void consider(const term_shape *t, double e, term_shape *best, double *best_error)
 {
-    double e = score(s, t);
     if (e < *best_error * (1 - MOVE_GAIN)) {
         *best_error = e;
         *best = *t;
@@ -320,31 +405,37 @@ static void consider(search *s, const term_shape *t, term_shape *best, double *b
 
 /* The best single move from t: multiply by a factor of a parameter it does
  * not use yet, replace one factor by another of the same parameter, or
- * drop a factor. Returns true when some move lowers *error. */
+ * drop a factor. Returns true when some move lowers *error. The moves are
+ * listed first and scored together (score_many), then weighed in order. */
 static bool best_move(search *s, term_shape *t, double *error)
 {
-    term_shape best = *t, c;
+    term_shape best = *t, *c = s->moves;
     double best_error = *error;
+    size_t n = 0;
     for (size_t a = 0; a < s->nalphabet; a++) {
         const term_factor *f = &s->alphabet[a];
         if (!uses_param(t, f->param) && t->nf < TERMDATA_MAX_FACTORS) {
-            c = *t;
-            c.f[c.nf++] = *f;
-            consider(s, &c, &best, &best_error);
+            c[n] = *t;
+            c[n].f[c[n].nf++] = *f;
+            n++;
         }
         for (size_t k = 0; k < t->nf; k++)
             if (t->f[k].param == f->param &&
                 (t->f[k].quarters != f->quarters || t->f[k].log_power != f->log_power)) {
-                c = *t;
-                c.f[k] = *f;
-                consider(s, &c, &best, &best_error);
+                c[n] = *t;
+                c[n++].f[k] = *f;
             }
     }
     for (size_t k = 0; t->nf > 1 && k < t->nf; k++) {
-        c = *t;
-        c.f[k] = c.f[--c.nf];
-        consider(s, &c, &best, &best_error);
+        c[n] = *t;
+        c[n].f[k] = c[n].f[c[n].nf - 1];
+        c[n++].nf--;
     }
+    /* Only a score below best_error * (1 - MOVE_GAIN) can be kept, and
+     * best_error only falls: scores above that need no more than a bound. */
+    score_many(s, c, n, best_error * (1 - MOVE_GAIN), s->move_error);
+    for (size_t i = 0; i < n; i++)
+        consider(&c[i], s->move_error[i], &best, &best_error);
     if (!(best_error < *error))
         return false;
     *t = best;
@@ -382,10 +473,13 @@ static bool next_term(search *s, term_shape *out, double *out_error)
     bool any = false;
     *out_error = INFINITY;
     for (size_t p = 0; p < s->d->m; p++) {
-        size_t ns = 0;
-        for (size_t a = 0; a < s->nalphabet; a++) {
-            term_shape t = {.f = {s->alphabet[a]}, .nf = 1};
-            double e = s->alphabet[a].param == p ? score(s, &t) : INFINITY;
+        size_t ns = 0, n = 0;
+        for (size_t a = 0; a < s->nalphabet; a++)
+            if (s->alphabet[a].param == p)
+                s->moves[n++] = (term_shape){.f = {s->alphabet[a]}, .nf = 1};
+        score_many(s, s->moves, n, INFINITY, s->move_error);
+        for (size_t a = 0, i = 0; a < s->nalphabet; a++) {
+            double e = s->alphabet[a].param == p ? s->move_error[i++] : INFINITY;
             if (isfinite(e))
                 keep_best(seeds, seed_error, &ns, SEEDS, a, e);
         }
@@ -638,9 +732,13 @@ static void search_free(search *s)
     free(s->chosen_values);
     free(s->x);
     free(s->values);
+    free(s->batch);
+    free(s->moves);
+    free(s->move_error);
     free(s->fold);
     free(s->memo_key);
     free(s->memo_error);
+    free(s->memo_bound);
     ols_prefix_free(&s->prefix);
 }
 
@@ -664,6 +762,13 @@ static bool search_init(search *s, const termdata *d, const termsearch_options *
     s->chosen_values = malloc(((max_terms + 1) * d->g + 1) * sizeof *s->chosen_values);
     s->x = malloc(((max_terms + 1) * d->g + 1) * sizeof *s->x);
     s->values = malloc((d->g + 1) * sizeof *s->values);
+    s->batch = malloc((BATCH * d->g + 1) * sizeof *s->batch);
+    /* A step of the local search: each factor multiplied in or replacing
+     * each of a term's factors, and each factor dropped. */
+    size_t alphabet = d->m * (TERMDATA_MAX_LOG_POWER + 1) * (2 * TERMDATA_MAX_QUARTERS + 1);
+    size_t moves = alphabet * (TERMDATA_MAX_FACTORS + 1) + TERMDATA_MAX_FACTORS;
+    s->moves = malloc(moves * sizeof *s->moves);
+    s->move_error = malloc(moves * sizeof *s->move_error);
     s->fold = malloc(((max_terms + 4) * d->g + 1) * sizeof *s->fold);
     /* A fold must fit every member of the restricted family: c + a*t (2
      * coefficients), c + a*f*h (3) with two usable parameters. */
@@ -671,7 +776,8 @@ static bool search_init(search *s, const termdata *d, const termsearch_options *
     for (size_t p = 0; p < d->m; p++)
         usable += d->usable[p];
     s->fold_min = usable >= 2 ? 3 : 2;
-    return s->alphabet && s->chosen && s->chosen_values && s->x && s->values && s->fold;
+    return s->alphabet && s->chosen && s->chosen_values && s->x && s->values && s->fold &&
+           s->batch && s->moves && s->move_error;
 }
 
 /* Add to why that laws scoring better than the one chosen were refused
