@@ -741,6 +741,8 @@ void ols_prefix_free(ols_prefix *pre)
     free(pre->rinv);
     free(pre->xs);
     free(pre->hat);
+    free(pre->q);
+    free(pre->resid);
     memset(pre, 0, sizeof *pre);
 }
 
@@ -763,6 +765,7 @@ static bool factor_prefix(ols_prefix *pre, double *a)
 }
 
 static bool shared_after(ols_prefix *pre, const double *x);
+static bool basis(ols_prefix *pre);
 
 ols_status ols_prefix_init(ols_prefix *pre, const double *x, const double *mean,
                            const double *count, size_t g, size_t k)
@@ -807,6 +810,31 @@ static double whitened(const double *rinv, size_t p, const double *xs, size_t j)
     return sum;
 }
 
+/* Q (Q e_j = H_0 ... H_(p-1) e_j: the reflections applied backwards) and
+ * the weighted means' residual Q_full (0, qty_p, ..., qty_(g-1)), for
+ * screen(). False when out of memory. */
+static bool basis(ols_prefix *pre)
+{
+    size_t g = pre->g, p = pre->k + 1;
+    pre->q = calloc(p * g, sizeof *pre->q);
+    pre->resid = calloc(g, sizeof *pre->resid);
+    if (!pre->q || !pre->resid)
+        return false;
+    pre->rss = 0;
+    for (size_t i = p; i < g; i++) {
+        pre->resid[i] = pre->qty[i];
+        pre->rss += pre->qty[i] * pre->qty[i];
+    }
+    for (size_t j = 0; j <= p; j++) {
+        double *u = j < p ? pre->q + j * g : pre->resid;
+        if (j < p)
+            u[j] = 1;
+        for (size_t l = p; l-- > 0;)
+            reflect(pre->v + l * g, pre->beta[l], l, g, u);
+    }
+    return true;
+}
+
 /* What every fit after the prefix shares, for ols_prefix_loo_sse: the term
  * values, R's inverse (invert_r11's columns of the prefix are those of
  * every fit after it), each row's scaled values and the leverage summed
@@ -833,7 +861,7 @@ static bool shared_after(ols_prefix *pre, const double *x)
         }
         pre->hat[i] = h;
     }
-    return true;
+    return basis(pre);
 }
 
 /* The last column of R^-1 (p x p, row-major, its first p - 1 columns those
@@ -1000,23 +1028,87 @@ static void lane_steps(const ols_prefix *pre, const double *c, const double *nor
     }
 }
 
+/* The margin for rounding of screen()'s bound, and the least share of a
+ * column outside the prefix's span for which the bound is trusted (nearer
+ * the span the subtraction cc - proj loses too many digits). */
+#define SCREEN_MARGIN 1e-6
+#define SCREEN_MIN_PERP 1e-2
+
+/* Before any fit: the residual sum of squares of each lane's fit after
+ * the prefix, RSS = rss - (resid.c)^2 / |c - QQ'c|^2 plus the groups'
+ * spreads (within_sum), lowered by SCREEN_MARGIN of its parts, into
+ * bound[b]. The LOO sum is at least the RSS (each residual is divided by
+ * 1 - c h <= 1) unless the fit is exact (then the residuals are zero:
+ * hence the bound must also be clearly above yy's exact-fit level). True
+ * when every lane in use is thus at or above limit (it need not be fitted);
+ * c holds the weighted columns, unscaled, cc their sums of squares and rc
+ * their products with the residual. */
+static bool screen(const ols_prefix *pre, const double *c, const bool *live, const double *cc,
+                   const double *rc, double within_sum, double yy, double limit, double *bound)
+{
+    size_t g = pre->g, p = pre->k + 1;
+    double proj[LANES] = {0};
+    for (size_t j = 0; j < p; j++) {
+        const double *q = pre->q + j * g;
+        double d[LANES] = {0};
+        for (size_t i = 0; i < g; i++)
+            for (size_t b = 0; b < LANES; b++)
+                d[b] += q[i] * c[i * LANES + b];
+        for (size_t b = 0; b < LANES; b++)
+            proj[b] += d[b] * d[b];
+    }
+    bool all = true;
+    for (size_t b = 0; b < LANES; b++) {
+        double perp = cc[b] - proj[b], gain = rc[b] * rc[b] / perp;
+        double low = pre->rss - gain + within_sum - SCREEN_MARGIN * (pre->rss + gain + within_sum);
+        bool trusted = isfinite(cc[b]) && perp > SCREEN_MIN_PERP * cc[b] && isfinite(low);
+        bound[b] = trusted && low >= limit && low > 1e-12 * yy ? low : -1;
+        all &= !live[b] || bound[b] >= 0;
+    }
+    return all;
+}
+
 /* Up to LANES columns (cols[b], nb of them) after pre into sse[b]; c has
  * g * LANES values, work 2 p LANES + p * p + 2 p. */
 static void loo_lanes(const ols_prefix *pre, const double *const *cols, size_t nb,
                       const double *mean, const double *count, const double *within, double yy,
-                      bool constant, double limit, double *c, double *work, double *sse)
+                      double within_sum, bool constant, double limit, double *c, double *work,
+                      double *sse)
 {
     size_t g = pre->g, k = pre->k + 1, p = k + 1;
-    bool live[LANES];
-    double scale[LANES], norm[LANES];
+    bool live[LANES], bad[LANES] = {false}, any_bad = false;
+    double scale[LANES], norm[LANES], cc[LANES] = {0}, rc[LANES] = {0};
+    const double *col[LANES];
     for (size_t b = 0; b < LANES; b++) {
-        live[b] = b < nb && check_values(cols[b], g) == OLS_OK;
+        col[b] = cols[b < nb ? b : 0];
         if (b < nb)
             sse[b] = INFINITY;
     }
+    /* One pass: check_values of each column, the weighted columns, and
+     * screen()'s sums of squares and products with the residual. */
     for (size_t i = 0; i < g; i++)
+        for (size_t b = 0; b < LANES; b++) {
+            double v = col[b][i], w = v * pre->root[i];
+            bad[b] |= !(fabs(v) <= OLS_MAX_MAGNITUDE); /* NaN and infinities too */
+            c[i * LANES + b] = w;
+            cc[b] += w * w;
+            rc[b] += pre->resid[i] * w;
+        }
+    for (size_t b = 0; b < LANES; b++) {
+        live[b] = b < nb && !bad[b];
+        any_bad |= !live[b];
+    }
+    for (size_t i = 0; any_bad && i < g; i++)
         for (size_t b = 0; b < LANES; b++)
-            c[i * LANES + b] = live[b] ? cols[b][i] * pre->root[i] : 0;
+            if (!live[b])
+                c[i * LANES + b] = 0;
+    double bound[LANES];
+    if (isfinite(limit) && screen(pre, c, live, cc, rc, within_sum, yy, limit, bound)) {
+        for (size_t b = 0; b < nb; b++)
+            if (live[b])
+                sse[b] = bound[b];
+        return;
+    }
     lane_norms(c, 0, g, norm);
     for (size_t b = 0; b < LANES; b++)
         scale[b] = norm[b] > 0 ? norm[b] : 1.0;
@@ -1063,15 +1155,16 @@ ols_status ols_prefix_loo_sse(const ols_prefix *pre, const double *const *cols, 
     if (!c)
         return OLS_ERR_NOMEM;
     /* set_summary's exact-fit rule: the same for every column. */
-    double yy = 0;
+    double yy = 0, within_sum = 0;
     bool constant = true;
     for (size_t i = 0; i < g; i++) {
         yy += count[i] * mean[i] * mean[i] + within[i];
+        within_sum += within[i];
         constant &= within[i] == 0 && mean[i] == mean[0];
     }
     for (size_t b = 0; b < ncols; b += LANES)
         loo_lanes(pre, cols + b, ncols - b < LANES ? ncols - b : LANES, mean, count, within, yy,
-                  constant, limit, c, c + g * LANES, sse + b);
+                  within_sum, constant, limit, c, c + g * LANES, sse + b);
     free(c);
     return OLS_OK;
 }

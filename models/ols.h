@@ -148,6 +148,9 @@ typedef struct {
     double *rinv;   /* (k + 1) x (k + 1): R's inverse, row-major */
     double *xs;     /* g x (k + 1): each row's scaled design values */
     double *hat;    /* g: each row's leverage from the prefix's columns */
+    double *q;      /* (k + 1) x g: the weighted design's orthonormal basis Q */
+    double *resid;  /* g: the weighted means' residual from the prefix's fit */
+    double rss;     /* its sum of squares */
 } ols_prefix;
 
 /* Factor [1 x] (x row-major g x k, k may be 0) with the means and counts
@@ -169,7 +172,11 @@ ols_status ols_fit_grouped_after(const ols_prefix *pre, const double *x, const d
  * inverse, the leverages' sums and the scaled values of the prefix's
  * columns are kept in the prefix, so a column costs O(g k) instead of
  * O(g k^2) and no model is allocated; columns are taken four at a time,
- * interleaved, so their sums overlap. sse[j] is INFINITY when column j is
+ * interleaved, so their sums overlap; with a finite limit, four columns
+ * whose residual sums of squares (a lower bound of the LOO sum, from Q and
+ * the prefix's residual in O(g k) multiply-adds, with a margin of 1e-6 for
+ * rounding) are all at or above limit are not fitted at all. sse[j] is
+ * INFINITY when column j is
  * not finite or too large, when the model would not be of full rank (the
  * column aliased with the prefix) or a group cannot be left out. The sum
  * only grows, group by group, so a caller that needs only the sums below

@@ -42,6 +42,9 @@ typedef struct {
     double *values;        /* scratch for one candidate's values */
     double *batch;         /* BATCH candidates' values, g each (score_many) */
     term_shape *moves;     /* the candidates of one step of the local search */
+    term_shape parent;     /* the shape they move from, and its values */
+    double *parent_values; /* (parent_ok: termdata_values returned true) */
+    bool parent_ok;
     double *move_error;    /* and their scores */
     unsigned long long *memo_key; /* scores of shapes tried with the terms chosen
                                      so far (see memo_slot); 0 = free slot */
@@ -273,6 +276,19 @@ static void flush_batch(search *s, const term_shape *t, const size_t *pending, s
     }
 }
 
+/* termdata_values of t; from the parent's values when t is the parent
+ * with one factor multiplied in last (most moves of the local search). */
+static bool candidate_values(const search *s, const term_shape *t, double *out)
+{
+    const term_shape *p = &s->parent;
+    bool extends = s->parent_ok && t->nf == p->nf + 1;
+    for (size_t k = 0; extends && k < p->nf; k++)
+        extends = t->f[k].param == p->f[k].param && t->f[k].quarters == p->f[k].quarters &&
+                  t->f[k].log_power == p->f[k].log_power;
+    return extends ? termdata_values_times(s->d, s->parent_values, &t->f[p->nf], out)
+                   : termdata_values(s->d, t, out);
+}
+
 /* score() of each of the n shapes t, into e: the same values (loo_error's
  * sum, computed from the chosen terms' factored prefix and each
  * candidate's column alone when the prefix allows: ols_prefix_loo_sse,
@@ -294,7 +310,7 @@ static void score_many(search *s, const term_shape *t, size_t n, double limit, d
         const double *kept = memo_get(s, key, limit);
         if (kept) {
             e[i] = *kept;
-        } else if (!termdata_values(d, &t[i], s->batch + np * d->g)) {
+        } else if (!candidate_values(s, &t[i], s->batch + np * d->g)) {
             e[i] = INFINITY;
             memo_put(s, key, e[i], false);
         } else {
@@ -433,7 +449,10 @@ static bool best_move(search *s, term_shape *t, double *error)
     }
     /* Only a score below best_error * (1 - MOVE_GAIN) can be kept, and
      * best_error only falls: scores above that need no more than a bound. */
+    s->parent = *t;
+    s->parent_ok = termdata_values(s->d, t, s->parent_values);
     score_many(s, c, n, best_error * (1 - MOVE_GAIN), s->move_error);
+    s->parent_ok = false;
     for (size_t i = 0; i < n; i++)
         consider(&c[i], s->move_error[i], &best, &best_error);
     if (!(best_error < *error))
@@ -733,6 +752,7 @@ static void search_free(search *s)
     free(s->x);
     free(s->values);
     free(s->batch);
+    free(s->parent_values);
     free(s->moves);
     free(s->move_error);
     free(s->fold);
@@ -763,6 +783,7 @@ static bool search_init(search *s, const termdata *d, const termsearch_options *
     s->x = malloc(((max_terms + 1) * d->g + 1) * sizeof *s->x);
     s->values = malloc((d->g + 1) * sizeof *s->values);
     s->batch = malloc((BATCH * d->g + 1) * sizeof *s->batch);
+    s->parent_values = malloc((d->g + 1) * sizeof *s->parent_values);
     /* A step of the local search: each factor multiplied in or replacing
      * each of a term's factors, and each factor dropped. */
     size_t alphabet = d->m * (TERMDATA_MAX_LOG_POWER + 1) * (2 * TERMDATA_MAX_QUARTERS + 1);
@@ -777,7 +798,7 @@ static bool search_init(search *s, const termdata *d, const termsearch_options *
         usable += d->usable[p];
     s->fold_min = usable >= 2 ? 3 : 2;
     return s->alphabet && s->chosen && s->chosen_values && s->x && s->values && s->fold &&
-           s->batch && s->moves && s->move_error;
+           s->batch && s->parent_values && s->moves && s->move_error;
 }
 
 /* Add to why that laws scoring better than the one chosen were refused

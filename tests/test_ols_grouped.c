@@ -288,6 +288,49 @@ static void test_prefix_loo_sse(void)
     }
 }
 
+/* Four poor columns and a limit below every one's residual sum of squares
+ * (ols_fit_grouped's rss, with the spreads): none is fitted, each gets a
+ * bound at or above the limit and below its LOO sum, and every bound is
+ * at most the RSS (a lower bound of the LOO sum, less the margin). */
+static void test_prefix_screen(void)
+{
+    enum { G = 40, NCOLS = 4 };
+    double prefix[G], mean[G], count[G], within[G], cols[NCOLS][G], x[G * 2];
+    for (size_t i = 0; i < G; i++) {
+        double v = (double)i + 1;
+        prefix[i] = v;
+        mean[i] = 2 + 0.3 * v + sin(3.0 * v);
+        count[i] = 1 + (double)(i % 3);
+        within[i] = 0.01 * (double)(i % 5);
+        for (size_t j = 0; j < NCOLS; j++)
+            cols[j][i] = cos((double)(j + 2) * v) + 0.1 * v;
+    }
+    ols_prefix pre;
+    CU_ASSERT_EQUAL_FATAL(ols_prefix_init(&pre, prefix, mean, count, G, 1), OLS_OK);
+    double rss[NCOLS], loo[NCOLS], bound[NCOLS], limit = INFINITY;
+    const double *list[NCOLS];
+    for (size_t j = 0; j < NCOLS; j++) {
+        list[j] = cols[j];
+        for (size_t i = 0; i < G; i++)
+            x[i * 2] = prefix[i], x[i * 2 + 1] = cols[j][i];
+        ols_model m;
+        CU_ASSERT_EQUAL_FATAL(ols_fit_grouped(x, mean, count, within, G, 2, &m), OLS_OK);
+        CU_ASSERT_EQUAL_FATAL(ols_grouped_loo_sse(&m, &loo[j]), OLS_OK);
+        rss[j] = m.rss;
+        limit = fmin(limit, 0.9 * m.rss);
+        ols_free(&m);
+    }
+    CU_ASSERT_EQUAL_FATAL(ols_prefix_loo_sse(&pre, list, NCOLS, mean, count, within, G, limit,
+                                             bound), OLS_OK);
+    for (size_t j = 0; j < NCOLS; j++) {
+        CU_ASSERT_TRUE(bound[j] >= limit);
+        CU_ASSERT_TRUE(bound[j] < loo[j]);
+        CU_ASSERT_TRUE(bound[j] <= rss[j]);
+        CU_ASSERT_TRUE(bound[j] >= rss[j] * (1 - 1e-5));
+    }
+    ols_prefix_free(&pre);
+}
+
 /* An aliased term is left out the same way; a configuration that cannot be
  * left out makes the error infinite; bad counts are refused. */
 static void test_grouped_edges(void)
@@ -325,6 +368,7 @@ int main(void)
         {"a fit without leverages: the same numbers", test_without_leverages},
         {"a fit after a factored prefix: the same numbers", test_after_prefix},
         {"LOO sums after a factored prefix, bit for bit", test_prefix_loo_sse},
+        {"columns screened out by their residual sums of squares", test_prefix_screen},
         {"aliasing, configurations that cannot be left out, bad counts", test_grouped_edges},
         {NULL, NULL},
     };
