@@ -18,6 +18,7 @@
 #define SEEDS 2          /* best single factors of each parameter to grow */
 #define MAX_MOVES 64     /* bound on the improvement steps of one term */
 #define MOVE_GAIN 0.01   /* a change of shape must lower the error by 1% */
+#define REPLACE_PASSES 8 /* bound on the passes of sequential replacement */
 
 typedef struct {
     const termdata *d;
@@ -42,9 +43,12 @@ typedef struct {
     double *values;        /* scratch for one candidate's values */
     double *batch;         /* BATCH candidates' values, g each (score_many) */
     term_shape *moves;     /* the candidates of one step of the local search */
+    term_shape chosen_was; /* a chosen term while replace_terms searches again */
     term_shape parent;     /* the shape they move from, and its values */
     double *parent_values; /* (parent_ok: termdata_values returned true) */
     bool parent_ok;
+    double *head_values;   /* the same without its last factor (head_ok) */
+    bool head_ok;
     double *move_error;    /* and their scores */
     unsigned long long *memo_key; /* scores of shapes tried with the terms chosen
                                      so far (see memo_slot); 0 = free slot */
@@ -247,7 +251,7 @@ static double score(search *s, const term_shape *t)
 }
 
 /* Candidates scored together by ols_prefix_loo_sse (it interleaves four). */
-#define BATCH 8
+#define BATCH 32
 
 /* Score the pending candidates (their values in s->batch) into e; a score
  * at or above limit may be left a lower bound. */
@@ -276,17 +280,42 @@ static void flush_batch(search *s, const term_shape *t, const size_t *pending, s
     }
 }
 
+static bool same_factor(const term_factor *a, const term_factor *b)
+{
+    return a->param == b->param && a->quarters == b->quarters && a->log_power == b->log_power;
+}
+
+/* Do the first n factors of a and b agree? */
+static bool same_start(const term_shape *a, const term_shape *b, size_t n)
+{
+    for (size_t k = 0; k < n; k++)
+        if (!same_factor(&a->f[k], &b->f[k]))
+            return false;
+    return true;
+}
+
 /* termdata_values of t; from the parent's values when t is the parent
- * with one factor multiplied in last (most moves of the local search). */
+ * with one factor multiplied in last, or from the values of the parent
+ * without its last factor when t replaces that one (most moves of the
+ * local search): the same products in the same order. */
 static bool candidate_values(const search *s, const term_shape *t, double *out)
 {
     const term_shape *p = &s->parent;
-    bool extends = s->parent_ok && t->nf == p->nf + 1;
-    for (size_t k = 0; extends && k < p->nf; k++)
-        extends = t->f[k].param == p->f[k].param && t->f[k].quarters == p->f[k].quarters &&
-                  t->f[k].log_power == p->f[k].log_power;
-    return extends ? termdata_values_times(s->d, s->parent_values, &t->f[p->nf], out)
-                   : termdata_values(s->d, t, out);
+    if (s->parent_ok && t->nf == p->nf + 1 && same_start(t, p, p->nf))
+        return termdata_values_times(s->d, s->parent_values, &t->f[p->nf], out);
+    if (s->head_ok && t->nf == p->nf && same_start(t, p, p->nf - 1))
+        return termdata_values_times(s->d, s->head_values, &t->f[p->nf - 1], out);
+    return termdata_values(s->d, t, out);
+}
+
+/* The parent of the moves about to be scored, and its values. */
+static void set_parent(search *s, const term_shape *t)
+{
+    term_shape head = *t;
+    head.nf--;
+    s->parent = *t;
+    s->parent_ok = termdata_values(s->d, t, s->parent_values);
+    s->head_ok = head.nf > 0 && termdata_values(s->d, &head, s->head_values);
 }
 
 /* score() of each of the n shapes t, into e: the same values (loo_error's
@@ -449,10 +478,9 @@ static bool best_move(search *s, term_shape *t, double *error)
     }
     /* Only a score below best_error * (1 - MOVE_GAIN) can be kept, and
      * best_error only falls: scores above that need no more than a bound. */
-    s->parent = *t;
-    s->parent_ok = termdata_values(s->d, t, s->parent_values);
+    set_parent(s, t);
     score_many(s, c, n, best_error * (1 - MOVE_GAIN), s->move_error);
-    s->parent_ok = false;
+    s->parent_ok = s->head_ok = false;
     for (size_t i = 0; i < n; i++)
         consider(&c[i], s->move_error[i], &best, &best_error);
     if (!(best_error < *error))
@@ -622,6 +650,77 @@ static bool stays_positive(search *s, const term_shape *t)
     return ok;
 }
 
+/* Take chosen term j out (the others keep their order): its shape into
+ * *t. Every score changes, so the memo and the prefix go. */
+static void take_out(search *s, size_t j, term_shape *t)
+{
+    size_t g = s->d->g, after = s->nchosen - j - 1;
+    *t = s->chosen[j];
+    memmove(s->chosen + j, s->chosen + j + 1, after * sizeof *s->chosen);
+    memmove(s->chosen_values + j * g, s->chosen_values + (j + 1) * g,
+            after * g * sizeof *s->chosen_values);
+    s->nchosen--;
+    memo_clear(s);
+    ols_prefix_free(&s->prefix);
+    s->prefix_ready = false;
+}
+
+/* Put t back as chosen term j; false when its values are unusable. */
+static bool put_back(search *s, size_t j, const term_shape *t)
+{
+    size_t g = s->d->g, after = s->nchosen - j;
+    memmove(s->chosen + j + 1, s->chosen + j, after * sizeof *s->chosen);
+    memmove(s->chosen_values + (j + 1) * g, s->chosen_values + j * g,
+            after * g * sizeof *s->chosen_values);
+    s->chosen[j] = *t;
+    s->nchosen++;
+    memo_clear(s);
+    ols_prefix_free(&s->prefix);
+    s->prefix_ready = false;
+    return termdata_values(s->d, t, s->chosen_values + j * g);
+}
+
+/* Sequential replacement (Miller, Subset Selection in Regression, 2002,
+ * 3.3): forward selection keeps its first terms for good, and on data
+ * from N/P + P the first term alone is best as N*log2(N)*P^(-1); the
+ * terms added after it then patch the difference with odd powers. So once
+ * a term is added, each chosen term in turn is searched again with the
+ * others fixed, by the local search's moves from its own shape (a change
+ * must lower the LOO error by MOVE_GAIN, as every move), until a pass
+ * changes none. The number of terms stays; a term unchanged leaves the
+ * model exactly as it was. False when out of memory. */
+static bool replace_terms(search *s)
+{
+    bool changed = s->nchosen > 1;
+    for (size_t pass = 0; changed && pass < REPLACE_PASSES && !s->nomem; pass++) {
+        changed = false;
+        for (size_t j = 0; j < s->nchosen; j++) {
+            /* The term just added ended its own local search with the
+             * others as they are: while none has changed, no move can
+             * improve it. */
+            if (pass == 0 && j + 1 == s->nchosen && !changed)
+                break;
+            term_shape t;
+            double e = s->error;
+            bool moved = false;
+            take_out(s, j, &t);
+            s->chosen_was = t;
+            for (size_t moves = 0; moves < MAX_MOVES && best_move(s, &t, &e); moves++)
+                moved = true;
+            if (moved && !stays_positive(s, &t)) {
+                t = s->chosen_was, e = s->error; /* no time may turn negative */
+                moved = false;
+            }
+            if (!put_back(s, j, &t))
+                return false;
+            if (moved)
+                s->error = e;
+            changed |= moved;
+        }
+    }
+    return !s->nomem;
+}
+
 /* Add terms while each lowers the cross-validation error by min_gain and
  * is significant after a Bonferroni correction for the candidates tried
  * for it (the search tries hundreds of shapes; without the correction one
@@ -668,7 +767,7 @@ static void select_terms(search *s, const char *const *names)
                     s->nchosen, s->nchosen == 1 ? "" : "s", text);
             break;
         }
-        if (!add_chosen(s, &t, e))
+        if (!add_chosen(s, &t, e) || !replace_terms(s))
             break;
     }
 }
@@ -753,6 +852,7 @@ static void search_free(search *s)
     free(s->values);
     free(s->batch);
     free(s->parent_values);
+    free(s->head_values);
     free(s->moves);
     free(s->move_error);
     free(s->fold);
@@ -784,6 +884,7 @@ static bool search_init(search *s, const termdata *d, const termsearch_options *
     s->values = malloc((d->g + 1) * sizeof *s->values);
     s->batch = malloc((BATCH * d->g + 1) * sizeof *s->batch);
     s->parent_values = malloc((d->g + 1) * sizeof *s->parent_values);
+    s->head_values = malloc((d->g + 1) * sizeof *s->head_values);
     /* A step of the local search: each factor multiplied in or replacing
      * each of a term's factors, and each factor dropped. */
     size_t alphabet = d->m * (TERMDATA_MAX_LOG_POWER + 1) * (2 * TERMDATA_MAX_QUARTERS + 1);
@@ -798,7 +899,7 @@ static bool search_init(search *s, const termdata *d, const termsearch_options *
         usable += d->usable[p];
     s->fold_min = usable >= 2 ? 3 : 2;
     return s->alphabet && s->chosen && s->chosen_values && s->x && s->values && s->fold &&
-           s->batch && s->parent_values && s->moves && s->move_error;
+           s->batch && s->parent_values && s->head_values && s->moves && s->move_error;
 }
 
 /* Add to why that laws scoring better than the one chosen were refused

@@ -283,9 +283,21 @@ static pin *issue_time_find(issue_time *t, const char *campaign, const char *exp
     return NULL;
 }
 
+/* Experiments whose law the term search has since chosen differently on
+ * purpose: issue 22's sequential replacement (models/termsearch.h) took
+ * relearn's Create_synapses from np^(-0.5)*log2(np)*n^(-0.5) +
+ * np^0.25*log2(np)^2*n^2 to np^(-1)*log2(np)*log2(n) +
+ * log2(np)^2*n*log2(n)^2. Their estimates must differ (so this list stays
+ * true); every other one must not. */
+static bool changed_on_purpose(const char *experiment)
+{
+    return strcmp(experiment, "scaling-time_Create_synapses_w_Alltoall_s") == 0;
+}
+
 /* Today's predict output for one experiment against the issue-time
  * estimates: where that search predicted, today's estimate is the same
- * (it printed 10 significant digits); both errors are tallied. */
+ * (it printed 10 significant digits) unless changed_on_purpose; both
+ * errors are tallied. */
 static void issue_time_check(issue_time *t, const char *campaign, const char *experiment,
                              const xp_file *f, const xp_region *r, const data_set *d,
                              const csv_doc *doc)
@@ -298,7 +310,8 @@ static void issue_time_check(issue_time *t, const char *campaign, const char *ex
         if (p == NULL)
             continue;
         double m = r->mean[coordinate_of(f, d, doc, row)], e = number(row, est);
-        CU_ASSERT(testutil_rel_diff(e, p->estimate) < 1e-8);
+        bool same = testutil_rel_diff(e, p->estimate) < 1e-8;
+        CU_ASSERT(same != changed_on_purpose(p->experiment));
         CU_ASSERT_FATAL(t->then.targets < MAX_TARGETS);
         t->then.abs_err[t->then.targets++] = 100 * fabs(p->estimate - m) / m;
         t->now.abs_err[t->now.targets++] = 100 * fabs(e - m) / m;
@@ -588,9 +601,9 @@ static double coverage(const tally *t)
 
 /* The measured medians (percent) and the half-width of the band asserted
  * around them; see the header comment and the README's tables. */
-#define RELEARN_MEDIAN 13.25
+#define RELEARN_MEDIAN 12.68 /* 13.25 before issue 22's sequential replacement */
 #define LULESH_MEDIAN 4.33
-#define POOLED_MEDIAN 12.68
+#define POOLED_MEDIAN 12.61 /* 12.68 before it */
 #define LULESH_LOO_MAX 72.0
 #define MEDIAN_BAND 0.5
 /* The slices' medians (55 targets each) are asserted more tightly: the
@@ -606,6 +619,7 @@ static double coverage(const tally *t)
 /* The issue-time term search's median |error| on the 52 targets it
  * predicted (relearn 50, MPI collectives 2); today's is the same. */
 #define ISSUE_TIME_MEDIAN 12.68
+#define ISSUE_TIME_TODAY_MEDIAN 12.58
 /* MPI collectives (14 regions, one held-out np = 512 each): the same value
  * under both selections (every region uses the few-points family). */
 #define MPI_MEDIAN 8.33
@@ -663,9 +677,10 @@ static void test_public_data(void)
     CU_ASSERT_DOUBLE_EQUAL(median_error(&s.mpi), MPI_MEDIAN, MEDIAN_BAND);
 
     /* Where the issue-time search predicted (12 regions: relearn 10, MPI
-     * collectives 2, LULESH none), every estimate is unchanged, so the
-     * median error there stays where it was; the other 31 regions are
-     * predicted now as well. */
+     * collectives 2, LULESH none), every estimate is unchanged but those
+     * changed on purpose, and the median error there is no worse (12.68%
+     * then, 12.58% today); the other 31 regions are predicted now as
+     * well. */
     printf("  issue-time estimates: %zu held-out targets, |error| median %.2f%% (today on the "
            "same targets %.2f%%), max %.1f%%\n",
            then.then.targets, median_error(&then.then), median_error(&then.now),
@@ -674,7 +689,8 @@ static void test_public_data(void)
     for (size_t i = 0; i < then.n; i++)
         CU_ASSERT(then.p[i].seen);
     CU_ASSERT_EQUAL(then.now.targets, then.n);
-    CU_ASSERT_DOUBLE_EQUAL(median_error(&then.now), median_error(&then.then), 1e-6);
+    CU_ASSERT(median_error(&then.now) <= median_error(&then.then));
+    CU_ASSERT_DOUBLE_EQUAL(median_error(&then.now), ISSUE_TIME_TODAY_MEDIAN, 0.01);
     CU_ASSERT_DOUBLE_EQUAL(median_error(&then.then), ISSUE_TIME_MEDIAN, 0.01);
 }
 
