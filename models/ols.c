@@ -1039,11 +1039,11 @@ static void lane_steps(const ols_prefix *pre, const double *c, const double *nor
  * spreads (within_sum), lowered by SCREEN_MARGIN of its parts, into
  * bound[b]. The LOO sum is at least the RSS (each residual is divided by
  * 1 - c h <= 1) unless the fit is exact (then the residuals are zero:
- * hence the bound must also be clearly above yy's exact-fit level). True
- * when every lane in use is thus at or above limit (it need not be fitted);
- * c holds the weighted columns, unscaled, cc their sums of squares and rc
- * their products with the residual. */
-static bool screen(const ols_prefix *pre, const double *c, const bool *live, const double *cc,
+ * hence the bound must also be clearly above yy's exact-fit level); -1
+ * for a lane not thus at or above limit (it must be fitted). c holds the
+ * weighted columns, unscaled, cc their sums of squares and rc their
+ * products with the residual. */
+static void screen(const ols_prefix *pre, const double *c, const bool *live, const double *cc,
                    const double *rc, double within_sum, double yy, double limit, double *bound)
 {
     size_t g = pre->g, p = pre->k + 1;
@@ -1057,23 +1057,23 @@ static bool screen(const ols_prefix *pre, const double *c, const bool *live, con
         for (size_t b = 0; b < LANES; b++)
             proj[b] += d[b] * d[b];
     }
-    bool all = true;
     for (size_t b = 0; b < LANES; b++) {
         double perp = cc[b] - proj[b], gain = rc[b] * rc[b] / perp;
         double low = pre->rss - gain + within_sum - SCREEN_MARGIN * (pre->rss + gain + within_sum);
-        bool trusted = isfinite(cc[b]) && perp > SCREEN_MIN_PERP * cc[b] && isfinite(low);
+        bool trusted = live[b] && isfinite(cc[b]) && perp > SCREEN_MIN_PERP * cc[b] &&
+                       isfinite(low);
         bound[b] = trusted && low >= limit && low > 1e-12 * yy ? low : -1;
-        all &= !live[b] || bound[b] >= 0;
     }
-    return all;
 }
 
 /* Up to LANES columns (cols[b], nb of them) after pre into sse[b]; c has
- * g * LANES values, work 2 p LANES + p * p + 2 p. */
+ * g * LANES values, work 2 p LANES + p * p + 2 p. Without fit they are
+ * only screened: sse[b] is then screen()'s bound, INFINITY for a bad
+ * column, or NAN where the column must be fitted. */
 static void loo_lanes(const ols_prefix *pre, const double *const *cols, size_t nb,
                       const double *mean, const double *count, const double *within, double yy,
-                      double within_sum, bool constant, double limit, double *c, double *work,
-                      double *sse)
+                      double within_sum, bool constant, double limit, bool fit, double *c,
+                      double *work, double *sse)
 {
     size_t g = pre->g, k = pre->k + 1, p = k + 1;
     bool live[LANES], bad[LANES] = {false}, any_bad = false;
@@ -1102,11 +1102,11 @@ static void loo_lanes(const ols_prefix *pre, const double *const *cols, size_t n
         for (size_t b = 0; b < LANES; b++)
             if (!live[b])
                 c[i * LANES + b] = 0;
-    double bound[LANES];
-    if (isfinite(limit) && screen(pre, c, live, cc, rc, within_sum, yy, limit, bound)) {
+    if (!fit) {
+        double bound[LANES];
+        screen(pre, c, live, cc, rc, within_sum, yy, limit, bound);
         for (size_t b = 0; b < nb; b++)
-            if (live[b])
-                sse[b] = bound[b];
+            sse[b] = !live[b] ? INFINITY : bound[b] >= 0 ? bound[b] : NAN;
         return;
     }
     lane_norms(c, 0, g, norm);
@@ -1162,9 +1162,25 @@ ols_status ols_prefix_loo_sse(const ols_prefix *pre, const double *const *cols, 
         within_sum += within[i];
         constant &= within[i] == 0 && mean[i] == mean[0];
     }
+    /* With a limit, every column is screened first, four at a time; those
+     * it cannot settle are then fitted, packed four at a time again. */
+    bool fit_all = !isfinite(limit);
     for (size_t b = 0; b < ncols; b += LANES)
         loo_lanes(pre, cols + b, ncols - b < LANES ? ncols - b : LANES, mean, count, within, yy,
-                  within_sum, constant, limit, c, c + g * LANES, sse + b);
+                  within_sum, constant, limit, fit_all, c, c + g * LANES, sse + b);
+    for (size_t b = 0; !fit_all && b < ncols;) {
+        const double *pack[LANES];
+        size_t at[LANES], n = 0;
+        for (; b < ncols && n < LANES; b++)
+            if (isnan(sse[b]))
+                at[n] = b, pack[n++] = cols[b];
+        double out[LANES];
+        if (n > 0)
+            loo_lanes(pre, pack, n, mean, count, within, yy, within_sum, constant, limit, true, c,
+                      c + g * LANES, out);
+        for (size_t j = 0; j < n; j++)
+            sse[at[j]] = out[j];
+    }
     free(c);
     return OLS_OK;
 }
