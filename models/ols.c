@@ -899,8 +899,7 @@ typedef struct {
  * column a: set_coefficients, set_fitted, set_hat and set_summary's
  * exact-fit rule (yy: the responses' sum of squares, constant: every run
  * the same), each only as far as the sum needs them; stopped once the sum
- * reaches limit. rinv and coef:
- * scratch of p x p and 2 p values. */
+ * reaches limit. rinv and coef: scratch of p x p and 2 p values. */
 static double loo_after(const ols_prefix *pre, const after_column *a, double yy, bool constant,
                         const double *mean, const double *count, const double *within,
                         double limit, double *rinv, double *coef)
@@ -1058,7 +1057,7 @@ static void screen(const ols_prefix *pre, const double *c, const bool *live, con
             proj[b] += d[b] * d[b];
     }
     for (size_t b = 0; b < LANES; b++) {
-        double perp = cc[b] - proj[b], gain = rc[b] * rc[b] / perp;
+        double perp = cc[b] - proj[b], gain = perp > 0 ? rc[b] * rc[b] / perp : INFINITY;
         double low = pre->rss - gain + within_sum - SCREEN_MARGIN * (pre->rss + gain + within_sum);
         bool trusted = live[b] && isfinite(cc[b]) && perp > SCREEN_MIN_PERP * cc[b] &&
                        isfinite(low);
