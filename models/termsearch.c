@@ -43,7 +43,6 @@ typedef struct {
     double *values;        /* scratch for one candidate's values */
     double *batch;         /* BATCH candidates' values, g each (score_many) */
     term_shape *moves;     /* the candidates of one step of the local search */
-    term_shape chosen_was; /* a chosen term while replace_terms searches again */
     term_shape parent;     /* the shape they move from, and its values */
     double *parent_values; /* (parent_ok: termdata_values returned true) */
     bool parent_ok;
@@ -665,7 +664,8 @@ static void take_out(search *s, size_t j, term_shape *t)
     s->prefix_ready = false;
 }
 
-/* Put t back as chosen term j; false when its values are unusable. */
+/* Put t back as chosen term j; false (t left out) when its values are
+ * unusable, which a shape the search scored cannot be. */
 static bool put_back(search *s, size_t j, const term_shape *t)
 {
     size_t g = s->d->g, after = s->nchosen - j;
@@ -677,7 +677,11 @@ static bool put_back(search *s, size_t j, const term_shape *t)
     memo_clear(s);
     ols_prefix_free(&s->prefix);
     s->prefix_ready = false;
-    return termdata_values(s->d, t, s->chosen_values + j * g);
+    if (termdata_values(s->d, t, s->chosen_values + j * g))
+        return true;
+    term_shape unusable;
+    take_out(s, j, &unusable);
+    return false;
 }
 
 /* Sequential replacement (Miller, Subset Selection in Regression, 2002,
@@ -704,11 +708,11 @@ static bool replace_terms(search *s)
             double e = s->error;
             bool moved = false;
             take_out(s, j, &t);
-            s->chosen_was = t;
+            term_shape was = t;
             for (size_t moves = 0; moves < MAX_MOVES && best_move(s, &t, &e); moves++)
                 moved = true;
             if (moved && !stays_positive(s, &t)) {
-                t = s->chosen_was, e = s->error; /* no time may turn negative */
+                t = was, e = s->error; /* no time may turn negative */
                 moved = false;
             }
             if (!put_back(s, j, &t))
