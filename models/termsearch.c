@@ -476,12 +476,16 @@ static bool best_move(search *s, term_shape *t, double *error)
         c[n++].nf--;
     }
     /* Only a score below best_error * (1 - MOVE_GAIN) can be kept, and
-     * best_error only falls: scores above that need no more than a bound. */
+     * best_error only falls: scores above that need no more than a bound.
+     * BATCH moves at a time, so that each batch's limit is the best so far. */
     set_parent(s, t);
-    score_many(s, c, n, best_error * (1 - MOVE_GAIN), s->move_error);
+    for (size_t from = 0; from < n; from += BATCH) {
+        size_t upto = from + BATCH < n ? from + BATCH : n;
+        score_many(s, c + from, upto - from, best_error * (1 - MOVE_GAIN), s->move_error + from);
+        for (size_t i = from; i < upto; i++)
+            consider(&c[i], s->move_error[i], &best, &best_error);
+    }
     s->parent_ok = s->head_ok = false;
-    for (size_t i = 0; i < n; i++)
-        consider(&c[i], s->move_error[i], &best, &best_error);
     if (!(best_error < *error))
         return false;
     *t = best;
