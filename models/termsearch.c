@@ -697,16 +697,16 @@ static bool put_back(search *s, size_t j, const term_shape *t)
  * must lower the LOO error by MOVE_GAIN, as every move), until a pass
  * changes none. The number of terms stays; a term unchanged leaves the
  * model exactly as it was. False when out of memory. */
-static bool replace_terms(search *s)
+static bool replace_terms(search *s, bool last_searched)
 {
     bool changed = s->nchosen > 1;
     for (size_t pass = 0; changed && pass < REPLACE_PASSES && !s->nomem; pass++) {
         changed = false;
         for (size_t j = 0; j < s->nchosen; j++) {
-            /* The term just added ended its own local search with the
-             * others as they are: while none has changed, no move can
-             * improve it. */
-            if (pass == 0 && j + 1 == s->nchosen && !changed)
+            /* A term just added by next_term ended its own local search
+             * with the others as they are (last_searched): while none has
+             * changed, no move can improve it. */
+            if (last_searched && pass == 0 && j + 1 == s->nchosen && !changed)
                 break;
             term_shape t;
             double e = s->error;
@@ -727,6 +727,71 @@ static bool replace_terms(search *s)
         }
     }
     return !s->nomem;
+}
+
+/* Forget the factored prefix (the chosen terms' values changed). */
+static void prefix_stale(search *s)
+{
+    ols_prefix_free(&s->prefix);
+    s->prefix_ready = false;
+}
+
+/* LOO error of the chosen terms with term j split in two: *a, j's shape
+ * without its factor k, and *b, that factor alone; INFINITY when either
+ * is unusable. The chosen terms are as they were on return. */
+static double split_error(search *s, size_t j, size_t k, term_shape *a, term_shape *b)
+{
+    size_t g = s->d->g, cols;
+    double *values = s->chosen_values + j * g, *saved = s->head_values, e = INFINITY;
+    *a = s->chosen[j];
+    *b = (term_shape){.f = {a->f[k]}, .nf = 1};
+    a->f[k] = a->f[--a->nf];
+    memcpy(saved, values, g * sizeof *saved);
+    prefix_stale(s);
+    if (termdata_values(s->d, a, values) && set_design(s, b, &cols))
+        e = loo_error(s, cols);
+    memcpy(values, saved, g * sizeof *saved);
+    prefix_stale(s);
+    return e;
+}
+
+/* A product a*b of two parameters' factors can stand, to the forward
+ * search, for a sum a + b (over a grid both grow together), and no move of
+ * one term then reaches the sum (on T = N^2/p + sqrt(p) + M it takes
+ * p^0.5*M^0.25). So, as Extra-P weighs additive against multiplicative
+ * combinations of single-parameter terms, a chosen product is split into
+ * two terms, a factor apart, when that passes a new term's tests (the LOO
+ * error falls by min_gain; the new term significant, corrected for the
+ * splits tried; no time turned negative) and terms are left to add. True
+ * when one was split. */
+static bool split_term(search *s)
+{
+    double best = s->error * (1 - s->min_gain), tried = 0;
+    size_t bj = 0, bk = 0;
+    bool found = false;
+    for (size_t j = 0; s->nchosen < s->max_terms && j < s->nchosen; j++)
+        for (size_t k = 0; s->chosen[j].nf > 1 && k < s->chosen[j].nf; k++) {
+            term_shape a, b;
+            double e = split_error(s, j, k, &a, &b);
+            tried++;
+            if (e < best)
+                best = e, bj = j, bk = k, found = true;
+        }
+    if (!found || s->nomem)
+        return false;
+    term_shape a, b, old, gone;
+    split_error(s, bj, bk, &a, &b);
+    take_out(s, bj, &old);
+    bool in = put_back(s, bj, &a);
+    bool split = in && last_term_p(s, &b) < s->alpha / tried && stays_positive(s, &b) &&
+                 add_chosen(s, &b, best);
+    if (!split) { /* the product stays as it was */
+        if (in)
+            take_out(s, bj, &gone);
+        put_back(s, bj, &old);
+        return false;
+    }
+    return replace_terms(s, false);
 }
 
 /* Add terms while each lowers the cross-validation error by min_gain and
@@ -775,8 +840,10 @@ static void select_terms(search *s, const char *const *names)
                     s->nchosen, s->nchosen == 1 ? "" : "s", text);
             break;
         }
-        if (!add_chosen(s, &t, e) || !replace_terms(s))
+        if (!add_chosen(s, &t, e) || !replace_terms(s, true))
             break;
+        while (split_term(s))
+            ;
     }
 }
 

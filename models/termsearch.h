@@ -47,9 +47,15 @@
  * first term is N*log2(N)*P^(-1) (better alone than N/P), which the later
  * terms then patch with products of odd powers, five terms where two
  * generate the data. Replacement keeps the number of terms and never makes
- * a positive_at prediction zero or less. It cannot change two terms at
- * once: a sum a + b approximated first by one product a*b^(1/4) stays
- * (tests/test_termsearch_recovery.c names such a law).
+ * a positive_at prediction zero or less. Nor can it change two terms at
+ * once, and a sum a + b of two parameters' factors is often first taken
+ * as one product (on T = N^2/p + sqrt(p) + M: p^0.5*M^0.25). So, as
+ * Extra-P weighs additive against multiplicative combinations of its
+ * single-parameter terms, a chosen product is then split into two terms a
+ * factor apart when that passes a new term's tests (the LOO error falls by
+ * min_gain, the new term is significant corrected for the splits tried, no
+ * time turns negative), and replacement runs again.
+ * tests/test_termsearch_recovery.c measures what this recovers.
  *
  * RESTRICTED — few configurations (3 to TERMSEARCH_FEW_CONFIGS), where no
  * Bonferroni-corrected test over hundreds of shapes can pass, or a full
