@@ -736,6 +736,13 @@ void ols_prefix_free(ols_prefix *pre)
     free(pre->beta);
     free(pre->r);
     free(pre->qty);
+    free(pre->x);
+    free(pre->root);
+    free(pre->rinv);
+    free(pre->xs);
+    free(pre->hat);
+    free(pre->q);
+    free(pre->resid);
     memset(pre, 0, sizeof *pre);
 }
 
@@ -756,6 +763,9 @@ static bool factor_prefix(ols_prefix *pre, double *a)
             pre->r[j * p + i] = a[j * g + i];
     return true;
 }
+
+static bool shared_after(ols_prefix *pre, const double *x);
+static bool basis(ols_prefix *pre);
 
 ols_status ols_prefix_init(ols_prefix *pre, const double *x, const double *mean,
                            const double *count, size_t g, size_t k)
@@ -780,9 +790,398 @@ ols_status ols_prefix_init(ols_prefix *pre, const double *x, const double *mean,
     ok = ok && (a = scaled_design(x, g, k, root, pre->scale)) != NULL;
     if (ok)
         pre->usable = factor_prefix(pre, a);
-    free(root);
     free(a);
+    if (ok && pre->usable) {
+        pre->root = root;
+        root = NULL;
+        ok = shared_after(pre, x);
+    }
+    free(root);
     return ok ? OLS_OK : OLS_ERR_NOMEM;
+}
+
+/* z_j = (R^-T x~)_j for j < p (whiten's sum, in its order) of one row of
+ * scaled design values xs; rinv is p x p, row-major. */
+static double whitened(const double *rinv, size_t p, const double *xs, size_t j)
+{
+    double sum = 0;
+    for (size_t i = 0; i <= j; i++)
+        sum += rinv[i * p + j] * xs[i];
+    return sum;
+}
+
+/* Q (Q e_j = H_0 ... H_(p-1) e_j: the reflections applied backwards) and
+ * the weighted means' residual Q_full (0, qty_p, ..., qty_(g-1)), for
+ * screen(). False when out of memory. */
+static bool basis(ols_prefix *pre)
+{
+    size_t g = pre->g, p = pre->k + 1;
+    pre->q = calloc(p * g, sizeof *pre->q);
+    pre->resid = calloc(g, sizeof *pre->resid);
+    if (!pre->q || !pre->resid)
+        return false;
+    pre->rss = 0;
+    for (size_t i = p; i < g; i++) {
+        pre->resid[i] = pre->qty[i];
+        pre->rss += pre->qty[i] * pre->qty[i];
+    }
+    for (size_t j = 0; j <= p; j++) {
+        double *u = j < p ? pre->q + j * g : pre->resid;
+        if (j < p)
+            u[j] = 1;
+        for (size_t l = p; l-- > 0;)
+            reflect(pre->v + l * g, pre->beta[l], l, g, u);
+    }
+    return true;
+}
+
+/* What every fit after the prefix shares, for ols_prefix_loo_sse: the term
+ * values, R's inverse (invert_r11's columns of the prefix are those of
+ * every fit after it), each row's scaled values and the leverage summed
+ * over the prefix's coordinates (leverage_in's sum stopped before the
+ * last one). False when out of memory. */
+static bool shared_after(ols_prefix *pre, const double *x)
+{
+    size_t g = pre->g, k = pre->k, p = k + 1;
+    pre->x = malloc((g * k + 1) * sizeof *pre->x);
+    pre->rinv = malloc(p * p * sizeof *pre->rinv);
+    pre->xs = malloc(g * p * sizeof *pre->xs);
+    pre->hat = malloc(g * sizeof *pre->hat);
+    if (!pre->x || !pre->rinv || !pre->xs || !pre->hat)
+        return false;
+    memcpy(pre->x, x, g * k * sizeof *x);
+    invert_r11(pre->r, p, p, pre->rinv);
+    for (size_t i = 0; i < g; i++) {
+        double *xs = pre->xs + i * p, h = 0;
+        for (size_t j = 0; j < p; j++)
+            xs[j] = term_or_one(x + i * k, j) / pre->scale[j];
+        for (size_t j = 0; j < p; j++) {
+            double z = whitened(pre->rinv, p, xs, j);
+            h += z * z;
+        }
+        pre->hat[i] = h;
+    }
+    return basis(pre);
+}
+
+/* The last column of R^-1 (p x p, row-major, its first p - 1 columns those
+ * of pre->rinv) from R's last column rlast (p values): invert_r11's loop
+ * for that column. */
+static void invert_last_column(const ols_prefix *pre, const double *rlast, size_t p,
+                               double *rinv)
+{
+    size_t j = p - 1;
+    for (size_t i = 0; i < j; i++)
+        memcpy(rinv + i * p, pre->rinv + i * j, j * sizeof *rinv);
+    for (size_t q = 0; q < j; q++)
+        rinv[j * p + q] = 0;
+    rinv[j * p + j] = 1.0 / rlast[j];
+    for (size_t i = j; i-- > 0;) {
+        double s = 0;
+        for (size_t q = i + 1; q <= j; q++)
+            s += (q == j ? rlast[i] : pre->r[q * j + i]) * rinv[q * p + j];
+        rinv[i * p + j] = -s / pre->r[i * j + i];
+    }
+}
+
+/* One candidate column after the prefix, as far as its LOO sum needs it:
+ * the column (col, scaled by scale), R's last column (rlast, p values),
+ * the reflected weighted means' first p values (qtop) and the residual sum
+ * of squares of the fit. */
+typedef struct {
+    const double *col;
+    double scale;
+    double *rlast, *qtop;
+    double rss;
+} after_column;
+
+/* The grouped LOO sum of ols_grouped_loo_sse for the fit after pre with
+ * column a: set_coefficients, set_fitted, set_hat and set_summary's
+ * exact-fit rule (yy: the responses' sum of squares, constant: every run
+ * the same), each only as far as the sum needs them; stopped once the sum
+ * reaches limit. rinv and coef: scratch of p x p and 2 p values. */
+static double loo_after(const ols_prefix *pre, const after_column *a, double yy, bool constant,
+                        const double *mean, const double *count, const double *within,
+                        double limit, double *rinv, double *coef)
+{
+    size_t g = pre->g, k = pre->k, p = k + 2;
+    invert_last_column(pre, a->rlast, p, rinv);
+    for (size_t i = 0; i < p; i++) {
+        double s = 0;
+        for (size_t j = i; j < p; j++)
+            s += rinv[i * p + j] * a->qtop[j];
+        coef[i] = s / (i + 1 < p ? pre->scale[i] : a->scale);
+    }
+    /* set_summary adds every group's spread to the residuals' sum; the
+     * sums only grow (rounding is monotone), so when the residuals' part
+     * alone is above the exact-fit threshold the whole is too, and the g
+     * additions are not needed to know that. */
+    double rss = a->rss, sse = 0, threshold = EXACT_FIT_RATIO * yy;
+    bool exact = constant;
+    if (!exact && !(rss > threshold)) {
+        for (size_t i = 0; i < g; i++)
+            rss += within[i];
+        exact = rss <= threshold;
+    }
+    /* R^-1's last column, contiguous (kept in coef's tail: p more values). */
+    double *last = coef + p;
+    for (size_t q = 0; q < p; q++)
+        last[q] = rinv[q * p + p - 1];
+    const double *col = a->col;
+    for (size_t i = 0; i < g; i++) {
+        const double *xs = pre->xs + i * (p - 1), *x = pre->x + i * k;
+        /* set_fitted's and whiten's sums, term by term in their order. */
+        double f = 0 + 1.0 * coef[0], z = 0;
+        for (size_t q = 1; q <= k; q++)
+            f += x[q - 1] * coef[q];
+        f += col[i] * coef[p - 1];
+        for (size_t q = 0; q + 1 < p; q++)
+            z += last[q] * xs[q];
+        z += last[p - 1] * (col[i] / a->scale);
+        double h = pre->hat[i] + z * z, keep = 1 - count[i] * h;
+        if (keep < 1e-10)
+            return INFINITY;
+        double r = (exact ? 0 : mean[i] - f) / keep;
+        sse += within[i] + count[i] * r * r;
+        if (sse >= limit)
+            return sse; /* the rest only adds (see ols_prefix_loo_sse) */
+    }
+    return sse;
+}
+
+/* Candidates evaluated together: their columns interleaved (c[i * LANES +
+ * b]), each lane doing exactly the single column's operations in the same
+ * order, so that the sums of different columns, each a chain of
+ * dependent additions, overlap instead of waiting for one another. */
+#define LANES 4
+
+/* norm2 of rows from.. of every lane (norm2's two passes, lane by lane). */
+static void lane_norms(const double *c, size_t from, size_t g, double *norm)
+{
+    double big[LANES] = {0}, s[LANES] = {0}, div[LANES];
+    for (size_t i = from; i < g; i++)
+        for (size_t b = 0; b < LANES; b++)
+            if (fabs(c[i * LANES + b]) > big[b])
+                big[b] = fabs(c[i * LANES + b]);
+    for (size_t b = 0; b < LANES; b++)
+        div[b] = big[b] > 0 ? big[b] : 1.0;
+    for (size_t i = from; i < g; i++)
+        for (size_t b = 0; b < LANES; b++)
+            s[b] += (c[i * LANES + b] / div[b]) * (c[i * LANES + b] / div[b]);
+    for (size_t b = 0; b < LANES; b++)
+        norm[b] = big[b] == 0 ? 0 : big[b] * sqrt(s[b]);
+}
+
+/* reflect() of the prefix's step l applied to every lane. */
+static void lane_reflect(const ols_prefix *pre, size_t l, double *c)
+{
+    size_t g = pre->g;
+    const double *v = pre->v + l * g;
+    double s[LANES] = {0};
+    for (size_t i = l; i < g; i++)
+        for (size_t b = 0; b < LANES; b++)
+            s[b] += v[i] * c[i * LANES + b];
+    for (size_t b = 0; b < LANES; b++)
+        s[b] *= pre->beta[l];
+    for (size_t i = l; i < g; i++)
+        for (size_t b = 0; b < LANES; b++)
+            c[i * LANES + b] -= s[b] * v[i];
+}
+
+/* Each lane's own Householder step (householder_step at row k, norm[b]
+ * the norm of its rows k..), applied to the prefix's weighted means:
+ * fills a[b]'s R column, the means' first k + 1 values and the residual
+ * sum of squares. */
+static void lane_steps(const ols_prefix *pre, const double *c, const double *norm,
+                       after_column *a)
+{
+    size_t g = pre->g, k = pre->k + 1;
+    const double *qty = pre->qty;
+    double alpha[LANES], beta[LANES], vk[LANES], s[LANES], rss[LANES] = {0};
+    for (size_t b = 0; b < LANES; b++) {
+        double ck = c[k * LANES + b];
+        alpha[b] = ck > 0 ? -norm[b] : norm[b];
+        beta[b] = 1.0 / (norm[b] * norm[b] - alpha[b] * ck);
+        vk[b] = ck - alpha[b];
+        s[b] = 0;
+        s[b] += vk[b] * qty[k];
+    }
+    for (size_t i = k + 1; i < g; i++)
+        for (size_t b = 0; b < LANES; b++)
+            s[b] += c[i * LANES + b] * qty[i];
+    for (size_t b = 0; b < LANES; b++)
+        s[b] *= beta[b];
+    for (size_t i = k + 1; i < g; i++)
+        for (size_t b = 0; b < LANES; b++) {
+            double q = qty[i] - s[b] * c[i * LANES + b];
+            rss[b] += q * q;
+        }
+    for (size_t b = 0; b < LANES; b++) {
+        for (size_t j = 0; j < k; j++) {
+            a[b].rlast[j] = c[j * LANES + b];
+            a[b].qtop[j] = qty[j];
+        }
+        a[b].rlast[k] = alpha[b];
+        a[b].qtop[k] = qty[k] - s[b] * vk[b];
+        a[b].rss = rss[b];
+    }
+}
+
+/* The margin for rounding of screen()'s bound, and the least share of a
+ * column outside the prefix's span for which the bound is trusted (nearer
+ * the span the subtraction cc - proj loses too many digits). */
+#define SCREEN_MARGIN 1e-6
+#define SCREEN_MIN_PERP 1e-2
+
+/* Before any fit: the residual sum of squares of each lane's fit after
+ * the prefix, RSS = rss - (resid.c)^2 / |c - QQ'c|^2 plus the groups'
+ * spreads (within_sum), lowered by SCREEN_MARGIN of its parts, into
+ * bound[b]. The LOO sum is at least the RSS (each residual is divided by
+ * 1 - c h <= 1) unless the fit is exact (then the residuals are zero:
+ * hence the bound must also be clearly above yy's exact-fit level); -1
+ * for a lane not thus at or above limit (it must be fitted). c holds the
+ * weighted columns, unscaled, cc their sums of squares and rc their
+ * products with the residual. */
+static void screen(const ols_prefix *pre, const double *c, const bool *live, const double *cc,
+                   const double *rc, double within_sum, double yy, double limit, double *bound)
+{
+    size_t g = pre->g, p = pre->k + 1;
+    double proj[LANES] = {0};
+    for (size_t j = 0; j < p; j++) {
+        const double *q = pre->q + j * g;
+        double d[LANES] = {0};
+        for (size_t i = 0; i < g; i++)
+            for (size_t b = 0; b < LANES; b++)
+                d[b] += q[i] * c[i * LANES + b];
+        for (size_t b = 0; b < LANES; b++)
+            proj[b] += d[b] * d[b];
+    }
+    for (size_t b = 0; b < LANES; b++) {
+        double perp = cc[b] - proj[b], gain = perp > 0 ? rc[b] * rc[b] / perp : INFINITY;
+        double low = pre->rss - gain + within_sum - SCREEN_MARGIN * (pre->rss + gain + within_sum);
+        bool trusted = live[b] && isfinite(cc[b]) && perp > SCREEN_MIN_PERP * cc[b] &&
+                       isfinite(low);
+        bound[b] = trusted && low >= limit && low > 1e-12 * yy ? low : -1;
+    }
+}
+
+/* Up to LANES columns (cols[b], nb of them) after pre into sse[b]; c has
+ * g * LANES values, work 2 p LANES + p * p + 2 p. Without fit they are
+ * only screened: sse[b] is then screen()'s bound, INFINITY for a bad
+ * column, or NAN where the column must be fitted. */
+static void loo_lanes(const ols_prefix *pre, const double *const *cols, size_t nb,
+                      const double *mean, const double *count, const double *within, double yy,
+                      double within_sum, bool constant, double limit, bool fit, double *c,
+                      double *work, double *sse)
+{
+    size_t g = pre->g, k = pre->k + 1, p = k + 1;
+    bool live[LANES], bad[LANES] = {false}, any_bad = false;
+    double scale[LANES], norm[LANES], cc[LANES] = {0}, rc[LANES] = {0};
+    const double *col[LANES];
+    for (size_t b = 0; b < LANES; b++) {
+        col[b] = cols[b < nb ? b : 0];
+        if (b < nb)
+            sse[b] = INFINITY;
+    }
+    /* One pass: check_values of each column, the weighted columns, and
+     * screen()'s sums of squares and products with the residual. */
+    for (size_t i = 0; i < g; i++)
+        for (size_t b = 0; b < LANES; b++) {
+            double v = col[b][i], w = v * pre->root[i];
+            bad[b] |= !(fabs(v) <= OLS_MAX_MAGNITUDE); /* NaN and infinities too */
+            c[i * LANES + b] = w;
+            cc[b] += w * w;
+            rc[b] += pre->resid[i] * w;
+        }
+    for (size_t b = 0; b < LANES; b++) {
+        live[b] = b < nb && !bad[b];
+        any_bad |= !live[b];
+    }
+    for (size_t i = 0; any_bad && i < g; i++)
+        for (size_t b = 0; b < LANES; b++)
+            if (!live[b])
+                c[i * LANES + b] = 0;
+    if (!fit) {
+        double bound[LANES];
+        screen(pre, c, live, cc, rc, within_sum, yy, limit, bound);
+        for (size_t b = 0; b < nb; b++)
+            sse[b] = !live[b] ? INFINITY : bound[b] >= 0 ? bound[b] : NAN;
+        return;
+    }
+    lane_norms(c, 0, g, norm);
+    for (size_t b = 0; b < LANES; b++)
+        scale[b] = norm[b] > 0 ? norm[b] : 1.0;
+    for (size_t i = 0; i < g; i++)
+        for (size_t b = 0; b < LANES; b++)
+            c[i * LANES + b] /= scale[b];
+    for (size_t l = 0; l < k; l++)
+        lane_reflect(pre, l, c);
+    lane_norms(c, k, g, norm);
+    after_column a[LANES];
+    double step_norm[LANES];
+    for (size_t b = 0; b < LANES; b++) {
+        a[b] = (after_column){cols[b < nb ? b : 0], scale[b], work + 2 * p * b,
+                              work + 2 * p * b + p, 0};
+        /* A dead or aliased lane's step is computed (on a harmless norm)
+         * and ignored. */
+        step_norm[b] = norm[b] > 0 ? norm[b] : 1;
+    }
+    lane_steps(pre, c, step_norm, a);
+    double *scratch = work + 2 * p * LANES;
+    for (size_t b = 0; b < nb; b++)
+        if (live[b] && !(norm[b] < OLS_TOLERANCE)) /* else not finite or not of full rank */
+            sse[b] = loo_after(pre, &a[b], yy, constant, mean, count, within, limit, scratch,
+                               scratch + p * p);
+}
+
+ols_status ols_prefix_loo_sse(const ols_prefix *pre, const double *const *cols, size_t ncols,
+                              const double *mean, const double *count, const double *within,
+                              size_t g, double limit, double *sse)
+{
+    for (size_t b = 0; b < ncols; b++)
+        sse[b] = INFINITY;
+    if (!pre->usable || pre->g != g)
+        return OLS_ERR_NO_RUNS;
+    for (size_t i = 0; i < g; i++)
+        if (!(count[i] >= 1) || count[i] != floor(count[i]) || !(within[i] >= 0) ||
+            !isfinite(within[i]))
+            return OLS_ERR_NOT_FINITE;
+    ols_status st = check_values(mean, g);
+    if (st != OLS_OK)
+        return st;
+    size_t p = pre->k + 2;
+    double *c = malloc((g * LANES + 2 * p * LANES + p * p + 2 * p) * sizeof *c);
+    if (!c)
+        return OLS_ERR_NOMEM;
+    /* set_summary's exact-fit rule: the same for every column. */
+    double yy = 0, within_sum = 0;
+    bool constant = true;
+    for (size_t i = 0; i < g; i++) {
+        yy += count[i] * mean[i] * mean[i] + within[i];
+        within_sum += within[i];
+        constant &= within[i] == 0 && mean[i] == mean[0];
+    }
+    /* With a limit, every column is screened first, four at a time; those
+     * it cannot settle are then fitted, packed four at a time again. */
+    bool fit_all = !isfinite(limit);
+    for (size_t b = 0; b < ncols; b += LANES)
+        loo_lanes(pre, cols + b, ncols - b < LANES ? ncols - b : LANES, mean, count, within, yy,
+                  within_sum, constant, limit, fit_all, c, c + g * LANES, sse + b);
+    for (size_t b = 0; !fit_all && b < ncols;) {
+        const double *pack[LANES];
+        size_t at[LANES], n = 0;
+        for (; b < ncols && n < LANES; b++)
+            if (isnan(sse[b]))
+                at[n] = b, pack[n++] = cols[b];
+        double out[LANES];
+        if (n > 0)
+            loo_lanes(pre, pack, n, mean, count, within, yy, within_sum, constant, limit, true, c,
+                      c + g * LANES, out);
+        for (size_t j = 0; j < n; j++)
+            sse[at[j]] = out[j];
+    }
+    free(c);
+    return OLS_OK;
 }
 
 /* The last column c of the fit after pre (its index k): scaled, reflected

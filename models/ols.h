@@ -142,6 +142,15 @@ typedef struct {
     double *beta;   /* k + 1: its factor */
     double *r;      /* (k + 1) x (k + 1), column-major: R of these columns */
     double *qty;    /* g: the weighted means after the reflections */
+    /* For ols_prefix_loo_sse: what every fit after the prefix shares. */
+    double *x;      /* g x k: the prefix's term values (row-major) */
+    double *root;   /* g: sqrt(count) */
+    double *rinv;   /* (k + 1) x (k + 1): R's inverse, row-major */
+    double *xs;     /* g x (k + 1): each row's scaled design values */
+    double *hat;    /* g: each row's leverage from the prefix's columns */
+    double *q;      /* (k + 1) x g: the weighted design's orthonormal basis Q */
+    double *resid;  /* g: the weighted means' residual from the prefix's fit */
+    double rss;     /* its sum of squares */
 } ols_prefix;
 
 /* Factor [1 x] (x row-major g x k, k may be 0) with the means and counts
@@ -154,6 +163,31 @@ ols_status ols_prefix_init(ols_prefix *pre, const double *x, const double *mean,
 ols_status ols_fit_grouped_after(const ols_prefix *pre, const double *x, const double *mean,
                                  const double *count, const double *within, size_t g, size_t k,
                                  ols_model *m);
+
+/* ols_grouped_loo_sse of ols_fit_grouped_after's model for the prefix
+ * plus one column, for each of ncols columns (cols[j]: g values) into
+ * sse[j], without building those models: a term search scores tens of
+ * thousands of candidates by this sum alone. Each sum is the same bit for
+ * bit (the same operations in the same order; test_ols_grouped.c): R's
+ * inverse, the leverages' sums and the scaled values of the prefix's
+ * columns are kept in the prefix, so a column costs O(g k) instead of
+ * O(g k^2) and no model is allocated; columns are taken four at a time,
+ * interleaved, so their sums overlap; with a finite limit, four columns
+ * whose residual sums of squares (a lower bound of the LOO sum, from Q and
+ * the prefix's residual in O(g k) multiply-adds, with a margin of 1e-6 for
+ * rounding) are all at or above limit are not fitted at all. sse[j] is
+ * INFINITY when column j is
+ * not finite or too large, when the model would not be of full rank (the
+ * column aliased with the prefix) or a group cannot be left out. The sum
+ * only grows, group by group, so a caller that needs only the sums below
+ * limit (INFINITY: every sum) lets a column stop once its sum reaches
+ * limit: sse[j] is then some value >= limit, not the sum. Returns
+ * OLS_OK, OLS_ERR_NOMEM, OLS_ERR_NOT_FINITE for bad means, counts or
+ * spreads, or OLS_ERR_NO_RUNS for a prefix that is not usable or has other
+ * than g rows (then fit with ols_fit_grouped). */
+ols_status ols_prefix_loo_sse(const ols_prefix *pre, const double *const *cols, size_t ncols,
+                              const double *mean, const double *count, const double *within,
+                              size_t g, double limit, double *sse);
 
 void ols_prefix_free(ols_prefix *pre);
 

@@ -274,6 +274,21 @@ bool termdata_values(const termdata *t, const term_shape *s, double *out)
     return varies;
 }
 
+bool termdata_values_times(const termdata *t, const double *values, const term_factor *f,
+                           double *out)
+{
+    const double *table = t->factor_at[f->param] + factor_kind(f) * t->nlevels[f->param];
+    bool varies = false;
+    for (size_t c = 0; c < t->g; c++) {
+        double v = values[c] * table[t->level[c * t->m + f->param]];
+        if (!isfinite(v))
+            return false;
+        out[c] = v;
+        varies |= v != out[0];
+    }
+    return varies;
+}
+
 int term_factor_complexity(const term_factor *f)
 {
     int q = abs(f->quarters);

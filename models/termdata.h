@@ -65,6 +65,13 @@ void termdata_free(termdata *t);
  * one is not finite or all are equal (the intercept already covers it). */
 bool termdata_values(const termdata *t, const term_shape *s, double *out);
 
+/* termdata_values of a shape with factor f multiplied in after its
+ * others, from values, those of the shape without f (for which
+ * termdata_values returned true): the same values bit for bit (the same
+ * products in the same order) in one multiplication a configuration. */
+bool termdata_values_times(const termdata *t, const double *values, const term_factor *f,
+                           double *out);
+
 /* Value of shape s at one point (point[p]: parameter p's value), computed
  * as the tables compute it; NAN when it is not finite. */
 double term_shape_value(const term_shape *s, const double *point);

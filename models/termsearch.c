@@ -18,6 +18,7 @@
 #define SEEDS 2          /* best single factors of each parameter to grow */
 #define MAX_MOVES 64     /* bound on the improvement steps of one term */
 #define MOVE_GAIN 0.01   /* a change of shape must lower the error by 1% */
+#define REPLACE_PASSES 8 /* bound on the passes of sequential replacement */
 
 typedef struct {
     const termdata *d;
@@ -40,9 +41,18 @@ typedef struct {
     double *chosen_values; /* nchosen x g */
     double *x;             /* design scratch, g x (nchosen + 1) */
     double *values;        /* scratch for one candidate's values */
+    double *batch;         /* BATCH candidates' values, g each (score_many) */
+    term_shape *moves;     /* the candidates of one step of the local search */
+    term_shape parent;     /* the shape they move from, and its values */
+    double *parent_values; /* (parent_ok: termdata_values returned true) */
+    bool parent_ok;
+    double *head_values;   /* the same without its last factor (head_ok) */
+    bool head_ok;
+    double *move_error;    /* and their scores */
     unsigned long long *memo_key; /* scores of shapes tried with the terms chosen
                                      so far (see memo_slot); 0 = free slot */
     double *memo_error;
+    bool *memo_bound;      /* memo_error is only a lower bound (score_many) */
     size_t memo_cap, memo_used;   /* memo_cap a power of two (0: no memo yet) */
     ols_prefix prefix;     /* the chosen terms factored, for the candidates */
     bool prefix_ready;     /* prefix is that of the terms chosen so far */
@@ -168,26 +178,32 @@ static bool memo_grow(search *s)
     size_t old_cap = s->memo_cap, cap = old_cap ? 2 * old_cap : 1024;
     unsigned long long *old_key = s->memo_key;
     double *old_error = s->memo_error;
+    bool *old_bound = s->memo_bound;
     unsigned long long *key = calloc(cap, sizeof *key);
     double *error = malloc(cap * sizeof *error);
-    if (!key || !error) {
+    bool *bound = malloc(cap * sizeof *bound);
+    if (!key || !error || !bound) {
         free(key);
         free(error);
+        free(bound);
         return false;
     }
-    s->memo_key = key, s->memo_error = error, s->memo_cap = cap;
+    s->memo_key = key, s->memo_error = error, s->memo_bound = bound, s->memo_cap = cap;
     for (size_t i = 0; i < old_cap; i++)
         if (old_key[i]) {
             size_t j = memo_slot(s, old_key[i]);
             s->memo_key[j] = old_key[i];
             s->memo_error[j] = old_error[i];
+            s->memo_bound[j] = old_bound[i];
         }
     free(old_key);
     free(old_error);
+    free(old_bound);
     return true;
 }
 
-static void memo_put(search *s, unsigned long long key, double error)
+/* Keep the score of key: error, or only a lower bound of it. */
+static void memo_put(search *s, unsigned long long key, double error, bool bound)
 {
     if (key == 0 || (2 * (s->memo_used + 1) > s->memo_cap && !memo_grow(s)))
         return;
@@ -195,6 +211,19 @@ static void memo_put(search *s, unsigned long long key, double error)
     s->memo_used += s->memo_key[i] == 0;
     s->memo_key[i] = key;
     s->memo_error[i] = error;
+    s->memo_bound[i] = bound;
+}
+
+/* The kept score of key when it settles a comparison with limit: the
+ * score itself, or a bound at or above limit; NULL when none does. */
+static const double *memo_get(const search *s, unsigned long long key, double limit)
+{
+    if (key == 0 || s->memo_cap == 0)
+        return NULL;
+    size_t i = memo_slot(s, key);
+    if (s->memo_key[i] != key || (s->memo_bound[i] && !(s->memo_error[i] >= limit)))
+        return NULL;
+    return &s->memo_error[i];
 }
 
 /* Forget every score (a term was chosen). */
@@ -212,14 +241,115 @@ static double score(search *s, const term_shape *t)
     size_t cols;
     s->evaluated++;
     unsigned long long key = memo_pack(t);
-    if (key && s->memo_cap) {
-        size_t i = memo_slot(s, key);
-        if (s->memo_key[i] == key)
-            return s->memo_error[i];
-    }
+    const double *kept = memo_get(s, key, INFINITY);
+    if (kept)
+        return *kept;
     double e = set_design(s, t, &cols) ? loo_error(s, cols) : INFINITY;
-    memo_put(s, key, e);
+    memo_put(s, key, e, false);
     return e;
+}
+
+/* Candidates scored together by ols_prefix_loo_sse (it interleaves four). */
+#define BATCH 32
+
+/* Score the pending candidates (their values in s->batch) into e; a score
+ * at or above limit may be left a lower bound. */
+static void flush_batch(search *s, const term_shape *t, const size_t *pending, size_t np,
+                        double limit, double *e)
+{
+    const termdata *d = s->d;
+    const double *cols[BATCH] = {0};
+    double sse[BATCH], n = (double)d->n;
+    if (np == 0)
+        return;
+    for (size_t j = 0; j < np; j++)
+        cols[j] = s->batch + j * d->g;
+    /* A sum of at least sse_limit gives a score of at least limit: the
+     * division rounds monotonically. */
+    double sse_limit = limit * n;
+    while (isfinite(sse_limit) && sse_limit / n < limit)
+        sse_limit = nextafter(sse_limit, INFINITY);
+    ols_status st = ols_prefix_loo_sse(&s->prefix, cols, np, d->mean, d->count, d->within, d->g,
+                                       sse_limit, sse);
+    s->nomem |= st == OLS_ERR_NOMEM;
+    for (size_t j = 0; j < np; j++) {
+        size_t i = pending[j];
+        e[i] = st == OLS_OK ? sse[j] / n : INFINITY;
+        memo_put(s, memo_pack(&t[i]), e[i], st == OLS_OK && sse[j] >= sse_limit);
+    }
+}
+
+static bool same_factor(const term_factor *a, const term_factor *b)
+{
+    return a->param == b->param && a->quarters == b->quarters && a->log_power == b->log_power;
+}
+
+/* Do the first n factors of a and b agree? */
+static bool same_start(const term_shape *a, const term_shape *b, size_t n)
+{
+    for (size_t k = 0; k < n; k++)
+        if (!same_factor(&a->f[k], &b->f[k]))
+            return false;
+    return true;
+}
+
+/* termdata_values of t; from the parent's values when t is the parent
+ * with one factor multiplied in last, or from the values of the parent
+ * without its last factor when t replaces that one (most moves of the
+ * local search): the same products in the same order. */
+static bool candidate_values(const search *s, const term_shape *t, double *out)
+{
+    const term_shape *p = &s->parent;
+    if (s->parent_ok && t->nf == p->nf + 1 && same_start(t, p, p->nf))
+        return termdata_values_times(s->d, s->parent_values, &t->f[p->nf], out);
+    if (s->head_ok && t->nf == p->nf && same_start(t, p, p->nf - 1))
+        return termdata_values_times(s->d, s->head_values, &t->f[p->nf - 1], out);
+    return termdata_values(s->d, t, out);
+}
+
+/* The parent of the moves about to be scored, and its values. */
+static void set_parent(search *s, const term_shape *t)
+{
+    term_shape head = *t;
+    head.nf--;
+    s->parent = *t;
+    s->parent_ok = termdata_values(s->d, t, s->parent_values);
+    s->head_ok = head.nf > 0 && termdata_values(s->d, &head, s->head_values);
+}
+
+/* score() of each of the n shapes t, into e: the same values (loo_error's
+ * sum, computed from the chosen terms' factored prefix and each
+ * candidate's column alone when the prefix allows: ols_prefix_loo_sse,
+ * bit for bit) and the same count of candidates scored; except that a
+ * score at or above limit may be only a lower bound at or above limit, for
+ * a caller that needs only the scores below it. */
+static void score_many(search *s, const term_shape *t, size_t n, double limit, double *e)
+{
+    const termdata *d = s->d;
+    if (!chosen_prefix(s) || !s->prefix.usable) {
+        for (size_t i = 0; i < n; i++)
+            e[i] = score(s, &t[i]);
+        return;
+    }
+    size_t pending[BATCH], np = 0;
+    for (size_t i = 0; i < n; i++) {
+        s->evaluated++;
+        unsigned long long key = memo_pack(&t[i]);
+        const double *kept = memo_get(s, key, limit);
+        if (kept) {
+            e[i] = *kept;
+        } else if (!candidate_values(s, &t[i], s->batch + np * d->g)) {
+            e[i] = INFINITY;
+            memo_put(s, key, e[i], false);
+        } else {
+            pending[np++] = i;
+            if (np == BATCH) {
+                flush_batch(s, t, pending, np, limit, e);
+                np = 0;
+            }
+        }
+    }
+    flush_batch(s, t, pending, np, limit, e);
 }
 
 /* Fit y ~ 1 + the first cols columns of s->x on the configurations where
@@ -308,10 +438,9 @@ static bool uses_param(const term_shape *t, size_t p)
     return false;
 }
 
-/* Try t changed one way; keep it in *best when it scores lower. */
-static void consider(search *s, const term_shape *t, term_shape *best, double *best_error)
+/* Keep t, scored e, in *best when it scores clearly lower. */
+static void consider(const term_shape *t, double e, term_shape *best, double *best_error)
 {
-    double e = score(s, t);
     if (e < *best_error * (1 - MOVE_GAIN)) {
         *best_error = e;
         *best = *t;
@@ -320,31 +449,43 @@ static void consider(search *s, const term_shape *t, term_shape *best, double *b
 
 /* The best single move from t: multiply by a factor of a parameter it does
  * not use yet, replace one factor by another of the same parameter, or
- * drop a factor. Returns true when some move lowers *error. */
+ * drop a factor. Returns true when some move lowers *error. The moves are
+ * listed first and scored together (score_many), then weighed in order. */
 static bool best_move(search *s, term_shape *t, double *error)
 {
-    term_shape best = *t, c;
+    term_shape best = *t, *c = s->moves;
     double best_error = *error;
+    size_t n = 0;
     for (size_t a = 0; a < s->nalphabet; a++) {
         const term_factor *f = &s->alphabet[a];
         if (!uses_param(t, f->param) && t->nf < TERMDATA_MAX_FACTORS) {
-            c = *t;
-            c.f[c.nf++] = *f;
-            consider(s, &c, &best, &best_error);
+            c[n] = *t;
+            c[n].f[c[n].nf++] = *f;
+            n++;
         }
         for (size_t k = 0; k < t->nf; k++)
             if (t->f[k].param == f->param &&
                 (t->f[k].quarters != f->quarters || t->f[k].log_power != f->log_power)) {
-                c = *t;
-                c.f[k] = *f;
-                consider(s, &c, &best, &best_error);
+                c[n] = *t;
+                c[n++].f[k] = *f;
             }
     }
     for (size_t k = 0; t->nf > 1 && k < t->nf; k++) {
-        c = *t;
-        c.f[k] = c.f[--c.nf];
-        consider(s, &c, &best, &best_error);
+        c[n] = *t;
+        c[n].f[k] = c[n].f[c[n].nf - 1];
+        c[n++].nf--;
     }
+    /* Only a score below best_error * (1 - MOVE_GAIN) can be kept, and
+     * best_error only falls: scores above that need no more than a bound.
+     * BATCH moves at a time, so that each batch's limit is the best so far. */
+    set_parent(s, t);
+    for (size_t from = 0; from < n; from += BATCH) {
+        size_t upto = from + BATCH < n ? from + BATCH : n;
+        score_many(s, c + from, upto - from, best_error * (1 - MOVE_GAIN), s->move_error + from);
+        for (size_t i = from; i < upto; i++)
+            consider(&c[i], s->move_error[i], &best, &best_error);
+    }
+    s->parent_ok = s->head_ok = false;
     if (!(best_error < *error))
         return false;
     *t = best;
@@ -382,10 +523,13 @@ static bool next_term(search *s, term_shape *out, double *out_error)
     bool any = false;
     *out_error = INFINITY;
     for (size_t p = 0; p < s->d->m; p++) {
-        size_t ns = 0;
-        for (size_t a = 0; a < s->nalphabet; a++) {
-            term_shape t = {.f = {s->alphabet[a]}, .nf = 1};
-            double e = s->alphabet[a].param == p ? score(s, &t) : INFINITY;
+        size_t ns = 0, n = 0;
+        for (size_t a = 0; a < s->nalphabet; a++)
+            if (s->alphabet[a].param == p)
+                s->moves[n++] = (term_shape){.f = {s->alphabet[a]}, .nf = 1};
+        score_many(s, s->moves, n, INFINITY, s->move_error);
+        for (size_t a = 0, i = 0; a < s->nalphabet; a++) {
+            double e = s->alphabet[a].param == p ? s->move_error[i++] : INFINITY;
             if (isfinite(e))
                 keep_best(seeds, seed_error, &ns, SEEDS, a, e);
         }
@@ -509,6 +653,147 @@ static bool stays_positive(search *s, const term_shape *t)
     return ok;
 }
 
+/* Take chosen term j out (the others keep their order): its shape into
+ * *t. Every score changes, so the memo and the prefix go. */
+static void take_out(search *s, size_t j, term_shape *t)
+{
+    size_t g = s->d->g, after = s->nchosen - j - 1;
+    *t = s->chosen[j];
+    memmove(s->chosen + j, s->chosen + j + 1, after * sizeof *s->chosen);
+    memmove(s->chosen_values + j * g, s->chosen_values + (j + 1) * g,
+            after * g * sizeof *s->chosen_values);
+    s->nchosen--;
+    memo_clear(s);
+    ols_prefix_free(&s->prefix);
+    s->prefix_ready = false;
+}
+
+/* Put t back as chosen term j; false (t left out) when its values are
+ * unusable, which a shape the search scored cannot be. */
+static bool put_back(search *s, size_t j, const term_shape *t)
+{
+    size_t g = s->d->g, after = s->nchosen - j;
+    memmove(s->chosen + j + 1, s->chosen + j, after * sizeof *s->chosen);
+    memmove(s->chosen_values + (j + 1) * g, s->chosen_values + j * g,
+            after * g * sizeof *s->chosen_values);
+    s->chosen[j] = *t;
+    s->nchosen++;
+    memo_clear(s);
+    ols_prefix_free(&s->prefix);
+    s->prefix_ready = false;
+    if (termdata_values(s->d, t, s->chosen_values + j * g))
+        return true;
+    term_shape unusable;
+    take_out(s, j, &unusable);
+    return false;
+}
+
+/* Sequential replacement (Miller, Subset Selection in Regression, 2002,
+ * 3.3): forward selection keeps its first terms for good, and on data
+ * from N/P + P the first term alone is best as N*log2(N)*P^(-1); the
+ * terms added after it then patch the difference with odd powers. So once
+ * a term is added, each chosen term in turn is searched again with the
+ * others fixed, by the local search's moves from its own shape (a change
+ * must lower the LOO error by MOVE_GAIN, as every move), until a pass
+ * changes none. The number of terms stays; a term unchanged leaves the
+ * model exactly as it was. False when out of memory. */
+static bool replace_terms(search *s, bool last_searched)
+{
+    bool changed = s->nchosen > 1;
+    for (size_t pass = 0; changed && pass < REPLACE_PASSES && !s->nomem; pass++) {
+        changed = false;
+        for (size_t j = 0; j < s->nchosen; j++) {
+            /* A term just added by next_term ended its own local search
+             * with the others as they are (last_searched): while none has
+             * changed, no move can improve it. */
+            if (last_searched && pass == 0 && j + 1 == s->nchosen && !changed)
+                break;
+            term_shape t;
+            double e = s->error;
+            bool moved = false;
+            take_out(s, j, &t);
+            term_shape was = t;
+            for (size_t moves = 0; moves < MAX_MOVES && best_move(s, &t, &e); moves++)
+                moved = true;
+            if (moved && !stays_positive(s, &t)) {
+                t = was, e = s->error; /* no time may turn negative */
+                moved = false;
+            }
+            if (!put_back(s, j, &t))
+                return false;
+            if (moved)
+                s->error = e;
+            changed |= moved;
+        }
+    }
+    return !s->nomem;
+}
+
+/* Forget the factored prefix (the chosen terms' values changed). */
+static void prefix_stale(search *s)
+{
+    ols_prefix_free(&s->prefix);
+    s->prefix_ready = false;
+}
+
+/* LOO error of the chosen terms with term j split in two: *a, j's shape
+ * without its factor k, and *b, that factor alone; INFINITY when either
+ * is unusable. The chosen terms are as they were on return. */
+static double split_error(search *s, size_t j, size_t k, term_shape *a, term_shape *b)
+{
+    size_t g = s->d->g, cols;
+    double *values = s->chosen_values + j * g, *saved = s->head_values, e = INFINITY;
+    *a = s->chosen[j];
+    *b = (term_shape){.f = {a->f[k]}, .nf = 1};
+    a->f[k] = a->f[--a->nf];
+    memcpy(saved, values, g * sizeof *saved);
+    prefix_stale(s);
+    if (termdata_values(s->d, a, values) && set_design(s, b, &cols))
+        e = loo_error(s, cols);
+    memcpy(values, saved, g * sizeof *saved);
+    prefix_stale(s);
+    return e;
+}
+
+/* A product a*b of two parameters' factors can stand, to the forward
+ * search, for a sum a + b (over a grid both grow together), and no move of
+ * one term then reaches the sum (on T = N^2/p + sqrt(p) + M it takes
+ * p^0.5*M^0.25). So, as Extra-P weighs additive against multiplicative
+ * combinations of single-parameter terms, a chosen product is split into
+ * two terms, a factor apart, when that passes a new term's tests (the LOO
+ * error falls by min_gain; the new term significant, corrected for the
+ * splits tried; no time turned negative) and terms are left to add. True
+ * when one was split. */
+static bool split_term(search *s)
+{
+    double best = s->error * (1 - s->min_gain), tried = 0;
+    size_t bj = 0, bk = 0;
+    bool found = false;
+    for (size_t j = 0; s->nchosen < s->max_terms && j < s->nchosen; j++)
+        for (size_t k = 0; s->chosen[j].nf > 1 && k < s->chosen[j].nf; k++) {
+            term_shape a, b;
+            double e = split_error(s, j, k, &a, &b);
+            tried++;
+            if (e < best)
+                best = e, bj = j, bk = k, found = true;
+        }
+    if (!found || s->nomem)
+        return false;
+    term_shape a, b, old, gone;
+    split_error(s, bj, bk, &a, &b);
+    take_out(s, bj, &old);
+    bool in = put_back(s, bj, &a);
+    bool split = in && last_term_p(s, &b) < s->alpha / tried && stays_positive(s, &b) &&
+                 add_chosen(s, &b, best);
+    if (!split) { /* the product stays as it was */
+        if (in)
+            take_out(s, bj, &gone);
+        put_back(s, bj, &old);
+        return false;
+    }
+    return replace_terms(s, false);
+}
+
 /* Add terms while each lowers the cross-validation error by min_gain and
  * is significant after a Bonferroni correction for the candidates tried
  * for it (the search tries hundreds of shapes; without the correction one
@@ -555,8 +840,10 @@ static void select_terms(search *s, const char *const *names)
                     s->nchosen, s->nchosen == 1 ? "" : "s", text);
             break;
         }
-        if (!add_chosen(s, &t, e))
+        if (!add_chosen(s, &t, e) || !replace_terms(s, true))
             break;
+        while (split_term(s))
+            ;
     }
 }
 
@@ -638,9 +925,15 @@ static void search_free(search *s)
     free(s->chosen_values);
     free(s->x);
     free(s->values);
+    free(s->batch);
+    free(s->parent_values);
+    free(s->head_values);
+    free(s->moves);
+    free(s->move_error);
     free(s->fold);
     free(s->memo_key);
     free(s->memo_error);
+    free(s->memo_bound);
     ols_prefix_free(&s->prefix);
 }
 
@@ -664,6 +957,15 @@ static bool search_init(search *s, const termdata *d, const termsearch_options *
     s->chosen_values = malloc(((max_terms + 1) * d->g + 1) * sizeof *s->chosen_values);
     s->x = malloc(((max_terms + 1) * d->g + 1) * sizeof *s->x);
     s->values = malloc((d->g + 1) * sizeof *s->values);
+    s->batch = malloc((BATCH * d->g + 1) * sizeof *s->batch);
+    s->parent_values = malloc((d->g + 1) * sizeof *s->parent_values);
+    s->head_values = malloc((d->g + 1) * sizeof *s->head_values);
+    /* A step of the local search: each factor multiplied in or replacing
+     * each of a term's factors, and each factor dropped. */
+    size_t alphabet = d->m * (TERMDATA_MAX_LOG_POWER + 1) * (2 * TERMDATA_MAX_QUARTERS + 1);
+    size_t moves = alphabet * (TERMDATA_MAX_FACTORS + 1) + TERMDATA_MAX_FACTORS;
+    s->moves = malloc(moves * sizeof *s->moves);
+    s->move_error = malloc(moves * sizeof *s->move_error);
     s->fold = malloc(((max_terms + 4) * d->g + 1) * sizeof *s->fold);
     /* A fold must fit every member of the restricted family: c + a*t (2
      * coefficients), c + a*f*h (3) with two usable parameters. */
@@ -671,7 +973,8 @@ static bool search_init(search *s, const termdata *d, const termsearch_options *
     for (size_t p = 0; p < d->m; p++)
         usable += d->usable[p];
     s->fold_min = usable >= 2 ? 3 : 2;
-    return s->alphabet && s->chosen && s->chosen_values && s->x && s->values && s->fold;
+    return s->alphabet && s->chosen && s->chosen_values && s->x && s->values && s->fold &&
+           s->batch && s->parent_values && s->head_values && s->moves && s->move_error;
 }
 
 /* Add to why that laws scoring better than the one chosen were refused

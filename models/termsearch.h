@@ -12,9 +12,14 @@
  * residuals come from the hat matrix ((I - H_GG)^-1 e_G, models/ols.h),
  * without refitting; errors are absolute, as the fit weighs them. The runs
  * are summarised once by configuration (models/termdata.h) and every
- * candidate is fitted on the configurations (ols_fit_grouped), which gives
- * the runs' own fit and errors: the time grows with configurations times
- * candidates, not runs times candidates.
+ * candidate is scored on the configurations, which gives the runs' own fit
+ * and errors: the time grows with configurations times candidates, not
+ * runs times candidates. A candidate after the chosen terms costs O(g k)
+ * (ols_prefix_loo_sse: the chosen terms factored once, four candidates at
+ * a time), and one that a move could not keep is not fitted at all when
+ * its residual sum of squares, a lower bound of its LOO error, already
+ * rules it out; the errors of the candidates that count are those of a
+ * full fit, bit for bit.
  *
  * Three outcomes (termsearch_kind):
  *
@@ -33,6 +38,24 @@
  * otherwise fit the noise. Nor is a term added that would make the model
  * predict zero or less at a point of positive_at (see RESTRICTED): the
  * search stops there and says so.
+ *
+ * Once a term is added, the terms chosen before it are searched again,
+ * each in turn with the others fixed, by the same moves from its own shape
+ * (1% again), until a pass changes none: sequential replacement (Miller,
+ * Subset Selection in Regression, 2nd ed. 2002, section 3.3). Forward
+ * selection alone keeps its first terms for good: on T = N/P + P its
+ * first term is N*log2(N)*P^(-1) (better alone than N/P), which the later
+ * terms then patch with products of odd powers, five terms where two
+ * generate the data. Replacement keeps the number of terms and never makes
+ * a positive_at prediction zero or less. Nor can it change two terms at
+ * once, and a sum a + b of two parameters' factors is often first taken
+ * as one product (on T = N^2/p + sqrt(p) + M: p^0.5*M^0.25). So, as
+ * Extra-P weighs additive against multiplicative combinations of its
+ * single-parameter terms, a chosen product is then split into two terms a
+ * factor apart when that passes a new term's tests (the LOO error falls by
+ * min_gain, the new term is significant corrected for the splits tried, no
+ * time turns negative), and replacement runs again.
+ * tests/test_termsearch_recovery.c measures what this recovers.
  *
  * RESTRICTED — few configurations (3 to TERMSEARCH_FEW_CONFIGS), where no
  * Bonferroni-corrected test over hundreds of shapes can pass, or a full

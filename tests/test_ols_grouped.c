@@ -211,6 +211,126 @@ static void test_after_prefix(void)
     }
 }
 
+/* The leave-one-group-out sum of the full fit of [prefix col], or
+ * INFINITY when that fit is not of full rank (as the term search scores). */
+static double full_loo_sse(const double *prefix, size_t k, const double *col, const double *mean,
+                           const double *count, const double *within, size_t g)
+{
+    double x[40 * 4], sse = INFINITY;
+    for (size_t i = 0; i < g; i++) {
+        memcpy(x + i * (k + 1), prefix + i * k, k * sizeof *x);
+        x[i * (k + 1) + k] = col[i];
+    }
+    ols_model m;
+    if (ols_fit_grouped(x, mean, count, within, g, k + 1, &m) == OLS_OK && m.rank == k + 2)
+        CU_ASSERT_EQUAL(ols_grouped_loo_sse(&m, &sse), OLS_OK);
+    ols_free(&m);
+    return sse;
+}
+
+/* ols_prefix_loo_sse: each column's sum is the full fit's, bit for bit,
+ * with 0, 1 and 2 prefix columns and seven columns at once (a full batch
+ * of four and a partial one): a plain one, one aliased with the prefix
+ * (INFINITY), a non-finite one (INFINITY), a constant one (aliased with
+ * the intercept), one fitting the means exactly (only the spreads left), one
+ * too large to fit and a steep one. With a limit, a sum at or above it may
+ * stop early but stays at or above it; sums below it are exact. */
+static void test_prefix_loo_sse(void)
+{
+    enum { G = 40, NCOLS = 7 };
+    double prefix[G * 2], mean[G], count[G], within[G], cols[NCOLS][G];
+    for (size_t k = 0; k <= 2; k++) {
+        for (size_t i = 0; i < G; i++) {
+            double v = (double)i + 1;
+            prefix[i * k + 0] = v * v;
+            if (k == 2)
+                prefix[i * k + 1] = log2(v);
+            mean[i] = 2 + 0.3 * v + sin(3.0 * v);
+            count[i] = 1 + (double)(i % 3);
+            within[i] = 0.01 * (double)(i % 5);
+            cols[0][i] = 1 / v;
+            cols[1][i] = k > 0 ? 3 * v * v : 5;
+            cols[2][i] = i == 7 ? NAN : v;
+            cols[3][i] = 4;
+            cols[4][i] = mean[i];
+            cols[5][i] = i == 3 ? 1e200 : v;
+            cols[6][i] = pow(v, 3) * log2(v);
+        }
+        ols_prefix pre;
+        CU_ASSERT_EQUAL_FATAL(ols_prefix_init(&pre, prefix, mean, count, G, k), OLS_OK);
+        CU_ASSERT_TRUE_FATAL(pre.usable);
+        const double *list[NCOLS];
+        double sse[NCOLS], bounded[NCOLS];
+        for (size_t j = 0; j < NCOLS; j++)
+            list[j] = cols[j];
+        CU_ASSERT_EQUAL_FATAL(ols_prefix_loo_sse(&pre, list, NCOLS, mean, count, within, G,
+                                                 INFINITY, sse), OLS_OK);
+        double finite = 0;
+        for (size_t j = 0; j < NCOLS; j++) {
+            double want = full_loo_sse(prefix, k, cols[j], mean, count, within, G);
+            CU_ASSERT_EQUAL(memcmp(&want, &sse[j], sizeof want), 0);
+            if (isfinite(sse[j]) && sse[j] > finite)
+                finite = sse[j];
+        }
+        CU_ASSERT_TRUE(isinf(sse[1]) && isinf(sse[2]) && isinf(sse[3]) && isinf(sse[5]));
+        CU_ASSERT_TRUE(isfinite(sse[0]) && isfinite(sse[4]) && isfinite(sse[6]));
+        double limit = finite / 2;
+        CU_ASSERT_EQUAL_FATAL(ols_prefix_loo_sse(&pre, list, NCOLS, mean, count, within, G, limit,
+                                                 bounded), OLS_OK);
+        for (size_t j = 0; j < NCOLS; j++) {
+            if (sse[j] < limit) {
+                CU_ASSERT_EQUAL(memcmp(&sse[j], &bounded[j], sizeof limit), 0);
+            } else {
+                CU_ASSERT_TRUE(bounded[j] >= limit);
+            }
+        }
+        ols_prefix_free(&pre);
+    }
+}
+
+/* Four poor columns and a limit below every one's residual sum of squares
+ * (ols_fit_grouped's rss, with the spreads): none is fitted, each gets a
+ * bound at or above the limit and below its LOO sum, and every bound is
+ * at most the RSS (a lower bound of the LOO sum, less the margin). */
+static void test_prefix_screen(void)
+{
+    enum { G = 40, NCOLS = 4 };
+    double prefix[G], mean[G], count[G], within[G], cols[NCOLS][G], x[G * 2];
+    for (size_t i = 0; i < G; i++) {
+        double v = (double)i + 1;
+        prefix[i] = v;
+        mean[i] = 2 + 0.3 * v + sin(3.0 * v);
+        count[i] = 1 + (double)(i % 3);
+        within[i] = 0.01 * (double)(i % 5);
+        for (size_t j = 0; j < NCOLS; j++)
+            cols[j][i] = cos((double)(j + 2) * v) + 0.1 * v;
+    }
+    ols_prefix pre;
+    CU_ASSERT_EQUAL_FATAL(ols_prefix_init(&pre, prefix, mean, count, G, 1), OLS_OK);
+    double rss[NCOLS], loo[NCOLS], bound[NCOLS], limit = INFINITY;
+    const double *list[NCOLS];
+    for (size_t j = 0; j < NCOLS; j++) {
+        list[j] = cols[j];
+        for (size_t i = 0; i < G; i++)
+            x[i * 2] = prefix[i], x[i * 2 + 1] = cols[j][i];
+        ols_model m;
+        CU_ASSERT_EQUAL_FATAL(ols_fit_grouped(x, mean, count, within, G, 2, &m), OLS_OK);
+        CU_ASSERT_EQUAL_FATAL(ols_grouped_loo_sse(&m, &loo[j]), OLS_OK);
+        rss[j] = m.rss;
+        limit = fmin(limit, 0.9 * m.rss);
+        ols_free(&m);
+    }
+    CU_ASSERT_EQUAL_FATAL(ols_prefix_loo_sse(&pre, list, NCOLS, mean, count, within, G, limit,
+                                             bound), OLS_OK);
+    for (size_t j = 0; j < NCOLS; j++) {
+        CU_ASSERT_TRUE(bound[j] >= limit);
+        CU_ASSERT_TRUE(bound[j] < loo[j]);
+        CU_ASSERT_TRUE(bound[j] <= rss[j]);
+        CU_ASSERT_TRUE(bound[j] >= rss[j] * (1 - 1e-5));
+    }
+    ols_prefix_free(&pre);
+}
+
 /* An aliased term is left out the same way; a configuration that cannot be
  * left out makes the error infinite; bad counts are refused. */
 static void test_grouped_edges(void)
@@ -247,6 +367,8 @@ int main(void)
         {"grouped fit equals the fit of the runs", test_grouped_equals_runs},
         {"a fit without leverages: the same numbers", test_without_leverages},
         {"a fit after a factored prefix: the same numbers", test_after_prefix},
+        {"LOO sums after a factored prefix, bit for bit", test_prefix_loo_sse},
+        {"columns screened out by their residual sums of squares", test_prefix_screen},
         {"aliasing, configurations that cannot be left out, bad counts", test_grouped_edges},
         {NULL, NULL},
     };

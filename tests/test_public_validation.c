@@ -283,9 +283,24 @@ static pin *issue_time_find(issue_time *t, const char *campaign, const char *exp
     return NULL;
 }
 
+/* Experiments whose law the term search has since chosen differently on
+ * purpose: issue 22's sequential replacement and product splits
+ * (models/termsearch.h) took relearn's Create_synapses from
+ * np^(-0.5)*log2(np)*n^(-0.5) + np^0.25*log2(np)^2*n^2 to n +
+ * np^(-0.75)*log2(np)^2*n, and its Update_local_trees from
+ * np^(-0.5)*log2(np)^2*n^(-0.25)*log2(n) to np^3*log2(np)^2*n^1.5 +
+ * n^(-0.25)*log2(n) + np^(-1)*n. Their estimates must differ (so this
+ * list stays true); every other one must not. */
+static bool changed_on_purpose(const char *experiment)
+{
+    return strcmp(experiment, "scaling-time_Create_synapses_w_Alltoall_s") == 0 ||
+           strcmp(experiment, "scaling-time_Update_local_trees_s") == 0;
+}
+
 /* Today's predict output for one experiment against the issue-time
  * estimates: where that search predicted, today's estimate is the same
- * (it printed 10 significant digits); both errors are tallied. */
+ * (it printed 10 significant digits) unless changed_on_purpose; both
+ * errors are tallied. */
 static void issue_time_check(issue_time *t, const char *campaign, const char *experiment,
                              const xp_file *f, const xp_region *r, const data_set *d,
                              const csv_doc *doc)
@@ -298,7 +313,8 @@ static void issue_time_check(issue_time *t, const char *campaign, const char *ex
         if (p == NULL)
             continue;
         double m = r->mean[coordinate_of(f, d, doc, row)], e = number(row, est);
-        CU_ASSERT(testutil_rel_diff(e, p->estimate) < 1e-8);
+        bool same = testutil_rel_diff(e, p->estimate) < 1e-8;
+        CU_ASSERT(same != changed_on_purpose(p->experiment));
         CU_ASSERT_FATAL(t->then.targets < MAX_TARGETS);
         t->then.abs_err[t->then.targets++] = 100 * fabs(p->estimate - m) / m;
         t->now.abs_err[t->now.targets++] = 100 * fabs(e - m) / m;
@@ -588,9 +604,9 @@ static double coverage(const tally *t)
 
 /* The measured medians (percent) and the half-width of the band asserted
  * around them; see the header comment and the README's tables. */
-#define RELEARN_MEDIAN 13.25
+#define RELEARN_MEDIAN 10.86 /* 13.25 before issue 22's replacement and splits */
 #define LULESH_MEDIAN 4.33
-#define POOLED_MEDIAN 12.68
+#define POOLED_MEDIAN 10.79 /* 12.68 before them */
 #define LULESH_LOO_MAX 72.0
 #define MEDIAN_BAND 0.5
 /* The slices' medians (55 targets each) are asserted more tightly: the
@@ -600,12 +616,13 @@ static double coverage(const tally *t)
 #define N_SLICES_LOO_MEDIAN 1.52
 #define LULESH_FORWARD_MAX 44.4
 #define LULESH_FORWARD_MEDIAN 4.19
-#define RELEARN_FORWARD_MEDIAN 12.70
+#define RELEARN_FORWARD_MEDIAN 10.80 /* 12.70 before them */
 #define P_SLICES_FORWARD_MEDIAN 6.92
 #define N_SLICES_FORWARD_MEDIAN 1.48
 /* The issue-time term search's median |error| on the 52 targets it
- * predicted (relearn 50, MPI collectives 2); today's is the same. */
+ * predicted (relearn 50, MPI collectives 2), and today's on them. */
 #define ISSUE_TIME_MEDIAN 12.68
+#define ISSUE_TIME_TODAY_MEDIAN 10.79
 /* MPI collectives (14 regions, one held-out np = 512 each): the same value
  * under both selections (every region uses the few-points family). */
 #define MPI_MEDIAN 8.33
@@ -663,9 +680,10 @@ static void test_public_data(void)
     CU_ASSERT_DOUBLE_EQUAL(median_error(&s.mpi), MPI_MEDIAN, MEDIAN_BAND);
 
     /* Where the issue-time search predicted (12 regions: relearn 10, MPI
-     * collectives 2, LULESH none), every estimate is unchanged, so the
-     * median error there stays where it was; the other 31 regions are
-     * predicted now as well. */
+     * collectives 2, LULESH none), every estimate is unchanged but those
+     * changed on purpose, and the median error there is no worse (12.68%
+     * then, 10.79% today); the other 31 regions are predicted now as
+     * well. */
     printf("  issue-time estimates: %zu held-out targets, |error| median %.2f%% (today on the "
            "same targets %.2f%%), max %.1f%%\n",
            then.then.targets, median_error(&then.then), median_error(&then.now),
@@ -674,7 +692,8 @@ static void test_public_data(void)
     for (size_t i = 0; i < then.n; i++)
         CU_ASSERT(then.p[i].seen);
     CU_ASSERT_EQUAL(then.now.targets, then.n);
-    CU_ASSERT_DOUBLE_EQUAL(median_error(&then.now), median_error(&then.then), 1e-6);
+    CU_ASSERT(median_error(&then.now) <= median_error(&then.then));
+    CU_ASSERT_DOUBLE_EQUAL(median_error(&then.now), ISSUE_TIME_TODAY_MEDIAN, 0.01);
     CU_ASSERT_DOUBLE_EQUAL(median_error(&then.then), ISSUE_TIME_MEDIAN, 0.01);
 }
 
