@@ -490,44 +490,45 @@ static void bench_fit(void)
         "of reading (target ≤ 3×)");
 }
 
-static void bench_search(long rows, long configs, double target_s)
+/* Time `fit` of the campaign's `search` experiment (term search, with
+ * the calibration's backtest refits and the nested error, as `fit` runs
+ * them) against `given` (the same terms written out): the campaign made by
+ * script from rows runs over configs configurations, the row named what. */
+static void time_search(const char *script, const char *name, long rows, long configs,
+                        const char *what, const char *given_what, double target_s)
 {
-    char name[64], dir[512], search[1200], given[1200], ours[200], theirs[200], what[200];
-    snprintf(name, sizeof name, "search%ld", rows);
-    if (!make_campaign(name, rows, configs, dir, sizeof dir))
+    char dir[512], search[1200], given[1200], ours[200], theirs[200];
+    if (!make_campaign_by(script, name, rows, configs, dir, sizeof dir))
         return;
     cmdf(search, sizeof search, "%s fit --archive %s big search >/dev/null", testutil_perfcast(),
          dir);
     cmdf(given, sizeof given, "%s fit --archive %s big given >/dev/null", testutil_perfcast(), dir);
     double s, g;
     alternate(NULL, search, given, &s, &g);
-    snprintf(what, sizeof what, "term search, %ld rows (%ld configurations)", rows, configs);
     snprintf(ours, sizeof ours, "%.2f s (target ≤ %g s)", s / 1000, target_s);
-    snprintf(theirs, sizeof theirs, "same formula given: %.2f s", g / 1000);
+    snprintf(theirs, sizeof theirs, "%s: %.2f s", given_what, g / 1000);
     row(what, ours, theirs, s / g, "");
+}
+
+static void bench_search(long rows, long configs, double target_s)
+{
+    char name[64], what[200];
+    snprintf(name, sizeof name, "search%ld", rows);
+    snprintf(what, sizeof what, "term search, %ld rows (%ld configurations)", rows, configs);
+    time_search("make_big_campaign.sh", name, rows, configs, what, "same formula given",
+                target_s);
 }
 
 /* Issue 22's case: the term search over three parameters (np, N, M),
  * five terms allowed, on rows runs spread over a grid of about cells
- * configurations (np <= 64 trained: 3,520 of 9,680 at 10,000 cells), with
- * the calibration's backtest refits (six searches again) and the nested
- * error (two), as `fit` runs them. */
+ * configurations (np <= 64 trained: 3,520 of 9,680 at 10,000 cells). */
 static void bench_search3(long rows, long cells, double target_s)
 {
-    char name[64], dir[512], search[1200], given[1200], ours[200], theirs[200], what[200];
+    char name[64], what[200];
     snprintf(name, sizeof name, "search3-%ld", rows);
-    if (!make_campaign_by("make_big_campaign3.sh", name, rows, cells, dir, sizeof dir))
-        return;
-    cmdf(search, sizeof search, "%s fit --archive %s big search >/dev/null", testutil_perfcast(),
-         dir);
-    cmdf(given, sizeof given, "%s fit --archive %s big given >/dev/null", testutil_perfcast(), dir);
-    double s, g;
-    alternate(NULL, search, given, &s, &g);
     snprintf(what, sizeof what,
              "term search, %ld rows × 3 parameters (%ld-cell grid), with its refits", rows, cells);
-    snprintf(ours, sizeof ours, "%.2f s (target ≤ %g s)", s / 1000, target_s);
-    snprintf(theirs, sizeof theirs, "same 5 terms given: %.2f s", g / 1000);
-    row(what, ours, theirs, s / g, "");
+    time_search("make_big_campaign3.sh", name, rows, cells, what, "same 5 terms given", target_s);
 }
 
 /* Peak resident memory (KiB) of a command through GNU time, 0 if unknown. */
