@@ -136,26 +136,6 @@ static void option_name(const advise_option *o, rbuf *out)
     }
 }
 
-/* Where the time and its interval came from: the source, then the notes
- * (said once on the page) on why no model applied and on the interval. */
-static void time_from(const advise_option *o, const site_advice_pi *pi, site_notes *notes,
-                      rbuf *cell)
-{
-    rbuf_puts(cell, o->source);
-    rbuf text;
-    rbuf_init(&text);
-    if (o->no_model[0]) {
-        rbuf_printf(&text, "No model: %s.", o->no_model);
-        rbuf_puts(cell, "; no model ");
-        site_notes_mark(cell, site_notes_add(notes, rbuf_str(&text)));
-    }
-    rbuf_clear(&text);
-    rbuf_printf(&text, "Interval and verdict %s.", pi->basis);
-    rbuf_puts(cell, "; interval ");
-    site_notes_mark(cell, site_notes_add(notes, rbuf_str(&text)));
-    rbuf_free(&text);
-}
-
 static void ranked_table(const site_data *d, const advice_scenario *s, site_notes *notes,
                          rbuf *md)
 {
@@ -184,7 +164,8 @@ static void ranked_table(const site_data *d, const advice_scenario *s, site_note
         md_table_text(&t, verdict_name(pi.verdict));
         site_md_cell_number(&t, o->cost.cost / cheapest);
         rbuf_clear(&cell), memory_text(o, &cell), md_table_text(&t, rbuf_str(&cell));
-        rbuf_clear(&cell), time_from(o, &pi, notes, &cell), md_table_text(&t, rbuf_str(&cell));
+        rbuf_clear(&cell), site_advice_pi_source(o, &pi, notes, &cell);
+        md_table_text(&t, rbuf_str(&cell));
     }
     md_table_end(&t);
     if (clipped) {

@@ -143,3 +143,21 @@ void site_advice_pi_cost(const advise_option *o, const site_advice_pi *pi, rbuf 
     rbuf_puts(out, " \xE2\x80\x93 ");
     site_fmt_money(out, per_s * pi->high, currency);
 }
+
+void site_advice_pi_source(const advise_option *o, const site_advice_pi *pi, site_notes *notes,
+                           rbuf *cell)
+{
+    rbuf_puts(cell, o->source);
+    rbuf text;
+    rbuf_init(&text);
+    if (o->no_model[0]) {
+        rbuf_printf(&text, "No model: %s.", o->no_model);
+        rbuf_puts(cell, "; no model ");
+        site_notes_mark(cell, site_notes_add(notes, rbuf_str(&text)));
+    }
+    rbuf_clear(&text);
+    rbuf_printf(&text, "Interval and verdict %s.", pi->basis);
+    rbuf_puts(cell, "; interval ");
+    site_notes_mark(cell, site_notes_add(notes, rbuf_str(&text)));
+    rbuf_free(&text);
+}

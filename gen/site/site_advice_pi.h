@@ -26,6 +26,7 @@
 #include "gen/advice/advise.h"
 #include "gen/fit/verdict.h"
 #include "gen/site/site_data.h"
+#include "gen/site/site_notes.h"
 
 typedef struct {
     double low, high;      /* calibrated 95% PI of the option's time, NAN when none */
@@ -42,5 +43,12 @@ void site_advice_pi_of(const site_data *d, const char *code, const advise_option
  * same processes for longer cost more): "0.12 units – 0.31 units"; "—"
  * when the time, the cost or the interval is unknown. */
 void site_advice_pi_cost(const advise_option *o, const site_advice_pi *pi, rbuf *out);
+
+/* Where the option's time and interval came from, for its table cell: its
+ * source, then "; no model [k]" and "; interval [j]", the notes (why no
+ * model applied; where the interval and verdict came from) added to notes
+ * so that the page says each once. */
+void site_advice_pi_source(const advise_option *o, const site_advice_pi *pi, site_notes *notes,
+                           rbuf *cell);
 
 #endif

@@ -147,16 +147,14 @@ static bool option_on(const advise_option *o, const char *cluster)
     return !cluster || (o->nsides == 1 && strcmp(o->cluster[0]->name, cluster) == 0);
 }
 
-static void scenario_section(const site_data *d, const advice_scenario *s, const char *cluster,
-                             pdfdoc *doc)
+/* The ranked options of s that run on cluster (NULL: all) as table cells,
+ * time and cost with their intervals and verdicts, the long reasons into
+ * notes. */
+static void option_cells(const site_data *d, const advice_scenario *s, const char *cluster,
+                         cell_list *cells, site_notes *notes)
 {
-    static const char *const head[] = {"rank", "option", "time", "calibrated 95% PI", "cost",
-                                       "cost, calibrated 95% PI", "verdict", "time from"};
-    cell_list cells = {0};
-    rbuf b, notes_text;
-    rbuf_init(&b), rbuf_init(&notes_text);
-    site_notes notes;
-    site_notes_init(&notes);
+    rbuf b;
+    rbuf_init(&b);
     bool clipped = false;
     for (size_t r = 0; s->ok && r < s->nfast; r++) {
         const advise_option *o = &s->options[s->fast[r]];
@@ -164,31 +162,34 @@ static void scenario_section(const site_data *d, const advice_scenario *s, const
             continue;
         site_advice_pi pi;
         site_advice_pi_of(d, s->code, o, &pi);
-        rbuf_printf(&b, "%zu", r + 1), add_buf(&cells, &b);
-        add_cell(&cells, o->name);
-        site_fmt_duration(&b, o->time_s), add_buf(&cells, &b);
-        site_fmt_interval(&b, pi.low, pi.high, &clipped), add_buf(&cells, &b);
+        rbuf_printf(&b, "%zu", r + 1), add_buf(cells, &b);
+        add_cell(cells, o->name);
+        site_fmt_duration(&b, o->time_s), add_buf(cells, &b);
+        site_fmt_interval(&b, pi.low, pi.high, &clipped), add_buf(cells, &b);
         site_fmt_money(&b, o->cost.cost, o->cost.currency ? o->cost.currency : "units");
-        add_buf(&cells, &b);
-        site_advice_pi_cost(o, &pi, &b), add_buf(&cells, &b);
-        add_cell(&cells, verdict_name(pi.verdict));
-        rbuf_puts(&b, o->source);
-        if (o->no_model[0]) {
-            rbuf_printf(&notes_text, "No model: %s.", o->no_model);
-            rbuf_puts(&b, "; no model ");
-            site_notes_mark(&b, site_notes_add(&notes, rbuf_str(&notes_text)));
-            rbuf_clear(&notes_text);
-        }
-        rbuf_printf(&notes_text, "Interval and verdict %s.", pi.basis);
-        rbuf_puts(&b, "; interval ");
-        site_notes_mark(&b, site_notes_add(&notes, rbuf_str(&notes_text)));
-        rbuf_clear(&notes_text);
-        add_buf(&cells, &b);
+        add_buf(cells, &b);
+        site_advice_pi_cost(o, &pi, &b), add_buf(cells, &b);
+        add_cell(cells, verdict_name(pi.verdict));
+        site_advice_pi_source(o, &pi, notes, &b), add_buf(cells, &b);
     }
+    rbuf_free(&b);
+}
+
+static void scenario_section(const site_data *d, const advice_scenario *s, const char *cluster,
+                             pdfdoc *doc)
+{
+    static const char *const head[] = {"rank", "option", "time", "calibrated 95% PI", "cost",
+                                       "cost, calibrated 95% PI", "verdict", "time from"};
+    cell_list cells = {0};
+    site_notes notes;
+    site_notes_init(&notes);
+    option_cells(d, s, cluster, &cells, &notes);
+    rbuf b;
+    rbuf_init(&b);
     if (cluster && cells.n == 0) { /* nothing of this cluster: the scenario is left out */
         cell_list_free(&cells);
         site_notes_free(&notes);
-        rbuf_free(&b), rbuf_free(&notes_text);
+        rbuf_free(&b);
         return;
     }
     pdfdoc_heading(doc, 2, s->title && *s->title ? s->title : s->name);
@@ -220,7 +221,7 @@ static void scenario_section(const site_data *d, const advice_scenario *s, const
     cells.oom |= notes.oom;
     cell_list_free(&cells);
     site_notes_free(&notes);
-    rbuf_free(&b), rbuf_free(&notes_text);
+    rbuf_free(&b);
 }
 
 static void advice_section(const site_data *d, const char *cluster, pdfdoc *doc)
