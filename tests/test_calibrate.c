@@ -615,6 +615,30 @@ static void test_regime_end_to_end(void)
     }
 }
 
+/* The machine's dimensions (issue 23): training runs of 8, 16 and 32
+ * processes on 2, 4 and 8 nodes (4 per node) and a target of 16 processes
+ * on one node: np is inside the trained range, the nodes one doubling below
+ * it, and 16 processes per node is 4x the most trained (4): two doublings
+ * beyond, said in beyond_range, and the interval is the one for 2
+ * doublings. */
+static void test_machine_distance(void)
+{
+    char dir[256], *out = NULL;
+    write_campaign(dir, sizeof dir,
+                   "name,model,response,formula,train,target\n"
+                   "m,scopred,time_s,1/np,np <= 32 && nodes >= 2,nodes == 1\n",
+                   "cluster,np,nodes,rep,time_s\n"
+                   "c,8,2,1,2.5\nc,8,2,2,2.52\nc,16,4,1,1.25\nc,16,4,2,1.26\n"
+                   "c,32,8,1,0.625\nc,32,8,2,0.63\nc,16,1,1,\n");
+    CU_ASSERT_EQUAL_FATAL(testutil_perfcast_run(&out, "predict --archive %s --format json x m",
+                                                dir), 0);
+    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "processes per node 16 = 4x max trained 4"));
+    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "nodes 1 = 0.5x min trained 2"));
+    CU_ASSERT_DOUBLE_EQUAL(testutil_json_number(out ? out : "", "doublings_beyond_range"), 2, 1e-9);
+    free(out);
+    testutil_remove_dir(dir);
+}
+
 int main(void)
 {
     static const testutil_test numerics[] = {
@@ -642,6 +666,7 @@ int main(void)
         {"the same refits are taken once", test_same_refits_once},
         {"borrowed component backtests give the stated interval", test_borrowed_interval_as_stated},
         {"a change of regime at the top, end to end", test_regime_end_to_end},
+        {"more processes per node than trained is an extrapolation", test_machine_distance},
         {NULL, NULL},
     };
     static const testutil_suite suites[] = {

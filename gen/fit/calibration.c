@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "gen/base/config_index.h"
+#include "gen/ingest/run_layout.h"
 #include "models/calibrate.h"
 
 /* One training configuration: its rows and mean measured response. */
@@ -596,6 +597,57 @@ static bool apply_backtest(calib_ctx *c, report *rep, const calibrate_model *m)
     return report_set_text(&rep->interval_method, text);
 }
 
+/* The machine's dimensions of a run (issue 23): its processes per node
+ * and its nodes (gen/ingest/run_layout.h), NAN when they cannot be told. */
+static void run_machine(const calib_ctx *c, size_t row, double dims[2])
+{
+    const campaign *camp = c->in->camp;
+    double ppn = run_processes_per_node(c->in->arch, camp, row);
+    double np = table_number_named(&camp->runs, row, campaign_procs(camp));
+    dims[0] = ppn;
+    dims[1] = ppn > 0 && np > 0 ? np / ppn : NAN;
+}
+
+/* Whether the runs table has a scale column called name (its distance is
+ * counted with the others already). */
+static bool is_scale_named(const calib_ctx *c, const char *name)
+{
+    for (size_t i = 0; i < c->ncols; i++)
+        if (strcmp(c->in->camp->runs.cols[c->cols[i]].name, name) == 0)
+            return true;
+    return false;
+}
+
+/* A target that puts more processes on a node, or uses more nodes, than
+ * any training run is an extrapolation in that dimension even when no
+ * column of the runs says so (the node's memory contention, the network
+ * beyond one node): the doublings beyond the training runs' largest, added
+ * to *d (the largest counts) and to text. Dimensions with a column of
+ * their own (ppn, nodes) are counted by row_distance already. */
+static void machine_distance(const calib_ctx *c, size_t row, double *d, char *text, size_t len)
+{
+    static const char *const names[2] = {"ppn", "nodes"};
+    static const char *const words[2] = {"processes per node", "nodes"};
+    double most[2] = {NAN, NAN}, dims[2], at[2];
+    for (size_t k = 0; k < c->ncfgs; k++) {
+        if (!usable(c, k))
+            continue;
+        run_machine(c, c->cfgs[k].rows[0], dims);
+        for (int j = 0; j < 2; j++)
+            most[j] = dims[j] > 0 && !(dims[j] <= most[j]) ? dims[j] : most[j];
+    }
+    run_machine(c, row, at);
+    size_t used = strlen(text);
+    for (int j = 0; j < 2; j++) {
+        if (is_scale_named(c, names[j]) || !(at[j] > most[j]))
+            continue;
+        *d = fmax(*d, log2(at[j] / most[j]));
+        if (used < len)
+            used += (size_t)snprintf(text + used, len - used, "%s%s %.6g = %.3gx max trained %.6g",
+                                     used ? "; " : "", words[j], at[j], at[j] / most[j], most[j]);
+    }
+}
+
 /* distance and beyond of every prediction. */
 static bool fill_ranges(calib_ctx *c, report *rep)
 {
@@ -609,8 +661,9 @@ static bool fill_ranges(calib_ctx *c, report *rep)
         if (p->config >= c->in->ntargets)
             continue;
         char text[512];
-        p->distance = row_distance(c, c->in->targets[p->config].rows[0], lo, hi, text,
-                                   sizeof text);
+        size_t row = c->in->targets[p->config].rows[0];
+        p->distance = row_distance(c, row, lo, hi, text, sizeof text);
+        machine_distance(c, row, &p->distance, text, sizeof text);
         ok = !text[0] || report_set_text(&p->beyond, text);
     }
     free(lo);

@@ -23,7 +23,13 @@
  * refits, so an interval never learns from the runs it is judged on. It
  * fills, for every
  * prediction, cal_low/cal_high, distance and beyond ("np 512 = 2x max
- * trained 256"), and rep->interval_method in words.
+ * trained 256"), and rep->interval_method in words. A target's distance
+ * also counts the machine's dimensions no column states: more processes
+ * per node, or more nodes, than any training run (gen/ingest/run_layout.h)
+ * is an extrapolation too, so its interval widens even when the backtests
+ * never crossed that line. When the refits show the runs changing at the
+ * top of a parameter's range beyond the model's law
+ * (calibrate_regime_change), rep->regime says so.
  *
  * Ownership: everything it makes belongs to the report.
  */
