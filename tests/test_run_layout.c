@@ -32,18 +32,9 @@ static const char *RUNS =
 
 static void test_rule(void)
 {
-    char dir[256], path[512];
+    char dir[256];
     CU_ASSERT_FATAL(testutil_temp_dir(dir, sizeof dir));
-    snprintf(path, sizeof path, "%s/clusters.csv", dir);
-    CU_ASSERT_FATAL(testutil_write_file(path, CLUSTERS));
-    snprintf(path, sizeof path, "%s/c1", dir);
-    CU_ASSERT_FATAL(testutil_run_commandf(NULL, "mkdir -p '%s'", path) == 0);
-    snprintf(path, sizeof path, "%s/c1/runs.csv", dir);
-    CU_ASSERT_FATAL(testutil_write_file(path, RUNS));
-    snprintf(path, sizeof path, "%s/c1/experiments.csv", dir);
-    CU_ASSERT_FATAL(testutil_write_file(path, "name,model,response,formula,train,target,title,options\n"));
-    snprintf(path, sizeof path, "%s/c1/README.md", dir);
-    CU_ASSERT_FATAL(testutil_write_file(path, "# c1\n\nRows for the rule.\n"));
+    CU_ASSERT_FATAL(testutil_write_archive(dir, CLUSTERS, "c1", NULL, RUNS));
     archive a;
     diag_list diags;
     diag_init(&diags);

@@ -80,6 +80,22 @@ bool testutil_write_file(const char *path, const char *text)
     return fclose(f) == 0 && ok;
 }
 
+bool testutil_write_archive(const char *dir, const char *clusters, const char *campaign,
+                            const char *experiments, const char *runs)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/clusters.csv", dir);
+    bool ok = testutil_write_file(path, clusters);
+    snprintf(path, sizeof path, "%s/%s/runs.csv", dir, campaign);
+    ok = ok && testutil_write_file(path, runs);
+    snprintf(path, sizeof path, "%s/%s/experiments.csv", dir, campaign);
+    ok = ok && testutil_write_file(path, experiments ? experiments
+                                                     : "name,model,response,formula,train,"
+                                                       "target,title,options\n");
+    snprintf(path, sizeof path, "%s/%s/README.md", dir, campaign);
+    return ok && testutil_write_file(path, "# A test campaign\n\nWritten by a test.\n");
+}
+
 bool testutil_temp_dir(char *out, size_t len)
 {
     const char *base = getenv("TMPDIR");

@@ -44,6 +44,12 @@ char *testutil_read_file(const char *path);
 /* Write text to path (creating folders as needed); false on failure. */
 bool testutil_write_file(const char *path, const char *text);
 
+/* A one-campaign archive in dir: dir/clusters.csv, and campaign's
+ * runs.csv, experiments.csv (experiments NULL: the header alone) and a
+ * README.md; false on failure. */
+bool testutil_write_archive(const char *dir, const char *clusters, const char *campaign,
+                            const char *experiments, const char *runs);
+
 /* Make a fresh empty temporary folder and return its path (static buffer
  * owned by the caller's string: copy it). Returns false on failure. */
 bool testutil_temp_dir(char *out, size_t len);
