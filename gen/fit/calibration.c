@@ -618,17 +618,12 @@ static bool is_scale_named(const calib_ctx *c, const char *name)
     return false;
 }
 
-/* A target that puts more processes on a node, or uses more nodes, than
- * any training run is an extrapolation in that dimension even when no
- * column of the runs says so (the node's memory contention, the network
- * beyond one node): the doublings beyond the training runs' largest, added
- * to *d (the largest counts) and to text. Dimensions with a column of
- * their own (ppn, nodes) are counted by row_distance already. */
-static void machine_distance(const calib_ctx *c, size_t row, double *d, char *text, size_t len)
+/* The training runs' most processes per node and most nodes (NAN when no
+ * run tells), once for all the targets machine_distance measures. */
+static void trained_machine(const calib_ctx *c, double most[2])
 {
-    static const char *const names[2] = {"ppn", "nodes"};
-    static const char *const words[2] = {"processes per node", "nodes"};
-    double most[2] = {NAN, NAN}, dims[2], at[2];
+    double dims[2];
+    most[0] = most[1] = NAN;
     for (size_t k = 0; k < c->ncfgs; k++) {
         if (!usable(c, k))
             continue;
@@ -636,6 +631,20 @@ static void machine_distance(const calib_ctx *c, size_t row, double *d, char *te
         for (int j = 0; j < 2; j++)
             most[j] = dims[j] > 0 && !(dims[j] <= most[j]) ? dims[j] : most[j];
     }
+}
+
+/* A target that puts more processes on a node, or uses more nodes, than
+ * any training run (most, trained_machine) is an extrapolation in that
+ * dimension even when no column of the runs says so (the node's memory
+ * contention, the network beyond one node): the doublings beyond, added
+ * to *d (the largest counts) and to text. Dimensions with a column of
+ * their own (ppn, nodes) are counted by row_distance already. */
+static void machine_distance(const calib_ctx *c, const double most[2], size_t row, double *d,
+                             char *text, size_t len)
+{
+    static const char *const names[2] = {"ppn", "nodes"};
+    static const char *const words[2] = {"processes per node", "nodes"};
+    double at[2];
     run_machine(c, row, at);
     size_t used = strlen(text);
     for (int j = 0; j < 2; j++) {
@@ -654,8 +663,9 @@ static bool fill_ranges(calib_ctx *c, report *rep)
     double *lo = malloc((c->ncols ? c->ncols : 1) * sizeof *lo);
     double *hi = malloc((c->ncols ? c->ncols : 1) * sizeof *hi);
     bool ok = lo && hi;
+    double most[2];
     if (ok)
-        trained_ranges(c, NULL, lo, hi);
+        trained_ranges(c, NULL, lo, hi), trained_machine(c, most);
     for (size_t i = 0; ok && i < rep->npreds; i++) {
         report_prediction *p = &rep->preds[i];
         if (p->config >= c->in->ntargets)
@@ -663,7 +673,7 @@ static bool fill_ranges(calib_ctx *c, report *rep)
         char text[512];
         size_t row = c->in->targets[p->config].rows[0];
         p->distance = row_distance(c, row, lo, hi, text, sizeof text);
-        machine_distance(c, row, &p->distance, text, sizeof text);
+        machine_distance(c, most, row, &p->distance, text, sizeof text);
         ok = !text[0] || report_set_text(&p->beyond, text);
     }
     free(lo);
