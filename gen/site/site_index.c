@@ -185,7 +185,7 @@ static bool accuracy_section(site_ctx *c, rbuf *md)
     rbuf_puts(&csv, "model,experiments,fitted,held_out,median_abs_error_pct,max_abs_error_pct,"
                     "with_interval,inside_interval,with_calibrated,inside_calibrated\n");
     for (size_t m = 0; m < NMODELS; m++) {
-        const site_accuracy *a = &acc[m];
+        site_accuracy *a = &acc[m];
         double median = site_accuracy_median(a);
         double max = a->held_out ? a->max_abs : NAN;
         md_table_text(&t, models[m]);

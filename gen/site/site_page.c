@@ -403,7 +403,7 @@ static int by_value(const void *pa, const void *pb)
     return (a > b) - (a < b);
 }
 
-double site_accuracy_median(const site_accuracy *a)
+double site_accuracy_median(site_accuracy *a)
 {
     if (a->held_out == 0)
         return NAN;

@@ -146,8 +146,9 @@ typedef struct {
 } site_accuracy;
 
 void site_accuracy_add(site_accuracy *a, const site_experiment *e);
-/* The median |error| (%) of the held-out configurations, NAN when none. */
-double site_accuracy_median(const site_accuracy *a);
+/* The median |error| (%) of the held-out configurations, NAN when none
+ * (sorts a's values in place). */
+double site_accuracy_median(site_accuracy *a);
 void site_accuracy_free(site_accuracy *a);
 /* "11 of 16" (inside of with), or "— (no intervals)" when with is 0. */
 void site_inside_count(rbuf *out, size_t inside, size_t with);
