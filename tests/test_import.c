@@ -32,14 +32,6 @@ static int teardown(void)
     return 0;
 }
 
-/* Import and return the exit status; output in *out (caller frees). */
-static int import(char **out, const char *format, const char *file, const char *campaign,
-                  const char *extra)
-{
-    return testutil_perfcast_run(out, "import %s %s --archive %s/a --campaign %s %s", format,
-                                 file, tmp, campaign, extra ? extra : "");
-}
-
 /* runs.csv of campaign, parsed by the CSV reader. */
 static bool load_runs(const char *campaign, csv_doc *doc)
 {
@@ -61,7 +53,7 @@ static void import_and_load(const char *format, const char *file, const char *ca
                             const char *extra, const char *said, csv_doc *doc)
 {
     char *out = NULL;
-    CU_ASSERT_EQUAL_FATAL(import(&out, format, file, campaign, extra), 0);
+    CU_ASSERT_EQUAL_FATAL(testutil_import(&out, tmp, format, file, campaign, extra), 0);
     if (said)
         CU_ASSERT_PTR_NOT_NULL(out && strstr(out, said));
     free(out);
@@ -102,8 +94,9 @@ static void assert_checks_and_predicts(const char *campaign)
 static void test_extrap_doc(void)
 {
     char *out = NULL;
-    CU_ASSERT_EQUAL_FATAL(import(&out, "extrap", FIX "/doc/extrap_two_params.txt", "e2",
-                                 "--cluster c1"), 0);
+    CU_ASSERT_EQUAL_FATAL(testutil_import(&out, tmp, "extrap", FIX "/doc/extrap_two_params.txt",
+                                          "e2", "--cluster c1"),
+                          0);
     CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "imported 10 new runs"));
     free(out);
     csv_doc doc;
@@ -125,8 +118,9 @@ static void test_extrap_doc(void)
 static void test_sacct_doc(void)
 {
     char *out = NULL;
-    CU_ASSERT_EQUAL_FATAL(import(&out, "sacct", FIX "/doc/sacct_parsable2.txt", "s",
-                                 "--cluster c1"), 0);
+    CU_ASSERT_EQUAL_FATAL(
+        testutil_import(&out, tmp, "sacct", FIX "/doc/sacct_parsable2.txt", "s", "--cluster c1"),
+        0);
     free(out);
     csv_doc doc;
     CU_ASSERT_TRUE_FATAL(load_runs("s", &doc));
@@ -143,8 +137,9 @@ static void test_sacct_doc(void)
     csv_doc_free(&doc);
     assert_checks_and_predicts("s");
     /* -p output (a '|' at each line's end) and a days field "0-00:30". */
-    CU_ASSERT_EQUAL_FATAL(import(&out, "sacct", FIX "/doc/sacct_parsable.txt", "s2",
-                                 "--cluster c1"), 0);
+    CU_ASSERT_EQUAL_FATAL(
+        testutil_import(&out, tmp, "sacct", FIX "/doc/sacct_parsable.txt", "s2", "--cluster c1"),
+        0);
     free(out);
     CU_ASSERT_TRUE_FATAL(load_runs("s2", &doc));
     testutil_assert_cell(&doc, 0, "time_s", "60");
@@ -174,7 +169,8 @@ static void test_reframe3_doc(void)
 static void test_jube_and_csv_doc(void)
 {
     char *out = NULL;
-    CU_ASSERT_EQUAL_FATAL(import(&out, "jube", FIX "/doc/jube_result.csv", "j", "--cluster c1"), 0);
+    CU_ASSERT_EQUAL_FATAL(
+        testutil_import(&out, tmp, "jube", FIX "/doc/jube_result.csv", "j", "--cluster c1"), 0);
     free(out);
     csv_doc doc;
     CU_ASSERT_TRUE_FATAL(load_runs("j", &doc));
@@ -185,7 +181,8 @@ static void test_jube_and_csv_doc(void)
     csv_doc_free(&doc);
     assert_checks_and_predicts("j");
 
-    CU_ASSERT_EQUAL_FATAL(import(&out, "jube", FIX "/doc/jube_pretty.txt", "jp", "--cluster c1"), 0);
+    CU_ASSERT_EQUAL_FATAL(
+        testutil_import(&out, tmp, "jube", FIX "/doc/jube_pretty.txt", "jp", "--cluster c1"), 0);
     free(out);
     CU_ASSERT_TRUE_FATAL(load_runs("jp", &doc));
     CU_ASSERT_EQUAL(doc.nrows, 5); /* the rule line is not a run */
@@ -193,8 +190,9 @@ static void test_jube_and_csv_doc(void)
     csv_doc_free(&doc);
     assert_checks_and_predicts("jp");
 
-    CU_ASSERT_EQUAL_FATAL(import(&out, "csv", FIX "/doc/any.csv", "any",
-                                 "--map procs=np,runtime=time_s"), 0);
+    CU_ASSERT_EQUAL_FATAL(testutil_import(&out, tmp, "csv", FIX "/doc/any.csv", "any",
+                                          "--map procs=np,runtime=time_s"),
+                          0);
     free(out);
     CU_ASSERT_TRUE_FATAL(load_runs("any", &doc));
     testutil_assert_cell(&doc, 0, "np", "2");
@@ -281,8 +279,10 @@ static void test_real_samples(void)
 {
     char *out = NULL;
     /* Its lone parameter is called x: not taken for np without --map. */
-    CU_ASSERT_EQUAL_FATAL(
-        import(&out, "extrap", FIX "/real/extrap_strong_scaling.txt", "xr", "--map x=np"), 0);
+    CU_ASSERT_EQUAL_FATAL(testutil_import(&out, tmp, "extrap",
+                                          FIX "/real/extrap_strong_scaling.txt", "xr",
+                                          "--map x=np"),
+                          0);
     free(out);
     csv_doc doc;
     CU_ASSERT_TRUE_FATAL(load_runs("xr", &doc));
@@ -292,7 +292,8 @@ static void test_real_samples(void)
     csv_doc_free(&doc);
     assert_checks_and_predicts("xr");
 
-    CU_ASSERT_EQUAL_FATAL(import(&out, "reframe", FIX "/real/reframe_stream_test.log", "rr", ""), 0);
+    CU_ASSERT_EQUAL_FATAL(
+        testutil_import(&out, tmp, "reframe", FIX "/real/reframe_stream_test.log", "rr", ""), 0);
     free(out);
     CU_ASSERT_TRUE_FATAL(load_runs("rr", &doc));
     CU_ASSERT_EQUAL(doc.nrows, 5);
@@ -308,9 +309,11 @@ static void test_real_samples(void)
     /* JUBE's tutorial result table: number is the process count here, and
      * number_pat a measured figure. Points (1,1), (2,2) fit 3 - 2/np exactly,
      * so the held-out np = 4 is predicted at 2.5 (measured 4: -37.5%). */
-    CU_ASSERT_EQUAL_FATAL(import(&out, "jube", FIX "/real/jube_tutorial_result.txt", "jt",
-                                 "--map number=np,number_pat=metric_number_pat "
-                                 "--response metric_number_pat"), 0);
+    CU_ASSERT_EQUAL_FATAL(testutil_import(&out, tmp, "jube", FIX "/real/jube_tutorial_result.txt",
+                                          "jt",
+                                          "--map number=np,number_pat=metric_number_pat "
+                                          "--response metric_number_pat"),
+                          0);
     free(out);
     CU_ASSERT_TRUE_FATAL(load_runs("jt", &doc));
     CU_ASSERT_EQUAL(doc.nrows, 4);
@@ -334,17 +337,22 @@ static void test_extend_never_overwrites(void)
     char *out = NULL;
     char path[1024];
     snprintf(path, sizeof path, "%s/a/s/runs.csv", tmp);
-    CU_ASSERT_EQUAL_FATAL(import(&out, "sacct", FIX "/doc/sacct_parsable2.txt", "s", "--cluster c1"), 0);
+    CU_ASSERT_EQUAL_FATAL(
+        testutil_import(&out, tmp, "sacct", FIX "/doc/sacct_parsable2.txt", "s", "--cluster c1"),
+        0);
     free(out);
     char *before = testutil_read_file(path);
-    CU_ASSERT_EQUAL(import(&out, "sacct", FIX "/doc/sacct_parsable2.txt", "s", "--cluster c1"), 0);
+    CU_ASSERT_EQUAL(
+        testutil_import(&out, tmp, "sacct", FIX "/doc/sacct_parsable2.txt", "s", "--cluster c1"),
+        0);
     CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "imported 0 new runs of 5"));
     free(out);
     char *again = testutil_read_file(path);
     CU_ASSERT_PTR_NOT_NULL_FATAL(before);
     CU_ASSERT_PTR_NOT_NULL_FATAL(again);
     CU_ASSERT_STRING_EQUAL(before, again);
-    CU_ASSERT_EQUAL(import(&out, "jube", FIX "/doc/jube_result.csv", "s", "--cluster c1"), 0);
+    CU_ASSERT_EQUAL(
+        testutil_import(&out, tmp, "jube", FIX "/doc/jube_result.csv", "s", "--cluster c1"), 0);
     free(out);
     char *after = testutil_read_file(path);
     CU_ASSERT_PTR_NOT_NULL_FATAL(after);
@@ -391,7 +399,8 @@ static void test_bad_inputs_positioned(void)
         char *out = NULL, file[256];
         snprintf(file, sizeof file, FIX "/bad/%s", cases[i].file);
         bool csv = strcmp(cases[i].format, "csv") == 0;
-        int rc = import(&out, cases[i].format, file, "bad", csv ? "--map procs=np,runtime=time_s" : "");
+        int rc = testutil_import(&out, tmp, cases[i].format, file, "bad",
+                                 csv ? "--map procs=np,runtime=time_s" : "");
         if (!out || !strstr(out, cases[i].expected))
             fprintf(stderr, "\nwant: %s\ngot:  %s\n", cases[i].expected, out ? out : "");
         CU_ASSERT_EQUAL(rc, 1);
@@ -464,7 +473,8 @@ static void test_usage(void)
 {
     char *out = NULL;
     CU_ASSERT_EQUAL(testutil_perfcast_run(&out, "import xml f --campaign c"), 2);
-    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "perfcast: unknown format xml; see perfcast import --help"));
+    CU_ASSERT_PTR_NOT_NULL(out &&
+                           strstr(out, "perfcast: unknown format xml; see perfcast import --help"));
     free(out);
     CU_ASSERT_EQUAL(testutil_perfcast_run(&out, "import csv f.csv"), 2);
     CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "--campaign NAME is required"));

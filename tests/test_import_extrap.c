@@ -36,18 +36,11 @@ static void write_text(const char *name, const char *text, char *path, size_t pa
     write_bytes(name, text, strlen(text), path, path_len);
 }
 
-/* Import file into campaign with extra options; exit status, output in *out. */
-static int import(char **out, const char *file, const char *campaign, const char *extra)
-{
-    return testutil_perfcast_run(out, "import extrap %s --archive %s/a --campaign %s %s", file,
-                                 tmp, campaign, extra ? extra : "");
-}
-
 /* Import that must succeed; runs.csv of the campaign read into doc. */
 static void import_ok(const char *file, const char *campaign, const char *extra, csv_doc *doc)
 {
     char *out = NULL;
-    int rc = import(&out, file, campaign, extra);
+    int rc = testutil_import(&out, tmp, "extrap", file, campaign, extra);
     if (rc != 0)
         fprintf(stderr, "\n%s: %s\n", file, out ? out : "");
     free(out);
@@ -65,7 +58,7 @@ static void import_ok(const char *file, const char *campaign, const char *extra,
 static void import_refused(const char *file, const char *extra, const char *expected)
 {
     char *out = NULL;
-    int rc = import(&out, file, "refused", extra);
+    int rc = testutil_import(&out, tmp, "extrap", file, "refused", extra);
     if (!out || !strstr(out, expected))
         fprintf(stderr, "\nwant: %s\ngot:  %s\n", expected, out ? out : "");
     CU_ASSERT_EQUAL(rc, 1);

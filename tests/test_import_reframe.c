@@ -32,17 +32,11 @@ static int teardown(void)
     return 0;
 }
 
-static int import(char **out, const char *file, const char *campaign)
-{
-    return testutil_perfcast_run(out, "import reframe %s --archive %s/a --campaign %s", file, tmp,
-                                 campaign);
-}
-
 /* Import file into campaign (must succeed) and load its runs.csv. */
 static void import_and_load(const char *file, const char *campaign, csv_doc *doc)
 {
     char *out = NULL, path[1024];
-    int rc = import(&out, file, campaign);
+    int rc = testutil_import(&out, tmp, "reframe", file, campaign, NULL);
     if (rc != 0)
         fprintf(stderr, "\n%s\n", out ? out : "");
     CU_ASSERT_EQUAL_FATAL(rc, 0);
@@ -101,7 +95,8 @@ static void test_rf410_perflog(void)
     testutil_assert_cell(&doc, 0, "time_elapsed_ms_s", "0.059250047"); /* 59.250047 ms */
     testutil_assert_cell(&doc, 3, "metric_rate", "2912.7714659314674");
     testutil_assert_cell(&doc, 3, "note", "job 14266, pass");
-    CU_ASSERT_FALSE(testutil_csv_has_column(&doc, "time_elapsed_ms")); /* never ms under a seconds name */
+    CU_ASSERT_FALSE(
+        testutil_csv_has_column(&doc, "time_elapsed_ms")); /* never ms under a seconds name */
     csv_doc_free(&doc);
     assert_checks();
 }
@@ -258,7 +253,8 @@ static void test_refused_positioned(void)
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char *out = NULL;
-        int rc = import(&out, write_input(cases[i].name, cases[i].text), "bad");
+        int rc = testutil_import(&out, tmp, "reframe", write_input(cases[i].name, cases[i].text),
+                                 "bad", NULL);
         if (!out || !strstr(out, cases[i].expected))
             fprintf(stderr, "\nwant: %s\ngot:  %s\n", cases[i].expected, out ? out : "");
         CU_ASSERT_EQUAL(rc, 1);

@@ -33,15 +33,6 @@ static int teardown(void)
     return 0;
 }
 
-/* Import file as format into campaign (extra: more options); the exit
- * status, the output in *out (caller frees). */
-static int import(char **out, const char *format, const char *file, const char *campaign,
-                  const char *extra)
-{
-    return testutil_perfcast_run(out, "import %s %s --archive %s/a --campaign %s %s", format,
-                                 file, tmp, campaign, extra ? extra : "");
-}
-
 /* Write text to tmp/name; the path in path. */
 static void write_input(char *path, size_t len, const char *name, const char *text)
 {
@@ -76,7 +67,7 @@ static void import_ok(const char *format, const char *file, const char *campaign
                       const char *extra)
 {
     char *out = NULL;
-    int rc = import(&out, format, file, campaign, extra);
+    int rc = testutil_import(&out, tmp, format, file, campaign, extra);
     if (rc != 0)
         fprintf(stderr, "\n%s %s: %s\n", format, file, out ? out : "");
     CU_ASSERT_EQUAL_FATAL(rc, 0);
@@ -93,7 +84,7 @@ static void import_refused(const char *format, const char *file, const char *cam
                            const char *extra, const char *want)
 {
     char *out = NULL;
-    int rc = import(&out, format, file, campaign, extra);
+    int rc = testutil_import(&out, tmp, format, file, campaign, extra);
     if (rc != 1 || !out || !strstr(out, want))
         fprintf(stderr, "\nwant: %s\ngot (%d):  %s\n", want, rc, out ? out : "");
     CU_ASSERT_EQUAL(rc, 1);
@@ -260,7 +251,7 @@ static void test_pandas_index(void)
 {
     import_ok("csv", FIX "/pandas_index.csv", "pd", "");
     char *out = NULL;
-    CU_ASSERT_EQUAL(import(&out, "csv", FIX "/pandas_noindex.csv", "pd", ""), 0);
+    CU_ASSERT_EQUAL(testutil_import(&out, tmp, "csv", FIX "/pandas_noindex.csv", "pd", ""), 0);
     CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "imported 0 new runs of 6"));
     free(out);
     csv_doc doc;

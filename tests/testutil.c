@@ -80,6 +80,13 @@ bool testutil_write_file(const char *path, const char *text)
     return fclose(f) == 0 && ok;
 }
 
+int testutil_import(char **out, const char *dir, const char *format, const char *file,
+                    const char *campaign, const char *extra)
+{
+    return testutil_perfcast_run(out, "import %s %s --archive %s/a --campaign %s %s", format, file,
+                                 dir, campaign, extra ? extra : "");
+}
+
 bool testutil_write_archive(const char *dir, const char *clusters, const char *campaign,
                             const char *experiments, const char *runs)
 {

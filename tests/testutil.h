@@ -44,6 +44,12 @@ char *testutil_read_file(const char *path);
 /* Write text to path (creating folders as needed); false on failure. */
 bool testutil_write_file(const char *path, const char *text);
 
+/* `perfcast import FORMAT FILE --archive DIR/a --campaign CAMPAIGN EXTRA`
+ * (the import tests' archive lives in DIR/a; extra may be NULL): the exit
+ * status, the output in *out (caller frees; out may be NULL). */
+int testutil_import(char **out, const char *dir, const char *format, const char *file,
+                    const char *campaign, const char *extra);
+
 /* A one-campaign archive in dir: dir/clusters.csv, and campaign's
  * runs.csv, experiments.csv (experiments NULL: the header alone) and a
  * README.md; false on failure. */
