@@ -457,16 +457,8 @@ static void test_shared_backtests(void)
  * with these experiments.csv and runs.csv. */
 static void write_campaign(char *dir, size_t len, const char *experiments, const char *runs)
 {
-    char path[512];
     CU_ASSERT_TRUE_FATAL(testutil_temp_dir(dir, len));
-    snprintf(path, sizeof path, "%s/clusters.csv", dir);
-    CU_ASSERT_TRUE_FATAL(testutil_write_file(path, "cluster\nc\n"));
-    snprintf(path, sizeof path, "%s/x/README.md", dir);
-    CU_ASSERT_TRUE_FATAL(testutil_write_file(path, "calibration test\n"));
-    snprintf(path, sizeof path, "%s/x/experiments.csv", dir);
-    CU_ASSERT_TRUE_FATAL(testutil_write_file(path, experiments));
-    snprintf(path, sizeof path, "%s/x/runs.csv", dir);
-    CU_ASSERT_TRUE_FATAL(testutil_write_file(path, runs));
+    CU_ASSERT_TRUE_FATAL(testutil_write_archive(dir, "cluster\nc\n", "x", experiments, runs));
 }
 
 /* A sibling that trains on the borrower's target configuration must not
