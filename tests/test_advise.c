@@ -351,6 +351,19 @@ static double best_split(bool link, double *odd, double *shallow)
     return best;
 }
 
+/* An mgbench archive in dir (link: as make_archive_of) and the CSV row of
+ * the split F:16 + S:16 that `perfcast advise` gives 4096 x 1024. */
+static bool advise_split_row(const char *link, char *dir, size_t len, char cells[][400])
+{
+    char *out = NULL;
+    bool ok = make_archive_of("mgbench", link, dir, len) &&
+              testutil_perfcast_run(&out, "advise --archive %s --size 4096x1024 --free "
+                                          "F:16,S:16 --format csv", dir) == 0 &&
+              csv_row(out, "F:16 + S:16", cells, C_N);
+    free(out);
+    return ok;
+}
+
 /* Runs of mgbench: advise ranks only options mgbench can run. On 16 + 16
  * processes the split is the best over the splits mgbench runs (over whole
  * rows the model's optimum is 173 + 83 rows, odd, which mgbench refuses;
@@ -361,11 +374,7 @@ static double best_split(bool link, double *odd, double *shallow)
 static void test_mgbench_runnable(void)
 {
     char dir[256], *out = NULL, both[C_N][400];
-    CU_ASSERT_TRUE_FATAL(make_archive_of("mgbench", "", dir, sizeof dir));
-    CU_ASSERT_EQUAL_FATAL(testutil_perfcast_run(&out, "advise --archive %s --size 4096x1024 "
-                                                      "--free F:16,S:16 --format csv",
-                                                dir), 0);
-    CU_ASSERT_TRUE_FATAL(csv_row(out, "F:16 + S:16", both, C_N));
+    CU_ASSERT_TRUE_FATAL(advise_split_row("", dir, sizeof dir, both));
     double best_whole = INFINITY, odd, shallow;
     for (double r = 1; 16 * r < 4096; r++)
         best_whole = fmin(best_whole, fmax(law_time(&LF, 16, r), law_time(&LS, 16, 256 - r)));
@@ -377,7 +386,6 @@ static void test_mgbench_runnable(void)
     CU_ASSERT_PTR_NOT_NULL(strstr(both[C_SOURCE], "among the splits mgbench can run"));
     printf("\n  mgbench split: %s rows per process, %.6g s (best over whole rows %.6g s)\n",
            both[C_ROWS], atof(both[C_TIME]), best_whole);
-    free(out);
 
     /* The text names each kind left out, once, with its count. */
     char odd_line[200], shallow_line[200];
@@ -415,12 +423,8 @@ static void test_mgbench_runnable(void)
  * hand above), and the source says the link's share and the equal split. */
 static void test_mgbench_split_with_link(void)
 {
-    char dir[256], *out = NULL, both[C_N][400];
-    CU_ASSERT_TRUE_FATAL(make_archive_of("mgbench", ",0.0125,100", dir, sizeof dir));
-    CU_ASSERT_EQUAL_FATAL(testutil_perfcast_run(&out, "advise --archive %s --size 4096x1024 "
-                                                      "--free F:16,S:16 --format csv",
-                                                dir), 0);
-    CU_ASSERT_TRUE_FATAL(csv_row(out, "F:16 + S:16", both, C_N));
+    char dir[256], both[C_N][400];
+    CU_ASSERT_TRUE_FATAL(advise_split_row(",0.0125,100", dir, sizeof dir, both));
     double odd, shallow, best = best_split(true, &odd, &shallow);
     double ra = atof(both[C_ROWS]), rb = atof(strchr(both[C_ROWS], ';') + 1);
     double link = link_time(ra, rb, 4096, 1024);
@@ -432,7 +436,6 @@ static void test_mgbench_split_with_link(void)
     CU_ASSERT_PTR_NOT_NULL(strstr(both[C_SOURCE], "equal split (128 / 128 rows per process)"));
     printf("\n  with the link: %s rows per process, %.6g s, the link %.3g s\n", both[C_ROWS],
            best, link);
-    free(out);
     testutil_remove_dir(dir);
 }
 
