@@ -47,6 +47,12 @@ $(MGB_TEST_BINS): $(B)/tests/mgbench_%: $(MGB_OBJDIR)/tests/mgbench_%.o \
 	@mkdir -p $(dir $@)
 	$(MGB_CC) $(LDFLAGS) -o $@ $^ $(CUNIT_LIBS) -lm
 
+# mgbench_runnable checks perfcast's rules on runnable splits
+# (gen/advice/runnable.c) against mgbench's own refusals: it links perfcast's
+# libraries too.
+$(B)/tests/mgbench_runnable: $(B)/libpcgen.a $(B)/libpcmodels.a
+$(B)/tests/mgbench_runnable: CUNIT_LIBS += -lgsl -lgslcblas
+
 # The SMPI build never takes the sanitizers (SAN=0): SimGrid runs every rank
 # in one process on its own stacks, which ASan does not follow.
 MGB_SMPI_B := build/smpi

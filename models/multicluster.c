@@ -6,8 +6,54 @@
 #include <math.h>
 #include <string.h>
 
+/* mgbench's V(2,2) cycle: messages across the boundary per level but the
+ * coarsest (multicluster.h: 4 + 1 pre, 4 post, 1 norm or coarse halo). */
+enum { MESSAGES_PER_LEVEL = 10, COLLECTIVES_PER_CYCLE = 2 };
+static const double BYTES_PER_VALUE = 8;
+
+/* Whether x is a whole, even number of at least 2 (mgbench halves it). */
+static bool halves(double x)
+{
+    return isfinite(x) && x >= 2 && x == floor(x) && fmod(x, 2) == 0;
+}
+
+int multicluster_levels(const double np[2], const double rows[2], double n_msg)
+{
+    /* mgbench/config.c, mgb_config_levels: halve while it still can. */
+    double ra = rows[0], rb = rows[1], nb = n_msg, na = np[0] * rows[0] + np[1] * rows[1];
+    int levels = 1;
+    while (halves(ra) && halves(rb) && halves(nb) && na >= 4 && nb >= 4) {
+        ra /= 2, rb /= 2, nb /= 2, na /= 2;
+        levels++;
+    }
+    return levels;
+}
+
+void multicluster_traffic_of(const multicluster_side sides[2], double n_msg, const double rows[2],
+                             multicluster_traffic *out)
+{
+    double np[2] = {sides[0].np, sides[1].np};
+    int L = multicluster_levels(np, rows, n_msg);
+    double bytes = 0;
+    for (int l = 0; l < L - 1; l++)
+        bytes += MESSAGES_PER_LEVEL * BYTES_PER_VALUE * (floor(ldexp(n_msg, -l)) + 2);
+    double coarse_cols = floor(ldexp(n_msg, 1 - L)), share = 0;
+    for (int i = 0; i < 2; i++)
+        share = fmax(share, sides[i].np * floor(ldexp(rows[i], 1 - L)) * coarse_cols);
+    bytes += BYTES_PER_VALUE * (share + 1);
+    *out = (multicluster_traffic){L, MESSAGES_PER_LEVEL * (L - 1.0) + COLLECTIVES_PER_CYCLE,
+                                  bytes};
+}
+
+bool multicluster_link_known(const multicluster_link *link)
+{
+    return link && link->bw_bytes_s > 0 && isfinite(link->bw_bytes_s) &&
+           link->latency_s >= 0 && isfinite(link->latency_s) && link->cycles > 0 &&
+           isfinite(link->cycles);
+}
+
 bool multicluster_predict(const multicluster_side sides[2], double n_msg, const double rows[2],
-                          multicluster_prediction *out)
+                          const multicluster_link *link, multicluster_prediction *out)
 {
     memset(out, 0, sizeof *out);
     for (int i = 0; i < 2; i++) {
@@ -17,12 +63,16 @@ bool multicluster_predict(const multicluster_side sides[2], double n_msg, const 
         out->rows[i] = rows[i];
         out->mem_mb[i] = out->side[i].work_mb;
     }
+    if (multicluster_link_known(link)) {
+        multicluster_traffic_of(sides, n_msg, rows, &out->traffic);
+        out->link_s = link->cycles * (out->traffic.messages * link->latency_s +
+                                      out->traffic.bytes / link->bw_bytes_s);
+    }
     double ta = out->side[0].time_s, tb = out->side[1].time_s;
-    out->time_s = fmax(ta, tb);
-    out->dominant = fabs(ta - tb) <= 1e-9 * out->time_s ? -1 : ta > tb ? 0 : 1;
+    out->time_s = fmax(ta, tb) + out->link_s;
+    out->dominant = fabs(ta - tb) <= 1e-9 * fmax(ta, tb) ? -1 : ta > tb ? 0 : 1;
     return true;
 }
-
 void multicluster_equal_rows(const multicluster_side sides[2], double total_rows, double rows[2])
 {
     for (int i = 0; i < 2; i++)
@@ -52,7 +102,7 @@ static void try_split(const multicluster_side sides[2], double n_msg, double tot
     multicluster_prediction trial;
     if (ra < q || ra > opt->max_rows[0] || rows[1] < q || rows[1] > opt->max_rows[1])
         return;
-    if (!multicluster_predict(sides, n_msg, rows, &trial)) {
+    if (!multicluster_predict(sides, n_msg, rows, opt->link, &trial)) {
         bs->failed = true;
         return;
     }

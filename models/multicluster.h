@@ -4,15 +4,63 @@
  * A's npA processes each holding rowsA rows and side B's npB processes
  * rowsB rows (npA*rowsA + npB*rowsB = R), each side an npX x 1 strip grid.
  * Each side is predicted by the strip model fitted on its own cluster, for
- * its own per-process mesh rows x N, and
+ * its own per-process mesh rows x N.
+ *
+ * The paper's model (link NULL, or a link of unknown bandwidth):
  *
  *     T = max(TA, TB)
  *
- * (inter-cluster communication is assumed hidden by the imbalance, as in
- * the paper). multicluster_balance finds the row split that minimises T,
+ * (inter-cluster communication is assumed hidden by the imbalance).
+ *
+ * With the link between the clusters (a deviation from the paper,
+ * README.md "Deviations from the papers"):
+ *
+ *     T = max(TA, TB) + T_link,
+ *     T_link = cycles x sum over levels l of m_l x (latency + 8 (N/2^l + 2) / bandwidth)
+ *
+ * Why added, not hidden: mgbench's boundary processes (A's last, B's
+ * first) trade their edge rows with MPI_Irecv/MPI_Isend followed at once
+ * by MPI_Waitall (mgbench/comm.c), at every stage of every pass of the
+ * fused wavefront (mgbench/pass.c): no computation overlaps the wait, so
+ * each message across the link delays the boundary process by its whole
+ * cost, and through the next stage's exchange its neighbours too.
+ *
+ * The messages, counted from mgbench's V(2,2) cycle (solver.c
+ * build_passes and vcycle; pass.c run_fused), per V-cycle on each level l
+ * of the L levels but the coarsest (the coarsest is solved after a
+ * gather, no halo):
+ *   pre-smoothing: the 4 half-sweeps and the residual stage read ghosts,
+ *     the first half-sweep's ghosts are current (level 0: the last cycle's
+ *     norm left them so; coarser levels: it starts from zero) -> 4 row
+ *     exchanges; the residual row sent up -> 1;
+ *   post-smoothing: 4 half-sweeps -> 4 exchanges (correction reads none);
+ *   level 0: the norm stage -> 1 more exchange;
+ *   levels 1..L-2: the coarse u's halo before the finer post pass -> 1;
+ * so m_l = 10 on every level but the coarsest, each message a row of
+ * N/2^l + 2 doubles (ghost columns included). Both directions of an
+ * exchange travel at once, so an exchange costs one message's time.
+ * L is mgbench's (config.c): the rows of every process, N and the whole
+ * mesh are halved while every process's rows stay even and >= 2, N even,
+ * and the mesh at least 4 each way. Each cycle's two collectives count
+ * as their least traffic across the link, whatever MPI's algorithm: the
+ * norm allreduce one message of one double, the coarse gather
+ * (MPI_Allgather[v] of the coarsest grid) one message of the larger
+ * side's share of that grid, npX (rowsX / 2^(L-1)) (N / 2^(L-1)) doubles
+ * (each side's share must cross once; both directions at once). So
+ *
+ *     messages per V-cycle = 10 (L - 1) + 2.
+ *
+ * The path crosses both clusters' links: latency is their sum, bandwidth
+ * the smaller. Nominal link values only: the messages' software overheads
+ * (MPI's or SMPI's latency factors) and the extra steps of the
+ * collectives' algorithms are left out, so T_link is a lower bound.
+ *
+ * multicluster_balance finds the row split that minimises T (with the
+ * link when given: the split changes L, so the link term changes too),
  * which gives the faster cluster more rows.
  *
- * Ownership: nothing is allocated; the strip models are borrowed. No I/O.
+ * Ownership: nothing is allocated; the strip models and the link are
+ * borrowed. No I/O.
  */
 #ifndef PERFCAST_MULTICLUSTER_H
 #define PERFCAST_MULTICLUSTER_H
@@ -25,8 +73,24 @@ typedef struct {
     double np;                  /* processes on this side */
 } multicluster_side;
 
+/* The link between the two clusters and the job's V-cycles. */
 typedef struct {
-    double time_s;              /* max(TA, TB) */
+    double bw_bytes_s;          /* bandwidth of the path, bytes/s; not > 0: unknown (no term) */
+    double latency_s;           /* latency of the path, s per message */
+    double cycles;              /* V-cycles the job runs (the runs' `cycles`) */
+} multicluster_link;
+
+/* What the boundary processes send across the link per V-cycle. */
+typedef struct {
+    int levels;                 /* mgbench's levels L for the split */
+    double messages;            /* messages per V-cycle: 10 (L - 1) + 2 */
+    double bytes;               /* their bytes per V-cycle */
+} multicluster_traffic;
+
+typedef struct {
+    double time_s;              /* max(TA, TB) + link_s */
+    double link_s;              /* T_link; 0 without a link */
+    multicluster_traffic traffic; /* the link's messages (levels 0 without a link) */
     double rows[2];             /* rows per process on A and B */
     double mem_mb[2];           /* memory per process (the work the prediction used) */
     strip_prediction side[2];   /* TA and TB with their parts */
@@ -35,10 +99,26 @@ typedef struct {
                                    the quantum on both sides; rows[] are averages */
 } multicluster_prediction;
 
+/* mgbench's number of levels L for the split with rows[i] rows per
+ * process on np[i] processes and rows of n_msg values (the rule of the
+ * opening comment; 1 when a side's rows are not whole and even). */
+int multicluster_levels(const double np[2], const double rows[2], double n_msg);
+
+/* The boundary messages of mgbench's V-cycle for the split with rows[i]
+ * rows per process on sides[i].np processes, rows of n_msg values (the
+ * count and sizes of the opening comment). */
+void multicluster_traffic_of(const multicluster_side sides[2], double n_msg, const double rows[2],
+                             multicluster_traffic *out);
+
+/* Whether the link's bandwidth, latency and cycles are known (> 0, finite
+ * latency >= 0): else the link adds nothing and T = max(TA, TB). */
+bool multicluster_link_known(const multicluster_link *link);
+
 /* Predict the split with the given rows per process on each side, for
- * rows of length n_msg. False when a side cannot be predicted. */
+ * rows of length n_msg; link NULL (or unknown) is the paper's model. False
+ * when a side cannot be predicted. */
 bool multicluster_predict(const multicluster_side sides[2], double n_msg, const double rows[2],
-                          multicluster_prediction *out);
+                          const multicluster_link *link, multicluster_prediction *out);
 
 /* The split where each side holds half of total_rows (seed 000, Tables I
  * and II: "split equally"): rows[i] = total_rows / 2 / np[i]. */
@@ -47,9 +127,10 @@ void multicluster_equal_rows(const multicluster_side sides[2], double total_rows
 typedef struct {
     double quantum;       /* rows per process are multiples of this; 1 = whole rows */
     double max_rows[2];   /* most rows per process each side's memory holds; INFINITY = no limit */
+    const multicluster_link *link; /* NULL: the paper's T = max(TA, TB) */
 } multicluster_balance_options;
 
-/* The split of total_rows that minimises max(TA, TB) among rows per
+/* The split of total_rows that minimises T (with opt->link) among rows per
  * process that are multiples of the quantum on side A (and on side B when
  * possible, else `uneven`), within max_rows. False when no split leaves
  * both sides at least one quantum of rows or a side cannot be predicted. */

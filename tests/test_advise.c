@@ -182,18 +182,22 @@ static void add_runs(FILE *f, const char *cluster, const char *code, const law *
     const double rows[] = {32, 64, 128, 256, 512}, nps[] = {1, 2, 4};
     for (size_t i = 0; i < 5; i++)
         for (size_t k = 0; k < 3; k++)
-            fprintf(f, "%s,%s,%g,%.17g,%.17g,%.17g,%.17g\n", cluster, code, nps[k], nps[k] * rows[i], LEN,
-                    MBPP * rows[i] * LEN, law_time(l, nps[k], rows[i]));
+            fprintf(f, "%s,%s,%g,%.17g,%.17g,%.17g,%.17g,10\n", cluster, code, nps[k],
+                    nps[k] * rows[i], LEN, MBPP * rows[i] * LEN, law_time(l, nps[k], rows[i]));
 }
 
-static bool make_archive_of(const char *code, char *dir, size_t len)
+/* link: the cells link_bw_gbs and link_lat_us of both clusters, with
+ * their leading commas ("" leaves them empty: no link term). */
+static bool make_archive_of(const char *code, const char *link, char *dir, size_t len)
 {
     char path[512];
     if (!testutil_temp_dir(dir, len))
         return false;
     snprintf(path, sizeof path, "%s/clusters.csv", dir);
-    testutil_write_file(path, "cluster,mem_per_core_gb,rate_per_core_hour,currency\n"
-                              "F,1,3,EUR\nS,1,1,EUR\n");
+    char clusters[300];
+    snprintf(clusters, sizeof clusters, "cluster,mem_per_core_gb,rate_per_core_hour,currency%s\n"
+             "F,1,3,EUR%s\nS,1,1,EUR%s\n", link[0] ? ",link_bw_gbs,link_lat_us" : "", link, link);
+    testutil_write_file(path, clusters);
     snprintf(path, sizeof path, "%s/c/README.md", dir);
     testutil_write_file(path, "test\n");
     snprintf(path, sizeof path, "%s/c/experiments.csv", dir);
@@ -202,7 +206,7 @@ static bool make_archive_of(const char *code, char *dir, size_t len)
     FILE *f = fopen(path, "w");
     if (!f)
         return false;
-    fputs("cluster,code,np,na,nb,work_mb,time_s\n", f);
+    fputs("cluster,code,np,na,nb,work_mb,time_s,cycles\n", f);
     add_runs(f, "F", code, &LF);
     add_runs(f, "S", code, &LS);
     return fclose(f) == 0;
@@ -210,7 +214,7 @@ static bool make_archive_of(const char *code, char *dir, size_t len)
 
 static bool make_archive(char *dir, size_t len)
 {
-    return make_archive_of("mg", dir, len);
+    return make_archive_of("mg", "", dir, len);
 }
 
 static void test_models_rank_and_limits(void)
@@ -270,50 +274,130 @@ static void test_models_rank_and_limits(void)
     testutil_remove_dir(dir);
 }
 
-/* Whether mgbench could run an option's row: a strip whose rows divide
- * by its processes, or a split with whole, even rows per process of at
- * least 2 on each side (mgbench/config.c). */
+/* mgbench's levels for a split with rows ra, rb per process of nb points
+ * (mgbench/config.c mgb_config_levels: halve while every process's rows
+ * are even and >= 2, nb even, the mesh at least 4 each way), and whether
+ * it runs it: whole, even rows of at least 2 on both sides adding up to na,
+ * and a coarsest grid whose banded Cholesky (mgbench/band.c,
+ * (na-1)(nb-1)(w+1)^2, w = min(na, nb) - 1) costs at most 2e9 flops. */
+static int split_levels(double ra, double rb, double na, double nb)
+{
+    int levels = 1;
+    while (fmod(ra, 2) == 0 && ra >= 2 && fmod(rb, 2) == 0 && rb >= 2 && fmod(nb, 2) == 0 &&
+           na >= 4 && nb >= 4) {
+        ra /= 2, rb /= 2, na /= 2, nb /= 2;
+        levels++;
+    }
+    return levels;
+}
+
+static bool odd_split(double ra, double rb)
+{
+    return ra < 2 || rb < 2 || fmod(ra, 2) != 0 || fmod(rb, 2) != 0;
+}
+
+static bool coarse_fits(double ra, double rb, double na, double nb)
+{
+    double scale = ldexp(1, 1 - split_levels(ra, rb, na, nb));
+    double ia = na * scale - 1, ib = nb * scale - 1, w = fmin(ia, ib);
+    return ia * ib * (w + 1) * (w + 1) <= 2e9;
+}
+
+/* Whether mgbench could run an option's row (above; a strip: rows
+ * divisible by the processes). */
 static bool mgbench_could_run(char cells[][400])
 {
-    double na = atof(cells[C_NA]), np[2] = {0, 0}, rows[2] = {0, 0};
+    double na = atof(cells[C_NA]), nb = atof(cells[C_NB]), np[2] = {0, 0}, rows[2] = {0, 0};
     int sides = sscanf(cells[C_NP], "%lf;%lf", &np[0], &np[1]);
     sscanf(cells[C_ROWS], "%lf;%lf", &rows[0], &rows[1]);
     if (sides == 1)
         return fmod(na, np[0]) == 0;
-    for (int i = 0; i < 2; i++)
-        if (rows[i] < 2 || fmod(rows[i], 2) != 0)
-            return false;
-    return np[0] * rows[0] + np[1] * rows[1] == na;
+    return !odd_split(rows[0], rows[1]) && np[0] * rows[0] + np[1] * rows[1] == na &&
+           coarse_fits(rows[0], rows[1], na, nb);
+}
+
+/* The time of mgbench's boundary messages on a link of 12.5 MB/s and
+ * 200 us (two uplinks of 100 us), 10 cycles, counted from its V(2,2)
+ * cycle: 10 messages a level but the coarsest, rows of nb/2^l + 2
+ * doubles, then the norm (1 double) and the gather (the larger side's
+ * coarsest share, 16 processes a side here). */
+static double link_time(double ra, double rb, double na, double nb)
+{
+    int L = split_levels(ra, rb, na, nb);
+    double bytes = 0, scale = ldexp(1, 1 - L);
+    for (int l = 0; l < L - 1; l++)
+        bytes += 10 * 8 * (nb / ldexp(1, l) + 2);
+    bytes += 8 * (16 * floor(fmax(ra, rb) * scale) * nb * scale + 1);
+    return 10 * ((10.0 * (L - 1) + 2) * 200e-6 + bytes / 12.5e6);
+}
+
+/* The best split mgbench can run on F:16 + S:16 for 4096 x 1024 (with the
+ * link when `link`), and how many splits are odd or too shallow. */
+static double best_split(bool link, double *odd, double *shallow)
+{
+    double best = INFINITY;
+    *odd = *shallow = 0;
+    for (double r = 1; 16 * r < 4096; r++) {
+        double rb = (4096 - 16 * r) / 16;
+        if (odd_split(r, rb)) {
+            ++*odd;
+        } else if (!coarse_fits(r, rb, 4096, 1024)) {
+            ++*shallow;
+        } else {
+            double t = fmax(law_time(&LF, 16, r), law_time(&LS, 16, rb));
+            best = fmin(best, t + (link ? link_time(r, rb, 4096, 1024) : 0));
+        }
+    }
+    return best;
+}
+
+/* An mgbench archive in dir (link: as make_archive_of) and the CSV row of
+ * the split F:16 + S:16 that `perfcast advise` gives 4096 x 1024. */
+static bool advise_split_row(const char *link, char *dir, size_t len, char cells[][400])
+{
+    char *out = NULL;
+    bool ok = make_archive_of("mgbench", link, dir, len) &&
+              testutil_perfcast_run(&out, "advise --archive %s --size 4096x1024 --free "
+                                          "F:16,S:16 --format csv", dir) == 0 &&
+              csv_row(out, "F:16 + S:16", cells, C_N);
+    free(out);
+    return ok;
 }
 
 /* Runs of mgbench: advise ranks only options mgbench can run. On 16 + 16
- * processes the split is the best over even rows per process (over whole
- * rows the model's optimum is 173 + 83 rows, odd, which mgbench refuses);
- * 20 rows on 3 + 3 processes cannot be run at all (alone or split) and are
- * listed as such, never ranked. */
+ * processes the split is the best over the splits mgbench runs (over whole
+ * rows the model's optimum is 173 + 83 rows, odd, which mgbench refuses;
+ * even splits such as 172 + 84 halve twice only and leave a coarsest grid
+ * too large for mgbench's direct solve); the text says how many splits of
+ * each kind were left out. 20 rows on 3 + 3 processes cannot be run at
+ * all (alone or split) and are listed as such, never ranked. */
 static void test_mgbench_runnable(void)
 {
     char dir[256], *out = NULL, both[C_N][400];
-    CU_ASSERT_TRUE_FATAL(make_archive_of("mgbench", dir, sizeof dir));
-    CU_ASSERT_EQUAL_FATAL(testutil_perfcast_run(&out, "advise --archive %s --size 4096x1024 "
-                                                      "--free F:16,S:16 --format csv",
-                                                dir), 0);
-    CU_ASSERT_TRUE_FATAL(csv_row(out, "F:16 + S:16", both, C_N));
-    double best = INFINITY, best_whole = INFINITY;
-    for (double r = 1; 16 * r < 4096; r++) {
-        double rb = (4096 - 16 * r) / 16;
-        double t = fmax(law_time(&LF, 16, r), law_time(&LS, 16, rb));
-        if (rb == floor(rb))
-            best_whole = fmin(best_whole, t);
-        if (fmod(r, 2) == 0 && rb == floor(rb) && fmod(rb, 2) == 0 && rb >= 2)
-            best = fmin(best, t);
-    }
+    CU_ASSERT_TRUE_FATAL(advise_split_row("", dir, sizeof dir, both));
+    double best_whole = INFINITY, odd, shallow;
+    for (double r = 1; 16 * r < 4096; r++)
+        best_whole = fmin(best_whole, fmax(law_time(&LF, 16, r), law_time(&LS, 16, 256 - r)));
+    double best = best_split(false, &odd, &shallow);
     CU_ASSERT_TRUE(mgbench_could_run(both));
     CU_ASSERT_TRUE(best > best_whole); /* the case shows a difference */
+    CU_ASSERT_TRUE(odd > 0 && shallow > 0);
     CU_ASSERT_TRUE(testutil_rel_diff(atof(both[C_TIME]), best) < 1e-8);
-    CU_ASSERT_PTR_NOT_NULL(strstr(both[C_SOURCE], "split mgbench can run"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(both[C_SOURCE], "among the splits mgbench can run"));
     printf("\n  mgbench split: %s rows per process, %.6g s (best over whole rows %.6g s)\n",
            both[C_ROWS], atof(both[C_TIME]), best_whole);
+
+    /* The text names each kind left out, once, with its count. */
+    char odd_line[200], shallow_line[200];
+    snprintf(odd_line, sizeof odd_line, "\n      %g splits left out: rows per process odd", odd);
+    snprintf(shallow_line, sizeof shallow_line, "\n      %g splits left out: too few levels",
+             shallow);
+    CU_ASSERT_EQUAL_FATAL(testutil_perfcast_run(&out, "advise --archive %s --size 4096x1024 "
+                                                      "--free F:16,S:16",
+                                                dir), 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, odd_line));
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, shallow_line));
+    CU_ASSERT_PTR_NULL(strstr(out, "rows per process not whole"));
     free(out);
 
     CU_ASSERT_EQUAL_FATAL(testutil_perfcast_run(&out, "advise --archive %s --size 20x1024 "
@@ -332,6 +416,29 @@ static void test_mgbench_runnable(void)
     testutil_remove_dir(dir);
 }
 
+/* Clusters whose links to other clusters are known (link_bw_gbs 0.0125 and
+ * link_lat_us 100 each: a path of 12.5 MB/s and 200 us) and runs of 10
+ * V-cycles: the split's time includes the link, the balanced split is the
+ * best over the runnable splits of max(TA, TB) + T_link (link_time, by
+ * hand above), and the source says the link's share and the equal split. */
+static void test_mgbench_split_with_link(void)
+{
+    char dir[256], both[C_N][400];
+    CU_ASSERT_TRUE_FATAL(advise_split_row(",0.0125,100", dir, sizeof dir, both));
+    double odd, shallow, best = best_split(true, &odd, &shallow);
+    double ra = atof(both[C_ROWS]), rb = atof(strchr(both[C_ROWS], ';') + 1);
+    double link = link_time(ra, rb, 4096, 1024);
+    CU_ASSERT_TRUE(mgbench_could_run(both));
+    CU_ASSERT_TRUE(testutil_rel_diff(atof(both[C_TIME]), best) < 1e-8);
+    char share[120];
+    snprintf(share, sizeof share, "the link between the clusters: %.3g s of %.4g s", link, best);
+    CU_ASSERT_PTR_NOT_NULL(strstr(both[C_SOURCE], share));
+    CU_ASSERT_PTR_NOT_NULL(strstr(both[C_SOURCE], "equal split (128 / 128 rows per process)"));
+    printf("\n  with the link: %s rows per process, %.6g s, the link %.3g s\n", both[C_ROWS],
+           best, link);
+    testutil_remove_dir(dir);
+}
+
 int main(void)
 {
     static const testutil_test tests[] = {
@@ -339,6 +446,7 @@ int main(void)
         {"Scenario 2 cost ratio", test_scenario2_cost_ratio},
         {"splits run over Ethernet only", test_pairs_over_ethernet_only},
         {"mgbench: only runnable options ranked", test_mgbench_runnable},
+        {"mgbench: a split pays the link between the clusters", test_mgbench_split_with_link},
         {"usage and input errors", test_usage_and_input_errors},
         {"models, ranking, deadline, budget, memory", test_models_rank_and_limits},
         {NULL, NULL},

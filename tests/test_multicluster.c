@@ -68,7 +68,7 @@ static void test_predict_is_max_of_sides(void)
     CU_ASSERT_DOUBLE_EQUAL(rows[0], 128, 0);
     CU_ASSERT_DOUBLE_EQUAL(rows[1], 256, 0);
     multicluster_prediction p;
-    CU_ASSERT_TRUE_FATAL(multicluster_predict(sides, N, rows, &p));
+    CU_ASSERT_TRUE_FATAL(multicluster_predict(sides, N, rows, NULL, &p));
     double ta = side_time(&FAST, 16, 128), tb = side_time(&SLOW, 8, 256);
     check_rel(p.side[0].time_s, ta, 1e-9);
     check_rel(p.side[1].time_s, tb, 1e-9);
@@ -92,7 +92,7 @@ static void test_balance_matches_brute_force(void)
     build(&SLOW, &b);
     const double total = 8192, npa = 8, npb = 8;
     multicluster_side sides[2] = {{&a, npa}, {&b, npb}};
-    multicluster_balance_options opt = {1, {INFINITY, INFINITY}};
+    multicluster_balance_options opt = {1, {INFINITY, INFINITY}, NULL};
     multicluster_prediction p;
     CU_ASSERT_TRUE_FATAL(multicluster_balance(sides, N, total, &opt, &p));
     double best = INFINITY, best_ra = 0;
@@ -117,7 +117,7 @@ static void test_balance_matches_brute_force(void)
     double rows[2];
     multicluster_equal_rows(sides, total, rows);
     multicluster_prediction eq;
-    CU_ASSERT_TRUE_FATAL(multicluster_predict(sides, N, rows, &eq));
+    CU_ASSERT_TRUE_FATAL(multicluster_predict(sides, N, rows, NULL, &eq));
     CU_ASSERT_TRUE(p.time_s < eq.time_s);
     strip_model_free(&a);
     strip_model_free(&b);
@@ -131,7 +131,7 @@ static void test_balance_large_search(void)
     build(&SLOW, &b);
     const double total = 1 << 20;
     multicluster_side sides[2] = {{&a, 2}, {&b, 2}};
-    multicluster_balance_options opt = {1, {INFINITY, INFINITY}};
+    multicluster_balance_options opt = {1, {INFINITY, INFINITY}, NULL};
     multicluster_prediction p;
     CU_ASSERT_TRUE_FATAL(multicluster_balance(sides, N, total, &opt, &p));
     double best = INFINITY;
@@ -150,26 +150,127 @@ static void test_balance_constraints(void)
     multicluster_side sides[2] = {{&a, 8}, {&b, 8}};
     multicluster_prediction p;
     /* Rows in multiples of 16. */
-    multicluster_balance_options q16 = {16, {INFINITY, INFINITY}};
+    multicluster_balance_options q16 = {16, {INFINITY, INFINITY}, NULL};
     CU_ASSERT_TRUE_FATAL(multicluster_balance(sides, N, 8192, &q16, &p));
     CU_ASSERT_DOUBLE_EQUAL(fmod(p.rows[0], 16), 0, 0);
     CU_ASSERT_DOUBLE_EQUAL(fmod(p.rows[1], 16), 0, 0);
     /* Memory holds at most 400 rows per process on A. */
-    multicluster_balance_options cap = {1, {400, INFINITY}};
+    multicluster_balance_options cap = {1, {400, INFINITY}, NULL};
     CU_ASSERT_TRUE_FATAL(multicluster_balance(sides, N, 8192, &cap, &p));
     CU_ASSERT_DOUBLE_EQUAL(p.rows[0], 400, 0);
     /* 8*ra + 8*rb = 8196 has no whole solution: uneven, said so. */
-    multicluster_balance_options one = {1, {INFINITY, INFINITY}};
+    multicluster_balance_options one = {1, {INFINITY, INFINITY}, NULL};
     CU_ASSERT_TRUE_FATAL(multicluster_balance(sides, N, 8196, &one, &p));
     CU_ASSERT_TRUE(p.uneven);
     /* Nothing fits: both capped too low. */
-    multicluster_balance_options tiny = {1, {10, 10}};
+    multicluster_balance_options tiny = {1, {10, 10}, NULL};
     CU_ASSERT_FALSE(multicluster_balance(sides, N, 8192, &tiny, &p));
     /* A missing side model. */
     multicluster_side missing[2] = {{&a, 8}, {NULL, 8}};
     double rows[2] = {512, 512};
-    CU_ASSERT_FALSE(multicluster_predict(missing, N, rows, &p));
+    CU_ASSERT_FALSE(multicluster_predict(missing, N, rows, NULL, &p));
     CU_ASSERT_FALSE(multicluster_balance(missing, N, 8192, &one, &p));
+    strip_model_free(&a);
+    strip_model_free(&b);
+}
+
+/* mgbench's messages across the link, counted by hand from its V(2,2)
+ * cycle (mgbench/solver.c build_passes, vcycle; pass.c run_fused): on
+ * every level but the coarsest, pre-smoothing 4 row exchanges (the first
+ * red half-sweep's ghosts are current) + 1 residual row, post-smoothing 4,
+ * and 1 more (the norm on level 0, the coarse u's halo on the others):
+ * 10, each a row of n/2^l + 2 doubles; plus the allreduce (1 double) and
+ * the coarse gather (the larger side's share of the coarsest grid). */
+static void test_link_messages_by_hand(void)
+{
+    multicluster_side tiny[2] = {{NULL, 1}, {NULL, 1}};
+    multicluster_traffic tr;
+    /* 4 + 4 rows of 16: 4 -> 2 -> 1 rows, 16 -> 8 -> 4 columns, 8 -> 4 -> 2
+     * mesh rows: 3 levels. Level 0: 10 x 18 doubles, level 1: 10 x 10;
+     * coarsest: 1 row x 4 columns a side, 4 doubles, + 1 for the norm. */
+    multicluster_traffic_of(tiny, 16, (double[2]){4, 4}, &tr);
+    CU_ASSERT_EQUAL(tr.levels, 3);
+    CU_ASSERT_DOUBLE_EQUAL(tr.messages, 22, 0);
+    CU_ASSERT_DOUBLE_EQUAL(tr.bytes, 8 * (10 * 18 + 10 * 10 + 4 + 1), 0);
+    /* 3 rows on A: odd, no coarsening; the gather moves a side's whole
+     * share, 4 rows x 16 on B. */
+    multicluster_traffic_of(tiny, 16, (double[2]){3, 4}, &tr);
+    CU_ASSERT_EQUAL(tr.levels, 1);
+    CU_ASSERT_DOUBLE_EQUAL(tr.messages, 2, 0);
+    CU_ASSERT_DOUBLE_EQUAL(tr.bytes, 8 * (4 * 16 + 1), 0);
+
+    /* 8 + 8 processes of 512 rows of 4096 (the FAST and SLOW laws): 512
+     * halves 9 times, 4096 -> 8 columns, the mesh 8192 -> 16 rows: 10
+     * levels, 9 of them with 10 messages: 92. Rows l = 0..8: 4096 + 2048 +
+     * ... + 16 = 8176 values, + 2 ghosts each: 8194; x 10 x 8 bytes =
+     * 655520; gather 8 processes x 1 row x 8 = 64 doubles, + 1: 520 bytes.
+     * At 12.5 MB/s and 200 us, 10 cycles:
+     * 10 (92 x 0.0002 + 656040 / 12.5e6) = 10 (0.0184 + 0.0524832) s. */
+    strip_model a, b;
+    build(&FAST, &a);
+    build(&SLOW, &b);
+    multicluster_side sides[2] = {{&a, 8}, {&b, 8}};
+    multicluster_link link = {12.5e6, 200e-6, 10};
+    multicluster_prediction p, paper;
+    CU_ASSERT_TRUE_FATAL(multicluster_predict(sides, N, (double[2]){512, 512}, &link, &p));
+    CU_ASSERT_EQUAL(p.traffic.levels, 10);
+    CU_ASSERT_DOUBLE_EQUAL(p.traffic.messages, 92, 0);
+    CU_ASSERT_DOUBLE_EQUAL(p.traffic.bytes, 656040, 0);
+    check_rel(p.link_s, 0.708832, 1e-12);
+    double sides_max = fmax(side_time(&FAST, 8, 512), side_time(&SLOW, 8, 512));
+    check_rel(p.time_s, sides_max + 0.708832, 1e-9);
+    /* No link, or one of unknown bandwidth: the paper's max(TA, TB). */
+    CU_ASSERT_TRUE_FATAL(multicluster_predict(sides, N, (double[2]){512, 512}, NULL, &paper));
+    check_rel(paper.time_s, sides_max, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(paper.link_s, 0, 0);
+    multicluster_link unknown = {NAN, 200e-6, 10};
+    CU_ASSERT_TRUE_FATAL(multicluster_predict(sides, N, (double[2]){512, 512}, &unknown, &p));
+    CU_ASSERT_DOUBLE_EQUAL(p.time_s, paper.time_s, 0);
+    strip_model_free(&a);
+    strip_model_free(&b);
+}
+
+/* With a slow link the balanced split minimises max(TA, TB) + T_link: the
+ * least over every split of a brute-force pass (each predicted alone).
+ * By hand, without the link (rows multiples of 64, 1024 per pair of
+ * processes): TA = 2.55 + 0.002625 ra, TB = 1.3 + 0.00525 rb, so 512 / 512
+ * gives max(3.894, 3.988) = 3.988 s and 576 / 448 gives 4.062 s: equal.
+ * With the link, 576 / 448 has 7 levels instead of 10 (448 = 7 x 64): 30
+ * fewer messages a cycle (0.06 s in 10 cycles) but a coarsest grid of 9
+ * rows x 64 a process to gather (+0.029 s), less than the 0.074 s it
+ * loses on TA: the split stays equal, the slower side no larger. */
+static void test_balance_with_slow_link(void)
+{
+    strip_model a, b;
+    build(&FAST, &a);
+    build(&SLOW, &b);
+    const double total = 8192, q = 64;
+    multicluster_side sides[2] = {{&a, 8}, {&b, 8}};
+    multicluster_link link = {12.5e6, 200e-6, 10};
+    multicluster_balance_options opt = {q, {INFINITY, INFINITY}, &link};
+    multicluster_balance_options paper_opt = {q, {INFINITY, INFINITY}, NULL};
+    multicluster_prediction p, paper;
+    CU_ASSERT_TRUE_FATAL(multicluster_balance(sides, N, total, &opt, &p));
+    CU_ASSERT_TRUE_FATAL(multicluster_balance(sides, N, total, &paper_opt, &paper));
+    double best = INFINITY, best_ra = 0;
+    for (double ra = q; 8 * ra < total; ra += q) {
+        multicluster_prediction t;
+        CU_ASSERT_TRUE_FATAL(multicluster_predict(sides, N, (double[2]){ra, total / 8 - ra},
+                                                  &link, &t));
+        if (t.time_s < best) {
+            best = t.time_s;
+            best_ra = ra;
+        }
+    }
+    CU_ASSERT_DOUBLE_EQUAL(p.rows[0], best_ra, 0);
+    check_rel(p.time_s, best, 1e-12);
+    CU_ASSERT_TRUE(p.link_s > 0);
+    CU_ASSERT_DOUBLE_EQUAL(p.rows[0], 512, 0);      /* as the arithmetic above */
+    CU_ASSERT_DOUBLE_EQUAL(paper.rows[0], 512, 0);
+    CU_ASSERT_TRUE(p.time_s > paper.time_s);        /* the link costs time */
+    printf("\n  slow link: %g / %g rows per process, T %.4g s (link %.3g s, %d levels); "
+           "without the link %g / %g\n", p.rows[0], p.rows[1], p.time_s, p.link_s,
+           p.traffic.levels, paper.rows[0], paper.rows[1]);
     strip_model_free(&a);
     strip_model_free(&b);
 }
@@ -181,6 +282,8 @@ int main(void)
         {"balance equals brute force", test_balance_matches_brute_force},
         {"balance on a large mesh", test_balance_large_search},
         {"balance constraints", test_balance_constraints},
+        {"link messages by hand", test_link_messages_by_hand},
+        {"balance with a slow link", test_balance_with_slow_link},
         {NULL, NULL},
     };
     static const testutil_suite suites[] = {{"multicluster", tests}, {NULL, NULL}};

@@ -158,6 +158,26 @@ static void memory_per_point(advise_ctx *ctx)
                     : "unknown: no run gives work_mb or a printed memory per process");
 }
 
+/* The V-cycles every run of the code ran (the `cycles` column), NAN when
+ * no run gives them or they differ: the link's time is per cycle. */
+static double runs_cycles(const advise_ctx *ctx)
+{
+    const archive *a = ctx->req.arch;
+    double cycles = NAN;
+    for (size_t k = 0; k < a->ncampaigns; k++) {
+        const table *runs = &a->campaigns[k].runs;
+        for (size_t r = 0; campaign_chosen(&ctx->req, &a->campaigns[k]) && r < runs->nrows; r++) {
+            double c = table_number_named(runs, r, "cycles");
+            if (!same_text(table_text_named(runs, r, "code"), ctx->code) || isnan(c))
+                continue;
+            if (!isnan(cycles) && c != cycles)
+                return NAN;
+            cycles = c;
+        }
+    }
+    return cycles;
+}
+
 bool advise_open(const advise_request *req, const char *const *clusters, size_t nclusters,
                  advise_ctx *ctx, char *err, size_t errlen)
 {
@@ -170,6 +190,7 @@ bool advise_open(const advise_request *req, const char *const *clusters, size_t 
         return false;
     }
     memory_per_point(ctx);
+    ctx->cycles = runs_cycles(ctx);
     stripfit_settings s = {.work_tol = 0.02};
     stripfits_init(&ctx->fits, &s, ctx->runs, ctx->nruns);
     return true;
@@ -278,28 +299,61 @@ static bool model_single(advise_ctx *ctx, advise_option *o)
  * run: beyond it the search would outlast the answer's use. */
 enum { MAX_SPLIT_TRIES = 1000000 };
 
-/* The split mgbench can run (gen/advice/runnable.h; side A's rows a
- * multiple of the quantum) with the least predicted time, within each
- * side's memory; false when there is none. */
-static bool best_runnable_split(const multicluster_side sides[2], double nb, double na,
+/* The split mgbench can run (gen/advice/runnable.h) with the least
+ * predicted time, within each side's memory, trying every whole number of
+ * rows per process on side A; the others are counted in o->excluded by
+ * why. False when none can run. */
+static bool best_runnable_split(const multicluster_side sides[2], advise_option *o,
                                 const multicluster_balance_options *bo,
                                 multicluster_prediction *best)
 {
-    double np[2] = {sides[0].np, sides[1].np}, step = runnable_split_step(bo->quantum);
+    double np[2] = {sides[0].np, sides[1].np};
     bool found = false;
-    for (double ra = step, tries = 0; np[0] * ra < na && ra <= bo->max_rows[0] &&
-                                      tries < MAX_SPLIT_TRIES;
-         ra += step, tries++) {
-        double rows[2] = {ra, (na - np[0] * ra) / np[1]};
+    for (double ra = 1; np[0] * ra < o->na && ra <= bo->max_rows[0] && ra <= MAX_SPLIT_TRIES;
+         ra++) {
+        double rows[2] = {ra, (o->na - np[0] * ra) / np[1]};
+        runnable_why why = runnable_split_why(np, rows, o->na, o->nb, bo->quantum);
         multicluster_prediction p;
-        if (!runnable_split(np, rows, na) || rows[1] > bo->max_rows[1] ||
-            !multicluster_predict(sides, nb, rows, &p))
+        if (why != RUNNABLE_YES) {
+            o->excluded[why]++;
+            continue;
+        }
+        if (rows[1] > bo->max_rows[1] || !multicluster_predict(sides, o->nb, rows, bo->link, &p))
             continue;
         if (!found || p.time_s < best->time_s)
             *best = p;
         found = true;
     }
     return found;
+}
+
+/* The link between the option's two clusters (clusters.csv) for the runs'
+ * V-cycles, or NULL when either is unknown. */
+static const multicluster_link *option_link(const advise_ctx *ctx, const advise_option *o,
+                                            multicluster_link *buf)
+{
+    buf->cycles = ctx->cycles;
+    if (!archive_link_path(o->cluster[0], o->cluster[1], &buf->bw_bytes_s, &buf->latency_s))
+        return NULL;
+    return multicluster_link_known(buf) ? buf : NULL;
+}
+
+/* "; the link between the clusters: 0.4 s of 2.5 s; equal split: 2.6 s" */
+static void split_text(const multicluster_side sides[2], const advise_option *o,
+                       const multicluster_prediction *p, const multicluster_link *link,
+                       char *buf, size_t len)
+{
+    double rows[2];
+    multicluster_equal_rows(sides, o->na, rows);
+    multicluster_prediction eq;
+    size_t used = 0;
+    buf[0] = '\0';
+    if (link)
+        used = (size_t)snprintf(buf, len, "; the link between the clusters: %.3g s of %.4g s",
+                                p->link_s, p->time_s);
+    if (used < len && multicluster_predict(sides, o->nb, rows, link, &eq))
+        snprintf(buf + used, len - used, "; equal split (%.6g / %.6g rows per process): %.4g s",
+                 rows[0], rows[1], eq.time_s);
 }
 
 /* The multi-cluster model with the balanced split (for mgbench, the best
@@ -316,9 +370,12 @@ static bool model_split(advise_ctx *ctx, advise_option *o, bool *too_big, const 
         }
         sides[i] = (multicluster_side){&f->model, o->np[i]};
     }
+    multicluster_link link_buf;
+    const multicluster_link *link = option_link(ctx, o, &link_buf);
     multicluster_balance_options bo = {
         ctx->req.quantum,
-        {rows_capacity(ctx, o->cluster[0], o->nb), rows_capacity(ctx, o->cluster[1], o->nb)}};
+        {rows_capacity(ctx, o->cluster[0], o->nb), rows_capacity(ctx, o->cluster[1], o->nb)},
+        link};
     multicluster_prediction p;
     if (!multicluster_balance(sides, o->nb, o->na, &bo, &p)) {
         *too_big = isfinite(bo.max_rows[0]) && isfinite(bo.max_rows[1]);
@@ -326,26 +383,41 @@ static bool model_split(advise_ctx *ctx, advise_option *o, bool *too_big, const 
                  *too_big ? "' memory" : "");
         return false;
     }
-    const char *rounded = "";
-    if (runs_mgbench(ctx) && !runnable_split(o->np, p.rows, o->na)) {
-        if (!best_runnable_split(sides, o->nb, o->na, &bo, &p)) {
-            *excluded = "mgbench cannot run any split of these rows over these processes "
-                        "(--split needs whole, even rows per process, at least 2, on each side)";
-            snprintf(o->source, sizeof o->source, "%s", *excluded);
-            return false;
-        }
-        rounded = ", the nearest split mgbench can run";
+    bool mgbench = runs_mgbench(ctx);
+    if (mgbench && !best_runnable_split(sides, o, &bo, &p)) {
+        int used = snprintf(o->source, sizeof o->source, "mgbench cannot run any split of these "
+                            "rows over these processes: ");
+        advise_excluded_text(o, "; ", o->source + used, sizeof o->source - (size_t)used);
+        *excluded = o->source;
+        return false;
     }
     o->rows[0] = p.rows[0];
     o->rows[1] = p.rows[1];
     o->time_s = p.time_s;
     o->time_from = ADVISE_TIME_MODEL;
+    char more[200];
+    split_text(sides, o, &p, link, more, sizeof more);
     snprintf(o->source, sizeof o->source,
-             "multi-cluster model, balanced split%s (TA %.4g s, TB %.4g s)%s; Tcomp %s and %s",
-             rounded, p.side[0].time_s, p.side[1].time_s,
-             p.uneven && !rounded[0] ? ", rows uneven across processes" : "",
-             mesh_match_text(p.side[0].tcomp_match), mesh_match_text(p.side[1].tcomp_match));
+             "multi-cluster model, balanced split%s (TA %.4g s, TB %.4g s%s)%s; Tcomp %s and "
+             "%s%s",
+             mgbench ? " among the splits mgbench can run" : "", p.side[0].time_s,
+             p.side[1].time_s, link ? ", + the link" : "",
+             p.uneven && !mgbench ? ", rows uneven across processes" : "",
+             mesh_match_text(p.side[0].tcomp_match), mesh_match_text(p.side[1].tcomp_match),
+             more);
     return true;
+}
+
+void advise_excluded_text(const advise_option *o, const char *sep, char *buf, size_t len)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (int why = RUNNABLE_YES + 1; why < RUNNABLE_KINDS && used < len; why++)
+        if (o->excluded[why] > 0)
+            used += (size_t)snprintf(buf + used, len - used, "%s%g split%s left out: %s",
+                                     used ? sep : "", o->excluded[why],
+                                     o->excluded[why] == 1 ? "" : "s",
+                                     runnable_why_text((runnable_why)why));
 }
 
 void advise_source_text(const advise_option *o, char *buf, size_t len)

@@ -7,7 +7,11 @@
  * Where a time comes from, best first:
  *   1. the strip model fitted on the archive's measured runs of the code on
  *      that cluster (a split: the multi-cluster model, with the row split
- *      that balances the two sides within their memory);
+ *      that balances the two sides within their memory, and the time of
+ *      the link between the clusters when clusters.csv gives both
+ *      clusters' links and the runs their V-cycles, models/multicluster.h;
+ *      for runs of mgbench, the best split mgbench can run, the others
+ *      counted by why they are left out, gen/advice/runnable.h);
  *   2. a prediction a paper printed for exactly that configuration
  *      (published_prediction_s of a run row), labelled as such;
  *   3. none: the option is listed with the reason.
@@ -26,6 +30,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include "gen/fit/stripfits.h"
+#include "gen/advice/runnable.h"
 #include "gen/ingest/archive.h"
 #include "models/costing.h"
 
@@ -45,6 +50,7 @@ typedef struct {
     stripfits fits;
     double mb_per_point;
     char mb_source[200];      /* where mb_per_point came from */
+    double cycles;            /* the V-cycles all the runs of the code ran; NAN: none or several */
 } advise_ctx;
 
 /* Where an option's time comes from (items 1-3 above). */
@@ -71,6 +77,8 @@ typedef struct {
     costing_result cost;            /* core-hours and cost (cost NAN without a time) */
     bool feasible;
     char reason[300];               /* why not feasible; "" when feasible */
+    double excluded[RUNNABLE_KINDS]; /* mgbench splits left out, counted by why
+                                       (runnable_why; [RUNNABLE_YES] unused) */
     char name[300];                 /* "wrg2-ethernet:64 + wrg3-myrinet:32" */
 } advise_option;
 
@@ -105,6 +113,11 @@ double advise_largest(advise_ctx *ctx, int nsides, const cluster_info *const *c,
  * published prediction "; no model: <why>" after it (the CLI and the CSV
  * files print this; the site puts the why in a footnote). */
 void advise_source_text(const advise_option *o, char *buf, size_t len);
+
+/* The mgbench splits the option left out, one clause per kind ("12 splits
+ * left out: rows per process odd or below 2 (...)"), joined by sep; ""
+ * when none was. */
+void advise_excluded_text(const advise_option *o, const char *sep, char *buf, size_t len);
 
 /* Whether two clusters are fabrics of one machine (names "<machine>-<fabric>"
  * with the same machine, the fabric after the last '-', archive/README.md):

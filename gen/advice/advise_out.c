@@ -57,6 +57,10 @@ static void text_option(FILE *out, const advise_list *l, size_t i, size_t rank, 
     char source[sizeof o->source + sizeof o->no_model + 16];
     advise_source_text(o, source, sizeof source);
     fprintf(out, "\n      %s\n", source);
+    char left_out[sizeof o->source];
+    advise_excluded_text(o, "\n      ", left_out, sizeof left_out);
+    if (left_out[0] && o->feasible)
+        fprintf(out, "      %s\n", left_out);
     if (o->cost.fit == COSTING_MEMORY_UNKNOWN)
         fprintf(out, "      feasibility unknown: %s\n", o->cost.reason);
 }

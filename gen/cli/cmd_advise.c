@@ -23,7 +23,9 @@ static const char usage[] =
     "\n"
     "Weighs every way to run a problem on the free resources: each cluster alone\n"
     "and the job split by rows across each pair of clusters (T = max(TA, TB),\n"
-    "rows balanced between the sides within their memory; two fabrics of one\n"
+    "plus the link between the clusters when clusters.csv gives both links and\n"
+    "the runs their cycles; rows balanced between the sides within their\n"
+    "memory, compared with the equal split; two fabrics of one\n"
     "machine, <machine>-<fabric>, are not paired). For each option: the predicted\n"
     "time, its source (the strip or multi-cluster model fitted on the archive's\n"
     "runs of the code, else a prediction a paper printed for exactly that\n"
@@ -48,7 +50,10 @@ static const char usage[] =
     "  --help                this text\n"
     "For runs of mgbench, only options mgbench can run are ranked: a strip whose\n"
     "rows divide by its processes, a split with whole, even rows per process (at\n"
-    "least 2) on each side; the others are listed as infeasible with the reason.\n"
+    "least 2, multiples of the quantum) on each side and a coarsest grid small\n"
+    "enough for mgbench's direct solve; the splits left out are counted, one line\n"
+    "each kind, and options that cannot run are listed as infeasible with the\n"
+    "reason.\n"
     "Exit status: 0 ok, 1 input problems (unknown cluster, ambiguous code), 2 usage.\n";
 
 #define MAX_FREE 16

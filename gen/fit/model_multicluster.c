@@ -1,7 +1,9 @@
 /*
  * model_multicluster.c — adapter for the multi-cluster estimate
  * (models/multicluster.h, seed 000 section V.B): T = max(TA, TB), each side
- * by the strip model fitted on its own cluster's training runs.
+ * by the strip model fitted on its own cluster's training runs, plus the
+ * time mgbench's boundary messages spend on the link between the clusters
+ * (option link=model, the default; link=none is the paper's model).
  *
  * A target row describes the split job (archive/README.md, rj-strip):
  *   cluster        side A's cluster;  tag_cluster_b  side B's cluster
@@ -10,6 +12,7 @@
  *   rows_a, rows_b mesh rows given to each side (optional: without them the
  *                  rows are split equally between the sides, as in seed 000
  *                  Tables I and II, and a warning says so)
+ *   cycles         the V-cycles the job ran (for the link term)
  * Each side's processes hold rows_x/np_x rows of length nb (an np_x x 1
  * strip on its cluster). The note also gives the balanced split: the rows
  * per process that minimise max(TA, TB) within each cluster's memory.
@@ -20,6 +23,11 @@
  *   work_tol=0.02  relative tolerance when runs are matched by work_mb
  *   tcomp=interpolate|exact   as for the strip model
  *   quantum=1      rows per process in the balanced split are multiples of it
+ *   link=model|none  model (default): T = max(TA, TB) + T_link, the link's
+ *                  bandwidth and latency from clusters.csv (link_bw_gbs and
+ *                  link_lat_us, else sim_uplink_*; archive_link_path); when
+ *                  they or the target's cycles are unknown, a warning says
+ *                  the link was left out. none: T = max(TA, TB), the paper
  *   backtests_from=CAMPAIGN   a campaign whose strip experiments lend their
  *                  backtests to the calibrated interval when this
  *                  experiment's runs allow none (gen/fit/calibration.h); the
@@ -41,6 +49,7 @@
 typedef struct {
     stripfit_settings fit;
     bool exact;
+    bool link;             /* link=model */
     double quantum;
     char cluster_b[128];   /* "" = from tag_cluster_b */
     char backtests_from[128]; /* campaign lending its strip backtests, "" none
@@ -55,6 +64,7 @@ typedef struct {
     double total_rows, row_len;
     double rows[2];        /* rows per process */
     bool equal_split;      /* rows_a/rows_b were absent */
+    double cycles;         /* NAN when the row has none */
     long line;
 } mc_target;
 
@@ -71,6 +81,7 @@ static bool read_settings(const char *text, mc_settings *s, char *err, size_t er
     bool ok = stripfits_settings(rjopts_get(&o, "np0"), rjopts_get(&o, "work_tol"), &s->fit, err,
                                  errlen) &&
               rjopts_exact(&o, "tcomp", &s->exact, err, errlen) &&
+              rjopts_either(&o, "link", "none", "model", true, &s->link, err, errlen) &&
               rjopts_number(&o, "quantum", 1, &s->quantum, err, errlen);
     if (ok && !(s->quantum >= 1)) {
         snprintf(err, errlen, "option quantum: expected a number >= 1");
@@ -104,6 +115,7 @@ static bool read_target(const table *runs, size_t row, const mc_settings *s, mc_
     t->np[1] = table_number_named(runs, row, "np_b");
     t->total_rows = table_number_named(runs, row, "na");
     t->row_len = table_number_named(runs, row, "nb");
+    t->cycles = table_number_named(runs, row, "cycles");
     double given[2] = {table_number_named(runs, row, "rows_a"),
                        table_number_named(runs, row, "rows_b")};
     if (!t->cluster[0] || !t->cluster[1] || !(t->np[0] >= 1) || !(t->np[1] >= 1) ||
@@ -127,21 +139,60 @@ static double max_rows(const archive *a, const char *cluster, const strip_model 
     return floor(c->mem_per_core_gb * 1024 * (1 + 1e-9) / (m->mb_per_point * len));
 }
 
+/* The link between the target's clusters when option link=model asks for
+ * it and clusters.csv and the row give it; else NULL, with *missing saying
+ * what is missing (NULL when link=none). */
+static const multicluster_link *target_link(const archive *a, const mc_settings *s,
+                                            const mc_target *t, multicluster_link *buf,
+                                            const char **missing)
+{
+    const cluster_info *c[2] = {a ? archive_cluster(a, t->cluster[0]) : NULL,
+                                a ? archive_cluster(a, t->cluster[1]) : NULL};
+    *missing = NULL;
+    if (!s->link)
+        return NULL;
+    buf->cycles = t->cycles;
+    if (!c[0] || !c[1] || !archive_link_path(c[0], c[1], &buf->bw_bytes_s, &buf->latency_s))
+        *missing = "clusters.csv gives no link bandwidth and latency (link_bw_gbs and "
+                   "link_lat_us, or sim_uplink_bw_gbs and sim_uplink_lat_us) for both clusters";
+    else if (!(t->cycles > 0))
+        *missing = "the target row gives no cycles";
+    return *missing ? NULL : buf;
+}
+
 /* " balanced split: A 540, B 968 rows per process, T = 980 s" or why not. */
 static void balance_text(const archive *a, const mc_settings *s, const mc_target *t,
-                         const multicluster_side sides[2], char *buf, size_t len)
+                         const multicluster_side sides[2], const multicluster_link *link,
+                         char *buf, size_t len)
 {
     multicluster_balance_options bo = {
         s->quantum,
         {max_rows(a, t->cluster[0], sides[0].model, t->row_len),
-         max_rows(a, t->cluster[1], sides[1].model, t->row_len)}};
+         max_rows(a, t->cluster[1], sides[1].model, t->row_len)},
+        link};
     multicluster_prediction best;
     if (multicluster_balance(sides, t->row_len, t->total_rows, &bo, &best))
-        snprintf(buf, len, "; balanced split (within memory): %g rows per process on %s, %g on "
-                 "%s, T = %.4g s%s", best.rows[0], t->cluster[0], best.rows[1], t->cluster[1],
-                 best.time_s, best.uneven ? " (rows uneven across processes)" : "");
+        snprintf(buf, len, "; balanced split (within memory%s): %g rows per process on %s, %g on "
+                 "%s, T = %.4g s%s", link ? ", the link included" : "", best.rows[0],
+                 t->cluster[0], best.rows[1], t->cluster[1], best.time_s,
+                 best.uneven ? " (rows uneven across processes)" : "");
     else
         snprintf(buf, len, "; no balanced split fits both sides' memory");
+}
+
+/* "; the link between the clusters: 0.41 s of 2.5 s (...)" or "". */
+static void link_text(const multicluster_prediction *p, const multicluster_link *link,
+                      char *buf, size_t len)
+{
+    if (!link) {
+        buf[0] = '\0';
+        return;
+    }
+    snprintf(buf, len, " + T_link %.4g s; the link between the clusters: %.4g s of %.4g s "
+             "(%g messages and %.4g kB per V-cycle over %d levels, %g cycles, at %.4g MB/s "
+             "and %.4g us)", p->link_s, p->link_s, p->time_s, p->traffic.messages,
+             p->traffic.bytes / 1e3, p->traffic.levels, link->cycles, link->bw_bytes_s / 1e6,
+             link->latency_s * 1e6);
 }
 
 static bool predict_target(const experiment_input *in, const mc_settings *s, stripfits *fits,
@@ -159,8 +210,11 @@ static bool predict_target(const experiment_input *in, const mc_settings *s, str
         }
         sides[i] = (multicluster_side){&f->model, t.np[i]};
     }
+    multicluster_link link_buf;
+    const char *no_link;
+    const multicluster_link *link = target_link(in->arch, s, &t, &link_buf, &no_link);
     multicluster_prediction p;
-    if (!multicluster_predict(sides, t.row_len, t.rows, &p)) {
+    if (!multicluster_predict(sides, t.row_len, t.rows, link, &p)) {
         snprintf(err, errlen, "runs.csv line %ld: a side has no Tcomp for its per-process mesh "
                  "(no sequential run and no work_mb to interpolate with)", t.line);
         return false;
@@ -171,13 +225,14 @@ static bool predict_target(const experiment_input *in, const mc_settings *s, str
                  "per-process mesh (tcomp=exact)", t.line);
         return false;
     }
-    char bal[300], note[900];
-    balance_text(in->arch, s, &t, sides, bal, sizeof bal);
+    char bal[300], lt[300], note[1300];
+    balance_text(in->arch, s, &t, sides, link, bal, sizeof bal);
+    link_text(&p, link, lt, sizeof lt);
     snprintf(note, sizeof note,
              "point estimate only (the multi-cluster model gives no interval): T = max(TA %.4g s "
-             "on %s, TB %.4g s on %s), %s; %g and %g rows per process, memory per process "
+             "on %s, TB %.4g s on %s)%s; %s; %g and %g rows per process, memory per process "
              "%.4g MB and %.4g MB; Tcomp %s and %s%s",
-             p.side[0].time_s, t.cluster[0], p.side[1].time_s, t.cluster[1],
+             p.side[0].time_s, t.cluster[0], p.side[1].time_s, t.cluster[1], lt,
              p.dominant < 0 ? "the sides tie" : p.dominant == 0 ? "A is slower" : "B is slower",
              t.rows[0], t.rows[1], p.mem_mb[0], p.mem_mb[1],
              mesh_match_text(p.side[0].tcomp_match), mesh_match_text(p.side[1].tcomp_match), bal);
@@ -186,6 +241,12 @@ static bool predict_target(const experiment_input *in, const mc_settings *s, str
     if (ok && t.equal_split)
         ok = rjreport_warn(out, "runs.csv line %ld: no rows_a/rows_b; the rows were split equally "
                                 "between the clusters, as in seed 000 Tables I-II", t.line);
+    if (ok && link)
+        ok = rjreport_diagnose(out, "runs.csv line %ld: the link between the clusters: %.3g s "
+                                    "of %.4g s", t.line, p.link_s, p.time_s);
+    if (ok && no_link)
+        ok = rjreport_warn(out, "runs.csv line %ld: the link between the clusters is left out "
+                                "(T = max(TA, TB), as in the paper): %s", t.line, no_link);
     if (ok && interpolated)
         ok = rjreport_warn(out, "runs.csv line %ld: Tcomp of a side %s; the paper requires a "
                                 "sequential run of each side's exact per-process mesh", t.line,
@@ -222,7 +283,10 @@ bool model_multicluster_run(const experiment_input *in, report *out, char *err, 
     bool ok = nruns >= 0 && report_set_text(&out->model, "multicluster");
     for (size_t k = 0; ok && k < in->ntargets; k++)
         ok = predict_target(in, &s, &fits, k, out, err, errlen);
-    char eq[1500] = "T = max(TA, TB)";
+    char eq[1500];
+    snprintf(eq, sizeof eq, "%s", s.link ? "T = max(TA, TB) + T_link (mgbench's boundary "
+                                           "messages across the link between the clusters)"
+                                         : "T = max(TA, TB)");
     ok = ok && stripfits_report(&fits, out, eq, sizeof eq) && report_set_text(&out->equation, eq);
     stripfits_free(&fits);
     free(runs);

@@ -15,7 +15,7 @@ const char *const *rjopts_keys(const char *model)
     static const char *const strip[] = {"np0", "work_tol", "tcomp", NULL};
     static const char *const block[] = {"nps", "work_tol", "t22", NULL};
     static const char *const multicluster[] = {"cluster_b", "np0", "work_tol", "tcomp", "quantum",
-                                               "backtests_from", NULL};
+                                               "backtests_from", "link", NULL};
     if (!model)
         return NULL;
     if (strcmp(model, "strip") == 0)
@@ -151,14 +151,20 @@ bool rjopts_number(const rjopts *o, const char *key, double def, double *out, ch
     return false;
 }
 
-bool rjopts_exact(const rjopts *o, const char *key, bool *exact, char *err, size_t errlen)
+bool rjopts_either(const rjopts *o, const char *key, const char *no, const char *yes, bool def,
+                   bool *out, char *err, size_t errlen)
 {
     const char *v = rjopts_get(o, key);
-    *exact = v && strcmp(v, "exact") == 0;
-    if (!v || *exact || strcmp(v, "interpolate") == 0)
+    *out = v ? strcmp(v, yes) == 0 : def;
+    if (!v || *out || strcmp(v, no) == 0)
         return true;
-    snprintf(err, errlen, "option %s=%s: expected exact or interpolate", key, v);
+    snprintf(err, errlen, "option %s=%s: expected %s or %s", key, v, yes, no);
     return false;
+}
+
+bool rjopts_exact(const rjopts *o, const char *key, bool *exact, char *err, size_t errlen)
+{
+    return rjopts_either(o, key, "interpolate", "exact", false, exact, err, errlen);
 }
 
 bool rjopts_number_list(const char *text, double *out, size_t max, size_t *n, char *err,

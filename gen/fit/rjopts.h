@@ -43,6 +43,12 @@ const char *rjopts_get(const rjopts *o, const char *key);
 bool rjopts_number(const rjopts *o, const char *key, double def, double *out, char *err,
                    size_t errlen);
 
+/* An option whose value is one of two words: *out is true for `yes`,
+ * false for `no`, def when the option is absent; false with err on
+ * another value. */
+bool rjopts_either(const rjopts *o, const char *key, const char *no, const char *yes, bool def,
+                   bool *out, char *err, size_t errlen);
+
 /* An option whose value is "exact" or "interpolate" (absent: interpolate);
  * *exact says which; false with err on another value. */
 bool rjopts_exact(const rjopts *o, const char *key, bool *exact, char *err, size_t errlen);

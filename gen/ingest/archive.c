@@ -44,6 +44,9 @@ static const column_spec cluster_columns[] = {
     {"sim_link_lat_us", RULE_POSITIVE, false, false, "simulated node link latency, us"},
     {"sim_backbone_bw_gbs", RULE_POSITIVE, false, false, "simulated switch, GB/s"},
     {"sim_backbone_lat_us", RULE_POSITIVE, false, false, "simulated switch latency, us"},
+    /* A real cluster's link to other clusters (a job split across two). */
+    {"link_bw_gbs", RULE_POSITIVE, false, false, "link to other clusters, GB/s"},
+    {"link_lat_us", RULE_NONNEGATIVE, false, false, "link to other clusters' latency, us"},
     {"sim_uplink_bw_gbs", RULE_POSITIVE, false, false, "simulated uplink to other clusters, GB/s"},
     {"sim_uplink_lat_us", RULE_POSITIVE, false, false, "simulated uplink latency, us"},
     {"sim_topology", RULE_TEXT, false, false, "simulated network: FLAT, TORUS or FAT_TREE"},
@@ -92,6 +95,13 @@ static const column_spec experiment_columns[] = {
 static char *dup_or_null(const char *s)
 {
     return s ? strdup(s) : NULL;
+}
+
+/* The number in column `name`, else in column `fallback` (NAN: neither). */
+static double number_or(const table *t, size_t r, const char *name, const char *fallback)
+{
+    double x = table_number_named(t, r, name);
+    return isnan(x) ? table_number_named(t, r, fallback) : x;
 }
 
 /* Read a whole text file of the archive (root); NULL (and a problem,
@@ -162,6 +172,8 @@ static bool load_clusters(archive *a, diag_list *d)
         c->mbw_write_gbs = table_number_named(t, r, "mbw_write_gbs");
         c->net_bw_gbs = table_number_named(t, r, "net_bw_gbs");
         c->platform_contribution = table_number_named(t, r, "platform_contribution");
+        c->link_bw_gbs = number_or(t, r, "link_bw_gbs", "sim_uplink_bw_gbs");
+        c->link_lat_us = number_or(t, r, "link_lat_us", "sim_uplink_lat_us");
         c->line = t->line[r];
     }
     free(path);
@@ -424,6 +436,16 @@ const cluster_info *archive_cluster(const archive *a, const char *name)
         if (strcmp(a->clusters[i].name, name) == 0)
             return &a->clusters[i];
     return NULL;
+}
+
+bool archive_link_path(const cluster_info *a, const cluster_info *b, double *bw_bytes_s,
+                       double *latency_s)
+{
+    bool known = isfinite(a->link_bw_gbs) && isfinite(b->link_bw_gbs) &&
+                 isfinite(a->link_lat_us) && isfinite(b->link_lat_us);
+    *bw_bytes_s = known ? fmin(a->link_bw_gbs, b->link_bw_gbs) * 1e9 : NAN;
+    *latency_s = known ? (a->link_lat_us + b->link_lat_us) * 1e-6 : NAN;
+    return known;
 }
 
 const campaign *archive_campaign(const archive *a, const char *name)

@@ -37,8 +37,17 @@ typedef struct {
     double mbw_write_gbs;
     double net_bw_gbs;
     double platform_contribution;
+    double link_bw_gbs;        /* the cluster's link to other clusters: link_bw_gbs, */
+    double link_lat_us;        /*   link_lat_us, else a simulated cluster's sim_uplink_* */
     long line;                 /* line in clusters.csv */
 } cluster_info;
+
+/* The path of a message from cluster a to cluster b: it crosses both
+ * clusters' links to other clusters, so its latency is their sum and its
+ * bandwidth the smaller (bytes/s, seconds). False, with both NAN, when
+ * either cluster's link bandwidth or latency is unknown. */
+bool archive_link_path(const cluster_info *a, const cluster_info *b, double *bw_bytes_s,
+                       double *latency_s);
 
 /* One row of experiments.csv: experiment_info, in gen/ingest/experiment_info.h. */
 
