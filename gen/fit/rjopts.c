@@ -12,8 +12,8 @@
 
 const char *const *rjopts_keys(const char *model)
 {
-    static const char *const strip[] = {"np0", "work_tol", "tcomp", NULL};
-    static const char *const block[] = {"nps", "work_tol", "t22", NULL};
+    static const char *const strip[] = {"np0", "work_tol", "tcomp", "contention", NULL};
+    static const char *const block[] = {"nps", "work_tol", "t22", "contention", NULL};
     static const char *const multicluster[] = {"cluster_b", "np0", "work_tol", "tcomp", "quantum",
                                                "backtests_from", NULL};
     if (!model)
@@ -158,6 +158,20 @@ bool rjopts_exact(const rjopts *o, const char *key, bool *exact, char *err, size
     if (!v || *exact || strcmp(v, "interpolate") == 0)
         return true;
     snprintf(err, errlen, "option %s=%s: expected exact or interpolate", key, v);
+    return false;
+}
+
+bool rjopts_contention(const rjopts *o, rjopts_contention_mode *mode, char *err, size_t errlen)
+{
+    const char *v = rjopts_get(o, "contention");
+    *mode = RJOPTS_CONTENTION_AUTO;
+    if (!v)
+        return true;
+    if (strcmp(v, "roofline") == 0 || strcmp(v, "none") == 0) {
+        *mode = v[0] == 'r' ? RJOPTS_CONTENTION_ROOFLINE : RJOPTS_CONTENTION_NONE;
+        return true;
+    }
+    snprintf(err, errlen, "option contention=%s: expected roofline or none", v);
     return false;
 }
 
