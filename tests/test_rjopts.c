@@ -81,10 +81,43 @@ static void test_lists_sizes_resources(void)
     CU_ASSERT_FALSE(rjopts_resources("a:1,b:1,c:1,d:1", r, 3, &n, err, sizeof err));
 }
 
+/* contention=roofline|none; absent means AUTO (roofline where the cluster
+ * gives both bandwidths); anything else is refused, naming the value. */
+static void test_contention_option(void)
+{
+    rjopts o;
+    char err[300];
+    rjopts_contention_mode mode = RJOPTS_CONTENTION_NONE;
+    CU_ASSERT_TRUE_FATAL(rjopts_parse("np0=4,8", rjopts_keys("strip"), &o, err, sizeof err));
+    CU_ASSERT_TRUE(rjopts_contention(&o, &mode, err, sizeof err));
+    CU_ASSERT_EQUAL(mode, RJOPTS_CONTENTION_AUTO);
+    rjopts_free(&o);
+    CU_ASSERT_TRUE_FATAL(rjopts_parse("contention = none", rjopts_keys("strip"), &o, err,
+                                      sizeof err));
+    CU_ASSERT_TRUE(rjopts_contention(&o, &mode, err, sizeof err));
+    CU_ASSERT_EQUAL(mode, RJOPTS_CONTENTION_NONE);
+    rjopts_free(&o);
+    CU_ASSERT_TRUE_FATAL(rjopts_parse("contention=roofline", rjopts_keys("block"), &o, err,
+                                      sizeof err));
+    CU_ASSERT_TRUE(rjopts_contention(&o, &mode, err, sizeof err));
+    CU_ASSERT_EQUAL(mode, RJOPTS_CONTENTION_ROOFLINE);
+    rjopts_free(&o);
+    CU_ASSERT_TRUE_FATAL(rjopts_parse("contention=Roofline", rjopts_keys("block"), &o, err,
+                                      sizeof err));
+    CU_ASSERT_FALSE(rjopts_contention(&o, &mode, err, sizeof err));
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "option contention=Roofline: expected roofline or none"));
+    rjopts_free(&o);
+    /* The multi-cluster model stays the paper's: it does not take the key. */
+    CU_ASSERT_FALSE(rjopts_parse("contention=none", rjopts_keys("multicluster"), &o, err,
+                                 sizeof err));
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "unknown option 'contention'"));
+}
+
 int main(void)
 {
     static const testutil_test tests[] = {
         {"key=value options", test_key_values},
+        {"contention=roofline|none", test_contention_option},
         {"lists, sizes, resources", test_lists_sizes_resources},
         {NULL, NULL},
     };
