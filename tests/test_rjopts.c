@@ -87,25 +87,26 @@ static void test_contention_option(void)
 {
     rjopts o;
     char err[300];
-    rjopts_contention_mode mode = RJOPTS_CONTENTION_NONE;
-    CU_ASSERT_TRUE_FATAL(rjopts_parse("np0=4,8", rjopts_keys("strip"), &o, err, sizeof err));
-    CU_ASSERT_TRUE(rjopts_contention(&o, &mode, err, sizeof err));
-    CU_ASSERT_EQUAL(mode, RJOPTS_CONTENTION_AUTO);
-    rjopts_free(&o);
-    CU_ASSERT_TRUE_FATAL(rjopts_parse("contention = none", rjopts_keys("strip"), &o, err,
-                                      sizeof err));
-    CU_ASSERT_TRUE(rjopts_contention(&o, &mode, err, sizeof err));
-    CU_ASSERT_EQUAL(mode, RJOPTS_CONTENTION_NONE);
-    rjopts_free(&o);
-    CU_ASSERT_TRUE_FATAL(rjopts_parse("contention=roofline", rjopts_keys("block"), &o, err,
-                                      sizeof err));
-    CU_ASSERT_TRUE(rjopts_contention(&o, &mode, err, sizeof err));
-    CU_ASSERT_EQUAL(mode, RJOPTS_CONTENTION_ROOFLINE);
-    rjopts_free(&o);
-    CU_ASSERT_TRUE_FATAL(rjopts_parse("contention=Roofline", rjopts_keys("block"), &o, err,
-                                      sizeof err));
-    CU_ASSERT_FALSE(rjopts_contention(&o, &mode, err, sizeof err));
+    static const struct {
+        const char *text;
+        bool ok;
+        rjopts_contention_mode mode;
+    } cases[] = {
+        {"np0=4,8", true, RJOPTS_CONTENTION_AUTO},
+        {"contention = none", true, RJOPTS_CONTENTION_NONE},
+        {"contention=roofline", true, RJOPTS_CONTENTION_ROOFLINE},
+        {"contention=Roofline", false, RJOPTS_CONTENTION_AUTO},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        rjopts_contention_mode mode = RJOPTS_CONTENTION_NONE;
+        CU_ASSERT_TRUE_FATAL(rjopts_parse(cases[i].text, rjopts_keys("strip"), &o, err,
+                                          sizeof err));
+        CU_ASSERT_EQUAL(rjopts_contention(&o, &mode, err, sizeof err), cases[i].ok);
+        CU_ASSERT_EQUAL(mode, cases[i].mode);
+        rjopts_free(&o);
+    }
     CU_ASSERT_PTR_NOT_NULL(strstr(err, "option contention=Roofline: expected roofline or none"));
+    CU_ASSERT_TRUE_FATAL(rjopts_parse("contention=none", rjopts_keys("block"), &o, err, sizeof err));
     rjopts_free(&o);
     /* The multi-cluster model stays the paper's: it does not take the key. */
     CU_ASSERT_FALSE(rjopts_parse("contention=none", rjopts_keys("multicluster"), &o, err,
