@@ -58,7 +58,7 @@ int contention_text(char *buf, size_t len, const contention_law *law, double ppn
     if (!known(ppn))
         return snprintf(buf, len, "processes per node unknown: Tcomp as measured on one process");
     double f = contention_factor(law, ppn);
-    const char *who = ppn == 1 ? "1 process alone on" : "processes share";
+    const char *who = ppn == 1 ? "process alone on" : "processes share";
     if (f == 1)
         return snprintf(buf, len, "%g %s one node: Tcomp unchanged (%g x %g GB/s per core is "
                         "within the node's %g GB/s)", ppn, who, ppn, law->core_gbs,

@@ -53,6 +53,8 @@ static void test_law_by_hand(void)
                                         "node's bandwidth"));
     contention_text(text, sizeof text, &law, 8);
     CU_ASSERT_PTR_NOT_NULL(strstr(text, "8 processes share one node: Tcomp unchanged"));
+    contention_text(text, sizeof text, &law, 1);
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "1 process alone on one node: Tcomp unchanged"));
     contention_text(text, sizeof text, &law, NAN);
     CU_ASSERT_PTR_NOT_NULL(strstr(text, "processes per node unknown"));
 }
@@ -300,6 +302,8 @@ static void test_end_to_end(void)
     says("fit", "law", "diagnostic: contention law (roofline) for cluster node16: Tcomp x "
                        "max(1, ppn x 10 GB/s per core / 40 GB/s per node), so more than 4 "
                        "processes on one node slow each other");
+    says("fit", "law", "diagnostic: the most crowded parallel training runs: 8 processes share "
+                       "one node: Tcomp x 2.00 from the node's bandwidth");
     says("predict", "law", "16 processes share one node: Tcomp x 4.00 from the node's bandwidth");
     says("fit", "paper", "diagnostic: contention law off (contention=none)");
     says("fit", "bare", "diagnostic: contention law off for cluster bare16: clusters.csv gives "

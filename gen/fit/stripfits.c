@@ -134,6 +134,17 @@ static bool fit_warnings(report *r, const stripfit *g)
     return ok;
 }
 
+/* What the law did to the parallel training runs' Tcomp, when it is on:
+ * the most crowded of them, in words. */
+static bool training_contention(report *r, const stripfit *g)
+{
+    if (!g->model.contention.on)
+        return true;
+    char text[300];
+    contention_text(text, sizeof text, &g->model.contention, g->model.train_ppn_max);
+    return rjreport_diagnose(r, "%sthe most crowded parallel training runs: %s", g->prefix, text);
+}
+
 bool stripfits_report(stripfits *f, report *r, char *eq, size_t eqlen)
 {
     size_t nok = 0, used = strlen(eq);
@@ -157,7 +168,8 @@ bool stripfits_report(stripfits *f, report *r, char *eq, size_t eqlen)
              rjreport_configs(r, g->prefix, &g->model.configs, g->model.max_spread_pct,
                               g->model.mb_per_point) &&
              fit_warnings(r, g) &&
-             (!f->settings.arch || node_contention_report(r, g->prefix, &g->contention));
+             (!f->settings.arch || node_contention_report(r, g->prefix, &g->contention)) &&
+             training_contention(r, g);
     }
     return ok;
 }
