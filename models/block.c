@@ -57,6 +57,36 @@ static bool np_wanted(const block_options *opt, double np)
     return false;
 }
 
+/* Tcomp1 x (factor(ppn) - 1) of a configuration of per-process mesh
+ * pa x pb: the time its processes lose to one another on the node's bus;
+ * 0 below saturation. *measured is false when the law would slow it but
+ * no sequential run gives Tcomp1 (0 is returned then). */
+static double contention_excess(const block_model *m, double ppn, double pa, double pb,
+                                double work_mb, bool *measured)
+{
+    double f = contention_factor(&m->contention, ppn);
+    mesh_lookup one;
+    *measured = true;
+    if (f == 1)
+        return 0;
+    if (mesh_lookup_time(&m->configs, 1, 1, pa, pb, work_mb, m->mb_per_point, true, &one) ==
+        MESH_NONE) {
+        *measured = false;
+        return 0;
+    }
+    return one.time_s * (f - 1);
+}
+
+/* Configuration k's time without its contention excess. */
+static double uncrowded_time(block_model *m, size_t k)
+{
+    const mesh_config *c = &m->configs.configs[k];
+    bool measured;
+    double excess = contention_excess(m, m->config_ppn[k], c->pa, c->pb, c->work_mb, &measured);
+    m->contention_unmeasured += !measured;
+    return c->time_s - excess;
+}
+
 /* The (2,1) or (1,2) configuration at c's per-process mesh (or work). */
 static const mesh_config *base_of(const mesh_configs *cs, direction d, const mesh_config *c)
 {
@@ -79,10 +109,11 @@ static bool any_strip_with_msg(const mesh_configs *cs, const block_options *opt,
 
 /* Differences T(np,1) - T(2,1) of one direction (step 2). pair records the
  * two configurations of each point. */
-static size_t direction_points(const mesh_configs *cs, const block_options *opt, direction d,
+static size_t direction_points(block_model *m, const block_options *opt, direction d,
                                double msg, block_direction *bd, overhead_point *pts,
                                size_t *pair)
 {
+    const mesh_configs *cs = &m->configs;
     bool by_msg = any_strip_with_msg(cs, opt, d, msg);
     bd->msg_len_fallback = !by_msg;
     size_t n = 0;
@@ -101,9 +132,10 @@ static size_t direction_points(const mesh_configs *cs, const block_options *opt,
             bd->nunmatched++;
             continue;
         }
-        pts[n] = (overhead_point){np, work, c->time_s - base->time_s};
+        size_t kb = (size_t)(base - cs->configs);
+        pts[n] = (overhead_point){np, work, uncrowded_time(m, k) - uncrowded_time(m, kb)};
         pair[2 * n] = k;
-        pair[2 * n + 1] = (size_t)(base - cs->configs);
+        pair[2 * n + 1] = kb;
         n++;
     }
     bd->npoints = n;
@@ -134,7 +166,7 @@ static block_status fit_direction(block_model *m, const block_options *opt, dire
     size_t *pair = malloc(sizeof *pair * 2 * cap);
     block_status s = BLOCK_NOMEM;
     if (pts && pair) {
-        size_t n = direction_points(&m->configs, opt, d, msg, bd, pts, pair);
+        size_t n = direction_points(m, opt, d, msg, bd, pts, pair);
         if (n == 0) {
             s = d.along_a ? BLOCK_NO_STRIPS_A : BLOCK_NO_STRIPS_B;
         } else if ((*ls = overhead_fit(pts, n, 2, &bd->law)) != OVERHEAD_OK) {
@@ -179,6 +211,15 @@ static bool target_valid(const block_target *t)
 block_status block_fit(const mesh_run *runs, size_t n, const block_options *opt,
                        const block_target *t, block_model *out, overhead_status *law_status)
 {
+    contention_law none = contention_none();
+    return block_fit_contended(runs, NULL, n, opt, &none, t, out, law_status);
+}
+
+block_status block_fit_contended(const mesh_run *runs, const double *ppn, size_t n,
+                                 const block_options *opt, const contention_law *law,
+                                 const block_target *t, block_model *out,
+                                 overhead_status *law_status)
+{
     memset(out, 0, sizeof *out);
     overhead_status ls = OVERHEAD_OK;
     block_status s;
@@ -190,9 +231,14 @@ block_status block_fit(const mesh_run *runs, size_t n, const block_options *opt,
             valid = valid && runs[i].time_s > 0 && runs[i].npa >= 1 && runs[i].npb >= 1 &&
                     isfinite(runs[i].time_s);
         s = valid ? BLOCK_NOMEM : BLOCK_BAD_INPUT;
+    } else if (!(out->config_ppn = malloc(sizeof *out->config_ppn *
+                                          (out->configs.nconfigs ? out->configs.nconfigs : 1)))) {
+        s = BLOCK_NOMEM;
     } else if (!has_grid(&out->configs, 2, 2)) {
         s = BLOCK_NO_22;
     } else {
+        contention_config_ppn(&out->configs, ppn, out->config_ppn);
+        out->contention = *law;
         out->mb_per_point = mesh_mb_per_point(&out->configs);
         out->work_tol = opt->work_tol;
         out->a.needed = t->npa > 2;
@@ -214,6 +260,7 @@ void block_model_free(block_model *m)
     mesh_configs_free(&m->configs);
     overhead_law_free(&m->a.law);
     overhead_law_free(&m->b.law);
+    free(m->config_ppn);
     memset(m, 0, sizeof *m);
 }
 
@@ -269,13 +316,25 @@ static block_dominant dominant_of(double ta, double tb, const block_target *t)
 
 bool block_predict(const block_model *m, const block_target *t, block_prediction *out)
 {
+    return block_predict_contended(m, t, NAN, out);
+}
+
+bool block_predict_contended(const block_model *m, const block_target *t, double ppn,
+                             block_prediction *out)
+{
     memset(out, 0, sizeof *out);
     mesh_lookup ref;
     if (!target_valid(t) ||
         mesh_lookup_time(&m->configs, 2, 2, t->pa, t->pb, t->work_mb, m->mb_per_point, true,
                          &ref) == MESH_NONE)
         return false;
-    out->t22_s = ref.time_s;
+    bool measured;
+    size_t kref = ref.config ? (size_t)(ref.config - m->configs.configs) : 0;
+    out->t22_s = ref.time_s - contention_excess(m, ref.config ? m->config_ppn[kref] : NAN, t->pa,
+                                                t->pb, ref.work_mb, &measured);
+    out->contention = contention_factor(&m->contention, ppn);
+    out->contention_s = contention_excess(m, ppn, t->pa, t->pb, ref.work_mb, &measured);
+    out->contention_unmeasured = !measured;
     out->t22_match = ref.match;
     out->work_mb = ref.work_mb;
     out->t22_reps = ref.config ? ref.config->reps : 0;
@@ -286,6 +345,6 @@ bool block_predict(const block_model *m, const block_target *t, block_prediction
                                    &out->extrapolation);
     out->dominant = dominant_of(out->ta_s, out->tb_s, t);
     out->sequential_target = t->npa == 1 && t->npb == 1;
-    out->time_s = out->t22_s + fmax(out->ta_s, out->tb_s);
+    out->time_s = out->t22_s + fmax(out->ta_s, out->tb_s) + out->contention_s;
     return isfinite(out->time_s);
 }

@@ -36,6 +36,17 @@
  * Work of a point is the memory of the (np,1) run; the target's work is
  * that of its (2,2) run (same per-process mesh).
  *
+ * Node contention (a deviation from the paper; block_fit_contended,
+ * models/contention.h): every time the model uses holds its processes'
+ * Tcomp, slowed when they crowd one node's memory bus. Under a law each
+ * configuration's excess Tcomp1 x (factor(ppn) - 1) is taken off before
+ * the differences of steps 1-4 (Tcomp1: the sequential run of its
+ * per-process mesh, interpolated in work as the strip model's Tcomp),
+ * and the target's own excess is added at step 6. The factor is exactly
+ * 1 below the node's saturation. A time the law would slow with no
+ * sequential run to give Tcomp1 is left uncorrected and counted
+ * (contention_unmeasured). block_fit and block_predict are the paper's.
+ *
  * Ownership: block_fit fills a block_model released by block_model_free.
  * No I/O.
  */
@@ -44,6 +55,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include "models/contention.h"
 #include "models/meshrun.h"
 #include "models/overhead.h"
 
@@ -76,6 +88,10 @@ typedef struct {
     double mb_per_point;
     double max_spread_pct;  /* largest repetition spread among configurations used */
     double work_tol;        /* the fit's opt->work_tol, for the extrapolation flag */
+    contention_law contention; /* the law of the fit; off for block_fit */
+    double *config_ppn;     /* processes per node of each configuration (NAN unknown) */
+    size_t contention_unmeasured; /* overhead terms the law would slow, left uncorrected:
+                                     no sequential run for their Tcomp1 */
 } block_model;
 
 typedef enum {
@@ -95,6 +111,13 @@ const char *block_status_text(block_status s, overhead_status law_status);
 block_status block_fit(const mesh_run *runs, size_t n, const block_options *opt,
                        const block_target *t, block_model *out, overhead_status *law_status);
 
+/* block_fit under a contention law: ppn[i] is the processes per node of
+ * runs[i] (ppn NULL: all unknown, and the law changes nothing). */
+block_status block_fit_contended(const mesh_run *runs, const double *ppn, size_t n,
+                                 const block_options *opt, const contention_law *law,
+                                 const block_target *t, block_model *out,
+                                 overhead_status *law_status);
+
 void block_model_free(block_model *m);
 
 typedef enum { BLOCK_DOMINANT_NONE, BLOCK_DOMINANT_A, BLOCK_DOMINANT_B, BLOCK_DOMINANT_TIE } block_dominant;
@@ -109,8 +132,12 @@ typedef enum {
 } block_term;
 
 typedef struct {
-    double time_s;          /* T(2,2) + max(Ta, Tb) */
-    double t22_s;
+    double time_s;          /* T(2,2) + max(Ta, Tb) + contention_s */
+    double t22_s;           /* T(2,2), its own contention excess taken off */
+    double contention;      /* the factor at the target's ppn; 1 without a law */
+    double contention_s;    /* the target's excess Tcomp1 x (factor - 1), in time_s */
+    bool contention_unmeasured; /* the law would slow the target but no sequential run
+                                   gives its Tcomp1: contention_s is 0 */
     double ta_s, tb_s;      /* see block_term */
     block_term ta_source, tb_source;
     double work_mb;
@@ -126,5 +153,10 @@ typedef struct {
 /* Predict the target the model was fitted for. False when no T(2,2) can
  * be had (no (2,2) run and no work to interpolate with). */
 bool block_predict(const block_model *m, const block_target *t, block_prediction *out);
+
+/* block_predict for a target with ppn processes per node (NAN unknown),
+ * under the model's contention law. */
+bool block_predict_contended(const block_model *m, const block_target *t, double ppn,
+                             block_prediction *out);
 
 #endif

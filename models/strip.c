@@ -102,7 +102,8 @@ static size_t overhead_points(strip_model *m, const strip_options *opt, bool by_
                     m->nunmatched++;
                 continue;
             }
-            pts[n] = (overhead_point){c->npa * c->npb, work, c->time_s - seq.time_s};
+            double tcomp = contention_tcomp(&m->contention, seq.time_s, m->config_ppn[k]);
+            pts[n] = (overhead_point){c->npa * c->npb, work, c->time_s - tcomp};
             pair[2 * n] = k;
             pair[2 * n + 1] = (size_t)(seq.config - cs->configs);
             n++;
@@ -115,6 +116,7 @@ static size_t overhead_points(strip_model *m, const strip_options *opt, bool by_
 /* Flag the configurations behind the points whose np got a line. */
 static void mark_used(strip_model *m, const overhead_point *pts, const size_t *pair, size_t n)
 {
+    m->train_ppn_max = NAN;
     for (size_t i = 0; i < n; i++)
         for (size_t l = 0; l < m->law.nlines; l++)
             if (m->law.lines[l].np == pts[i].np) {
@@ -123,6 +125,9 @@ static void mark_used(strip_model *m, const overhead_point *pts, const size_t *p
                     c->used = true;
                     m->max_spread_pct = fmax(m->max_spread_pct, c->spread_pct);
                 }
+                double ppn = m->config_ppn[pair[2 * i]];
+                if (isnan(m->train_ppn_max) || ppn > m->train_ppn_max)
+                    m->train_ppn_max = ppn;
             }
 }
 
@@ -138,6 +143,14 @@ static bool runs_valid(const mesh_run *runs, size_t n)
 strip_status strip_fit(const mesh_run *runs, size_t n, const strip_options *opt,
                        strip_model *out, overhead_status *law_status)
 {
+    contention_law none = contention_none();
+    return strip_fit_contended(runs, NULL, n, opt, &none, out, law_status);
+}
+
+strip_status strip_fit_contended(const mesh_run *runs, const double *ppn, size_t n,
+                                 const strip_options *opt, const contention_law *law,
+                                 strip_model *out, overhead_status *law_status)
+{
     memset(out, 0, sizeof *out);
     if (law_status)
         *law_status = OVERHEAD_OK;
@@ -145,6 +158,14 @@ strip_status strip_fit(const mesh_run *runs, size_t n, const strip_options *opt,
         return STRIP_BAD_INPUT;
     if (!mesh_configs_build(runs, n, opt->work_tol, &out->configs))
         return STRIP_NOMEM;
+    out->config_ppn = malloc(sizeof *out->config_ppn *
+                             (out->configs.nconfigs ? out->configs.nconfigs : 1));
+    if (!out->config_ppn) {
+        strip_model_free(out);
+        return STRIP_NOMEM;
+    }
+    contention_config_ppn(&out->configs, ppn, out->config_ppn);
+    out->contention = *law;
     out->work_tol = opt->work_tol;
     out->mb_per_point = mesh_mb_per_point(&out->configs);
     bool by_msg_len = isfinite(opt->msg_len) && any_with_msg_len(opt, &out->configs);
@@ -180,6 +201,7 @@ void strip_model_free(strip_model *m)
 {
     mesh_configs_free(&m->configs);
     overhead_law_free(&m->law);
+    free(m->config_ppn);
     memset(m, 0, sizeof *m);
 }
 
@@ -191,11 +213,19 @@ bool strip_tcomp(const strip_model *m, double pa, double pb, double work_mb, mes
 
 bool strip_predict(const strip_model *m, const strip_target *t, strip_prediction *out)
 {
+    return strip_predict_contended(m, t, NAN, out);
+}
+
+bool strip_predict_contended(const strip_model *m, const strip_target *t, double ppn,
+                             strip_prediction *out)
+{
     memset(out, 0, sizeof *out);
     mesh_lookup tc;
     if (!(t->np >= 1) || !strip_tcomp(m, t->pa, t->pb, t->work_mb, &tc))
         return false;
-    out->tcomp_s = tc.time_s;
+    out->tcomp_one_s = tc.time_s;
+    out->contention = contention_factor(&m->contention, ppn);
+    out->tcomp_s = tc.time_s * out->contention;
     out->tcomp_match = tc.match;
     out->work_mb = tc.work_mb;
     out->tcomp_reps = tc.config ? tc.config->reps : 0;

@@ -15,6 +15,15 @@
  *  5-6. T = Tcomp(target mesh) + alpha(np) + gamma*work.
  * Repetitions are averaged per configuration first (models/meshrun.h).
  *
+ * Node contention (a deviation from the paper; strip_fit_contended,
+ * models/contention.h): the paper's Tcomp is one process alone on its
+ * node, but a parallel run's processes share their node's memory bus.
+ * With a law on, step 2 subtracts Tcomp x factor(ppn of the parallel run)
+ * and step 6 adds Tcomp x factor(ppn of the target), so the overhead law
+ * sees only communication and the target's crowding comes from the
+ * node's bandwidth, not from log2 np. The factor is exactly 1 below the
+ * node's saturation. strip_fit and strip_predict are the paper's model.
+ *
  * Strip runs split one dimension: a grid 1 x np splits nb (rows of length
  * na, the halo message length) and np x 1 splits na (messages of length
  * nb). The paper fixes the message length to the target's: strip_fit uses
@@ -29,6 +38,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include "models/contention.h"
 #include "models/meshrun.h"
 #include "models/overhead.h"
 
@@ -52,6 +62,9 @@ typedef struct {
     bool msg_len_fallback;  /* no run had opt->msg_len: every message length was used */
     double max_spread_pct;  /* largest repetition spread among the configurations used */
     double work_tol;        /* the fit's opt->work_tol, for the extrapolation flag */
+    contention_law contention; /* the law of the fit; off for strip_fit */
+    double *config_ppn;     /* processes per node of each configuration (NAN unknown) */
+    double train_ppn_max;   /* most processes per node among the parallel runs used; NAN unknown */
 } strip_model;
 
 typedef enum {
@@ -73,6 +86,12 @@ const char *strip_status_text(strip_status s, overhead_status law_status);
 strip_status strip_fit(const mesh_run *runs, size_t n, const strip_options *opt,
                        strip_model *out, overhead_status *law_status);
 
+/* strip_fit under a contention law: ppn[i] is the processes per node of
+ * runs[i] (ppn NULL: all unknown, and the law changes nothing). */
+strip_status strip_fit_contended(const mesh_run *runs, const double *ppn, size_t n,
+                                 const strip_options *opt, const contention_law *law,
+                                 strip_model *out, overhead_status *law_status);
+
 void strip_model_free(strip_model *m);
 
 /* A configuration to predict: np processes, each with a pa x pb mesh. */
@@ -84,7 +103,9 @@ typedef struct {
 
 typedef struct {
     double time_s;          /* Tcomp + Tcomm */
-    double tcomp_s;
+    double tcomp_s;         /* Tcomp at the target's ppn: tcomp_one_s x contention */
+    double tcomp_one_s;     /* Tcomp of one process alone (the sequential run) */
+    double contention;      /* the factor applied; 1 without a law */
     double tcomm_s;         /* alpha(np) + gamma*work; 0 for np = 1 */
     double alpha_s;
     double work_mb;         /* the work the prediction used */
@@ -98,6 +119,11 @@ typedef struct {
 /* Predict a target. Returns false when Tcomp cannot be had at all (no
  * sequential run and no work to interpolate with). */
 bool strip_predict(const strip_model *m, const strip_target *t, strip_prediction *out);
+
+/* strip_predict for a target with ppn processes per node (NAN unknown),
+ * under the model's contention law. */
+bool strip_predict_contended(const strip_model *m, const strip_target *t, double ppn,
+                             strip_prediction *out);
 
 /* Tcomp alone, as strip_predict finds it (for balancing split jobs). */
 bool strip_tcomp(const strip_model *m, double pa, double pb, double work_mb,

@@ -33,7 +33,7 @@ static void test_key_values(void)
     CU_ASSERT_FALSE(rjopts_parse("nps", rjopts_keys("block"), &o, err, sizeof err));
     CU_ASSERT_PTR_NOT_NULL(strstr(err, "expected key=value"));
     CU_ASSERT_FALSE(rjopts_parse("np0=4", rjopts_keys("block"), &o, err, sizeof err));
-    CU_ASSERT_PTR_NOT_NULL(strstr(err, "unknown option 'np0' (known: nps, work_tol, t22)"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "unknown option 'np0' (known: nps, work_tol, t22, contention)"));
     CU_ASSERT_FALSE(rjopts_parse("t22=a;t22=b", rjopts_keys("block"), &o, err, sizeof err));
     CU_ASSERT_PTR_NOT_NULL(strstr(err, "given twice"));
     CU_ASSERT_TRUE(rjopts_parse("t22=exact", rjopts_keys("block"), &o, err, sizeof err));
@@ -81,10 +81,44 @@ static void test_lists_sizes_resources(void)
     CU_ASSERT_FALSE(rjopts_resources("a:1,b:1,c:1,d:1", r, 3, &n, err, sizeof err));
 }
 
+/* contention=roofline|none; absent means AUTO (roofline where the cluster
+ * gives both bandwidths); anything else is refused, naming the value. */
+static void test_contention_option(void)
+{
+    rjopts o;
+    char err[300];
+    static const struct {
+        const char *text;
+        bool ok;
+        rjopts_contention_mode mode;
+    } cases[] = {
+        {"np0=4,8", true, RJOPTS_CONTENTION_AUTO},
+        {"contention = none", true, RJOPTS_CONTENTION_NONE},
+        {"contention=roofline", true, RJOPTS_CONTENTION_ROOFLINE},
+        {"contention=Roofline", false, RJOPTS_CONTENTION_AUTO},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        rjopts_contention_mode mode = RJOPTS_CONTENTION_NONE;
+        CU_ASSERT_TRUE_FATAL(rjopts_parse(cases[i].text, rjopts_keys("strip"), &o, err,
+                                          sizeof err));
+        CU_ASSERT_EQUAL(rjopts_contention(&o, &mode, err, sizeof err), cases[i].ok);
+        CU_ASSERT_EQUAL(mode, cases[i].mode);
+        rjopts_free(&o);
+    }
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "option contention=Roofline: expected roofline or none"));
+    CU_ASSERT_TRUE_FATAL(rjopts_parse("contention=none", rjopts_keys("block"), &o, err, sizeof err));
+    rjopts_free(&o);
+    /* The multi-cluster model stays the paper's: it does not take the key. */
+    CU_ASSERT_FALSE(rjopts_parse("contention=none", rjopts_keys("multicluster"), &o, err,
+                                 sizeof err));
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "unknown option 'contention'"));
+}
+
 int main(void)
 {
     static const testutil_test tests[] = {
         {"key=value options", test_key_values},
+        {"contention=roofline|none", test_contention_option},
         {"lists, sizes, resources", test_lists_sizes_resources},
         {NULL, NULL},
     };

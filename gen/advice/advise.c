@@ -107,7 +107,7 @@ static bool gather_runs(advise_ctx *ctx)
             char err[200];
             labelled_run l;
             if (same_text(table_text_named(runs, r, "code"), ctx->code) &&
-                meshrows_label(&a->campaigns[k], &r, 1, time_col, 1, &l, err, sizeof err) == 1)
+                meshrows_label(a, &a->campaigns[k], &r, 1, time_col, 1, &l, err, sizeof err) == 1)
                 ctx->runs[ctx->nruns++] = l;
         }
     }

@@ -8,7 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-bool meshrows_read(const campaign *c, size_t row, meshrow *out, char *err, size_t errlen)
+#include "gen/ingest/run_layout.h"
+
+bool meshrows_read(const archive *a, const campaign *c, size_t row, meshrow *out, char *err, size_t errlen)
 {
     const table *runs = &c->runs;
     const char *procs = campaign_procs(c);
@@ -22,6 +24,7 @@ bool meshrows_read(const campaign *c, size_t row, meshrow *out, char *err, size_
     out->na = table_number_named(runs, row, "na");
     out->nb = table_number_named(runs, row, "nb");
     out->work_mb = table_number_named(runs, row, "work_mb");
+    out->ppn = run_processes_per_node(a, c, row);
     if (!out->cluster || !(out->np >= 1)) {
         snprintf(err, errlen, "runs.csv line %ld: a run needs a cluster and %s >= 1", out->line,
                  procs);
@@ -51,7 +54,7 @@ bool meshrows_same_group(const char *cluster_a, const char *code_a, const char *
     return same_text(cluster_a, cluster_b) && same_text(code_a, code_b);
 }
 
-long meshrows_label(const campaign *c, const size_t *rows, size_t n, char *const *responses,
+long meshrows_label(const archive *a, const campaign *c, const size_t *rows, size_t n, char *const *responses,
                     size_t nresponses, labelled_run *out, char *err, size_t errlen)
 {
     long count = 0;
@@ -60,14 +63,14 @@ long meshrows_label(const campaign *c, const size_t *rows, size_t n, char *const
         meshrow r;
         if (isnan(t))
             continue;
-        if (!meshrows_read(c, rows[i], &r, err, errlen))
+        if (!meshrows_read(a, c, rows[i], &r, err, errlen))
             return -1;
         if (!(t > 0)) {
             snprintf(err, errlen, "runs.csv line %ld: the time must be > 0", r.line);
             return -1;
         }
         out[count++] = (labelled_run){r.cluster, r.code, {r.npa, r.npb, r.pa, r.pb, r.work_mb, t},
-                                      r.line};
+                                      r.line, r.ppn};
     }
     return count;
 }
@@ -79,16 +82,19 @@ long meshrows_training(const experiment_input *in, labelled_run **out, char *err
         snprintf(err, errlen, "out of memory");
         return -1;
     }
-    return meshrows_label(in->camp, in->train_rows, in->ntrain, in->responses,
+    return meshrows_label(in->arch, in->camp, in->train_rows, in->ntrain, in->responses,
                           in->nresponses, *out, err, errlen);
 }
 
 size_t meshrows_select(const labelled_run *runs, size_t n, const char *cluster, const char *code,
-                       mesh_run *out)
+                       mesh_run *out, double *ppn)
 {
     size_t count = 0;
     for (size_t i = 0; i < n; i++)
-        if (meshrows_same_group(runs[i].cluster, runs[i].code, cluster, code))
+        if (meshrows_same_group(runs[i].cluster, runs[i].code, cluster, code)) {
+            if (ppn)
+                ppn[count] = runs[i].ppn;
             out[count++] = runs[i].run;
+        }
     return count;
 }

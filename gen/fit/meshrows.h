@@ -27,13 +27,15 @@ typedef struct {
     double na, nb;         /* NAN when missing */
     double pa, pb;         /* per-process mesh, NAN when na/nb missing */
     double work_mb;        /* NAN when missing */
+    double ppn;            /* processes per node (gen/ingest/run_layout.h); NAN unknown */
     long line;             /* line in runs.csv */
 } meshrow;
 
-/* Read row of c->runs (the process count from campaign_procs(c)); false
+/* Read row of c->runs (the process count from campaign_procs(c); a, which
+ * may be NULL, tells a one-node cluster's processes per node); false
  * with err ("runs.csv line 12:
  * npa*npb = 8 but np = 4") when the grid is inconsistent. */
-bool meshrows_read(const campaign *c, size_t row, meshrow *out, char *err, size_t errlen);
+bool meshrows_read(const archive *a, const campaign *c, size_t row, meshrow *out, char *err, size_t errlen);
 
 /* A training run with its group. */
 typedef struct {
@@ -41,6 +43,7 @@ typedef struct {
     const char *code;
     mesh_run run;
     long line;
+    double ppn;            /* processes per node (gen/ingest/run_layout.h); NAN unknown */
 } labelled_run;
 
 /* Same cluster, and the same code (missing equals missing). */
@@ -51,15 +54,17 @@ bool meshrows_same_group(const char *cluster_a, const char *code_a, const char *
  * responses), as labelled runs, into out (room for n). Returns the count,
  * or -1 with err when a row is invalid (a grid that does not multiply to
  * np, a time that is not > 0). */
-long meshrows_label(const campaign *c, const size_t *rows, size_t n, char *const *responses,
+long meshrows_label(const archive *a, const campaign *c, const size_t *rows, size_t n, char *const *responses,
                     size_t nresponses, labelled_run *out, char *err, size_t errlen);
 
 /* The training runs of an experiment (in->train_rows), labelled. The
  * caller frees *out; -1 with err on a bad row or out of memory. */
 long meshrows_training(const experiment_input *in, labelled_run **out, char *err, size_t errlen);
 
-/* The runs of cluster and code, into out (room for n). Returns the count. */
+/* The runs of cluster and code, into out (room for n), and their
+ * processes per node into ppn (room for n; may be NULL). Returns the
+ * count. */
 size_t meshrows_select(const labelled_run *runs, size_t n, const char *cluster, const char *code,
-                       mesh_run *out);
+                       mesh_run *out, double *ppn);
 
 #endif

@@ -15,6 +15,9 @@
  *   t22=interpolate|exact
  *                  without a (2,2) run at the target's per-process mesh:
  *                  interpolate T(2,2) in work and warn (default), or fail
+ *   contention=roofline|none
+ *                  node contention of Tcomp (models/contention.h, block.h):
+ *                  as the strip model's option (gen/fit/model_strip.c)
  */
 #include "gen/fit/model_adapters.h"
 
@@ -24,6 +27,7 @@
 #include <string.h>
 
 #include "gen/fit/meshrows.h"
+#include "gen/fit/node_contention.h"
 #include "gen/fit/rjopts.h"
 #include "gen/fit/rjreport.h"
 #include "models/block.h"
@@ -33,6 +37,8 @@ typedef struct {
     size_t nnps;
     double work_tol;
     bool exact_t22;
+    rjopts_contention_mode contention;
+    const archive *arch;
     const labelled_run *runs;  /* the training runs */
     size_t nruns;
 } block_settings;
@@ -41,6 +47,7 @@ typedef struct {
     meshrow key;          /* the first target that needed this fit */
     double npa, npb;      /* the largest grid sides among its targets */
     block_model model;
+    node_contention contention; /* the law of its cluster, and its line */
     char prefix[200];
 } block_group;
 
@@ -53,7 +60,8 @@ static bool read_settings(const char *text, block_settings *s, char *err, size_t
     const char *nps = rjopts_get(&o, "nps");
     bool ok = rjopts_number(&o, "work_tol", 0.02, &s->work_tol, err, errlen) &&
               (!nps || rjopts_number_list(nps, s->nps, 32, &s->nnps, err, errlen)) &&
-              rjopts_exact(&o, "t22", &s->exact_t22, err, errlen);
+              rjopts_exact(&o, "t22", &s->exact_t22, err, errlen) &&
+              rjopts_contention(&o, &s->contention, err, errlen);
     rjopts_free(&o);
     return ok;
 }
@@ -75,24 +83,31 @@ static bool same_fit(const meshrow *a, const meshrow *b)
 static bool fit_group(const block_settings *s, block_group *g, char *err, size_t errlen)
 {
     mesh_run *runs = malloc(sizeof *runs * (s->nruns ? s->nruns : 1));
-    if (!runs) {
+    double *ppn = malloc(sizeof *ppn * (s->nruns ? s->nruns : 1));
+    if (!runs || !ppn) {
+        free(runs);
+        free(ppn);
         snprintf(err, errlen, "out of memory");
         return false;
     }
-    size_t n = meshrows_select(s->runs, s->nruns, g->key.cluster, g->key.code, runs);
+    size_t n = meshrows_select(s->runs, s->nruns, g->key.cluster, g->key.code, runs, ppn);
     if (n == 0) {
         free(runs);
+        free(ppn);
         snprintf(err, errlen, "no training run of cluster %s%s%s", g->key.cluster,
                  g->key.code ? ", code " : "", g->key.code ? g->key.code : "");
         return false;
     }
+    g->contention = node_contention_of(s->arch, g->key.cluster, s->contention);
     block_options opt = {s->work_tol, s->nnps ? s->nps : NULL, s->nnps};
     block_target t = target_of(&g->key);
     t.npa = g->npa; /* fit every direction one of the group's targets needs */
     t.npb = g->npb;
     overhead_status ls;
-    block_status st = block_fit(runs, n, &opt, &t, &g->model, &ls);
+    block_status st = block_fit_contended(runs, ppn, n, &opt, &g->contention.law, &t, &g->model,
+                                          &ls);
     free(runs);
+    free(ppn);
     if (st != BLOCK_OK)
         snprintf(err, errlen, "block fit for runs.csv line %ld (cluster %s, grid %gx%g, "
                  "per-process mesh %gx%g): %s%s", g->key.line, g->key.cluster, g->key.npa,
@@ -168,6 +183,11 @@ static bool report_group(report *out, block_group *g, bool several, char *eq, si
         ok = rjreport_law(out, pa, &m->a.law) && direction_warnings(out, g->prefix, "Ta", &m->a);
     if (ok && m->b.needed)
         ok = rjreport_law(out, pb, &m->b.law) && direction_warnings(out, g->prefix, "Tb", &m->b);
+    ok = ok && node_contention_report(out, g->prefix, &g->contention);
+    if (ok && m->contention_unmeasured)
+        ok = rjreport_warn(out, "%s%zu strip time(s) the contention law would slow were left "
+                                "uncorrected: no sequential run of their per-process mesh gives "
+                                "Tcomp", g->prefix, m->contention_unmeasured);
     return ok && rjreport_configs(out, g->prefix, &m->configs, m->max_spread_pct, m->mb_per_point);
 }
 
@@ -216,7 +236,7 @@ static bool predict_target(const block_settings *s, size_t k, const block_group 
 {
     block_target bt = target_of(t);
     block_prediction p;
-    if (!block_predict(&g->model, &bt, &p)) {
+    if (!block_predict_contended(&g->model, &bt, t->ppn, &p)) {
         snprintf(err, errlen, "runs.csv line %ld: no T(2,2) for the per-process mesh %gx%g",
                  t->line, t->pa, t->pb);
         return false;
@@ -226,13 +246,19 @@ static bool predict_target(const block_settings *s, size_t k, const block_group 
                  t->line, 2 * t->pa, 2 * t->pb);
         return false;
     }
-    char ref[200], note[900];
+    char ref[200], note[1200], crowd[400] = "";
     rjreport_reference(ref, sizeof ref, p.t22_match, t->pa, t->pb, p.t22_reps, p.t22_spread_pct);
+    if (g->model.contention.on) {
+        int n = snprintf(crowd, sizeof crowd, " + contention %.4g s (", p.contention_s);
+        n += contention_text(crowd + n, sizeof crowd - (size_t)n, &g->model.contention, t->ppn);
+        if ((size_t)n < sizeof crowd)
+            snprintf(crowd + n, sizeof crowd - (size_t)n, ")");
+    }
     snprintf(note, sizeof note,
              "point estimate only (the block model gives no interval): T(2,2) %.4g s [%s] + "
-             "max(Ta(%g) %.4g s [%s], Tb(%g) %.4g s [%s]): %s (work %.4g MB per process)",
+             "max(Ta(%g) %.4g s [%s], Tb(%g) %.4g s [%s])%s: %s (work %.4g MB per process)",
              p.t22_s, ref, t->npa, p.ta_s, term_text(p.ta_source), t->npb, p.tb_s,
-             term_text(p.tb_source), dominant_text(p.dominant), p.work_mb);
+             term_text(p.tb_source), crowd, dominant_text(p.dominant), p.work_mb);
     bool ok = rjreport_predict(out, k, p.time_s, p.extrapolation, note);
     if (ok && p.t22_match != MESH_EXACT)
         ok = rjreport_warn(out, "runs.csv line %ld: T(2,2) %s; the paper requires a (2,2) run on "
@@ -240,6 +266,10 @@ static bool predict_target(const block_settings *s, size_t k, const block_group 
                            2 * t->pa, 2 * t->pb);
     ok = ok && term_warnings(out, t, "Ta", t->npa, p.ta_s, p.ta_source) &&
          term_warnings(out, t, "Tb", t->npb, p.tb_s, p.tb_source);
+    if (ok && p.contention_unmeasured)
+        ok = rjreport_warn(out, "runs.csv line %ld: %g processes per node would slow Tcomp, but "
+                                "no sequential run of the per-process mesh %gx%g gives it: no "
+                                "contention added", t->line, t->ppn, t->pa, t->pb);
     if (ok && p.sequential_target)
         ok = rjreport_warn(out, "runs.csv line %ld: a 1x1 target is sequential; the block model "
                                 "describes parallel runs, the estimate is T(2,2)", t->line);
@@ -268,6 +298,7 @@ bool model_block_run(const experiment_input *in, report *out, char *err, size_t 
     }
     s.runs = runs;
     s.nruns = (size_t)nruns;
+    s.arch = in->arch;
     block_group *groups = calloc(in->ntargets, sizeof *groups);
     meshrow *rows = calloc(in->ntargets, sizeof *rows);
     size_t ngroups = 0, *group_of = calloc(in->ntargets, sizeof *group_of);
@@ -275,7 +306,7 @@ bool model_block_run(const experiment_input *in, report *out, char *err, size_t 
     if (!ok)
         snprintf(err, errlen, "out of memory");
     for (size_t k = 0; ok && k < in->ntargets; k++) {
-        ok = meshrows_read(in->camp, in->targets[k].rows[0], &rows[k], err, errlen);
+        ok = meshrows_read(in->arch, in->camp, in->targets[k].rows[0], &rows[k], err, errlen);
         block_group *g = ok ? group_for(groups, &ngroups, &rows[k], err, errlen) : NULL;
         ok = g != NULL;
         if (ok)

@@ -15,6 +15,12 @@
  *                  what to do when no sequential run has the target's exact
  *                  per-process mesh: interpolate Tcomp in work and warn
  *                  (default), or fail, as the paper would
+ *   contention=roofline|none
+ *                  node contention of Tcomp (models/contention.h): the
+ *                  roofline law from the cluster's mbw_core_gbs and
+ *                  mbw_read_gbs, or none (the paper's model). Absent: the
+ *                  roofline where the cluster gives both columns, none
+ *                  elsewhere; the fit prints one line saying which
  */
 #include "gen/fit/model_adapters.h"
 
@@ -27,29 +33,37 @@
 #include "gen/fit/rjreport.h"
 #include "gen/fit/stripfits.h"
 
-static bool read_settings(const char *text, stripfit_settings *s, bool *exact, char *err,
-                          size_t errlen)
+static bool read_settings(const char *text, const archive *arch, stripfit_settings *s,
+                          bool *exact, char *err, size_t errlen)
 {
     rjopts o;
     if (!rjopts_parse(text, rjopts_keys("strip"), &o, err, errlen))
         return false;
     bool ok = stripfits_settings(rjopts_get(&o, "np0"), rjopts_get(&o, "work_tol"), s, err,
                                  errlen) &&
-              rjopts_exact(&o, "tcomp", exact, err, errlen);
+              rjopts_exact(&o, "tcomp", exact, err, errlen) &&
+              rjopts_contention(&o, &s->contention, err, errlen);
+    s->arch = arch;
     rjopts_free(&o);
     return ok;
 }
 
-/* The note of a prediction: how it was made. */
-static void note_of(const strip_prediction *p, const meshrow *t, char *buf, size_t len)
+/* The note of a prediction: how it was made, and what the contention law
+ * did to Tcomp when it is on. */
+static void note_of(const strip_prediction *p, const meshrow *t, const contention_law *law,
+                    char *buf, size_t len)
 {
-    char ref[200];
+    char ref[200], crowd[300] = "";
     rjreport_reference(ref, sizeof ref, p->tcomp_match, t->pa, t->pb, p->tcomp_reps,
                        p->tcomp_spread_pct);
+    if (law->on) {
+        int n = snprintf(crowd, sizeof crowd, "; ");
+        contention_text(crowd + n, sizeof crowd - (size_t)n, law, t->ppn);
+    }
     snprintf(buf, len,
              "point estimate only (the strip model gives no interval): Tcomp %.4g s [%s] + "
-             "alpha(%g) %.4g s + gamma*work %.4g s (work %.4g MB per process)",
-             p->tcomp_s, ref, t->np, p->alpha_s, p->tcomm_s - p->alpha_s, p->work_mb);
+             "alpha(%g) %.4g s + gamma*work %.4g s (work %.4g MB per process)%s",
+             p->tcomp_s, ref, t->np, p->alpha_s, p->tcomm_s - p->alpha_s, p->work_mb, crowd);
 }
 
 static bool predict_target(size_t k, const stripfit *g, const meshrow *t, bool exact,
@@ -57,7 +71,7 @@ static bool predict_target(size_t k, const stripfit *g, const meshrow *t, bool e
 {
     strip_target st = {t->np, t->pa, t->pb, t->work_mb};
     strip_prediction p;
-    if (!strip_predict(&g->model, &st, &p)) {
+    if (!strip_predict_contended(&g->model, &st, t->ppn, &p)) {
         snprintf(err, errlen, "runs.csv line %ld: no Tcomp for the per-process mesh %gx%g "
                  "(no sequential run, and no work_mb to interpolate with)", t->line, t->pa, t->pb);
         return false;
@@ -67,8 +81,8 @@ static bool predict_target(size_t k, const stripfit *g, const meshrow *t, bool e
                  "%gx%g (tcomp=exact)", t->line, t->pa, t->pb);
         return false;
     }
-    char note[700];
-    note_of(&p, t, note, sizeof note);
+    char note[1000];
+    note_of(&p, t, &g->model.contention, note, sizeof note);
     bool ok = rjreport_predict(out, k, p.time_s, p.extrapolation, note);
     if (ok && p.tcomp_match != MESH_EXACT)
         ok = rjreport_warn(out, "runs.csv line %ld: Tcomp %s for the per-process mesh %gx%g; the "
@@ -90,7 +104,7 @@ static bool fit_all(const experiment_input *in, const labelled_run *runs, size_t
 {
     for (size_t k = 0; k < in->ntargets; k++) {
         meshrow *t = &rows[k];
-        if (!meshrows_read(in->camp, in->targets[k].rows[0], t, err, errlen))
+        if (!meshrows_read(in->arch, in->camp, in->targets[k].rows[0], t, err, errlen))
             return false;
         fit_of[k] = stripfits_get(fits, t->cluster, t->code,
                                   strip_message_length(t->npa, t->npb, t->pa, t->pb));
@@ -116,7 +130,7 @@ bool model_strip_run(const experiment_input *in, report *out, char *err, size_t 
     stripfit_settings s;
     bool exact;
     labelled_run *runs = NULL;
-    if (!read_settings(in->exp->options, &s, &exact, err, errlen))
+    if (!read_settings(in->exp->options, in->arch, &s, &exact, err, errlen))
         return false;
     long nruns = meshrows_training(in, &runs, err, errlen);
     size_t cap = in->ntargets ? in->ntargets : 1;

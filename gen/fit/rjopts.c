@@ -12,8 +12,8 @@
 
 const char *const *rjopts_keys(const char *model)
 {
-    static const char *const strip[] = {"np0", "work_tol", "tcomp", NULL};
-    static const char *const block[] = {"nps", "work_tol", "t22", NULL};
+    static const char *const strip[] = {"np0", "work_tol", "tcomp", "contention", NULL};
+    static const char *const block[] = {"nps", "work_tol", "t22", "contention", NULL};
     static const char *const multicluster[] = {"cluster_b", "np0", "work_tol", "tcomp", "quantum",
                                                "backtests_from", "link", NULL};
     if (!model)
@@ -165,6 +165,20 @@ bool rjopts_either(const rjopts *o, const char *key, const char *no, const char 
 bool rjopts_exact(const rjopts *o, const char *key, bool *exact, char *err, size_t errlen)
 {
     return rjopts_either(o, key, "interpolate", "exact", false, exact, err, errlen);
+}
+
+bool rjopts_contention(const rjopts *o, rjopts_contention_mode *mode, char *err, size_t errlen)
+{
+    const char *v = rjopts_get(o, "contention");
+    *mode = RJOPTS_CONTENTION_AUTO;
+    if (!v)
+        return true;
+    if (strcmp(v, "roofline") == 0 || strcmp(v, "none") == 0) {
+        *mode = v[0] == 'r' ? RJOPTS_CONTENTION_ROOFLINE : RJOPTS_CONTENTION_NONE;
+        return true;
+    }
+    snprintf(err, errlen, "option contention=%s: expected roofline or none", v);
+    return false;
 }
 
 bool rjopts_number_list(const char *text, double *out, size_t max, size_t *n, char *err,

@@ -53,6 +53,19 @@ bool rjopts_either(const rjopts *o, const char *key, const char *no, const char 
  * *exact says which; false with err on another value. */
 bool rjopts_exact(const rjopts *o, const char *key, bool *exact, char *err, size_t errlen);
 
+/* How the strip and block models treat node contention (option
+ * `contention`, models/contention.h). NONE is the papers' model. AUTO,
+ * what an absent option means, is the roofline law where the cluster's
+ * clusters.csv row gives both bandwidths (mbw_core_gbs, mbw_read_gbs)
+ * and none elsewhere; ROOFLINE asks for it and warns where it cannot be
+ * had. The rule was fixed before any campaign was measured with it. */
+typedef enum { RJOPTS_CONTENTION_NONE = 0, RJOPTS_CONTENTION_AUTO, RJOPTS_CONTENTION_ROOFLINE }
+    rjopts_contention_mode;
+
+/* The `contention` option: roofline or none (absent: AUTO); false with err
+ * on another value. */
+bool rjopts_contention(const rjopts *o, rjopts_contention_mode *mode, char *err, size_t errlen);
+
 /* Parse "4,8,16" into at most max positive numbers; false with err on
  * anything else (empty items, text, non-positive values). */
 bool rjopts_number_list(const char *text, double *out, size_t max, size_t *n, char *err,

@@ -51,22 +51,31 @@ bool stripfits_settings(const char *np0, const char *work_tol, stripfit_settings
 static void fit(const stripfits *f, stripfit *g)
 {
     mesh_run *runs = malloc(sizeof *runs * (f->nruns ? f->nruns : 1));
-    if (!runs) {
+    double *ppn = malloc(sizeof *ppn * (f->nruns ? f->nruns : 1));
+    if (!runs || !ppn) {
+        free(runs);
+        free(ppn);
         snprintf(g->error, sizeof g->error, "out of memory");
         return;
     }
-    size_t n = meshrows_select(f->runs, f->nruns, g->cluster, g->code, runs);
+    size_t n = meshrows_select(f->runs, f->nruns, g->cluster, g->code, runs, ppn);
     if (n == 0) {
         free(runs);
+        free(ppn);
         snprintf(g->error, sizeof g->error, "no training run of cluster %s%s%s", g->cluster,
                  g->code ? ", code " : "", g->code ? g->code : "");
         return;
     }
     const stripfit_settings *s = &f->settings;
+    if (s->arch)
+        g->contention = node_contention_of(s->arch, g->cluster, s->contention);
+    else
+        g->contention.law = contention_none();
     strip_options opt = {s->work_tol, s->nnp0 ? s->np0 : NULL, s->nnp0, g->msg_len};
     overhead_status ls;
-    strip_status st = strip_fit(runs, n, &opt, &g->model, &ls);
+    strip_status st = strip_fit_contended(runs, ppn, n, &opt, &g->contention.law, &g->model, &ls);
     free(runs);
+    free(ppn);
     g->ok = st == STRIP_OK;
     if (!g->ok)
         snprintf(g->error, sizeof g->error, "strip fit for cluster %s%s%s: %s", g->cluster,
@@ -125,6 +134,17 @@ static bool fit_warnings(report *r, const stripfit *g)
     return ok;
 }
 
+/* What the law did to the parallel training runs' Tcomp, when it is on:
+ * the most crowded of them, in words. */
+static bool training_contention(report *r, const stripfit *g)
+{
+    if (!g->model.contention.on)
+        return true;
+    char text[300];
+    contention_text(text, sizeof text, &g->model.contention, g->model.train_ppn_max);
+    return rjreport_diagnose(r, "%sthe most crowded parallel training runs: %s", g->prefix, text);
+}
+
 bool stripfits_report(stripfits *f, report *r, char *eq, size_t eqlen)
 {
     size_t nok = 0, used = strlen(eq);
@@ -147,7 +167,9 @@ bool stripfits_report(stripfits *f, report *r, char *eq, size_t eqlen)
         ok = rjreport_law(r, g->prefix, law) &&
              rjreport_configs(r, g->prefix, &g->model.configs, g->model.max_spread_pct,
                               g->model.mb_per_point) &&
-             fit_warnings(r, g);
+             fit_warnings(r, g) &&
+             (!f->settings.arch || node_contention_report(r, g->prefix, &g->contention)) &&
+             training_contention(r, g);
     }
     return ok;
 }

@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include "gen/fit/meshrows.h"
+#include "gen/fit/node_contention.h"
 #include "models/report.h"
 #include "models/strip.h"
 
@@ -20,6 +21,11 @@ typedef struct {
     double np0[32];
     size_t nnp0;          /* 0 = every np >= 2 among the runs */
     double work_tol;
+    /* Node contention (gen/fit/node_contention.h): the law of each fit's
+     * cluster in arch under this mode. arch NULL (the multi-cluster model
+     * and advice, which stay the paper's): no law, and no line about it. */
+    rjopts_contention_mode contention;
+    const archive *arch;
 } stripfit_settings;
 
 typedef struct {
@@ -28,6 +34,7 @@ typedef struct {
     double msg_len;       /* NAN = every message length */
     bool ok;
     strip_model model;    /* when ok */
+    node_contention contention; /* the law the fit used, and its line */
     char error[400];      /* when not ok: "strip fit for cluster X, code Y: reason" */
     char prefix[200];     /* report prefix, set by stripfits_report */
 } stripfit;
@@ -51,11 +58,13 @@ const stripfit *stripfits_get(stripfits *f, const char *cluster, const char *cod
                               double msg_len);
 
 /* Parse np0 and work_tol from experiment options already split by rjopts
- * (text values, NULL when absent); false with err on a bad value. */
+ * (text values, NULL when absent); false with err on a bad value. The
+ * contention fields are left off (NONE, no archive). */
 bool stripfits_settings(const char *np0, const char *work_tol, stripfit_settings *s, char *err,
                         size_t errlen);
 
-/* Coefficients, stats, equation part and warnings of every successful fit,
+/* Coefficients, stats, equation part, the contention line and warnings of
+ * every successful fit,
  * each prefixed "cluster/code/nb=N: " when there are several. eq gets the
  * fitted equations joined by "; ". False only when out of memory. */
 bool stripfits_report(stripfits *f, report *r, char *eq, size_t eqlen);

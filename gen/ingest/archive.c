@@ -36,6 +36,7 @@ static const column_spec cluster_columns[] = {
     {"currency", RULE_TEXT, false, false, "unit of the charge"},
     {"mbw_read_gbs", RULE_POSITIVE, false, false, "memory read bandwidth per node, GB/s"},
     {"mbw_write_gbs", RULE_POSITIVE, false, false, "memory write bandwidth per node, GB/s"},
+    {"mbw_core_gbs", RULE_POSITIVE, false, false, "memory bandwidth of one core alone, GB/s"},
     {"net_bw_gbs", RULE_POSITIVE, false, false, "network bandwidth per node, GB/s"},
     {"platform_contribution", RULE_POSITIVE, false, false, "relative platform speed"},
     /* A simulated cluster (SimGrid SMPI; mgbench/smpi_platform reads these). */
@@ -170,6 +171,7 @@ static bool load_clusters(archive *a, diag_list *d)
         c->rate_per_core_hour = table_number_named(t, r, "rate_per_core_hour");
         c->mbw_read_gbs = table_number_named(t, r, "mbw_read_gbs");
         c->mbw_write_gbs = table_number_named(t, r, "mbw_write_gbs");
+        c->mbw_core_gbs = table_number_named(t, r, "mbw_core_gbs");
         c->net_bw_gbs = table_number_named(t, r, "net_bw_gbs");
         c->platform_contribution = table_number_named(t, r, "platform_contribution");
         c->link_bw_gbs = number_or(t, r, "link_bw_gbs", "sim_uplink_bw_gbs");

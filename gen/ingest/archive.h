@@ -35,6 +35,7 @@ typedef struct {
     char *currency;            /* may be NULL: "units" is shown then */
     double mbw_read_gbs;       /* memory read bandwidth of a node, GB/s */
     double mbw_write_gbs;
+    double mbw_core_gbs;       /* memory bandwidth of one core streaming alone, GB/s */
     double net_bw_gbs;
     double platform_contribution;
     double link_bw_gbs;        /* the cluster's link to other clusters: link_bw_gbs, */
