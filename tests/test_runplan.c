@@ -108,7 +108,7 @@ static void test_strip_plan_fit(void)
     mesh_run rows[64];
     size_t n = rows_of(&p, 0, rows);
     CU_ASSERT_EQUAL(n, 12);
-    strip_options so = {0.01, NULL, 0, 65536};
+    strip_options so = {.work_tol = 0.01, .msg_len = 65536};
     strip_model m;
     CU_ASSERT_EQUAL_FATAL(strip_fit(rows, n, &so, &m, NULL), STRIP_OK);
     all_used(&m.configs, p.nruns);
@@ -194,7 +194,7 @@ static void test_multicluster_plan_fit(void)
     for (int side = 0; side < 2; side++) {
         mesh_run r[32];
         size_t n = rows_of(&p, side, r);
-        strip_options so = {0.01, NULL, 0, 65536};
+        strip_options so = {.work_tol = 0.01, .msg_len = 65536};
         strip_model m;
         CU_ASSERT_EQUAL_FATAL(strip_fit(r, n, &so, &m, NULL), STRIP_OK);
         all_used(&m.configs, count_side(&p, side));

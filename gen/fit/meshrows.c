@@ -3,6 +3,8 @@
  */
 #include "gen/fit/meshrows.h"
 
+#include "gen/ingest/run_layout.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -67,7 +69,7 @@ long meshrows_label(const campaign *c, const size_t *rows, size_t n, char *const
             return -1;
         }
         out[count++] = (labelled_run){r.cluster, r.code, {r.npa, r.npb, r.pa, r.pb, r.work_mb, t},
-                                      r.line};
+                                      r.line, rows[i], {r.np, NAN, NAN}};
     }
     return count;
 }
@@ -79,8 +81,17 @@ long meshrows_training(const experiment_input *in, labelled_run **out, char *err
         snprintf(err, errlen, "out of memory");
         return -1;
     }
-    return meshrows_label(in->camp, in->train_rows, in->ntrain, in->responses,
-                          in->nresponses, *out, err, errlen);
+    long n = meshrows_label(in->camp, in->train_rows, in->ntrain, in->responses,
+                            in->nresponses, *out, err, errlen);
+    for (long i = 0; i < n; i++)
+        (*out)[i].place = meshrows_place(in->arch, in->camp, (*out)[i].row);
+    return n;
+}
+
+overhead_place meshrows_place(const archive *a, const campaign *c, size_t row)
+{
+    return (overhead_place){table_number_named(&c->runs, row, campaign_procs(c)),
+                            run_nodes(a, c, row), run_topology_level(a, c, row)};
 }
 
 size_t meshrows_select(const labelled_run *runs, size_t n, const char *cluster, const char *code,

@@ -18,6 +18,7 @@
 #include <stddef.h>
 #include "gen/ingest/experiment.h"
 #include "models/meshrun.h"
+#include "models/overhead.h"
 
 /* One row, as the mesh models see it. */
 typedef struct {
@@ -41,7 +42,13 @@ typedef struct {
     const char *code;
     mesh_run run;
     long line;
+    size_t row;           /* its row of the campaign's runs table */
+    overhead_place place; /* np, nodes, level (meshrows_place); NAN unless placed */
 } labelled_run;
+
+/* Where row of c sits on its cluster: its np, nodes and network level
+ * (gen/ingest/run_layout.h); NAN parts when they cannot be told. */
+overhead_place meshrows_place(const archive *a, const campaign *c, size_t row);
 
 /* Same cluster, and the same code (missing equals missing). */
 bool meshrows_same_group(const char *cluster_a, const char *code_a, const char *cluster_b,
@@ -54,7 +61,8 @@ bool meshrows_same_group(const char *cluster_a, const char *code_a, const char *
 long meshrows_label(const campaign *c, const size_t *rows, size_t n, char *const *responses,
                     size_t nresponses, labelled_run *out, char *err, size_t errlen);
 
-/* The training runs of an experiment (in->train_rows), labelled. The
+/* The training runs of an experiment (in->train_rows), labelled and
+ * placed. The
  * caller frees *out; -1 with err on a bad row or out of memory. */
 long meshrows_training(const experiment_input *in, labelled_run **out, char *err, size_t errlen);
 

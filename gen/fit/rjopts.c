@@ -12,7 +12,7 @@
 
 const char *const *rjopts_keys(const char *model)
 {
-    static const char *const strip[] = {"np0", "work_tol", "tcomp", NULL};
+    static const char *const strip[] = {"np0", "work_tol", "tcomp", "overhead", NULL};
     static const char *const block[] = {"nps", "work_tol", "t22", NULL};
     static const char *const multicluster[] = {"cluster_b", "np0", "work_tol", "tcomp", "quantum",
                                                "backtests_from", NULL};

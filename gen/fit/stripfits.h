@@ -20,6 +20,7 @@ typedef struct {
     double np0[32];
     size_t nnp0;          /* 0 = every np >= 2 among the runs */
     double work_tol;
+    overhead_law_kind law;  /* option overhead=; 0 = log2, the paper's */
 } stripfit_settings;
 
 typedef struct {
@@ -38,12 +39,19 @@ typedef struct {
     size_t nruns;
     stripfit **fits;      /* stable pointers */
     size_t nfits;
+    labelled_run *targets;  /* places of the targets (stripfits_add_target), owned */
+    size_t ntargets;
 } stripfits;
 
 void stripfits_init(stripfits *f, const stripfit_settings *s, const labelled_run *runs,
                     size_t nruns);
 
 void stripfits_free(stripfits *f);
+
+/* Tell the fits where a target sits (its place; run no time), so that a
+ * step law knows the target's nodes and level: call before the target's
+ * stripfits_get. False only when out of memory. */
+bool stripfits_add_target(stripfits *f, const labelled_run *target);
 
 /* The fit for cluster, code and message length (NAN = any), made now if
  * new. NULL only when out of memory; check ->ok. */
@@ -54,6 +62,9 @@ const stripfit *stripfits_get(stripfits *f, const char *cluster, const char *cod
  * (text values, NULL when absent); false with err on a bad value. */
 bool stripfits_settings(const char *np0, const char *work_tol, stripfit_settings *s, char *err,
                         size_t errlen);
+
+/* Parse option overhead= (log2|node|topology|auto; NULL = log2) into s. */
+bool stripfits_law(const char *text, stripfit_settings *s, char *err, size_t errlen);
 
 /* Coefficients, stats, equation part and warnings of every successful fit,
  * each prefixed "cluster/code/nb=N: " when there are several. eq gets the
