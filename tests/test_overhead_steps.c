@@ -230,7 +230,10 @@ static void test_topology_law(void)
  * auto recover them; the paper's law misses. */
 static char dir[256];
 
-static void write_node_step_archive(void)
+/* Campaign c of cluster syn (clusters: its clusters.csv) with runs at np
+ * 1..64, ppn processes per node at most, overhead 0.2 + 0.1 log2 np + 0.5
+ * [np > 4] + 0.01 work. */
+static void write_step_archive(const char *clusters, double ppn, const char *experiments)
 {
     char runs[4096];
     size_t used = (size_t)snprintf(runs, sizeof runs, "cluster,code,np,na,nb,ppn,work_mb,time_s\n");
@@ -240,14 +243,18 @@ static void write_node_step_archive(void)
             double np = nps[i], w = pa * 1000 * 1e-4;
             double t = 0.1 * w + (np > 1 ? 0.2 + 0.1 * log2(np) + 0.5 * (np > 4) + 0.01 * w : 0);
             used += (size_t)snprintf(runs + used, sizeof runs - used, "syn,mg,%g,%g,1000,%g,%g,%.12g\n",
-                                     np, np * pa, fmin(np, 4), w, t);
+                                     np, np * pa, fmin(np, ppn), w, t);
         }
     CU_ASSERT_TRUE_FATAL(testutil_temp_dir(dir, sizeof dir));
-    CU_ASSERT_TRUE_FATAL(testutil_write_archive(
-        dir, "cluster,nodes,cores_per_node\nsyn,16,4\n", "c",
-        "name,model,train,target,options\nlog2,strip,np <= 16,np >= 32,\n"
-        "node,strip,np <= 16,np >= 32,overhead=node\nauto,strip,np <= 16,np >= 32,overhead=auto\n",
-        runs));
+    CU_ASSERT_TRUE_FATAL(testutil_write_archive(dir, clusters, "c", experiments, runs));
+}
+
+static void write_node_step_archive(void)
+{
+    write_step_archive("cluster,nodes,cores_per_node\nsyn,16,4\n", 4,
+                       "name,model,train,target,options\nlog2,strip,np <= 16,np >= 32,\n"
+                       "node,strip,np <= 16,np >= 32,overhead=node\n"
+                       "auto,strip,np <= 16,np >= 32,overhead=auto\n");
 }
 
 /* The estimate of np, work (column 8 of predict's CSV) read by awk. */
@@ -280,6 +287,30 @@ static void test_planted_node_step(void)
     testutil_remove_dir(dir);
 }
 
+/* The calibration's range (issue 23, item 3): on a 4,4,4 torus with 2
+ * processes per node, training np <= 8 spans at most 4 nodes, network
+ * level 1; a target of np 16 (8 nodes) fills the second torus dimension,
+ * np 64 (32 nodes) the third. Each is reported beyond range in words. */
+static void test_calibration_level(void)
+{
+    write_step_archive("cluster,nodes,cores_per_node,sim_topology,sim_topo_parameters\n"
+                       "syn,64,2,TORUS,\"4,4,4\"\n", 2,
+                       "name,model,train,target,options\n"
+                       "topo,strip,np <= 8,np >= 16,overhead=topology\n");
+    char *out = NULL;
+    CU_ASSERT_EQUAL(testutil_perfcast_run(&out, "predict --archive %s --format csv c topo", dir), 0);
+    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "network level 2 (the second torus dimension) > max "
+                                              "trained 1"));
+    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "network level 3 (the third torus dimension) > max "
+                                              "trained 1"));
+    free(out);
+    char *json = NULL;
+    CU_ASSERT_EQUAL(testutil_perfcast_run(&json, "fit --archive %s --format json c topo", dir), 0);
+    CU_ASSERT_PTR_NOT_NULL(json && strstr(json, "overhead=topology: the overhead changes by"));
+    free(json);
+    testutil_remove_dir(dir);
+}
+
 int main(void)
 {
     static const testutil_test tests[] = {
@@ -289,6 +320,7 @@ int main(void)
         {"auto by leave-one-level-out", test_auto_choice},
         {"topology law by hand", test_topology_law},
         {"planted node step, end to end", test_planted_node_step},
+        {"calibration: a network level beyond training", test_calibration_level},
         {NULL, NULL},
     };
     static const testutil_suite suites[] = {{"overhead steps", tests}, {NULL, NULL}};
