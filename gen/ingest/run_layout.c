@@ -62,7 +62,11 @@ double run_nodes(const archive *a, const campaign *c, size_t row)
 
 bool run_topology(const archive *a, const campaign *c, size_t row, topology *out)
 {
-    const cluster_info *ci = cluster_of(a, c, row);
+    return cluster_topology(a, cluster_of(a, c, row), out);
+}
+
+bool cluster_topology(const archive *a, const cluster_info *ci, topology *out)
+{
     const table *t = a ? &a->cluster_table : NULL;
     char err[200];
     for (size_t r = 0; ci && r < t->nrows; r++)

@@ -39,6 +39,10 @@ bool run_oversubscribed(const archive *a, const campaign *c, size_t row, double 
 /* Nodes the run spans; NAN when its processes per node are unknown. */
 double run_nodes(const archive *a, const campaign *c, size_t row);
 
+/* The network of cluster ci (NULL: flat); false (and *out flat) when it
+ * describes none or its description does not parse. */
+bool cluster_topology(const archive *a, const cluster_info *ci, topology *out);
+
 /* The network of the run's cluster; false (and *out flat) when the
  * cluster is unknown, describes none, or its description does not parse
  * (mgbench/smpi_platform refuses such a cluster before any run). */
