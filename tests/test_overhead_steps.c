@@ -71,6 +71,15 @@ static size_t points(const double *nps, const double *alpha, size_t n, overhead_
     return 2 * n;
 }
 
+/* Fit kind to the points of alpha at nps (n of them); true when it fits. */
+static bool fit_law(const double *nps, const double *alpha, size_t n, overhead_law_kind kind,
+                    const overhead_place *places, size_t nplaces, overhead_law *law)
+{
+    overhead_point pts[16];
+    size_t npts = points(nps, alpha, n, pts);
+    return overhead_fit_steps(pts, npts, 1, kind, places, nplaces, law) == OVERHEAD_OK;
+}
+
 /* Node step planted: 4 processes per node, alpha = 1 + 0.5 L + 2 [np > 4]:
  * np 2, 4, 8, 16 -> 1.5, 2, 4.5, 5. The node law recovers c = 1, d = 0.5,
  * s = 2 exactly and predicts alpha(64) = 1 + 3 + 2 = 6. */
@@ -80,11 +89,8 @@ static const overhead_place PLACES[] = {{2, 1, 0}, {16, 4, 1}, {4, 1, 0}, {8, 2,
 
 static void test_node_law(void)
 {
-    overhead_point pts[8];
     overhead_law law;
-    size_t n = points(NPS, ALPHA, 4, pts);
-    CU_ASSERT_EQUAL_FATAL(overhead_fit_steps(pts, n, 1, OVERHEAD_LAW_NODE, PLACES, 5, &law),
-                          OVERHEAD_OK);
+    CU_ASSERT_TRUE_FATAL(fit_law(NPS, ALPHA, 4, OVERHEAD_LAW_NODE, PLACES, 5, &law));
     CU_ASSERT_EQUAL(law.kind, OVERHEAD_LAW_NODE);
     CU_ASSERT_EQUAL(law.step_state, OVERHEAD_STEP_FITTED);
     CU_ASSERT_DOUBLE_EQUAL(law.coef[0], 1, 1e-9);
@@ -102,8 +108,7 @@ static void test_node_law(void)
     overhead_law_free(&law);
     /* The paper's law on the same points: a line through the four alphas,
      * slope 1.3 and intercept 3.25 - 1.3*2.5 = 0 (by hand), no step. */
-    CU_ASSERT_EQUAL_FATAL(overhead_fit_steps(pts, n, 1, OVERHEAD_LAW_LOG2, PLACES, 5, &law),
-                          OVERHEAD_OK);
+    CU_ASSERT_TRUE_FATAL(fit_law(NPS, ALPHA, 4, OVERHEAD_LAW_LOG2, PLACES, 5, &law));
     CU_ASSERT_DOUBLE_EQUAL(law.coef[1], 1.3, 1e-9);
     CU_ASSERT_DOUBLE_EQUAL(law.coef[0], 0, 1e-9);
     CU_ASSERT_DOUBLE_EQUAL(law.step, 0, 0);
@@ -115,11 +120,8 @@ static void test_node_law(void)
  * all past the step: nothing is beyond. */
 static void test_step_not_crossed(void)
 {
-    overhead_point pts[8];
     overhead_law law;
-    size_t n = points(NPS, ALPHA, 2, pts);
-    CU_ASSERT_EQUAL_FATAL(overhead_fit_steps(pts, n, 1, OVERHEAD_LAW_NODE, PLACES, 5, &law),
-                          OVERHEAD_OK);
+    CU_ASSERT_TRUE_FATAL(fit_law(NPS, ALPHA, 2, OVERHEAD_LAW_NODE, PLACES, 5, &law));
     CU_ASSERT_EQUAL(law.kind, OVERHEAD_LAW_LOG2);
     CU_ASSERT_EQUAL(law.step_state, OVERHEAD_STEP_NOT_CROSSED);
     CU_ASSERT_TRUE(overhead_step_beyond(&law, 16));
@@ -129,14 +131,12 @@ static void test_step_not_crossed(void)
     overhead_law_words(&law, words, sizeof words);
     CU_ASSERT_PTR_NOT_NULL(strstr(words, "node law asked, but no training line crosses a step"));
     overhead_law_free(&law);
-    n = points(NPS + 2, ALPHA + 2, 2, pts);
-    CU_ASSERT_EQUAL_FATAL(overhead_fit_steps(pts, n, 1, OVERHEAD_LAW_NODE, PLACES, 5, &law),
-                          OVERHEAD_OK);
+    CU_ASSERT_TRUE_FATAL(fit_law(NPS + 2, ALPHA + 2, 2, OVERHEAD_LAW_NODE, PLACES, 5, &law));
     CU_ASSERT_EQUAL(law.step_state, OVERHEAD_STEP_NOT_CROSSED);
     CU_ASSERT_FALSE(overhead_step_beyond(&law, 64));
     overhead_law_free(&law);
     /* The paper's law knows no step: never beyond by it. */
-    CU_ASSERT_EQUAL_FATAL(overhead_fit(pts, n, 1, &law), OVERHEAD_OK);
+    CU_ASSERT_TRUE_FATAL(fit_law(NPS + 2, ALPHA + 2, 2, OVERHEAD_LAW_LOG2, NULL, 0, &law));
     CU_ASSERT_FALSE(overhead_step_beyond(&law, 64));
     overhead_law_free(&law);
 }
@@ -151,11 +151,8 @@ static void test_step_not_crossed(void)
  * go to the simpler. */
 static void test_auto_choice(void)
 {
-    overhead_point pts[8];
     overhead_law law;
-    size_t n = points(NPS, ALPHA, 4, pts);
-    CU_ASSERT_EQUAL_FATAL(overhead_fit_steps(pts, n, 1, OVERHEAD_LAW_AUTO, PLACES, 5, &law),
-                          OVERHEAD_OK);
+    CU_ASSERT_TRUE_FATAL(fit_law(NPS, ALPHA, 4, OVERHEAD_LAW_AUTO, PLACES, 5, &law));
     CU_ASSERT_DOUBLE_EQUAL(law.loo_rms[0], sqrt((2 * 4.0 / 9 + 2 * 36.0 / 49) / 4), 1e-9);
     CU_ASSERT_DOUBLE_EQUAL(law.loo_rms[1], 0, 1e-9);
     CU_ASSERT_DOUBLE_EQUAL(law.loo_rms[2], 0, 1e-9);
@@ -169,16 +166,12 @@ static void test_auto_choice(void)
     /* A straight line in log2 np (alpha = L) with the same places: every
      * law predicts each fold exactly or worse; log2 stays. */
     const double line[] = {1, 2, 3, 4};
-    n = points(NPS, line, 4, pts);
-    CU_ASSERT_EQUAL_FATAL(overhead_fit_steps(pts, n, 1, OVERHEAD_LAW_AUTO, PLACES, 5, &law),
-                          OVERHEAD_OK);
+    CU_ASSERT_TRUE_FATAL(fit_law(NPS, line, 4, OVERHEAD_LAW_AUTO, PLACES, 5, &law));
     CU_ASSERT_EQUAL(law.kind, OVERHEAD_LAW_LOG2);
     CU_ASSERT_DOUBLE_EQUAL(law.loo_rms[0], 0, 1e-9);
     overhead_law_free(&law);
     /* Two lines: no fold would keep two; auto keeps log2 and says so. */
-    n = points(NPS, ALPHA, 2, pts);
-    CU_ASSERT_EQUAL_FATAL(overhead_fit_steps(pts, n, 1, OVERHEAD_LAW_AUTO, PLACES, 5, &law),
-                          OVERHEAD_OK);
+    CU_ASSERT_TRUE_FATAL(fit_law(NPS, ALPHA, 2, OVERHEAD_LAW_AUTO, PLACES, 5, &law));
     CU_ASSERT_EQUAL(law.kind, OVERHEAD_LAW_LOG2);
     CU_ASSERT_TRUE(isnan(law.loo_rms[0]));
     overhead_law_words(&law, words, sizeof words);
@@ -206,11 +199,8 @@ static void test_topology_law(void)
             alpha[i] = 0.5 + 0.25 * log2(np) + 1.5 * places[i].level;
     }
     CU_ASSERT_DOUBLE_EQUAL(alpha[3], 4.5, 1e-12);
-    overhead_point pts[10];
     overhead_law law;
-    size_t n = points(nps, alpha, 5, pts);
-    CU_ASSERT_EQUAL_FATAL(overhead_fit_steps(pts, n, 1, OVERHEAD_LAW_AUTO, places, 6, &law),
-                          OVERHEAD_OK);
+    CU_ASSERT_TRUE_FATAL(fit_law(nps, alpha, 5, OVERHEAD_LAW_AUTO, places, 6, &law));
     CU_ASSERT_EQUAL(law.kind, OVERHEAD_LAW_TOPOLOGY);
     CU_ASSERT(law.loo_rms[1] > 0.1);
     CU_ASSERT_DOUBLE_EQUAL(law.loo_rms[2], 0, 1e-9);
