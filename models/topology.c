@@ -69,6 +69,26 @@ bool topology_parse(const char *kind, const char *params, topology *out, char *e
     return ok;
 }
 
+const char *topology_kind_problem(const char *kind)
+{
+    static const char *const kinds[] = {"", "FLAT", "TORUS", "FAT_TREE"};
+    for (size_t i = 0; kind && i < sizeof kinds / sizeof kinds[0]; i++)
+        if (strcasecmp(kind, kinds[i]) == 0)
+            return NULL;
+    return "expected FLAT, TORUS or FAT_TREE";
+}
+
+const char *topology_params_problem(const char *params)
+{
+    topology t;
+    char err[200];
+    if (topology_parse("TORUS", params, &t, err, sizeof err) ||
+        topology_parse("FAT_TREE", params, &t, err, sizeof err))
+        return NULL;
+    return "expected a torus's X,Y,Z or a fat tree's LEVELS;DOWN;UP;PARALLEL (whole numbers, "
+           "one DOWN count per level)";
+}
+
 bool topology_described(const topology *t)
 {
     return t->kind != TOPOLOGY_FLAT;

@@ -48,6 +48,13 @@ typedef struct {
 bool topology_parse(const char *kind, const char *params, topology *out, char *err,
                     size_t errlen);
 
+/* Each cell alone, for the archive's check: NULL when kind names a
+ * topology (FLAT, TORUS, FAT_TREE, any case; empty is flat) / when params
+ * parse as a torus's X,Y,Z or a fat tree's LEVELS;DOWN;UP;PARALLEL; else
+ * what was expected (a static string). */
+const char *topology_kind_problem(const char *kind);
+const char *topology_params_problem(const char *params);
+
 /* Whether the topology has levels beyond a flat switch. */
 bool topology_described(const topology *t);
 

@@ -274,6 +274,35 @@ static void test_planted_node_step(void)
     CU_ASSERT_PTR_NOT_NULL(json && strstr(json, "overhead=node: the overhead changes at 8 "
                                                 "processes: the job leaves one node, +0.5 s"));
     free(json);
+    /* The campaign page says it too: its HTML read back by xmllint. */
+    char *count = NULL, site[256];
+    CU_ASSERT_TRUE_FATAL(testutil_temp_dir(site, sizeof site));
+    CU_ASSERT_EQUAL(testutil_perfcast_run(NULL, "build --archive %s --out %s/site --quiet", dir,
+                                          site), 0);
+    CU_ASSERT_EQUAL(testutil_run_commandf(&count, "xmllint --html --xpath \"count(//li[contains(., "
+                                          "'overhead=node: the overhead changes at 8 processes: "
+                                          "the job leaves one node, +0.5 s')])\" "
+                                          "%s/site/campaigns/c/index.html 2>/dev/null", site), 0);
+    CU_ASSERT_DOUBLE_EQUAL(count ? strtod(count, NULL) : 0, 1, 0);
+    free(count);
+    testutil_remove_dir(site);
+    testutil_remove_dir(dir);
+}
+
+/* A cluster whose network does not parse is refused by `perfcast check`
+ * at its cell (clusters.csv line, column), not read as a flat switch. */
+static void test_bad_topology(void)
+{
+    write_step_archive("cluster,nodes,cores_per_node,sim_topology,sim_topo_parameters\n"
+                       "syn,64,2,TORUS,\"4,x,4\"\nother,8,2,RING,2\n", 2,
+                       "name,model,train,target,options\n");
+    char *out = NULL;
+    CU_ASSERT_EQUAL(testutil_perfcast_run(&out, "check --archive %s", dir), 1);
+    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "clusters.csv:2:17: expected a torus's X,Y,Z or a "
+                                              "fat tree's LEVELS;DOWN;UP;PARALLEL"));
+    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "clusters.csv:3:11: expected FLAT, TORUS or "
+                                              "FAT_TREE in column 'sim_topology', found \"RING\""));
+    free(out);
     testutil_remove_dir(dir);
 }
 
@@ -311,6 +340,7 @@ int main(void)
         {"topology law by hand", test_topology_law},
         {"planted node step, end to end", test_planted_node_step},
         {"calibration: a network level beyond training", test_calibration_level},
+        {"a network that does not parse", test_bad_topology},
         {NULL, NULL},
     };
     static const testutil_suite suites[] = {{"overhead steps", tests}, {NULL, NULL}};
