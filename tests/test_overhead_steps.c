@@ -259,6 +259,17 @@ static double estimate(const char *experiment, double np, double work)
     return v;
 }
 
+/* `perfcast VERB --archive dir ARGS` exits want_rc and says both texts. */
+static void expect_says(const char *verb, const char *args, int want_rc, const char *first,
+                        const char *second)
+{
+    char *out = NULL;
+    CU_ASSERT_EQUAL(testutil_perfcast_run(&out, "%s --archive %s %s", verb, dir, args), want_rc);
+    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, first));
+    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, second));
+    free(out);
+}
+
 static void test_planted_node_step(void)
 {
     write_node_step_archive();
@@ -268,12 +279,9 @@ static void test_planted_node_step(void)
         CU_ASSERT_DOUBLE_EQUAL(estimate("auto", expect[i][0], expect[i][1]), expect[i][2], 1e-9);
         CU_ASSERT(fabs(estimate("log2", expect[i][0], expect[i][1]) - expect[i][2]) > 0.1);
     }
-    char *json = NULL;
-    CU_ASSERT_EQUAL(testutil_perfcast_run(&json, "fit --archive %s --format json c node", dir), 0);
-    CU_ASSERT_PTR_NOT_NULL(json && strstr(json, "0.5*[nodes > 1]"));
-    CU_ASSERT_PTR_NOT_NULL(json && strstr(json, "overhead=node: the overhead changes at 8 "
-                                                "processes: the job leaves one node, +0.5 s"));
-    free(json);
+    expect_says("fit", "--format json c node", 0, "0.5*[nodes > 1]",
+                "overhead=node: the overhead changes at 8 processes: the job leaves one node, "
+                "+0.5 s");
     /* The campaign page says it too: its HTML read back by xmllint. */
     char *count = NULL, site[256];
     CU_ASSERT_TRUE_FATAL(testutil_temp_dir(site, sizeof site));
@@ -296,13 +304,11 @@ static void test_bad_topology(void)
     write_step_archive("cluster,nodes,cores_per_node,sim_topology,sim_topo_parameters\n"
                        "syn,64,2,TORUS,\"4,x,4\"\nother,8,2,RING,2\n", 2,
                        "name,model,train,target,options\n");
-    char *out = NULL;
-    CU_ASSERT_EQUAL(testutil_perfcast_run(&out, "check --archive %s", dir), 1);
-    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "clusters.csv:2:17: expected a torus's X,Y,Z or a "
-                                              "fat tree's LEVELS;DOWN;UP;PARALLEL"));
-    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "clusters.csv:3:11: expected FLAT, TORUS or "
-                                              "FAT_TREE in column 'sim_topology', found \"RING\""));
-    free(out);
+    expect_says("check", "", 1,
+                "clusters.csv:2:17: expected a torus's X,Y,Z or a fat tree's "
+                "LEVELS;DOWN;UP;PARALLEL",
+                "clusters.csv:3:11: expected FLAT, TORUS or FAT_TREE in column 'sim_topology', "
+                "found \"RING\"");
     testutil_remove_dir(dir);
 }
 
@@ -316,17 +322,11 @@ static void test_calibration_level(void)
                        "syn,64,2,TORUS,\"4,4,4\"\n", 2,
                        "name,model,train,target,options\n"
                        "topo,strip,np <= 8,np >= 16,overhead=topology\n");
-    char *out = NULL;
-    CU_ASSERT_EQUAL(testutil_perfcast_run(&out, "predict --archive %s --format csv c topo", dir), 0);
-    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "network level 2 (the second torus dimension) > max "
-                                              "trained 1"));
-    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "network level 3 (the third torus dimension) > max "
-                                              "trained 1"));
-    free(out);
-    char *json = NULL;
-    CU_ASSERT_EQUAL(testutil_perfcast_run(&json, "fit --archive %s --format json c topo", dir), 0);
-    CU_ASSERT_PTR_NOT_NULL(json && strstr(json, "overhead=topology: the overhead changes by"));
-    free(json);
+    expect_says("predict", "--format csv c topo", 0,
+                "network level 2 (the second torus dimension) > max trained 1",
+                "network level 3 (the third torus dimension) > max trained 1");
+    expect_says("fit", "--format json c topo", 0, "overhead=topology: the overhead changes by",
+                "*level(nodes)");
     testutil_remove_dir(dir);
 }
 

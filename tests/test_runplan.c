@@ -138,7 +138,7 @@ static void test_block_plan_fit(void)
     CU_ASSERT_EQUAL(runplan_max_np(&p), 16);
     mesh_run rows[64];
     size_t n = rows_of(&p, 0, rows);
-    block_options bo = {0.01, NULL, 0};
+    block_options bo = {.work_tol = 0.01};
     block_target t = {8, 16, 8192, 8192, NAN};
     block_model m;
     CU_ASSERT_EQUAL_FATAL(block_fit(rows, n, &bo, &t, &m, NULL), BLOCK_OK);
@@ -171,7 +171,7 @@ static void test_block_plan_small_direction(void)
         CU_ASSERT_EQUAL(p.runs[i].npa, 1);
     mesh_run rows[32];
     size_t n = rows_of(&p, 0, rows);
-    block_options bo = {0.01, NULL, 0};
+    block_options bo = {.work_tol = 0.01};
     block_target t = {2, 32, 8192, 8192, NAN};
     block_model m;
     CU_ASSERT_EQUAL_FATAL(block_fit(rows, n, &bo, &t, &m, NULL), BLOCK_OK);

@@ -50,6 +50,16 @@ typedef struct {
  * (gen/ingest/run_layout.h); NAN parts when they cannot be told. */
 overhead_place meshrows_place(const archive *a, const campaign *c, size_t row);
 
+/* Where a job of np processes would sit, laid out as row is (its processes
+ * per node, its cluster's network): a block target's strip of npa. */
+overhead_place meshrows_place_np(const archive *a, const campaign *c, size_t row, double np);
+
+/* Add the known places (nodes not NAN) of the runs of cluster and code
+ * among runs[0..n) to out[0..count), one per np (the first wins). Returns
+ * the new count; out needs room for count + n. */
+size_t meshrows_places(const labelled_run *runs, size_t n, const char *cluster, const char *code,
+                       overhead_place *out, size_t count);
+
 /* Same cluster, and the same code (missing equals missing). */
 bool meshrows_same_group(const char *cluster_a, const char *code_a, const char *cluster_b,
                          const char *code_b);

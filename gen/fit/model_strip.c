@@ -35,7 +35,7 @@ static bool read_settings(const char *text, stripfit_settings *s, bool *exact, c
         return false;
     bool ok = stripfits_settings(rjopts_get(&o, "np0"), rjopts_get(&o, "work_tol"), s, err,
                                  errlen) &&
-              stripfits_law(rjopts_get(&o, "overhead"), s, err, errlen) &&
+              rjopts_overhead(&o, &s->law, err, errlen) &&
               rjopts_exact(&o, "tcomp", exact, err, errlen);
     rjopts_free(&o);
     return ok;

@@ -13,7 +13,7 @@
 const char *const *rjopts_keys(const char *model)
 {
     static const char *const strip[] = {"np0", "work_tol", "tcomp", "overhead", NULL};
-    static const char *const block[] = {"nps", "work_tol", "t22", NULL};
+    static const char *const block[] = {"nps", "work_tol", "t22", "overhead", NULL};
     static const char *const multicluster[] = {"cluster_b", "np0", "work_tol", "tcomp", "quantum",
                                                "backtests_from", NULL};
     if (!model)
@@ -159,6 +159,17 @@ bool rjopts_exact(const rjopts *o, const char *key, bool *exact, char *err, size
         return true;
     snprintf(err, errlen, "option %s=%s: expected exact or interpolate", key, v);
     return false;
+}
+
+bool rjopts_overhead(const rjopts *o, overhead_law_kind *law, char *err, size_t errlen)
+{
+    const char *text = rjopts_get(o, "overhead");
+    *law = OVERHEAD_LAW_LOG2;
+    if (text && !overhead_law_parse(text, law)) {
+        snprintf(err, errlen, "option overhead=%s: expected log2, node, topology or auto", text);
+        return false;
+    }
+    return true;
 }
 
 bool rjopts_number_list(const char *text, double *out, size_t max, size_t *n, char *err,

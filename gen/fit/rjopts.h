@@ -11,6 +11,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include "models/overhead.h"
 
 typedef struct {
     char *key;
@@ -46,6 +47,10 @@ bool rjopts_number(const rjopts *o, const char *key, double def, double *out, ch
 /* An option whose value is "exact" or "interpolate" (absent: interpolate);
  * *exact says which; false with err on another value. */
 bool rjopts_exact(const rjopts *o, const char *key, bool *exact, char *err, size_t errlen);
+
+/* Option overhead=log2|node|topology|auto (absent: log2, the papers'
+ * law; models/overhead.h); false with err on another value. */
+bool rjopts_overhead(const rjopts *o, overhead_law_kind *law, char *err, size_t errlen);
 
 /* Parse "4,8,16" into at most max positive numbers; false with err on
  * anything else (empty items, text, non-positive values). */

@@ -49,16 +49,6 @@ bool stripfits_settings(const char *np0, const char *work_tol, stripfit_settings
     return true;
 }
 
-bool stripfits_law(const char *text, stripfit_settings *s, char *err, size_t errlen)
-{
-    s->law = OVERHEAD_LAW_LOG2;
-    if (text && !overhead_law_parse(text, &s->law)) {
-        snprintf(err, errlen, "option overhead=%s: expected log2, node, topology or auto", text);
-        return false;
-    }
-    return true;
-}
-
 bool stripfits_add_target(stripfits *f, const labelled_run *target)
 {
     labelled_run *more = realloc(f->targets, sizeof *more * (f->ntargets + 1));
@@ -67,25 +57,6 @@ bool stripfits_add_target(stripfits *f, const labelled_run *target)
     f->targets = more;
     f->targets[f->ntargets++] = *target;
     return true;
-}
-
-/* Add the places of the runs of g's group among runs[0..n) into out,
- * one per np (the first known wins). Returns the new count. */
-static size_t add_places(const stripfit *g, const labelled_run *runs, size_t n,
-                         overhead_place *out, size_t count)
-{
-    for (size_t i = 0; i < n; i++) {
-        const overhead_place *p = &runs[i].place;
-        if (!meshrows_same_group(runs[i].cluster, runs[i].code, g->cluster, g->code) ||
-            isnan(p->nodes))
-            continue;
-        size_t k = 0;
-        while (k < count && out[k].np != p->np)
-            k++;
-        if (k == count)
-            out[count++] = *p;
-    }
-    return count;
 }
 
 static void fit(const stripfits *f, stripfit *g)
@@ -109,8 +80,8 @@ static void fit(const stripfits *f, stripfit *g)
         snprintf(g->error, sizeof g->error, "out of memory");
         return;
     }
-    size_t nplaces = add_places(g, f->runs, f->nruns, places, 0);
-    nplaces = add_places(g, f->targets, f->ntargets, places, nplaces);
+    size_t nplaces = meshrows_places(f->runs, f->nruns, g->cluster, g->code, places, 0);
+    nplaces = meshrows_places(f->targets, f->ntargets, g->cluster, g->code, places, nplaces);
     strip_options opt = {s->work_tol, s->nnp0 ? s->np0 : NULL, s->nnp0, g->msg_len,
                          s->law, places, nplaces};
     overhead_status ls;

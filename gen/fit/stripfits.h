@@ -63,9 +63,6 @@ const stripfit *stripfits_get(stripfits *f, const char *cluster, const char *cod
 bool stripfits_settings(const char *np0, const char *work_tol, stripfit_settings *s, char *err,
                         size_t errlen);
 
-/* Parse option overhead= (log2|node|topology|auto; NULL = log2) into s. */
-bool stripfits_law(const char *text, stripfit_settings *s, char *err, size_t errlen);
-
 /* Coefficients, stats, equation part and warnings of every successful fit,
  * each prefixed "cluster/code/nb=N: " when there are several. eq gets the
  * fitted equations joined by "; ". False only when out of memory. */

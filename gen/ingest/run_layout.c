@@ -78,10 +78,3 @@ bool cluster_topology(const archive *a, const cluster_info *ci, topology *out)
     topology_parse(NULL, NULL, out, err, sizeof err);
     return false;
 }
-
-double run_topology_level(const archive *a, const campaign *c, size_t row)
-{
-    topology t;
-    run_topology(a, c, row, &t);
-    return topology_level(&t, run_nodes(a, c, row));
-}

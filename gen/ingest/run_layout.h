@@ -48,8 +48,4 @@ bool cluster_topology(const archive *a, const cluster_info *ci, topology *out);
  * (mgbench/smpi_platform refuses such a cluster before any run). */
 bool run_topology(const archive *a, const campaign *c, size_t row, topology *out);
 
-/* The run's level on its cluster's network (flat when none is described:
- * 0 on one node, 1 beyond); NAN when its nodes are unknown. */
-double run_topology_level(const archive *a, const campaign *c, size_t row);
-
 #endif
