@@ -17,10 +17,12 @@
  *
  *   log2      alpha = c + d*L (+ e*L^2)             the papers' law
  *   node      alpha = ... + s*[the job spans more than one node]
+ *             (its messages leave shared memory for the network)
  *   topology  alpha = ... + s*level(np)   (models/topology.h: the torus
- *             dimensions or fat-tree levels the job's hosts occupy; equal
- *             steps, since per-level steps would need training runs at
- *             every level the targets reach)
+ *             dimensions or fat-tree levels the job's hosts occupy, each
+ *             adding hops to the farthest exchange; equal steps, since
+ *             per-level steps would need training runs at every level the
+ *             targets reach)
  *
  * The caller says where each np sits (overhead_place: its nodes and its
  * topology level, from the runs' processes per node); the law keeps a copy
@@ -35,9 +37,12 @@
  * scored data was looked at: each candidate law (log2, node, topology, in
  * that order of simplicity) is refitted once per line with that line left
  * out and predicts the left-out alpha(np0); its score is the root mean
- * square of those errors. A law replaces a simpler one only when its score
- * is below OVERHEAD_AUTO_MARGIN times the simpler one's (a new coefficient
- * must earn its keep on a handful of lines). With fewer than three lines no
+ * square of those errors. In that order, a law replaces the one chosen so
+ * far only when its score is below OVERHEAD_AUTO_MARGIN times that one's
+ * (a new coefficient must earn its keep on a handful of lines; a tie keeps
+ * the simpler). A fold whose lines do not cross the step fits log2, so a
+ * step law is only preferred where leaving a line out still leaves the
+ * step estimable (in practice four or more lines). With fewer than three lines no
  * fold has two lines left: auto keeps log2 and says so.
  *
  * Ownership: overhead_fit fills an overhead_law whose `lines` and `places`
