@@ -194,7 +194,7 @@ static double step_value(overhead_law_kind kind, const overhead_place *places, s
     if (kind == OVERHEAD_LAW_LOG2 || !p)
         return 0; /* no step, or below every placed np: one node, level 0 */
     if (kind == OVERHEAD_LAW_NODE)
-        return isnan(p->nodes) ? NAN : p->nodes > 1;
+        return isnan(p->nodes) ? NAN : p->nodes > 1 + 1e-9; /* np / ppn rounding is one node */
     return p->level;
 }
 

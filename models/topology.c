@@ -96,9 +96,10 @@ bool topology_described(const topology *t)
 
 double topology_level(const topology *t, double nodes)
 {
-    if (!(nodes >= 1) || !isfinite(nodes))
+    if (!(nodes > 0) || !isfinite(nodes))
         return NAN;
-    if (nodes == 1)
+    nodes = ceil(nodes - 1e-9); /* np / ppn off by rounding is still whole */
+    if (nodes <= 1)
         return 0;
     double level = 0, filled = 1;
     switch (t->kind) {

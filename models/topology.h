@@ -58,8 +58,10 @@ const char *topology_params_problem(const char *params);
 /* Whether the topology has levels beyond a flat switch. */
 bool topology_described(const topology *t);
 
-/* The level of a job spanning `nodes` nodes (see above); NAN when nodes is
- * not a number >= 1. */
+/* The level of a job spanning `nodes` nodes (see above). A fraction of a
+ * node is a whole one (10 processes at 4 per node hold 3 nodes; fewer
+ * processes than a node's share hold one). NAN when nodes is not a
+ * positive number. */
 double topology_level(const topology *t, double nodes);
 
 /* The fewest nodes a job needs to reach `level` (1 for level 0), or NAN

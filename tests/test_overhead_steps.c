@@ -54,6 +54,13 @@ static void test_levels(void)
     CU_ASSERT_DOUBLE_EQUAL(topology_level(&t, 1), 0, 0);
     CU_ASSERT_DOUBLE_EQUAL(topology_level(&t, 9), 1, 0);
     CU_ASSERT_TRUE(isnan(topology_level(&t, NAN)));
+    CU_ASSERT_TRUE(isnan(topology_level(&t, 0)));
+    /* Fractions of a node are whole nodes: 0.5 is one node, 4.5 on the
+     * 4,4,4 torus is five (the second dimension). */
+    CU_ASSERT_DOUBLE_EQUAL(topology_level(&t, 0.5), 0, 0);
+    parse_ok("TORUS", "4,4,4", &t);
+    CU_ASSERT_DOUBLE_EQUAL(topology_level(&t, 4.5), 2, 0);
+    CU_ASSERT_DOUBLE_EQUAL(topology_level(&t, 4.0000000001), 1, 0);
     char err[200];
     CU_ASSERT_FALSE(topology_parse("TORUS", "4,x,4", &t, err, sizeof err));
     CU_ASSERT_PTR_NOT_NULL(strstr(err, "expected FLAT, TORUS with X,Y,Z"));
