@@ -169,7 +169,8 @@ static block_status fit_direction(block_model *m, const block_options *opt, dire
         size_t n = direction_points(m, opt, d, msg, bd, pts, pair);
         if (n == 0) {
             s = d.along_a ? BLOCK_NO_STRIPS_A : BLOCK_NO_STRIPS_B;
-        } else if ((*ls = overhead_fit(pts, n, 2, &bd->law)) != OVERHEAD_OK) {
+        } else if ((*ls = overhead_fit_steps(pts, n, 2, opt->law, opt->places, opt->nplaces,
+                                             &bd->law)) != OVERHEAD_OK) {
             s = *ls == OVERHEAD_NOMEM ? BLOCK_NOMEM
                 : d.along_a ? BLOCK_OVERHEAD_A : BLOCK_OVERHEAD_B;
         } else {
@@ -301,7 +302,8 @@ static double direction_overhead(const block_model *m, direction d, const block_
         return line->alpha + line->gamma * work;
     }
     *source = BLOCK_TERM_LAW;
-    *extra = *extra || np > bd->law.np_max || overhead_work_outside(&bd->law, work, m->work_tol);
+    *extra = *extra || np > bd->law.np_max || overhead_work_outside(&bd->law, work, m->work_tol) ||
+             overhead_step_beyond(&bd->law, np);
     return overhead_eval(&bd->law, np, work);
 }
 

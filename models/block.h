@@ -63,6 +63,10 @@ typedef struct {
     double work_tol;      /* relative tolerance for "same work" matching */
     const double *nps;    /* strip process counts (> 2) to use; NULL = every one given */
     size_t nnps;
+    overhead_law_kind law;          /* each direction's overhead law (models/overhead.h);
+                                       0 = log2, the paper's */
+    const overhead_place *places;   /* where a strip of np processes sits; may be NULL */
+    size_t nplaces;
 } block_options;
 
 /* The configuration to predict. */

@@ -11,8 +11,42 @@
  * log2 np through the (log2 np0, alpha(np0)) points, by least squares when
  * there are more points than coefficients (exact through them otherwise).
  *
- * Ownership: overhead_fit fills an overhead_law whose `lines` array the
- * caller releases with overhead_law_free. No I/O.
+ * Laws beyond log2 np (issue 23): a job that leaves its node, or fills a
+ * new level of the network, pays a latency that no curve in log2 np
+ * follows. overhead_fit_steps adds one step regressor to alpha:
+ *
+ *   log2      alpha = c + d*L (+ e*L^2)             the papers' law
+ *   node      alpha = ... + s*[the job spans more than one node]
+ *             (its messages leave shared memory for the network)
+ *   topology  alpha = ... + s*level(np)   (models/topology.h: the torus
+ *             dimensions or fat-tree levels the job's hosts occupy, each
+ *             adding hops to the farthest exchange; equal steps, since
+ *             per-level steps would need training runs at every level the
+ *             targets reach)
+ *
+ * The caller says where each np sits (overhead_place: its nodes and its
+ * topology level, from the runs' processes per node); the law keeps a copy
+ * for predictions. s is least squares with c, d (e) over the lines. It can
+ * only be estimated when the lines' steps differ and there are at least
+ * as many lines as coefficients; otherwise the law is fitted
+ * without it (s = 0) and step_state says why: a target whose step exceeds
+ * every line's (overhead_step_beyond) is an extrapolation the law cannot
+ * see.
+ *
+ * `auto` chooses by leave-one-level-out error, a rule fixed before any
+ * scored data was looked at: each candidate law (log2, node, topology, in
+ * that order of simplicity) is refitted once per line with that line left
+ * out and predicts the left-out alpha(np0); its score is the root mean
+ * square of those errors. In that order, a law replaces the one chosen so
+ * far only when its score is below OVERHEAD_AUTO_MARGIN times that one's
+ * (a new coefficient must earn its keep on a handful of lines; a tie keeps
+ * the simpler). A fold whose lines do not cross the step fits log2, so a
+ * step law is only preferred where leaving a line out still leaves the
+ * step estimable (in practice four or more lines). With fewer than three lines no
+ * fold has two lines left: auto keeps log2 and says so.
+ *
+ * Ownership: overhead_fit fills an overhead_law whose `lines` and `places`
+ * arrays the caller releases with overhead_law_free. No I/O.
  */
 #ifndef PERFCAST_OVERHEAD_H
 #define PERFCAST_OVERHEAD_H
@@ -38,6 +72,41 @@ typedef struct {
     double max_residual;   /* largest |residual| of the line, seconds */
 } overhead_line;
 
+typedef enum {
+    OVERHEAD_LAW_LOG2 = 0,  /* the papers' law */
+    OVERHEAD_LAW_NODE,
+    OVERHEAD_LAW_TOPOLOGY,
+    OVERHEAD_LAW_AUTO       /* asked for only: a fitted law is never auto */
+} overhead_law_kind;
+
+/* A leave-one-level-out score must be below this fraction of a simpler
+ * law's for auto to take the law with the step. */
+#define OVERHEAD_AUTO_MARGIN 0.9
+
+/* "log2", "node", "topology", "auto". */
+const char *overhead_law_name(overhead_law_kind k);
+
+/* The kind named by text (as overhead_law_name writes it); false otherwise. */
+bool overhead_law_parse(const char *text, overhead_law_kind *k);
+
+/* Where the runs of np processes sit: nodes spanned and topology level
+ * (models/topology.h); NAN when unknown. */
+typedef struct {
+    double np;
+    double nodes;
+    double level;
+} overhead_place;
+
+/* Why a step law has (or has not) a step. */
+typedef enum {
+    OVERHEAD_STEP_NONE = 0,   /* log2 law: no step asked for */
+    OVERHEAD_STEP_FITTED,     /* s estimated */
+    OVERHEAD_STEP_NOT_CROSSED,/* every line has the same step: no training run crosses it */
+    OVERHEAD_STEP_UNKNOWN,    /* a line's nodes or level is unknown */
+    OVERHEAD_STEP_TOO_FEW_NP, /* fewer lines than coefficients with the step */
+    OVERHEAD_STEP_CONFOUNDED  /* on these lines the step is a curve in log2 np */
+} overhead_step_state;
+
 typedef struct {
     overhead_line *lines;  /* one per np that had two or more distinct works, ascending np */
     size_t nlines;
@@ -48,6 +117,15 @@ typedef struct {
     double np_max;         /* that largest np */
     size_t nskipped;       /* np values dropped for having fewer than two distinct works */
     double skipped_np[8];  /* the first of them, for the warning */
+    overhead_law_kind kind;          /* the law fitted (log2 when a step could not be) */
+    overhead_law_kind asked;         /* the law asked for (auto included) */
+    overhead_step_state step_state;  /* for node and topology */
+    double step;                     /* s, seconds per step (0 unless fitted) */
+    double step_np;                  /* smallest line np past the first step; NAN if none */
+    double step_trained;             /* largest step among the lines (0 for log2) */
+    double loo_rms[3];               /* auto: the score of each law, NAN = not tried */
+    overhead_place *places;          /* copy of the caller's places, ascending np */
+    size_t nplaces;
 } overhead_law;
 
 typedef enum {
@@ -66,7 +144,26 @@ const char *overhead_status_text(overhead_status s);
 overhead_status overhead_fit(const overhead_point *pts, size_t n, int degree,
                              overhead_law *out);
 
-/* alpha(np) from the fitted polynomial. */
+/* overhead_fit with a law: kind (auto allowed) and where each np sits
+ * (places may be NULL for log2). A step law whose step cannot be had is
+ * fitted as log2 with step_state saying why. */
+overhead_status overhead_fit_steps(const overhead_point *pts, size_t n, int degree,
+                                   overhead_law_kind kind, const overhead_place *places,
+                                   size_t nplaces, overhead_law *out);
+
+/* The step regressor of np under the fitted law: 0 for log2; for node
+ * [nodes > 1]; for topology the level. An np without a place takes the
+ * place of the largest placed np below it (0 when none). */
+double overhead_step_of(const overhead_law *law, double np);
+
+/* Whether np's step is beyond every line's: the law never saw it. */
+bool overhead_step_beyond(const overhead_law *law, double np);
+
+/* One sentence on the law and what it found, e.g. "the overhead changes
+ * at 16 processes: the job leaves one node, +0.12 s". */
+void overhead_law_words(const overhead_law *law, char *buf, size_t len);
+
+/* alpha(np) from the fitted polynomial (plus s times the step of np). */
 double overhead_alpha(const overhead_law *law, double np);
 
 /* alpha(np) + gamma*work. */

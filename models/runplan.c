@@ -30,6 +30,8 @@ const char *runplan_why_text(runplan_why w)
     case RUNPLAN_WHY_MODEL: return "the model's step";
     case RUNPLAN_WHY_FILLS_NODE: return "fills one node: its memory-bandwidth contention";
     case RUNPLAN_WHY_CROSSES_NODE: return "spans two nodes: the node boundary";
+    case RUNPLAN_WHY_NETWORK_LEVEL:
+        return "fills a new network level (torus dimension or fat-tree level): its step";
     }
     return "?";
 }
@@ -62,17 +64,20 @@ static bool add(runplan *p, runplan_run r)
 /* The most process counts a list may hold (defaults and node runs). */
 enum { MAX_NPS = 64 };
 
-/* The default process counts and, when the node is known, the node-filling
- * and node-crossing ones below the target's `below` processes, ascending,
- * each once, into buf (MAX_NPS). */
+/* The default process counts and, when the node is known, the node-filling,
+ * node-crossing and network-level ones below the target's `below`
+ * processes, ascending, each once, into buf (MAX_NPS). */
 static size_t node_defaults(const long *dnps, size_t ndnps, const runplan_options *in, long below,
                             long *buf)
 {
     size_t n = 0;
     for (size_t i = 0; i < ndnps && n < MAX_NPS; i++)
         buf[n++] = dnps[i];
-    long extra[2] = {in->node_cores, in->nodes >= 2 ? 2 * in->node_cores : 0};
-    for (int k = 0; k < 2; k++) {
+    long extra[2 + MAX_NPS] = {in->node_cores, in->nodes >= 2 ? 2 * in->node_cores : 0};
+    size_t nextra = 2;
+    for (size_t i = 0; i < in->nlevel_nodes && nextra < 2 + MAX_NPS; i++)
+        extra[nextra++] = in->node_cores * in->level_nodes[i];
+    for (size_t k = 0; k < nextra; k++) {
         bool have = false;
         for (size_t i = 0; i < n; i++)
             have |= buf[i] == extra[k];
@@ -94,6 +99,9 @@ static runplan_why why_of(const runplan_options *o, long np)
         return RUNPLAN_WHY_FILLS_NODE;
     if (o->node_cores > 0 && o->nodes >= 2 && np == 2 * o->node_cores)
         return RUNPLAN_WHY_CROSSES_NODE;
+    for (size_t i = 0; o->node_cores > 0 && i < o->nlevel_nodes; i++)
+        if (np == o->node_cores * o->level_nodes[i])
+            return RUNPLAN_WHY_NETWORK_LEVEL;
     return RUNPLAN_WHY_MODEL;
 }
 
@@ -250,6 +258,7 @@ bool runplan_multicluster(long n_msg, const long np[2], const long rows[2],
     /* Two clusters, one list: no node runs (each side's node differs). */
     runplan_options one = *opt;
     one.node_cores = one.nodes = 0;
+    one.nlevel_nodes = 0;
     long buf[MAX_NPS];
     if (!resolve(&one, STRIP_NPS, 2, STRIP_LEVELS, 2, 2, 0, buf, &o, err, errlen))
         return false;

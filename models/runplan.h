@@ -33,6 +33,10 @@ typedef enum {
                                   contention of a full node is in the training data */
     RUNPLAN_WHY_CROSSES_NODE,  /* np0 = the cores of two nodes: the job leaves one
                                   node, so the node boundary is in the training data */
+    RUNPLAN_WHY_NETWORK_LEVEL, /* np0 = the cores of the fewest nodes that fill a new
+                                  network level (torus dimension, fat-tree level;
+                                  models/topology.h): the topology-step overhead law
+                                  can only estimate a step some training run crosses */
 } runplan_why;
 
 typedef struct {
@@ -65,6 +69,11 @@ typedef struct {
                              and, when nodes >= 2, 2 node_cores (crosses into a second
                              node), each only below the target's processes */
     long nodes;           /* nodes of that cluster, 0 = unknown */
+    const long *level_nodes; /* the fewest nodes of each network level above 1 the
+                             cluster describes (topology_nodes_for_level), ascending;
+                             with the default process counts each adds np0 =
+                             node_cores x those nodes, below the target's processes */
+    size_t nlevel_nodes;
 } runplan_options;
 
 /* Role as a short phrase ("sequential Tcomp", "(2,2) reference", ...). */

@@ -181,7 +181,8 @@ strip_status strip_fit_contended(const mesh_run *runs, const double *ppn, size_t
             s = STRIP_NO_SEQUENTIAL;
         else if (npts == 0)
             s = out->nno_work ? STRIP_NO_WORK : STRIP_NO_MATCH;
-        else if ((ls = overhead_fit(pts, npts, 1, &out->law)) != OVERHEAD_OK)
+        else if ((ls = overhead_fit_steps(pts, npts, 1, opt->law, opt->places, opt->nplaces,
+                                          &out->law)) != OVERHEAD_OK)
             s = ls == OVERHEAD_NOMEM ? STRIP_NOMEM : STRIP_OVERHEAD;
         else
             s = STRIP_OK;
@@ -233,7 +234,9 @@ bool strip_predict_contended(const strip_model *m, const strip_target *t, double
     if (t->np > 1) {
         out->alpha_s = overhead_alpha(&m->law, t->np);
         out->tcomm_s = out->alpha_s + m->law.gamma * out->work_mb;
-        out->extrapolation = t->np > m->law.np_max || overhead_work_outside(&m->law, out->work_mb, m->work_tol);
+        out->extrapolation = t->np > m->law.np_max ||
+                             overhead_work_outside(&m->law, out->work_mb, m->work_tol) ||
+                             overhead_step_beyond(&m->law, t->np);
     }
     out->time_s = out->tcomp_s + out->tcomm_s;
     return isfinite(out->time_s);

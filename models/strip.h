@@ -47,6 +47,9 @@ typedef struct {
     const double *np0;    /* parallel process counts to use; NULL = every np >= 2 given */
     size_t nnp0;
     double msg_len;       /* preferred message length; NAN = use every strip run */
+    overhead_law_kind law;          /* the overhead law (models/overhead.h); 0 = log2, the paper's */
+    const overhead_place *places;   /* where each np sits, for node/topology/auto; may be NULL */
+    size_t nplaces;
 } strip_options;
 
 typedef struct {
@@ -113,7 +116,8 @@ typedef struct {
     size_t tcomp_reps;      /* repetitions behind Tcomp (0 when interpolated) */
     double tcomp_spread_pct;
     bool extrapolation;     /* np beyond the largest np0, or work beyond the lines' range
-                               by more than work_tol */
+                               by more than work_tol, or a step of the overhead law beyond
+                               the training lines' (overhead_step_beyond) */
 } strip_prediction;
 
 /* Predict a target. Returns false when Tcomp cannot be had at all (no

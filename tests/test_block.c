@@ -89,7 +89,7 @@ static void paper_plan(run_set *s, double pa, double pb)
     strips(s, false, pa, pb, nps, 3, levels, 3);
 }
 
-static const block_options OPT = {0.01, NULL, 0};
+static const block_options OPT = {.work_tol = 0.01};
 
 static void check_rel(double got, double want, double tol)
 {
@@ -401,6 +401,44 @@ static void test_failures(void)
     block_model_free(&m);
 }
 
+/* A node step in direction a (issue 23): 8 processes per node, strips
+ * (np,1) at np = 4, 8, 16, 32 pay LAW_A plus 0.75 s once they span two
+ * nodes (np > 8). With overhead=node the law has c, d, e and s from four
+ * lines, exactly; the target (64,2) has Tb = 0 and Ta from the law at 64
+ * (8 nodes): expected() + 0.75 by construction. The paper's law on the
+ * same strips misses it. */
+static void test_node_step(void)
+{
+    run_set s = {0};
+    const double pa = 8192, pb = 4096, nps[] = {4, 8, 16, 32}, levels[] = {1, 2, 4};
+    add(&s, 2, 2, pa, pb, t22(pa, pb));
+    for (size_t l = 0; l < 3; l++) {
+        double qa = pa / levels[l], base = base21(qa, pb);
+        add(&s, 2, 1, qa, pb, base);
+        for (size_t k = 0; k < 4; k++)
+            add(&s, nps[k], 1, qa, pb,
+                base + overhead(&LAW_A, nps[k], work_of(qa, pb)) + 0.75 * (nps[k] > 8));
+    }
+    const overhead_place places[] = {{4, 0.5, 0}, {8, 1, 0}, {16, 2, 1}, {32, 4, 1}, {64, 8, 1}};
+    block_options opt = {.work_tol = 0.01, .law = OVERHEAD_LAW_NODE, .places = places,
+                         .nplaces = 5};
+    block_target t = {64, 2, pa, pb, NAN};
+    block_model m;
+    block_prediction p;
+    CU_ASSERT_EQUAL_FATAL(block_fit(s.runs, s.n, &opt, &t, &m, NULL), BLOCK_OK);
+    CU_ASSERT_EQUAL(m.a.law.step_state, OVERHEAD_STEP_FITTED);
+    check_rel(m.a.law.step, 0.75, 1e-9);
+    check_rel(m.a.law.coef[2], LAW_A.e, 1e-9);
+    CU_ASSERT_TRUE_FATAL(block_predict(&m, &t, &p));
+    check_rel(p.time_s, expected(64, 2, pa, pb) + 0.75, 1e-9);
+    block_model_free(&m);
+    opt.law = OVERHEAD_LAW_LOG2;
+    CU_ASSERT_EQUAL_FATAL(block_fit(s.runs, s.n, &opt, &t, &m, NULL), BLOCK_OK);
+    CU_ASSERT_TRUE_FATAL(block_predict(&m, &t, &p));
+    CU_ASSERT(fabs(p.time_s - (expected(64, 2, pa, pb) + 0.75)) > 0.1);
+    block_model_free(&m);
+}
+
 int main(void)
 {
     static const testutil_test tests[] = {
@@ -416,6 +454,7 @@ int main(void)
         {"extrapolation within the work tolerance", test_extrapolation_work_tolerance},
         {"npa = 1: measured or assumed", test_single_process_direction},
         {"failures", test_failures},
+        {"a node step in one direction", test_node_step},
         {NULL, NULL},
     };
     static const testutil_suite suites[] = {{"block", tests}, {NULL, NULL}};

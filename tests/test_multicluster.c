@@ -46,7 +46,7 @@ static void build(const cluster_law *l, strip_model *m)
         for (double np0 = 4; np0 <= 8; np0 *= 2)
             runs[n++] = (mesh_run){np0, 1, rows[i], N, w, side_time(l, np0, rows[i])};
     }
-    strip_options opt = {0.01, NULL, 0, N};
+    strip_options opt = {.work_tol = 0.01, .msg_len = N};
     CU_ASSERT_EQUAL_FATAL(strip_fit(runs, n, &opt, m, NULL), STRIP_OK);
 }
 

@@ -254,7 +254,7 @@ static void test_writers_refuse(void)
 {
     runplan p;
     char err[512];
-    runplan_options o = {NULL, 0, NULL, 0, 1, 0, 0};
+    runplan_options o = {NULL, 0, NULL, 0, 1, 0, 0, NULL, 0};
     CU_ASSERT_TRUE_FATAL(runplan_strip(256, 256, 4, &o, &p, err, sizeof err));
     plan_batch good = {.model = "strip", .target = "256x256", .launcher = "srun", .ppn = 4,
                        .mem_per_cpu_mb = NAN, .time = "00:10:00", .side = -1};

@@ -220,11 +220,13 @@ static void expect_failure(const char *experiments, const char *name, const char
 static void test_adapter_errors(void)
 {
     expect_failure("name,model,train,target,options\nx,strip,np <= 8,np >= 64,bogus=1\n", "x",
-                   "unknown option 'bogus' (known: np0, work_tol, tcomp, contention)");
+                   "unknown option 'bogus' (known: np0, work_tol, tcomp, contention, overhead)");
     expect_failure("name,model,train,target,options\nx,strip,np <= 8,np >= 64,tcomp=maybe\n", "x",
                    "expected exact or interpolate");
     expect_failure("name,model,train,target,options\nx,strip,np <= 8,np >= 64,np0=4;np0=8\n", "x",
                    "given twice");
+    expect_failure("name,model,train,target,options\nx,strip,np <= 8,np >= 64,overhead=cubic\n", "x",
+                   "option overhead=cubic: expected log2, node, topology or auto");
     /* Only np0 = 4: alpha cannot be extrapolated. */
     expect_failure("name,model,train,target,options\nx,strip,np <= 8,cluster == 'X' && np >= 64,np0=4\n",
                    "x", "fewer than two process counts");

@@ -91,7 +91,7 @@ static void test_strip_plan_fit(void)
 {
     runplan p;
     char err[200];
-    runplan_options opt = {NULL, 0, NULL, 0, 2, 0, 0};
+    runplan_options opt = {NULL, 0, NULL, 0, 2, 0, 0, NULL, 0};
     CU_ASSERT_TRUE_FATAL(runplan_strip(65536, 65536, 64, &opt, &p, err, sizeof err));
     /* Steps 1-2: 2 sequential + 2 np0 x 2 levels. */
     CU_ASSERT_EQUAL(p.nruns, 6);
@@ -108,7 +108,7 @@ static void test_strip_plan_fit(void)
     mesh_run rows[64];
     size_t n = rows_of(&p, 0, rows);
     CU_ASSERT_EQUAL(n, 12);
-    strip_options so = {0.01, NULL, 0, 65536};
+    strip_options so = {.work_tol = 0.01, .msg_len = 65536};
     strip_model m;
     CU_ASSERT_EQUAL_FATAL(strip_fit(rows, n, &so, &m, NULL), STRIP_OK);
     all_used(&m.configs, p.nruns);
@@ -129,7 +129,7 @@ static void test_block_plan_fit(void)
 {
     runplan p;
     char err[200];
-    runplan_options opt = {NULL, 0, NULL, 0, 1, 0, 0};
+    runplan_options opt = {NULL, 0, NULL, 0, 1, 0, 0, NULL, 0};
     CU_ASSERT_TRUE_FATAL(runplan_block(65536, 131072, 8, 16, &opt, &p, err, sizeof err));
     /* (2,2) + 2 directions x 4 np (2,4,8,16) x 3 levels. */
     CU_ASSERT_EQUAL(p.nruns, 1 + 2 * 4 * 3);
@@ -138,7 +138,7 @@ static void test_block_plan_fit(void)
     CU_ASSERT_EQUAL(runplan_max_np(&p), 16);
     mesh_run rows[64];
     size_t n = rows_of(&p, 0, rows);
-    block_options bo = {0.01, NULL, 0};
+    block_options bo = {.work_tol = 0.01};
     block_target t = {8, 16, 8192, 8192, NAN};
     block_model m;
     CU_ASSERT_EQUAL_FATAL(block_fit(rows, n, &bo, &t, &m, NULL), BLOCK_OK);
@@ -164,14 +164,14 @@ static void test_block_plan_small_direction(void)
     char err[200];
     const long nps[] = {4, 8};
     const long levels[] = {1, 2};
-    runplan_options opt = {nps, 2, levels, 2, 1, 0, 0};
+    runplan_options opt = {nps, 2, levels, 2, 1, 0, 0, NULL, 0};
     CU_ASSERT_TRUE_FATAL(runplan_block(16384, 262144, 2, 32, &opt, &p, err, sizeof err));
     CU_ASSERT_EQUAL(p.nruns, 1 + 3 * 2);
     for (size_t i = 1; i < p.nruns; i++)
         CU_ASSERT_EQUAL(p.runs[i].npa, 1);
     mesh_run rows[32];
     size_t n = rows_of(&p, 0, rows);
-    block_options bo = {0.01, NULL, 0};
+    block_options bo = {.work_tol = 0.01};
     block_target t = {2, 32, 8192, 8192, NAN};
     block_model m;
     CU_ASSERT_EQUAL_FATAL(block_fit(rows, n, &bo, &t, &m, NULL), BLOCK_OK);
@@ -187,14 +187,14 @@ static void test_multicluster_plan_fit(void)
     runplan p;
     char err[200];
     const long np[2] = {64, 32}, rows[2] = {512, 1024};
-    runplan_options opt = {NULL, 0, NULL, 0, 1, 0, 0};
+    runplan_options opt = {NULL, 0, NULL, 0, 1, 0, 0, NULL, 0};
     CU_ASSERT_TRUE_FATAL(runplan_multicluster(65536, np, rows, &opt, &p, err, sizeof err));
     CU_ASSERT_EQUAL(count_side(&p, 0), 6);
     CU_ASSERT_EQUAL(count_side(&p, 1), 6);
     for (int side = 0; side < 2; side++) {
         mesh_run r[32];
         size_t n = rows_of(&p, side, r);
-        strip_options so = {0.01, NULL, 0, 65536};
+        strip_options so = {.work_tol = 0.01, .msg_len = 65536};
         strip_model m;
         CU_ASSERT_EQUAL_FATAL(strip_fit(r, n, &so, &m, NULL), STRIP_OK);
         all_used(&m.configs, count_side(&p, side));
@@ -211,19 +211,19 @@ static void test_plan_errors(void)
 {
     runplan p;
     char err[200];
-    runplan_options opt = {NULL, 0, NULL, 0, 1, 0, 0};
+    runplan_options opt = {NULL, 0, NULL, 0, 1, 0, 0, NULL, 0};
     CU_ASSERT_FALSE(runplan_strip(1000, 1000, 64, &opt, &p, err, sizeof err));
     CU_ASSERT_PTR_NOT_NULL(strstr(err, "na = 1000 is not divisible by np = 64"));
     const long odd_levels[] = {3};
-    runplan_options o3 = {NULL, 0, odd_levels, 1, 1, 0, 0};
+    runplan_options o3 = {NULL, 0, odd_levels, 1, 1, 0, 0, NULL, 0};
     CU_ASSERT_FALSE(runplan_strip(1024, 1024, 4, &o3, &p, err, sizeof err));
     CU_ASSERT_PTR_NOT_NULL(strstr(err, "not divisible by work level 3"));
     CU_ASSERT_EQUAL(p.nruns, 0);
-    runplan_options o0 = {NULL, 0, NULL, 0, 0, 0, 0};
+    runplan_options o0 = {NULL, 0, NULL, 0, 0, 0, 0, NULL, 0};
     CU_ASSERT_FALSE(runplan_strip(1024, 1024, 4, &o0, &p, err, sizeof err));
     CU_ASSERT_PTR_NOT_NULL(strstr(err, "repetitions"));
     const long small[] = {2};
-    runplan_options os = {small, 1, NULL, 0, 1, 0, 0};
+    runplan_options os = {small, 1, NULL, 0, 1, 0, 0, NULL, 0};
     CU_ASSERT_FALSE(runplan_block(1024, 1024, 8, 8, &os, &p, err, sizeof err));
     CU_ASSERT_PTR_NOT_NULL(strstr(err, "below 3"));
     CU_ASSERT_FALSE(runplan_block(1001, 1024, 8, 8, &opt, &p, err, sizeof err));
@@ -456,7 +456,7 @@ static void test_node_runs(void)
 {
     runplan p;
     char err[200];
-    runplan_options opt = {NULL, 0, NULL, 0, 1, 8, 16};
+    runplan_options opt = {NULL, 0, NULL, 0, 1, 8, 16, NULL, 0};
     CU_ASSERT_TRUE_FATAL(runplan_strip(65536, 2048, 128, &opt, &p, err, sizeof err));
     static const long want_np[] = {1, 1, 4, 4, 8, 8, 16, 16};
     static const runplan_why want_why[] = {RUNPLAN_WHY_MODEL, RUNPLAN_WHY_MODEL,
@@ -473,7 +473,7 @@ static void test_node_runs(void)
     CU_ASSERT_EQUAL(runplan_max_np(&p), 8);
     runplan_free(&p);
 
-    runplan_options one = {NULL, 0, NULL, 0, 1, 16, 1};
+    runplan_options one = {NULL, 0, NULL, 0, 1, 16, 1, NULL, 0};
     CU_ASSERT_TRUE_FATAL(runplan_block(8192, 4096, 8, 4, &one, &p, err, sizeof err));
     size_t fills = 0, crosses = 0;
     for (size_t i = 0; i < p.nruns; i++) {
@@ -487,7 +487,7 @@ static void test_node_runs(void)
     runplan_free(&p);
 
     static const long given[] = {4, 8};
-    runplan_options hand = {given, 2, NULL, 0, 1, 8, 16};
+    runplan_options hand = {given, 2, NULL, 0, 1, 8, 16, NULL, 0};
     CU_ASSERT_TRUE_FATAL(runplan_strip(65536, 2048, 128, &hand, &p, err, sizeof err));
     CU_ASSERT_EQUAL(runplan_max_np(&p), 8);
     runplan_free(&p);
@@ -496,6 +496,40 @@ static void test_node_runs(void)
     CU_ASSERT_EQUAL(runplan_max_np(&p), 8);
     for (size_t i = 0; i < p.nruns; i++)
         CU_ASSERT_EQUAL(p.runs[i].why, RUNPLAN_WHY_MODEL);
+    runplan_free(&p);
+}
+
+/* Issue 23's torus: 64 hosts of 2 cores as 4 x 4 x 4. Its second and third
+ * dimensions start at 5 and 17 nodes (models/topology.h), 10 and 34
+ * processes: a strip target on 128 gets np0 = 4, 8 (the paper's; 4 spans
+ * two nodes) and 10, 34, each why "fills a new network level"; a target on
+ * 32 keeps 10 only (34 is not below 32). */
+static void test_network_level_runs(void)
+{
+    runplan p;
+    char err[200];
+    static const long level_nodes[] = {5, 17};
+    runplan_options opt = {NULL, 0, NULL, 0, 1, 2, 64, level_nodes, 2};
+    CU_ASSERT_TRUE_FATAL(runplan_strip(65536, 2048, 128, &opt, &p, err, sizeof err));
+    size_t level_runs = 0;
+    long seen[4] = {0};
+    for (size_t i = 0; i < p.nruns; i++) {
+        if (p.runs[i].why == RUNPLAN_WHY_NETWORK_LEVEL) {
+            CU_ASSERT(p.runs[i].np == 10 || p.runs[i].np == 34);
+            level_runs++;
+        }
+        for (int k = 0; k < 4; k++)
+            seen[k] += p.runs[i].np == (long[]){4, 8, 10, 34}[k];
+    }
+    CU_ASSERT_EQUAL(level_runs, 2 * 2); /* two np, two work levels each */
+    for (int k = 0; k < 4; k++)
+        CU_ASSERT_EQUAL(seen[k], 2);
+    CU_ASSERT_EQUAL(runplan_max_np(&p), 34);
+    CU_ASSERT_PTR_NOT_NULL(strstr(runplan_why_text(RUNPLAN_WHY_NETWORK_LEVEL),
+                                  "fills a new network level"));
+    runplan_free(&p);
+    CU_ASSERT_TRUE_FATAL(runplan_strip(16384, 2048, 32, &opt, &p, err, sizeof err));
+    CU_ASSERT_EQUAL(runplan_max_np(&p), 10);
     runplan_free(&p);
 }
 
@@ -533,6 +567,7 @@ int main(void)
         {"CLI: usage", test_cli_usage},
         {"CLI: plan marks oversubscribed runs", test_cli_plan_crowding},
         {"node runs: fill a node, span two", test_node_runs},
+        {"network level runs: a torus dimension each", test_network_level_runs},
         {"CLI: plan says why a node run is there", test_cli_node_runs},
         {NULL, NULL},
     };

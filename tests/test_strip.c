@@ -59,7 +59,7 @@ static void paper_plan(run_set *s, double na, double rows, const double *np0, si
 
 static strip_options default_options(double msg_len)
 {
-    return (strip_options){0.01, NULL, 0, msg_len};
+    return (strip_options){.work_tol = 0.01, .msg_len = msg_len};
 }
 
 static void check_rel(double got, double want, double tol)
@@ -165,7 +165,7 @@ static void test_np0_option_selects(void)
         if (s.runs[i].npb == 2)
             s.runs[i].time_s += 5;
     const double use[] = {4, 8};
-    strip_options opt = {0.01, use, 2, 4096};
+    strip_options opt = {.work_tol = 0.01, .np0 = use, .nnp0 = 2, .msg_len = 4096};
     strip_model m;
     CU_ASSERT_EQUAL_FATAL(strip_fit(s.runs, s.n, &opt, &m, NULL), STRIP_OK);
     check_rel(m.law.coef[0], C, 1e-9);

@@ -23,6 +23,7 @@
 #include "gen/cli/cli.h"
 #include "gen/fit/rjopts.h"
 #include "gen/ingest/archive.h"
+#include "gen/ingest/run_layout.h"
 #include "models/runplan.h"
 
 static const char usage[] =
@@ -53,7 +54,9 @@ static const char usage[] =
     "                      clusters.csv describes also runs one node full (np0 =\n"
     "                      cores_per_node) and two nodes (2 x cores_per_node), when\n"
     "                      below the target, so the training sees a node's\n"
-    "                      memory contention and the node boundary; the note says why\n"
+    "                      memory contention and the node boundary; on a torus or fat\n"
+    "                      tree (sim_topology) one run per network level it fills\n"
+    "                      first; the note says why\n"
     "  --levels 1,4        work levels l: per-process rows divided by l\n"
     "                      (default 1,4 for strip, 1,2,4 for block)\n"
     "  --reps N            repetitions of every run (default 3, at most 1000)\n"
@@ -203,9 +206,29 @@ static bool reps_of(const char *text, long *reps)
     return v == floor(v) && v >= 1 && v <= PLAN_BATCH_MAX_REPS;
 }
 
+/* The fewest nodes of each network level above 1 of cluster ci, when
+ * clusters.csv describes its network (models/topology.h), into
+ * level_nodes (TOPOLOGY_MAX_DIMS), so the plan reaches each level. */
+static void network_levels(const archive *arch, const cluster_info *ci, runplan_options *o,
+                           long *level_nodes)
+{
+    topology t;
+    if (!cluster_topology(arch, ci, &t))
+        return;
+    for (double level = 2; o->nlevel_nodes < TOPOLOGY_MAX_DIMS; level++) {
+        double nodes = topology_nodes_for_level(&t, level);
+        if (!(nodes <= ci->nodes))
+            break;
+        level_nodes[o->nlevel_nodes++] = (long)nodes;
+    }
+    o->level_nodes = level_nodes;
+}
+
 /* The cores and nodes of the cluster --cluster names (strip and block
- * only: a multi-cluster plan's sides differ), 0 when not known. */
-static void node_of(const plan_args *a, const archive *arch, runplan_options *o)
+ * only: a multi-cluster plan's sides differ), 0 when not known; and the
+ * nodes of its network levels (level_nodes, TOPOLOGY_MAX_DIMS). */
+static void node_of(const plan_args *a, const archive *arch, runplan_options *o,
+                    long *level_nodes)
 {
     const cluster_info *ci = a->cluster && !strchr(a->cluster, ',') && arch
                                  ? archive_cluster(arch, a->cluster)
@@ -216,6 +239,7 @@ static void node_of(const plan_args *a, const archive *arch, runplan_options *o)
         o->node_cores = (long)ci->cores_per_node;
     if (ci->nodes >= 1 && ci->nodes <= MAX_WHOLE)
         o->nodes = (long)ci->nodes;
+    network_levels(arch, ci, o, level_nodes);
 }
 
 /* Build the plan the arguments ask for; 0, 1 (cannot plan) or 2 (usage). */
@@ -233,8 +257,10 @@ static int build_plan(const plan_args *a, const archive *arch, runplan *p)
         return usage_error("--reps: expected a whole number from 1 to %s", "1000");
     if (na > MAX_WHOLE || nb > MAX_WHOLE)
         return usage_error("--target: at most %s x 1000000000", "1000000000");
-    runplan_options o = {nnps ? nps : NULL, nnps, nlevels ? levels : NULL, nlevels, reps, 0, 0};
-    node_of(a, arch, &o);
+    runplan_options o = {.nps = nnps ? nps : NULL, .nnps = nnps,
+                         .levels = nlevels ? levels : NULL, .nlevels = nlevels, .reps = reps};
+    long level_nodes[TOPOLOGY_MAX_DIMS];
+    node_of(a, arch, &o, level_nodes);
     bool ok;
     if (strcmp(a->model, "strip") == 0) {
         if (!a->np || !long_list(a->np, pair, 1, &npair, err, sizeof err))

@@ -597,15 +597,19 @@ static bool apply_backtest(calib_ctx *c, report *rep, const calibrate_model *m)
     return report_set_text(&rep->interval_method, text);
 }
 
-/* The machine's dimensions of a run (issue 23): its processes per node
- * and its nodes (gen/ingest/run_layout.h), NAN when they cannot be told. */
-static void run_machine(const calib_ctx *c, size_t row, double dims[2])
+/* The machine's dimensions of a run (issue 23): its processes per node,
+ * its nodes (gen/ingest/run_layout.h) and, where its cluster describes a
+ * network (sim_topology), the network level its nodes occupy
+ * (models/topology.h); NAN when they cannot be told. */
+enum { MACHINE_DIMS = 3 };
+
+static void run_machine(const calib_ctx *c, size_t row, double dims[MACHINE_DIMS])
 {
     const campaign *camp = c->in->camp;
-    double ppn = run_processes_per_node(c->in->arch, camp, row);
-    double np = table_number_named(&camp->runs, row, campaign_procs(camp));
-    dims[0] = ppn;
-    dims[1] = ppn > 0 && np > 0 ? np / ppn : NAN;
+    topology topo;
+    dims[0] = run_processes_per_node(c->in->arch, camp, row);
+    dims[1] = run_nodes(c->in->arch, camp, row);
+    dims[2] = run_topology(c->in->arch, camp, row, &topo) ? topology_level(&topo, dims[1]) : NAN;
 }
 
 /* Whether the runs table has a scale column called name (its distance is
@@ -618,40 +622,70 @@ static bool is_scale_named(const calib_ctx *c, const char *name)
     return false;
 }
 
-/* The training runs' most processes per node and most nodes (NAN when no
- * run tells), once for all the targets machine_distance measures. */
-static void trained_machine(const calib_ctx *c, double most[2])
+/* The training runs' most processes per node, nodes and network level
+ * (NAN when no run tells), once for all the targets machine_distance
+ * measures. */
+static void trained_machine(const calib_ctx *c, double most[MACHINE_DIMS])
 {
-    double dims[2];
-    most[0] = most[1] = NAN;
+    double dims[MACHINE_DIMS];
+    for (int j = 0; j < MACHINE_DIMS; j++)
+        most[j] = NAN;
     for (size_t k = 0; k < c->ncfgs; k++) {
         if (!usable(c, k))
             continue;
         run_machine(c, c->cfgs[k].rows[0], dims);
-        for (int j = 0; j < 2; j++)
-            most[j] = dims[j] > 0 && !(dims[j] <= most[j]) ? dims[j] : most[j];
+        for (int j = 0; j < MACHINE_DIMS; j++)
+            most[j] = dims[j] >= 0 && !(dims[j] <= most[j]) ? dims[j] : most[j];
     }
 }
 
-/* A target that puts more processes on a node, or uses more nodes, than
- * any training run (most, trained_machine) is an extrapolation in that
- * dimension even when no column of the runs says so (the node's memory
- * contention, the network beyond one node): the doublings beyond, added
- * to *d (the largest counts) and to text. Dimensions with a column of
- * their own (ppn, nodes) are counted by row_distance already. */
-static void machine_distance(const calib_ctx *c, const double most[2], size_t row, double *d,
-                             char *text, size_t len)
+/* How far a target's machine dimension j lies beyond the trained most, in
+ * doublings: log2 of the ratio for counts; for the network level, one per
+ * level no training run reached (a new torus dimension or fat-tree level
+ * at least doubles the nodes the job spans). */
+static double doublings_beyond(int j, double at, double most)
 {
-    static const char *const names[2] = {"ppn", "nodes"};
-    static const char *const words[2] = {"processes per node", "nodes"};
-    double at[2];
+    return j == 2 ? at - most : log2(at / most);
+}
+
+/* "network level 3 (the third torus dimension) > max trained 2" */
+static size_t level_text(const calib_ctx *c, size_t row, double at, double most,
+                         const char *sep, char *buf, size_t len)
+{
+    topology topo;
+    char words[80];
+    run_topology(c->in->arch, c->in->camp, row, &topo);
+    topology_level_text(&topo, at, words, sizeof words);
+    int n = snprintf(buf, len, "%snetwork level %.6g (%s) > max trained %.6g",
+                     sep, at, words, most);
+    return n > 0 ? (size_t)n : 0;
+}
+
+/* A target that puts more processes on a node, uses more nodes, or fills a
+ * network level than any training run (most, trained_machine) is an
+ * extrapolation in that dimension even when no column of the runs says so
+ * (the node's memory contention, the network beyond one node, the hops of
+ * a new torus dimension): the doublings beyond, added to *d (the largest
+ * counts) and to text. Dimensions with a column of their own (ppn, nodes)
+ * are counted by row_distance already. */
+static void machine_distance(const calib_ctx *c, const double most[MACHINE_DIMS], size_t row,
+                             double *d, char *text, size_t len)
+{
+    static const char *const names[MACHINE_DIMS] = {"ppn", "nodes", "network_level"};
+    static const char *const words[MACHINE_DIMS] = {"processes per node", "nodes",
+                                                    "network level"};
+    double at[MACHINE_DIMS];
     run_machine(c, row, at);
     size_t used = strlen(text);
-    for (int j = 0; j < 2; j++) {
+    for (int j = 0; j < MACHINE_DIMS; j++) {
         if (is_scale_named(c, names[j]) || !(at[j] > most[j]))
             continue;
-        *d = fmax(*d, log2(at[j] / most[j]));
-        if (used < len)
+        *d = fmax(*d, doublings_beyond(j, at[j], most[j]));
+        if (used >= len)
+            continue;
+        if (j == 2)
+            used += level_text(c, row, at[j], most[j], used ? "; " : "", text + used, len - used);
+        else
             used += (size_t)snprintf(text + used, len - used, "%s%s %.6g = %.3gx max trained %.6g",
                                      used ? "; " : "", words[j], at[j], at[j] / most[j], most[j]);
     }
@@ -663,7 +697,7 @@ static bool fill_ranges(calib_ctx *c, report *rep)
     double *lo = malloc((c->ncols ? c->ncols : 1) * sizeof *lo);
     double *hi = malloc((c->ncols ? c->ncols : 1) * sizeof *hi);
     bool ok = lo && hi;
-    double most[2];
+    double most[MACHINE_DIMS];
     if (ok)
         trained_ranges(c, NULL, lo, hi), trained_machine(c, most);
     for (size_t i = 0; ok && i < rep->npreds; i++) {

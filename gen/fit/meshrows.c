@@ -70,7 +70,7 @@ long meshrows_label(const archive *a, const campaign *c, const size_t *rows, siz
             return -1;
         }
         out[count++] = (labelled_run){r.cluster, r.code, {r.npa, r.npb, r.pa, r.pb, r.work_mb, t},
-                                      r.line, r.ppn};
+                                      r.line, r.ppn, rows[i], {r.np, NAN, NAN}};
     }
     return count;
 }
@@ -82,8 +82,41 @@ long meshrows_training(const experiment_input *in, labelled_run **out, char *err
         snprintf(err, errlen, "out of memory");
         return -1;
     }
-    return meshrows_label(in->arch, in->camp, in->train_rows, in->ntrain, in->responses,
-                          in->nresponses, *out, err, errlen);
+    long n = meshrows_label(in->arch, in->camp, in->train_rows, in->ntrain, in->responses,
+                            in->nresponses, *out, err, errlen);
+    for (long i = 0; i < n; i++)
+        (*out)[i].place = meshrows_place(in->arch, in->camp, (*out)[i].row);
+    return n;
+}
+
+overhead_place meshrows_place_np(const archive *a, const campaign *c, size_t row, double np)
+{
+    double ppn = run_processes_per_node(a, c, row);
+    double nodes = ppn > 0 && np > 0 ? np / ppn : NAN;
+    topology t;
+    run_topology(a, c, row, &t);
+    return (overhead_place){np, nodes, topology_level(&t, nodes)};
+}
+
+overhead_place meshrows_place(const archive *a, const campaign *c, size_t row)
+{
+    return meshrows_place_np(a, c, row, table_number_named(&c->runs, row, campaign_procs(c)));
+}
+
+size_t meshrows_places(const labelled_run *runs, size_t n, const char *cluster, const char *code,
+                       overhead_place *out, size_t count)
+{
+    for (size_t i = 0; i < n; i++) {
+        const overhead_place *p = &runs[i].place;
+        if (!meshrows_same_group(runs[i].cluster, runs[i].code, cluster, code) || isnan(p->nodes))
+            continue;
+        size_t k = 0;
+        while (k < count && out[k].np != p->np)
+            k++;
+        if (k == count)
+            out[count++] = *p;
+    }
+    return count;
 }
 
 size_t meshrows_select(const labelled_run *runs, size_t n, const char *cluster, const char *code,

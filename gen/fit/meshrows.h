@@ -18,6 +18,7 @@
 #include <stddef.h>
 #include "gen/ingest/experiment.h"
 #include "models/meshrun.h"
+#include "models/overhead.h"
 
 /* One row, as the mesh models see it. */
 typedef struct {
@@ -44,7 +45,23 @@ typedef struct {
     mesh_run run;
     long line;
     double ppn;            /* processes per node (gen/ingest/run_layout.h); NAN unknown */
+    size_t row;           /* its row of the campaign's runs table */
+    overhead_place place; /* np, nodes, level (meshrows_place); NAN unless placed */
 } labelled_run;
+
+/* Where row of c sits on its cluster: its np, nodes and network level
+ * (gen/ingest/run_layout.h); NAN parts when they cannot be told. */
+overhead_place meshrows_place(const archive *a, const campaign *c, size_t row);
+
+/* Where a job of np processes would sit, laid out as row is (its processes
+ * per node, its cluster's network): a block target's strip of npa. */
+overhead_place meshrows_place_np(const archive *a, const campaign *c, size_t row, double np);
+
+/* Add the known places (nodes not NAN) of the runs of cluster and code
+ * among runs[0..n) to out[0..count), one per np (the first wins). Returns
+ * the new count; out needs room for count + n. */
+size_t meshrows_places(const labelled_run *runs, size_t n, const char *cluster, const char *code,
+                       overhead_place *out, size_t count);
 
 /* Same cluster, and the same code (missing equals missing). */
 bool meshrows_same_group(const char *cluster_a, const char *code_a, const char *cluster_b,
@@ -57,7 +74,8 @@ bool meshrows_same_group(const char *cluster_a, const char *code_a, const char *
 long meshrows_label(const archive *a, const campaign *c, const size_t *rows, size_t n, char *const *responses,
                     size_t nresponses, labelled_run *out, char *err, size_t errlen);
 
-/* The training runs of an experiment (in->train_rows), labelled. The
+/* The training runs of an experiment (in->train_rows), labelled and
+ * placed. The
  * caller frees *out; -1 with err on a bad row or out of memory. */
 long meshrows_training(const experiment_input *in, labelled_run **out, char *err, size_t errlen);
 

@@ -18,6 +18,12 @@
  *   contention=roofline|none
  *                  node contention of Tcomp (models/contention.h, block.h):
  *                  as the strip model's option (gen/fit/model_strip.c)
+ *   overhead=log2|node|topology|auto
+ *                  each direction's overhead law (models/overhead.h; the
+ *                  paper's quadratic in log2 np by default); a step needs a
+ *                  fourth strip process count beside the quadratic's three.
+ *                  A target's strip of npa (npb) processes is placed as the
+ *                  target runs: npa over its processes per node.
  */
 #include "gen/fit/model_adapters.h"
 
@@ -39,8 +45,11 @@ typedef struct {
     bool exact_t22;
     rjopts_contention_mode contention;
     const archive *arch;
+    overhead_law_kind law;
     const labelled_run *runs;  /* the training runs */
     size_t nruns;
+    labelled_run *strips;      /* the targets' strips placed (two per target), owned */
+    size_t nstrips;
 } block_settings;
 
 typedef struct {
@@ -61,7 +70,8 @@ static bool read_settings(const char *text, block_settings *s, char *err, size_t
     bool ok = rjopts_number(&o, "work_tol", 0.02, &s->work_tol, err, errlen) &&
               (!nps || rjopts_number_list(nps, s->nps, 32, &s->nnps, err, errlen)) &&
               rjopts_exact(&o, "t22", &s->exact_t22, err, errlen) &&
-              rjopts_contention(&o, &s->contention, err, errlen);
+              rjopts_contention(&o, &s->contention, err, errlen) &&
+              rjopts_overhead(&o, &s->law, err, errlen);
     rjopts_free(&o);
     return ok;
 }
@@ -99,7 +109,16 @@ static bool fit_group(const block_settings *s, block_group *g, char *err, size_t
         return false;
     }
     g->contention = node_contention_of(s->arch, g->key.cluster, s->contention);
-    block_options opt = {s->work_tol, s->nnps ? s->nps : NULL, s->nnps};
+    overhead_place *places = malloc(sizeof *places * (s->nruns + s->nstrips + 1));
+    if (!places) {
+        free(runs);
+        free(ppn);
+        snprintf(err, errlen, "out of memory");
+        return false;
+    }
+    size_t nplaces = meshrows_places(s->runs, s->nruns, g->key.cluster, g->key.code, places, 0);
+    nplaces = meshrows_places(s->strips, s->nstrips, g->key.cluster, g->key.code, places, nplaces);
+    block_options opt = {s->work_tol, s->nnps ? s->nps : NULL, s->nnps, s->law, places, nplaces};
     block_target t = target_of(&g->key);
     t.npa = g->npa; /* fit every direction one of the group's targets needs */
     t.npb = g->npb;
@@ -108,6 +127,7 @@ static bool fit_group(const block_settings *s, block_group *g, char *err, size_t
                                           &ls);
     free(runs);
     free(ppn);
+    free(places);
     if (st != BLOCK_OK)
         snprintf(err, errlen, "block fit for runs.csv line %ld (cluster %s, grid %gx%g, "
                  "per-process mesh %gx%g): %s%s", g->key.line, g->key.cluster, g->key.npa,
@@ -278,6 +298,28 @@ static bool predict_target(const block_settings *s, size_t k, const block_group 
     return ok;
 }
 
+/* Where each target's strips of npa and npb processes sit, laid out as the
+ * target runs, so that a step law knows the nodes of the strips it
+ * predicts (the training runs place only the strips they measured). */
+static bool place_strips(const experiment_input *in, const meshrow *rows, block_settings *s,
+                         char *err, size_t errlen)
+{
+    s->strips = calloc(2 * in->ntargets, sizeof *s->strips);
+    if (!s->strips) {
+        snprintf(err, errlen, "out of memory");
+        return false;
+    }
+    for (size_t k = 0; k < in->ntargets; k++)
+        for (int side = 0; side < 2; side++) {
+            size_t row = in->targets[k].rows[0];
+            double np = side ? rows[k].npb : rows[k].npa;
+            s->strips[s->nstrips++] = (labelled_run){
+                .cluster = rows[k].cluster, .code = rows[k].code, .line = rows[k].line, .row = row,
+                .place = meshrows_place_np(in->arch, in->camp, row, np)};
+        }
+    return true;
+}
+
 bool model_block_run(const experiment_input *in, report *out, char *err, size_t errlen)
 {
     if (errlen)
@@ -312,6 +354,7 @@ bool model_block_run(const experiment_input *in, report *out, char *err, size_t 
         if (ok)
             group_of[k] = (size_t)(g - groups);
     }
+    ok = ok && place_strips(in, rows, &s, err, errlen);
     for (size_t i = 0; ok && i < ngroups; i++)
         ok = fit_group(&s, &groups[i], err, errlen);
     char eq[1500] = "";
@@ -326,6 +369,7 @@ bool model_block_run(const experiment_input *in, report *out, char *err, size_t 
     free(rows);
     free(group_of);
     free(runs);
+    free(s.strips);
     if (!ok && !err[0])
         snprintf(err, errlen, "out of memory");
     return ok;

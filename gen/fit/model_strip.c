@@ -41,6 +41,7 @@ static bool read_settings(const char *text, const archive *arch, stripfit_settin
         return false;
     bool ok = stripfits_settings(rjopts_get(&o, "np0"), rjopts_get(&o, "work_tol"), s, err,
                                  errlen) &&
+              rjopts_overhead(&o, &s->law, err, errlen) &&
               rjopts_exact(&o, "tcomp", exact, err, errlen) &&
               rjopts_contention(&o, &s->contention, err, errlen);
     s->arch = arch;
@@ -96,16 +97,36 @@ static bool predict_target(size_t k, const stripfit *g, const meshrow *t, bool e
     return ok;
 }
 
+/* Read the targets' rows and tell the fits where each target sits, so
+ * that a step law knows the target's nodes and network level. */
+static bool read_targets(const experiment_input *in, stripfits *fits, meshrow *rows, char *err,
+                         size_t errlen)
+{
+    for (size_t k = 0; k < in->ntargets; k++) {
+        meshrow *t = &rows[k];
+        size_t row = in->targets[k].rows[0];
+        if (!meshrows_read(in->arch, in->camp, row, t, err, errlen))
+            return false;
+        labelled_run placed = {.cluster = t->cluster, .code = t->code, .line = t->line,
+                               .row = row, .place = meshrows_place(in->arch, in->camp, row)};
+        if (!stripfits_add_target(fits, &placed)) {
+            snprintf(err, errlen, "out of memory");
+            return false;
+        }
+    }
+    return true;
+}
+
 /* The fit each target needs (and, without targets, one per cluster and
  * code of the training runs, so `perfcast fit` still shows the law). */
 static bool fit_all(const experiment_input *in, const labelled_run *runs, size_t nruns,
                     stripfits *fits, meshrow *rows, const stripfit **fit_of, char *err,
                     size_t errlen)
 {
+    if (!read_targets(in, fits, rows, err, errlen))
+        return false;
     for (size_t k = 0; k < in->ntargets; k++) {
-        meshrow *t = &rows[k];
-        if (!meshrows_read(in->arch, in->camp, in->targets[k].rows[0], t, err, errlen))
-            return false;
+        const meshrow *t = &rows[k];
         fit_of[k] = stripfits_get(fits, t->cluster, t->code,
                                   strip_message_length(t->npa, t->npb, t->pa, t->pb));
         if (!fit_of[k] || !fit_of[k]->ok) {

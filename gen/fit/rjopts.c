@@ -12,8 +12,8 @@
 
 const char *const *rjopts_keys(const char *model)
 {
-    static const char *const strip[] = {"np0", "work_tol", "tcomp", "contention", NULL};
-    static const char *const block[] = {"nps", "work_tol", "t22", "contention", NULL};
+    static const char *const strip[] = {"np0", "work_tol", "tcomp", "contention", "overhead", NULL};
+    static const char *const block[] = {"nps", "work_tol", "t22", "contention", "overhead", NULL};
     static const char *const multicluster[] = {"cluster_b", "np0", "work_tol", "tcomp", "quantum",
                                                "backtests_from", "link", NULL};
     if (!model)
@@ -179,6 +179,17 @@ bool rjopts_contention(const rjopts *o, rjopts_contention_mode *mode, char *err,
     }
     snprintf(err, errlen, "option contention=%s: expected roofline or none", v);
     return false;
+}
+
+bool rjopts_overhead(const rjopts *o, overhead_law_kind *law, char *err, size_t errlen)
+{
+    const char *text = rjopts_get(o, "overhead");
+    *law = OVERHEAD_LAW_LOG2;
+    if (text && !overhead_law_parse(text, law)) {
+        snprintf(err, errlen, "option overhead=%s: expected log2, node, topology or auto", text);
+        return false;
+    }
+    return true;
 }
 
 bool rjopts_number_list(const char *text, double *out, size_t max, size_t *n, char *err,

@@ -55,6 +55,18 @@ static bool law_notes(report *r, const char *prefix, const overhead_law *law)
     return ok;
 }
 
+/* Which overhead law was used and what it found (models/overhead.h), as
+ * a diagnostic the fit output, JSON and campaign page all show. */
+static bool law_words(report *r, const char *prefix, const overhead_law *law)
+{
+    if (law->asked == OVERHEAD_LAW_LOG2)
+        return true; /* the papers' law, as every equation says */
+    char words[600];
+    overhead_law_words(law, words, sizeof words);
+    return rjreport_diagnose(r, "%soverhead=%s: %s", prefix, overhead_law_name(law->asked),
+                             words);
+}
+
 bool rjreport_law(report *r, const char *prefix, const overhead_law *law)
 {
     static const char *const names[] = {"c", "d", "e"};
@@ -64,7 +76,10 @@ bool rjreport_law(report *r, const char *prefix, const overhead_law *law)
              coef(r, prefix, "gamma", law->lines[i].np, law->lines[i].gamma);
     for (int k = 0; ok && k <= (law->degree == 2 ? 2 : 1); k++)
         ok = coef(r, prefix, names[k], 0, law->coef[k]);
-    return ok && coef(r, prefix, "gamma", 0, law->gamma) && law_notes(r, prefix, law);
+    if (ok && law->step_state == OVERHEAD_STEP_FITTED)
+        ok = coef(r, prefix, "s", 0, law->step);
+    return ok && coef(r, prefix, "gamma", 0, law->gamma) && law_notes(r, prefix, law) &&
+           law_words(r, prefix, law);
 }
 
 static bool stat(report *r, const char *prefix, const char *name, double v, const char *text)
@@ -93,6 +108,16 @@ bool rjreport_configs(report *r, const char *prefix, const mesh_configs *cs,
                                        : "unknown: no run gives both work_mb and its mesh");
 }
 
+/* The step term of a law's equation: " + 0.12*[nodes > 1]". */
+static int step_text(char *buf, size_t len, const overhead_law *law)
+{
+    if (law->step_state != OVERHEAD_STEP_FITTED)
+        return 0;
+    int n = snprintf(buf, len, " %s %.6g*%s", law->step < 0 ? "-" : "+", fabs(law->step),
+                     law->kind == OVERHEAD_LAW_NODE ? "[nodes > 1]" : "level(nodes)");
+    return n > 0 ? n : 0;
+}
+
 int rjreport_law_text(char *buf, size_t len, const overhead_law *law, bool leading_plus)
 {
     const double v[4] = {law->coef[0], law->coef[1], law->coef[2], law->gamma};
@@ -106,6 +131,8 @@ int rjreport_law_text(char *buf, size_t len, const overhead_law *law, bool leadi
         int n = snprintf(buf + used, (size_t)used < len ? len - (size_t)used : 0, "%s%.6g%s", sign,
                          fabs(v[k]), unit[k]);
         used += n > 0 ? n : 0;
+        if (k == 2 || (k == 1 && law->degree < 2))
+            used += step_text(buf + used, (size_t)used < len ? len - (size_t)used : 0, law);
     }
     return used;
 }

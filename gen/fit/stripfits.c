@@ -27,6 +27,7 @@ void stripfits_free(stripfits *f)
         free(f->fits[i]);
     }
     free(f->fits);
+    free(f->targets);
     memset(f, 0, sizeof *f);
 }
 
@@ -45,6 +46,16 @@ bool stripfits_settings(const char *np0, const char *work_tol, stripfit_settings
             return false;
         }
     }
+    return true;
+}
+
+bool stripfits_add_target(stripfits *f, const labelled_run *target)
+{
+    labelled_run *more = realloc(f->targets, sizeof *more * (f->ntargets + 1));
+    if (!more)
+        return false;
+    f->targets = more;
+    f->targets[f->ntargets++] = *target;
     return true;
 }
 
@@ -71,11 +82,22 @@ static void fit(const stripfits *f, stripfit *g)
         g->contention = node_contention_of(s->arch, g->cluster, s->contention);
     else
         g->contention.law = contention_none();
-    strip_options opt = {s->work_tol, s->nnp0 ? s->np0 : NULL, s->nnp0, g->msg_len};
+    overhead_place *places = malloc(sizeof *places * (f->nruns + f->ntargets + 1));
+    if (!places) {
+        free(runs);
+        free(ppn);
+        snprintf(g->error, sizeof g->error, "out of memory");
+        return;
+    }
+    size_t nplaces = meshrows_places(f->runs, f->nruns, g->cluster, g->code, places, 0);
+    nplaces = meshrows_places(f->targets, f->ntargets, g->cluster, g->code, places, nplaces);
+    strip_options opt = {s->work_tol, s->nnp0 ? s->np0 : NULL, s->nnp0, g->msg_len,
+                         s->law, places, nplaces};
     overhead_status ls;
     strip_status st = strip_fit_contended(runs, ppn, n, &opt, &g->contention.law, &g->model, &ls);
     free(runs);
     free(ppn);
+    free(places);
     g->ok = st == STRIP_OK;
     if (!g->ok)
         snprintf(g->error, sizeof g->error, "strip fit for cluster %s%s%s: %s", g->cluster,

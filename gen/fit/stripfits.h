@@ -26,6 +26,7 @@ typedef struct {
      * and advice, which stay the paper's): no law, and no line about it. */
     rjopts_contention_mode contention;
     const archive *arch;
+    overhead_law_kind law;  /* option overhead=; 0 = log2, the paper's */
 } stripfit_settings;
 
 typedef struct {
@@ -45,12 +46,19 @@ typedef struct {
     size_t nruns;
     stripfit **fits;      /* stable pointers */
     size_t nfits;
+    labelled_run *targets;  /* places of the targets (stripfits_add_target), owned */
+    size_t ntargets;
 } stripfits;
 
 void stripfits_init(stripfits *f, const stripfit_settings *s, const labelled_run *runs,
                     size_t nruns);
 
 void stripfits_free(stripfits *f);
+
+/* Tell the fits where a target sits (its place; run no time), so that a
+ * step law knows the target's nodes and level: call before the target's
+ * stripfits_get. False only when out of memory. */
+bool stripfits_add_target(stripfits *f, const labelled_run *target);
 
 /* The fit for cluster, code and message length (NAN = any), made now if
  * new. NULL only when out of memory; check ->ok. */

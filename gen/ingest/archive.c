@@ -9,6 +9,7 @@
  * while the campaign and its other experiments load.
  */
 #include "gen/ingest/archive.h"
+#include "models/topology.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -144,12 +145,24 @@ static bool load_csv(const char *root, const char *path, const schema *s, table 
 /* ------------------------------------------------------------------ */
 /* Clusters                                                            */
 
+/* The two cells of a cluster's simulated network (models/topology.h). */
+static const char *check_cluster_cell(void *ctx, const char *column, const char *value)
+{
+    (void)ctx;
+    if (strcmp(column, "sim_topology") == 0)
+        return topology_kind_problem(value);
+    if (strcmp(column, "sim_topo_parameters") == 0)
+        return topology_params_problem(value);
+    return NULL;
+}
+
 static bool load_clusters(archive *a, diag_list *d)
 {
     char *path = fileio_join(a->dir, "clusters.csv");
     if (!path)
         return false;
-    schema s = {.file = path, .specs = cluster_columns, .allow_unknown = true};
+    schema s = {.file = path, .specs = cluster_columns, .allow_unknown = true,
+                .check_text = check_cluster_cell};
     bool ok = load_csv(a->dir, path, &s, &a->cluster_table, d);
     const table *t = &a->cluster_table;
     a->clusters = t->nrows ? calloc(t->nrows, sizeof *a->clusters) : NULL;

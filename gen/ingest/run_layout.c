@@ -52,3 +52,29 @@ bool run_oversubscribed(const archive *a, const campaign *c, size_t row, double 
     return p > k /* false when either is NAN */ ||
            note_says_oversubscribed(table_text_named(&c->runs, row, "note"));
 }
+
+double run_nodes(const archive *a, const campaign *c, size_t row)
+{
+    double ppn = run_processes_per_node(a, c, row);
+    double np = table_number_named(&c->runs, row, campaign_procs(c));
+    return ppn > 0 && np > 0 ? np / ppn : NAN;
+}
+
+bool run_topology(const archive *a, const campaign *c, size_t row, topology *out)
+{
+    return cluster_topology(a, cluster_of(a, c, row), out);
+}
+
+bool cluster_topology(const archive *a, const cluster_info *ci, topology *out)
+{
+    const table *t = a ? &a->cluster_table : NULL;
+    char err[200];
+    for (size_t r = 0; ci && r < t->nrows; r++)
+        if (t->line[r] == ci->line)
+            return topology_parse(table_text_named(t, r, "sim_topology"),
+                                  table_text_named(t, r, "sim_topo_parameters"), out, err,
+                                  sizeof err) &&
+                   topology_described(out);
+    topology_parse(NULL, NULL, out, err, sizeof err);
+    return false;
+}

@@ -10,6 +10,10 @@
  * process count over its `nodes` column; its process count when the
  * cluster has one node (every process is on it). Otherwise unknown.
  *
+ * Nodes a run spans: its process count over its processes per node. Its
+ * network level (issue 23): models/topology.h's level of that many nodes
+ * on its cluster's `sim_topology` / `sim_topo_parameters`.
+ *
  * Ownership: nothing is allocated; the results are plain numbers.
  */
 #ifndef PERFCAST_RUN_LAYOUT_H
@@ -18,6 +22,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include "gen/ingest/archive.h"
+#include "models/topology.h"
 
 /* Processes per node of runs row `row` of campaign c (a may be NULL: then
  * a one-node cluster is not known); NAN when it cannot be told. */
@@ -30,5 +35,17 @@ double run_processes_per_node(const archive *a, const campaign *c, size_t row);
  * unknown; an unknown side alone never makes a run oversubscribed. */
 bool run_oversubscribed(const archive *a, const campaign *c, size_t row, double *ppn,
                         double *cores);
+
+/* Nodes the run spans; NAN when its processes per node are unknown. */
+double run_nodes(const archive *a, const campaign *c, size_t row);
+
+/* The network of cluster ci (NULL: flat); false (and *out flat) when it
+ * describes none or its description does not parse. */
+bool cluster_topology(const archive *a, const cluster_info *ci, topology *out);
+
+/* The network of the run's cluster; false (and *out flat) when the
+ * cluster is unknown, describes none, or its description does not parse
+ * (mgbench/smpi_platform refuses such a cluster before any run). */
+bool run_topology(const archive *a, const campaign *c, size_t row, topology *out);
 
 #endif

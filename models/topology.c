@@ -1,0 +1,162 @@
+/*
+ * topology.c — see topology.h.
+ */
+#include "models/topology.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+/* Parse "a,b,c" (whole numbers >= 1) into dims; the count, or 0 when the
+ * text is not such a list. */
+static size_t number_list(const char *text, double *dims, size_t max)
+{
+    size_t n = 0;
+    const char *p = text;
+    while (p && *p) {
+        char *end;
+        long v = strtol(p, &end, 10);
+        if (end == p || v < 1 || n == max || (*end && *end != ','))
+            return 0;
+        dims[n++] = (double)v;
+        p = *end ? end + 1 : end;
+    }
+    return n;
+}
+
+/* "LEVELS;DOWN;UP;PARALLEL": the DOWN list, one count per level. */
+static bool fat_tree_down(const char *params, topology *out)
+{
+    char levels[16], down[200];
+    const char *semi = strchr(params, ';');
+    const char *semi2 = semi ? strchr(semi + 1, ';') : NULL;
+    if (!semi || !semi2 || (size_t)(semi - params) >= sizeof levels ||
+        (size_t)(semi2 - semi - 1) >= sizeof down)
+        return false;
+    memcpy(levels, params, (size_t)(semi - params));
+    levels[semi - params] = '\0';
+    memcpy(down, semi + 1, (size_t)(semi2 - semi - 1));
+    down[semi2 - semi - 1] = '\0';
+    char *end;
+    long l = strtol(levels, &end, 10);
+    out->ndims = number_list(down, out->dims, TOPOLOGY_MAX_DIMS);
+    return *end == '\0' && l >= 1 && out->ndims == (size_t)l;
+}
+
+bool topology_parse(const char *kind, const char *params, topology *out, char *err,
+                    size_t errlen)
+{
+    memset(out, 0, sizeof *out);
+    if (!kind || !*kind || strcasecmp(kind, "FLAT") == 0)
+        return true;
+    bool ok = false;
+    if (strcasecmp(kind, "TORUS") == 0) {
+        out->kind = TOPOLOGY_TORUS;
+        out->ndims = number_list(params, out->dims, TOPOLOGY_MAX_DIMS);
+        ok = out->ndims > 0;
+    } else if (strcasecmp(kind, "FAT_TREE") == 0) {
+        out->kind = TOPOLOGY_FAT_TREE;
+        ok = params && fat_tree_down(params, out);
+    }
+    if (!ok) {
+        snprintf(err, errlen, "sim_topology %s with sim_topo_parameters '%s': expected FLAT, "
+                 "TORUS with X,Y,Z or FAT_TREE with LEVELS;DOWN;UP;PARALLEL", kind,
+                 params ? params : "");
+        memset(out, 0, sizeof *out);
+    }
+    return ok;
+}
+
+const char *topology_kind_problem(const char *kind)
+{
+    static const char *const kinds[] = {"", "FLAT", "TORUS", "FAT_TREE"};
+    for (size_t i = 0; kind && i < sizeof kinds / sizeof kinds[0]; i++)
+        if (strcasecmp(kind, kinds[i]) == 0)
+            return NULL;
+    return "expected FLAT, TORUS or FAT_TREE";
+}
+
+const char *topology_params_problem(const char *params)
+{
+    topology t;
+    char err[200];
+    if (topology_parse("TORUS", params, &t, err, sizeof err) ||
+        topology_parse("FAT_TREE", params, &t, err, sizeof err))
+        return NULL;
+    return "expected a torus's X,Y,Z or a fat tree's LEVELS;DOWN;UP;PARALLEL (whole numbers, "
+           "one DOWN count per level)";
+}
+
+bool topology_described(const topology *t)
+{
+    return t->kind != TOPOLOGY_FLAT;
+}
+
+double topology_level(const topology *t, double nodes)
+{
+    if (!(nodes > 0) || !isfinite(nodes))
+        return NAN;
+    nodes = ceil(nodes - 1e-9); /* np / ppn off by rounding is still whole */
+    if (nodes <= 1)
+        return 0;
+    double level = 0, filled = 1;
+    switch (t->kind) {
+    case TOPOLOGY_FLAT: return 1;
+    case TOPOLOGY_TORUS:
+        /* dimension j is entered once the lower ones are full */
+        for (size_t j = 0; j < t->ndims; j++) {
+            if (t->dims[j] > 1 && nodes > filled)
+                level++;
+            filled *= t->dims[j];
+        }
+        return level;
+    case TOPOLOGY_FAT_TREE:
+        for (size_t j = 0; j < t->ndims && nodes > filled; j++) {
+            filled *= t->dims[j];
+            level++;
+        }
+        return level;
+    }
+    return NAN;
+}
+
+double topology_nodes_for_level(const topology *t, double level)
+{
+    if (level == 0)
+        return 1;
+    double filled = 1, reached = 0;
+    switch (t->kind) {
+    case TOPOLOGY_FLAT: return level == 1 ? 2 : NAN;
+    case TOPOLOGY_TORUS:
+        for (size_t j = 0; j < t->ndims; j++) {
+            if (t->dims[j] > 1 && ++reached == level)
+                return filled + 1;
+            filled *= t->dims[j];
+        }
+        return NAN;
+    case TOPOLOGY_FAT_TREE:
+        for (size_t j = 0; j < t->ndims; j++) {
+            if (++reached == level)
+                return filled + 1;
+            filled *= t->dims[j];
+        }
+        return NAN;
+    }
+    return NAN;
+}
+
+void topology_level_text(const topology *t, double level, char *buf, size_t len)
+{
+    static const char *const ordinal[] = {"first", "second", "third", "fourth",
+                                          "fifth", "sixth", "seventh", "eighth"};
+    if (!(level >= 1) || !isfinite(level))
+        snprintf(buf, len, "one node");
+    else if (t->kind == TOPOLOGY_TORUS && level <= TOPOLOGY_MAX_DIMS)
+        snprintf(buf, len, "the %s torus dimension", ordinal[(size_t)level - 1]);
+    else if (t->kind == TOPOLOGY_FAT_TREE)
+        snprintf(buf, len, "fat-tree level %g", level);
+    else
+        snprintf(buf, len, "more than one node");
+}
