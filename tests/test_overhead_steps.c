@@ -224,7 +224,8 @@ static void test_topology_law(void)
  * 0.5 [np > 4] + 0.01 work, works 10 and 30 MB. Trained on np <= 16,
  * targets np 32 and 64: by hand T(32, 10) = 1 + 1.2 + 0.1 = 2.3, T(32, 30) =
  * 3 + 1.2 + 0.3 = 4.5, T(64, 10) = 2.4, T(64, 30) = 4.6. overhead=node and
- * auto recover them; the paper's law misses. */
+ * auto (also the default, no option) recover them; the paper's law (overhead=log2)
+ * misses. */
 static char dir[256];
 
 /* Campaign c of cluster syn (clusters: its clusters.csv) with runs at np
@@ -249,7 +250,9 @@ static void write_step_archive(const char *clusters, double ppn, const char *exp
 static void write_node_step_archive(void)
 {
     write_step_archive("cluster,nodes,cores_per_node\nsyn,16,4\n", 4,
-                       "name,model,train,target,options\nlog2,strip,np <= 16,np >= 32,\n"
+                       "name,model,train,target,options\nlog2,strip,np <= 16,np >= 32,"
+                       "overhead=log2\n"
+                       "default,strip,np <= 16,np >= 32,\n"
                        "node,strip,np <= 16,np >= 32,overhead=node\n"
                        "auto,strip,np <= 16,np >= 32,overhead=auto\n");
 }
@@ -284,6 +287,8 @@ static void test_planted_node_step(void)
     for (size_t i = 0; i < 4; i++) {
         CU_ASSERT_DOUBLE_EQUAL(estimate("node", expect[i][0], expect[i][1]), expect[i][2], 1e-9);
         CU_ASSERT_DOUBLE_EQUAL(estimate("auto", expect[i][0], expect[i][1]), expect[i][2], 1e-9);
+        /* No option is auto. */
+        CU_ASSERT_DOUBLE_EQUAL(estimate("default", expect[i][0], expect[i][1]), expect[i][2], 1e-9);
         CU_ASSERT(fabs(estimate("log2", expect[i][0], expect[i][1]) - expect[i][2]) > 0.1);
     }
     expect_says("fit", "--format json c node", 0, "0.5*[nodes > 1]",

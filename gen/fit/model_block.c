@@ -19,8 +19,9 @@
  *                  node contention of Tcomp (models/contention.h, block.h):
  *                  as the strip model's option (gen/fit/model_strip.c)
  *   overhead=log2|node|topology|auto
- *                  each direction's overhead law (models/overhead.h; the
- *                  paper's quadratic in log2 np by default); a step needs a
+ *                  each direction's overhead law (models/overhead.h;
+ *                  default auto: the paper's quadratic in log2 np unless a
+ *                  step law beats it out of sample); a step needs a
  *                  fourth strip process count beside the quadratic's three.
  *                  A target's strip of npa (npb) processes is placed as the
  *                  target runs: npa over its processes per node.

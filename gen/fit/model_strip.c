@@ -21,6 +21,12 @@
  *                  mbw_read_gbs, or none (the paper's model). Absent: the
  *                  roofline where the cluster gives both columns, none
  *                  elsewhere; the fit prints one line saying which
+ *   overhead=log2|node|topology|auto
+ *                  the overhead law (models/overhead.h): the paper's
+ *                  alpha = c + d log2 np, a step when the job leaves its
+ *                  node, or one per network level; absent: auto, the law
+ *                  with the least leave-one-level-out error (log2 unless a
+ *                  step law beats it by 10%)
  */
 #include "gen/fit/model_adapters.h"
 

@@ -184,7 +184,7 @@ bool rjopts_contention(const rjopts *o, rjopts_contention_mode *mode, char *err,
 bool rjopts_overhead(const rjopts *o, overhead_law_kind *law, char *err, size_t errlen)
 {
     const char *text = rjopts_get(o, "overhead");
-    *law = OVERHEAD_LAW_LOG2;
+    *law = OVERHEAD_LAW_AUTO;
     if (text && !overhead_law_parse(text, law)) {
         snprintf(err, errlen, "option overhead=%s: expected log2, node, topology or auto", text);
         return false;

@@ -66,8 +66,9 @@ typedef enum { RJOPTS_CONTENTION_NONE = 0, RJOPTS_CONTENTION_AUTO, RJOPTS_CONTEN
 /* The `contention` option: roofline or none (absent: AUTO); false with err
  * on another value. */
 bool rjopts_contention(const rjopts *o, rjopts_contention_mode *mode, char *err, size_t errlen);
-/* Option overhead=log2|node|topology|auto (absent: log2, the papers'
- * law; models/overhead.h); false with err on another value. */
+/* Option overhead=log2|node|topology|auto (absent: auto, which keeps the
+ * papers' log2 law unless a step law beats it by leave-one-level-out
+ * error; models/overhead.h); false with err on another value. */
 bool rjopts_overhead(const rjopts *o, overhead_law_kind *law, char *err, size_t errlen);
 
 /* Parse "4,8,16" into at most max positive numbers; false with err on
