@@ -95,7 +95,12 @@ static int run_named(const cli_args *args, const char *usage, archive *a, experi
         fprintf(stderr, "perfcast: %s/%s has a problem and is not run\n", c->name, e->name);
         return 1;
     }
-    if (!experiment_run(a, c, e, res)) {
+    /* A cache of its own, so that the interval shrinks toward the archive's
+     * pooled backtests as the site's does (gen/fit/error_pool.h). */
+    backtest_cache *cache = backtest_cache_new();
+    bool ran = experiment_run_shared(a, c, e, cache, res);
+    backtest_cache_free(cache);
+    if (!ran) {
         char text[1024];
         experiment_error_text(c, res, text, sizeof text);
         fprintf(stderr, "%s\n", text);
