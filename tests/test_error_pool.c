@@ -185,6 +185,44 @@ static void test_pool_deterministic(void)
     testutil_remove_dir(dir);
 }
 
+/* The advice page's interval footnote says where the width came from, and
+ * the factor it prints is the interval `perfcast predict` gives that
+ * prediction (strip has no textbook interval to widen it, so high /
+ * estimate is the calibrated factor): the page read by xmllint, the
+ * prediction by gawk on predict's CSV. */
+static void test_advice_names_the_width(void)
+{
+    char dir[256], *out = NULL;
+    CU_ASSERT_TRUE_FATAL(testutil_temp_dir(dir, sizeof dir));
+    CU_ASSERT_EQUAL_FATAL(testutil_perfcast_run(&out, "build --archive archive --out %s/s --quiet",
+                                                dir), 0);
+    free(out);
+    CU_ASSERT_EQUAL_FATAL(
+        testutil_perfcast_run(&out, "predict --archive archive --format csv smpi-strip strip-a "
+                                    "| gawk -v FPAT='([^,]*)|(\"[^\"]*\")' 'NR == 1 { for (i = 1; "
+                                    "i <= NF; i++) h[$i] = i; next } $h[\"np\"] == 128 && "
+                                    "$h[\"pi_high\"] == \"\" { printf \"%%.3g\\n\", "
+                                    "$h[\"cal_pi_high\"] / $h[\"estimate\"]; exit }'"),
+        0);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(out);
+    out[strcspn(out, "\n")] = '\0';
+    CU_ASSERT(strlen(out) > 0);
+    char *page = NULL;
+    CU_ASSERT_EQUAL_FATAL(testutil_run_commandf(&page, "xmllint --html --xpath 'string(//body)' "
+                                                       "%s/s/advice/scenario-1.html 2>/dev/null",
+                                                dir), 0);
+    char want[200];
+    snprintf(want, sizeof want,
+             "smpi-strip / strip-a at 128 processes (its width \xC3\x97/\xC3\xB7%s: 2 own "
+             "backtests shrunk toward", out);
+    CU_ASSERT_PTR_NOT_NULL(page && strstr(page, want));
+    if (!(page && strstr(page, want)))
+        printf("\n  missing on the advice page: %s\n", want);
+    free(page);
+    free(out);
+    testutil_remove_dir(dir);
+}
+
 int main(void)
 {
     static const testutil_test numerics[] = {
@@ -195,6 +233,7 @@ int main(void)
     static const testutil_test archive_tests[] = {
         {"a planted sibling's backtests stay out; words and widths", test_pool_end_to_end},
         {"same archive, byte-identical pages", test_pool_deterministic},
+        {"the advice footnote names where the width came from", test_advice_names_the_width},
         {NULL, NULL},
     };
     static const testutil_suite suites[] = {

@@ -615,37 +615,48 @@ static calibrate_model target_model(const calibrate_model *own, const calibrate_
     return *bin == NO_POOL ? *own : m;
 }
 
+/* Where a width of pool bin b came from: "x/÷1.8: 3 own backtests shrunk
+ * toward 41 strip backtests elsewhere (1-2 doublings)", h its log
+ * half-width. */
+static void bin_words(const calib_ctx *c, const calibrate_model *own,
+                      const calibrate_model *pooled, size_t b, double h, char *text, size_t len)
+{
+    const char *where = b < CALIBRATE_POOL_BINS ? calibrate_bin_words(b)
+                                                : "all distances: none at the target's";
+    char mine[64] = "no own backtest;";
+    if (own->nscores)
+        snprintf(mine, sizeof mine, "%zu own backtest%s shrunk toward", own->nscores,
+                 own->nscores == 1 ? "" : "s");
+    snprintf(text, len, "\xC3\x97/\xC3\xB7%.3g: %s %zu %s backtests elsewhere (%s)", exp(h),
+             mine, pooled[b].nscores, c->in->exp->model, where);
+}
+
 /* Where the widths came from, per bin of the pool that some prediction
- * used: "x/÷1.8: 3 own backtests shrunk toward 41 strip backtests
- * elsewhere (1-2 doublings)", the factor the widest of them. */
+ * used (bin_words), the factor the widest of them; "" none. */
 static void pool_words(const calib_ctx *c, const calibrate_model *own,
                        const calibrate_model *pooled, const double *widest, char *text,
                        size_t len)
 {
     size_t used = 0;
     text[0] = '\0';
-    for (size_t b = 0; b <= CALIBRATE_POOL_BINS && used < len; b++) {
+    for (size_t b = 0; b <= CALIBRATE_POOL_BINS && used + 2 < len; b++) {
         if (!(widest[b] > 0))
             continue;
-        const char *where = b < CALIBRATE_POOL_BINS ? calibrate_bin_words(b)
-                                                    : "all distances: none at the target's";
-        char mine[64] = "no own backtest;";
-        if (own->nscores)
-            snprintf(mine, sizeof mine, "%zu own backtest%s shrunk toward", own->nscores,
-                     own->nscores == 1 ? "" : "s");
-        used += (size_t)snprintf(text + used, len - used,
-                                 "%s\xC3\x97/\xC3\xB7%.3g: %s %zu %s backtests elsewhere (%s)",
-                                 used ? "; " : "", exp(widest[b]), mine, pooled[b].nscores,
-                                 c->in->exp->model, where);
+        if (used)
+            used += (size_t)snprintf(text + used, len - used, "; ");
+        bin_words(c, own, pooled, b, widest[b], text + used, len - used);
+        used += strlen(text + used);
     }
 }
 
 /* Intervals from own (the experiment's own or borrowed backtests;
  * nscores 0: none) shrunk toward the pool, with floor[i] (NAN: none) the
- * least half-width of prediction i. Fills *done and the widest half-width
- * per pool bin. */
-static void apply_models(report *rep, const calibrate_model *own, const calibrate_model *pooled,
-                         const double *floor, size_t *done, double *widest)
+ * least half-width of prediction i; each pooled prediction says where its
+ * width came from (cal_source). Fills *done and the widest half-width per
+ * pool bin; false only when out of memory. */
+static bool apply_models(const calib_ctx *c, report *rep, const calibrate_model *own,
+                         const calibrate_model *pooled, const double *floor, size_t *done,
+                         double *widest)
 {
     *done = 0;
     for (size_t b = 0; b <= CALIBRATE_POOL_BINS; b++)
@@ -653,7 +664,8 @@ static void apply_models(report *rep, const calibrate_model *own, const calibrat
     size_t bin;
     calibrate_model inside = target_model(own, pooled, 0, &bin);
     rep->cal_inside_log_half_width = calibrate_half_width(&inside, 0);
-    for (size_t i = 0; i < rep->npreds; i++) {
+    bool ok = true;
+    for (size_t i = 0; ok && i < rep->npreds; i++) {
         report_prediction *p = &rep->preds[i];
         calibrate_model m = target_model(own, pooled, p->distance, &bin);
         if (bin == NO_POOL && own->nscores == 0)
@@ -661,11 +673,19 @@ static void apply_models(report *rep, const calibrate_model *own, const calibrat
         double h = calibrate_half_width(&m, p->distance);
         if (floor && isfinite(floor[i]))
             h = fmax(h, floor[i]);
-        if (bin != NO_POOL && !(h <= widest[bin]))
+        if (calibrate_interval(p->estimate, h, p->pi_low, p->pi_high, &p->cal_low,
+                               &p->cal_high) != CALIBRATE_OK)
+            continue;
+        ++*done;
+        if (bin == NO_POOL)
+            continue;
+        char words[200];
+        bin_words(c, own, pooled, bin, h, words, sizeof words);
+        ok = report_set_text(&p->cal_source, words);
+        if (!(h <= widest[bin]))
             widest[bin] = h;
-        *done += calibrate_interval(p->estimate, h, p->pi_low, p->pi_high, &p->cal_low,
-                                    &p->cal_high) == CALIBRATE_OK;
     }
+    return ok;
 }
 
 static bool apply_backtest(calib_ctx *c, report *rep, const calibrate_model *m,
@@ -673,7 +693,8 @@ static bool apply_backtest(calib_ctx *c, report *rep, const calibrate_model *m,
 {
     size_t done;
     double widest[CALIBRATE_POOL_BINS + 1];
-    apply_models(rep, m, pooled, NULL, &done, widest);
+    if (!apply_models(c, rep, m, pooled, NULL, &done, widest))
+        return false;
     char text[2000], from[448] = "", pooled_text[600];
     pool_words(c, m, pooled, widest, pooled_text, sizeof pooled_text);
     if (c->borrowed[0] && c->from_lender)
@@ -718,8 +739,10 @@ static bool apply_pool_only(calib_ctx *c, report *rep, const calibrate_model *po
     memset(&none, 0, sizeof none);
     size_t done;
     double widest[CALIBRATE_POOL_BINS + 1];
-    apply_models(rep, &none, pooled, floor, &done, widest);
+    bool ok = apply_models(c, rep, &none, pooled, floor, &done, widest);
     free(floor);
+    if (!ok)
+        return false;
     char text[1200], pooled_text[600];
     pool_words(c, &none, pooled, widest, pooled_text, sizeof pooled_text);
     snprintf(text, sizeof text,
