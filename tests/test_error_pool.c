@@ -213,7 +213,7 @@ static void test_advice_names_the_width(void)
                                                 dir), 0);
     char want[200];
     snprintf(want, sizeof want,
-             "smpi-strip / strip-a at 128 processes (its width \xC3\x97/\xC3\xB7%s: 2 own "
+             "smpi-strip / strip-a at 128 processes (its width \xC3\x97/\xC3\xB7%s: 2 borrowed "
              "backtests shrunk toward", out);
     CU_ASSERT_PTR_NOT_NULL(page && strstr(page, want));
     if (!(page && strstr(page, want)))

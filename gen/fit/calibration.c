@@ -616,7 +616,8 @@ static calibrate_model target_model(const calibrate_model *own, const calibrate_
 }
 
 /* Where a width of pool bin b came from: "x/÷1.8: 3 own backtests shrunk
- * toward 41 strip backtests elsewhere (1-2 doublings)", h its log
+ * toward 41 strip backtests elsewhere (1-2 doublings)", "borrowed" for
+ * backtests other experiments lent, h its log
  * half-width. */
 static void bin_words(const calib_ctx *c, const calibrate_model *own,
                       const calibrate_model *pooled, size_t b, double h, char *text, size_t len)
@@ -625,8 +626,8 @@ static void bin_words(const calib_ctx *c, const calibrate_model *own,
                                                 : "all distances: none at the target's";
     char mine[64] = "no own backtest;";
     if (own->nscores)
-        snprintf(mine, sizeof mine, "%zu own backtest%s shrunk toward", own->nscores,
-                 own->nscores == 1 ? "" : "s");
+        snprintf(mine, sizeof mine, "%zu %s backtest%s shrunk toward", own->nscores,
+                 c->borrowed[0] ? "borrowed" : "own", own->nscores == 1 ? "" : "s");
     snprintf(text, len, "\xC3\x97/\xC3\xB7%.3g: %s %zu %s backtests elsewhere (%s)", exp(h),
              mine, pooled[b].nscores, c->in->exp->model, where);
 }
