@@ -108,9 +108,9 @@ calibrate_status calibrate_interval(double estimate, double h, double pi_low, do
  * "equivalent backtests", fixed at 8 before any interval was measured with
  * it: the pool comes from other codes on other machines, so it may count
  * for no more than one well-sampled experiment's own backtests (two scale
- * parameters, two fold depths and a few configurations each: 4 to 10
- * scores in the archive this was written for); from nine own scores on,
- * the experiment's own evidence weighs more than the pool. With no own
+ * parameters, two fold depths, two configurations per held-out level:
+ * 8 scores); from nine own scores on, the experiment's own evidence
+ * weighs more than the pool. With no own
  * score, s = s_pool and t has k degrees of freedom (t(0.975, 8) = 2.31,
  * where one own score gave 12.7). The bins, d <= 1, 1 < d <= 2 and d > 2
  * doublings (d the score's or the target's distance), were fixed with k:
