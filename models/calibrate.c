@@ -82,6 +82,37 @@ calibrate_status calibrate_interval(double estimate, double h, double pi_low, do
     return CALIBRATE_OK;
 }
 
+size_t calibrate_distance_bin(double distance)
+{
+    if (!(distance > 1))
+        return 0;
+    return distance > 2 ? 2 : 1;
+}
+
+const char *calibrate_bin_words(size_t bin)
+{
+    static const char *const words[CALIBRATE_POOL_BINS] = {
+        "up to 1 doubling", "1\xE2\x80\x93" "2 doublings", "over 2 doublings"};
+    return bin < CALIBRATE_POOL_BINS ? words[bin] : "";
+}
+
+calibrate_status calibrate_shrink(const calibrate_model *own, const calibrate_model *pool,
+                                  double weight, double level, calibrate_model *out)
+{
+    *out = *own;
+    if (!(weight > 0 && level > 0 && level < 1))
+        return CALIBRATE_BAD_INPUT;
+    if (pool->nscores == 0 || !isfinite(pool->scale))
+        return CALIBRATE_NO_SCORES;
+    double k = fmin(weight, (double)pool->nscores), n = (double)own->nscores;
+    double own_sq = own->nscores ? own->scale * own->scale : 0;
+    out->scale = sqrt((n * own_sq + k * pool->scale * pool->scale) / (n + k));
+    out->nscores = own->nscores + (size_t)k;
+    out->t = gsl_cdf_tdist_Pinv(1 - (1 - level) / 2, n + k);
+    out->max_abs_log_error = fmax(own->max_abs_log_error, pool->max_abs_log_error);
+    return CALIBRATE_OK;
+}
+
 double calibrate_distance(double value, double lo, double hi)
 {
     if (!(value > 0 && lo > 0 && hi > 0))

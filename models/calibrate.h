@@ -68,6 +68,8 @@ typedef struct {
     double predicted, measured; /* both > 0 to be used */
     double distance;            /* doublings beyond the refit's range, >= 0 */
     size_t fold;                /* which refit produced it */
+    size_t config;              /* the caller's id of the held-out configuration
+                                   (a pool scores each once); 0 when unused */
 } calibrate_score;
 
 typedef struct {
@@ -91,6 +93,48 @@ double calibrate_half_width(const calibrate_model *m, double distance);
  * CALIBRATE_BAD_INPUT (and NANs) when estimate <= 0 or h is not finite. */
 calibrate_status calibrate_interval(double estimate, double h, double pi_low, double pi_high,
                                     double *low, double *high);
+
+/* Shrinking toward a pool (issue 22, item 4). An experiment's own
+ * backtests are few (with four trained levels, two or three refits), so
+ * their s is itself uncertain: large errors blow the interval up, and with
+ * none the interval fell back to repetition noise. The backtests of the
+ * same model family in the archive's other campaigns tell how such
+ * extrapolations have gone elsewhere; they are pooled per bin of distance
+ * (calibrate_distance_bin) and the experiment's s is a precision-weighted
+ * mean of its own and the pool's:
+ *     s^2 = (n_own * s_own^2 + k * s_pool^2) / (n_own + k),
+ *     k = min(CALIBRATE_POOL_WEIGHT, n_pool),
+ * with Student's t on n_own + k scores. k is the pool's worth in
+ * "equivalent backtests", fixed at 8 before any interval was measured with
+ * it: the pool comes from other codes on other machines, so it may count
+ * for no more than one well-sampled experiment's own backtests (two scale
+ * parameters, two fold depths, two configurations per held-out level:
+ * 8 scores); from nine own scores on, the experiment's own evidence
+ * weighs more than the pool. With no own
+ * score, s = s_pool and t has k degrees of freedom (t(0.975, 8) = 2.31,
+ * where one own score gave 12.7). The bins, d <= 1, 1 < d <= 2 and d > 2
+ * doublings (d the score's or the target's distance), were fixed with k:
+ * how far an extrapolation goes changes how well a law holds beyond the
+ * per-doubling scaling (a term that was negligible starts to count). */
+#define CALIBRATE_POOL_WEIGHT 8.0
+#define CALIBRATE_POOL_BINS 3
+
+/* The pool's bin of a distance in doublings: 0 (d <= 1, non-finite and
+ * negative too), 1 (1 < d <= 2), 2 (d > 2). */
+size_t calibrate_distance_bin(double distance);
+
+/* "d <= 1 doubling", "1-2 doublings", "> 2 doublings" for bin (words for
+ * the interval's source); "" beyond the bins. Static text. */
+const char *calibrate_bin_words(size_t bin);
+
+/* own (its nscores may be 0: no own score) shrunk toward pool (nscores >
+ * 0) with weight k as above: out->scale and out->t as the formula says,
+ * out->nscores = n_own + k (rounded down), out->nfolds = own's,
+ * out->max_abs_log_error the larger. CALIBRATE_NO_SCORES (out = own) when
+ * the pool is empty; CALIBRATE_BAD_INPUT when weight <= 0 or level is not
+ * in (0, 1). */
+calibrate_status calibrate_shrink(const calibrate_model *own, const calibrate_model *pool,
+                                  double weight, double level, calibrate_model *out);
 
 /* Distance of value beyond [lo, hi] in doublings: log2(value/hi) above,
  * log2(lo/value) below, 0 inside; NAN when a value is not positive. */

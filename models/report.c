@@ -40,6 +40,7 @@ void report_free(report *r)
     for (size_t i = 0; i < r->npreds; i++) {
         free(r->preds[i].note);
         free(r->preds[i].beyond);
+        free(r->preds[i].cal_source);
     }
     free(r->preds);
     free_strings(r->diagnostics, r->ndiagnostics);
@@ -104,7 +105,7 @@ bool report_add_prediction(report *r, const report_prediction *p)
     report_prediction copy = *p;
     copy.note = NULL;
     copy.cal_low = copy.cal_high = copy.distance = NAN;
-    copy.beyond = NULL;
+    copy.beyond = copy.cal_source = NULL;
     if (p->note && !(copy.note = strdup(p->note)))
         return false;
     r->preds[r->npreds++] = copy;

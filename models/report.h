@@ -43,6 +43,9 @@ typedef struct {
     double cal_low, cal_high; /* calibrated 95% prediction interval; NAN = absent */
     double distance;          /* doublings beyond the training range, 0 inside; NAN unknown */
     char *beyond;             /* "np 512 = 2.0x max trained 256; ...", NULL when inside */
+    char *cal_source;         /* where a pooled width came from: "x/÷1.8: 3 own backtests
+                                 shrunk toward 41 strip backtests elsewhere (1-2 doublings)";
+                                 NULL when the archive has no pool for it */
 } report_prediction;
 
 /* One component's prediction at a target when the response is a sum of

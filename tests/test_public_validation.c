@@ -136,6 +136,8 @@ typedef struct {
     size_t targets, inside;       /* held-out configurations; inside the calibrated PI */
     size_t nonpositive;           /* estimates <= 0: a time the model cannot mean */
     double abs_err[MAX_TARGETS];  /* |estimate - measured| / measured, percent */
+    double width[MAX_TARGETS];    /* calibrated high / low, printed (issue 22: sharpness) */
+    size_t nwidth, wide;          /* widths known; of them, wider than x/÷2 (high/low > 4) */
 } tally;
 
 static int cmp_double(const void *a, const void *b)
@@ -214,6 +216,9 @@ static void score_region(const xp_file *f, const xp_region *r, const data_set *d
         t->nonpositive += !(e > 0);
         /* An estimate <= 0 has no calibrated interval: a miss. */
         t->inside += number(row, lo) <= m && m <= number(row, hi);
+        double w = number(row, hi) / number(row, lo);
+        if (isfinite(w) && w > 0)
+            t->width[t->nwidth++] = w, t->wide += w > 4;
     }
     t->regions++;
     t->predicted += estimated == want && estimated > 0;
@@ -548,10 +553,13 @@ static void score_relearn(const char *archive, const char *options, scores *s,
 static void print_row(const char *what, const tally *t)
 {
     printf("\n  %-9s regions %2zu, predicted %2zu; held-out %3zu, calibrated PI covers %3zu "
-           "(%.1f%%); |error| median %.2f%%, max %.1f%%; %zu estimate(s) <= 0",
+           "(%.1f%%); |error| median %.2f%%, max %.1f%%; %zu estimate(s) <= 0; "
+           "PI width median x%.2f, %zu of %zu wider than x/÷2",
            what, t->regions, t->predicted, t->targets, t->inside,
            100.0 * (double)t->inside / (double)t->targets, median_of(t->abs_err, t->targets),
-           max_of(t->abs_err, t->targets), t->nonpositive);
+           max_of(t->abs_err, t->targets), t->nonpositive,
+           t->nwidth ? median_of(t->width, t->nwidth) : NAN,
+           t->wide, t->nwidth);
 }
 
 static void merge(tally *into, const tally *t)
@@ -562,6 +570,9 @@ static void merge(tally *into, const tally *t)
     into->nonpositive += t->nonpositive;
     for (size_t i = 0; i < t->targets && into->targets < MAX_TARGETS; i++)
         into->abs_err[into->targets++] = t->abs_err[i];
+    into->wide += t->wide;
+    for (size_t i = 0; i < t->nwidth && into->nwidth < MAX_TARGETS; i++)
+        into->width[into->nwidth++] = t->width[i];
 }
 
 /* Every data set and split under one archive option string; then, when

@@ -284,22 +284,28 @@ static void test_settings_errors(void)
 /* The mesh models (strip, block) and the multicore model read the process
  * count through the campaign: the embedded mgbench campaigns with np
  * renamed ranks (header, filters, campaign.csv) must predict exactly what
- * they predict with np, cell for cell, once the column is named back. */
+ * they predict with np, cell for cell, once the column is named back. Both
+ * archives hold the same three campaigns: a calibrated interval shrinks
+ * toward the backtests of the archive's other campaigns
+ * (gen/fit/error_pool.h), so the embedded archive, with more of them,
+ * would give other widths. */
 static void test_models_read_the_named_column(void)
 {
     static const char *const camps[] = {"mgbench-strip", "mgbench-block", "mgbench-multicore"};
     char *out = NULL;
-    int rc = testutil_run_commandf(&out, "mkdir -p %s/r && cp archive/clusters.csv %s/r/", dir, dir);
+    int rc = testutil_run_commandf(&out, "mkdir -p %s/r %s/n && cp archive/clusters.csv %s/r/ && "
+                                   "cp archive/clusters.csv %s/n/", dir, dir, dir, dir);
     free(out);
     CU_ASSERT_EQUAL_FATAL(rc, 0);
     size_t compared = 0;
     for (size_t i = 0; i < sizeof camps / sizeof camps[0]; i++) {
         rc = testutil_run_commandf(&out,
-                                   "cp -r archive/%s %s/r/ && cd %s/r/%s && "
+                                   "cp -r archive/%s %s/n/ && cp -r archive/%s %s/r/ && "
+                                   "cd %s/r/%s && "
                                    "sed -i -E '1s/(^|,)np(,|$)/\\1ranks\\2/' runs.csv && "
                                    "sed -i -E 's/\\bnp\\b/ranks/g' experiments.csv && "
                                    "printf 'setting,value\\nprocs,ranks\\n' > campaign.csv",
-                                   camps[i], dir, dir, camps[i]);
+                                   camps[i], dir, camps[i], dir, dir, camps[i]);
         free(out);
         CU_ASSERT_EQUAL_FATAL(rc, 0);
         char *names = NULL;
@@ -310,8 +316,8 @@ static void test_models_read_the_named_column(void)
                 *next++ = '\0';
             line[strcspn(line, "\t")] = '\0';
             char *np = NULL, *ranks = NULL;
-            CU_ASSERT_EQUAL(testutil_perfcast_run(&np, "predict --archive archive --format csv "
-                                                  "%s %s", camps[i], line), 0);
+            CU_ASSERT_EQUAL(testutil_perfcast_run(&np, "predict --archive %s/n --format csv "
+                                                  "%s %s", dir, camps[i], line), 0);
             CU_ASSERT_EQUAL(testutil_perfcast_run(&ranks, "predict --archive %s/r --format csv "
                                                   "%s %s | sed -E 's/\\branks\\b/np/g'",
                                                   dir, camps[i], line), 0);

@@ -55,10 +55,12 @@ static const char predict_usage[] =
     "ci_high_<component>, pi_low_<component>, pi_high_<component> for each.\n"
     "The fit is shown with them: text and json give the formula, the fitted\n"
     "equation, how the textbook intervals are made (interval_method) and how the\n"
-    "calibrated one is (calibration_method) once; csv repeats them as the last\n"
-    "columns of every row. Text and json also say when the training runs change\n"
-    "at their top level beyond the model's law (regime_change: a step or knee the\n"
-    "model would extrapolate through), as the verdict does.\n"
+    "calibrated one is (calibration_method: its backtests, shrunk toward those of\n"
+    "the same model in the archive's other campaigns where there are any) once;\n"
+    "csv repeats them as the last columns of every row. Text and json also say\n"
+    "when the training runs change at their top level beyond the model's law\n"
+    "(regime_change: a step or knee the model would extrapolate through), as the\n"
+    "verdict does.\n"
     "\n"
     "  --archive DIR   the archive folder (default: archive)\n"
     "  --format F      text (default), csv or json\n"
@@ -95,7 +97,12 @@ static int run_named(const cli_args *args, const char *usage, archive *a, experi
         fprintf(stderr, "perfcast: %s/%s has a problem and is not run\n", c->name, e->name);
         return 1;
     }
-    if (!experiment_run(a, c, e, res)) {
+    /* A cache of its own, so that the interval shrinks toward the archive's
+     * pooled backtests as the site's does (gen/fit/error_pool.h). */
+    backtest_cache *cache = backtest_cache_new();
+    bool ran = experiment_run_shared(a, c, e, cache, res);
+    backtest_cache_free(cache);
+    if (!ran) {
         char text[1024];
         experiment_error_text(c, res, text, sizeof text);
         fprintf(stderr, "%s\n", text);

@@ -18,11 +18,33 @@ typedef struct {
 struct backtest_cache {
     cache_entry *items;
     size_t n;
+    error_pool *pool;
+    bool pool_filled;
 };
 
 backtest_cache *backtest_cache_new(void)
 {
-    return calloc(1, sizeof(backtest_cache));
+    backtest_cache *cache = calloc(1, sizeof(backtest_cache));
+    if (cache && !(cache->pool = error_pool_new())) {
+        free(cache);
+        cache = NULL;
+    }
+    return cache;
+}
+
+error_pool *backtest_cache_pool(backtest_cache *cache)
+{
+    return cache ? cache->pool : NULL;
+}
+
+bool backtest_cache_pool_filled(const backtest_cache *cache)
+{
+    return cache && cache->pool_filled;
+}
+
+void backtest_cache_set_pool_filled(backtest_cache *cache)
+{
+    cache->pool_filled = true;
 }
 
 void backtest_cache_free(backtest_cache *cache)
@@ -34,6 +56,7 @@ void backtest_cache_free(backtest_cache *cache)
         free(cache->items[i].usable);
     }
     free(cache->items);
+    error_pool_free(cache->pool);
     free(cache);
 }
 

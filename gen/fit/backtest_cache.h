@@ -15,6 +15,12 @@
  * experiment that lends nothing (its runs allow no refit) is cached too,
  * with no scores.
  *
+ * The cache also holds the build's pooled error model (gen/fit/error_pool.h),
+ * filled once from every experiment's own backtests, which the cache keeps
+ * too (an experiment's own backtests are those it lends to itself: the
+ * configurations it predicts left out), so the calibration that follows
+ * reuses them instead of refitting.
+ *
  * Ownership: backtest_cache_new returns a cache the caller releases with
  * backtest_cache_free, after every borrower is done; backtest_cache_find
  * returns a pointer into the cache, valid until the next add or the free;
@@ -26,6 +32,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include "gen/fit/error_pool.h"
 #include "gen/ingest/experiment.h"
 #include "models/calibrate.h"
 
@@ -36,6 +43,7 @@ typedef struct {
     size_t nfolds;           /* refits that produced scores */
     size_t nheld;            /* held-out configurations over those refits */
     char fold_cols[256];     /* "np, N": the parameters whose levels were held out */
+    char regime[320];        /* a change of regime the refits found at the top, "" none */
 } lent_backtests;
 
 typedef struct backtest_cache backtest_cache;
@@ -43,6 +51,13 @@ typedef struct backtest_cache backtest_cache;
 /* NULL when out of memory. */
 backtest_cache *backtest_cache_new(void);
 void backtest_cache_free(backtest_cache *cache);
+
+/* The build's pooled error model (empty until filled; NULL for a NULL
+ * cache), and whether it was filled. */
+error_pool *backtest_cache_pool(backtest_cache *cache);
+bool backtest_cache_pool_filled(const backtest_cache *cache);
+/* Mark the pool filled (the caller has added every experiment). */
+void backtest_cache_set_pool_filled(backtest_cache *cache);
 
 /* The backtests of e refitted with adapter on the configurations usable
  * marks (usable[0..n), NULL = all of them), or NULL when not cached yet. */

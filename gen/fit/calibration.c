@@ -271,7 +271,8 @@ static bool run_fold(calib_ctx *c, const bool *held)
             c->scored[which[p->config]] = true;
             const train_config *t = &c->cfgs[which[p->config]];
             calibrate_score s = {p->estimate, t->mean,
-                                 row_distance(c, t->rows[0], lo, hi, NULL, 0), c->nfolds};
+                                 row_distance(c, t->rows[0], lo, hi, NULL, 0), c->nfolds,
+                                 t->rows[0]};
             ok = add_score(c, s);
         }
     }
@@ -509,36 +510,48 @@ static bool has_repetitions(const calib_ctx *c)
     return false;
 }
 
-/* Bootstrap intervals; returns false only when out of memory. */
-static bool apply_bootstrap(calib_ctx *c, report *rep)
+/* The bootstrap half-width of every prediction, h[i] (NAN where none);
+ * false only when out of memory. */
+static bool bootstrap_half_widths(calib_ctx *c, const report *rep, double *h)
 {
     const size_t B = CALIBRATION_BOOTSTRAP_RESAMPLES;
     double *est = malloc((rep->npreds ? rep->npreds : 1) * B * sizeof *est);
     double *column = malloc(B * sizeof *column);
     bool ok = est && column && bootstrap_estimates(c, rep, est);
     double sd = repetition_sd_log(c);
-    size_t done = 0;
     for (size_t i = 0; ok && i < rep->npreds; i++) {
-        report_prediction *p = &rep->preds[i];
         for (size_t b = 0; b < B; b++)
             column[b] = est[b * rep->npreds + i];
-        double h;
-        calibrate_status st = calibrate_bootstrap(column, B, p->estimate, sd, CALIBRATE_LEVEL, &h);
+        calibrate_status st =
+            calibrate_bootstrap(column, B, rep->preds[i].estimate, sd, CALIBRATE_LEVEL, &h[i]);
         ok = st != CALIBRATE_NOMEM;
-        if (st == CALIBRATE_OK && h > 0 &&
-            calibrate_interval(p->estimate, h, p->pi_low, p->pi_high, &p->cal_low,
-                               &p->cal_high) == CALIBRATE_OK)
-            done++;
     }
     free(est);
     free(column);
+    return ok;
+}
+
+/* Bootstrap intervals; returns false only when out of memory. */
+static bool apply_bootstrap(calib_ctx *c, report *rep)
+{
+    double *h = malloc((rep->npreds ? rep->npreds : 1) * sizeof *h);
+    bool ok = h && bootstrap_half_widths(c, rep, h);
+    size_t done = 0;
+    for (size_t i = 0; ok && i < rep->npreds; i++) {
+        report_prediction *p = &rep->preds[i];
+        if (h[i] > 0 && calibrate_interval(p->estimate, h[i], p->pi_low, p->pi_high,
+                                           &p->cal_low, &p->cal_high) == CALIBRATE_OK)
+            done++;
+    }
+    free(h);
     char text[512];
     snprintf(text, sizeof text,
              "bootstrap over repetitions (%zu resamples of every training configuration's runs, "
              "fixed seed) plus the repetition spread of a new run (log sd %.3g): no refit on "
              "fewer levels was possible, so this covers measurement noise, not model misfit; "
              "%zu of %zu predictions have it.",
-             B, shown_spread(sd), done, rep->npreds);
+             (size_t)CALIBRATION_BOOTSTRAP_RESAMPLES, shown_spread(repetition_sd_log(c)), done,
+             rep->npreds);
     return ok && report_set_text(&rep->interval_method, text);
 }
 
@@ -567,17 +580,124 @@ static bool add_backtest_stat(const calib_ctx *c, report *rep)
     return ok;
 }
 
-static bool apply_backtest(calib_ctx *c, report *rep, const calibrate_model *m)
+/* The pool of c's model family over the archive's other campaigns
+ * (gen/fit/error_pool.h): per distance bin, and over all of them at
+ * [CALIBRATE_POOL_BINS]; every one empty without a filled pool. False only
+ * when out of memory. */
+static bool pooled_models(const calib_ctx *c, calibrate_model *pooled)
 {
-    size_t done = 0;
-    rep->cal_inside_log_half_width = calibrate_half_width(m, 0);
-    for (size_t i = 0; i < rep->npreds; i++) {
-        report_prediction *p = &rep->preds[i];
-        double h = calibrate_half_width(m, p->distance);
-        done += calibrate_interval(p->estimate, h, p->pi_low, p->pi_high, &p->cal_low,
-                                   &p->cal_high) == CALIBRATE_OK;
+    error_pool *pool =
+        backtest_cache_pool_filled(c->cache) ? backtest_cache_pool(c->cache) : NULL;
+    for (size_t b = 0; b <= CALIBRATE_POOL_BINS; b++)
+        if (error_pool_model(pool, c->in->exp->model, c->in->camp, b, CALIBRATE_LEVEL,
+                             &pooled[b]) == CALIBRATE_NOMEM)
+            return false;
+    return true;
+}
+
+#define NO_POOL (CALIBRATE_POOL_BINS + 1)
+
+/* The model for a target at distance d: own (nscores 0: none) shrunk
+ * toward the pool's bin of d, or toward the whole pool when that bin is
+ * empty; *bin is the bin used (CALIBRATE_POOL_BINS: all), NO_POOL when the
+ * pool is empty (then own, unshrunk). */
+static calibrate_model target_model(const calibrate_model *own, const calibrate_model *pooled,
+                                    double d, size_t *bin)
+{
+    size_t b = calibrate_distance_bin(d);
+    if (pooled[b].nscores == 0)
+        b = CALIBRATE_POOL_BINS;
+    calibrate_model m;
+    *bin = calibrate_shrink(own, &pooled[b], CALIBRATE_POOL_WEIGHT, CALIBRATE_LEVEL, &m) ==
+                   CALIBRATE_OK
+               ? b
+               : NO_POOL;
+    return *bin == NO_POOL ? *own : m;
+}
+
+/* Where a width of pool bin b came from: "x/÷1.8: 3 own backtests shrunk
+ * toward 41 strip backtests elsewhere (1-2 doublings)", "borrowed" for
+ * backtests other experiments lent, h its log
+ * half-width. */
+static void bin_words(const calib_ctx *c, const calibrate_model *own,
+                      const calibrate_model *pooled, size_t b, double h, char *text, size_t len)
+{
+    const char *where = b < CALIBRATE_POOL_BINS ? calibrate_bin_words(b)
+                                                : "all distances: none at the target's";
+    char mine[64] = "no own backtest;";
+    if (own->nscores)
+        snprintf(mine, sizeof mine, "%zu %s backtest%s shrunk toward", own->nscores,
+                 c->borrowed[0] ? "borrowed" : "own", own->nscores == 1 ? "" : "s");
+    snprintf(text, len, "\xC3\x97/\xC3\xB7%.3g: %s %zu %s backtests elsewhere (%s)", exp(h),
+             mine, pooled[b].nscores, c->in->exp->model, where);
+}
+
+/* Where the widths came from, per bin of the pool that some prediction
+ * used (bin_words), the factor the widest of them; "" none. */
+static void pool_words(const calib_ctx *c, const calibrate_model *own,
+                       const calibrate_model *pooled, const double *widest, char *text,
+                       size_t len)
+{
+    size_t used = 0;
+    text[0] = '\0';
+    for (size_t b = 0; b <= CALIBRATE_POOL_BINS && used + 2 < len; b++) {
+        if (!(widest[b] > 0))
+            continue;
+        if (used)
+            used += (size_t)snprintf(text + used, len - used, "; ");
+        bin_words(c, own, pooled, b, widest[b], text + used, len - used);
+        used += strlen(text + used);
     }
-    char text[1400], from[448] = "";
+}
+
+/* Intervals from own (the experiment's own or borrowed backtests;
+ * nscores 0: none) shrunk toward the pool, with floor[i] (NAN: none) the
+ * least half-width of prediction i; each pooled prediction says where its
+ * width came from (cal_source). Fills *done and the widest half-width per
+ * pool bin; false only when out of memory. */
+static bool apply_models(const calib_ctx *c, report *rep, const calibrate_model *own,
+                         const calibrate_model *pooled, const double *floor, size_t *done,
+                         double *widest)
+{
+    *done = 0;
+    for (size_t b = 0; b <= CALIBRATE_POOL_BINS; b++)
+        widest[b] = NAN;
+    size_t bin;
+    calibrate_model inside = target_model(own, pooled, 0, &bin);
+    rep->cal_inside_log_half_width = calibrate_half_width(&inside, 0);
+    bool ok = true;
+    for (size_t i = 0; ok && i < rep->npreds; i++) {
+        report_prediction *p = &rep->preds[i];
+        calibrate_model m = target_model(own, pooled, p->distance, &bin);
+        if (bin == NO_POOL && own->nscores == 0)
+            continue;
+        double h = calibrate_half_width(&m, p->distance);
+        if (floor && isfinite(floor[i]))
+            h = fmax(h, floor[i]);
+        if (calibrate_interval(p->estimate, h, p->pi_low, p->pi_high, &p->cal_low,
+                               &p->cal_high) != CALIBRATE_OK)
+            continue;
+        ++*done;
+        if (bin == NO_POOL)
+            continue;
+        char words[200];
+        bin_words(c, own, pooled, bin, h, words, sizeof words);
+        ok = report_set_text(&p->cal_source, words);
+        if (!(h <= widest[bin]))
+            widest[bin] = h;
+    }
+    return ok;
+}
+
+static bool apply_backtest(calib_ctx *c, report *rep, const calibrate_model *m,
+                           const calibrate_model *pooled)
+{
+    size_t done;
+    double widest[CALIBRATE_POOL_BINS + 1];
+    if (!apply_models(c, rep, m, pooled, NULL, &done, widest))
+        return false;
+    char text[2000], from[448] = "", pooled_text[600];
+    pool_words(c, m, pooled, widest, pooled_text, sizeof pooled_text);
     if (c->borrowed[0] && c->from_lender)
         snprintf(from, sizeof from, " of the %s experiments %s (%s; its own training "
                  "runs have too few levels for a refit)", c->lender->model, c->borrowed,
@@ -586,7 +706,7 @@ static bool apply_backtest(calib_ctx *c, report *rep, const calibrate_model *m)
         snprintf(from, sizeof from, " of the campaign's experiments %s (same model and "
                  "formula; this one's training runs have too few levels for a refit)",
                  c->borrowed);
-    snprintf(text, sizeof text,
+    int n = snprintf(text, sizeof text,
              "backtest by scale%s: %zu refits without the largest trained levels of %s "
              "(%zu held-out configurations); log error per doubling beyond the trained range "
              "s = %.3g, Student t = %.3g (%zu scores); interval = estimate times/divided by "
@@ -594,6 +714,50 @@ static bool apply_backtest(calib_ctx *c, report *rep, const calibrate_model *m)
              "own prediction interval; %zu of %zu predictions have it.",
              from, c->nfolds, c->fold_cols, c->nheld, shown_spread(m->scale), m->t, m->nscores,
              (double)CALIBRATE_MIN_DISTANCE, done, rep->npreds);
+    if (pooled_text[0] && n > 0 && (size_t)n < sizeof text)
+        snprintf(text + n, sizeof text - (size_t)n,
+                 " s and t shrunk toward the backtests of the archive's other campaigns "
+                 "(s^2 = (n_own s_own^2 + k s_pool^2) / (n_own + k), k = min(%g, pool), t on "
+                 "n_own + k): %s.",
+                 CALIBRATE_POOL_WEIGHT, pooled_text);
+    return report_set_text(&rep->interval_method, text);
+}
+
+/* No backtest of its own or its campaign's, but a pool: the pool's
+ * intervals, never narrower than the bootstrap's noise where the runs
+ * repeat. False only when out of memory. */
+static bool apply_pool_only(calib_ctx *c, report *rep, const calibrate_model *pooled)
+{
+    double *floor = NULL;
+    if (has_repetitions(c)) {
+        floor = malloc((rep->npreds ? rep->npreds : 1) * sizeof *floor);
+        if (!floor || !bootstrap_half_widths(c, rep, floor)) {
+            free(floor);
+            return false;
+        }
+    }
+    calibrate_model none;
+    memset(&none, 0, sizeof none);
+    size_t done;
+    double widest[CALIBRATE_POOL_BINS + 1];
+    bool ok = apply_models(c, rep, &none, pooled, floor, &done, widest);
+    free(floor);
+    if (!ok)
+        return false;
+    char text[1200], pooled_text[600];
+    pool_words(c, &none, pooled, widest, pooled_text, sizeof pooled_text);
+    snprintf(text, sizeof text,
+             "pooled error model: no refit on fewer levels was possible here or in the "
+             "campaign's experiments like it, so s and t are those of the %s backtests of the "
+             "archive's other campaigns (t on k = min(%g, pool) scores): %s; interval = "
+             "estimate times/divided by exp(t * s * max(doublings beyond range, %.2g)), %s"
+             "widened to contain the model's own prediction interval; %zu of %zu predictions "
+             "have it.",
+             c->in->exp->model, CALIBRATE_POOL_WEIGHT, pooled_text,
+             (double)CALIBRATE_MIN_DISTANCE,
+             has_repetitions(c) ? "at least the bootstrap over repetitions (the noise floor), "
+                                : "",
+             done, rep->npreds);
     return report_set_text(&rep->interval_method, text);
 }
 
@@ -760,6 +924,29 @@ static bool take_scores(calib_ctx *c, const lent_backtests *l, const char *name)
     return true;
 }
 
+/* The backtests of s (grouped, its scale columns chosen, the
+ * configurations it may use marked) as experiment e's: from s->cache, or
+ * run and kept there; without a cache run into *own, whose scores the
+ * caller frees. NULL when out of memory. */
+static const lent_backtests *backtests_of(calib_ctx *s, const experiment_info *e,
+                                          lent_backtests *own)
+{
+    const lent_backtests *hit = backtest_cache_find(s->cache, e, s->adapter, s->usable, s->ncfgs);
+    if (hit)
+        return hit;
+    if (!run_backtests(s))
+        return NULL;
+    *own = (lent_backtests){s->scores, s->nscores, s->nfolds, s->nheld, "", ""};
+    memcpy(own->fold_cols, s->fold_cols, sizeof own->fold_cols);
+    memcpy(own->regime, s->regime, sizeof own->regime);
+    s->scores = NULL, s->nscores = 0;
+    if (!s->cache)
+        return own;
+    if (!backtest_cache_add(s->cache, e, s->adapter, s->usable, s->ncfgs, own))
+        return NULL;
+    return backtest_cache_find(s->cache, e, s->adapter, s->usable, s->ncfgs);
+}
+
 /* Move the backtests of experiment e (campaign camp, refitted with
  * adapter) into c, named name. e's configurations that are c's targets
  * are left out of them (exclude_targets); its backtests with the same
@@ -774,27 +961,36 @@ static bool lend_backtests(calib_ctx *c, const campaign *camp, const experiment_
         experiment_result_free(&sib);
         return true;
     }
-    calib_ctx s = {.in = &sib.input, .adapter = adapter};
-    bool ok = group_configs(&s) && choose_scale_columns(&s) && exclude_targets(&s, c->in);
-    const lent_backtests *hit =
-        ok ? backtest_cache_find(c->cache, e, adapter, s.usable, s.ncfgs) : NULL;
-    if (ok && hit) {
-        ok = take_scores(c, hit, name);
-    } else if (ok && (ok = run_backtests(&s))) {
-        lent_backtests own = {s.scores, s.nscores, s.nfolds, s.nheld, ""};
-        memcpy(own.fold_cols, s.fold_cols, sizeof own.fold_cols);
-        s.scores = NULL;
-        if (c->cache) {
-            ok = backtest_cache_add(c->cache, e, adapter, s.usable, s.ncfgs, &own) &&
-                 take_scores(c, backtest_cache_find(c->cache, e, adapter, s.usable, s.ncfgs),
-                             name);
-        } else {
-            ok = take_scores(c, &own, name);
-            free(own.scores);
-        }
-    }
+    calib_ctx s = {.in = &sib.input, .adapter = adapter, .cache = c->cache};
+    lent_backtests own = {0};
+    const lent_backtests *lent = NULL;
+    bool ok = group_configs(&s) && choose_scale_columns(&s) && exclude_targets(&s, c->in) &&
+              (lent = backtests_of(&s, e, &own)) != NULL && take_scores(c, lent, name);
+    free(own.scores);
     ctx_free(&s);
     experiment_result_free(&sib);
+    return ok;
+}
+
+/* c's own backtests (the configurations it predicts left out), through
+ * c->cache: the build's pool computed them already (calibration_pool_add). */
+static bool own_backtests(calib_ctx *c)
+{
+    lent_backtests own = {0};
+    const lent_backtests *l = backtests_of(c, c->in->exp, &own);
+    bool ok = l != NULL;
+    if (ok && l != &own) {
+        ok = (c->scores = malloc((l->nscores ? l->nscores : 1) * sizeof *c->scores)) != NULL;
+        if (ok && l->nscores)
+            memcpy(c->scores, l->scores, l->nscores * sizeof *c->scores);
+    } else if (ok) {
+        c->scores = own.scores; /* taken back: no cache */
+    }
+    if (ok) {
+        c->nscores = l->nscores, c->nfolds = l->nfolds, c->nheld = l->nheld;
+        memcpy(c->fold_cols, l->fold_cols, sizeof c->fold_cols);
+        memcpy(c->regime, l->regime, sizeof c->regime);
+    }
     return ok;
 }
 
@@ -846,6 +1042,27 @@ static bool borrow_backtests(calib_ctx *c)
     return ok;
 }
 
+bool calibration_pool_add(const archive *a, const campaign *camp, const experiment_info *e,
+                          model_adapter_fn adapter, backtest_cache *cache)
+{
+    experiment_result res;
+    if (!adapter || !experiment_prepare(a, camp, e, &res) || res.input.ntrain == 0 ||
+        res.input.ntargets == 0) {
+        experiment_result_free(&res);
+        return true;
+    }
+    calib_ctx s = {.in = &res.input, .adapter = adapter, .cache = cache};
+    lent_backtests own = {0};
+    const lent_backtests *l = NULL;
+    bool ok = group_configs(&s) && choose_scale_columns(&s) && exclude_targets(&s, s.in) &&
+              (l = backtests_of(&s, e, &own)) != NULL &&
+              error_pool_add(backtest_cache_pool(cache), e->model, camp, l->scores, l->nscores);
+    free(own.scores);
+    ctx_free(&s);
+    experiment_result_free(&res);
+    return ok;
+}
+
 bool calibration_apply(experiment_result *res, model_adapter_fn adapter,
                        const calibration_lender *lender, backtest_cache *cache)
 {
@@ -855,14 +1072,17 @@ bool calibration_apply(experiment_result *res, model_adapter_fn adapter,
     if (c.in->ntrain == 0 || rep->npreds == 0)
         return true;
     ok = group_configs(&c) && choose_scale_columns(&c) && fill_ranges(&c, rep) &&
-         exclude_targets(&c, c.in) && run_backtests(&c);
+         exclude_targets(&c, c.in) && own_backtests(&c);
     if (ok && c.nscores == 0)
         ok = borrow_backtests(&c);
-    calibrate_model m;
+    calibrate_model m, pooled[CALIBRATE_POOL_BINS + 1];
+    ok = ok && pooled_models(&c, pooled);
     calibrate_status st = ok ? calibrate_fit(c.scores, c.nscores, CALIBRATE_LEVEL, &m)
                              : CALIBRATE_NOMEM;
     if (st == CALIBRATE_OK)
-        ok = apply_backtest(&c, rep, &m) && add_backtest_stat(&c, rep);
+        ok = apply_backtest(&c, rep, &m, pooled) && add_backtest_stat(&c, rep);
+    else if (st == CALIBRATE_NO_SCORES && pooled[CALIBRATE_POOL_BINS].nscores)
+        ok = apply_pool_only(&c, rep, pooled);
     else if (st == CALIBRATE_NO_SCORES && has_repetitions(&c))
         ok = apply_bootstrap(&c, rep);
     else if (st == CALIBRATE_NO_SCORES)

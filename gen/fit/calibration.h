@@ -31,6 +31,17 @@
  * top of a parameter's range beyond the model's law
  * (calibrate_regime_change), rep->regime says so.
  *
+ * With a cache whose pool is filled (calibration_pool_add for every
+ * experiment of the archive, gen/fit/error_pool.h), the log error scale s
+ * and Student's t are shrunk toward the backtests of the same model family
+ * in the archive's other campaigns, per bin of distance
+ * (models/calibrate.h, calibrate_shrink), and interval_method says where
+ * each width came from ("x/÷1.8: 3 own backtests shrunk toward 41 strip
+ * backtests elsewhere (1-2 doublings)"). An experiment with no backtest of
+ * its own or borrowed then takes the pool's width, at least the bootstrap's
+ * where its runs repeat: never a noise-only interval when a pool exists.
+ * Without a cache (or an empty pool) the intervals are as before.
+ *
  * Ownership: everything it makes belongs to the report.
  */
 #ifndef PERFCAST_CALIBRATION_H
@@ -62,6 +73,14 @@ typedef struct {
  * only; gen/fit/backtest_cache.h). Returns false only
  * when out of memory; a calibration that is impossible leaves the
  * intervals absent and says why in interval_method. */
+/* Add experiment e's own backtests (refitted with adapter, the
+ * configurations it predicts left out) to the pool of cache, and keep them
+ * in cache for its calibration. An experiment that cannot be prepared, or
+ * trains on or predicts nothing, adds nothing. False only when out of
+ * memory. */
+bool calibration_pool_add(const archive *a, const campaign *camp, const experiment_info *e,
+                          model_adapter_fn adapter, backtest_cache *cache);
+
 bool calibration_apply(experiment_result *res, model_adapter_fn adapter,
                        const calibration_lender *lender, backtest_cache *cache);
 

@@ -161,6 +161,26 @@ static void designs_free(experiment_designs *d)
     memset(d, 0, sizeof *d);
 }
 
+/* The build's pooled error model (gen/fit/error_pool.h), filled by the
+ * first experiment run with cache, from every experiment of the archive in
+ * its order, before any calibrated interval: the same pool for each. */
+static bool fill_pool(const archive *a, backtest_cache *cache)
+{
+    if (!cache || backtest_cache_pool_filled(cache))
+        return true;
+    bool ok = true;
+    for (size_t i = 0; ok && i < a->ncampaigns; i++) {
+        const campaign *c = &a->campaigns[i];
+        for (size_t j = 0; ok && j < c->nexperiments; j++) {
+            const experiment_info *e = &c->experiments[j];
+            ok = e->problem || calibration_pool_add(a, c, e, experiment_adapter(e->model), cache);
+        }
+    }
+    if (ok)
+        backtest_cache_set_pool_filled(cache);
+    return ok;
+}
+
 /* experiment_fit and the calibration with designs to share (NULL: none). */
 static bool fit_and_calibrate(const archive *a, const campaign *c, const experiment_info *e,
                               experiment_designs *designs, backtest_cache *cache,
@@ -173,7 +193,8 @@ static bool fit_and_calibrate(const archive *a, const campaign *c, const experim
         return false;
     calibration_lender lender;
     bool lends = lender_of(a, e, &lender);
-    if (!calibration_apply(res, experiment_adapter(e->model), lends ? &lender : NULL, cache)) {
+    if (!fill_pool(a, cache) ||
+        !calibration_apply(res, experiment_adapter(e->model), lends ? &lender : NULL, cache)) {
         res->ok = false;
         snprintf(res->error, sizeof res->error, "out of memory while calibrating the intervals");
         return false;

@@ -56,6 +56,17 @@ static borrowed borrow(const site_data *d, const char *model, const char *code,
     return best;
 }
 
+/* Where the calibrated width of p's prediction came from when the
+ * archive's pool shaped it (report_prediction.cal_source), NULL otherwise. */
+static const char *width_source(const site_data *d, const site_option *p)
+{
+    const report *r = &experiment_of(d, p)->res.rep;
+    for (size_t i = 0; i < r->npreds; i++)
+        if (r->preds[i].config == p->target)
+            return r->preds[i].cal_source;
+    return NULL;
+}
+
 static void from_model(const site_data *d, const advise_option *o, const char *code,
                        site_advice_pi *out)
 {
@@ -90,9 +101,12 @@ static void from_model(const site_data *d, const advise_option *o, const char *c
     size_t used = 0;
     for (int k = 0; k < n; k++) {
         const site_option *p = b[k].opt;
+        const char *source = width_source(d, p);
         used += (size_t)snprintf(out->basis + used, sizeof out->basis - used,
-                                 "%s%s / %s at %g processes", k ? " and " : "from ",
-                                 d->camps[p->camp].name, experiment_of(d, p)->info->name, p->np);
+                                 "%s%s / %s at %g processes%s%s%s", k ? " and " : "from ",
+                                 d->camps[p->camp].name, experiment_of(d, p)->info->name, p->np,
+                                 source ? " (its width " : "", source ? source : "",
+                                 source ? ")" : "");
         if (used >= sizeof out->basis)
             return;
     }

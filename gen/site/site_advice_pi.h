@@ -11,7 +11,10 @@
  *     predictions, the one with the most processes, since advice asks about
  *     large jobs. Its verdict is that experiment's, but never "reliable"
  *     when the option has more processes than that prediction had: the
- *     interval was not tested that far.
+ *     interval was not tested that far. Where the archive's pooled error
+ *     model shaped that width (gen/fit/error_pool.h), the basis says how:
+ *     "(its width x/÷1.8: 3 own backtests shrunk toward 41 strip backtests
+ *     elsewhere (1-2 doublings))".
  *   - A time a paper printed takes the interval that the paper's other
  *     printed predictions of the same campaign give (models/ratio_interval.h,
  *     the option's own row left out); its verdict is "not verified", since
@@ -31,7 +34,8 @@
 typedef struct {
     double low, high;      /* calibrated 95% PI of the option's time, NAN when none */
     verdict_level verdict;
-    char basis[400];       /* where the interval and the verdict came from */
+    char basis[800];       /* where the interval and the verdict came from, and the
+                              width's source where the archive's pool shaped it */
 } site_advice_pi;
 
 /* The interval and verdict of option o of a scenario whose code is `code`

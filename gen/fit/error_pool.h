@@ -1,0 +1,59 @@
+/*
+ * error_pool.h — the archive's pooled error model: the backtest errors of
+ * every experiment, by model family, that calibrated intervals shrink
+ * toward (models/calibrate.h, calibrate_shrink; issue 22, item 4).
+ *
+ * What goes in: each experiment's own backtests (never borrowed ones: a
+ * borrower would count its lender twice), scored by the same refits that
+ * calibrate it (gen/fit/calibration.h), with the configurations it
+ * predicts left out of them. Each held-out configuration of a campaign is
+ * scored once per family: when two experiments of a campaign hold out the
+ * same configuration (siblings with the same training runs, or two
+ * formulas), the first added keeps it, so one run's oddity counts once.
+ * What comes out, for an experiment: the pool of its family over the
+ * *other* campaigns only. Within its own campaign its siblings' refits may
+ * train on or score the configurations it predicts (issue 22's leak), and
+ * the siblings it may learn from it borrows already, with those
+ * configurations left out (calibration.c); another campaign's runs table
+ * holds none of its configurations.
+ *
+ * Refresh: the pool is an input like the archive (issue 22, item 9). A
+ * build fills it once, from every experiment, before the first calibrated
+ * interval (gen/fit/experiment_run.c), in the archive's order, so it is
+ * the same for every experiment and every build of the same archive.
+ *
+ * Ownership: error_pool_new returns a pool freed by error_pool_free; it
+ * copies the scores and keeps the family and campaign pointers, which
+ * must outlive it (they point into the archive). Not thread-safe.
+ */
+#ifndef PERFCAST_ERROR_POOL_H
+#define PERFCAST_ERROR_POOL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include "gen/ingest/archive.h"
+#include "models/calibrate.h"
+
+typedef struct error_pool error_pool;
+
+/* NULL when out of memory. */
+error_pool *error_pool_new(void);
+void error_pool_free(error_pool *pool);
+
+/* Add the n own backtest scores of an experiment of family (its model
+ * name) in campaign camp; scores[i].config identifies the held-out
+ * configuration (its first row), and one the pool holds for (family,
+ * camp) already is skipped. False when out of memory. */
+bool error_pool_add(error_pool *pool, const char *family, const campaign *camp,
+                    const calibrate_score *scores, size_t n);
+
+/* The pool of family over every campaign but camp, as calibrate_fit
+ * makes it at level, restricted to the scores in distance bin `bin`
+ * (calibrate_distance_bin), or all of them when bin is
+ * CALIBRATE_POOL_BINS. CALIBRATE_NO_SCORES when there is none (also for a
+ * NULL pool), CALIBRATE_NOMEM. */
+calibrate_status error_pool_model(const error_pool *pool, const char *family,
+                                  const campaign *camp, size_t bin, double level,
+                                  calibrate_model *out);
+
+#endif
