@@ -19,6 +19,8 @@
 #define MAX_MOVES 64     /* bound on the improvement steps of one term */
 #define MOVE_GAIN 0.01   /* a change of shape must lower the error by 1% */
 #define REPLACE_PASSES 8 /* bound on the passes of sequential replacement */
+/* Moves stepping two factors' exponents (pair_steps): 4 per pair. */
+#define PAIR_STEPS (4 * TERMDATA_MAX_FACTORS * (TERMDATA_MAX_FACTORS - 1) / 2)
 
 typedef struct {
     const termdata *d;
@@ -87,10 +89,19 @@ static bool chosen_prefix(search *s)
     for (size_t r = 0; r < d->g; r++)
         for (size_t j = 0; j < k; j++)
             x[r * k + j] = s->chosen_values[j * d->g + r];
-    ols_status st = ols_prefix_init(&s->prefix, x, d->mean, d->count, d->g, k);
+    ols_status st = ols_prefix_init_weighted(&s->prefix, x, d->mean, d->count, d->weight, d->g, k);
     free(x);
     s->prefix_ready = st == OLS_OK;
     return s->prefix_ready;
+}
+
+/* The weighted least-squares fit of y ~ 1 + the first cols columns of
+ * s->x over the configurations (weights 1, or 1/mean^2 on the relative
+ * scale: termdata.h). */
+static ols_status fit_design(const search *s, size_t cols, ols_model *m)
+{
+    const termdata *d = s->d;
+    return ols_fit_grouped_weighted(s->x, d->mean, d->count, d->weight, d->within, d->g, cols, m);
 }
 
 /* Cross-validation error of y ~ 1 + the first cols columns of s->x: the
@@ -103,9 +114,9 @@ static double loo_error(search *s, size_t cols)
     ols_model m;
     /* A candidate after the chosen terms: their columns are factored once. */
     ols_status st = cols == s->nchosen + 1 && chosen_prefix(s)
-                        ? ols_fit_grouped_after(&s->prefix, s->x, d->mean, d->count, d->within,
-                                                d->g, cols, &m)
-                        : ols_fit_grouped(s->x, d->mean, d->count, d->within, d->g, cols, &m);
+                        ? ols_fit_grouped_after_weighted(&s->prefix, s->x, d->mean, d->count,
+                                                         d->weight, d->within, d->g, cols, &m)
+                        : fit_design(s, cols, &m);
     double e = INFINITY;
     if (st == OLS_OK && m.rank == cols + 1)
         st = ols_grouped_loo_sse(&m, &e);
@@ -269,8 +280,8 @@ static void flush_batch(search *s, const term_shape *t, const size_t *pending, s
     double sse_limit = limit * n;
     while (isfinite(sse_limit) && sse_limit / n < limit)
         sse_limit = nextafter(sse_limit, INFINITY);
-    ols_status st = ols_prefix_loo_sse(&s->prefix, cols, np, d->mean, d->count, d->within, d->g,
-                                       sse_limit, sse);
+    ols_status st = ols_prefix_loo_sse_weighted(&s->prefix, cols, np, d->mean, d->count,
+                                                d->weight, d->within, d->g, sse_limit, sse);
     s->nomem |= st == OLS_ERR_NOMEM;
     for (size_t j = 0; j < np; j++) {
         size_t i = pending[j];
@@ -361,6 +372,7 @@ static bool fold_error(search *s, size_t cols, const bool *train, const bool *he
 {
     const termdata *d = s->d;
     double *x = s->fold, *mean = x + d->g * cols, *count = mean + d->g, *within = count + d->g;
+    double *weight = within + d->g;
     size_t rows = 0;
     for (size_t c = 0; c < d->g; c++) {
         if (!train[c])
@@ -368,10 +380,11 @@ static bool fold_error(search *s, size_t cols, const bool *train, const bool *he
         memcpy(x + rows * cols, s->x + c * cols, cols * sizeof *x);
         mean[rows] = d->mean[c];
         count[rows] = d->count[c];
+        weight[rows] = d->weight[c];
         within[rows++] = d->within[c];
     }
     ols_model m;
-    ols_status st = ols_fit_grouped(x, mean, count, within, rows, cols, &m);
+    ols_status st = ols_fit_grouped_weighted(x, mean, count, weight, within, rows, cols, &m);
     bool ok = st == OLS_OK && m.rank == cols + 1;
     for (size_t c = 0; ok && c < d->g; c++) {
         if (!held[c])
@@ -379,7 +392,7 @@ static bool fold_error(search *s, size_t cols, const bool *train, const bool *he
         ols_prediction p;
         ols_predict(&m, s->x + c * cols, 0.95, &p);
         double r = d->mean[c] - p.estimate;
-        *sse += d->within[c] + d->count[c] * r * r;
+        *sse += d->weight[c] * (d->within[c] + d->count[c] * r * r);
         *runs += (size_t)d->count[c];
         ok = isfinite(r);
     }
@@ -447,6 +460,36 @@ static void consider(const term_shape *t, double e, term_shape *best, double *be
     }
 }
 
+/* Is f one of the search's candidate factors? */
+static bool in_alphabet(const search *s, const term_factor *f)
+{
+    for (size_t a = 0; a < s->nalphabet; a++)
+        if (same_factor(&s->alphabet[a], f))
+            return true;
+    return false;
+}
+
+/* The moves of t that step the exponents of two of its factors by a
+ * quarter each, into c; returns how many (at most PAIR_STEPS). On the
+ * relative scale a product's valley runs diagonally: from
+ * N^2.5*P^(-0.75)*Q^(-0.75), every change of one factor is worse, while
+ * N^2.5*P^(-1)*Q^(-1) is twice better and N^3*P^(-1)*Q^(-1) (the law)
+ * one move further (test_termsearch.c, Linpack). */
+static size_t pair_steps(const search *s, const term_shape *t, term_shape *c)
+{
+    size_t n = 0;
+    for (size_t k = 0; k < t->nf; k++)
+        for (size_t l = k + 1; l < t->nf; l++)
+            for (int dk = -1; dk <= 1; dk += 2)
+                for (int dl = -1; dl <= 1; dl += 2) {
+                    c[n] = *t;
+                    c[n].f[k].quarters += dk;
+                    c[n].f[l].quarters += dl;
+                    n += in_alphabet(s, &c[n].f[k]) && in_alphabet(s, &c[n].f[l]);
+                }
+    return n;
+}
+
 /* The best single move from t: multiply by a factor of a parameter it does
  * not use yet, replace one factor by another of the same parameter, or
  * drop a factor. Returns true when some move lowers *error. The moves are
@@ -475,6 +518,7 @@ static bool best_move(search *s, term_shape *t, double *error)
         c[n].f[k] = c[n].f[c[n].nf - 1];
         c[n++].nf--;
     }
+    n += pair_steps(s, t, c + n);
     /* Only a score below best_error * (1 - MOVE_GAIN) can be kept, and
      * best_error only falls: scores above that need no more than a bound.
      * BATCH moves at a time, so that each batch's limit is the best so far. */
@@ -582,13 +626,12 @@ static size_t build_alphabet(search *s, const termsearch_options *opt)
  * trust the largest runs too much). */
 static double last_term_p(search *s, const term_shape *t)
 {
-    const termdata *d = s->d;
     size_t cols;
     ols_model m;
     double p = 1, se = NAN;
     if (!set_design(s, t, &cols))
         return 1;
-    ols_status st = ols_fit_grouped(s->x, d->mean, d->count, d->within, d->g, cols, &m);
+    ols_status st = fit_design(s, cols, &m);
     if (st == OLS_OK && !m.aliased[cols] && m.test_absent == OLS_EXACT_FIT)
         p = 0; /* noise-free data: the term explains everything left */
     else if (st == OLS_OK && !m.aliased[cols] && !m.test_absent)
@@ -639,7 +682,7 @@ static bool stays_positive(search *s, const term_shape *t)
     if (!set_design(s, t, &cols))
         return false;
     ols_model m;
-    ols_status st = ols_fit_grouped(s->x, d->mean, d->count, d->within, d->g, cols, &m);
+    ols_status st = fit_design(s, cols, &m);
     bool ok = st == OLS_OK && m.rank == cols + 1;
     for (size_t i = 0; ok && i < s->npositive_at; i++) {
         const double *point = s->positive_at + i * d->m;
@@ -804,7 +847,8 @@ static void select_terms(search *s, const char *const *names)
     const termdata *d = s->d;
     double scale = 0;
     for (size_t c = 0; c < d->g; c++)
-        scale += (d->count[c] * d->mean[c] * d->mean[c] + d->within[c]) / (double)d->n;
+        scale += d->weight[c] * (d->count[c] * d->mean[c] * d->mean[c] + d->within[c]) /
+                 (double)d->n;
     /* Once the error is rounding noise, nothing is left to explain. */
     while (s->nchosen < s->max_terms && !s->nomem && s->error > 1e-20 * scale) {
         term_shape t;
@@ -963,10 +1007,10 @@ static bool search_init(search *s, const termdata *d, const termsearch_options *
     /* A step of the local search: each factor multiplied in or replacing
      * each of a term's factors, and each factor dropped. */
     size_t alphabet = d->m * (TERMDATA_MAX_LOG_POWER + 1) * (2 * TERMDATA_MAX_QUARTERS + 1);
-    size_t moves = alphabet * (TERMDATA_MAX_FACTORS + 1) + TERMDATA_MAX_FACTORS;
+    size_t moves = alphabet * (TERMDATA_MAX_FACTORS + 1) + TERMDATA_MAX_FACTORS + PAIR_STEPS;
     s->moves = malloc(moves * sizeof *s->moves);
     s->move_error = malloc(moves * sizeof *s->move_error);
-    s->fold = malloc(((max_terms + 4) * d->g + 1) * sizeof *s->fold);
+    s->fold = malloc(((max_terms + 5) * d->g + 1) * sizeof *s->fold);
     /* A fold must fit every member of the restricted family: c + a*t (2
      * coefficients), c + a*f*h (3) with two usable parameters. */
     size_t usable = 0;
@@ -1044,7 +1088,6 @@ static bool choose(search *s, const termsearch_options *opt, const char *const *
 static bool score_held_out(search *s, const termdata *all, const bool *held, double *sse,
                            size_t *runs)
 {
-    const termdata *d = s->d;
     size_t k;
     set_design(s, NULL, &k);
     double *xall = malloc((all->g * k + 1) * sizeof *xall), *v = malloc((all->g + 1) * sizeof *v);
@@ -1055,8 +1098,7 @@ static bool score_held_out(search *s, const termdata *all, const bool *held, dou
         for (size_t c = 0; ok && c < all->g; c++)
             xall[c * k + j] = v[c];
     }
-    ols_status st = ok ? ols_fit_grouped(s->x, d->mean, d->count, d->within, d->g, k, &m)
-                       : OLS_ERR_NOT_FINITE;
+    ols_status st = ok ? fit_design(s, k, &m) : OLS_ERR_NOT_FINITE;
     if (st == OLS_OK) {
         for (size_t c = 0; c < all->g; c++) {
             if (!held[c])
@@ -1064,7 +1106,7 @@ static bool score_held_out(search *s, const termdata *all, const bool *held, dou
             ols_prediction p;
             ols_predict(&m, xall + c * k, 0.95, &p);
             double r = all->mean[c] - p.estimate;
-            *sse += all->within[c] + all->count[c] * r * r;
+            *sse += all->weight[c] * (all->within[c] + all->count[c] * r * r);
             *runs += (size_t)all->count[c];
         }
     }
@@ -1135,6 +1177,18 @@ static bool describe(const search *s, const char *const *names, termsearch_resul
     return (out->formula = strdup(text)) != NULL;
 }
 
+/* Each run's weight (its configuration's) into out->run_weight when the
+ * search was relative. False only when out of memory. */
+static bool run_weights(const termdata *d, termsearch_result *out)
+{
+    if (!out->relative)
+        return true;
+    out->run_weight = malloc((d->n + 1) * sizeof *out->run_weight);
+    for (size_t i = 0; out->run_weight && i < d->n; i++)
+        out->run_weight[i] = d->weight[d->config[i]];
+    return out->run_weight != NULL;
+}
+
 const char *termsearch_confidence(const termsearch_result *r)
 {
     switch (r->kind) {
@@ -1183,6 +1237,7 @@ bool termsearch_parse_exponents(const char *text, termsearch_options *opt, char 
 void termsearch_free(termsearch_result *r)
 {
     free(r->formula);
+    free(r->run_weight);
     memset(r, 0, sizeof *r);
 }
 
@@ -1200,8 +1255,10 @@ bool termsearch_run(const char *const *names, const double *params, size_t n, si
     }
     termdata d = {0};
     search s = {0};
-    bool ok = termdata_build(params, n, m, y, &d) && search_init(&s, &d, opt) &&
-              choose(&s, opt, names) && describe(&s, names, out);
+    bool ok = termdata_build(params, n, m, y, &d);
+    out->relative = ok && opt->scale == TERMSEARCH_RELATIVE && termdata_weigh_relative(&d);
+    ok = ok && search_init(&s, &d, opt) && choose(&s, opt, names) && describe(&s, names, out) &&
+         run_weights(&d, out);
     search_free(&s);
     ok = ok && nested_error(&d, opt, names, out);
     termdata_free(&d);

@@ -10,7 +10,7 @@
  * together, so repetitions do not vouch for each other and a term that
  * merely fits one configuration's mean gains nothing. The left-out
  * residuals come from the hat matrix ((I - H_GG)^-1 e_G, models/ols.h),
- * without refitting; errors are absolute, as the fit weighs them. The runs
+ * without refitting; errors are on the fit's scale (RELATIVE SCALE). The runs
  * are summarised once by configuration (models/termdata.h) and every
  * candidate is scored on the configurations, which gives the runs' own fit
  * and errors: the time grows with configurations times candidates, not
@@ -21,13 +21,36 @@
  * rules it out; the errors of the candidates that count are those of a
  * full fit, bit for bit.
  *
+ * RELATIVE SCALE (the default, when every configuration's mean response is
+ * positive): timing errors are relative (a run of 1000 s scatters by
+ * seconds, one of 1 s by milliseconds), so every fit of the search is
+ * weighted least squares with each run weighing 1/mean^2 of its
+ * configuration (models/ols.h, ols_fit_grouped_weighted), and its errors
+ * are relative: the LOO error is the mean squared relative leave-out
+ * residual, the significance test the weighted fit's HC3, the nested error
+ * relative too. Weighting is a row scaling of the same least squares, so
+ * the incremental scoring carries over. Fitted in absolute seconds, a time
+ * that falls as 1/p over three decades has its intercept set by the
+ * small-p residuals (tens of seconds above targets of a few seconds);
+ * weighted, every configuration counts by its relative error. The weights
+ * are the configurations' means, not the runs' own values (a run slower
+ * by chance would weigh less); the caller fits the chosen formula with
+ * the same weights (termsearch_result.run_weight). With options scale =
+ * TERMSEARCH_ABSOLUTE, or a response not positive everywhere, the search
+ * is plain least squares in the response's units (as before: the hand-
+ * derived absolute cases of test_termsearch.c). On the relative scale the
+ * valley of a product's exponents runs diagonally (N^2.5*P^-0.75*Q^-0.75
+ * is a local optimum of single-factor moves on Linpack's N^3/(P*Q)), so
+ * the local search also steps two factors' exponents by a quarter at once.
+ *
  * Three outcomes (termsearch_kind):
  *
  * SEARCHED — more than TERMSEARCH_FEW_CONFIGS configurations: terms are
  * added one at a time. For each new term, the two best single factors of
  * every parameter start a local search that multiplies in a factor of
  * another parameter, replaces a factor by another of the same parameter,
- * or drops one, while that lowers the error; so N*P^(-1) and
+ * or drops one, or steps two of its factors' exponents by a quarter each
+ * (RELATIVE SCALE), while that lowers the error; so N*P^(-1) and
  * N^3*P^(-1)*Q^(-1) are reachable without trying every product. A change
  * of shape must lower the error by 1%, so near ties go to the simpler
  * shape (whole powers before halves before quarters, fewer logs). A term
@@ -133,6 +156,13 @@ typedef enum {
     TERMSEARCH_SELECT_FORWARD  /* forward (extrapolation) folds */
 } termsearch_selection;
 
+/* The scale the search fits and scores on (zero: the default). */
+typedef enum {
+    TERMSEARCH_RELATIVE, /* runs weighted by 1/mean^2 of their configuration
+                            (when every mean is positive; else absolute) */
+    TERMSEARCH_ABSOLUTE  /* plain least squares in the response's units */
+} termsearch_scale;
+
 typedef struct {
     size_t max_terms;   /* most terms in the formula; 0 = 3 */
     double min_gain;    /* relative fall of the LOO mean squared error needed
@@ -148,6 +178,7 @@ typedef struct {
                                   positive response must stay positive: see
                                   RESTRICTED; NULL: none */
     size_t npositive_at;
+    termsearch_scale scale; /* see RELATIVE SCALE */
 } termsearch_options;
 
 typedef enum {
@@ -171,6 +202,12 @@ typedef struct {
     size_t nested_folds;  /* folds behind nested_rmse (0: not computed) */
     size_t ncandidates;   /* candidate terms considered */
     termsearch_selection selection; /* how a RESTRICTED law was scored */
+    bool relative;        /* fitted and scored on the relative scale: the
+                             RMSEs above are fractions of the time (0.05 =
+                             5%), and the formula is to be fitted with
+                             run_weight */
+    double *run_weight;   /* n: each run's weight, 1/mean^2 of its
+                             configuration, when relative; else NULL */
     char why[512];        /* one line: why this outcome (names the real cause
                              when a term was refused) */
     const char *failure;  /* NULL unless nothing could be searched (no runs) */

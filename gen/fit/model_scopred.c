@@ -29,6 +29,14 @@
  *   selection=loo|forward  how the restricted family (few configurations) is
  *                          scored: leave-one-configuration-out (default) or
  *                          forward extrapolation folds
+ *   scale=relative|absolute  the scale the term search fits and scores on:
+ *                          relative errors, runs weighted by 1/mean^2 of
+ *                          their configuration (default; absolute when a
+ *                          mean is not positive), or seconds. The searched
+ *                          formula is fitted with the same weights, and its
+ *                          prediction interval is then relative to the
+ *                          estimate (ols_predict_weighted). A given formula
+ *                          is always plain least squares.
  */
 #include "gen/base/config_index.h"
 #include "gen/fit/model_adapters.h"
@@ -113,7 +121,8 @@ static bool search_option_known(const char *key, size_t len)
     return (len == 5 && strncmp(key, "alpha", 5) == 0) ||
            (len == 8 && strncmp(key, "min_gain", 8) == 0) ||
            (len == 9 && strncmp(key, "exponents", 9) == 0) ||
-           (len == 9 && strncmp(key, "selection", 9) == 0);
+           (len == 9 && strncmp(key, "selection", 9) == 0) ||
+           (len == 5 && strncmp(key, "scale", 5) == 0);
 }
 
 /* A number in (0, 1) from option key, or 0 when absent. */
@@ -141,6 +150,7 @@ static bool search_options(const char *options, termsearch_options *opt, char *e
     char *max_text = option(options, "max_terms", &nomem);
     char *exponents = option(options, "exponents", &nomem);
     char *selection = option(options, "selection", &nomem);
+    char *scale = option(options, "scale", &nomem);
     opt->max_terms = max_text ? strtoul(max_text, NULL, 10) : 0;
     char why[160];
     bool ok = !nomem || fail(err, errlen, "out of memory");
@@ -150,6 +160,11 @@ static bool search_options(const char *options, termsearch_options *opt, char *e
         opt->selection = TERMSEARCH_SELECT_FORWARD;
     else if (ok && selection && strcmp(selection, "loo") != 0)
         ok = fail(err, errlen, "options: selection=%s: must be loo or forward", selection);
+    if (ok && scale && strcmp(scale, "absolute") == 0)
+        opt->scale = TERMSEARCH_ABSOLUTE;
+    else if (ok && scale && strcmp(scale, "relative") != 0)
+        ok = fail(err, errlen, "options: scale=%s: must be relative or absolute", scale);
+    free(scale);
     free(max_text);
     free(exponents);
     free(selection);
@@ -177,7 +192,7 @@ bool model_scopred_check_options(const table *runs, const char *options, char *e
         if (len > 0 && !known)
             return fail(err, errlen,
                         "options: unknown key '%.*s' (scopred knows formula_<response column>, "
-                        "params, max_terms, alpha, min_gain, exponents, selection)", (int)name_len, s);
+                        "params, max_terms, alpha, min_gain, exponents, selection, scale)", (int)name_len, s);
         s += len;
     }
     termsearch_options opt;
@@ -405,13 +420,24 @@ static bool choose_formula(const experiment_input *in, component *c, char *err, 
     return true;
 }
 
+/* Was c's formula searched, and fitted, on the relative scale? */
+static bool relative(const component *c)
+{
+    return c->searched && c->search.relative;
+}
+
 static bool fit_component(const experiment_input *in, component *c, char *err, size_t errlen)
 {
     if (!choose_formula(in, c, err, errlen) || !parse_formula(in, c, err, errlen) ||
         !build_design(in, c, err, errlen))
         return false;
-    /* A refit read for its estimates needs no leverages (ols.h). */
-    ols_status st = in->estimates_only
+    /* A searched formula is fitted on the scale it was chosen on: with the
+     * search's weights (1/mean^2 of each run's configuration), or the
+     * small times' relative errors would again count for nothing. A refit
+     * read for its estimates needs no leverages (ols.h). */
+    ols_status st = relative(c) ? ols_fit_weighted(c->x, c->y, c->search.run_weight, in->ntrain,
+                                                   c->f.nterms, &c->m)
+                    : in->estimates_only
                         ? ols_fit_without_leverages(c->x, c->y, in->ntrain, c->f.nterms, &c->m)
                         : ols_fit(c->x, c->y, in->ntrain, c->f.nterms, &c->m);
     free(c->y); /* the fit keeps what it needs (residuals): one double a run less */
@@ -457,18 +483,22 @@ static bool add_search_note(const component *c, const char *prefix, report *out)
     if (!c->searched)
         return true;
     const termsearch_result *r = &c->search;
-    char line[2400], nested[240] = "", loo[240] = "";
+    char line[2400], nested[240] = "", loo[280] = "";
+    /* On the relative scale the errors are fractions of the time. */
+    double unit = r->relative ? 100 : 1;
+    const char *pct = r->relative ? "%" : "";
     if (r->nested_folds > 0)
         snprintf(nested, sizeof nested,
                  "; the whole search, repeated without each of %zu folds of configurations, "
-                 "predicts them with RMSE %.4g (nested cross-validation: the honest error)",
-                 r->nested_folds, r->nested_rmse);
+                 "predicts them with RMSE %.4g%s (nested cross-validation: the honest error)",
+                 r->nested_folds, unit * r->nested_rmse, pct);
     bool forward = r->kind == TERMSEARCH_RESTRICTED && r->selection == TERMSEARCH_SELECT_FORWARD;
     if (isfinite(r->base_loo_rmse))
-        snprintf(loo, sizeof loo, "; leave-one-configuration-out RMSE %.4g (%s), intercept "
-                 "alone %.4g", r->loo_rmse,
+        snprintf(loo, sizeof loo, "; %sleave-one-configuration-out RMSE %.4g%s (%s), intercept "
+                 "alone %.4g%s", r->relative ? "fitted and scored on the relative scale: " : "",
+                 unit * r->loo_rmse, pct,
                  forward ? "not the selection criterion: forward folds chose the law"
-                         : "the selection criterion, optimistic", r->base_loo_rmse);
+                         : "the selection criterion, optimistic", unit * r->base_loo_rmse, pct);
     if (r->kind == TERMSEARCH_CONSTANT)
         snprintf(line, sizeof line,
                  "%sno formula given and the term search found no term (%s): the constant "
@@ -566,9 +596,12 @@ static bool predict_component(const experiment_input *in, const component *c, si
     table_row_ctx rc = {.t = &in->camp->runs, .row = row};
     expr_error e = {0};
     bool ok = x0 && scopred_formula_eval(&c->f, expr_lookup_table_row, &rc, x0, &e);
-    if (ok)
+    if (ok) {
         ols_predict(&c->m, x0, LEVEL, p);
-    else
+        /* Relative scale: a new run's spread is relative to its time. */
+        if (relative(c))
+            ols_predict_weighted(&c->m, x0, 1 / (p->estimate * p->estimate), LEVEL, p);
+    } else
         note_add(note, len, "no estimate: %s:%d: %s", c->origin, e.column,
                  x0 ? e.message : "out of memory");
     free(x0);
