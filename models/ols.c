@@ -657,9 +657,17 @@ void ols_predict_weighted(const ols_model *m, const double *x0, double weight0, 
                           ols_prediction *out)
 {
     ols_predict(m, x0, level, out);
+    bool weighed = weight0 > 0 && isfinite(weight0);
+    /* A run's leverage in a weighted fit is its weight times x'(X'WX)^-1 x:
+     * the target's is compared with the training runs' on that scale. */
+    double most = 0;
+    for (size_t i = 0; m->hat && i < m->ngroups; i++)
+        most = fmax(most, (m->weight ? m->weight[i] : 1) * m->hat[i]);
+    if (weighed && m->hat && !out->not_estimable)
+        out->extrapolation = weight0 * out->leverage > most * (1 + 1e-9) + 1e-12;
     if (out->interval_absent)
         return;
-    if (!(weight0 > 0 && isfinite(weight0))) {
+    if (!weighed) {
         out->pi_low = out->pi_high = NAN; /* a new run's spread is unknown */
         return;
     }

@@ -148,7 +148,9 @@ ols_status ols_fit_weighted(const double *x, const double *y, const double *weig
  * weight0: its prediction interval is t * sigma * sqrt(1 / weight0 +
  * leverage) (a run of weight w has variance sigma^2 / w). With weights
  * 1/time^2, weight0 is 1/estimate^2: the interval's half-width is then
- * proportional to the estimate. A weight0 that is not positive and finite
+ * proportional to the estimate. extrapolation compares the target's
+ * leverage as a run of weight0 (weight0 * x0'(X'WX)^-1 x0) with the
+ * training runs' (weight * hat). A weight0 that is not positive and finite
  * leaves the prediction interval NAN (the estimate and the confidence
  * interval stay). */
 void ols_predict_weighted(const ols_model *m, const double *x0, double weight0, double level,
