@@ -22,6 +22,16 @@
 /* Moves stepping two factors' exponents (pair_steps): 4 per pair. */
 #define PAIR_STEPS (4 * TERMDATA_MAX_FACTORS * (TERMDATA_MAX_FACTORS - 1) / 2)
 
+/* A candidate law of the average: its terms (at most LAW_TERMS; nterms 0
+ * is the constant) and its criterion (lower is better). */
+#define LAW_TERMS 8
+#define LAW_SLOTS (TERMSEARCH_MAX_LAWS + 1)
+typedef struct {
+    term_shape terms[LAW_TERMS];
+    size_t nterms;
+    double criterion;
+} law;
+
 typedef struct {
     const termdata *d;
     size_t max_terms;
@@ -63,6 +73,8 @@ typedef struct {
     double base;           /* the same for the intercept alone */
     char why[512];
     bool nomem;
+    law laws[LAW_SLOTS];   /* the candidates of the average (see averaged) */
+    size_t nlaws;
 } search;
 
 static void say(search *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -670,9 +682,9 @@ static bool positive_response(const termdata *d)
     return true;
 }
 
-/* Does c + a*t (after the chosen terms, if any), fitted on every
- * configuration, predict a positive value at every point of
- * s->positive_at? Also true when there are none. */
+/* Does c + a*t (after the chosen terms, if any; t NULL: the chosen terms
+ * alone), fitted on every configuration, predict a positive value at
+ * every point of s->positive_at? Also true when there are none. */
 static bool stays_positive(search *s, const term_shape *t)
 {
     const termdata *d = s->d;
@@ -686,7 +698,7 @@ static bool stays_positive(search *s, const term_shape *t)
     bool ok = st == OLS_OK && m.rank == cols + 1;
     for (size_t i = 0; ok && i < s->npositive_at; i++) {
         const double *point = s->positive_at + i * d->m;
-        double v = m.coef[0] + m.coef[cols] * term_shape_value(t, point);
+        double v = m.coef[0] + (t ? m.coef[cols] * term_shape_value(t, point) : 0);
         for (size_t k = 0; k < s->nchosen; k++)
             v += m.coef[k + 1] * term_shape_value(&s->chosen[k], point);
         ok = v > 0; /* false for NAN too */
@@ -917,20 +929,48 @@ static double restricted_error(search *s, const term_shape *t)
     return set_design(s, t, &cols) ? forward_error(s, cols) : INFINITY;
 }
 
+/* Would a law of criterion e enter the list of the best LAW_SLOTS? */
+static bool law_would_enter(const search *s, double e)
+{
+    return isfinite(e) && (s->nlaws < LAW_SLOTS || e < s->laws[LAW_SLOTS - 1].criterion);
+}
+
+/* Keep the law of the n terms t (n 0: the constant) with criterion e among
+ * the best LAW_SLOTS, lowest first (a tie keeps the earlier, simpler law
+ * first). */
+static void keep_law(search *s, const term_shape *t, size_t n, double e)
+{
+    if (!law_would_enter(s, e) || n > LAW_TERMS)
+        return;
+    size_t at = s->nlaws < LAW_SLOTS ? s->nlaws++ : LAW_SLOTS - 1;
+    while (at > 0 && s->laws[at - 1].criterion > e) {
+        s->laws[at] = s->laws[at - 1];
+        at--;
+    }
+    s->laws[at].nterms = n;
+    s->laws[at].criterion = e;
+    if (n)
+        memcpy(s->laws[at].terms, t, n * sizeof *t);
+}
+
 /* Keep t when its penalised error beats the best by MOVE_GAIN and it
  * predicts no time at or below zero. */
 static void consider_restricted(search *s, const term_shape *t, size_t k, term_shape *best,
                                 double *best_score)
 {
     double e = penalised(s, restricted_error(s, t), k);
-    if (!(e < *best_score * (1 - MOVE_GAIN)))
+    bool wins = e < *best_score * (1 - MOVE_GAIN);
+    if (!wins && !law_would_enter(s, e))
         return;
     if (!stays_positive(s, t)) {
-        s->refused_nonpositive++;
+        s->refused_nonpositive += wins;
         return;
     }
-    *best_score = e;
-    *best = *t;
+    keep_law(s, t, 1, e);
+    if (wins) {
+        *best_score = e;
+        *best = *t;
+    }
 }
 
 /* The best of the constant, c + a*f for every single factor f and, over
@@ -940,6 +980,8 @@ static bool select_restricted(search *s)
 {
     term_shape best = {.nf = 0};
     double best_score = penalised(s, restricted_error(s, NULL), 1);
+    s->nlaws = 0;
+    keep_law(s, NULL, 0, best_score);
     for (size_t a = 0; a < s->nalphabet; a++) {
         term_shape t = {.f = {s->alphabet[a]}, .nf = 1};
         consider_restricted(s, &t, 2, &best, &best_score);
@@ -1021,6 +1063,33 @@ static bool search_init(search *s, const termdata *d, const termsearch_options *
            s->batch && s->parent_values && s->head_values && s->moves && s->move_error;
 }
 
+/* The laws of a searched model's average: the model itself and each
+ * model without one of its terms (the intercept alone for one term),
+ * scored by their leave-one-configuration-out errors. A term that barely
+ * passed its tests then shares the prediction with the law without it. */
+static void searched_laws(search *s)
+{
+    s->nlaws = 0;
+    keep_law(s, s->chosen, s->nchosen, s->error);
+    if (s->nchosen == 1) {
+        keep_law(s, NULL, 0, s->base);
+        return;
+    }
+    for (size_t j = 0; j < s->nchosen && !s->nomem; j++) {
+        term_shape t, rest[LAW_TERMS];
+        size_t cols, n = s->nchosen - 1;
+        take_out(s, j, &t);
+        set_design(s, NULL, &cols);
+        double e = loo_error(s, cols);
+        if (n <= LAW_TERMS && stays_positive(s, NULL)) {
+            memcpy(rest, s->chosen, n * sizeof *rest);
+            keep_law(s, rest, n, e);
+        }
+        if (!put_back(s, j, &t))
+            s->nomem = true; /* a chosen term's values cannot be unusable */
+    }
+}
+
 /* Add to why that laws scoring better than the one chosen were refused
  * because they predict a time of zero or less at a target. */
 static void say_refused(search *s)
@@ -1066,8 +1135,10 @@ static bool choose(search *s, const termsearch_options *opt, const char *const *
                    "configurations better than their mean", d->g);
     } else {
         select_terms(s, names);
-        if (s->nchosen > 0)
+        if (s->nchosen > 0) {
             s->kind = TERMSEARCH_SEARCHED;
+            searched_laws(s);
+        }
         else if (!s->nomem && select_restricted(s)) {
             char refused[sizeof s->why];
             memcpy(refused, s->why, sizeof refused);
@@ -1158,6 +1229,74 @@ static bool nested_error(const termdata *all, const termsearch_options *opt,
 /* ------------------------------------------------------------------ */
 /* Result                                                              */
 
+/* Is law l the chosen model of s? */
+static bool is_chosen(const search *s, const law *l)
+{
+    if (l->nterms != s->nchosen)
+        return false;
+    for (size_t k = 0; k < l->nterms; k++)
+        if (memcmp(&l->terms[k], &s->chosen[k], sizeof l->terms[k]) != 0)
+            return false;
+    return true;
+}
+
+/* Akaike-type weights of the candidate laws from their criteria c (LOO
+ * mean squared errors, penalised for the restricted family): exp(-(g/2)
+ * ln(c / c_min)) over the g configurations, normalised; with c_min zero
+ * (an exact fit), the exact laws share the weight. */
+static void law_weights(const search *s, double *w)
+{
+    double least = INFINITY, sum = 0, g = (double)s->d->g;
+    for (size_t i = 0; i < s->nlaws; i++)
+        least = fmin(least, s->laws[i].criterion);
+    for (size_t i = 0; i < s->nlaws; i++) {
+        double c = s->laws[i].criterion;
+        w[i] = least > 0 ? exp(-0.5 * g * log(c / least)) : c == 0;
+        sum += w[i];
+    }
+    for (size_t i = 0; i < s->nlaws; i++)
+        w[i] /= sum;
+}
+
+/* The laws averaged into out->laws: the chosen first, then the others of
+ * weight TERMSEARCH_LAW_MIN_WEIGHT or more, heaviest first, at most
+ * TERMSEARCH_MAX_LAWS, weights renormalised; the chosen alone when it
+ * takes TERMSEARCH_ONE_LAW or more, or when there were no candidates.
+ * False only when out of memory. */
+static bool averaged(const search *s, const char *const *names, termsearch_result *out)
+{
+    double w[LAW_SLOTS];
+    size_t order[LAW_SLOTS], n = 0, chosen = LAW_SLOTS;
+    law_weights(s, w);
+    for (size_t i = 0; i < s->nlaws; i++)
+        if (is_chosen(s, &s->laws[i]))
+            chosen = i;
+    if (chosen < LAW_SLOTS && w[chosen] < TERMSEARCH_ONE_LAW) {
+        order[n++] = chosen;
+        for (size_t i = 0; i < s->nlaws && n < TERMSEARCH_MAX_LAWS; i++)
+            if (i != chosen && w[i] >= TERMSEARCH_LAW_MIN_WEIGHT)
+                order[n++] = i; /* the list is lowest criterion first */
+    }
+    double sum = 0;
+    for (size_t j = 0; j < n; j++)
+        sum += w[order[j]];
+    out->nlaws = n > 1 ? n : 1;
+    for (size_t j = 0; j < out->nlaws; j++) {
+        char text[2048] = "";
+        const law *l = n > 1 ? &s->laws[order[j]] : NULL;
+        size_t terms = l ? l->nterms : s->nchosen;
+        for (size_t k = 0; k < terms; k++)
+            term_shape_append(text, sizeof text, names, l ? &l->terms[k] : &s->chosen[k]);
+        if (terms == 0)
+            snprintf(text, sizeof text, "1");
+        out->laws[j] = (termsearch_law){.nterms = terms, .weight = l ? w[order[j]] / sum : 1,
+                                        .criterion = l ? l->criterion : NAN};
+        if (!(out->laws[j].formula = strdup(text)))
+            return false;
+    }
+    return true;
+}
+
 /* Write the chosen model into out. False only when out of memory. */
 static bool describe(const search *s, const char *const *names, termsearch_result *out)
 {
@@ -1174,7 +1313,7 @@ static bool describe(const search *s, const char *const *names, termsearch_resul
         term_shape_append(text, sizeof text, names, &s->chosen[k]);
     if (s->nchosen == 0)
         snprintf(text, sizeof text, "1");
-    return (out->formula = strdup(text)) != NULL;
+    return (out->formula = strdup(text)) != NULL && averaged(s, names, out);
 }
 
 /* Each run's weight (its configuration's) into out->run_weight when the
@@ -1238,6 +1377,8 @@ void termsearch_free(termsearch_result *r)
 {
     free(r->formula);
     free(r->run_weight);
+    for (size_t i = 0; i < r->nlaws; i++)
+        free(r->laws[i].formula);
     memset(r, 0, sizeof *r);
 }
 

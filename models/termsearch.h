@@ -117,6 +117,27 @@
  * configurations, or no term beats the mean): formula "1", the mean of
  * the training runs, and why says so.
  *
+ * AVERAGED LAWS. Betting on one law makes intervals either wrong or blown
+ * up when several explain the training data about equally well, so the
+ * result also lists the laws to average (laws, nlaws). The candidates: for
+ * SEARCHED, the model and each model without one of its terms (the
+ * intercept alone after one term); for the restricted family (RESTRICTED,
+ * or CONSTANT chosen there), its LAW_SLOTS = TERMSEARCH_MAX_LAWS + 1 best
+ * laws, the constant among them, those that predict zero or less at a
+ * positive_at point left out. Each gets the Akaike-type weight
+ * exp(-(g/2) ln(e / e_min)), normalised, where e is the law's criterion
+ * (the leave-one-configuration-out mean squared error on the search's
+ * scale; for the restricted family penalised by exp(2k/g), which makes the
+ * weight exp(-AIC/2) with the LOO error in place of the fitted variance)
+ * and g the configurations (the LOO leaves configurations out: they are
+ * the sample). Kept: the chosen law first, then the others of weight
+ * TERMSEARCH_LAW_MIN_WEIGHT (0.05) or more, heaviest first, at most
+ * TERMSEARCH_MAX_LAWS (4) in all, renormalised; the chosen law alone when
+ * it takes TERMSEARCH_ONE_LAW (0.95) or more. These were fixed before the
+ * average was measured anywhere. The caller predicts with the weighted
+ * mean and widens its interval by the laws' spread at the target
+ * (gen/fit/model_scopred.c). nested_rmse is the chosen law's alone.
+ *
  * Selection is reported honestly: nested_rmse is the error of the whole
  * procedure, searched again within each of nested_folds folds of
  * configurations and scored on the configurations it did not see; the
@@ -149,6 +170,21 @@
  * that many configurations the selection's optimism is small anyway). */
 #define TERMSEARCH_NESTED_FOLDS 5
 #define TERMSEARCH_MANY_CONFIGS 500
+
+/* The average of laws (AVERAGED LAWS): at most this many laws, each of at
+ * least this weight, and one law alone when it takes this much. */
+#define TERMSEARCH_MAX_LAWS 4
+#define TERMSEARCH_LAW_MIN_WEIGHT 0.05
+#define TERMSEARCH_ONE_LAW 0.95
+
+/* One law of the average. */
+typedef struct {
+    char *formula;    /* its formula ("1": the constant) */
+    size_t nterms;
+    double weight;    /* its share of the prediction; the weights sum to 1 */
+    double criterion; /* its score (LOO mean squared error, penalised for the
+                         restricted family; NAN for a law alone) */
+} termsearch_law;
 
 /* How the restricted family is scored (zero: the default). */
 typedef enum {
@@ -208,6 +244,9 @@ typedef struct {
                              run_weight */
     double *run_weight;   /* n: each run's weight, 1/mean^2 of its
                              configuration, when relative; else NULL */
+    termsearch_law laws[TERMSEARCH_MAX_LAWS]; /* AVERAGED LAWS: laws[0] is
+                             the chosen formula; nlaws 1 when it alone */
+    size_t nlaws;
     char why[512];        /* one line: why this outcome (names the real cause
                              when a term was refused) */
     const char *failure;  /* NULL unless nothing could be searched (no runs) */

@@ -198,6 +198,138 @@ static void test_falling_over_three_decades(void)
     termsearch_free(&rel);
 }
 
+/* The laws of four configurations (the restricted family, relative
+ * scale) and their weights, recomputed here: every one-term law c + a*t,
+ * t = p^(q/4)*log2(p)^j, and the constant, scored by refits without each
+ * configuration (closed form) times exp(2k/g); the best LAW_SLOTS = 5 kept
+ * (TERMSEARCH_MAX_LAWS + 1), weights exp(-(g/2) ln(c/c_min)) over them,
+ * those of 0.05 or more kept (at most 4), renormalised. */
+typedef struct {
+    char text[64];
+    double criterion;
+} scored_law;
+
+static int by_criterion(const void *a, const void *b)
+{
+    double x = ((const scored_law *)a)->criterion, y = ((const scored_law *)b)->criterion;
+    return (x > y) - (x < y);
+}
+
+/* p^(q/4)*log2(p)^j as the search writes it. */
+static void factor_text(int q, int j, char *buf, size_t len)
+{
+    char power[32] = "", lg[32] = "";
+    if (q == 4)
+        snprintf(power, sizeof power, "p");
+    else if (q % 4 == 0 && q > 0)
+        snprintf(power, sizeof power, "p^%d", q / 4);
+    else if (q > 0)
+        snprintf(power, sizeof power, "p^%g", q / 4.0);
+    else if (q < 0)
+        snprintf(power, sizeof power, "p^(%g)", q / 4.0);
+    if (j == 1)
+        snprintf(lg, sizeof lg, "log2(p)");
+    else if (j == 2)
+        snprintf(lg, sizeof lg, "log2(p)^2");
+    snprintf(buf, len, "%s%s%s", power, q && j ? "*" : "", lg);
+}
+
+static void test_law_weights_by_hand(void)
+{
+    enum { N = 4 };
+    const double p[N] = {1, 2, 4, 8}, y[N] = {11.3, 5.2, 3.9, 2.1};
+    double w[N], x[N] = {0}; /* x unused by the mean alone */
+    relative_weights(p, y, N, w);
+    scored_law laws[80];
+    size_t n = 0;
+    double g = N;
+    snprintf(laws[n].text, sizeof laws[n].text, "1");
+    laws[n++].criterion = loo_mse(p, x, y, w, N, true) * exp(2 * 1 / g);
+    for (int j = 0; j <= 2; j++)
+        for (int q = -12; q <= 12; q++) {
+            if (q == 0 && j == 0)
+                continue;
+            for (size_t i = 0; i < N; i++)
+                x[i] = pow(p[i], q / 4.0) * pow(log2(p[i]), j);
+            bool varies = false;
+            for (size_t i = 1; i < N; i++)
+                varies |= x[i] != x[0];
+            if (!varies)
+                continue;
+            factor_text(q, j, laws[n].text, sizeof laws[n].text);
+            laws[n++].criterion = loo_mse(p, x, y, w, N, false) * exp(2 * 2 / g);
+        }
+    qsort(laws, n, sizeof *laws, by_criterion);
+    double weight[5], sum = 0, kept = 0;
+    for (size_t i = 0; i < 5; i++)
+        sum += weight[i] = exp(-0.5 * g * log(laws[i].criterion / laws[0].criterion));
+    size_t nkept = 0;
+    for (size_t i = 0; i < 5 && nkept < 4; i++)
+        if ((weight[i] /= sum) >= 0.05)
+            kept += weight[i], nkept++;
+    const char *names[] = {"p"};
+    termsearch_result r;
+    CU_ASSERT_TRUE_FATAL(termsearch_run(names, p, N, 1, y, NULL, &r));
+    CU_ASSERT_EQUAL(r.kind, TERMSEARCH_RESTRICTED);
+    CU_ASSERT_STRING_EQUAL(r.formula, laws[0].text); /* the best is chosen */
+    CU_ASSERT_EQUAL_FATAL(r.nlaws, nkept);
+    CU_ASSERT_TRUE(nkept > 1);
+    double total = 0;
+    for (size_t i = 0; i < r.nlaws; i++) {
+        CU_ASSERT_STRING_EQUAL(r.laws[i].formula, laws[i].text);
+        CU_ASSERT_DOUBLE_EQUAL(r.laws[i].criterion, laws[i].criterion, 1e-9 * laws[i].criterion);
+        CU_ASSERT_DOUBLE_EQUAL(r.laws[i].weight, weight[i] / kept, 1e-9);
+        total += r.laws[i].weight;
+    }
+    CU_ASSERT_DOUBLE_EQUAL(total, 1, 1e-12);
+    termsearch_free(&r);
+}
+
+/* The adapter predicts with the average: perfcast's estimate at np = 16
+ * is the weighted mean of each law fitted here with the relative weights
+ * (closed form), and `fit` lists the laws and their weights. */
+static void test_adapter_averages(void)
+{
+    const double np[4] = {1, 2, 4, 8}, y[4] = {11.3, 5.2, 3.9, 2.1};
+    char dir[256], *out = NULL;
+    CU_ASSERT_TRUE_FATAL(testutil_temp_dir(dir, sizeof dir));
+    CU_ASSERT_TRUE_FATAL(testutil_write_archive(
+        dir, "cluster\nc\n", "x",
+        "name,model,response,formula,train,target\navg,scopred,time_s,,np <= 8,np == 16\n",
+        "cluster,np,rep,time_s\nc,1,1,11.3\nc,2,1,5.2\nc,4,1,3.9\nc,8,1,2.1\nc,16,1,\n"));
+    const char *names[] = {"np"};
+    termsearch_result r;
+    CU_ASSERT_TRUE_FATAL(termsearch_run(names, np, 4, 1, y, NULL, &r));
+    CU_ASSERT_TRUE_FATAL(r.nlaws > 1);
+    double w[4], x[4], want = 0;
+    relative_weights(np, y, 4, w);
+    for (size_t i = 0; i < r.nlaws; i++) {
+        /* The laws here are single factors np^e or np^e*log2(np). */
+        const char *f = r.laws[i].formula;
+        double e = strncmp(f, "np^(", 4) == 0 ? strtod(f + 4, NULL) : 1;
+        bool lg = strstr(f, "log2") != NULL;
+        for (size_t c = 0; c < 4; c++)
+            x[c] = pow(np[c], e) * (lg ? log2(np[c]) : 1);
+        double a, b;
+        closed_form(x, y, w, NULL, 4, false, &a, &b);
+        want += r.laws[i].weight * (a + b * pow(16, e) * (lg ? 4 : 1));
+    }
+    CU_ASSERT_EQUAL_FATAL(testutil_perfcast_run(&out, "predict --archive %s --format json x avg",
+                                                dir), 0);
+    double got = testutil_number_after(out, "\"estimate\": ");
+    CU_ASSERT_DOUBLE_EQUAL(got, want, 1e-9 * want);
+    free(out);
+    out = NULL;
+    CU_ASSERT_EQUAL_FATAL(testutil_perfcast_run(&out, "fit --archive %s x avg", dir), 0);
+    char line[160];
+    snprintf(line, sizeof line, "%zu laws averaged: %s (%.2f)", r.nlaws, r.laws[0].formula,
+             r.laws[0].weight);
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, line));
+    free(out);
+    termsearch_free(&r);
+    testutil_remove_dir(dir);
+}
+
 /* The same runs give the same result twice, bit for bit. */
 static void test_deterministic(void)
 {
@@ -238,6 +370,8 @@ int main(void)
          test_step_at_last_level},
         {"1/np over three decades: the intercept in seconds and relatively",
          test_falling_over_three_decades},
+        {"the average's laws and weights, recomputed", test_law_weights_by_hand},
+        {"the adapter predicts the laws' weighted mean", test_adapter_averages},
         {"the same runs, the same result", test_deterministic},
         {"a response that is not a time: absolute", test_not_a_time},
         {NULL, NULL},
