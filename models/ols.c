@@ -1247,19 +1247,6 @@ static ols_status prefix_loo_sse(const ols_prefix *pre, const double *const *col
     return OLS_OK;
 }
 
-ols_status ols_prefix_loo_sse(const ols_prefix *pre, const double *const *cols, size_t ncols,
-                              const double *mean, const double *count, const double *within,
-                              size_t g, double limit, double *sse)
-{
-    for (size_t b = 0; b < ncols; b++)
-        sse[b] = INFINITY;
-    if (!pre->usable || pre->g != g)
-        return OLS_ERR_NO_RUNS;
-    if (!groups_valid(count, within, NULL, g))
-        return OLS_ERR_NOT_FINITE;
-    return prefix_loo_sse(pre, cols, ncols, mean, count, within, g, limit, sse);
-}
-
 /* count times weight and within times weight into wcount and wwithin
  * (g each, one allocation: wwithin = wcount + g); NULL when out of memory. */
 static double *weigh_groups(const double *count, const double *weight, const double *within,
@@ -1271,6 +1258,35 @@ static double *weigh_groups(const double *count, const double *weight, const dou
         wcount[g + i] = within ? within[i] * weight[i] : 0;
     }
     return wcount;
+}
+
+/* ols_prefix_loo_sse, weighted when weight is not NULL: the groups
+ * checked, then their weighted counts and spreads summed. */
+static ols_status checked_loo_sse(const ols_prefix *pre, const double *const *cols, size_t ncols,
+                                  const double *mean, const double *count, const double *weight,
+                                  const double *within, size_t g, double limit, double *sse)
+{
+    for (size_t b = 0; b < ncols; b++)
+        sse[b] = INFINITY;
+    if (!pre->usable || pre->g != g)
+        return OLS_ERR_NO_RUNS;
+    if (!groups_valid(count, within, weight, g))
+        return OLS_ERR_NOT_FINITE;
+    if (!weight)
+        return prefix_loo_sse(pre, cols, ncols, mean, count, within, g, limit, sse);
+    double *wcount = weigh_groups(count, weight, within, g);
+    if (!wcount)
+        return OLS_ERR_NOMEM;
+    ols_status st = prefix_loo_sse(pre, cols, ncols, mean, wcount, wcount + g, g, limit, sse);
+    free(wcount);
+    return st;
+}
+
+ols_status ols_prefix_loo_sse(const ols_prefix *pre, const double *const *cols, size_t ncols,
+                              const double *mean, const double *count, const double *within,
+                              size_t g, double limit, double *sse)
+{
+    return checked_loo_sse(pre, cols, ncols, mean, count, NULL, within, g, limit, sse);
 }
 
 ols_status ols_prefix_init_weighted(ols_prefix *pre, const double *x, const double *mean,
@@ -1291,18 +1307,7 @@ ols_status ols_prefix_loo_sse_weighted(const ols_prefix *pre, const double *cons
                                        const double *weight, const double *within, size_t g,
                                        double limit, double *sse)
 {
-    for (size_t b = 0; b < ncols; b++)
-        sse[b] = INFINITY;
-    if (!pre->usable || pre->g != g)
-        return OLS_ERR_NO_RUNS;
-    if (!groups_valid(count, within, weight, g))
-        return OLS_ERR_NOT_FINITE;
-    double *wcount = weigh_groups(count, weight, within, g);
-    if (!wcount)
-        return OLS_ERR_NOMEM;
-    ols_status st = prefix_loo_sse(pre, cols, ncols, mean, wcount, wcount + g, g, limit, sse);
-    free(wcount);
-    return st;
+    return checked_loo_sse(pre, cols, ncols, mean, count, weight, within, g, limit, sse);
 }
 
 /* The last column c of the fit after pre (its index k): scaled, reflected

@@ -94,15 +94,22 @@ static size_t step_data(double *p, double *y)
     return n;
 }
 
+/* The search over np on both scales. */
+static void search_both(const double *p, const double *y, size_t n, termsearch_result *abs,
+                        termsearch_result *rel)
+{
+    const char *names[] = {"np"};
+    termsearch_options absolute = {.scale = TERMSEARCH_ABSOLUTE}, relative = {0};
+    CU_ASSERT_TRUE_FATAL(termsearch_run(names, p, n, 1, y, &absolute, abs));
+    CU_ASSERT_TRUE_FATAL(termsearch_run(names, p, n, 1, y, &relative, rel));
+}
+
 static void test_step_at_last_level(void)
 {
     double p[MAX_RUNS], y[MAX_RUNS], x[MAX_RUNS], w[MAX_RUNS];
     size_t n = step_data(p, y);
-    const char *names[] = {"np"};
     termsearch_result abs, rel;
-    termsearch_options absolute = {.scale = TERMSEARCH_ABSOLUTE}, relative = {0};
-    CU_ASSERT_TRUE_FATAL(termsearch_run(names, p, n, 1, y, &absolute, &abs));
-    CU_ASSERT_TRUE_FATAL(termsearch_run(names, p, n, 1, y, &relative, &rel));
+    search_both(p, y, n, &abs, &rel);
     /* In seconds a steep law takes the step ... */
     CU_ASSERT_STRING_EQUAL(abs.formula, "np^3*log2(np)^2");
     CU_ASSERT_FALSE(abs.relative);
@@ -161,11 +168,8 @@ static void test_falling_over_three_decades(void)
 {
     double p[MAX_RUNS], y[MAX_RUNS], x[MAX_RUNS], w[MAX_RUNS], x2[2 * MAX_RUNS];
     size_t n = falling_data(p, y);
-    const char *names[] = {"np"};
     termsearch_result abs, rel;
-    termsearch_options absolute = {.scale = TERMSEARCH_ABSOLUTE}, relative = {0};
-    CU_ASSERT_TRUE_FATAL(termsearch_run(names, p, n, 1, y, &absolute, &abs));
-    CU_ASSERT_TRUE_FATAL(termsearch_run(names, p, n, 1, y, &relative, &rel));
+    search_both(p, y, n, &abs, &rel);
     /* In seconds the +-3% of the largest times (90 s at np = 1) earn a
      * second term; relatively the power law alone. */
     CU_ASSERT_STRING_EQUAL(abs.formula, "np^(-1) + np^(-2.5)*log2(np)");
