@@ -136,7 +136,7 @@ static void test_loo_against_refits(void)
     ols_prefix pre;
     const double *cols[1] = {x};
     double fast;
-    CU_ASSERT_EQUAL_FATAL(ols_prefix_init_weighted(&pre, NULL, mean, COUNT, weight, G, 0), OLS_OK);
+    CU_ASSERT_EQUAL_FATAL(ols_prefix_init_weighted(&pre, x, mean, COUNT, weight, G, 0), OLS_OK);
     CU_ASSERT_EQUAL(ols_prefix_loo_sse_weighted(&pre, cols, 1, mean, COUNT, weight, within, G,
                                                 INFINITY, &fast),
                     OLS_OK);

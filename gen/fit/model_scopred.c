@@ -691,8 +691,10 @@ static bool predict_law(const experiment_input *in, const component *c,
     bool ok = x0 && scopred_formula_eval(f, expr_lookup_table_row, &rc, x0, e);
     if (ok) {
         ols_predict(m, x0, LEVEL, p);
+        /* A time of zero or less has no relative spread: no PI then. */
         if (relative(c))
-            ols_predict_weighted(m, x0, 1 / (p->estimate * p->estimate), LEVEL, p);
+            ols_predict_weighted(m, x0, p->estimate > 0 ? 1 / (p->estimate * p->estimate) : NAN,
+                                 LEVEL, p);
     } else if (!x0) {
         snprintf(e->message, sizeof e->message, "out of memory");
     }
