@@ -68,6 +68,7 @@ void ols_free(ols_model *m)
     free(m->alias);
     free(m->count);
     free(m->within);
+    free(m->weight);
     memset(m, 0, sizeof *m);
 }
 
@@ -396,10 +397,12 @@ static void set_summary(ols_model *m, const double *y, const double *qty)
         for (size_t i = 0; i < g; i++)
             m->residuals[i] = 0;
     }
-    double mean = 0;
-    for (size_t i = 0; i < g; i++)
+    double mean = 0, runs = 0;
+    for (size_t i = 0; i < g; i++) {
         mean += runs_of(m, i) * m->fitted[i];
-    mean /= (double)m->n;
+        runs += runs_of(m, i); /* m->n unless weighted: whole numbers, exact */
+    }
+    mean /= runs;
     m->mss = 0;
     for (size_t i = 0; i < g && !constant; i++)
         m->mss += runs_of(m, i) * (m->fitted[i] - mean) * (m->fitted[i] - mean);
@@ -451,10 +454,13 @@ static ols_status check_values(const double *v, size_t len)
 }
 
 /* The start of every fit: values checked, the model allocated, the
- * weights root = sqrt(count) (NULL without counts) and qty = y * root. */
+ * weights root = sqrt(count * weight) (NULL without counts nor weights)
+ * and qty = y * root. With weights, m->count and m->within keep the
+ * weighted counts and spreads (every sum of squares is then weighted) and
+ * m->weight the weights; m->n counts the runs themselves. */
 static ols_status begin_fit(const double *x, const double *y, size_t g, size_t k,
-                            const double *count, const double *within, bool leverages,
-                            ols_model *m, double **root, double **qty)
+                            const double *count, const double *within, const double *weight,
+                            bool leverages, ols_model *m, double **root, double **qty)
 {
     *root = *qty = NULL;
     if (g == 0)
@@ -471,23 +477,32 @@ static ols_status begin_fit(const double *x, const double *y, size_t g, size_t k
         return OLS_ERR_NOMEM;
     for (size_t j = 0; j < p; j++)
         m->order[j] = j;
-    *root = count ? malloc(g * sizeof **root) : NULL;
+    bool rows_weighed = count || weight;
+    *root = rows_weighed ? malloc(g * sizeof **root) : NULL;
     *qty = malloc(g * sizeof **qty);
-    if ((count && !*root) || !*qty)
+    if ((rows_weighed && !*root) || !*qty)
+        return OLS_ERR_NOMEM;
+    if (rows_weighed && (!(m->count = malloc(g * sizeof *m->count)) ||
+                         !(m->within = malloc(g * sizeof *m->within))))
+        return OLS_ERR_NOMEM;
+    if (weight && !(m->weight = malloc(g * sizeof *m->weight)))
         return OLS_ERR_NOMEM;
     m->n = 0;
     for (size_t i = 0; i < g; i++) {
+        double runs = count ? count[i] : 1.0, spread = within ? within[i] : 0.0;
+        if (weight) {
+            m->weight[i] = weight[i];
+            runs *= weight[i];
+            spread *= weight[i];
+        }
         if (*root)
-            (*root)[i] = sqrt(count[i]);
+            (*root)[i] = sqrt(runs);
         (*qty)[i] = y[i] * (*root ? (*root)[i] : 1.0);
         m->n += count ? (size_t)count[i] : 1;
-    }
-    if (count && (!(m->count = malloc(g * sizeof *m->count)) ||
-                  !(m->within = malloc(g * sizeof *m->within))))
-        return OLS_ERR_NOMEM;
-    if (count) {
-        memcpy(m->count, count, g * sizeof *count);
-        memcpy(m->within, within, g * sizeof *within);
+        if (rows_weighed) {
+            m->count[i] = runs;
+            m->within[i] = spread;
+        }
     }
     return OLS_OK;
 }
@@ -519,11 +534,11 @@ static ols_status end_fit(ols_model *m, const double *r, size_t lda, const doubl
  * standing for count[i] runs (count NULL: one each); the leverages only
  * when leverages is true. */
 static ols_status fit_rows(const double *x, const double *y, size_t g, size_t k,
-                           const double *count, const double *within, bool leverages,
-                           ols_model *m)
+                           const double *count, const double *within, const double *weight,
+                           bool leverages, ols_model *m)
 {
     double *root, *qty, *a = NULL;
-    ols_status st = begin_fit(x, y, g, k, count, within, leverages, m, &root, &qty);
+    ols_status st = begin_fit(x, y, g, k, count, within, weight, leverages, m, &root, &qty);
     if (st == OLS_OK && !(a = scaled_design(x, g, k, root, m->scale)))
         st = OLS_ERR_NOMEM;
     if (st == OLS_OK) {
@@ -539,25 +554,55 @@ static ols_status fit_rows(const double *x, const double *y, size_t g, size_t k,
 ols_status ols_fit(const double *x, const double *y, size_t n, size_t k, ols_model *m)
 {
     memset(m, 0, sizeof *m);
-    return fit_rows(x, y, n, k, NULL, NULL, true, m);
+    return fit_rows(x, y, n, k, NULL, NULL, NULL, true, m);
 }
 
 ols_status ols_fit_without_leverages(const double *x, const double *y, size_t n, size_t k,
                                      ols_model *m)
 {
     memset(m, 0, sizeof *m);
-    return fit_rows(x, y, n, k, NULL, NULL, false, m);
+    return fit_rows(x, y, n, k, NULL, NULL, NULL, false, m);
+}
+
+/* Are the groups' counts whole numbers >= 1 and their spreads finite and
+ * not negative, and (weight not NULL) every weight positive and finite? */
+static bool groups_valid(const double *count, const double *within, const double *weight,
+                         size_t g)
+{
+    for (size_t i = 0; i < g; i++)
+        if (!(count[i] >= 1) || count[i] != floor(count[i]) || !(within[i] >= 0) ||
+            !isfinite(within[i]) || (weight && !(weight[i] > 0 && isfinite(weight[i]))))
+            return false;
+    return true;
 }
 
 ols_status ols_fit_grouped(const double *x, const double *mean, const double *count,
                            const double *within, size_t g, size_t k, ols_model *m)
 {
     memset(m, 0, sizeof *m);
-    for (size_t i = 0; i < g; i++)
-        if (!(count[i] >= 1) || count[i] != floor(count[i]) || !(within[i] >= 0) ||
-            !isfinite(within[i]))
+    if (!groups_valid(count, within, NULL, g))
+        return OLS_ERR_NOT_FINITE;
+    return fit_rows(x, mean, g, k, count, within, NULL, true, m);
+}
+
+ols_status ols_fit_grouped_weighted(const double *x, const double *mean, const double *count,
+                                    const double *weight, const double *within, size_t g,
+                                    size_t k, ols_model *m)
+{
+    memset(m, 0, sizeof *m);
+    if (!groups_valid(count, within, weight, g))
+        return OLS_ERR_NOT_FINITE;
+    return fit_rows(x, mean, g, k, count, within, weight, true, m);
+}
+
+ols_status ols_fit_weighted(const double *x, const double *y, const double *weight, size_t n,
+                            size_t k, ols_model *m)
+{
+    memset(m, 0, sizeof *m);
+    for (size_t i = 0; i < n; i++)
+        if (!(weight[i] > 0 && isfinite(weight[i])))
             return OLS_ERR_NOT_FINITE;
-    return fit_rows(x, mean, g, k, count, within, true, m);
+    return fit_rows(x, y, n, k, NULL, NULL, weight, true, m);
 }
 
 /* Does x0 keep every linear relation the training data put on the left-out
@@ -604,6 +649,30 @@ void ols_predict(const ols_model *m, const double *x0, double level, ols_predict
     double pi = tq * m->sigma * sqrt(1 + out->leverage);
     out->ci_low = out->estimate - ci;
     out->ci_high = out->estimate + ci;
+    out->pi_low = out->estimate - pi;
+    out->pi_high = out->estimate + pi;
+}
+
+void ols_predict_weighted(const ols_model *m, const double *x0, double weight0, double level,
+                          ols_prediction *out)
+{
+    ols_predict(m, x0, level, out);
+    bool weighed = weight0 > 0 && isfinite(weight0);
+    /* A run's leverage in a weighted fit is its weight times x'(X'WX)^-1 x:
+     * the target's is compared with the training runs' on that scale. */
+    double most = 0;
+    for (size_t i = 0; m->hat && i < m->ngroups; i++)
+        most = fmax(most, (m->weight ? m->weight[i] : 1) * m->hat[i]);
+    if (weighed && m->hat && !out->not_estimable)
+        out->extrapolation = weight0 * out->leverage > most * (1 + 1e-9) + 1e-12;
+    if (out->interval_absent)
+        return;
+    if (!weighed) {
+        out->pi_low = out->pi_high = NAN; /* a new run's spread is unknown */
+        return;
+    }
+    double tq = gsl_cdf_tdist_Pinv(1 - (1 - level) / 2, (double)m->df_resid);
+    double pi = tq * m->sigma * sqrt(1 / weight0 + out->leverage);
     out->pi_low = out->estimate - pi;
     out->pi_high = out->estimate + pi;
 }
@@ -1134,18 +1203,12 @@ static void loo_lanes(const ols_prefix *pre, const double *const *cols, size_t n
                                scratch + p * p);
 }
 
-ols_status ols_prefix_loo_sse(const ols_prefix *pre, const double *const *cols, size_t ncols,
-                              const double *mean, const double *count, const double *within,
-                              size_t g, double limit, double *sse)
+/* ols_prefix_loo_sse with counts and spreads already checked (and, for
+ * a weighted fit, weighted: count times weight, within times weight). */
+static ols_status prefix_loo_sse(const ols_prefix *pre, const double *const *cols, size_t ncols,
+                                 const double *mean, const double *count, const double *within,
+                                 size_t g, double limit, double *sse)
 {
-    for (size_t b = 0; b < ncols; b++)
-        sse[b] = INFINITY;
-    if (!pre->usable || pre->g != g)
-        return OLS_ERR_NO_RUNS;
-    for (size_t i = 0; i < g; i++)
-        if (!(count[i] >= 1) || count[i] != floor(count[i]) || !(within[i] >= 0) ||
-            !isfinite(within[i]))
-            return OLS_ERR_NOT_FINITE;
     ols_status st = check_values(mean, g);
     if (st != OLS_OK)
         return st;
@@ -1184,6 +1247,69 @@ ols_status ols_prefix_loo_sse(const ols_prefix *pre, const double *const *cols, 
     return OLS_OK;
 }
 
+/* count times weight and within times weight into wcount and wwithin
+ * (g each, one allocation: wwithin = wcount + g); NULL when out of memory. */
+static double *weigh_groups(const double *count, const double *weight, const double *within,
+                            size_t g)
+{
+    double *wcount = malloc((2 * g + 1) * sizeof *wcount);
+    for (size_t i = 0; wcount && i < g; i++) {
+        wcount[i] = count[i] * weight[i];
+        wcount[g + i] = within ? within[i] * weight[i] : 0;
+    }
+    return wcount;
+}
+
+/* ols_prefix_loo_sse, weighted when weight is not NULL: the groups
+ * checked, then their weighted counts and spreads summed. */
+static ols_status checked_loo_sse(const ols_prefix *pre, const double *const *cols, size_t ncols,
+                                  const double *mean, const double *count, const double *weight,
+                                  const double *within, size_t g, double limit, double *sse)
+{
+    for (size_t b = 0; b < ncols; b++)
+        sse[b] = INFINITY;
+    if (!pre->usable || pre->g != g)
+        return OLS_ERR_NO_RUNS;
+    if (!groups_valid(count, within, weight, g))
+        return OLS_ERR_NOT_FINITE;
+    if (!weight)
+        return prefix_loo_sse(pre, cols, ncols, mean, count, within, g, limit, sse);
+    double *wcount = weigh_groups(count, weight, within, g);
+    if (!wcount)
+        return OLS_ERR_NOMEM;
+    ols_status st = prefix_loo_sse(pre, cols, ncols, mean, wcount, wcount + g, g, limit, sse);
+    free(wcount);
+    return st;
+}
+
+ols_status ols_prefix_loo_sse(const ols_prefix *pre, const double *const *cols, size_t ncols,
+                              const double *mean, const double *count, const double *within,
+                              size_t g, double limit, double *sse)
+{
+    return checked_loo_sse(pre, cols, ncols, mean, count, NULL, within, g, limit, sse);
+}
+
+ols_status ols_prefix_init_weighted(ols_prefix *pre, const double *x, const double *mean,
+                                    const double *count, const double *weight, size_t g,
+                                    size_t k)
+{
+    *pre = (ols_prefix){.g = g, .k = k};
+    double *wcount = weigh_groups(count, weight, NULL, g);
+    if (!wcount)
+        return OLS_ERR_NOMEM;
+    ols_status st = ols_prefix_init(pre, x, mean, wcount, g, k);
+    free(wcount);
+    return st;
+}
+
+ols_status ols_prefix_loo_sse_weighted(const ols_prefix *pre, const double *const *cols,
+                                       size_t ncols, const double *mean, const double *count,
+                                       const double *weight, const double *within, size_t g,
+                                       double limit, double *sse)
+{
+    return checked_loo_sse(pre, cols, ncols, mean, count, weight, within, g, limit, sse);
+}
+
 /* The last column c of the fit after pre (its index k): scaled, reflected
  * as the prefix's steps would have, then its own step; R into r (k + 1
  * square, column-major). Returns the rank. */
@@ -1209,19 +1335,19 @@ static size_t decompose_after(const ols_prefix *pre, const double *x, size_t k,
     return rank;
 }
 
-ols_status ols_fit_grouped_after(const ols_prefix *pre, const double *x, const double *mean,
-                                 const double *count, const double *within, size_t g, size_t k,
-                                 ols_model *m)
+/* ols_fit_grouped_after, weighted when weight is not NULL. */
+static ols_status fit_after(const ols_prefix *pre, const double *x, const double *mean,
+                            const double *count, const double *weight, const double *within,
+                            size_t g, size_t k, ols_model *m)
 {
     if (!pre->usable || pre->g != g || pre->k + 1 != k)
-        return ols_fit_grouped(x, mean, count, within, g, k, m);
+        return weight ? ols_fit_grouped_weighted(x, mean, count, weight, within, g, k, m)
+                      : ols_fit_grouped(x, mean, count, within, g, k, m);
     memset(m, 0, sizeof *m);
-    for (size_t i = 0; i < g; i++)
-        if (!(count[i] >= 1) || count[i] != floor(count[i]) || !(within[i] >= 0) ||
-            !isfinite(within[i]))
-            return OLS_ERR_NOT_FINITE;
+    if (!groups_valid(count, within, weight, g))
+        return OLS_ERR_NOT_FINITE;
     double *root, *qty, *c = NULL, *r = NULL;
-    ols_status st = begin_fit(x, mean, g, k, count, within, true, m, &root, &qty);
+    ols_status st = begin_fit(x, mean, g, k, count, within, weight, true, m, &root, &qty);
     if (st == OLS_OK && (!(c = malloc(g * sizeof *c)) ||
                          !(r = malloc((k + 1) * (k + 1) * sizeof *r))))
         st = OLS_ERR_NOMEM;
@@ -1234,6 +1360,21 @@ ols_status ols_fit_grouped_after(const ols_prefix *pre, const double *x, const d
     free(c);
     free(r);
     return st;
+}
+
+ols_status ols_fit_grouped_after(const ols_prefix *pre, const double *x, const double *mean,
+                                 const double *count, const double *within, size_t g, size_t k,
+                                 ols_model *m)
+{
+    return fit_after(pre, x, mean, count, NULL, within, g, k, m);
+}
+
+ols_status ols_fit_grouped_after_weighted(const ols_prefix *pre, const double *x,
+                                          const double *mean, const double *count,
+                                          const double *weight, const double *within, size_t g,
+                                          size_t k, ols_model *m)
+{
+    return fit_after(pre, x, mean, count, weight, within, g, k, m);
 }
 
 /* Position of coefficient j in the pivoted order. */
@@ -1263,11 +1404,14 @@ ols_status ols_hc3_std_error(const ols_model *m, const double *x, size_t k, size
         double a = 0;
         for (size_t l = q; l < r; l++)
             a += m->rinv[q * r + l] * z[l];
-        double keep = 1 - m->hat[i];
+        double w = m->weight ? m->weight[i] : 1.0, keep = 1 - w * m->hat[i];
         /* A group's runs share a and h: their squared residuals sum to the
-         * spread around the mean plus c times the mean's squared residual. */
+         * spread around the mean plus c times the mean's squared residual.
+         * Weighted, a run enters b as w a y: its term is (w a e)^2, and
+         * runs_of and within are already weighted once. */
         double e2 = runs_of(m, i) * m->residuals[i] * m->residuals[i] +
                     (m->within ? m->within[i] : 0);
+        e2 *= w;
         var += keep < 1e-10 ? INFINITY : a * a * e2 / (keep * keep);
     }
     free(z);

@@ -80,7 +80,10 @@ typedef struct {
     double *rinv;      /* rank x rank: inverse of R11 (upper, row-major) */
     double *alias;     /* rank x (ncoef-rank): R11^-1 R12, each left-out
                           column in terms of the estimable ones */
-    double *count, *within; /* ngroups each for ols_fit_grouped, else NULL */
+    double *count, *within; /* ngroups each for ols_fit_grouped, else NULL;
+                               weighted fits: count and within times the
+                               weight (per run for ols_fit_weighted) */
+    double *weight;    /* ngroups: each run's weight in a weighted fit, else NULL */
 } ols_model;
 
 typedef struct {
@@ -122,6 +125,36 @@ ols_status ols_fit_without_leverages(const double *x, const double *y, size_t n,
  * not a whole number >= 1, or a negative within, is OLS_ERR_NOT_FINITE. */
 ols_status ols_fit_grouped(const double *x, const double *mean, const double *count,
                            const double *within, size_t g, size_t k, ols_model *m);
+
+/* Weighted least squares over groups: ols_fit_grouped with each run of
+ * group i weighing weight[i] (> 0), i.e. minimising
+ * sum_i weight[i] * (within[i] + count[i] * (mean[i] - fitted[i])^2). A
+ * time's errors grow with it, so a term search weighs runs by 1/mean^2
+ * (their relative errors); weighting is a scaling of the rows by
+ * sqrt(count * weight), so the same QR serves. rss, sigma, r2, F, the
+ * standard errors, the leverages and ols_grouped_loo_sse are those of the
+ * weighted problem (sigma is the spread of sqrt(weight) * residual, the
+ * leverage of a run is weight * hat); df_resid counts the runs. A weight
+ * that is not positive and finite is OLS_ERR_NOT_FINITE. */
+ols_status ols_fit_grouped_weighted(const double *x, const double *mean, const double *count,
+                                    const double *weight, const double *within, size_t g,
+                                    size_t k, ols_model *m);
+
+/* The same for runs one by one: run i weighs weight[i] (> 0). */
+ols_status ols_fit_weighted(const double *x, const double *y, const double *weight, size_t n,
+                            size_t k, ols_model *m);
+
+/* ols_predict for a weighted model, where a new run at x0 would weigh
+ * weight0: its prediction interval is t * sigma * sqrt(1 / weight0 +
+ * leverage) (a run of weight w has variance sigma^2 / w). With weights
+ * 1/time^2, weight0 is 1/estimate^2: the interval's half-width is then
+ * proportional to the estimate. extrapolation compares the target's
+ * leverage as a run of weight0 (weight0 * x0'(X'WX)^-1 x0) with the
+ * training runs' (weight * hat). A weight0 that is not positive and finite
+ * leaves the prediction interval NAN (the estimate and the confidence
+ * interval stay). */
+void ols_predict_weighted(const ols_model *m, const double *x0, double weight0, double level,
+                          ols_prediction *out);
 
 /* The intercept and the first k columns of a grouped design factored
  * once, for fits that add one more column to them: a term search scores
@@ -188,6 +221,23 @@ ols_status ols_fit_grouped_after(const ols_prefix *pre, const double *x, const d
 ols_status ols_prefix_loo_sse(const ols_prefix *pre, const double *const *cols, size_t ncols,
                               const double *mean, const double *count, const double *within,
                               size_t g, double limit, double *sse);
+
+/* The same three for the weighted fit (ols_fit_grouped_weighted): the
+ * prefix factored with each run of group i weighing weight[i], the fit
+ * after it, and the leave-one-group-out sums of the weighted problem
+ * (sum of weight * squared leave-out residual). With every weight 1 they
+ * give the unweighted results bit for bit. */
+ols_status ols_prefix_init_weighted(ols_prefix *pre, const double *x, const double *mean,
+                                    const double *count, const double *weight, size_t g,
+                                    size_t k);
+ols_status ols_fit_grouped_after_weighted(const ols_prefix *pre, const double *x,
+                                          const double *mean, const double *count,
+                                          const double *weight, const double *within, size_t g,
+                                          size_t k, ols_model *m);
+ols_status ols_prefix_loo_sse_weighted(const ols_prefix *pre, const double *const *cols,
+                                       size_t ncols, const double *mean, const double *count,
+                                       const double *weight, const double *within, size_t g,
+                                       double limit, double *sse);
 
 void ols_prefix_free(ols_prefix *pre);
 

@@ -166,9 +166,12 @@ static bool allocate_configs(termdata *t, size_t g)
     t->count = calloc(g + 1, sizeof *t->count);
     t->mean = calloc(g + 1, sizeof *t->mean);
     t->within = calloc(g + 1, sizeof *t->within);
+    t->weight = malloc((g + 1) * sizeof *t->weight);
+    for (size_t c = 0; t->weight && c < g; c++)
+        t->weight[c] = 1;
     t->level = malloc((g * t->m + 1) * sizeof *t->level);
     t->usable = calloc(t->m + 1, sizeof *t->usable);
-    return t->count && t->mean && t->within && t->level && t->usable;
+    return t->count && t->mean && t->within && t->weight && t->level && t->usable;
 }
 
 /* Count, mean and spread of each configuration; config[i] is run i's. */
@@ -206,9 +209,19 @@ bool termdata_build(const double *params, size_t n, size_t m, const double *y, t
     }
     if (ok)
         mark_usable(t);
-    free(config);
+    t->config = config;
     free(level);
     return ok;
+}
+
+bool termdata_weigh_relative(termdata *t)
+{
+    for (size_t c = 0; c < t->g; c++)
+        if (!(t->mean[c] > 0) || !isfinite(1 / (t->mean[c] * t->mean[c])))
+            return false;
+    for (size_t c = 0; c < t->g; c++)
+        t->weight[c] = 1 / (t->mean[c] * t->mean[c]);
+    return true;
 }
 
 bool termdata_subset(const termdata *all, const bool *keep, termdata *sub)
@@ -227,6 +240,7 @@ bool termdata_subset(const termdata *all, const bool *keep, termdata *sub)
         sub->count[k] = all->count[c];
         sub->mean[k] = all->mean[c];
         sub->within[k] = all->within[c];
+        sub->weight[k] = all->weight[c];
         memcpy(sub->level + k * all->m, all->level + c * all->m, all->m * sizeof *sub->level);
         sub->n += (size_t)all->count[c];
         k++;
@@ -240,6 +254,8 @@ void termdata_free(termdata *t)
     free(t->count);
     free(t->mean);
     free(t->within);
+    free(t->weight);
+    free(t->config);
     free(t->level);
     free(t->usable);
     if (t->owns_tables) {

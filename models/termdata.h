@@ -41,6 +41,10 @@ typedef struct {
     size_t n, m;          /* runs, parameters */
     size_t g;             /* configurations */
     double *count, *mean, *within; /* g each */
+    double *weight;       /* g: the weight of each run of the configuration in
+                             every fit: 1, or 1/mean^2 after
+                             termdata_weigh_relative */
+    size_t *config;       /* n: each run's configuration (NULL for a subset) */
     size_t *level;        /* g x m: each parameter's value as an index into
                              its distinct values */
     bool *usable;         /* m: every value positive and finite, and more
@@ -55,7 +59,12 @@ typedef struct {
  * y. Returns false when out of memory (t is then safe to free). */
 bool termdata_build(const double *params, size_t n, size_t m, const double *y, termdata *t);
 
-/* The configurations of all for which keep[c] is true. False when out of
+/* Weigh every run by 1/mean^2 of its configuration, so that fits and
+ * errors are relative (a time's errors grow with it). False, the weights
+ * left at 1, when some configuration's mean is not positive (not a time). */
+bool termdata_weigh_relative(termdata *t);
+
+/* The configurations of all for which keep[c] is true (their weights too). False when out of
  * memory. */
 bool termdata_subset(const termdata *all, const bool *keep, termdata *sub);
 

@@ -19,6 +19,18 @@
 #define MAX_MOVES 64     /* bound on the improvement steps of one term */
 #define MOVE_GAIN 0.01   /* a change of shape must lower the error by 1% */
 #define REPLACE_PASSES 8 /* bound on the passes of sequential replacement */
+/* Moves stepping two factors' exponents (pair_steps): 4 per pair. */
+#define PAIR_STEPS (4 * TERMDATA_MAX_FACTORS * (TERMDATA_MAX_FACTORS - 1) / 2)
+
+/* A candidate law of the average: its terms (at most LAW_TERMS; nterms 0
+ * is the constant) and its criterion (lower is better). */
+#define LAW_TERMS 8
+#define LAW_SLOTS (TERMSEARCH_MAX_LAWS + 1)
+typedef struct {
+    term_shape terms[LAW_TERMS];
+    size_t nterms;
+    double criterion;
+} law;
 
 typedef struct {
     const termdata *d;
@@ -61,6 +73,8 @@ typedef struct {
     double base;           /* the same for the intercept alone */
     char why[512];
     bool nomem;
+    law laws[LAW_SLOTS];   /* the candidates of the average (see averaged) */
+    size_t nlaws;
 } search;
 
 static void say(search *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -87,10 +101,19 @@ static bool chosen_prefix(search *s)
     for (size_t r = 0; r < d->g; r++)
         for (size_t j = 0; j < k; j++)
             x[r * k + j] = s->chosen_values[j * d->g + r];
-    ols_status st = ols_prefix_init(&s->prefix, x, d->mean, d->count, d->g, k);
+    ols_status st = ols_prefix_init_weighted(&s->prefix, x, d->mean, d->count, d->weight, d->g, k);
     free(x);
     s->prefix_ready = st == OLS_OK;
     return s->prefix_ready;
+}
+
+/* The weighted least-squares fit of y ~ 1 + the first cols columns of
+ * s->x over the configurations (weights 1, or 1/mean^2 on the relative
+ * scale: termdata.h). */
+static ols_status fit_design(const search *s, size_t cols, ols_model *m)
+{
+    const termdata *d = s->d;
+    return ols_fit_grouped_weighted(s->x, d->mean, d->count, d->weight, d->within, d->g, cols, m);
 }
 
 /* Cross-validation error of y ~ 1 + the first cols columns of s->x: the
@@ -103,9 +126,9 @@ static double loo_error(search *s, size_t cols)
     ols_model m;
     /* A candidate after the chosen terms: their columns are factored once. */
     ols_status st = cols == s->nchosen + 1 && chosen_prefix(s)
-                        ? ols_fit_grouped_after(&s->prefix, s->x, d->mean, d->count, d->within,
-                                                d->g, cols, &m)
-                        : ols_fit_grouped(s->x, d->mean, d->count, d->within, d->g, cols, &m);
+                        ? ols_fit_grouped_after_weighted(&s->prefix, s->x, d->mean, d->count,
+                                                         d->weight, d->within, d->g, cols, &m)
+                        : fit_design(s, cols, &m);
     double e = INFINITY;
     if (st == OLS_OK && m.rank == cols + 1)
         st = ols_grouped_loo_sse(&m, &e);
@@ -269,8 +292,8 @@ static void flush_batch(search *s, const term_shape *t, const size_t *pending, s
     double sse_limit = limit * n;
     while (isfinite(sse_limit) && sse_limit / n < limit)
         sse_limit = nextafter(sse_limit, INFINITY);
-    ols_status st = ols_prefix_loo_sse(&s->prefix, cols, np, d->mean, d->count, d->within, d->g,
-                                       sse_limit, sse);
+    ols_status st = ols_prefix_loo_sse_weighted(&s->prefix, cols, np, d->mean, d->count,
+                                                d->weight, d->within, d->g, sse_limit, sse);
     s->nomem |= st == OLS_ERR_NOMEM;
     for (size_t j = 0; j < np; j++) {
         size_t i = pending[j];
@@ -361,6 +384,7 @@ static bool fold_error(search *s, size_t cols, const bool *train, const bool *he
 {
     const termdata *d = s->d;
     double *x = s->fold, *mean = x + d->g * cols, *count = mean + d->g, *within = count + d->g;
+    double *weight = within + d->g;
     size_t rows = 0;
     for (size_t c = 0; c < d->g; c++) {
         if (!train[c])
@@ -368,10 +392,11 @@ static bool fold_error(search *s, size_t cols, const bool *train, const bool *he
         memcpy(x + rows * cols, s->x + c * cols, cols * sizeof *x);
         mean[rows] = d->mean[c];
         count[rows] = d->count[c];
+        weight[rows] = d->weight[c];
         within[rows++] = d->within[c];
     }
     ols_model m;
-    ols_status st = ols_fit_grouped(x, mean, count, within, rows, cols, &m);
+    ols_status st = ols_fit_grouped_weighted(x, mean, count, weight, within, rows, cols, &m);
     bool ok = st == OLS_OK && m.rank == cols + 1;
     for (size_t c = 0; ok && c < d->g; c++) {
         if (!held[c])
@@ -379,7 +404,7 @@ static bool fold_error(search *s, size_t cols, const bool *train, const bool *he
         ols_prediction p;
         ols_predict(&m, s->x + c * cols, 0.95, &p);
         double r = d->mean[c] - p.estimate;
-        *sse += d->within[c] + d->count[c] * r * r;
+        *sse += d->weight[c] * (d->within[c] + d->count[c] * r * r);
         *runs += (size_t)d->count[c];
         ok = isfinite(r);
     }
@@ -447,6 +472,36 @@ static void consider(const term_shape *t, double e, term_shape *best, double *be
     }
 }
 
+/* Is f one of the search's candidate factors? */
+static bool in_alphabet(const search *s, const term_factor *f)
+{
+    for (size_t a = 0; a < s->nalphabet; a++)
+        if (same_factor(&s->alphabet[a], f))
+            return true;
+    return false;
+}
+
+/* The moves of t that step the exponents of two of its factors by a
+ * quarter each, into c; returns how many (at most PAIR_STEPS). On the
+ * relative scale a product's valley runs diagonally: from
+ * N^2.5*P^(-0.75)*Q^(-0.75), every change of one factor is worse, while
+ * N^2.5*P^(-1)*Q^(-1) is twice better and N^3*P^(-1)*Q^(-1) (the law)
+ * one move further (test_termsearch.c, Linpack). */
+static size_t pair_steps(const search *s, const term_shape *t, term_shape *c)
+{
+    size_t n = 0;
+    for (size_t k = 0; k < t->nf; k++)
+        for (size_t l = k + 1; l < t->nf; l++)
+            for (int dk = -1; dk <= 1; dk += 2)
+                for (int dl = -1; dl <= 1; dl += 2) {
+                    c[n] = *t;
+                    c[n].f[k].quarters += dk;
+                    c[n].f[l].quarters += dl;
+                    n += in_alphabet(s, &c[n].f[k]) && in_alphabet(s, &c[n].f[l]);
+                }
+    return n;
+}
+
 /* The best single move from t: multiply by a factor of a parameter it does
  * not use yet, replace one factor by another of the same parameter, or
  * drop a factor. Returns true when some move lowers *error. The moves are
@@ -475,6 +530,7 @@ static bool best_move(search *s, term_shape *t, double *error)
         c[n].f[k] = c[n].f[c[n].nf - 1];
         c[n++].nf--;
     }
+    n += pair_steps(s, t, c + n);
     /* Only a score below best_error * (1 - MOVE_GAIN) can be kept, and
      * best_error only falls: scores above that need no more than a bound.
      * BATCH moves at a time, so that each batch's limit is the best so far. */
@@ -582,13 +638,12 @@ static size_t build_alphabet(search *s, const termsearch_options *opt)
  * trust the largest runs too much). */
 static double last_term_p(search *s, const term_shape *t)
 {
-    const termdata *d = s->d;
     size_t cols;
     ols_model m;
     double p = 1, se = NAN;
     if (!set_design(s, t, &cols))
         return 1;
-    ols_status st = ols_fit_grouped(s->x, d->mean, d->count, d->within, d->g, cols, &m);
+    ols_status st = fit_design(s, cols, &m);
     if (st == OLS_OK && !m.aliased[cols] && m.test_absent == OLS_EXACT_FIT)
         p = 0; /* noise-free data: the term explains everything left */
     else if (st == OLS_OK && !m.aliased[cols] && !m.test_absent)
@@ -627,9 +682,9 @@ static bool positive_response(const termdata *d)
     return true;
 }
 
-/* Does c + a*t (after the chosen terms, if any), fitted on every
- * configuration, predict a positive value at every point of
- * s->positive_at? Also true when there are none. */
+/* Does c + a*t (after the chosen terms, if any; t NULL: the chosen terms
+ * alone), fitted on every configuration, predict a positive value at
+ * every point of s->positive_at? Also true when there are none. */
 static bool stays_positive(search *s, const term_shape *t)
 {
     const termdata *d = s->d;
@@ -639,11 +694,11 @@ static bool stays_positive(search *s, const term_shape *t)
     if (!set_design(s, t, &cols))
         return false;
     ols_model m;
-    ols_status st = ols_fit_grouped(s->x, d->mean, d->count, d->within, d->g, cols, &m);
+    ols_status st = fit_design(s, cols, &m);
     bool ok = st == OLS_OK && m.rank == cols + 1;
     for (size_t i = 0; ok && i < s->npositive_at; i++) {
         const double *point = s->positive_at + i * d->m;
-        double v = m.coef[0] + m.coef[cols] * term_shape_value(t, point);
+        double v = m.coef[0] + (t ? m.coef[cols] * term_shape_value(t, point) : 0);
         for (size_t k = 0; k < s->nchosen; k++)
             v += m.coef[k + 1] * term_shape_value(&s->chosen[k], point);
         ok = v > 0; /* false for NAN too */
@@ -804,7 +859,8 @@ static void select_terms(search *s, const char *const *names)
     const termdata *d = s->d;
     double scale = 0;
     for (size_t c = 0; c < d->g; c++)
-        scale += (d->count[c] * d->mean[c] * d->mean[c] + d->within[c]) / (double)d->n;
+        scale += d->weight[c] * (d->count[c] * d->mean[c] * d->mean[c] + d->within[c]) /
+                 (double)d->n;
     /* Once the error is rounding noise, nothing is left to explain. */
     while (s->nchosen < s->max_terms && !s->nomem && s->error > 1e-20 * scale) {
         term_shape t;
@@ -873,20 +929,48 @@ static double restricted_error(search *s, const term_shape *t)
     return set_design(s, t, &cols) ? forward_error(s, cols) : INFINITY;
 }
 
+/* Would a law of criterion e enter the list of the best LAW_SLOTS? */
+static bool law_would_enter(const search *s, double e)
+{
+    return isfinite(e) && (s->nlaws < LAW_SLOTS || e < s->laws[LAW_SLOTS - 1].criterion);
+}
+
+/* Keep the law of the n terms t (n 0: the constant) with criterion e among
+ * the best LAW_SLOTS, lowest first (a tie keeps the earlier, simpler law
+ * first). */
+static void keep_law(search *s, const term_shape *t, size_t n, double e)
+{
+    if (!law_would_enter(s, e) || n > LAW_TERMS)
+        return;
+    size_t at = s->nlaws < LAW_SLOTS ? s->nlaws++ : LAW_SLOTS - 1;
+    while (at > 0 && s->laws[at - 1].criterion > e) {
+        s->laws[at] = s->laws[at - 1];
+        at--;
+    }
+    s->laws[at].nterms = n;
+    s->laws[at].criterion = e;
+    if (n)
+        memcpy(s->laws[at].terms, t, n * sizeof *t);
+}
+
 /* Keep t when its penalised error beats the best by MOVE_GAIN and it
  * predicts no time at or below zero. */
 static void consider_restricted(search *s, const term_shape *t, size_t k, term_shape *best,
                                 double *best_score)
 {
     double e = penalised(s, restricted_error(s, t), k);
-    if (!(e < *best_score * (1 - MOVE_GAIN)))
+    bool wins = e < *best_score * (1 - MOVE_GAIN);
+    if (!wins && !law_would_enter(s, e))
         return;
     if (!stays_positive(s, t)) {
-        s->refused_nonpositive++;
+        s->refused_nonpositive += wins;
         return;
     }
-    *best_score = e;
-    *best = *t;
+    keep_law(s, t, 1, e);
+    if (wins) {
+        *best_score = e;
+        *best = *t;
+    }
 }
 
 /* The best of the constant, c + a*f for every single factor f and, over
@@ -896,6 +980,8 @@ static bool select_restricted(search *s)
 {
     term_shape best = {.nf = 0};
     double best_score = penalised(s, restricted_error(s, NULL), 1);
+    s->nlaws = 0;
+    keep_law(s, NULL, 0, best_score);
     for (size_t a = 0; a < s->nalphabet; a++) {
         term_shape t = {.f = {s->alphabet[a]}, .nf = 1};
         consider_restricted(s, &t, 2, &best, &best_score);
@@ -963,10 +1049,10 @@ static bool search_init(search *s, const termdata *d, const termsearch_options *
     /* A step of the local search: each factor multiplied in or replacing
      * each of a term's factors, and each factor dropped. */
     size_t alphabet = d->m * (TERMDATA_MAX_LOG_POWER + 1) * (2 * TERMDATA_MAX_QUARTERS + 1);
-    size_t moves = alphabet * (TERMDATA_MAX_FACTORS + 1) + TERMDATA_MAX_FACTORS;
+    size_t moves = alphabet * (TERMDATA_MAX_FACTORS + 1) + TERMDATA_MAX_FACTORS + PAIR_STEPS;
     s->moves = malloc(moves * sizeof *s->moves);
     s->move_error = malloc(moves * sizeof *s->move_error);
-    s->fold = malloc(((max_terms + 4) * d->g + 1) * sizeof *s->fold);
+    s->fold = malloc(((max_terms + 5) * d->g + 1) * sizeof *s->fold);
     /* A fold must fit every member of the restricted family: c + a*t (2
      * coefficients), c + a*f*h (3) with two usable parameters. */
     size_t usable = 0;
@@ -975,6 +1061,33 @@ static bool search_init(search *s, const termdata *d, const termsearch_options *
     s->fold_min = usable >= 2 ? 3 : 2;
     return s->alphabet && s->chosen && s->chosen_values && s->x && s->values && s->fold &&
            s->batch && s->parent_values && s->head_values && s->moves && s->move_error;
+}
+
+/* The laws of a searched model's average: the model itself and each
+ * model without one of its terms (the intercept alone for one term),
+ * scored by their leave-one-configuration-out errors. A term that barely
+ * passed its tests then shares the prediction with the law without it. */
+static void searched_laws(search *s)
+{
+    s->nlaws = 0;
+    keep_law(s, s->chosen, s->nchosen, s->error);
+    if (s->nchosen == 1) {
+        keep_law(s, NULL, 0, s->base);
+        return;
+    }
+    for (size_t j = 0; j < s->nchosen && !s->nomem; j++) {
+        term_shape t, rest[LAW_TERMS];
+        size_t cols, n = s->nchosen - 1;
+        take_out(s, j, &t);
+        set_design(s, NULL, &cols);
+        double e = loo_error(s, cols);
+        if (n <= LAW_TERMS && stays_positive(s, NULL)) {
+            memcpy(rest, s->chosen, n * sizeof *rest);
+            keep_law(s, rest, n, e);
+        }
+        if (!put_back(s, j, &t))
+            s->nomem = true; /* a chosen term's values cannot be unusable */
+    }
 }
 
 /* Add to why that laws scoring better than the one chosen were refused
@@ -1022,8 +1135,10 @@ static bool choose(search *s, const termsearch_options *opt, const char *const *
                    "configurations better than their mean", d->g);
     } else {
         select_terms(s, names);
-        if (s->nchosen > 0)
+        if (s->nchosen > 0) {
             s->kind = TERMSEARCH_SEARCHED;
+            searched_laws(s);
+        }
         else if (!s->nomem && select_restricted(s)) {
             char refused[sizeof s->why];
             memcpy(refused, s->why, sizeof refused);
@@ -1044,7 +1159,6 @@ static bool choose(search *s, const termsearch_options *opt, const char *const *
 static bool score_held_out(search *s, const termdata *all, const bool *held, double *sse,
                            size_t *runs)
 {
-    const termdata *d = s->d;
     size_t k;
     set_design(s, NULL, &k);
     double *xall = malloc((all->g * k + 1) * sizeof *xall), *v = malloc((all->g + 1) * sizeof *v);
@@ -1055,8 +1169,7 @@ static bool score_held_out(search *s, const termdata *all, const bool *held, dou
         for (size_t c = 0; ok && c < all->g; c++)
             xall[c * k + j] = v[c];
     }
-    ols_status st = ok ? ols_fit_grouped(s->x, d->mean, d->count, d->within, d->g, k, &m)
-                       : OLS_ERR_NOT_FINITE;
+    ols_status st = ok ? fit_design(s, k, &m) : OLS_ERR_NOT_FINITE;
     if (st == OLS_OK) {
         for (size_t c = 0; c < all->g; c++) {
             if (!held[c])
@@ -1064,7 +1177,7 @@ static bool score_held_out(search *s, const termdata *all, const bool *held, dou
             ols_prediction p;
             ols_predict(&m, xall + c * k, 0.95, &p);
             double r = all->mean[c] - p.estimate;
-            *sse += all->within[c] + all->count[c] * r * r;
+            *sse += all->weight[c] * (all->within[c] + all->count[c] * r * r);
             *runs += (size_t)all->count[c];
         }
     }
@@ -1116,6 +1229,74 @@ static bool nested_error(const termdata *all, const termsearch_options *opt,
 /* ------------------------------------------------------------------ */
 /* Result                                                              */
 
+/* Is law l the chosen model of s? */
+static bool is_chosen(const search *s, const law *l)
+{
+    if (l->nterms != s->nchosen)
+        return false;
+    for (size_t k = 0; k < l->nterms; k++)
+        if (memcmp(&l->terms[k], &s->chosen[k], sizeof l->terms[k]) != 0)
+            return false;
+    return true;
+}
+
+/* Akaike-type weights of the candidate laws from their criteria c (LOO
+ * mean squared errors, penalised for the restricted family): exp(-(g/2)
+ * ln(c / c_min)) over the g configurations, normalised; with c_min zero
+ * (an exact fit), the exact laws share the weight. */
+static void law_weights(const search *s, double *w)
+{
+    double least = INFINITY, sum = 0, g = (double)s->d->g;
+    for (size_t i = 0; i < s->nlaws; i++)
+        least = fmin(least, s->laws[i].criterion);
+    for (size_t i = 0; i < s->nlaws; i++) {
+        double c = s->laws[i].criterion;
+        w[i] = least > 0 ? exp(-0.5 * g * log(c / least)) : c == 0;
+        sum += w[i];
+    }
+    for (size_t i = 0; i < s->nlaws; i++)
+        w[i] /= sum;
+}
+
+/* The laws averaged into out->laws: the chosen first, then the others of
+ * weight TERMSEARCH_LAW_MIN_WEIGHT or more, heaviest first, at most
+ * TERMSEARCH_MAX_LAWS, weights renormalised; the chosen alone when it
+ * takes TERMSEARCH_ONE_LAW or more, or when there were no candidates.
+ * False only when out of memory. */
+static bool averaged(const search *s, const char *const *names, termsearch_result *out)
+{
+    double w[LAW_SLOTS];
+    size_t order[LAW_SLOTS], n = 0, chosen = LAW_SLOTS;
+    law_weights(s, w);
+    for (size_t i = 0; i < s->nlaws; i++)
+        if (is_chosen(s, &s->laws[i]))
+            chosen = i;
+    if (chosen < LAW_SLOTS && w[chosen] < TERMSEARCH_ONE_LAW) {
+        order[n++] = chosen;
+        for (size_t i = 0; i < s->nlaws && n < TERMSEARCH_MAX_LAWS; i++)
+            if (i != chosen && w[i] >= TERMSEARCH_LAW_MIN_WEIGHT)
+                order[n++] = i; /* the list is lowest criterion first */
+    }
+    double sum = 0;
+    for (size_t j = 0; j < n; j++)
+        sum += w[order[j]];
+    out->nlaws = n > 1 ? n : 1;
+    for (size_t j = 0; j < out->nlaws; j++) {
+        char text[2048] = "";
+        const law *l = n > 1 ? &s->laws[order[j]] : NULL;
+        size_t terms = l ? l->nterms : s->nchosen;
+        for (size_t k = 0; k < terms; k++)
+            term_shape_append(text, sizeof text, names, l ? &l->terms[k] : &s->chosen[k]);
+        if (terms == 0)
+            snprintf(text, sizeof text, "1");
+        out->laws[j] = (termsearch_law){.nterms = terms, .weight = l ? w[order[j]] / sum : 1,
+                                        .criterion = l ? l->criterion : NAN};
+        if (!(out->laws[j].formula = strdup(text)))
+            return false;
+    }
+    return true;
+}
+
 /* Write the chosen model into out. False only when out of memory. */
 static bool describe(const search *s, const char *const *names, termsearch_result *out)
 {
@@ -1132,7 +1313,19 @@ static bool describe(const search *s, const char *const *names, termsearch_resul
         term_shape_append(text, sizeof text, names, &s->chosen[k]);
     if (s->nchosen == 0)
         snprintf(text, sizeof text, "1");
-    return (out->formula = strdup(text)) != NULL;
+    return (out->formula = strdup(text)) != NULL && averaged(s, names, out);
+}
+
+/* Each run's weight (its configuration's) into out->run_weight when the
+ * search was relative. False only when out of memory. */
+static bool run_weights(const termdata *d, termsearch_result *out)
+{
+    if (!out->relative)
+        return true;
+    out->run_weight = malloc((d->n + 1) * sizeof *out->run_weight);
+    for (size_t i = 0; out->run_weight && i < d->n; i++)
+        out->run_weight[i] = d->weight[d->config[i]];
+    return out->run_weight != NULL;
 }
 
 const char *termsearch_confidence(const termsearch_result *r)
@@ -1183,6 +1376,9 @@ bool termsearch_parse_exponents(const char *text, termsearch_options *opt, char 
 void termsearch_free(termsearch_result *r)
 {
     free(r->formula);
+    free(r->run_weight);
+    for (size_t i = 0; i < r->nlaws; i++)
+        free(r->laws[i].formula);
     memset(r, 0, sizeof *r);
 }
 
@@ -1200,8 +1396,10 @@ bool termsearch_run(const char *const *names, const double *params, size_t n, si
     }
     termdata d = {0};
     search s = {0};
-    bool ok = termdata_build(params, n, m, y, &d) && search_init(&s, &d, opt) &&
-              choose(&s, opt, names) && describe(&s, names, out);
+    bool ok = termdata_build(params, n, m, y, &d);
+    out->relative = ok && opt->scale == TERMSEARCH_RELATIVE && termdata_weigh_relative(&d);
+    ok = ok && search_init(&s, &d, opt) && choose(&s, opt, names) && describe(&s, names, out) &&
+         run_weights(&d, out);
     search_free(&s);
     ok = ok && nested_error(&d, opt, names, out);
     termdata_free(&d);

@@ -10,7 +10,7 @@
  * together, so repetitions do not vouch for each other and a term that
  * merely fits one configuration's mean gains nothing. The left-out
  * residuals come from the hat matrix ((I - H_GG)^-1 e_G, models/ols.h),
- * without refitting; errors are absolute, as the fit weighs them. The runs
+ * without refitting; errors are on the fit's scale (RELATIVE SCALE). The runs
  * are summarised once by configuration (models/termdata.h) and every
  * candidate is scored on the configurations, which gives the runs' own fit
  * and errors: the time grows with configurations times candidates, not
@@ -21,13 +21,36 @@
  * rules it out; the errors of the candidates that count are those of a
  * full fit, bit for bit.
  *
+ * RELATIVE SCALE (the default, when every configuration's mean response is
+ * positive): timing errors are relative (a run of 1000 s scatters by
+ * seconds, one of 1 s by milliseconds), so every fit of the search is
+ * weighted least squares with each run weighing 1/mean^2 of its
+ * configuration (models/ols.h, ols_fit_grouped_weighted), and its errors
+ * are relative: the LOO error is the mean squared relative leave-out
+ * residual, the significance test the weighted fit's HC3, the nested error
+ * relative too. Weighting is a row scaling of the same least squares, so
+ * the incremental scoring carries over. Fitted in absolute seconds, a time
+ * that falls as 1/p over three decades has its intercept set by the
+ * small-p residuals (tens of seconds above targets of a few seconds);
+ * weighted, every configuration counts by its relative error. The weights
+ * are the configurations' means, not the runs' own values (a run slower
+ * by chance would weigh less); the caller fits the chosen formula with
+ * the same weights (termsearch_result.run_weight). With options scale =
+ * TERMSEARCH_ABSOLUTE, or a response not positive everywhere, the search
+ * is plain least squares in the response's units (as before: the hand-
+ * derived absolute cases of test_termsearch.c). On the relative scale the
+ * valley of a product's exponents runs diagonally (N^2.5*P^-0.75*Q^-0.75
+ * is a local optimum of single-factor moves on Linpack's N^3/(P*Q)), so
+ * the local search also steps two factors' exponents by a quarter at once.
+ *
  * Three outcomes (termsearch_kind):
  *
  * SEARCHED — more than TERMSEARCH_FEW_CONFIGS configurations: terms are
  * added one at a time. For each new term, the two best single factors of
  * every parameter start a local search that multiplies in a factor of
  * another parameter, replaces a factor by another of the same parameter,
- * or drops one, while that lowers the error; so N*P^(-1) and
+ * or drops one, or steps two of its factors' exponents by a quarter each
+ * (RELATIVE SCALE), while that lowers the error; so N*P^(-1) and
  * N^3*P^(-1)*Q^(-1) are reachable without trying every product. A change
  * of shape must lower the error by 1%, so near ties go to the simpler
  * shape (whole powers before halves before quarters, fewer logs). A term
@@ -94,6 +117,27 @@
  * configurations, or no term beats the mean): formula "1", the mean of
  * the training runs, and why says so.
  *
+ * AVERAGED LAWS. Betting on one law makes intervals either wrong or blown
+ * up when several explain the training data about equally well, so the
+ * result also lists the laws to average (laws, nlaws). The candidates: for
+ * SEARCHED, the model and each model without one of its terms (the
+ * intercept alone after one term); for the restricted family (RESTRICTED,
+ * or CONSTANT chosen there), its LAW_SLOTS = TERMSEARCH_MAX_LAWS + 1 best
+ * laws, the constant among them, those that predict zero or less at a
+ * positive_at point left out. Each gets the Akaike-type weight
+ * exp(-(g/2) ln(e / e_min)), normalised, where e is the law's criterion
+ * (the leave-one-configuration-out mean squared error on the search's
+ * scale; for the restricted family penalised by exp(2k/g), which makes the
+ * weight exp(-AIC/2) with the LOO error in place of the fitted variance)
+ * and g the configurations (the LOO leaves configurations out: they are
+ * the sample). Kept: the chosen law first, then the others of weight
+ * TERMSEARCH_LAW_MIN_WEIGHT (0.05) or more, heaviest first, at most
+ * TERMSEARCH_MAX_LAWS (4) in all, renormalised; the chosen law alone when
+ * it takes TERMSEARCH_ONE_LAW (0.95) or more. These were fixed before the
+ * average was measured anywhere. The caller predicts with the weighted
+ * mean and widens its interval by the laws' spread at the target
+ * (gen/fit/model_scopred.c). nested_rmse is the chosen law's alone.
+ *
  * Selection is reported honestly: nested_rmse is the error of the whole
  * procedure, searched again within each of nested_folds folds of
  * configurations and scored on the configurations it did not see; the
@@ -127,11 +171,33 @@
 #define TERMSEARCH_NESTED_FOLDS 5
 #define TERMSEARCH_MANY_CONFIGS 500
 
+/* The average of laws (AVERAGED LAWS): at most this many laws, each of at
+ * least this weight, and one law alone when it takes this much. */
+#define TERMSEARCH_MAX_LAWS 4
+#define TERMSEARCH_LAW_MIN_WEIGHT 0.05
+#define TERMSEARCH_ONE_LAW 0.95
+
+/* One law of the average. */
+typedef struct {
+    char *formula;    /* its formula ("1": the constant) */
+    size_t nterms;
+    double weight;    /* its share of the prediction; the weights sum to 1 */
+    double criterion; /* its score (LOO mean squared error, penalised for the
+                         restricted family; NAN for a law alone) */
+} termsearch_law;
+
 /* How the restricted family is scored (zero: the default). */
 typedef enum {
     TERMSEARCH_SELECT_LOO,     /* leave-one-configuration-out error */
     TERMSEARCH_SELECT_FORWARD  /* forward (extrapolation) folds */
 } termsearch_selection;
+
+/* The scale the search fits and scores on (zero: the default). */
+typedef enum {
+    TERMSEARCH_RELATIVE, /* runs weighted by 1/mean^2 of their configuration
+                            (when every mean is positive; else absolute) */
+    TERMSEARCH_ABSOLUTE  /* plain least squares in the response's units */
+} termsearch_scale;
 
 typedef struct {
     size_t max_terms;   /* most terms in the formula; 0 = 3 */
@@ -148,6 +214,7 @@ typedef struct {
                                   positive response must stay positive: see
                                   RESTRICTED; NULL: none */
     size_t npositive_at;
+    termsearch_scale scale; /* see RELATIVE SCALE */
 } termsearch_options;
 
 typedef enum {
@@ -171,6 +238,15 @@ typedef struct {
     size_t nested_folds;  /* folds behind nested_rmse (0: not computed) */
     size_t ncandidates;   /* candidate terms considered */
     termsearch_selection selection; /* how a RESTRICTED law was scored */
+    bool relative;        /* fitted and scored on the relative scale: the
+                             RMSEs above are fractions of the time (0.05 =
+                             5%), and the formula is to be fitted with
+                             run_weight */
+    double *run_weight;   /* n: each run's weight, 1/mean^2 of its
+                             configuration, when relative; else NULL */
+    termsearch_law laws[TERMSEARCH_MAX_LAWS]; /* AVERAGED LAWS: laws[0] is
+                             the chosen formula; nlaws 1 when it alone */
+    size_t nlaws;
     char why[512];        /* one line: why this outcome (names the real cause
                              when a term was refused) */
     const char *failure;  /* NULL unless nothing could be searched (no runs) */

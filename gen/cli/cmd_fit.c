@@ -271,8 +271,10 @@ static void calibrated_values(const report_prediction *p, double v[NCALIBRATED])
 static const char *interval_method(const char *model)
 {
     if (strcmp(model, "scopred") == 0)
-        return "95% Student-t intervals of the OLS fit: CI from the target's leverage "
-               "x0'(X'X)^-1 x0, PI adds the residual variance";
+        return "95% Student-t intervals of the least-squares fit: CI from the target's "
+               "leverage x0'(X'X)^-1 x0, PI adds the residual variance (a searched formula: "
+               "weighted by 1/time^2 on the relative scale, the PI then relative to the "
+               "estimate, and widened by the spread of averaged laws; see the warnings)";
     if (strcmp(model, "multicore") == 0)
         return "95% Student-t intervals by the delta method on the nonlinear least-squares "
                "covariance, PI adds the residual variance";

@@ -7,6 +7,14 @@
  * repetition is a row), a least-squares fit, the regression diagnostics,
  * and a prediction per target configuration.
  *
+ * A searched formula is fitted on the search's scale (relative by default:
+ * each run weighted by 1/mean^2 of its configuration, models/termsearch.h)
+ * and, when the search lists several laws (AVERAGED LAWS), each is fitted
+ * the same way and the prediction is their weighted mean; the interval's
+ * half-width squared is the weighted mean of the laws' squared half-widths
+ * plus z^2 times the weighted variance of their estimates (z = 1.96 at
+ * 95%), so the interval widens where the laws disagree at the target.
+ *
  * Components (`time_setup_s+time_evolve_s+...`) are fitted separately and
  * their estimates summed, as in the paper's Table 11. The total's interval
  * half-widths are the sums of the components' half-widths — the paper's own
@@ -29,10 +37,19 @@
  *   selection=loo|forward  how the restricted family (few configurations) is
  *                          scored: leave-one-configuration-out (default) or
  *                          forward extrapolation folds
+ *   scale=relative|absolute  the scale the term search fits and scores on:
+ *                          relative errors, runs weighted by 1/mean^2 of
+ *                          their configuration (default; absolute when a
+ *                          mean is not positive), or seconds. The searched
+ *                          formula is fitted with the same weights, and its
+ *                          prediction interval is then relative to the
+ *                          estimate (ols_predict_weighted). A given formula
+ *                          is always plain least squares.
  */
 #include "gen/base/config_index.h"
 #include "gen/fit/model_adapters.h"
 
+#include <gsl/gsl_cdf.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -46,6 +63,14 @@
 
 #define LEVEL 0.95
 
+/* Another law of a searched formula's average (models/termsearch.h,
+ * AVERAGED LAWS), fitted like the chosen one and predicted beside it. */
+typedef struct {
+    scopred_formula f;
+    ols_model m;
+    double weight;
+} other_law;
+
 /* One response: its formula and its fit. */
 typedef struct {
     const char *response;
@@ -58,6 +83,8 @@ typedef struct {
     double *x;            /* ntrain x nterms */
     double *y;            /* ntrain */
     bool fitted;
+    other_law *others;    /* the search's other laws (search.nlaws - 1) */
+    size_t nothers;
 } component;
 
 static bool fail(char *err, size_t errlen, const char *fmt, ...)
@@ -81,6 +108,11 @@ static void component_free(component *c)
     ols_free(&c->m);
     free(c->x);
     free(c->y);
+    for (size_t i = 0; i < c->nothers; i++) {
+        scopred_formula_free(&c->others[i].f);
+        ols_free(&c->others[i].m);
+    }
+    free(c->others);
 }
 
 /* ------------------------------------------------------------------ */
@@ -113,7 +145,8 @@ static bool search_option_known(const char *key, size_t len)
     return (len == 5 && strncmp(key, "alpha", 5) == 0) ||
            (len == 8 && strncmp(key, "min_gain", 8) == 0) ||
            (len == 9 && strncmp(key, "exponents", 9) == 0) ||
-           (len == 9 && strncmp(key, "selection", 9) == 0);
+           (len == 9 && strncmp(key, "selection", 9) == 0) ||
+           (len == 5 && strncmp(key, "scale", 5) == 0);
 }
 
 /* A number in (0, 1) from option key, or 0 when absent. */
@@ -141,6 +174,7 @@ static bool search_options(const char *options, termsearch_options *opt, char *e
     char *max_text = option(options, "max_terms", &nomem);
     char *exponents = option(options, "exponents", &nomem);
     char *selection = option(options, "selection", &nomem);
+    char *scale = option(options, "scale", &nomem);
     opt->max_terms = max_text ? strtoul(max_text, NULL, 10) : 0;
     char why[160];
     bool ok = !nomem || fail(err, errlen, "out of memory");
@@ -150,6 +184,11 @@ static bool search_options(const char *options, termsearch_options *opt, char *e
         opt->selection = TERMSEARCH_SELECT_FORWARD;
     else if (ok && selection && strcmp(selection, "loo") != 0)
         ok = fail(err, errlen, "options: selection=%s: must be loo or forward", selection);
+    if (ok && scale && strcmp(scale, "absolute") == 0)
+        opt->scale = TERMSEARCH_ABSOLUTE;
+    else if (ok && scale && strcmp(scale, "relative") != 0)
+        ok = fail(err, errlen, "options: scale=%s: must be relative or absolute", scale);
+    free(scale);
     free(max_text);
     free(exponents);
     free(selection);
@@ -177,7 +216,7 @@ bool model_scopred_check_options(const table *runs, const char *options, char *e
         if (len > 0 && !known)
             return fail(err, errlen,
                         "options: unknown key '%.*s' (scopred knows formula_<response column>, "
-                        "params, max_terms, alpha, min_gain, exponents, selection)", (int)name_len, s);
+                        "params, max_terms, alpha, min_gain, exponents, selection, scale)", (int)name_len, s);
         s += len;
     }
     termsearch_options opt;
@@ -214,14 +253,18 @@ static bool formula_failure(const experiment_input *in, const component *c,
     return fail(err, errlen, "%s:%d: %s%s", c->origin, e->column, e->message, row);
 }
 
+/* The formula of the mean alone: no term ("1" would be an aliased term). */
+static bool constant_formula(scopred_formula *f, char *err, size_t errlen)
+{
+    memset(f, 0, sizeof *f);
+    return (f->text = strdup("1")) != NULL || fail(err, errlen, "out of memory");
+}
+
 /* Parse c->formula_text and check its names against runs.csv. */
 static bool parse_formula(const experiment_input *in, component *c, char *err, size_t errlen)
 {
-    if (c->searched && c->search.kind == TERMSEARCH_CONSTANT) {
-        /* The mean alone: no term ("1" would be an aliased term). */
-        memset(&c->f, 0, sizeof c->f);
-        return (c->f.text = strdup(c->formula_text)) != NULL || fail(err, errlen, "out of memory");
-    }
+    if (c->searched && c->search.kind == TERMSEARCH_CONSTANT)
+        return constant_formula(&c->f, err, errlen);
     expr_error e = {0};
     if (!scopred_formula_parse(c->formula_text, &c->f, &e) ||
         !scopred_formula_check_names(&c->f, known_column, (void *)&in->camp->runs, &e))
@@ -405,21 +448,73 @@ static bool choose_formula(const experiment_input *in, component *c, char *err, 
     return true;
 }
 
+/* Was c's formula searched, and fitted, on the relative scale? */
+static bool relative(const component *c)
+{
+    return c->searched && c->search.relative;
+}
+
+/* Fit y ~ 1 + the k columns of x over the training runs into m. A
+ * searched formula is fitted on the scale it was chosen on: with the
+ * search's weights (1/mean^2 of each run's configuration), or the small
+ * times' relative errors would again count for nothing. A refit read for
+ * its estimates needs no leverages (ols.h). */
+static ols_status fit_terms(const experiment_input *in, const component *c, const double *x,
+                            size_t k, ols_model *m)
+{
+    if (relative(c))
+        return ols_fit_weighted(x, c->y, c->search.run_weight, in->ntrain, k, m);
+    return in->estimates_only ? ols_fit_without_leverages(x, c->y, in->ntrain, k, m)
+                              : ols_fit(x, c->y, in->ntrain, k, m);
+}
+
+/* Fit the search's other laws (laws[1..]) like the chosen formula. */
+static bool fit_others(const experiment_input *in, component *c, char *err, size_t errlen)
+{
+    size_t n = c->searched && c->search.nlaws > 1 ? c->search.nlaws - 1 : 0;
+    if (n == 0)
+        return true;
+    if (!(c->others = calloc(n, sizeof *c->others)))
+        return fail(err, errlen, "out of memory");
+    for (size_t i = 0; i < n; i++) {
+        const termsearch_law *law = &c->search.laws[i + 1];
+        other_law *o = &c->others[i];
+        expr_error e = {0};
+        size_t bad = 0;
+        o->weight = law->weight;
+        c->nothers++;
+        if (law->nterms == 0 ? !constant_formula(&o->f, err, errlen)
+                             : !scopred_formula_parse(law->formula, &o->f, &e))
+            return e.message[0] ? fail(err, errlen, "%s: %s", law->formula, e.message) : false;
+        double *x = malloc((in->ntrain * o->f.nterms + 1) * sizeof *x);
+        bool allocated = x != NULL;
+        bool ok = allocated && scopred_design(&o->f, &in->camp->runs, in->train_rows,
+                                              in->ntrain, x, &e, &bad);
+        ols_status st = ok ? fit_terms(in, c, x, o->f.nterms, &o->m) : OLS_OK;
+        free(x);
+        if (!ok)
+            return fail(err, errlen, "%s: %s", law->formula,
+                        allocated ? e.message : "out of memory");
+        if (st != OLS_OK)
+            return fail(err, errlen, "%s: %s: %s", c->response, law->formula,
+                        ols_status_text(st));
+    }
+    return true;
+}
+
 static bool fit_component(const experiment_input *in, component *c, char *err, size_t errlen)
 {
     if (!choose_formula(in, c, err, errlen) || !parse_formula(in, c, err, errlen) ||
         !build_design(in, c, err, errlen))
         return false;
-    /* A refit read for its estimates needs no leverages (ols.h). */
-    ols_status st = in->estimates_only
-                        ? ols_fit_without_leverages(c->x, c->y, in->ntrain, c->f.nterms, &c->m)
-                        : ols_fit(c->x, c->y, in->ntrain, c->f.nterms, &c->m);
+    ols_status st = fit_terms(in, c, c->x, c->f.nterms, &c->m);
+    bool others = st == OLS_OK && fit_others(in, c, err, errlen);
     free(c->y); /* the fit keeps what it needs (residuals): one double a run less */
     c->y = NULL;
     if (st != OLS_OK)
         return fail(err, errlen, "%s: %s", c->response, ols_status_text(st));
-    c->fitted = true;
-    return true;
+    c->fitted = others;
+    return others;
 }
 
 /* ------------------------------------------------------------------ */
@@ -452,23 +547,48 @@ static bool add_diagnostics(const experiment_input *in, const component *c, cons
     return ok;
 }
 
+/* "3 laws averaged: np^(-1) (0.61), ...": the search's average. */
+static bool add_laws_note(const component *c, const char *prefix, report *out)
+{
+    const termsearch_result *r = &c->search;
+    char line[2400], laws[1800] = "";
+    for (size_t i = 0; i < r->nlaws; i++) {
+        size_t used = strlen(laws);
+        snprintf(laws + used, sizeof laws - used, "%s%s (%.2f)", i ? ", " : "",
+                 r->laws[i].formula, r->laws[i].weight);
+    }
+    snprintf(line, sizeof line,
+             "%s%zu laws averaged: %s (weights exp(-g/2 ln(e/e_min)) from their "
+             "leave-one-configuration-out errors e%s over g = %zu configurations); the "
+             "estimate is their weighted mean and its intervals widen with their spread at "
+             "the target; the equation and statistics are those of the first",
+             prefix, r->nlaws, laws,
+             r->kind == TERMSEARCH_SEARCHED ? "" : ", penalised as the restricted family's",
+             r->nconfigs);
+    return report_add_warning(out, line);
+}
+
 static bool add_search_note(const component *c, const char *prefix, report *out)
 {
     if (!c->searched)
         return true;
     const termsearch_result *r = &c->search;
-    char line[2400], nested[240] = "", loo[240] = "";
+    char line[2400], nested[240] = "", loo[280] = "";
+    /* On the relative scale the errors are fractions of the time. */
+    double unit = r->relative ? 100 : 1;
+    const char *pct = r->relative ? "%" : "";
     if (r->nested_folds > 0)
         snprintf(nested, sizeof nested,
                  "; the whole search, repeated without each of %zu folds of configurations, "
-                 "predicts them with RMSE %.4g (nested cross-validation: the honest error)",
-                 r->nested_folds, r->nested_rmse);
+                 "predicts them with RMSE %.4g%s (nested cross-validation: the honest error)",
+                 r->nested_folds, unit * r->nested_rmse, pct);
     bool forward = r->kind == TERMSEARCH_RESTRICTED && r->selection == TERMSEARCH_SELECT_FORWARD;
     if (isfinite(r->base_loo_rmse))
-        snprintf(loo, sizeof loo, "; leave-one-configuration-out RMSE %.4g (%s), intercept "
-                 "alone %.4g", r->loo_rmse,
+        snprintf(loo, sizeof loo, "; %sleave-one-configuration-out RMSE %.4g%s (%s), intercept "
+                 "alone %.4g%s", r->relative ? "fitted and scored on the relative scale: " : "",
+                 unit * r->loo_rmse, pct,
                  forward ? "not the selection criterion: forward folds chose the law"
-                         : "the selection criterion, optimistic", r->base_loo_rmse);
+                         : "the selection criterion, optimistic", unit * r->base_loo_rmse, pct);
     if (r->kind == TERMSEARCH_CONSTANT)
         snprintf(line, sizeof line,
                  "%sno formula given and the term search found no term (%s): the constant "
@@ -481,15 +601,17 @@ static bool add_search_note(const component *c, const char *prefix, report *out)
                  "%zu configurations, %s%s%s%s%s%s",
                  prefix, c->formula_text, r->ncandidates, r->nconfigs, termsearch_confidence(r),
                  r->why[0] ? " (" : "", r->why, r->why[0] ? ")" : "", loo, nested);
+    if (!report_add_warning(out, line) || (r->nlaws > 1 && !add_laws_note(c, prefix, out)))
+        return false;
     if (r->kind == TERMSEARCH_CONSTANT)
-        return report_add_warning(out, line);
+        return true;
     char post[512];
     snprintf(post, sizeof post,
              "%spost-selection: the terms were chosen because they fit, so the standard errors, "
              "p-values and textbook intervals of the searched formula, which treat it as given, "
              "overstate its significance and precision; use the calibrated interval",
              prefix);
-    return report_add_warning(out, line) && report_add_warning(out, post);
+    return report_add_warning(out, post);
 }
 
 /* Several components: overall formula and equation list them; the overall
@@ -557,21 +679,87 @@ static void note_add(char *note, size_t len, const char *fmt, ...)
     va_end(ap);
 }
 
+/* Predict at a target with one law: its estimate, and on the relative
+ * scale a new run's spread relative to that estimate. False when its
+ * formula cannot be evaluated there (e says why). */
+static bool predict_law(const experiment_input *in, const component *c,
+                        const scopred_formula *f, const ols_model *m, size_t row,
+                        ols_prediction *p, expr_error *e)
+{
+    double *x0 = malloc((f->nterms + 1) * sizeof *x0);
+    table_row_ctx rc = {.t = &in->camp->runs, .row = row};
+    bool ok = x0 && scopred_formula_eval(f, expr_lookup_table_row, &rc, x0, e);
+    if (ok) {
+        ols_predict(m, x0, LEVEL, p);
+        /* A time of zero or less has no relative spread: no PI then. */
+        if (relative(c))
+            ols_predict_weighted(m, x0, p->estimate > 0 ? 1 / (p->estimate * p->estimate) : NAN,
+                                 LEVEL, p);
+    } else if (!x0) {
+        snprintf(e->message, sizeof e->message, "out of memory");
+    }
+    free(x0);
+    return ok;
+}
+
+/* The weighted average of the laws' predictions (the chosen law's in p):
+ * estimate sum w_i e_i; each interval's half-width squared is the
+ * weighted mean of the laws' squared half-widths plus z^2 times the
+ * weighted variance of their estimates (z the normal quantile of LEVEL),
+ * so where the laws disagree at the target the interval widens. A law
+ * without an interval (an exact fit) adds its estimate's spread only.
+ * False (p unchanged) when another law cannot be evaluated there. */
+static bool average_laws(const experiment_input *in, const component *c, size_t row,
+                         ols_prediction *p, char *note, size_t len)
+{
+    size_t n = c->nothers + 1;
+    ols_prediction ps[TERMSEARCH_MAX_LAWS];
+    double w[TERMSEARCH_MAX_LAWS], mean = 0, spread = 0, pi2 = 0, ci2 = 0;
+    ps[0] = *p;
+    w[0] = c->search.laws[0].weight;
+    for (size_t i = 1; i < n; i++) {
+        expr_error e = {0};
+        w[i] = c->others[i - 1].weight;
+        if (!predict_law(in, c, &c->others[i - 1].f, &c->others[i - 1].m, row, &ps[i], &e)) {
+            note_add(note, len, "the law %s is not averaged here: %s",
+                     c->search.laws[i].formula, e.message);
+            return false;
+        }
+    }
+    for (size_t i = 0; i < n; i++)
+        mean += w[i] * ps[i].estimate;
+    for (size_t i = 0; i < n; i++) {
+        double d = ps[i].estimate - mean;
+        double pi = ps[i].interval_absent ? 0 : ps[i].pi_high - ps[i].estimate;
+        double ci = ps[i].interval_absent ? 0 : ps[i].ci_high - ps[i].estimate;
+        spread += w[i] * d * d;
+        pi2 += w[i] * pi * pi;
+        ci2 += w[i] * ci * ci;
+        p->extrapolation |= ps[i].extrapolation;
+    }
+    double z = gsl_cdf_ugaussian_Pinv(1 - (1 - LEVEL) / 2);
+    double pi = sqrt(pi2 + z * z * spread), ci = sqrt(ci2 + z * z * spread);
+    p->estimate = mean;
+    if (!p->interval_absent) {
+        p->ci_low = mean - ci;
+        p->ci_high = mean + ci;
+        p->pi_low = mean - pi;
+        p->pi_high = mean + pi;
+    }
+    return true;
+}
+
 /* Predict one component at a target; false (with the reason in note) when
  * the formula cannot be evaluated there. */
 static bool predict_component(const experiment_input *in, const component *c, size_t row,
                               ols_prediction *p, char *note, size_t len)
 {
-    double *x0 = malloc((c->f.nterms + 1) * sizeof *x0);
-    table_row_ctx rc = {.t = &in->camp->runs, .row = row};
     expr_error e = {0};
-    bool ok = x0 && scopred_formula_eval(&c->f, expr_lookup_table_row, &rc, x0, &e);
-    if (ok)
-        ols_predict(&c->m, x0, LEVEL, p);
-    else
-        note_add(note, len, "no estimate: %s:%d: %s", c->origin, e.column,
-                 x0 ? e.message : "out of memory");
-    free(x0);
+    bool ok = predict_law(in, c, &c->f, &c->m, row, p, &e);
+    if (!ok)
+        note_add(note, len, "no estimate: %s:%d: %s", c->origin, e.column, e.message);
+    if (ok && c->nothers > 0)
+        average_laws(in, c, row, p, note, len);
     if (ok) {
         char why[512];
         scopred_prediction_note(&c->f, p, why, sizeof why);
