@@ -51,8 +51,8 @@
 #define FIX "tests/fixtures/public"
 #define MAX_PARAMS 2
 #define MAX_COORDS 32
-#define MAX_REGIONS 24
-#define MAX_TARGETS 128
+#define MAX_REGIONS 32
+#define MAX_TARGETS 256
 
 /* ------------------------------------------------------------------ */
 /* An Extra-P text reader of its own (PARAMETER, POINTS "( a b )", REGION,
@@ -477,15 +477,21 @@ static size_t import_data_set(const char *archive, const data_set *d, xp_file *f
     return n;
 }
 
-/* The original split of a one-parameter data set: every region, largest
- * np held out (one configuration). */
-static void score_one_parameter(const char *archive, const data_set *d, const char *options,
-                                tally *t, issue_time *then)
+/* The original split: every region, the largest np held out (every
+ * configuration at it: one for a one-parameter set, one per value of the
+ * second parameter otherwise). */
+static void score_largest_np(const char *archive, const data_set *d, const char *options,
+                             tally *t, issue_time *then)
 {
     static xp_file f;
     static char names[MAX_REGIONS][160], responses[MAX_REGIONS][160];
     size_t n = import_data_set(archive, d, &f, names, responses);
-    double top = f.coord[f.ncoords - 1][0];
+    double top = 0;
+    size_t held = 0;
+    for (size_t i = 0; i < f.ncoords; i++)
+        top = fmax(top, f.coord[i][0]);
+    for (size_t i = 0; i < f.ncoords; i++)
+        held += f.coord[i][0] == top;
     char train[96], target[96];
     snprintf(train, sizeof train, "np < %g", top);
     snprintf(target, sizeof target, "np == %g", top);
@@ -493,7 +499,7 @@ static void score_one_parameter(const char *archive, const data_set *d, const ch
     l.n = 0;
     l.then = then;
     for (size_t r = 0; r < n; r++)
-        add_experiment(&l, names[r], "", responses[r], r, 1, t, options, train, target);
+        add_experiment(&l, names[r], "", responses[r], r, held, t, options, train, target);
     write_experiments(archive, d->campaign, &l);
     predict_all(archive, d->campaign, &f, d, &l);
 }
@@ -575,9 +581,9 @@ static void evaluate(const char *options, scores *s, issue_time *then)
     CU_ASSERT_TRUE_FATAL(testutil_write_file(path, "cluster\n"));
     memset(s, 0, sizeof *s);
     score_relearn(archive, options, s, then);
-    score_one_parameter(archive, &lulesh, options, &s->lulesh, then);
-    score_one_parameter(archive, &strong, options, &s->strong, NULL);
-    score_one_parameter(archive, &mpi, options, &s->mpi, then);
+    score_largest_np(archive, &lulesh, options, &s->lulesh, then);
+    score_largest_np(archive, &strong, options, &s->strong, NULL);
+    score_largest_np(archive, &mpi, options, &s->mpi, then);
     merge(&s->pooled, &s->relearn);
     merge(&s->pooled, &s->lulesh);
     printf("\n options '%s':", options);
@@ -734,11 +740,70 @@ static void test_forward_selection(void)
     CU_ASSERT_DOUBLE_EQUAL(median_error(&s.mpi), MPI_FORWARD_MEDIAN, MEDIAN_BAND);
 }
 
+/* ------------------------------------------------------------------ */
+/* The sets held back while issue 22's methods were designed            */
+
+/* tests/fixtures/public/heldout/README.md: five sets collected on
+ * 2026-11-26 by a session that designed nothing, kept out of every work
+ * tree until the relative scale, the averaged laws and the pooled error
+ * model were fixed, then scored once by heldout/eval_public.sh (its own
+ * reader, in Python) under the protocol written before: each set in an
+ * archive of its own, train below the largest p, predict every point at
+ * it. Issue 22's acceptance asks median |error| <= 12%, below Extra-P's
+ * (33.01% on these splits), coverage 88-97% and median width <= 2.5; the
+ * one scoring gave 19.09%, 99.0% and x5.15. Those are asserted as
+ * measured, not as the acceptance, and the test's own reader must find
+ * the script's numbers: two implementations of one protocol. */
+static const data_set heldout_sets[] = {
+    {"heldout/lulesh_size.txt", "lulesh-size", "quartz", {"np", "s"}},
+    {"heldout/lulesh_strong.txt", "lulesh-strong", "quartz", {"np", NULL}},
+    {"heldout/sort_bitonic.txt", "sort-bitonic", "tamu", {"np", NULL}},
+    {"heldout/sort_merge.txt", "sort-merge", "tamu", {"np", NULL}},
+    {"heldout/sort_sample.txt", "sort-sample", "tamu", {"np", NULL}},
+};
+enum { NHELDOUT = sizeof heldout_sets / sizeof heldout_sets[0] };
+
+/* Regions and held-out configurations per set, and eval_public.sh's
+ * median |error| (percent) per set and pooled, as it printed them. */
+static const size_t heldout_regions[NHELDOUT] = {28, 28, 10, 6, 11};
+static const size_t heldout_targets[NHELDOUT] = {140, 28, 10, 6, 11};
+static const double heldout_median[NHELDOUT] = {16.27, 32.85, 71.26, 68.21, 5.30};
+#define HELDOUT_POOLED_MEDIAN 19.09
+#define HELDOUT_POOLED_COVERED 193 /* of 195: 99.0% */
+
+static void test_heldout_sets(void)
+{
+    static tally t[NHELDOUT], pooled;
+    memset(&pooled, 0, sizeof pooled);
+    for (size_t i = 0; i < NHELDOUT; i++) {
+        char dir[256], archive[512], path[600];
+        CU_ASSERT_TRUE_FATAL(testutil_temp_dir(dir, sizeof dir));
+        snprintf(archive, sizeof archive, "%s/a", dir);
+        snprintf(path, sizeof path, "%s/clusters.csv", archive);
+        CU_ASSERT_TRUE_FATAL(testutil_write_file(path, "cluster\n"));
+        memset(&t[i], 0, sizeof t[i]);
+        score_largest_np(archive, &heldout_sets[i], "", &t[i], NULL);
+        testutil_remove_dir(dir);
+        print_row(heldout_sets[i].campaign, &t[i]);
+        merge(&pooled, &t[i]);
+        /* Every region predicted, every target at the largest p scored. */
+        CU_ASSERT_EQUAL(t[i].regions, heldout_regions[i]);
+        CU_ASSERT_EQUAL(t[i].predicted, heldout_regions[i]);
+        CU_ASSERT_EQUAL(t[i].targets, heldout_targets[i]);
+        CU_ASSERT_DOUBLE_EQUAL(median_error(&t[i]), heldout_median[i], 0.01);
+    }
+    print_row("held-back", &pooled);
+    printf("\n");
+    CU_ASSERT_DOUBLE_EQUAL(median_error(&pooled), HELDOUT_POOLED_MEDIAN, 0.01);
+    CU_ASSERT_EQUAL(pooled.inside, HELDOUT_POOLED_COVERED);
+}
+
 int main(void)
 {
     static const testutil_test tests[] = {
         {"term search on relearn and LULESH, held-out largest process count", test_public_data},
         {"the same with forward-fold selection of the few-points law", test_forward_selection},
+        {"the sets held back while issue 22's methods were designed", test_heldout_sets},
         {NULL, NULL},
     };
     static const testutil_suite suites[] = {{"validation on public scaling data", tests},
