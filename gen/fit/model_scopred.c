@@ -22,6 +22,13 @@
  * the standard deviation of a sum never exceeds the sum of the standard
  * deviations, whatever the correlation between the component fits. When a
  * component has no interval, the total has none, and the note says why.
+ * With option total=reconcile (issue 22, "sum of parts") the total is also
+ * fitted directly — the sum of the responses of every run, with the
+ * experiment's formula or one the term search finds — and the two totals
+ * are combined and the parts reconciled with the result
+ * (models/reconcile.h: inverse-variance weights from the 95% PI
+ * half-widths; each part keeps its own half-width, moved with its
+ * estimate). The paper's tables use the default, total=sum.
  *
  * Options (key=value;key=value):
  *   formula_<response>=F   formula for one component
@@ -45,6 +52,9 @@
  *                          prediction interval is then relative to the
  *                          estimate (ols_predict_weighted). A given formula
  *                          is always plain least squares.
+ *   total=sum|reconcile    with several responses: the total is the sum of
+ *                          the parts (default, the paper's), or the parts
+ *                          are reconciled with a direct fit of the total
  */
 #include "gen/base/config_index.h"
 #include "gen/fit/model_adapters.h"
@@ -57,6 +67,7 @@
 #include <string.h>
 
 #include "models/ols.h"
+#include "models/reconcile.h"
 #include "models/regdiag.h"
 #include "models/scopred.h"
 #include "models/termsearch.h"
@@ -85,6 +96,7 @@ typedef struct {
     bool fitted;
     other_law *others;    /* the search's other laws (search.nlaws - 1) */
     size_t nothers;
+    bool total;           /* the sum of the responses, fitted directly (total=reconcile) */
 } component;
 
 static bool fail(char *err, size_t errlen, const char *fmt, ...)
@@ -146,7 +158,8 @@ static bool search_option_known(const char *key, size_t len)
            (len == 8 && strncmp(key, "min_gain", 8) == 0) ||
            (len == 9 && strncmp(key, "exponents", 9) == 0) ||
            (len == 9 && strncmp(key, "selection", 9) == 0) ||
-           (len == 5 && strncmp(key, "scale", 5) == 0);
+           (len == 5 && strncmp(key, "scale", 5) == 0) ||
+           (len == 5 && strncmp(key, "total", 5) == 0);
 }
 
 /* A number in (0, 1) from option key, or 0 when absent. */
@@ -196,6 +209,20 @@ static bool search_options(const char *options, termsearch_options *opt, char *e
            fraction_option(options, "min_gain", &opt->min_gain, err, errlen);
 }
 
+/* Option total: sum (absent) or reconcile. */
+static bool total_option(const char *options, bool *reconcile, char *err, size_t errlen)
+{
+    bool nomem = false;
+    char *text = option(options, "total", &nomem);
+    *reconcile = text && strcmp(text, "reconcile") == 0;
+    bool ok = !nomem && (!text || *reconcile || strcmp(text, "sum") == 0);
+    if (!ok)
+        fail(err, errlen, "options: total=%s: %s", text ? text : "",
+             nomem ? "out of memory" : "must be sum or reconcile");
+    free(text);
+    return ok;
+}
+
 /* Every key of options must be one we know. */
 bool model_scopred_check_options(const table *runs, const char *options, char *err, size_t errlen)
 {
@@ -216,11 +243,14 @@ bool model_scopred_check_options(const table *runs, const char *options, char *e
         if (len > 0 && !known)
             return fail(err, errlen,
                         "options: unknown key '%.*s' (scopred knows formula_<response column>, "
-                        "params, max_terms, alpha, min_gain, exponents, selection, scale)", (int)name_len, s);
+                        "params, max_terms, alpha, min_gain, exponents, selection, scale, total)",
+                        (int)name_len, s);
         s += len;
     }
     termsearch_options opt;
-    return search_options(options, &opt, err, errlen);
+    bool reconcile;
+    return search_options(options, &opt, err, errlen) &&
+           total_option(options, &reconcile, err, errlen);
 }
 
 /* ------------------------------------------------------------------ */
@@ -289,6 +319,15 @@ static bool copy_kept_design(const experiment_input *in, component *c)
 }
 
 /* Term values over the training runs and the response. */
+/* c's response in row: its column col, or for the total the sum of the
+ * experiment's responses (NAN when one is missing). */
+static double response_value(const experiment_input *in, const component *c, size_t row, int col)
+{
+    if (c->total)
+        return experiment_row_response(&in->camp->runs, row, in->responses, in->nresponses);
+    return table_number(&in->camp->runs, row, (size_t)col);
+}
+
 static bool build_design(const experiment_input *in, component *c, char *err, size_t errlen)
 {
     const table *runs = &in->camp->runs;
@@ -303,11 +342,11 @@ static bool build_design(const experiment_input *in, component *c, char *err, si
     if (!kept && !scopred_design(&c->f, runs, in->train_rows, n, c->x, &e, &bad))
         return formula_failure(in, c, &e, runs->line[in->train_rows[bad]], err, errlen);
     int col = table_find(runs, c->response);
-    if (col < 0 || runs->cols[col].kind != COL_NUMBER)
+    if (!c->total && (col < 0 || runs->cols[col].kind != COL_NUMBER))
         return fail(err, errlen, "response '%s' is not a numeric column of runs.csv",
                     c->response);
     for (size_t i = 0; i < n; i++)
-        c->y[i] = table_number(runs, in->train_rows[i], (size_t)col);
+        c->y[i] = response_value(in, c, in->train_rows[i], col);
     return true;
 }
 
@@ -399,12 +438,12 @@ static bool search_formula(const experiment_input *in, component *c, char *err, 
     /* The parameters' values only: a column a run, not every column. */
     double *values = malloc((in->ntrain * m + 1) * sizeof *values);
     double *y = malloc((in->ntrain + 1) * sizeof *y);
-    bool ok = !nomem && names && values && y && col >= 0;
+    bool ok = !nomem && names && values && y && (c->total || col >= 0);
     for (size_t i = 0; ok && i < in->ntrain; i++) {
         for (size_t j = 0; j < m; j++)
             values[i * m + j] = table_number(runs, in->train_rows[i],
                                              (size_t)table_find(runs, names[j]));
-        y[i] = table_number(runs, in->train_rows[i], (size_t)col);
+        y[i] = response_value(in, c, in->train_rows[i], col);
     }
     double *points = ok ? target_points(in, names, m, &opt.npositive_at) : NULL;
     opt.positive_at = points;
@@ -430,7 +469,7 @@ static bool choose_formula(const experiment_input *in, component *c, char *err, 
     char key[160];
     bool nomem = false;
     snprintf(key, sizeof key, "formula_%s", c->response);
-    c->formula_text = option(in->exp->options, key, &nomem);
+    c->formula_text = c->total ? NULL : option(in->exp->options, key, &nomem);
     if (c->formula_text) {
         char origin[200];
         snprintf(origin, sizeof origin, "options %s", key);
@@ -647,10 +686,12 @@ static bool report_fits(const experiment_input *in, const component *cs, size_t 
         return false;
     if (nc > 1 && !add_total_fit(cs, nc, in->ntrain, out))
         return false;
-    for (size_t i = 0; i < nc; i++) {
+    /* The directly fitted total (total=reconcile) follows the parts. */
+    for (size_t i = 0; i < nc + (nc > 1 && cs[nc].total); i++) {
         char prefix[160] = "";
         if (nc > 1)
-            snprintf(prefix, sizeof prefix, "%s: ", cs[i].response);
+            snprintf(prefix, sizeof prefix, "%s: ", cs[i].total ? "total, fitted directly"
+                                                                  : cs[i].response);
         if (!scopred_report_fit(&cs[i].f, &cs[i].m, nc > 1 ? prefix : NULL, out) ||
             !add_search_note(&cs[i], prefix, out) ||
             !add_diagnostics(in, &cs[i], prefix, out))
@@ -812,6 +853,49 @@ static void sum_components(const component *cs, size_t nc, const ols_prediction 
     p->pi_high = p->estimate + pi;
 }
 
+/* The parts reconciled with the directly fitted total (ps[nc]): the
+ * combined total into p, each part's estimate and interval moved in ps. */
+static void reconcile_components(const component *cs, size_t nc, ols_prediction *ps,
+                                 report_prediction *p, char *note, size_t len)
+{
+    double est[RECONCILE_MAX_PARTS], pi[RECONCILE_MAX_PARTS], out[RECONCILE_MAX_PARTS];
+    double ci_sum = 0;
+    bool intervals = !ps[nc].interval_absent;
+    for (size_t i = 0; i < nc && i < RECONCILE_MAX_PARTS; i++) {
+        est[i] = ps[i].estimate;
+        pi[i] = ps[i].pi_high - ps[i].estimate;
+        ci_sum += ps[i].ci_high - ps[i].estimate;
+        intervals &= !ps[i].interval_absent;
+    }
+    reconcile_result r;
+    reconcile_status st = intervals ? reconcile_sum(est, pi, nc, ps[nc].estimate,
+                                                    ps[nc].pi_high - ps[nc].estimate, out, &r)
+                                    : RECONCILE_BAD_INPUT;
+    if (st != RECONCILE_OK) {
+        note_add(note, len, "not reconciled with the directly fitted total %.4g: %s",
+                 ps[nc].estimate, intervals ? reconcile_status_text(st)
+                                            : "a part or the total has no interval");
+        sum_components(cs, nc, ps, p, note, len);
+        return;
+    }
+    double w = r.weight_sum, ci = w * ci_sum + (1 - w) * (ps[nc].ci_high - ps[nc].estimate);
+    note_add(note, len,
+             "total reconciled: sum of parts %.4g and direct fit %.4g weighted %.2f : %.2f by "
+             "their 95%% PI half-widths (%.3g, %.3g), combined %.4g%s", r.sum_parts,
+             ps[nc].estimate, w, 1 - w, r.sum_sd, ps[nc].pi_high - ps[nc].estimate, r.total,
+             r.nclipped ? "; a part held at zero" : "");
+    for (size_t i = 0; i < nc; i++) {
+        double shift = out[i] - ps[i].estimate;
+        ps[i].estimate += shift, ps[i].ci_low += shift, ps[i].ci_high += shift;
+        ps[i].pi_low += shift, ps[i].pi_high += shift;
+        p->extrapolation |= ps[i].extrapolation;
+    }
+    p->extrapolation |= ps[nc].extrapolation;
+    p->estimate = r.total;
+    p->ci_low = r.total - ci, p->ci_high = r.total + ci;
+    p->pi_low = r.total - r.total_sd, p->pi_high = r.total + r.total_sd;
+}
+
 static bool predict_target(const experiment_input *in, const component *cs, size_t ti,
                            ols_prediction *ps, report *out)
 {
@@ -829,6 +913,10 @@ static bool predict_target(const experiment_input *in, const component *cs, size
         p.ci_high = ps[0].ci_high;
         p.pi_low = ps[0].pi_low;
         p.pi_high = ps[0].pi_high;
+    } else if (all && cs[in->nresponses].total &&
+               predict_component(in, &cs[in->nresponses], t->rows[0], &ps[in->nresponses],
+                                 note, sizeof note)) {
+        reconcile_components(cs, in->nresponses, ps, &p, note, sizeof note);
     } else if (all) {
         sum_components(cs, in->nresponses, ps, &p, note, sizeof note);
     }
@@ -863,6 +951,12 @@ bool model_scopred_run(const experiment_input *in, report *out, char *err, size_
         cs[i].response = in->responses[i];
         ok = fit_component(in, &cs[i], err, errlen);
     }
+    bool reconcile = false;
+    ok = ok && total_option(in->exp->options, &reconcile, err, errlen);
+    if (ok && reconcile && in->nresponses > 1 && in->nresponses <= RECONCILE_MAX_PARTS) {
+        cs[in->nresponses] = (component){.response = "total", .total = true};
+        ok = fit_component(in, &cs[in->nresponses], err, errlen);
+    }
     /* A refit for the calibration reads the estimates alone: the fit's
      * statistics and diagnostics (a second regression over every run) are
      * left out. */
@@ -878,7 +972,7 @@ bool model_scopred_run(const experiment_input *in, report *out, char *err, size_
                                cs[i].x);
         cs[i].x = NULL;
     }
-    for (size_t i = 0; cs && i < in->nresponses; i++)
+    for (size_t i = 0; cs && i <= in->nresponses; i++)
         component_free(&cs[i]);
     free(cs);
     free(ps);
