@@ -36,6 +36,9 @@
 
 static char root[256];
 
+/* gawk reading CSV: quoted cells (with "" inside) are one field each. */
+#define GAWK_CSV "gawk 'BEGIN { FPAT = \"([^,]*)|(\\\"([^\\\"]|\\\"\\\")*\\\")\"; OFS = \",\" } "
+
 /* A copy of the embedded archive in root/NAME with `split-as-strip` added
  * to smpi-multi; with scale_targets, the times of mgbench16-strip at
  * np = 8 times 1.5: held-out targets of strip-16-from-2-4 (np >= 8), and
@@ -54,8 +57,7 @@ static void copy_archive(const char *name, bool scale_targets)
         CU_ASSERT_EQUAL_FATAL(
             testutil_run_commandf(
                 NULL,
-                "f='%s/%s/mgbench16-strip/runs.csv' && gawk 'BEGIN { FPAT = "
-                "\"([^,]*)|(\\\"([^\\\"]|\\\"\\\")*\\\")\"; OFS = \",\" } "
+                "f='%s/%s/mgbench16-strip/runs.csv' && " GAWK_CSV
                 "NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; print; next } "
                 "$c[\"np\"] == 8 { $c[\"time_s\"] = sprintf(\"%%.9g\", "
                 "$c[\"time_s\"] * 1.5) } { print }' \"$f\" > \"$f.new\" && mv \"$f.new\" \"$f\"",
@@ -100,7 +102,7 @@ static char *compare_rows(const char *file, const char *awk_condition)
     char *out = NULL;
     int rc = testutil_run_commandf(
         &out,
-        "gawk 'BEGIN { FPAT = \"([^,]*)|(\\\"([^\\\"]|\\\"\\\")*\\\")\" } "
+        GAWK_CSV
         "function v(x) { return x == \"\" ? \"nan\" : sprintf(\"%%.10g\", x) } "
         "NR > 1 && %s { printf \"%%s targets %%d with %%d inside %%d width %%s ratio %%s "
         "score %%s\\n\", $1, $5, $8, $9, v($10), v($11), v($12) }' '%s/%s'",
@@ -194,7 +196,7 @@ static void test_targets_never_calibrate(void)
     CU_ASSERT_EQUAL_FATAL(compare_to("scaled", "mgbench16-strip", "strip-16", "sib-after.csv"), 0);
     /* intervals: with-interval count, mean width, median ratio per model */
     char *out = NULL;
-    const char *widths = "gawk 'BEGIN { FPAT = \"([^,]*)|(\\\"([^\\\"]|\\\"\\\")*\\\")\" } "
+    const char *widths = GAWK_CSV
                          "NR > 1 && $4 == \"true\" { print $2, $8, $10, $11 }'";
     CU_ASSERT_EQUAL(testutil_run_commandf(&out, "cd '%s' && %s before.csv > wb && %s after.csv > wa "
                                                 "&& test $(wc -l < wb) -ge 2 && cmp wb wa",
@@ -207,7 +209,7 @@ static void test_targets_never_calibrate(void)
                         0);
     free(out);
     /* errors: the median |error| of every applying model moved */
-    const char *errors = "gawk 'BEGIN { FPAT = \"([^,]*)|(\\\"([^\\\"]|\\\"\\\")*\\\")\" } "
+    const char *errors = GAWK_CSV
                          "NR > 1 && $4 == \"true\" { print $6 }'";
     CU_ASSERT_EQUAL(testutil_run_commandf(&out, "cd '%s' && %s before.csv > eb && %s after.csv > ea "
                                                 "&& paste eb ea | gawk '$1 == $2 { bad++ } "
