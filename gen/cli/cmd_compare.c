@@ -34,7 +34,10 @@ static const char compare_usage[] =
     "verified; the site gives the reasons). The campaign's best model, among\n"
     "those predicting every target, has the lowest interval score (the sharpest\n"
     "interval that holds); models without an interval on every target come\n"
-    "after, by median |error|.\n"
+    "after, by median |error|. Every model's calibrated interval is shrunk toward\n"
+    "the backtests of the same model in the archive's other campaigns (the pooled\n"
+    "error model, filled from the whole archive as `perfcast build` fills it), so\n"
+    "the own model's numbers are those of `perfcast fit` and the site.\n"
     "\n"
     "  --archive DIR   the archive folder (default: archive)\n"
     "  --format F      text (default) or csv\n"
@@ -151,12 +154,18 @@ static void print_result(text_out *text, const char *experiment, const compare_r
 }
 
 /* Compare the experiments of c (only `only` when not NULL), as CSV or into
- * text (not NULL); exit status. */
+ * text (not NULL); exit status. One cache for them all: its pooled error
+ * model, filled once from the archive as a build fills it, calibrates
+ * every candidate (gen/fit/compare.h), so the own model's numbers are the
+ * site's and `perfcast fit`'s. */
 static int compare_campaign(const archive *a, const campaign *c, const char *only,
                             text_out *text)
 {
     compare_result *per = calloc(c->nexperiments ? c->nexperiments : 1, sizeof *per);
-    if (!per) {
+    backtest_cache *cache = backtest_cache_new();
+    if (!per || !cache) {
+        free(per);
+        backtest_cache_free(cache);
         fprintf(stderr, "perfcast: out of memory\n");
         return 1;
     }
@@ -166,7 +175,7 @@ static int compare_campaign(const archive *a, const campaign *c, const char *onl
         const experiment_info *e = &c->experiments[i];
         if (only && strcmp(e->name, only) != 0)
             continue;
-        ok = compare_experiment_run(a, c, e, NULL, true, &per[n]) && ok;
+        ok = compare_experiment_run(a, c, e, NULL, true, cache, &per[n]) && ok;
         print_result(text, e->name, &per[n]);
         n++;
     }
@@ -184,6 +193,7 @@ static int compare_campaign(const archive *a, const campaign *c, const char *onl
         compare_result_free(&per[i]);
     compare_result_free(&pooled);
     free(per);
+    backtest_cache_free(cache);
     if (!ok)
         fprintf(stderr, "perfcast: out of memory\n");
     return ok ? 0 : 1;

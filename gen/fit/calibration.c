@@ -924,14 +924,28 @@ static bool take_scores(calib_ctx *c, const lent_backtests *l, const char *name)
     return true;
 }
 
+/* Whether e is one of camp's experiments. Only those key the cache: they
+ * live as long as the archive, while a copy made for one run (compare's
+ * candidates, another model on e's split) has an address a later copy
+ * may reuse, and its backtests serve no other experiment. */
+static bool archive_experiment(const campaign *camp, const experiment_info *e)
+{
+    for (size_t i = 0; camp && i < camp->nexperiments; i++)
+        if (&camp->experiments[i] == e)
+            return true;
+    return false;
+}
+
 /* The backtests of s (grouped, its scale columns chosen, the
  * configurations it may use marked) as experiment e's: from s->cache, or
- * run and kept there; without a cache run into *own, whose scores the
- * caller frees. NULL when out of memory. */
+ * run and kept there; without a cache (or for an e that is no experiment
+ * of the archive) run into *own, whose scores the caller frees. NULL when
+ * out of memory. */
 static const lent_backtests *backtests_of(calib_ctx *s, const experiment_info *e,
                                           lent_backtests *own)
 {
-    const lent_backtests *hit = backtest_cache_find(s->cache, e, s->adapter, s->usable, s->ncfgs);
+    backtest_cache *cache = archive_experiment(s->in->camp, e) ? s->cache : NULL;
+    const lent_backtests *hit = backtest_cache_find(cache, e, s->adapter, s->usable, s->ncfgs);
     if (hit)
         return hit;
     if (!run_backtests(s))
@@ -940,11 +954,11 @@ static const lent_backtests *backtests_of(calib_ctx *s, const experiment_info *e
     memcpy(own->fold_cols, s->fold_cols, sizeof own->fold_cols);
     memcpy(own->regime, s->regime, sizeof own->regime);
     s->scores = NULL, s->nscores = 0;
-    if (!s->cache)
+    if (!cache)
         return own;
-    if (!backtest_cache_add(s->cache, e, s->adapter, s->usable, s->ncfgs, own))
+    if (!backtest_cache_add(cache, e, s->adapter, s->usable, s->ncfgs, own))
         return NULL;
-    return backtest_cache_find(s->cache, e, s->adapter, s->usable, s->ncfgs);
+    return backtest_cache_find(cache, e, s->adapter, s->usable, s->ncfgs);
 }
 
 /* Move the backtests of experiment e (campaign camp, refitted with

@@ -96,24 +96,25 @@ static bool row_from_result(compare_row *w, const experiment_result *res)
 }
 
 static bool run_own(const archive *a, const campaign *c, const experiment_info *e,
-                    compare_row *w)
+                    backtest_cache *cache, compare_row *w)
 {
     experiment_result res;
-    experiment_run(a, c, e, &res);
+    experiment_run_shared(a, c, e, cache, &res);
     bool ok = row_from_result(w, &res);
     experiment_result_free(&res);
     return ok;
 }
 
-/* Run e with model (and formula/options cleared when it is not e's own). */
+/* Run e with model (and formula/options cleared when it is not e's own).
+ * Its calibration shrinks toward model's pool in cache (compare.h). */
 static bool run_candidate(const archive *a, const campaign *c, const experiment_info *e,
-                          const char *model, compare_row *w)
+                          const char *model, backtest_cache *cache, compare_row *w)
 {
     experiment_info alt = *e;
     alt.model = (char *)model;
     alt.formula = NULL;
     alt.options = NULL;
-    return run_own(a, c, &alt, w);
+    return run_own(a, c, &alt, cache, w);
 }
 
 static const char *own_label(const experiment_info *e, char *buf, size_t len)
@@ -158,7 +159,7 @@ static void choose_best(compare_result *r)
 
 bool compare_experiment_run(const archive *a, const campaign *c, const experiment_info *e,
                             const experiment_result *own, bool term_search,
-                            compare_result *out)
+                            backtest_cache *cache, compare_result *out)
 {
     memset(out, 0, sizeof *out);
     out->best = -1;
@@ -168,15 +169,15 @@ bool compare_experiment_run(const archive *a, const campaign *c, const experimen
     if (ok && own)
         ok = row_from_result(w, own);
     else if (ok)
-        ok = run_own(a, c, e, w);
+        ok = run_own(a, c, e, cache, w);
     bool own_is_search = strcmp(e->model, "scopred") == 0 && !(e->formula && e->formula[0]);
     if (ok && term_search && !own_is_search)
         ok = (w = add_row(out, "scopred (term search)", false)) &&
-             run_candidate(a, c, e, "scopred", w);
+             run_candidate(a, c, e, "scopred", cache, w);
     for (size_t i = 0; ok && i < sizeof other_models / sizeof other_models[0]; i++)
         if (strcmp(other_models[i], e->model) != 0)
             ok = (w = add_row(out, other_models[i], false)) &&
-                 run_candidate(a, c, e, other_models[i], w);
+                 run_candidate(a, c, e, other_models[i], cache, w);
     out->ntargets = out->nrows ? out->rows[0].n : 0;
     if (ok)
         choose_best(out);

@@ -22,6 +22,9 @@
 #define MIN_POINTS_PER_COEF 2.0
 #define FAR_DOUBLINGS 2.0
 #define NOISY_SPREAD_PCT 10.0
+/* A reliable estimate must be usable for planning (issue 22, item 7): its
+ * calibrated interval may span at most x/÷2 (median over the targets), a
+ * factor 4 from low to high; a wider one may hold and still say little. */
 #define WIDE_FACTOR 2.0
 
 const char *verdict_name(verdict_level level)
@@ -211,8 +214,12 @@ static void warning_signs(const evidence *ev, verdict_level *level, rbuf *why)
         weigh(level, to, why, text);
     }
     if (ev->median_factor > WIDE_FACTOR) {
-        snprintf(text, sizeof text, "calibrated intervals span a factor %s either way (median)",
-                 plain(num, sizeof num, ev->median_factor, 3));
+        char most[32];
+        snprintf(text, sizeof text,
+                 "calibrated intervals span a factor %s either way (median; a reliable one "
+                 "spans at most %s)",
+                 plain(num, sizeof num, ev->median_factor, 3),
+                 plain(most, sizeof most, WIDE_FACTOR, 3));
         weigh(level, to, why, text);
     }
     if (ev->bootstrap_only)

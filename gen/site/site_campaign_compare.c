@@ -104,7 +104,11 @@ bool campaign_comparison(page_state *s)
                     "within about 1.4 times either way) and its interval score (on log times: "
                     "the log width plus 40 times how far a miss lies outside; lower is better, "
                     "so a wide interval that covers scores worse than a sharp one that is "
-                    "right), and how many lie inside the model's 95% PI. The ScoPred term "
+                    "right), and how many lie inside the model's 95% PI. Every model's "
+                    "calibrated interval is shrunk toward the backtests of the same model in "
+                    "the archive's other campaigns (the pooled error model), as this "
+                    "experiment's own is, so the models are compared on intervals made the "
+                    "same way. The ScoPred term "
                     "search is left out of the site build (it refits a search per backtest); "
                     "the perfcast compare command includes it.");
     md_end_paragraph(&s->md);

@@ -207,7 +207,8 @@ static bool load_experiments(site_data *d, site_campaign *sc, site_fit_fn fit, v
             experiment_run_shared(&d->arch, c, e->info, cache, &e->res);
         if (!(e->anchor = make_anchor(e->info->name)) || !choose_columns(e) ||
             !verdict_judge(&e->res, &e->verdict) ||
-            !compare_experiment_run(&d->arch, c, e->info, &e->res, false, &e->compare))
+            !compare_experiment_run(&d->arch, c, e->info, &e->res, false, cache,
+                                    &e->compare))
             return false;
     }
     return judge_campaign(sc);
