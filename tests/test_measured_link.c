@@ -211,12 +211,36 @@ static void test_row_errors(void)
                        "expected a number greater than 0 in column 'link_bw_gbs'");
 }
 
+/* perfcast plan --model multicluster names the ping-pong run, with its
+ * mgbench command for the split's boundary pair, and why; its CSV (solves
+ * that mgbench/campaign runs) does not. */
+static void test_plan_lists_pingpong(void)
+{
+    char *out = NULL;
+    make_archive("cluster_b=Y", "");
+    CU_ASSERT_EQUAL(testutil_perfcast_run(&out, "plan --archive %s --model multicluster "
+                                                "--target 4096x1024 --np 16,8 --cluster X,Y",
+                                          dir), 0);
+    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "mgbench --pingpong --split 16:32 --na 48 "
+                                              "--nb 1024 --cluster X --cluster-b Y on 24 ranks"));
+    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "option link=measured"));
+    free(out);
+    out = NULL;
+    CU_ASSERT_EQUAL(testutil_perfcast_run(&out, "plan --archive %s --model multicluster "
+                                                "--target 4096x1024 --np 16,8 --cluster X,Y "
+                                                "--format csv", dir), 0);
+    CU_ASSERT_PTR_NULL(out ? strstr(out, "pingpong") : "no output");
+    free(out);
+    testutil_remove_dir(dir);
+}
+
 int main(void)
 {
     static const testutil_test tests[] = {
         {"T_link from the measured link, by hand", test_measured_link_by_hand},
         {"link option: the default rule", test_default_rule},
         {"ping-pong rows: FILE:LINE:COL errors", test_row_errors},
+        {"plan lists the ping-pong run", test_plan_lists_pingpong},
         {NULL, NULL},
     };
     static const testutil_suite suites[] = {{"measured link", tests}, {NULL, NULL}};
