@@ -197,18 +197,25 @@ static void expect_row_problem(const char *row, const char *cell, long skip, con
 
 static void test_row_errors(void)
 {
-    expect_row_problem("X,mgbench,24,,,,,,,,,,,,,1,pingpong,,16400,100,0.01\n", "pingpong,", 9,
-                       "missing value for a ping-pong row");
-    expect_row_problem("X,mgbench,24,,,,,,,,,,,,,1,pingpong,Y,16400,100,\n", "100,", 4,
-                       "kind=pingpong needs cluster_b, link_lat_us and link_bw_gbs");
-    expect_row_problem("X,mgbench,24,,,,,,,,,,,,,1,pingpang,Y,16400,100,0.01\n", "pingpang", 0,
-                       "unknown kind (expected pingpong");
-    expect_row_problem("X,mgbench,24,,,,,,,,,,,,,1,pingpong,Z,16400,100,0.01\n", ",Z,", 1,
-                       "unknown cluster");
-    expect_row_problem("X,mgbench,24,,,,,,,,,,,,3,1,pingpong,Y,16400,100,0.01\n", "3,1,", 0,
-                       "expected time_s empty");
-    expect_row_problem("X,mgbench,24,,,,,,,,,,,,,1,pingpong,Y,16400,100,-1\n", "-1", 0,
-                       "expected a number greater than 0 in column 'link_bw_gbs'");
+    static const struct {
+        const char *row, *cell;
+        long skip;
+        const char *message;
+    } cases[] = {
+        {"X,mgbench,24,,,,,,,,,,,,,1,pingpong,,16400,100,0.01\n", "pingpong,", 9,
+         "missing value for a ping-pong row"},
+        {"X,mgbench,24,,,,,,,,,,,,,1,pingpong,Y,16400,100,\n", "100,", 4,
+         "kind=pingpong needs cluster_b, link_lat_us and link_bw_gbs"},
+        {"X,mgbench,24,,,,,,,,,,,,,1,pingpang,Y,16400,100,0.01\n", "pingpang", 0,
+         "unknown kind (expected pingpong"},
+        {"X,mgbench,24,,,,,,,,,,,,,1,pingpong,Z,16400,100,0.01\n", ",Z,", 1, "unknown cluster"},
+        {"X,mgbench,24,,,,,,,,,,,,3,1,pingpong,Y,16400,100,0.01\n", "3,1,", 0,
+         "expected time_s empty"},
+        {"X,mgbench,24,,,,,,,,,,,,,1,pingpong,Y,16400,100,-1\n", "-1", 0,
+         "expected a number greater than 0 in column 'link_bw_gbs'"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        expect_row_problem(cases[i].row, cases[i].cell, cases[i].skip, cases[i].message);
 }
 
 /* perfcast plan --model multicluster names the ping-pong run, with its
