@@ -12,6 +12,7 @@
 #include "mgbench/engine.h"
 #include "mgbench/machine.h"
 #include "mgbench/options.h"
+#include "mgbench/pingpong.h"
 #include "mgbench/runs_csv.h"
 #include "mgbench/solver.h"
 
@@ -248,12 +249,15 @@ static int prepare(run_context *ctx, int argc, char **argv)
     mgb_engine_detect(&ctx->engine);
     mgb_placement_detect(MPI_COMM_WORLD, ctx->engine.host_cores, &ctx->place);
     host_range(ctx);
-    if (ctx->engine.simulated && ctx->opt.campaign &&
-        !mgb_engine_has_zone(ctx->opt.cluster)) {
+    const char *named[2] = {ctx->opt.cluster, ctx->opt.cluster_b};
+    for (int k = 0; k < 2; k++) {
+        if (!ctx->engine.simulated || !ctx->opt.campaign || (k == 1 && !named[k]) ||
+            mgb_engine_has_zone(named[k]))
+            continue;
         if (ctx->rank == 0)
-            fprintf(stderr, "mgbench: error: simulated run: --cluster %s is not a cluster (zone) "
-                    "of the simulated platform %s; name the simulated cluster, never a real "
-                    "one\n", ctx->opt.cluster ? ctx->opt.cluster : "(none)",
+            fprintf(stderr, "mgbench: error: simulated run: --cluster%s %s is not a cluster "
+                    "(zone) of the simulated platform %s; name the simulated cluster, never a "
+                    "real one\n", k ? "-b" : "", named[k] ? named[k] : "(none)",
                     ctx->engine.platform);
         return -1;
     }
@@ -261,8 +265,48 @@ static int prepare(run_context *ctx, int argc, char **argv)
     return 0;
 }
 
+/* --pingpong: the boundary pair's link, one row per rep. */
+static int run_pingpong(run_context *ctx)
+{
+    const mgb_options *o = &ctx->opt;
+    int ping = o->cfg.split_np ? o->cfg.split_np - 1 : 0;
+    int pong = o->cfg.split_np ? o->cfg.split_np : ctx->nprocs - 1;
+    const char *far = o->cluster_b ? o->cluster_b : o->cluster;
+    int status = 0;
+    for (int rep = 1; rep <= o->reps && status == 0; rep++) {
+        mgb_pingpong_link link;
+        if (mgb_pingpong_measure(MPI_COMM_WORLD, ping, pong, o->cfg.nb, &link) != 0) {
+            say(ctx, "mgbench: error: %s\n", "the ping-pong gave no latency and bandwidth "
+                "(out of memory, or times that do not grow with the size; no row appended)");
+            return EXIT_NO_CONVERGENCE;
+        }
+        if (ctx->rank == 0)
+            printf("pingpong rep %d: ranks %d-%d, %d sizes up to %.0f bytes, %d round trips "
+                   "each: link_lat_us=%.4g link_bw_gbs=%.4g\n", rep, ping, pong, link.nsizes,
+                   link.max_bytes, MGB_PINGPONG_TRIPS, link.latency_s * 1e6,
+                   link.bw_bytes_s / 1e9);
+        char path[4096], err[512];
+        mgb_run_row row = {
+            .cluster = o->cluster, .np = ctx->nprocs, .nodes = ctx->place.nodes,
+            .ppn = ctx->place.ppn, .rep = rep, .date = ctx->date,
+            .note = ctx->note[0] ? ctx->note : NULL, .engine = ctx->engine.engine,
+            .kind = "pingpong", .cluster_b = far, .bytes = link.max_bytes,
+            .link_lat_us = link.latency_s * 1e6, .link_bw_gbs = link.bw_bytes_s / 1e9,
+        };
+        snprintf(path, sizeof path, "%s/%s/runs.csv", o->archive, o->campaign ? o->campaign : "");
+        if (ctx->rank == 0 && o->campaign && mgb_runs_append(path, &row, err, sizeof err) != 0) {
+            fprintf(stderr, "mgbench: error: %s\n", err);
+            status = EXIT_IO;
+        }
+        MPI_Bcast(&status, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    }
+    return status;
+}
+
 static int run(run_context *ctx)
 {
+    if (ctx->opt.pingpong)
+        return run_pingpong(ctx);
     mgb_solver s;
     char err[512];
     MPI_Barrier(MPI_COMM_WORLD);

@@ -66,6 +66,15 @@ void mgb_options_usage(FILE *out)
         "                           then (na+1)*(nb+1) doubles, row by row\n"
         "  --stream                 also measure the STREAM triad bandwidth of all the\n"
         "                           processes at once\n"
+        "  --pingpong               measure the link instead of solving: rank 0 and the\n"
+        "                           last rank (with --split NPA:ROWS_A, ranks NPA-1 and\n"
+        "                           NPA, the split's boundary pair) trade messages of\n"
+        "                           the halo rows' sizes, 8 (nb/2^l + 2) bytes, 50 round\n"
+        "                           trips each; latency and bandwidth are the least-\n"
+        "                           squares line time = lat + bytes/bw; one row per rep\n"
+        "                           with kind=pingpong, link_lat_us, link_bw_gbs\n"
+        "  --cluster-b NAME         the far side's cluster of a --pingpong row (default:\n"
+        "                           --cluster)\n"
         "  --verbose                print the residual after every cycle\n"
         "  --help                   this text\n"
         "\n"
@@ -181,6 +190,9 @@ static int apply(mgb_options *o, const char *name, const char *v, char *err, siz
     } else if (!strcmp(name, "cluster")) {
         bad = !*v;
         o->cluster = v;
+    } else if (!strcmp(name, "cluster-b")) {
+        bad = !*v;
+        o->cluster_b = v;
     } else if (!strcmp(name, "note")) {
         o->note = v;
     } else if (!strcmp(name, "date")) {
@@ -200,7 +212,7 @@ static int takes_value(const char *name)
     static const char *const names[] = {
         "partition", "grid", "split", "seq-of", "na", "nb", "problem", "pre", "post", "levels",
         "kernel", "tol", "max-cycles", "cycles", "reps", "campaign", "archive", "cluster",
-        "note", "date", "dump"};
+        "cluster-b", "note", "date", "dump"};
     for (size_t k = 0; k < sizeof names / sizeof names[0]; k++)
         if (!strcmp(name, names[k]))
             return 1;
@@ -215,6 +227,8 @@ static int is_flag(const char *name, mgb_options *o)
         return o->verbose = 1;
     if (!strcmp(name, "stream"))
         return o->stream = 1;
+    if (!strcmp(name, "pingpong"))
+        return o->pingpong = 1;
     return 0;
 }
 
@@ -276,6 +290,14 @@ int mgb_options_resolve(mgb_options *o, int nprocs, char *err, size_t len)
     if (c->split_np && (o->seq_a || o->block))
         return mgb_refuse(err, len, "--split divides a strip: it excludes --partition block "
                           "and --seq-of");
+    if (o->pingpong && (o->seq_a || o->block || o->dump || o->stream))
+        return mgb_refuse(err, len, "--pingpong measures the link of a strip's pair of ranks: "
+                          "it excludes --seq-of, --partition block, --dump and --stream");
+    if (o->pingpong && (nprocs < 2 || (c->split_np && c->split_np >= nprocs)))
+        return mgb_refuse(err, len, "--pingpong needs two ranks on either side of the pair "
+                          "(%d running%s)", nprocs, c->split_np ? ", --split NPA below that" : "");
+    if (o->cluster_b && !o->pingpong)
+        return mgb_refuse(err, len, "--cluster-b names the far side of a --pingpong row only");
     if (o->seq_a)
         return resolve_seq(o, nprocs, err, len);
     if (!o->block) {

@@ -30,6 +30,8 @@ typedef struct {
     const char *dump;      /* --dump FILE */
     int verbose;           /* --verbose: one line per cycle */
     int stream;            /* --stream: measure the triad bandwidth too */
+    int pingpong;          /* --pingpong: measure the link instead of solving */
+    const char *cluster_b; /* --cluster-b: the far side's cluster of a ping-pong */
     int help;              /* --help was given */
 } mgb_options;
 

@@ -19,6 +19,8 @@
 static const char LEGACY_HEADER[] = LEGACY_COLUMNS;
 static const char HEADER[] = LEGACY_COLUMNS ",engine";
 static const char SPLIT_HEADER[] = LEGACY_COLUMNS ",engine,np_a,np_b,rows_a,rows_b";
+static const char LINK_HEADER[] =
+    LEGACY_COLUMNS ",engine,np_a,np_b,rows_a,rows_b,kind,cluster_b,bytes,link_lat_us,link_bw_gbs";
 
 enum { ROW_MAX = 4096 };
 
@@ -32,9 +34,32 @@ const char *mgb_runs_split_header(void)
     return SPLIT_HEADER;
 }
 
+const char *mgb_runs_link_header(void)
+{
+    return LINK_HEADER;
+}
+
 static int is_split(const mgb_run_row *r)
 {
     return r->np_a > 0;
+}
+
+static int is_pingpong(const mgb_run_row *r)
+{
+    return r->kind != NULL;
+}
+
+/* The columns a file created by this row has. */
+static mgb_columns columns_of(const mgb_run_row *r)
+{
+    return is_pingpong(r) ? MGB_COLUMNS_LINK : is_split(r) ? MGB_COLUMNS_SPLIT
+                                                          : MGB_COLUMNS_ENGINE;
+}
+
+static const char *header_of(mgb_columns columns)
+{
+    return columns == MGB_COLUMNS_LINK ? LINK_HEADER : columns == MGB_COLUMNS_SPLIT
+                                                           ? SPLIT_HEADER : HEADER;
 }
 
 /* Appends a CSV text cell (quoted when it holds a comma, quote or newline). */
@@ -61,6 +86,46 @@ static const char *engine_of(const mgb_run_row *r)
     return r->engine ? r->engine : "openmpi";
 }
 
+/* Appends the literal cells text (already CSV). */
+static size_t put_raw(char *buf, size_t len, size_t at, const char *cells)
+{
+    for (const char *c = cells; *c && at < len; c++)
+        buf[at++] = *c;
+    return at;
+}
+
+/* The five ping-pong cells ",kind,cluster_b,bytes,link_lat_us,link_bw_gbs"
+ * (empty for a solve). */
+static size_t put_link(const mgb_run_row *r, char *buf, size_t len, size_t at)
+{
+    if (!is_pingpong(r))
+        return put_raw(buf, len, at, ",,,,,");
+    at = put_raw(buf, len, at, ",");
+    at = put_text(buf, len, at, r->kind);
+    at = put_raw(buf, len, at, ",");
+    at = put_text(buf, len, at, r->cluster_b);
+    char cells[96];
+    snprintf(cells, sizeof cells, ",%.0f,%.6g,%.6g", r->bytes, r->link_lat_us, r->link_bw_gbs);
+    return put_raw(buf, len, at, cells);
+}
+
+/* The solve's cells after cluster, up to rep: ",mgbench,np,...,rep,"; a
+ * ping-pong row keeps np, nodes, ppn and rep only. */
+static int put_solve(const mgb_run_row *r, char *buf, size_t len)
+{
+    if (is_pingpong(r))
+        return snprintf(buf, len, ",mgbench,%ld,,,,,%ld,%ld,,,,,,,,%ld,", r->np, r->nodes, r->ppn,
+                        r->rep);
+    char seq[32] = "";
+    if (r->seq_of_np >= 0)
+        snprintf(seq, sizeof seq, "%ld", r->seq_of_np);
+    return snprintf(buf, len,
+                    ",mgbench,%ld,%ld,%ld,%ld,%ld,%ld,%ld,%.6g,%.6g,%.6g,%.6g,%ld,%.3e,%s,%ld,",
+                    r->np, r->npa, r->npb, r->na, r->nb, r->nodes, r->ppn, r->work_mb,
+                    r->time_s, r->time_comm_s, r->time_setup_s, r->cycles, r->rel_residual,
+                    seq, r->rep);
+}
+
 /* The four split cells ",np_a,np_b,rows_a,rows_b" (empty for an ordinary row). */
 static size_t put_split(const mgb_run_row *r, char *buf, size_t len, size_t at)
 {
@@ -68,22 +133,13 @@ static size_t put_split(const mgb_run_row *r, char *buf, size_t len, size_t at)
     if (is_split(r))
         snprintf(cells, sizeof cells, ",%ld,%ld,%ld,%ld", r->np_a, r->np_b, r->rows_a,
                  r->rows_b);
-    for (const char *c = cells; *c && at < len; c++)
-        buf[at++] = *c;
-    return at;
+    return put_raw(buf, len, at, cells);
 }
 
 int mgb_runs_format(const mgb_run_row *r, mgb_columns columns, char *buf, size_t len)
 {
     size_t at = put_text(buf, len, 0, r->cluster);
-    char seq[32] = "";
-    if (r->seq_of_np >= 0)
-        snprintf(seq, sizeof seq, "%ld", r->seq_of_np);
-    int n = snprintf(buf + (at < len ? at : len), at < len ? len - at : 0,
-                     ",mgbench,%ld,%ld,%ld,%ld,%ld,%ld,%ld,%.6g,%.6g,%.6g,%.6g,%ld,%.3e,%s,%ld,",
-                     r->np, r->npa, r->npb, r->na, r->nb, r->nodes, r->ppn, r->work_mb,
-                     r->time_s, r->time_comm_s, r->time_setup_s, r->cycles, r->rel_residual,
-                     seq, r->rep);
+    int n = put_solve(r, buf + (at < len ? at : len), at < len ? len - at : 0);
     if (n < 0)
         return -1;
     at += (size_t)n;
@@ -96,8 +152,10 @@ int mgb_runs_format(const mgb_run_row *r, mgb_columns columns, char *buf, size_t
             buf[at++] = ',';
         at = put_text(buf, len, at, engine_of(r));
     }
-    if (columns == MGB_COLUMNS_SPLIT)
+    if (columns >= MGB_COLUMNS_SPLIT)
         at = put_split(r, buf, len, at);
+    if (columns == MGB_COLUMNS_LINK)
+        at = put_link(r, buf, len, at);
     if (at + 1 >= len)
         return -1;
     buf[at++] = '\n';
@@ -147,11 +205,13 @@ static int starts_with_line(const char *head, size_t n, const char *header)
 static int check_existing(int fd, off_t size, const char *path, mgb_columns *columns,
                           int *needs_newline, char *err, size_t errlen)
 {
-    char head[sizeof SPLIT_HEADER + 1];
+    char head[sizeof LINK_HEADER + 1];
     ssize_t n = pread(fd, head, sizeof head, 0);
     if (n < 0)
         return mgb_refuse(err, errlen, "%s: cannot read: %s", path, strerror(errno));
-    if (starts_with_line(head, (size_t)n, SPLIT_HEADER))
+    if (starts_with_line(head, (size_t)n, LINK_HEADER))
+        *columns = MGB_COLUMNS_LINK;
+    else if (starts_with_line(head, (size_t)n, SPLIT_HEADER))
         *columns = MGB_COLUMNS_SPLIT;
     else if (starts_with_line(head, (size_t)n, HEADER))
         *columns = MGB_COLUMNS_ENGINE;
@@ -174,11 +234,11 @@ static int append_locked(int fd, const char *path, const mgb_run_row *row, char 
     struct stat st;
     if (fstat(fd, &st) != 0)
         return mgb_refuse(err, errlen, "%s: %s", path, strerror(errno));
-    char buf[ROW_MAX + sizeof SPLIT_HEADER + 2];
+    char buf[ROW_MAX + sizeof LINK_HEADER + 2];
     size_t at = 0;
-    mgb_columns columns = is_split(row) ? MGB_COLUMNS_SPLIT : MGB_COLUMNS_ENGINE;
+    mgb_columns columns = columns_of(row);
     if (st.st_size == 0) {
-        at = (size_t)snprintf(buf, sizeof buf, "%s\n", is_split(row) ? SPLIT_HEADER : HEADER);
+        at = (size_t)snprintf(buf, sizeof buf, "%s\n", header_of(columns));
     } else {
         int needs_newline = 0;
         if (check_existing(fd, st.st_size, path, &columns, &needs_newline, err, errlen) != 0)
@@ -188,7 +248,13 @@ static int append_locked(int fd, const char *path, const mgb_run_row *row, char 
                               "%s: has no engine column (its rows read as real Open MPI runs), "
                               "refusing to append a %s row; use a new campaign",
                               path, engine_of(row));
-        if (columns != MGB_COLUMNS_SPLIT && is_split(row))
+        if (columns < MGB_COLUMNS_LINK && is_pingpong(row))
+            return mgb_refuse(err, errlen,
+                              "%s: has no kind,cluster_b,bytes,link_lat_us,link_bw_gbs columns, "
+                              "refusing to append a ping-pong row (--pingpong); add them to its "
+                              "header (and an empty cell to each row; archive/README.md) or use "
+                              "a new campaign", path);
+        if (columns < MGB_COLUMNS_SPLIT && is_split(row))
             return mgb_refuse(err, errlen,
                               "%s: has no np_a,np_b,rows_a,rows_b columns, refusing to append "
                               "a split row (--split); use a new campaign", path);
@@ -239,7 +305,7 @@ static int lock_current(const char *path, int *out, char *err, size_t errlen)
 int mgb_runs_append(const char *path, const mgb_run_row *row, char *err, size_t errlen)
 {
     char line[ROW_MAX];
-    if (mgb_runs_format(row, MGB_COLUMNS_SPLIT, line, sizeof line) < 0)
+    if (mgb_runs_format(row, MGB_COLUMNS_LINK, line, sizeof line) < 0)
         return mgb_refuse(err, errlen, "the row for %s is too long", path);
     if (!row->cluster || !*row->cluster)
         return mgb_refuse(err, errlen, "the row has no cluster");

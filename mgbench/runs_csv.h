@@ -17,6 +17,15 @@
  * multi-cluster model reads them). A file created by a split run has them;
  * any row appended there writes them (empty for an ordinary run), and a
  * split row is refused in a file without them.
+ *
+ * A ping-pong row (mgbench --pingpong, kind "pingpong") adds five more
+ * after those: kind, cluster_b, bytes, link_lat_us, link_bw_gbs (the pair's
+ * clusters are cluster and cluster_b, the fitted latency in microseconds
+ * and bandwidth in GB/s, the largest message in bytes; archive/README.md).
+ * Its solve columns (npa.. rel_residual, seq_of_np, time_s) are empty. A
+ * file created by a ping-pong row has all the columns; any row appended
+ * there writes them (empty kind: a solve), and a ping-pong row is refused
+ * in a file without them.
  */
 #ifndef MGBENCH_RUNS_CSV_H
 #define MGBENCH_RUNS_CSV_H
@@ -44,16 +53,30 @@ typedef struct {
     const char *engine;    /* "openmpi" or "smpi"; NULL = "openmpi" */
     long np_a, np_b;       /* split run: processes of each side; np_a <= 0 = no split */
     long rows_a, rows_b;   /* split run: mesh rows of each side */
+    const char *kind;      /* "pingpong", or NULL for a solve */
+    const char *cluster_b; /* ping-pong: the far side's cluster */
+    double bytes;          /* ping-pong: the largest message */
+    double link_lat_us;    /* ping-pong: fitted latency, us */
+    double link_bw_gbs;    /* ping-pong: fitted bandwidth, GB/s (1e9 bytes/s) */
 } mgb_run_row;
 
-/* The columns of a runs.csv: before `engine`, with it, with the split's. */
-typedef enum { MGB_COLUMNS_LEGACY = 0, MGB_COLUMNS_ENGINE = 1, MGB_COLUMNS_SPLIT = 2 } mgb_columns;
+/* The columns of a runs.csv: before `engine`, with it, with the split's,
+ * with the ping-pong's too. */
+typedef enum {
+    MGB_COLUMNS_LEGACY = 0,
+    MGB_COLUMNS_ENGINE = 1,
+    MGB_COLUMNS_SPLIT = 2,
+    MGB_COLUMNS_LINK = 3
+} mgb_columns;
 
 /* The header line mgbench writes for ordinary rows (no newline). */
 const char *mgb_runs_header(void);
 
 /* The header line of a file created by a split run (no newline). */
 const char *mgb_runs_split_header(void);
+
+/* The header line of a file created by a ping-pong row (no newline). */
+const char *mgb_runs_link_header(void);
 
 /* Formats the row (with its newline) into buf for a file with the given
  * columns; returns the length, or -1 when it does not fit. */

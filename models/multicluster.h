@@ -50,10 +50,14 @@
  *
  *     messages per V-cycle = 10 (L - 1) + 2.
  *
- * The path crosses both clusters' links: latency is their sum, bandwidth
- * the smaller. Nominal link values only: the messages' software overheads
- * (MPI's or SMPI's latency factors) and the extra steps of the
- * collectives' algorithms are left out, so T_link is a lower bound.
+ * The latency and bandwidth are the caller's (multicluster_link): either
+ * the nominal path through both clusters' links (latency their sum,
+ * bandwidth the smaller), which leaves out the messages' software
+ * overheads (MPI's, or SMPI's latency and bandwidth factors), or the line
+ * time = latency + bytes/bandwidth that mgbench --pingpong measured between
+ * the split's boundary ranks at these same message sizes, which includes
+ * them (gen/fit/model_multicluster.c, option link). Either way the extra
+ * steps of the collectives' algorithms are left out.
  *
  * multicluster_balance finds the row split that minimises T (with the
  * link when given: the split changes L, so the link term changes too),

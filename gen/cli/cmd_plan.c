@@ -343,6 +343,33 @@ static const char *run_note(const archive *arch, const char *cluster, const runp
     return buf;
 }
 
+/* The multi-cluster model's training run that is no solve: the link
+ * between the clusters, measured by mgbench --pingpong between the split's
+ * boundary ranks (mgbench/README.md), which option link=measured (the
+ * default once the campaign has its row) charges each boundary message.
+ * Said in the table only: the CSV is a list of solves mgbench/campaign
+ * runs. Two rows per process: the smallest split mgbench accepts; the
+ * messages depend on nb alone. */
+static void print_link_run(const plan_args *a, const plan_clusters *cl, FILE *out)
+{
+    long na, nb, np[2];
+    size_t n = 0;
+    char err[ERR_LEN];
+    if (strcmp(a->model, "multicluster") != 0 || !a->target || !a->np ||
+        !rjopts_size(a->target, &na, &nb, err, sizeof err) ||
+        !long_list(a->np, np, 2, &n, err, sizeof err) || n != 2)
+        return;
+    fprintf(out, "and the link between the clusters, measured once (a ping-pong, not a solve, so "
+                 "not in --format csv): mgbench --pingpong --split %ld:%ld --na %ld --nb %ld "
+                 "--cluster %s --cluster-b %s on %ld ranks of the joined clusters, A's first "
+                 "(mgbench/smpi_pingpong for a simulated pair); why: the model charges each "
+                 "message across the link the latency and bandwidth this run measures "
+                 "(option link=measured), which include the per-message costs clusters.csv's "
+                 "nominal link leaves out\n",
+            np[0], 2 * np[0], 2 * (np[0] + np[1]), nb, cl->side[0][0] ? cl->side[0] : "A",
+            cl->side[1][0] ? cl->side[1] : "B", np[0] + np[1]);
+}
+
 static void print_table(const archive *arch, const plan_clusters *cl, const runplan *p,
                         FILE *out)
 {
@@ -528,8 +555,10 @@ static int print_plan(const plan_args *a, const archive *arch, const runplan *p,
         fprintf(stderr, "perfcast plan: out of memory\n");
     } else {
         rc = 0;
-        if (strcmp(format, "table") == 0)
+        if (strcmp(format, "table") == 0) {
             print_table(arch, &cl, p, out);
+            print_link_run(a, &cl, out);
+        }
         else if (strcmp(format, "csv") == 0)
             print_csv(a, arch, &cl, p, out);
         else

@@ -3,7 +3,8 @@
  * (models/multicluster.h, seed 000 section V.B): T = max(TA, TB), each side
  * by the strip model fitted on its own cluster's training runs, plus the
  * time mgbench's boundary messages spend on the link between the clusters
- * (option link=model, the default; link=none is the paper's model).
+ * (option link: measured by ping-pong or nominal; link=none is the paper's
+ * model).
  *
  * A target row describes the split job (archive/README.md, rj-strip):
  *   cluster        side A's cluster;  tag_cluster_b  side B's cluster
@@ -23,11 +24,18 @@
  *   work_tol=0.02  relative tolerance when runs are matched by work_mb
  *   tcomp=interpolate|exact   as for the strip model
  *   quantum=1      rows per process in the balanced split are multiples of it
- *   link=model|none  model (default): T = max(TA, TB) + T_link, the link's
- *                  bandwidth and latency from clusters.csv (link_bw_gbs and
- *                  link_lat_us, else sim_uplink_*; archive_link_path); when
- *                  they or the target's cycles are unknown, a warning says
- *                  the link was left out. none: T = max(TA, TB), the paper
+ *   link=measured|model|none  T = max(TA, TB) + T_link unless none (the
+ *                  paper's T = max(TA, TB)). measured: the link's latency
+ *                  and bandwidth from the campaign's ping-pong rows between
+ *                  the two clusters (mgbench --pingpong, kind=pingpong;
+ *                  campaign_measured_link averages them). model: the
+ *                  nominal values of clusters.csv (link_bw_gbs and
+ *                  link_lat_us, else sim_uplink_*; archive_link_path).
+ *                  Absent, the rule fixed before any campaign was measured
+ *                  with it: measured when the campaign has a ping-pong row
+ *                  for the pair, else model. When what the chosen source
+ *                  needs (or the target's cycles) is missing, a warning
+ *                  says the link was left out
  *   backtests_from=CAMPAIGN   a campaign whose strip experiments lend their
  *                  backtests to the calibrated interval when this
  *                  experiment's runs allow none (gen/fit/calibration.h); the
@@ -46,10 +54,13 @@
 #include "models/costing.h"
 #include "models/multicluster.h"
 
+/* Where T_link's latency and bandwidth come from (option link). */
+typedef enum { MC_LINK_AUTO = 0, MC_LINK_MEASURED, MC_LINK_MODEL, MC_LINK_NONE } mc_link_source;
+
 typedef struct {
     stripfit_settings fit;
     bool exact;
-    bool link;             /* link=model */
+    mc_link_source link;
     double quantum;
     char cluster_b[128];   /* "" = from tag_cluster_b */
     char backtests_from[128]; /* campaign lending its strip backtests, "" none
@@ -68,6 +79,20 @@ typedef struct {
     long line;
 } mc_target;
 
+static bool read_link(const char *v, mc_link_source *out, char *err, size_t errlen)
+{
+    static const char *const words[] = {"measured", "model", "none"};
+    *out = MC_LINK_AUTO;
+    for (int k = 0; v && k < 3; k++)
+        if (strcmp(v, words[k]) == 0)
+            *out = (mc_link_source)(MC_LINK_MEASURED + k);
+    if (v && *out == MC_LINK_AUTO) {
+        snprintf(err, errlen, "option link=%s: expected measured, model or none", v);
+        return false;
+    }
+    return true;
+}
+
 static bool read_settings(const char *text, mc_settings *s, char *err, size_t errlen)
 {
     rjopts o;
@@ -81,7 +106,7 @@ static bool read_settings(const char *text, mc_settings *s, char *err, size_t er
     bool ok = stripfits_settings(rjopts_get(&o, "np0"), rjopts_get(&o, "work_tol"), &s->fit, err,
                                  errlen) &&
               rjopts_exact(&o, "tcomp", &s->exact, err, errlen) &&
-              rjopts_either(&o, "link", "none", "model", true, &s->link, err, errlen) &&
+              read_link(rjopts_get(&o, "link"), &s->link, err, errlen) &&
               rjopts_number(&o, "quantum", 1, &s->quantum, err, errlen);
     if (ok && !(s->quantum >= 1)) {
         snprintf(err, errlen, "option quantum: expected a number >= 1");
@@ -139,23 +164,42 @@ static double max_rows(const archive *a, const char *cluster, const strip_model 
     return floor(c->mem_per_core_gb * 1024 * (1 + 1e-9) / (m->mb_per_point * len));
 }
 
-/* The link between the target's clusters when option link=model asks for
- * it and clusters.csv and the row give it; else NULL, with *missing saying
- * what is missing (NULL when link=none). */
-static const multicluster_link *target_link(const archive *a, const mc_settings *s,
+/* The link between the target's clusters from the source option link
+ * picks (measured, from the campaign's ping-pong rows; or the nominal
+ * values of clusters.csv), *source saying which ("measured by ping-pong
+ * (runs.csv line 12, 3 rows)"); NULL when link=none, or with *missing
+ * saying what is missing. */
+static const multicluster_link *target_link(const experiment_input *in, const mc_settings *s,
                                             const mc_target *t, multicluster_link *buf,
-                                            const char **missing)
+                                            char *source, size_t len, const char **missing)
 {
+    const archive *a = in->arch;
     const cluster_info *c[2] = {a ? archive_cluster(a, t->cluster[0]) : NULL,
                                 a ? archive_cluster(a, t->cluster[1]) : NULL};
+    measured_link m;
     *missing = NULL;
-    if (!s->link)
+    source[0] = '\0';
+    if (s->link == MC_LINK_NONE)
         return NULL;
     buf->cycles = t->cycles;
-    if (!c[0] || !c[1] || !archive_link_path(c[0], c[1], &buf->bw_bytes_s, &buf->latency_s))
+    bool measured = s->link != MC_LINK_MODEL &&
+                    campaign_measured_link(in->camp, t->cluster[0], t->cluster[1], &m);
+    if (measured) {
+        buf->bw_bytes_s = m.bw_bytes_s;
+        buf->latency_s = m.latency_s;
+        snprintf(source, len, "measured by ping-pong (runs.csv line %ld, %zu row%s)", m.line,
+                 m.rows, m.rows == 1 ? "" : "s");
+    } else if (s->link == MC_LINK_MEASURED) {
+        *missing = "option link=measured, but the campaign has no ping-pong row (kind=pingpong, "
+                   "mgbench --pingpong) between the two clusters";
+    } else if (!c[0] || !c[1] ||
+               !archive_link_path(c[0], c[1], &buf->bw_bytes_s, &buf->latency_s)) {
         *missing = "clusters.csv gives no link bandwidth and latency (link_bw_gbs and "
                    "link_lat_us, or sim_uplink_bw_gbs and sim_uplink_lat_us) for both clusters";
-    else if (!(t->cycles > 0))
+    } else {
+        snprintf(source, len, "nominal, from clusters.csv");
+    }
+    if (!*missing && !(t->cycles > 0))
         *missing = "the target row gives no cycles";
     return *missing ? NULL : buf;
 }
@@ -180,17 +224,18 @@ static void balance_text(const archive *a, const mc_settings *s, const mc_target
         snprintf(buf, len, "; no balanced split fits both sides' memory");
 }
 
-/* "; the link between the clusters: 0.41 s of 2.5 s (...)" or "". */
+/* "; the link between the clusters, measured by ping-pong (...): 0.41 s of
+ * 2.5 s (...)" or "". */
 static void link_text(const multicluster_prediction *p, const multicluster_link *link,
-                      char *buf, size_t len)
+                      const char *source, char *buf, size_t len)
 {
     if (!link) {
         buf[0] = '\0';
         return;
     }
-    snprintf(buf, len, " + T_link %.4g s; the link between the clusters: %.4g s of %.4g s "
+    snprintf(buf, len, " + T_link %.4g s; the link between the clusters, %s: %.4g s of %.4g s "
              "(%g messages and %.4g kB per V-cycle over %d levels, %g cycles, at %.4g MB/s "
-             "and %.4g us)", p->link_s, p->link_s, p->time_s, p->traffic.messages,
+             "and %.4g us)", p->link_s, source, p->link_s, p->time_s, p->traffic.messages,
              p->traffic.bytes / 1e3, p->traffic.levels, link->cycles, link->bw_bytes_s / 1e6,
              link->latency_s * 1e6);
 }
@@ -212,7 +257,9 @@ static bool predict_target(const experiment_input *in, const mc_settings *s, str
     }
     multicluster_link link_buf;
     const char *no_link;
-    const multicluster_link *link = target_link(in->arch, s, &t, &link_buf, &no_link);
+    char source[160];
+    const multicluster_link *link = target_link(in, s, &t, &link_buf, source, sizeof source,
+                                                &no_link);
     multicluster_prediction p;
     if (!multicluster_predict(sides, t.row_len, t.rows, link, &p)) {
         snprintf(err, errlen, "runs.csv line %ld: a side has no Tcomp for its per-process mesh "
@@ -225,9 +272,9 @@ static bool predict_target(const experiment_input *in, const mc_settings *s, str
                  "per-process mesh (tcomp=exact)", t.line);
         return false;
     }
-    char bal[300], lt[300], note[1300];
+    char bal[300], lt[460], note[1460];
     balance_text(in->arch, s, &t, sides, link, bal, sizeof bal);
-    link_text(&p, link, lt, sizeof lt);
+    link_text(&p, link, source, lt, sizeof lt);
     snprintf(note, sizeof note,
              "point estimate only (the multi-cluster model gives no interval): T = max(TA %.4g s "
              "on %s, TB %.4g s on %s)%s; %s; %g and %g rows per process, memory per process "
@@ -242,8 +289,8 @@ static bool predict_target(const experiment_input *in, const mc_settings *s, str
         ok = rjreport_warn(out, "runs.csv line %ld: no rows_a/rows_b; the rows were split equally "
                                 "between the clusters, as in seed 000 Tables I-II", t.line);
     if (ok && link)
-        ok = rjreport_diagnose(out, "runs.csv line %ld: the link between the clusters: %.3g s "
-                                    "of %.4g s", t.line, p.link_s, p.time_s);
+        ok = rjreport_diagnose(out, "runs.csv line %ld: the link between the clusters, %s: "
+                                    "%.3g s of %.4g s", t.line, source, p.link_s, p.time_s);
     if (ok && no_link)
         ok = rjreport_warn(out, "runs.csv line %ld: the link between the clusters is left out "
                                 "(T = max(TA, TB), as in the paper): %s", t.line, no_link);
@@ -284,7 +331,7 @@ bool model_multicluster_run(const experiment_input *in, report *out, char *err, 
     for (size_t k = 0; ok && k < in->ntargets; k++)
         ok = predict_target(in, &s, &fits, k, out, err, errlen);
     char eq[1500];
-    snprintf(eq, sizeof eq, "%s", s.link ? "T = max(TA, TB) + T_link (mgbench's boundary "
+    snprintf(eq, sizeof eq, "%s", s.link != MC_LINK_NONE ? "T = max(TA, TB) + T_link (mgbench's boundary "
                                            "messages across the link between the clusters)"
                                          : "T = max(TA, TB)");
     ok = ok && stripfits_report(&fits, out, eq, sizeof eq) && report_set_text(&out->equation, eq);

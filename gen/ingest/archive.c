@@ -76,6 +76,13 @@ static const column_spec run_columns[] = {
     {"seq_of_np", RULE_COUNT, false, false, "sequential run standing for this np's per-process mesh"},
     {"engine", RULE_TEXT, false, false,
      "openmpi (a real run) or smpi (simulated by SimGrid SMPI); empty = openmpi"},
+    /* A ping-pong row (mgbench --pingpong) measures the link between two
+     * clusters' ranks: check_run_row wants the last three with it. */
+    {"kind", RULE_TEXT, false, false, "pingpong (a link measurement) or empty (a run)"},
+    {"cluster_b", RULE_TEXT, false, false, "the far side's cluster of a ping-pong row"},
+    {"bytes", RULE_COUNT, false, false, "the largest ping-pong message, bytes"},
+    {"link_lat_us", RULE_NONNEGATIVE, false, false, "measured link latency, us"},
+    {"link_bw_gbs", RULE_POSITIVE, false, false, "measured link bandwidth, GB/s"},
     {NULL, RULE_TEXT, false, false, NULL},
 };
 
@@ -201,10 +208,40 @@ static bool load_clusters(archive *a, diag_list *d)
 static const char *check_cluster_known(void *ctx, const char *column, const char *value)
 {
     const archive *a = ctx;
-    if (strcmp(column, "cluster") == 0 && !archive_cluster(a, value))
+    if ((strcmp(column, "cluster") == 0 || strcmp(column, "cluster_b") == 0) &&
+        !archive_cluster(a, value))
         return "unknown cluster (not in clusters.csv)";
     if (strcmp(column, "engine") == 0)
         return run_engine_check(value);
+    if (strcmp(column, "kind") == 0 && strcmp(value, "pingpong") != 0)
+        return "unknown kind (expected pingpong, or empty for a run)";
+    return NULL;
+}
+
+/* A ping-pong row gives the pair and the link, and no solve time. */
+static const char *check_run_row(void *ctx, const table *t, size_t row, const char **column)
+{
+    (void)ctx;
+    static const char *const needed[] = {"cluster_b", "link_lat_us", "link_bw_gbs"};
+    if (!runs_row_is_pingpong(t, row))
+        return NULL;
+    for (size_t k = 0; k < sizeof needed / sizeof needed[0]; k++) {
+        int c = table_find(t, needed[k]);
+        bool empty = c < 0 || (t->cols[c].kind == COL_TEXT ? !t->cols[c].text[row]
+                                                           : isnan(t->cols[c].num[row]));
+        if (empty) {
+            *column = c < 0 ? "kind" : needed[k];
+            return c < 0 ? "a ping-pong row (kind=pingpong) needs the columns cluster_b, "
+                           "link_lat_us and link_bw_gbs (mgbench --pingpong writes them)"
+                         : "missing value for a ping-pong row (kind=pingpong needs cluster_b, "
+                           "link_lat_us and link_bw_gbs)";
+        }
+    }
+    if (!isnan(table_number_named(t, row, "time_s"))) {
+        *column = "time_s";
+        return "a ping-pong row (kind=pingpong) measures a link, not a run: expected time_s "
+               "empty";
+    }
     return NULL;
 }
 
@@ -310,7 +347,8 @@ static bool load_campaign(const archive *a, const char *name, campaign *c, diag_
         campaign_settings_load(a->dir, c->dir, run_columns, &settings, d) &&
         (specs = campaign_settings_run_columns(run_columns, &settings)) != NULL) {
         schema s = {.file = runs, .specs = specs, .allow_unknown = true,
-                    .check_text = check_cluster_known, .check_ctx = (void *)a};
+                    .check_text = check_cluster_known, .check_row = check_run_row,
+                    .check_ctx = (void *)a};
         bool runs_ok = load_csv(a->dir, runs, &s, &c->runs, d);
         c->procs = settings.procs; /* the campaign owns it now */
         settings.procs = NULL;
@@ -461,6 +499,41 @@ bool archive_link_path(const cluster_info *a, const cluster_info *b, double *bw_
     *bw_bytes_s = known ? fmin(a->link_bw_gbs, b->link_bw_gbs) * 1e9 : NAN;
     *latency_s = known ? (a->link_lat_us + b->link_lat_us) * 1e-6 : NAN;
     return known;
+}
+
+bool runs_row_is_pingpong(const table *runs, size_t row)
+{
+    const char *kind = table_text_named(runs, row, "kind");
+    return kind && strcmp(kind, "pingpong") == 0;
+}
+
+/* Whether row of runs joins clusters a and b, in either order. */
+static bool joins(const table *runs, size_t row, const char *a, const char *b)
+{
+    const char *x = table_text_named(runs, row, "cluster");
+    const char *y = table_text_named(runs, row, "cluster_b");
+    return x && y && ((strcmp(x, a) == 0 && strcmp(y, b) == 0) ||
+                      (strcmp(x, b) == 0 && strcmp(y, a) == 0));
+}
+
+bool campaign_measured_link(const campaign *c, const char *a, const char *b, measured_link *out)
+{
+    const table *t = &c->runs;
+    double lat = 0, per_byte = 0;
+    memset(out, 0, sizeof *out);
+    for (size_t r = 0; a && b && r < t->nrows; r++) {
+        if (!runs_row_is_pingpong(t, r) || !joins(t, r, a, b))
+            continue;
+        if (out->rows++ == 0)
+            out->line = t->line[r];
+        lat += table_number_named(t, r, "link_lat_us") * 1e-6;
+        per_byte += 1 / (table_number_named(t, r, "link_bw_gbs") * 1e9);
+    }
+    if (out->rows == 0)
+        return false;
+    out->latency_s = lat / (double)out->rows;
+    out->bw_bytes_s = (double)out->rows / per_byte;
+    return true;
 }
 
 const campaign *archive_campaign(const archive *a, const char *name)

@@ -85,6 +85,26 @@ const cluster_info *archive_cluster(const archive *a, const char *name);
 const campaign *archive_campaign(const archive *a, const char *name);
 const experiment_info *campaign_experiment(const campaign *c, const char *name);
 
+/* A measured link between two clusters: the ping-pong rows of a campaign
+ * (mgbench --pingpong; kind=pingpong, archive/README.md) between them, in
+ * either order. Latency is the mean of the rows' link_lat_us, bandwidth
+ * the inverse of the mean of their inverses (the mean cost per byte), so
+ * the mean row's time = lat + bytes/bw is what they give. */
+typedef struct {
+    double bw_bytes_s;
+    double latency_s;
+    size_t rows;        /* ping-pong rows averaged */
+    long line;          /* runs.csv line of the first */
+} measured_link;
+
+/* Whether row of a runs table is a ping-pong row (column kind = pingpong):
+ * a measurement of a link, never a run any model fits or predicts. */
+bool runs_row_is_pingpong(const table *runs, size_t row);
+
+/* The measured link between clusters a and b in c's runs; false (out
+ * zeroed) when c has no ping-pong row for the pair. */
+bool campaign_measured_link(const campaign *c, const char *a, const char *b, measured_link *out);
+
 /* The name of c's process-count column in c->runs: "np" unless the
  * campaign's campaign.csv names another (gen/ingest/campaign_settings.h). */
 const char *campaign_procs(const campaign *c);

@@ -252,6 +252,8 @@ static bool select_rows(experiment_input *in, const response_cols *rc, experimen
         ok = false;
     }
     for (size_t r = 0; ok && r < n; r++) {
+        if (runs_row_is_pingpong(runs, r))
+            continue; /* a link measurement: only the multi-cluster model reads it */
         if (train[r] && !isnan(row_response(rc, r)))
             in->train_rows[in->ntrain++] = r;
         if (target[r] && !add_target_row(&ix, in, r)) {

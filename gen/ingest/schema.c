@@ -204,6 +204,23 @@ static bool store_cell(const schema *s, const layout *l, size_t i, const csv_fie
     return true;
 }
 
+/* s->check_row on a stored row: false (after reporting, at the cell it
+ * names) on a problem. */
+static bool check_whole_row(const csv_row *r, const schema *s, const layout *l, table *out,
+                            size_t row, diag_list *d)
+{
+    const char *column = NULL;
+    const char *problem = s->check_row ? s->check_row(s->check_ctx, out, row, &column) : NULL;
+    if (!problem)
+        return true;
+    long at = r->nfields ? r->fields[0].column : 1;
+    for (size_t i = 0; column && i < r->nfields; i++)
+        if (l->table_col[i] >= 0 && strcmp(out->cols[l->table_col[i]].name, column) == 0)
+            at = r->fields[i].column + (r->fields[i].quoted ? 1 : 0);
+    diag_add(d, s->file, r->line, at, "%s", problem);
+    return false;
+}
+
 static void load_row(const csv_row *r, const schema *s, const layout *l, table *out, diag_list *d)
 {
     if (r->nfields != l->n) {
@@ -223,6 +240,8 @@ static void load_row(const csv_row *r, const schema *s, const layout *l, table *
     for (size_t i = 0; i < r->nfields; i++)
         if (l->table_col[i] >= 0 && !store_cell(s, l, i, &r->fields[i], out, (size_t)row, d))
             ok = false;
+    if (ok)
+        ok = check_whole_row(r, s, l, out, (size_t)row, d);
     if (!ok) {
         /* Drop the row: clear its cells and give its slot back. */
         for (size_t c = 0; c < out->ncols; c++)

@@ -44,6 +44,12 @@ typedef struct {
     /* Optional extra check of a text cell (e.g. "is this cluster known?").
      * Returns NULL when fine, or a message. */
     const char *(*check_text)(void *ctx, const char *column, const char *value);
+    /* Optional check of a whole row once its cells are stored (values that
+     * need one another, e.g. a ping-pong row's link columns). Returns NULL
+     * when fine, or a message with *column naming the cell to point at
+     * (NULL or a column absent from the header: the row's first cell); the
+     * row is then left out like any row with a problem. */
+    const char *(*check_row)(void *ctx, const table *t, size_t row, const char **column);
     void *check_ctx;
 } schema;
 
