@@ -55,6 +55,16 @@ static void put_scores(rbuf *out, const calibrate_scores *s)
     put_double(out, s->mean_interval_score);
 }
 
+/* An estimate with its confidence and prediction intervals, as a
+ * prediction and a component's part both carry them. */
+static void put_estimate(rbuf *out, double estimate, double ci_low, double ci_high,
+                         double pi_low, double pi_high)
+{
+    const double v[] = {estimate, ci_low, ci_high, pi_low, pi_high};
+    for (size_t i = 0; i < sizeof v / sizeof v[0]; i++)
+        put_double(out, v[i]);
+}
+
 static void write_report(const report *r, rbuf *out)
 {
     rbuf_puts(out, "report");
@@ -68,10 +78,9 @@ static void write_report(const report *r, rbuf *out)
         const report_coef *c = &r->coefs[i];
         rbuf_puts(out, "\ncoef");
         put_text(out, c->term);
-        put_double(out, c->coefficient);
-        put_double(out, c->std_error);
-        put_double(out, c->t);
-        put_double(out, c->p);
+        const double v[] = {c->coefficient, c->std_error, c->t, c->p};
+        for (size_t k = 0; k < sizeof v / sizeof v[0]; k++)
+            put_double(out, v[k]);
         put_size(out, c->aliased);
     }
     for (size_t i = 0; i < r->nstats; i++) {
@@ -84,9 +93,7 @@ static void write_report(const report *r, rbuf *out)
         const report_prediction *p = &r->preds[i];
         rbuf_puts(out, "\npred");
         put_size(out, p->config);
-        put_double(out, p->estimate);
-        put_double(out, p->ci_low), put_double(out, p->ci_high);
-        put_double(out, p->pi_low), put_double(out, p->pi_high);
+        put_estimate(out, p->estimate, p->ci_low, p->ci_high, p->pi_low, p->pi_high);
         put_size(out, p->extrapolation);
         put_text(out, p->note);
         put_double(out, p->cal_low), put_double(out, p->cal_high);
@@ -99,9 +106,7 @@ static void write_report(const report *r, rbuf *out)
         rbuf_puts(out, "\npart");
         put_size(out, p->config);
         put_text(out, p->response);
-        put_double(out, p->estimate);
-        put_double(out, p->ci_low), put_double(out, p->ci_high);
-        put_double(out, p->pi_low), put_double(out, p->pi_high);
+        put_estimate(out, p->estimate, p->ci_low, p->ci_high, p->pi_low, p->pi_high);
     }
     for (size_t i = 0; i < r->ndiagnostics; i++) {
         rbuf_puts(out, "\ndiag");
@@ -134,13 +139,11 @@ static void write_compare(const compare_result *c, rbuf *out)
         put_size(out, w->n);
         rbuf_putc(out, '\n');
         for (size_t k = 0; k < w->n; k++) {
+            const double v[] = {w->estimate[k], w->measured[k], w->cal_low[k],
+                                w->cal_high[k], w->pi_low[k], w->pi_high[k]};
             rbuf_puts(out, "value");
-            put_double(out, w->estimate[k]);
-            put_double(out, w->measured[k]);
-            put_double(out, w->cal_low[k]);
-            put_double(out, w->cal_high[k]);
-            put_double(out, w->pi_low[k]);
-            put_double(out, w->pi_high[k]);
+            for (size_t c = 0; c < sizeof v / sizeof v[0]; c++)
+                put_double(out, v[c]);
             rbuf_putc(out, '\n');
         }
     }
