@@ -214,7 +214,10 @@ bool site_fitcache_pool(site_fitcache *fc, backtest_cache *cache)
     rbuf text;
     rbuf_init(&text);
     bool ok = error_pool_write(pool, &text);
-    fc->pool_digest = ok ? hash_bytes(text.data, text.len, 0) : 0;
+    /* Never 0, which says the pool could not be written: an archive with
+     * no backtest at all has an empty pool, and its fits are still kept. */
+    uint64_t digest = hash_bytes(text.data, text.len, 0x706f6f6cull); /* "pool" */
+    fc->pool_digest = ok ? (digest ? digest : 1) : 0;
     rbuf_printf(&fc->out, "pool %zx %016llx %016llx %zx\n", filled_at, (unsigned long long)shape,
                 (unsigned long long)fc->pool_digest, text.len);
     ok = ok && rbuf_put(&fc->out, text.data, text.len);
