@@ -219,7 +219,7 @@ bool site_fitcache_pool(site_fitcache *fc, backtest_cache *cache)
     uint64_t digest = hash_bytes(text.data, text.len, 0x706f6f6cull); /* "pool" */
     fc->pool_digest = ok ? (digest ? digest : 1) : 0;
     rbuf_printf(&fc->out, "pool %zx %016llx %016llx %zx\n", filled_at, (unsigned long long)shape,
-                (unsigned long long)fc->pool_digest, text.len);
+                (unsigned long long)hash_bytes(text.data, text.len, 0), text.len);
     ok = ok && rbuf_put(&fc->out, text.data, text.len);
     rbuf_free(&text);
     return ok && !fc->out.oom;

@@ -48,8 +48,10 @@
  *     pool RUNS SHAPE HASH LEN        then LEN bytes: error_pool_write's text
  *     fit CAMPAIGN INDEX KEY HASH LEN then LEN bytes: fit_record_write's text
  *
- * numbers in hex, CAMPAIGN %-encoded like a record's texts; entries in
- * the archive's order. The same inputs give the same bytes.
+ * numbers in hex, HASH the hash_bytes of the LEN bytes (seed 0: an entry
+ * whose bytes do not match it is skipped), CAMPAIGN %-encoded like a
+ * record's texts; entries in the archive's order. The same inputs give the
+ * same bytes.
  *
  * Ownership: site_fitcache_open returns a cache freed by
  * site_fitcache_free; site_fitcache_find returns a pointer into it, valid
