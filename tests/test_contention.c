@@ -119,7 +119,7 @@ static void test_strip_synthetic(void)
     mesh_run runs[16];
     double ppn[16];
     size_t n = synthetic_runs(runs, ppn);
-    strip_options opt = {0.01, NULL, 0, 1024};
+    strip_options opt = {.work_tol = 0.01, .msg_len = 1024};
     contention_law law = contention_roofline(10, 40);
     strip_model with, paper;
     CU_ASSERT_EQUAL_FATAL(strip_fit_contended(runs, ppn, n, &opt, &law, &with, NULL), STRIP_OK);
@@ -180,7 +180,7 @@ static void test_block_synthetic(void)
         runs[n] = (mesh_run){2, 2, 256 * w, 256, w, 0.1 * w + 0.02 + 0.001 * w};
         ppn[n++] = 4;
     }
-    block_options opt = {0.01, NULL, 0};
+    block_options opt = {.work_tol = 0.01};
     block_target t = {8, 2, 256, 256, NAN};
     contention_law law = contention_roofline(10, 40);
     block_model with, paper;
