@@ -157,12 +157,15 @@ static void test_damaged_cache(void)
     setup();
     CU_ASSERT_TRUE_FATAL(build("s1", "").ok);
     new_run("0003", "3.62");
-    /* One byte of campaign 0001's first prediction changed (awk, on a copy). */
+    /* One byte of campaign 0001's first prediction changed, its last
+     * (awk, on a copy). */
     seed("s1", "s2");
     CU_ASSERT_EQUAL_FATAL(sh("awk 'BEGIN{c=0} /^fit /{n=$2} n==\"synthetic-0001\" && /^pred/ && !c "
-                             "{sub(/0x1/, \"0x2\"); c=1} {print}' %1$s/.perfcast-fits > %1$s/t && "
+                             "{e=substr($0,length($0)); $0=substr($0,1,length($0)-1) (e==\"0\" ? "
+                             "\"1\" : \"0\"); c=1} {print}' %1$s/.perfcast-fits > %1$s/t && "
                              "mv %1$s/t %1$s/.perfcast-fits%2$s", "s2", ""),
                           0);
+    CU_ASSERT_NOT_EQUAL(sh("cmp -s %s/.perfcast-fits %s/.perfcast-fits", "s1", "s2"), 0);
     fits_line f = build("s2", "");
     CU_ASSERT_TRUE_FATAL(f.ok);
     CU_ASSERT_EQUAL(f.fitted, 2); /* 0003 changed, 0001 damaged */

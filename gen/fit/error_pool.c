@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "gen/base/growth.h"
+#include "gen/base/textout.h"
 
 typedef struct {
     const char *family;
@@ -79,9 +80,12 @@ bool error_pool_write(const error_pool *pool, rbuf *out)
 {
     for (size_t i = 0; pool && i < pool->n; i++) {
         const pooled_score *p = &pool->items[i];
-        rbuf_printf(out, "%s\t%s\t%zu\t%zu\t%a\t%a\t%a\n", p->family, p->camp->name,
-                    p->score.config, p->score.fold, p->score.predicted, p->score.measured,
-                    p->score.distance);
+        char v[3][17];
+        textout_double_bits(v[0], p->score.predicted);
+        textout_double_bits(v[1], p->score.measured);
+        textout_double_bits(v[2], p->score.distance);
+        rbuf_printf(out, "%s\t%s\t%zu\t%zu\t%s\t%s\t%s\n", p->family, p->camp->name,
+                    p->score.config, p->score.fold, v[0], v[1], v[2]);
     }
     return !out->oom;
 }
@@ -110,16 +114,17 @@ static bool read_score(error_pool *pool, const archive *a, char *line)
         return false;
     const char *family = archive_family(a, field[0]);
     const campaign *camp = archive_campaign(a, field[1]);
-    char *end[5];
+    char *end[2];
     pooled_score p = {family, camp,
                       {.config = strtoull(field[2], &end[0], 10),
-                       .fold = strtoull(field[3], &end[1], 10),
-                       .predicted = strtod(field[4], &end[2]),
-                       .measured = strtod(field[5], &end[3]),
-                       .distance = strtod(field[6], &end[4])}};
-    for (size_t i = 0; i < 5; i++)
+                       .fold = strtoull(field[3], &end[1], 10)}};
+    for (size_t i = 0; i < 2; i++)
         if (*end[i] || end[i] == field[i + 2])
             return false;
+    if (!textout_parse_double_bits(field[4], &p.score.predicted) ||
+        !textout_parse_double_bits(field[5], &p.score.measured) ||
+        !textout_parse_double_bits(field[6], &p.score.distance))
+        return false;
     if (!family || !camp || !growth_reserve(&pool->items, &pool->cap, pool->n + 1, sizeof p))
         return false;
     pool->items[pool->n++] = p;

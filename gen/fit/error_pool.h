@@ -63,7 +63,8 @@ calibrate_status error_pool_model(const error_pool *pool, const char *family,
 
 /* The pool as text, one score a line in the order added:
  * FAMILY TAB CAMPAIGN TAB CONFIG TAB FOLD TAB PREDICTED TAB MEASURED TAB
- * DISTANCE, the numbers as hex floats (%a), so it reads back bit for bit.
+ * DISTANCE, the numbers as their bits (textout_double_bits), so it reads
+ * back bit for bit.
  * Appended to out; false when out of memory. */
 bool error_pool_write(const error_pool *pool, rbuf *out);
 

@@ -8,14 +8,21 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gen/base/textout.h"
+
 enum { MAX_FIELDS = 32 };
 
 /* ------------------------------------------------------------------ */
 /* Writing                                                             */
 
+/* Exact (textout_double_bits), and never a "nan" a check of the site for
+ * non-finite numbers would have to tell from a page's. */
 static void put_double(rbuf *out, double v)
 {
-    rbuf_printf(out, "\t%a", v);
+    char bits[17];
+    textout_double_bits(bits, v);
+    rbuf_putc(out, '\t');
+    rbuf_puts(out, bits);
 }
 
 static void put_size(rbuf *out, size_t v)
@@ -205,11 +212,8 @@ static bool is(const reader *r, const char *tag, size_t n)
 
 static double get_double(reader *r, size_t i)
 {
-    /* A hex float is exact, subnormals included: strtod's ERANGE for
-     * those says nothing is lost here. */
-    char *end;
-    double v = strtod(r->field[i], &end);
-    if (end == r->field[i] || *end)
+    double v = 0;
+    if (!textout_parse_double_bits(r->field[i], &v))
         r->ok = false;
     return v;
 }

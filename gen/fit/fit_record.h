@@ -7,8 +7,10 @@
  * instead of refitting (gen/site/site_fitcache.h decides when it may).
  *
  * Method: one line per item, fields separated by tabs, a tag first
- * ("pred", "row", ...). Numbers are C99 hex floats (%a), so every double
- * round-trips bit for bit (NAN and infinities as "nan", "inf"); texts are
+ * ("pred", "row", ...). Numbers are the 16 hex digits of their IEEE-754
+ * bits, so every double round-trips bit for bit, NAN and infinities
+ * included (and the cache holds no "nan" text to be mistaken for a page's
+ * non-finite number); texts are
  * '=' then the text with '%', tab, CR and LF written as %XX, or '~' for a
  * NULL text. The text ends with "end"; anything after it, a missing
  * "end", an unknown tag, a field that does not parse, or a count that
