@@ -73,12 +73,10 @@ static void put_estimate(rbuf *out, double estimate, double ci_low, double ci_hi
 
 static void write_report(const report *r, rbuf *out)
 {
+    const char *texts[] = {r->model, r->formula, r->equation, r->interval_method, r->regime};
     rbuf_puts(out, "report");
-    put_text(out, r->model);
-    put_text(out, r->formula);
-    put_text(out, r->equation);
-    put_text(out, r->interval_method);
-    put_text(out, r->regime);
+    for (size_t i = 0; i < sizeof texts / sizeof texts[0]; i++)
+        put_text(out, texts[i]);
     put_double(out, r->cal_inside_log_half_width);
     for (size_t i = 0; i < r->ncoefs; i++) {
         const report_coef *c = &r->coefs[i];
@@ -396,11 +394,10 @@ static void read_report(reader *r, report *rep)
         r->ok = false;
         return;
     }
-    rep->model = get_text(r, 1);
-    rep->formula = get_text(r, 2);
-    rep->equation = get_text(r, 3);
-    rep->interval_method = get_text(r, 4);
-    rep->regime = get_text(r, 5);
+    char **texts[] = {&rep->model, &rep->formula, &rep->equation, &rep->interval_method,
+                      &rep->regime}; /* write_report's order */
+    for (size_t i = 0; i < sizeof texts / sizeof texts[0]; i++)
+        *texts[i] = get_text(r, i + 1);
     rep->cal_inside_log_half_width = get_double(r, 6);
     while (next_line(r) && read_report_item(r, rep))
         ;
