@@ -3,7 +3,9 @@
  */
 #include "gen/base/textout.h"
 
+#include <inttypes.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include "render/numtext.h"
@@ -117,4 +119,21 @@ void textout_human_number(FILE *out, double v)
     else
         fputs(isfinite(v) ? "?" : "—", out);
     rbuf_free(&b);
+}
+
+void textout_double_bits(char buf[17], double v)
+{
+    uint64_t bits;
+    memcpy(&bits, &v, sizeof bits);
+    snprintf(buf, 17, "%016" PRIx64, bits);
+}
+
+bool textout_parse_double_bits(const char *s, double *v)
+{
+    size_t n = strspn(s, "0123456789abcdef");
+    if (n != 16 || s[n])
+        return false;
+    uint64_t bits = strtoull(s, NULL, 16);
+    memcpy(v, &bits, sizeof *v);
+    return true;
 }

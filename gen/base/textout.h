@@ -40,4 +40,13 @@ void textout_json_text_member(FILE *out, const char *sep, const char *key, const
  * (render/numtext.h: "3.076 × 10⁻⁵"), "—" when not finite. */
 void textout_human_number(FILE *out, double v);
 
+/* A double's IEEE-754 bits as 16 hex digits (and a NUL) into buf: exact
+ * for every value, NAN and infinities included, and never "nan" text; for
+ * files perfcast writes to read back itself (gen/fit/fit_record.h). */
+void textout_double_bits(char buf[17], double v);
+
+/* The double of exactly 16 hex digits (textout_double_bits'); false when
+ * s is anything else. */
+bool textout_parse_double_bits(const char *s, double *v);
+
 #endif

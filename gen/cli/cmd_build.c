@@ -20,6 +20,7 @@
 static const char usage[] =
     "usage: perfcast build [--archive DIR] [--out DIR] [--templates DIR] [--verify]\n"
     "                      [--jobs N] [--base-url URL] [--strict] [--quiet]\n"
+    "                      [--refresh-pool]\n"
     "       perfcast build [--archive DIR] [--out DIR] [--templates DIR] --up-to-date\n"
     "\n"
     "Publishes the archive as a static site: per campaign its README, fitted\n"
@@ -42,6 +43,14 @@ static const char usage[] =
     "or from SOURCE_DATE_EPOCH, never from the clock, so the same input gives the\n"
     "same bytes.\n"
     "\n"
+    "Fits are cached by their inputs in DIR/.perfcast-fits: an experiment whose\n"
+    "campaign files, archive files, pooled error model and perfcast binary did not\n"
+    "change is read back, not refitted, so one new run refits one campaign. The\n"
+    "pooled error model (every experiment's backtests, which calibrated intervals\n"
+    "shrink toward) is reused from the previous build unless the experiments\n"
+    "changed, the archive's runs grew or shrank by 10% since it was filled, or\n"
+    "--refresh-pool asks.\n"
+    "\n"
     "A campaign whose files have problems is listed with them; a campaign with one\n"
     "bad experiment is still published, that experiment showing its error.\n"
     "\n"
@@ -60,6 +69,10 @@ static const char usage[] =
     "  --strict         exit 1 when the archive has problems or any experiment\n"
     "                   failed (the site is still built and shows why)\n"
     "  --quiet          no summary line\n"
+    "  --refresh-pool   fill the pooled error model again from every experiment\n"
+    "                   instead of reusing the previous build's (a pool that\n"
+    "                   changes refits every experiment); never skipped as up to\n"
+    "                   date\n"
     "  --up-to-date     only ask whether DIR is current: exit 0 when it was built\n"
     "                   from the very same inputs and every file is intact (a build\n"
     "                   would do nothing), 1 otherwise; nothing is written\n"
@@ -156,6 +169,8 @@ int cmd_build(int argc, char **argv)
             quiet = true;
         } else if (!strcmp(a, "--verify")) {
             verify = true;
+        } else if (!strcmp(a, "--refresh-pool")) {
+            opt.refresh_pool = true;
         } else if (!strcmp(a, "--up-to-date")) {
             ask_current = true;
         } else if (!strcmp(a, "--jobs")) {
@@ -216,7 +231,15 @@ int cmd_build(int argc, char **argv)
     if (!quiet && st.up_to_date)
         printf("inputs unchanged: nothing read, fitted or drawn\n");
     else if (!quiet)
-        printf("%zu pages rendered\n", st.pages_rendered);
+        printf("%zu pages rendered\n"
+               "fits: %zu experiments fitted, %zu read back from the cache; pooled error "
+               "model %s\n",
+               st.pages_rendered, st.experiments_fitted, st.experiments_reused,
+               st.pool_reused ? "reused" : "filled");
+    if (!st.up_to_date && !st.fits_saved)
+        fprintf(stderr, "perfcast build: warning: the cache of fits %s/.perfcast-fits could "
+                "not be written (the site is built; the next build refits everything)\n",
+                opt.out_dir);
     bool verified = !verify || verify_site(opt.out_dir, quiet);
     plot_release_fonts(); /* nothing is drawn after this */
     if (!verified)

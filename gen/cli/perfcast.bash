@@ -98,7 +98,7 @@ _perfcast()
         local opts="--help"
         case $cmd in
             list | check) opts="--archive --help" ;;
-            build) opts="--archive --out --templates --verify --jobs --base-url --strict --quiet --up-to-date --help" ;;
+            build) opts="--archive --out --templates --verify --jobs --base-url --strict --quiet --up-to-date --refresh-pool --help" ;;
             report) opts="--archive --out --cluster --help" ;;
             fit | predict | compare) opts="--archive --format --help" ;;
             advise) opts="--free --size --maximize-size --deadline --budget --code --campaign --bytes-per-point --quantum --archive --format --help" ;;
@@ -113,7 +113,7 @@ _perfcast()
     local words=() i
     for ((i = 2; i < COMP_CWORD; i++)); do
         case ${COMP_WORDS[i]} in
-            --help | -h | --verify | --strict | --quiet | --up-to-date | --maximize-size | \
+            --help | -h | --verify | --strict | --quiet | --up-to-date | --refresh-pool | --maximize-size | \
                 --decimal-comma | --allow-truncated) ;;
             -*) ((i++)) ;;
             *) words+=("${COMP_WORDS[i]}") ;;

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "gen/base/growth.h"
+#include "gen/base/textout.h"
 
 typedef struct {
     const char *family;
@@ -73,4 +74,80 @@ calibrate_status error_pool_model(const error_pool *pool, const char *family,
     calibrate_status st = calibrate_fit(mine, n, level, out);
     free(mine);
     return st;
+}
+
+bool error_pool_write(const error_pool *pool, rbuf *out)
+{
+    for (size_t i = 0; pool && i < pool->n; i++) {
+        const pooled_score *p = &pool->items[i];
+        char v[3][17];
+        textout_double_bits(v[0], p->score.predicted);
+        textout_double_bits(v[1], p->score.measured);
+        textout_double_bits(v[2], p->score.distance);
+        rbuf_printf(out, "%s\t%s\t%zu\t%zu\t%s\t%s\t%s\n", p->family, p->camp->name,
+                    p->score.config, p->score.fold, v[0], v[1], v[2]);
+    }
+    return !out->oom;
+}
+
+/* The archive's text for the model name family (so the pool's pointer
+ * lives as long as the archive), NULL when no experiment of a has it. */
+static const char *archive_family(const archive *a, const char *family)
+{
+    for (size_t i = 0; i < a->ncampaigns; i++)
+        for (size_t j = 0; j < a->campaigns[i].nexperiments; j++) {
+            const char *model = a->campaigns[i].experiments[j].model;
+            if (model && strcmp(model, family) == 0)
+                return model;
+        }
+    return NULL;
+}
+
+/* One line (NUL-terminated, no newline) into pool; false when it does not parse. */
+static bool read_score(error_pool *pool, const archive *a, char *line)
+{
+    char *field[7], *save = NULL;
+    size_t n = 0;
+    for (char *f = strtok_r(line, "\t", &save); f && n < 7; f = strtok_r(NULL, "\t", &save))
+        field[n++] = f;
+    if (n != 7 || strtok_r(NULL, "\t", &save))
+        return false;
+    const char *family = archive_family(a, field[0]);
+    const campaign *camp = archive_campaign(a, field[1]);
+    char *end[2];
+    pooled_score p = {family, camp,
+                      {.config = strtoull(field[2], &end[0], 10),
+                       .fold = strtoull(field[3], &end[1], 10)}};
+    for (size_t i = 0; i < 2; i++)
+        if (*end[i] || end[i] == field[i + 2])
+            return false;
+    if (!textout_parse_double_bits(field[4], &p.score.predicted) ||
+        !textout_parse_double_bits(field[5], &p.score.measured) ||
+        !textout_parse_double_bits(field[6], &p.score.distance))
+        return false;
+    if (!family || !camp || !growth_reserve(&pool->items, &pool->cap, pool->n + 1, sizeof p))
+        return false;
+    pool->items[pool->n++] = p;
+    return true;
+}
+
+bool error_pool_read(error_pool *pool, const archive *a, const char *text, size_t len)
+{
+    char *copy = malloc(len + 1);
+    bool ok = copy != NULL;
+    if (ok) {
+        memcpy(copy, text, len);
+        copy[len] = '\0';
+        ok = strlen(copy) == len && (len == 0 || copy[len - 1] == '\n');
+    }
+    for (char *line = copy; ok && *line;) {
+        char *nl = strchr(line, '\n');
+        *nl = '\0';
+        ok = read_score(pool, a, line);
+        line = nl + 1;
+    }
+    free(copy);
+    if (!ok)
+        pool->n = 0;
+    return ok;
 }

@@ -20,7 +20,11 @@
  * Refresh: the pool is an input like the archive (issue 22, item 9). A
  * build fills it once, from every experiment, before the first calibrated
  * interval (gen/fit/experiment_run.c), in the archive's order, so it is
- * the same for every experiment and every build of the same archive.
+ * the same for every experiment and every build of the same archive; or
+ * it reads the pool a previous build wrote (error_pool_write,
+ * error_pool_read). When a build may reuse the previous pool instead of
+ * refilling it is the site's rule (gen/site/site_fitcache.h): one new run
+ * must not refit every campaign through the pool.
  *
  * Ownership: error_pool_new returns a pool freed by error_pool_free; it
  * copies the scores and keeps the family and campaign pointers, which
@@ -33,6 +37,7 @@
 #include <stddef.h>
 #include "gen/ingest/archive.h"
 #include "models/calibrate.h"
+#include "render/buf.h"
 
 typedef struct error_pool error_pool;
 
@@ -55,5 +60,19 @@ bool error_pool_add(error_pool *pool, const char *family, const campaign *camp,
 calibrate_status error_pool_model(const error_pool *pool, const char *family,
                                   const campaign *camp, size_t bin, double level,
                                   calibrate_model *out);
+
+/* The pool as text, one score a line in the order added:
+ * FAMILY TAB CAMPAIGN TAB CONFIG TAB FOLD TAB PREDICTED TAB MEASURED TAB
+ * DISTANCE, the numbers as their bits (textout_double_bits), so it reads
+ * back bit for bit.
+ * Appended to out; false when out of memory. */
+bool error_pool_write(const error_pool *pool, rbuf *out);
+
+/* Add the scores of text[0..len) (error_pool_write's) to pool, their
+ * families and campaigns resolved in a (a family is the model of an
+ * experiment of a). False, with the pool emptied, when a line does not
+ * parse or names a campaign or family a lacks (then the pool must be
+ * filled again), or when out of memory. */
+bool error_pool_read(error_pool *pool, const archive *a, const char *text, size_t len);
 
 #endif

@@ -59,6 +59,12 @@ static bool lender_of(const archive *a, const experiment_info *e, calibration_le
     return out->camp && out->adapter;
 }
 
+const campaign *experiment_lender_campaign(const archive *a, const experiment_info *e)
+{
+    calibration_lender lender;
+    return lender_of(a, e, &lender) ? lender.camp : NULL;
+}
+
 /* Append text to a prediction's note ("; " after what it holds). */
 static bool append_note(report_prediction *p, const char *text)
 {
@@ -162,9 +168,10 @@ static void designs_free(experiment_designs *d)
 }
 
 /* The build's pooled error model (gen/fit/error_pool.h), filled by the
- * first experiment run with cache, from every experiment of the archive in
- * its order, before any calibrated interval: the same pool for each. */
-static bool fill_pool(const archive *a, backtest_cache *cache)
+ * first experiment run with cache (or by the build first), from every
+ * experiment of the archive in its order, before any calibrated interval:
+ * the same pool for each. */
+bool experiment_fill_pool(const archive *a, backtest_cache *cache)
 {
     if (!cache || backtest_cache_pool_filled(cache))
         return true;
@@ -193,7 +200,7 @@ static bool fit_and_calibrate(const archive *a, const campaign *c, const experim
         return false;
     calibration_lender lender;
     bool lends = lender_of(a, e, &lender);
-    if (!fill_pool(a, cache) ||
+    if (!experiment_fill_pool(a, cache) ||
         !calibration_apply(res, experiment_adapter(e->model), lends ? &lender : NULL, cache)) {
         res->ok = false;
         snprintf(res->error, sizeof res->error, "out of memory while calibrating the intervals");

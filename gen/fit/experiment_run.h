@@ -42,6 +42,17 @@ bool experiment_run_shared(const archive *a, const campaign *c, const experiment
 bool experiment_fit(const archive *a, const campaign *c, const experiment_info *e,
                     bool estimates_only, experiment_result *res);
 
+/* Fill cache's pooled error model (gen/fit/error_pool.h) from every
+ * experiment of a, in its order, unless it is filled already (a build
+ * that read the previous pool). experiment_run_shared does it before its
+ * first calibrated interval; a build that keys cached fits on the pool
+ * calls it first. False when out of memory. */
+bool experiment_fill_pool(const archive *a, backtest_cache *cache);
+
+/* The campaign of a that lends e backtests (a multi-cluster experiment's
+ * backtests_from), NULL when none does: e's results depend on its runs. */
+const campaign *experiment_lender_campaign(const archive *a, const experiment_info *e);
+
 /* The adapter for a model name, or NULL when the model is unknown. */
 model_adapter_fn experiment_adapter(const char *model);
 

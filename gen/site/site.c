@@ -13,6 +13,7 @@
 
 #include "gen/base/fileio.h"
 #include "gen/site/site_data.h"
+#include "gen/site/site_fitcache.h"
 #include "gen/site/site_inputs.h"
 #include "gen/site/site_out.h"
 #include "gen/site/site_pages.h"
@@ -38,7 +39,11 @@ static char *read_template_file(const char *dir, const char *name, char *err, si
 }
 
 /* Campaign and cluster pages (with their charts, which is where the time
- * goes) are independent: workers take the next one until none is left. */
+ * goes) and the PDF report are independent: workers take the next one
+ * until none is left. The report is job 0: the longest single job (every
+ * campaign and cluster laid out), taken first so that it runs beside the
+ * pages instead of after them; on a rebuild, where pages and charts are
+ * mostly kept, it is half the work. */
 typedef struct {
     pthread_mutex_t lock;
     size_t next, njobs;
@@ -66,8 +71,9 @@ static void *work(void *arg)
     worker *w = arg;
     size_t ncamps = w->ctx.data->ncamps, job;
     while (take_job(w->queue, &job)) {
-        bool ok = job < ncamps ? site_write_campaign(&w->ctx, job)
-                               : site_write_cluster(&w->ctx, job - ncamps);
+        bool ok = job == 0       ? site_write_report(&w->ctx)
+                  : job <= ncamps ? site_write_campaign(&w->ctx, job - 1)
+                                  : site_write_cluster(&w->ctx, job - 1 - ncamps);
         if (!ok) {
             pthread_mutex_lock(&w->queue->lock);
             w->queue->failed = true;
@@ -83,16 +89,17 @@ static size_t thread_count(const site_options *opt)
     return n < 1 ? 1 : n > 16 ? 16 : (size_t)n;
 }
 
-/* Run the campaign and cluster pages on the workers; c gets their counts. */
+/* Run the report, the campaign and the cluster pages on the workers; c
+ * gets their counts. */
 static bool write_parallel(site_ctx *c, size_t nthreads)
 {
-    job_queue q = {.njobs = c->data->ncamps + c->data->nclusters};
+    job_queue q = {.njobs = 1 + c->data->ncamps + c->data->nclusters};
     pthread_mutex_init(&q.lock, NULL);
     worker *w = calloc(nthreads, sizeof *w);
     size_t started = 0;
     for (size_t i = 0; w && i < nthreads; i++) {
         w[i].ctx = (site_ctx){.out = c->out, .tpl = c->tpl, .data = c->data,
-                              .page_seed = c->page_seed};
+                              .page_seed = c->page_seed, .program_key = c->program_key};
         rbuf_init(&w[i].ctx.html);
         rbuf_init(&w[i].ctx.page);
         w[i].queue = &q;
@@ -129,7 +136,7 @@ static bool write_pages(site_ctx *c, const char *css, size_t nthreads)
     rbuf_free(&style);
     ok = ok && write_parallel(c, nthreads);
     return ok && site_write_alerts(c) && site_write_advice(c) && site_write_estimates(c) &&
-           site_write_report(c) && site_write_index(c);
+           site_write_index(c);
 }
 
 static void count(const site_data *d, const site_ctx *c, site_stats *s)
@@ -222,7 +229,8 @@ bool site_write(const site_data *d, const site_options *opt, site_stats *stats, 
     bool ok = out != NULL;
     if (ok) {
         site_ctx c = {.out = out, .tpl = tpl, .data = d, .base_url = opt->base_url,
-                      .previous_dir = opt->out_dir, .page_seed = page_seed(page_html)};
+                      .previous_dir = opt->out_dir, .page_seed = page_seed(page_html),
+                      .program_key = site_program_key()};
         rbuf_init(&c.html);
         rbuf_init(&c.page);
         ok = write_pages(&c, css, thread_count(opt));
@@ -249,6 +257,19 @@ bool site_write(const site_data *d, const site_options *opt, site_stats *stats, 
     free(page_html);
     free(css);
     return ok;
+}
+
+/* The fits the build reused and made, and the cache of them kept for the
+ * next build: written once the site is in place, so that a build that
+ * fails leaves the previous cache beside the previous site. */
+static void fits_of(const site_data *d, const char *out_dir, site_stats *s)
+{
+    site_fitcache_stats fs;
+    site_fitcache_get_stats(d->fitcache, &fs);
+    s->experiments_fitted = fs.experiments_fitted;
+    s->experiments_reused = fs.experiments_reused;
+    s->pool_reused = fs.pool_reused;
+    s->fits_saved = site_fitcache_save(d->fitcache, out_dir);
 }
 
 /* The key of opt's inputs (0 under fault injection: never skip then). */
@@ -283,16 +304,19 @@ bool site_build(const site_options *opt, site_stats *stats, char ***diags, size_
     site_options o = *opt;
     o.inputs_key = inputs_key(opt);
     size_t summary[SUMMARY_N], nfiles;
-    if (site_out_up_to_date(opt->out_dir, o.inputs_key, summary, SUMMARY_N, &nfiles)) {
+    if (!opt->refresh_pool &&
+        site_out_up_to_date(opt->out_dir, o.inputs_key, summary, SUMMARY_N, &nfiles)) {
         stats_of(summary, nfiles, stats);
         if (diags)
             *diags = NULL, *ndiags = 0;
         return true;
     }
     site_data d;
-    bool ok = site_data_load(&d, opt->archive_dir, opt->source_date_epoch, NULL, NULL, err,
-                             errlen) &&
+    bool ok = site_data_load_reusing(&d, opt->archive_dir, opt->source_date_epoch, opt->out_dir,
+                                     opt->refresh_pool, err, errlen) &&
               site_write(&d, &o, stats, err, errlen);
+    if (ok)
+        fits_of(&d, opt->out_dir, stats);
     if (diags)
         export_diags(&d, diags, ndiags);
     site_data_free(&d);

@@ -1,7 +1,10 @@
 /*
  * site.h — `perfcast build`: the whole static site from an archive.
  *
- * Loads the archive and fits every experiment (gen/site/site_data.h), writes
+ * Loads the archive and fits every experiment whose inputs changed since
+ * the previous build into the same folder, reusing the others' cached
+ * fits (gen/site/site_fitcache.h, which also says when the pooled error
+ * model is refreshed) (gen/site/site_data.h), writes
  * every page as Markdown and HTML, every chart as SVG and PNG, every table
  * as CSV (gen/site/site_pages.h), and swaps the result in atomically and
  * incrementally (gen/site/site_out.h). The output depends only on the archive,
@@ -29,6 +32,8 @@ typedef struct {
     bool fail_kill;
     uint64_t inputs_key;          /* site_write: the hash of every input (gen/site/site_inputs.h)
                                      to record in the manifest; 0 = none */
+    bool refresh_pool;            /* fill the pooled error model again instead of
+                                     reusing the previous build's (gen/site/site_fitcache.h) */
 } site_options;
 
 typedef struct {
@@ -39,6 +44,10 @@ typedef struct {
     size_t files_written, files_kept;
     size_t alerts;     /* configurations alerted, as the alerts page lists them */
     bool up_to_date; /* nothing was loaded, fitted, drawn or written */
+    size_t experiments_fitted, experiments_reused; /* fitted, or read back from the
+                                     previous build's cache (gen/site/site_fitcache.h) */
+    bool pool_reused;  /* the previous build's pooled error model was kept */
+    bool fits_saved;   /* the cache of fits was written for the next build */
 } site_stats;
 
 /* Build the site. When the output was built from the very same inputs
@@ -47,7 +56,9 @@ typedef struct {
  * false with a reason in err when no site could be built; the previous
  * site is then untouched. Problems of single
  * campaigns and failed fits do not fail the build: they are shown on the
- * pages and counted in stats. diags, when not NULL, receives the archive's
+ * pages and counted in stats; nor does a cache of fits that cannot be
+ * written once the site is (stats->fits_saved says so). With
+ * opt->refresh_pool the build is never skipped as up to date. diags, when not NULL, receives the archive's
  * problems as "FILE:LINE:COL: message" lines (the caller frees each line
  * and the array). */
 bool site_build(const site_options *opt, site_stats *stats, char ***diags, size_t *ndiags,

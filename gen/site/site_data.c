@@ -14,6 +14,8 @@
 #include "gen/base/config_index.h"
 #include "gen/base/slug.h"
 #include "gen/fit/experiment_run.h"
+#include "gen/fit/fit_record.h"
+#include "gen/site/site_inputs.h"
 #include "gen/ingest/experiment_names.h"
 #include "gen/ingest/run_layout.h"
 #include "models/costing.h"
@@ -187,6 +189,51 @@ static void refuse_experiment(const archive *a, const campaign *c, const experim
     snprintf(res->error, sizeof res->error, "%s", e->problem);
 }
 
+/* Experiment index of campaign c fitted and compared through the build's
+ * fit cache: read back when the previous build kept it under key (the
+ * record must read back whole, else it is refitted), run otherwise; kept
+ * for the next build either way. False only when out of memory. */
+static bool run_cached(site_data *d, const campaign *c, size_t index, uint64_t key,
+                       backtest_cache *cache, site_experiment *e)
+{
+    size_t len = 0;
+    const char *old = site_fitcache_find(d->fitcache, c, index, key, &len);
+    if (old) {
+        experiment_prepare(&d->arch, c, e->info, &e->res); /* its failure is recorded too */
+        if (fit_record_read(old, len, &e->res, &e->compare))
+            return site_fitcache_keep(d->fitcache, c, index, key, old, len, true);
+        experiment_result_free(&e->res);
+        compare_result_free(&e->compare);
+    }
+    experiment_run_shared(&d->arch, c, e->info, cache, &e->res);
+    if (!compare_experiment_run(&d->arch, c, e->info, &e->res, false, cache, &e->compare))
+        return false;
+    rbuf record;
+    rbuf_init(&record);
+    bool ok = fit_record_write(&e->res, &e->compare, &record) &&
+              site_fitcache_keep(d->fitcache, c, index, key, record.data, record.len, false);
+    rbuf_free(&record);
+    return ok;
+}
+
+/* Fit and compare experiment index of c: refused when `check` found a
+ * problem in it, with fit when a caller supplies one, through the fit
+ * cache when the build has one. False only when out of memory. */
+static bool run_experiment(site_data *d, const campaign *c, size_t index, uint64_t key,
+                           site_fit_fn fit, void *fit_ctx, backtest_cache *cache,
+                           site_experiment *e)
+{
+    if (!e->info->problem && !fit && d->fitcache)
+        return run_cached(d, c, index, key, cache, e);
+    if (e->info->problem)
+        refuse_experiment(&d->arch, c, e->info, &e->res);
+    else if (fit)
+        fit(fit_ctx, &d->arch, c, e->info, &e->res);
+    else
+        experiment_run_shared(&d->arch, c, e->info, cache, &e->res);
+    return compare_experiment_run(&d->arch, c, e->info, &e->res, false, cache, &e->compare);
+}
+
 /* Run the campaign's experiments; lent backtests are shared through
  * cache by every experiment of the build. */
 static bool load_experiments(site_data *d, site_campaign *sc, site_fit_fn fit, void *fit_ctx,
@@ -196,19 +243,13 @@ static bool load_experiments(site_data *d, site_campaign *sc, site_fit_fn fit, v
     sc->exps = calloc(c->nexperiments ? c->nexperiments : 1, sizeof *sc->exps);
     if (!sc->exps)
         return false;
+    uint64_t key = d->fitcache ? site_fitcache_key(d->fitcache, c) : 0;
     for (size_t i = 0; i < c->nexperiments; i++) {
         site_experiment *e = &sc->exps[sc->nexps++];
         e->info = &c->experiments[i];
-        if (e->info->problem)
-            refuse_experiment(&d->arch, c, e->info, &e->res);
-        else if (fit)
-            fit(fit_ctx, &d->arch, c, e->info, &e->res);
-        else
-            experiment_run_shared(&d->arch, c, e->info, cache, &e->res);
-        if (!(e->anchor = make_anchor(e->info->name)) || !choose_columns(e) ||
-            !verdict_judge(&e->res, &e->verdict) ||
-            !compare_experiment_run(&d->arch, c, e->info, &e->res, false, cache,
-                                    &e->compare))
+        if (!run_experiment(d, c, i, key, fit, fit_ctx, cache, e) ||
+            !(e->anchor = make_anchor(e->info->name)) || !choose_columns(e) ||
+            !verdict_judge(&e->res, &e->verdict))
             return false;
     }
     return judge_campaign(sc);
@@ -293,10 +334,13 @@ static bool load_each_campaign(site_data *d, site_fit_fn fit, void *fit_ctx,
     return true;
 }
 
+/* With a fit cache (d->fitcache), its pool is settled before any key is
+ * made: every key depends on it. */
 static bool load_campaigns(site_data *d, site_fit_fn fit, void *fit_ctx)
 {
     backtest_cache *cache = backtest_cache_new();
-    bool ok = cache && load_each_campaign(d, fit, fit_ctx, cache);
+    bool ok = cache && (!d->fitcache || site_fitcache_pool(d->fitcache, cache)) &&
+              load_each_campaign(d, fit, fit_ctx, cache);
     backtest_cache_free(cache);
     return ok;
 }
@@ -560,8 +604,11 @@ static void date_of_epoch(long long epoch, char out[11])
         strftime(out, 11, "%Y-%m-%d", &tm);
 }
 
-bool site_data_load(site_data *d, const char *archive_dir, long long source_date_epoch,
-                    site_fit_fn fit, void *fit_ctx, char *err, size_t errlen)
+/* What site_data_load and site_data_load_reusing share; reuse: whether
+ * to fit through a cache of previous_dir's. */
+static bool load_data(site_data *d, const char *archive_dir, long long source_date_epoch,
+                      site_fit_fn fit, void *fit_ctx, bool reuse, const char *previous_dir,
+                      bool refresh_pool, char *err, size_t errlen)
 {
     memset(d, 0, sizeof *d);
     diag_init(&d->diags);
@@ -577,6 +624,11 @@ bool site_data_load(site_data *d, const char *archive_dir, long long source_date
         rbuf_free(&b);
         return false;
     }
+    if (reuse && !(d->fitcache = site_fitcache_open(previous_dir, &d->arch, site_program_key(),
+                                                     refresh_pool))) {
+        snprintf(err, errlen, "out of memory");
+        return false;
+    }
     if (!load_clusters(d) || !load_campaigns(d, fit, fit_ctx) ||
         !advice_scenarios_load(&d->arch, &d->scenarios, &d->diags) ||
         !acknowledgements_load(&d->arch, &d->acks, &d->diags) || !archive_problems(d) ||
@@ -585,6 +637,21 @@ bool site_data_load(site_data *d, const char *archive_dir, long long source_date
         return false;
     }
     return true;
+}
+
+bool site_data_load(site_data *d, const char *archive_dir, long long source_date_epoch,
+                    site_fit_fn fit, void *fit_ctx, char *err, size_t errlen)
+{
+    return load_data(d, archive_dir, source_date_epoch, fit, fit_ctx, false, NULL, false, err,
+                     errlen);
+}
+
+bool site_data_load_reusing(site_data *d, const char *archive_dir, long long source_date_epoch,
+                            const char *previous_dir, bool refresh_pool, char *err,
+                            size_t errlen)
+{
+    return load_data(d, archive_dir, source_date_epoch, NULL, NULL, true, previous_dir,
+                     refresh_pool, err, errlen);
 }
 
 static void free_strings(char **s, size_t n)
@@ -630,6 +697,7 @@ void site_data_free(site_data *d)
     site_published_free(d->published, d->npublished);
     free_strings(d->problems, d->nproblems);
     advice_scenarios_free(&d->scenarios);
+    site_fitcache_free(d->fitcache);
     archive_free(&d->arch);
     diag_free(&d->diags);
     memset(d, 0, sizeof *d);

@@ -22,6 +22,7 @@
 #include "gen/ingest/archive.h"
 #include "gen/ingest/experiment.h"
 #include "gen/site/site_columns.h"
+#include "gen/site/site_fitcache.h"
 #include "gen/site/site_published.h"
 #include "models/costing.h"
 #include "render/buf.h"
@@ -127,6 +128,8 @@ typedef struct {
     advice_scenarios scenarios; /* advice.csv, evaluated */
     char last_date[11];       /* newest run date of the archive, "" when none */
     char build_date[11];      /* SOURCE_DATE_EPOCH as a date, "" when unset */
+    site_fitcache *fitcache;  /* the fits this build reused and made, for the next
+                                 (gen/site/site_fitcache.h); NULL: fitted without */
 } site_data;
 
 /* How an experiment is run: experiment_run (gen/ingest/experiment.h) unless a
@@ -140,6 +143,16 @@ typedef bool (*site_fit_fn)(void *ctx, const archive *a, const campaign *c,
  * data and shown. site_data_free must be called in every case. */
 bool site_data_load(site_data *d, const char *archive_dir, long long source_date_epoch,
                     site_fit_fn fit, void *fit_ctx, char *err, size_t errlen);
+
+/* site_data_load fitting through the cache of fits kept in previous_dir
+ * (gen/site/site_fitcache.h): experiments whose inputs did not change are
+ * read back, not refitted, and d->fitcache holds what the next build may
+ * reuse (site_fitcache_save). previous_dir may be NULL or a folder that
+ * does not exist yet (nothing is reused then). With refresh_pool the
+ * pooled error model is filled again whatever the previous one. */
+bool site_data_load_reusing(site_data *d, const char *archive_dir, long long source_date_epoch,
+                            const char *previous_dir, bool refresh_pool, char *err,
+                            size_t errlen);
 
 void site_data_free(site_data *d);
 

@@ -7,6 +7,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +20,7 @@
 typedef struct {
     uint64_t h;
     bool ok;
+    int max_depth; /* folders deeper than this count by name only */
 } hasher;
 
 static void add_text(hasher *x, const char *s)
@@ -112,7 +114,7 @@ static void add_tree(hasher *x, const char *dir, const char *rel, int depth)
             add_text(x, S_ISREG(st.st_mode) ? "file" : S_ISDIR(st.st_mode) ? "folder" : "other");
             if (S_ISREG(st.st_mode))
                 add_file(x, full);
-            else if (S_ISDIR(st.st_mode))
+            else if (S_ISDIR(st.st_mode) && depth < x->max_depth)
                 add_tree(x, full, path, depth + 1);
         }
         free(full);
@@ -124,7 +126,7 @@ static void add_tree(hasher *x, const char *dir, const char *rel, int depth)
 uint64_t site_inputs_key(const char *archive_dir, const char *templates_dir,
                          long long source_date_epoch)
 {
-    hasher x = {0x70657266636173ull, true}; /* "perfcas" */
+    hasher x = {0x70657266636173ull, true, INT_MAX}; /* "perfcas" */
     add_tree(&x, archive_dir, "", 0);
     char *page = fileio_join(templates_dir, "page.html");
     char *css = fileio_join(templates_dir, "style.css");
@@ -143,7 +145,14 @@ uint64_t site_inputs_key(const char *archive_dir, const char *templates_dir,
 
 uint64_t site_program_key(void)
 {
-    hasher x = {0x70726f6772616dull, true}; /* "program" */
+    hasher x = {0x70726f6772616dull, true, 0}; /* "program" */
     add_file(&x, "/proc/self/exe");
+    return x.ok ? (x.h ? x.h : 1) : 0;
+}
+
+uint64_t site_inputs_folder_key(const char *dir, bool files_only, uint64_t seed)
+{
+    hasher x = {seed, true, files_only ? 0 : INT_MAX};
+    add_tree(&x, dir, "", 0);
     return x.ok ? (x.h ? x.h : 1) : 0;
 }

@@ -13,6 +13,7 @@
 #ifndef PERFCAST_SITE_INPUTS_H
 #define PERFCAST_SITE_INPUTS_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 /* The key, never 0; 0 when something cannot be read (then no build may
@@ -23,5 +24,12 @@ uint64_t site_inputs_key(const char *archive_dir, const char *templates_dir,
 /* The hash of the running perfcast executable (so that pages rendered by
  * another perfcast are not taken for this one's); 0 when unreadable. */
 uint64_t site_program_key(void);
+
+/* The same hash of one folder's entries chained from seed: every
+ * non-hidden regular file under it (paths relative to it, and bytes), or
+ * with files_only the files directly in it, its folders counted by name
+ * only (an archive's own files without its campaigns). 0 when something
+ * cannot be read. */
+uint64_t site_inputs_folder_key(const char *dir, bool files_only, uint64_t seed);
 
 #endif

@@ -17,8 +17,10 @@
  * The manifest is the ownership record of the site folder: perfcast
  * replaces or removes only the files it lists; everything else there is
  * the user's. perfcast never writes a hidden path (a part starting with
- * '.'), so hidden entries (.git, .ssh, .nojekyll) are always the user's,
- * even when a manifest lists them.
+ * '.') but its own two files at the top, this manifest and the cache of
+ * fits .perfcast-fits (gen/site/site_fitcache.h), each replaced by a
+ * rename; so every other hidden entry (.git, .ssh, .nojekyll) is the
+ * user's, even when a manifest lists it.
  *
  * Ownership: a site_manifest owns its entries and their paths; free it
  * with site_manifest_free. Returned texts are malloc'ed, the caller's.

@@ -129,6 +129,11 @@ bool site_chart(site_ctx *c, const char *path, uint64_t key, site_draw_fn draw,
     rbuf_init(&png);
     path_with(&svg, path, ".svg");
     path_with(&png, path, ".png");
+    /* The drawing code is part of what a chart is made from: a chart drawn
+     * by another perfcast is drawn again (0: the program is unreadable,
+     * the chart is keyed on its data alone). */
+    if (c->program_key)
+        key = hash_bytes(&c->program_key, sizeof c->program_key, key);
     bool ok;
     if (site_out_can_reuse(c->out, rbuf_str(&svg), key) &&
         site_out_can_reuse(c->out, rbuf_str(&png), key)) {

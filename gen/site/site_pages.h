@@ -39,6 +39,8 @@ typedef struct {
     rbuf html, page;      /* scratch for site_page */
     uint64_t page_seed;   /* hash of the page template and the perfcast program; 0:
                              pages are always rendered (see site_page) */
+    uint64_t program_key; /* the perfcast program (site_program_key), mixed into
+                             every chart's key: a new perfcast draws again */
     size_t pages;         /* pages written (each as .md and .html) */
     size_t pages_rendered; /* pages whose HTML this build rendered (the others were kept) */
     size_t charts;        /* charts on the site */
@@ -67,7 +69,7 @@ bool site_chart(site_ctx *c, const char *path, uint64_t key, site_draw_fn draw,
 
 /* The key of a chart: everything its drawing depends on, which is its
  * kind, title and axis labels (axes: the labels joined, any way) and the
- * CSV it is drawn from. */
+ * CSV it is drawn from; site_chart adds the program that draws it. */
 uint64_t site_chart_key(const char *kind, const char *title, const char *axes, const rbuf *csv);
 
 /* Markdown that shows a chart: the SVG as an image with alt text, then

@@ -1,0 +1,289 @@
+/*
+ * site_fitcache.c — see site_fitcache.h. The previous file is read whole
+ * (a few hundred bytes per experiment) and indexed; the new one is built
+ * in memory as the experiments are run or reused.
+ */
+#include "gen/site/site_fitcache.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gen/base/fileio.h"
+#include "gen/base/hash.h"
+#include "gen/fit/error_pool.h"
+#include "gen/fit/experiment_run.h"
+#include "gen/site/site_inputs.h"
+#include "render/buf.h"
+
+const char site_fitcache_name[] = ".perfcast-fits";
+
+static const char format_version[] = "perfcast-fits 1";
+
+typedef struct {
+    char *campaign;
+    size_t index;
+    uint64_t key;
+    const char *body;
+    size_t len;
+} fit_entry;
+
+typedef struct {
+    bool present;
+    size_t runs;
+    uint64_t shape;
+    const char *body;
+    size_t len;
+} pool_entry;
+
+struct site_fitcache {
+    const archive *a;
+    uint64_t program;
+    bool refresh_pool;
+    char *previous;        /* the previous file's text */
+    fit_entry *fits;       /* its records, bodies pointing into previous */
+    size_t nfits;
+    pool_entry pool;       /* its pool */
+    uint64_t pool_digest;  /* of the pool this build uses */
+    uint64_t archive_key;  /* the archive's own files */
+    rbuf out;              /* the new file */
+    site_fitcache_stats stats;
+};
+
+/* ------------------------------------------------------------------ */
+/* Reading the previous file                                           */
+
+static void put_name(rbuf *b, const char *name)
+{
+    for (const unsigned char *p = (const unsigned char *)name; *p; p++) {
+        if (*p <= ' ' || *p == '%')
+            rbuf_printf(b, "%%%02X", *p);
+        else
+            rbuf_putc(b, (char)*p);
+    }
+}
+
+/* Split the header line at spaces into at most n tokens; their count. */
+static size_t tokens(char *line, char **tok, size_t n)
+{
+    size_t k = 0;
+    for (char *save = NULL, *t = strtok_r(line, " ", &save); t; t = strtok_r(NULL, " ", &save))
+        if (k++ < n)
+            tok[k - 1] = t;
+    return k;
+}
+
+static bool hex_of(const char *s, uint64_t *v)
+{
+    char *end;
+    *v = strtoull(s, &end, 16);
+    return end != s && !*end && *s != '-';
+}
+
+/* Index an entry: header tok[0..n) and its body. */
+static bool add_entry(site_fitcache *fc, char **tok, size_t n, const char *body, size_t len)
+{
+    uint64_t a = 0, b = 0;
+    if (n == 5 && strcmp(tok[0], "pool") == 0 && hex_of(tok[1], &a) && hex_of(tok[2], &b)) {
+        fc->pool = (pool_entry){true, (size_t)a, b, body, len};
+        return true;
+    }
+    if (!(n == 6 && strcmp(tok[0], "fit") == 0 && hex_of(tok[2], &a) && hex_of(tok[3], &b)))
+        return true; /* not an entry this perfcast knows: ignored */
+    fit_entry *more = realloc(fc->fits, (fc->nfits + 1) * sizeof *more);
+    if (!more)
+        return false;
+    fc->fits = more;
+    fc->fits[fc->nfits++] = (fit_entry){tok[1], (size_t)a, b, body, len};
+    return true;
+}
+
+/* Index the previous file's entries (text[0..len), NUL-terminated). An
+ * entry whose bytes do not hash to its header's is skipped; a header that
+ * does not parse ends the reading (what follows cannot be found). False
+ * only when out of memory. */
+static bool parse_previous(site_fitcache *fc, char *text, size_t len)
+{
+    char *end = text + len, *nl = memchr(text, '\n', len);
+    char head[80];
+    snprintf(head, sizeof head, "%s %016llx", format_version, (unsigned long long)fc->program);
+    if (!nl || (size_t)(nl - text) != strlen(head) || memcmp(text, head, strlen(head)) != 0)
+        return true; /* another format or another perfcast: nothing is reused */
+    for (char *p = nl + 1; p < end;) {
+        if (!(nl = memchr(p, '\n', (size_t)(end - p))))
+            break;
+        *nl = '\0';
+        char *tok[6];
+        size_t n = tokens(p, tok, 6);
+        uint64_t hash = 0, blen = 0;
+        if (n < 3 || n > 6 || !hex_of(tok[n - 2], &hash) || !hex_of(tok[n - 1], &blen) ||
+            blen > (uint64_t)(end - (nl + 1)))
+            break;
+        const char *body = nl + 1;
+        if (hash_bytes(body, (size_t)blen, 0) == hash && !add_entry(fc, tok, n, body, blen))
+            return false;
+        p = nl + 1 + blen;
+    }
+    return true;
+}
+
+site_fitcache *site_fitcache_open(const char *out_dir, const archive *a, uint64_t program,
+                                  bool refresh_pool)
+{
+    site_fitcache *fc = calloc(1, sizeof *fc);
+    if (!fc)
+        return NULL;
+    *fc = (site_fitcache){.a = a, .program = program, .refresh_pool = refresh_pool};
+    rbuf_init(&fc->out);
+    fc->archive_key = site_inputs_folder_key(a->dir, true, 0);
+    char *path = out_dir ? fileio_join(out_dir, site_fitcache_name) : NULL;
+    size_t len = 0;
+    fc->previous = path && program ? fileio_read_file(path, &len) : NULL;
+    free(path);
+    bool ok = !fc->previous || parse_previous(fc, fc->previous, len);
+    rbuf_printf(&fc->out, "%s %016llx\n", format_version, (unsigned long long)program);
+    if (!ok || fc->out.oom) {
+        site_fitcache_free(fc);
+        return NULL;
+    }
+    return fc;
+}
+
+void site_fitcache_free(site_fitcache *fc)
+{
+    if (!fc)
+        return;
+    free(fc->previous);
+    free(fc->fits);
+    rbuf_free(&fc->out);
+    free(fc);
+}
+
+/* ------------------------------------------------------------------ */
+/* The pool                                                            */
+
+/* What the pool's families and campaigns are made of: every experiment's
+ * campaign, name, model, and whether `check` refused it, in order. */
+static uint64_t archive_shape(const archive *a)
+{
+    uint64_t h = hash_bytes("shape", 5, 0);
+    for (size_t i = 0; i < a->ncampaigns; i++) {
+        const campaign *c = &a->campaigns[i];
+        h = hash_bytes(c->name, strlen(c->name) + 1, h);
+        for (size_t j = 0; j < c->nexperiments; j++) {
+            const experiment_info *e = &c->experiments[j];
+            const char *model = e->model ? e->model : "";
+            h = hash_bytes(e->name, strlen(e->name) + 1, h);
+            h = hash_bytes(model, strlen(model) + 1, h);
+            h = hash_bytes(e->problem ? "x" : "-", 1, h);
+        }
+    }
+    return h;
+}
+
+static size_t archive_runs(const archive *a)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < a->ncampaigns; i++)
+        n += a->campaigns[i].runs.nrows;
+    return n;
+}
+
+/* The refresh rule's test on the run count (site_fitcache.h). */
+static bool runs_close(size_t now, size_t filled_at)
+{
+    return now >= filled_at &&
+           (double)(now - filled_at) < SITE_FITCACHE_POOL_GROWTH * (double)filled_at;
+}
+
+bool site_fitcache_pool(site_fitcache *fc, backtest_cache *cache)
+{
+    error_pool *pool = backtest_cache_pool(cache);
+    size_t runs = archive_runs(fc->a), filled_at = runs;
+    uint64_t shape = archive_shape(fc->a);
+    const pool_entry *prev = &fc->pool;
+    fc->stats.pool_reused = !fc->refresh_pool && prev->present && prev->shape == shape &&
+                            runs_close(runs, prev->runs) &&
+                            error_pool_read(pool, fc->a, prev->body, prev->len);
+    if (fc->stats.pool_reused) {
+        backtest_cache_set_pool_filled(cache);
+        filled_at = prev->runs;
+    } else if (!experiment_fill_pool(fc->a, cache)) {
+        return false;
+    }
+    rbuf text;
+    rbuf_init(&text);
+    bool ok = error_pool_write(pool, &text);
+    /* Never 0, which says the pool could not be written: an archive with
+     * no backtest at all has an empty pool, and its fits are still kept. */
+    uint64_t digest = hash_bytes(text.data, text.len, 0x706f6f6cull); /* "pool" */
+    fc->pool_digest = ok ? (digest ? digest : 1) : 0;
+    rbuf_printf(&fc->out, "pool %zx %016llx %016llx %zx\n", filled_at, (unsigned long long)shape,
+                (unsigned long long)hash_bytes(text.data, text.len, 0), text.len);
+    ok = ok && rbuf_put(&fc->out, text.data, text.len);
+    rbuf_free(&text);
+    return ok && !fc->out.oom;
+}
+
+/* ------------------------------------------------------------------ */
+/* Records                                                             */
+
+uint64_t site_fitcache_key(const site_fitcache *fc, const campaign *c)
+{
+    uint64_t h = hash_bytes(format_version, sizeof format_version, fc->program);
+    h = hash_bytes(&fc->pool_digest, sizeof fc->pool_digest, h);
+    h = hash_bytes(&fc->archive_key, sizeof fc->archive_key, h);
+    h = site_inputs_folder_key(c->dir, false, h);
+    for (size_t i = 0; h && i < c->nexperiments; i++) {
+        const campaign *lender = experiment_lender_campaign(fc->a, &c->experiments[i]);
+        if (lender)
+            h = site_inputs_folder_key(lender->dir, false,
+                                       hash_bytes(lender->name, strlen(lender->name) + 1, h));
+    }
+    /* Without the program or an archive file read, nothing may match. */
+    return fc->program && fc->archive_key && fc->pool_digest ? h : 0;
+}
+
+const char *site_fitcache_find(const site_fitcache *fc, const campaign *c, size_t index,
+                               uint64_t key, size_t *len)
+{
+    rbuf name;
+    rbuf_init(&name);
+    put_name(&name, c->name);
+    const char *body = NULL;
+    for (size_t i = 0; key && !name.oom && !body && i < fc->nfits; i++) {
+        const fit_entry *f = &fc->fits[i];
+        if (f->key == key && f->index == index && strcmp(f->campaign, rbuf_str(&name)) == 0)
+            body = f->body, *len = f->len;
+    }
+    rbuf_free(&name);
+    return body;
+}
+
+bool site_fitcache_keep(site_fitcache *fc, const campaign *c, size_t index, uint64_t key,
+                        const char *record, size_t len, bool reused)
+{
+    if (reused)
+        fc->stats.experiments_reused++;
+    else
+        fc->stats.experiments_fitted++;
+    rbuf_puts(&fc->out, "fit ");
+    put_name(&fc->out, c->name);
+    rbuf_printf(&fc->out, " %zx %016llx %016llx %zx\n", index, (unsigned long long)key,
+                (unsigned long long)hash_bytes(record, len, 0), len);
+    rbuf_put(&fc->out, record, len);
+    return !fc->out.oom;
+}
+
+void site_fitcache_get_stats(const site_fitcache *fc, site_fitcache_stats *s)
+{
+    *s = fc->stats;
+}
+
+bool site_fitcache_save(const site_fitcache *fc, const char *out_dir)
+{
+    char *path = fileio_join(out_dir, site_fitcache_name);
+    bool ok = path && fileio_write_atomic(path, fc->out.data, fc->out.len);
+    free(path);
+    return ok;
+}
