@@ -72,6 +72,21 @@ static void test_did_you_mean(void)
     CU_ASSERT_EQUAL(testutil_perfcast_run(&out, "predict zzzzzz table2a"), 1);
     CU_ASSERT_PTR_NULL(out ? strstr(out, "did you mean") : NULL);
     free(out);
+    /* A campaign that is there but left out (no README.md) is not
+     * suggested back to itself. */
+    char dir[256], readme[320];
+    CU_ASSERT_TRUE_FATAL(testutil_temp_dir(dir, sizeof dir));
+    CU_ASSERT_TRUE_FATAL(testutil_write_archive(dir, "cluster\nc\n", "camp",
+                                                "name,model,train,target\ne,scopred,np < 4,np == 4\n",
+                                                "cluster,np,time_s\nc,1,4\nc,2,2\nc,4,1\n"));
+    snprintf(readme, sizeof readme, "%s/camp/README.md", dir);
+    CU_ASSERT_EQUAL(remove(readme), 0);
+    CU_ASSERT_EQUAL(testutil_perfcast_run(&out, "predict --archive %s camp e", dir), 1);
+    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "'camp' is there but was left out: see the problems "
+                                              "above"));
+    CU_ASSERT_PTR_NULL(out ? strstr(out, "did you mean") : NULL);
+    free(out);
+    testutil_remove_dir(dir);
 }
 
 /* A usage error is one line on stderr, naming the command's --help. */

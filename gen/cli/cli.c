@@ -161,7 +161,12 @@ void cli_print_unknown(const char *what, const char *typed, const char *const *n
     const char *near = cli_suggest(typed, names, n);
     fprintf(stderr, "perfcast: no %s '%s'%s%s", what, typed, where ? " in " : "",
             where ? where : "");
-    if (near)
+    /* The nearest name is the typed one: it exists but was left out (a
+     * campaign without README.md, say), which the problems printed above
+     * explain; suggesting the same name back would only puzzle. */
+    if (near && strcmp(near, typed) == 0)
+        fprintf(stderr, "; '%s' is there but was left out: see the problems above", typed);
+    else if (near)
         fprintf(stderr, "; did you mean '%s'?", near);
     fputc('\n', stderr);
 }
