@@ -19,7 +19,8 @@ uint64_t hash_bytes(const void *data, size_t len, uint64_t seed)
         len -= 8;
     }
     uint64_t tail = 0;
-    memcpy(&tail, p, len);
+    if (len > 0) /* p may be NULL for empty data: memcpy must not see it */
+        memcpy(&tail, p, len);
     h = (h ^ tail) * 0xC4CEB9FE1A85EC53ull;
     h ^= h >> 29;
     return h;
