@@ -439,6 +439,43 @@ static void test_mgbench_split_with_link(void)
     testutil_remove_dir(dir);
 }
 
+/* The same clusters without link columns, and a ping-pong row (mgbench
+ * --pingpong) measuring that very link, 200 us and 12.5 MB/s, between F
+ * and S: advise takes the measured link as the model does by default, so
+ * the split and its time are those of test_mgbench_split_with_link, and the
+ * source says where the link came from. */
+static void test_mgbench_split_with_measured_link(void)
+{
+    char dir[256], path[600], nominal[C_N][400], measured[C_N][400];
+    CU_ASSERT_TRUE_FATAL(advise_split_row(",0.0125,100", dir, sizeof dir, nominal));
+    testutil_remove_dir(dir);
+    CU_ASSERT_TRUE_FATAL(make_archive_of("mgbench", "", dir, sizeof dir));
+    snprintf(path, sizeof path, "%s/c/runs.csv", dir);
+    char *runs = testutil_read_file(path);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(runs);
+    size_t cap = 2 * strlen(runs) + 256, used = 0;
+    char *with = malloc(cap);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(with);
+    for (char *line = strtok(runs, "\n"); line; line = strtok(NULL, "\n"))
+        used += (size_t)snprintf(with + used, cap - used, "%s%s\n", line,
+                                 used ? ",,,,," : ",kind,cluster_b,bytes,link_lat_us,link_bw_gbs");
+    snprintf(with + used, cap - used, "F,mgbench,32,,,,,,pingpong,S,8208,200,0.0125\n");
+    CU_ASSERT_TRUE_FATAL(testutil_write_file(path, with));
+    free(runs);
+    free(with);
+    char *out = NULL;
+    CU_ASSERT_EQUAL_FATAL(testutil_perfcast_run(&out, "advise --archive %s --size 4096x1024 --free "
+                                                      "F:16,S:16 --format csv", dir), 0);
+    CU_ASSERT_TRUE_FATAL(csv_row(out, "F:16 + S:16", measured, C_N));
+    free(out);
+    CU_ASSERT_STRING_EQUAL(measured[C_ROWS], nominal[C_ROWS]);
+    CU_ASSERT_TRUE(testutil_rel_diff(atof(measured[C_TIME]), atof(nominal[C_TIME])) < 1e-9);
+    CU_ASSERT_PTR_NOT_NULL(strstr(measured[C_SOURCE], "the link between the clusters (measured by "
+                                                      "ping-pong): "));
+    CU_ASSERT_PTR_NULL(strstr(nominal[C_SOURCE], "measured by ping-pong"));
+    testutil_remove_dir(dir);
+}
+
 int main(void)
 {
     static const testutil_test tests[] = {
@@ -447,6 +484,7 @@ int main(void)
         {"splits run over Ethernet only", test_pairs_over_ethernet_only},
         {"mgbench: only runnable options ranked", test_mgbench_runnable},
         {"mgbench: a split pays the link between the clusters", test_mgbench_split_with_link},
+        {"mgbench: the link measured by ping-pong", test_mgbench_split_with_measured_link},
         {"usage and input errors", test_usage_and_input_errors},
         {"models, ranking, deadline, budget, memory", test_models_rank_and_limits},
         {NULL, NULL},

@@ -327,21 +327,36 @@ static bool best_runnable_split(const multicluster_side sides[2], advise_option 
     return found;
 }
 
-/* The link between the option's two clusters (clusters.csv) for the runs'
- * V-cycles, or NULL when either is unknown. */
+/* The link between the option's two clusters for the runs' V-cycles, as
+ * the multi-cluster model takes it by default (gen/fit/model_multicluster.c):
+ * measured by ping-pong where a chosen campaign has rows for the pair (the
+ * first such campaign in the archive's order), else the nominal values of
+ * clusters.csv; NULL when neither is known. *measured says which. */
 static const multicluster_link *option_link(const advise_ctx *ctx, const advise_option *o,
-                                            multicluster_link *buf)
+                                            multicluster_link *buf, bool *measured)
 {
+    const archive *a = ctx->req.arch;
+    measured_link m;
     buf->cycles = ctx->cycles;
-    if (!archive_link_path(o->cluster[0], o->cluster[1], &buf->bw_bytes_s, &buf->latency_s))
+    *measured = false;
+    for (size_t k = 0; k < a->ncampaigns && !*measured; k++)
+        *measured = campaign_chosen(&ctx->req, &a->campaigns[k]) &&
+                    campaign_measured_link(&a->campaigns[k], o->cluster[0]->name,
+                                           o->cluster[1]->name, &m);
+    if (*measured) {
+        buf->bw_bytes_s = m.bw_bytes_s;
+        buf->latency_s = m.latency_s;
+    } else if (!archive_link_path(o->cluster[0], o->cluster[1], &buf->bw_bytes_s,
+                                  &buf->latency_s)) {
         return NULL;
+    }
     return multicluster_link_known(buf) ? buf : NULL;
 }
 
 /* "; the link between the clusters: 0.4 s of 2.5 s; equal split: 2.6 s" */
 static void split_text(const multicluster_side sides[2], const advise_option *o,
                        const multicluster_prediction *p, const multicluster_link *link,
-                       char *buf, size_t len)
+                       bool measured, char *buf, size_t len)
 {
     double rows[2];
     multicluster_equal_rows(sides, o->na, rows);
@@ -349,8 +364,9 @@ static void split_text(const multicluster_side sides[2], const advise_option *o,
     size_t used = 0;
     buf[0] = '\0';
     if (link)
-        used = (size_t)snprintf(buf, len, "; the link between the clusters: %.3g s of %.4g s",
-                                p->link_s, p->time_s);
+        used = (size_t)snprintf(buf, len, "; the link between the clusters%s: %.3g s of %.4g s",
+                                measured ? " (measured by ping-pong)" : "", p->link_s,
+                                p->time_s);
     if (used < len && multicluster_predict(sides, o->nb, rows, link, &eq))
         snprintf(buf + used, len - used, "; equal split (%.6g / %.6g rows per process): %.4g s",
                  rows[0], rows[1], eq.time_s);
@@ -371,7 +387,8 @@ static bool model_split(advise_ctx *ctx, advise_option *o, bool *too_big, const 
         sides[i] = (multicluster_side){&f->model, o->np[i]};
     }
     multicluster_link link_buf;
-    const multicluster_link *link = option_link(ctx, o, &link_buf);
+    bool measured;
+    const multicluster_link *link = option_link(ctx, o, &link_buf, &measured);
     multicluster_balance_options bo = {
         ctx->req.quantum,
         {rows_capacity(ctx, o->cluster[0], o->nb), rows_capacity(ctx, o->cluster[1], o->nb)},
@@ -395,8 +412,8 @@ static bool model_split(advise_ctx *ctx, advise_option *o, bool *too_big, const 
     o->rows[1] = p.rows[1];
     o->time_s = p.time_s;
     o->time_from = ADVISE_TIME_MODEL;
-    char more[200];
-    split_text(sides, o, &p, link, more, sizeof more);
+    char more[256];
+    split_text(sides, o, &p, link, measured, more, sizeof more);
     snprintf(o->source, sizeof o->source,
              "multi-cluster model, balanced split%s (TA %.4g s, TB %.4g s%s)%s; Tcomp %s and "
              "%s%s",
