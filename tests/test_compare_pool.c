@@ -36,8 +36,9 @@
 
 static char root[256];
 
-/* gawk reading CSV: quoted cells (with "" inside) are one field each. */
-#define GAWK_CSV "gawk 'BEGIN { FPAT = \"([^,]*)|(\\\"([^\\\"]|\\\"\\\")*\\\")\"; OFS = \",\" } "
+/* gawk reading CSV (testutil.h), writing it with commas; the program
+ * follows, its opening quote given here. */
+#define GAWK_CSV TESTUTIL_GAWK_CSV "-v OFS=, '"
 
 /* A copy of the embedded archive in root/NAME with `split-as-strip` added
  * to smpi-multi; with scale_targets, the times of mgbench16-strip at

@@ -261,7 +261,7 @@ static char *estimates(const char *e)
     char *out = NULL;
     int rc = testutil_run_commandf(
         &out,
-        "%s predict --archive %s/a --format csv crowd %s | gawk -v FPAT='([^,]*)|(\"([^\"]|\"\")*\")' "
+        "%s predict --archive %s/a --format csv crowd %s | " TESTUTIL_GAWK_CSV
         "'NR == 1 { for (i = 1; i <= NF; i++) if ($i == \"estimate\") col = i; next } "
         "{ printf \"%%s%%.6g\", (NR > 2 ? \" \" : \"\"), $col }'",
         testutil_perfcast(), dir, e);

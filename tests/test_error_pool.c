@@ -199,7 +199,7 @@ static void test_advice_names_the_width(void)
     free(out);
     CU_ASSERT_EQUAL_FATAL(
         testutil_perfcast_run(&out, "predict --archive archive --format csv smpi-strip strip-a "
-                                    "| gawk -v FPAT='([^,]*)|(\"[^\"]*\")' 'NR == 1 { for (i = 1; "
+                                    "| " TESTUTIL_GAWK_CSV "'NR == 1 { for (i = 1; "
                                     "i <= NF; i++) h[$i] = i; next } $h[\"np\"] == 128 && "
                                     "$h[\"pi_high\"] == \"\" { printf \"%%.3g\\n\", "
                                     "$h[\"cal_pi_high\"] / $h[\"estimate\"]; exit }'"),

@@ -86,8 +86,8 @@ static char *history_summary(const char *csv)
     char *out = NULL;
     int rc = testutil_run_commandf(
         &out,
-        "gawk 'BEGIN { FPAT = \"([^,]*)|(\\\"[^\\\"]*\\\")\" }"
-        " NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }"
+        TESTUTIL_GAWK_CSV
+        "'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }"
         " { printf \"%%s %%s %%s %%s %%.6g %%s %%s\\n\", $c[\"np\"], $c[\"date\"], $c[\"day\"],"
         " $c[\"date_runs\"], $c[\"date_median_s\"], $c[\"changed\"],"
         " $c[\"step_pct\"] == \"\" ? \"-\" : sprintf(\"%%.6g\", $c[\"step_pct\"]) }' '%s' | uniq",

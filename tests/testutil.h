@@ -75,6 +75,12 @@ int testutil_run_commandf(char **output, const char *fmt, ...)
 /* Path of the perfcast binary under test ($PERFCAST, else build/plain/perfcast). */
 const char *testutil_perfcast(void);
 
+/* The start of a shell command that reads CSV with gawk, a parser of its
+ * own (RFC 4180 quoting: a quoted cell, "" inside, is one field), for
+ * tests that check perfcast's CSV files without perfcast's reader; the
+ * awk program follows in single quotes. */
+#define TESTUTIL_GAWK_CSV "gawk -v 'FPAT=([^,]*)|(\"([^\"]|\"\")*\")' "
+
 /* Run the perfcast under test with printf-style arguments (shell words),
  * as testutil_run_commandf. */
 int testutil_perfcast_run(char **output, const char *fmt, ...)
