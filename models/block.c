@@ -7,6 +7,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Neighbour exchanges per V(2,2) cycle on each level but the coarsest, as
+ * counted from mgbench's staged driver (pass.c run_staged, solver.c
+ * vcycle): 4 halos before the pre-smoothing half-sweeps after the first
+ * and the residual stage, 1 of the residual before the restriction, 4
+ * before the post-smoothing half-sweeps, and the norm's (level 0) or the
+ * coarse correction's halo (the coarser levels); the coarsest is gathered,
+ * not exchanged. The strip's count in models/multicluster.h is the same. */
+enum { EXCHANGES_PER_LEVEL = 10 };
+
 const char *block_status_text(block_status s, overhead_status law_status)
 {
     switch (s) {
@@ -348,5 +357,59 @@ bool block_predict_contended(const block_model *m, const block_target *t, double
     out->dominant = dominant_of(out->ta_s, out->tb_s, t);
     out->sequential_target = t->npa == 1 && t->npb == 1;
     out->time_s = out->t22_s + fmax(out->ta_s, out->tb_s) + out->contention_s;
+    return isfinite(out->time_s);
+}
+
+/* Whether x is a whole, even number of at least 2 (mgbench halves it). */
+static bool halves(double x)
+{
+    return isfinite(x) && x >= 2 && x == floor(x) && fmod(x, 2) == 0;
+}
+
+int block_levels(double npa, double npb, double pa, double pb)
+{
+    int levels = 1;
+    while (halves(pa) && halves(pb) && npa * pa >= 4 && npb * pb >= 4) {
+        pa /= 2, pb /= 2;
+        levels++;
+    }
+    return levels;
+}
+
+/* The slowest neighbour route among the configurations that entered the
+ * fit; NAN when one of them has no known ppn. */
+static double trained_latency(const block_model *m, const block_network *net)
+{
+    double slowest = 0;
+    for (size_t i = 0; i < m->configs.nconfigs; i++) {
+        const mesh_config *c = &m->configs.configs[i];
+        if (!c->used)
+            continue;
+        double lat = topology_grid_latency(&net->topo, &net->lat, c->npa, c->npb,
+                                           m->config_ppn[i]);
+        if (!isfinite(lat))
+            return NAN;
+        slowest = fmax(slowest, lat);
+    }
+    return slowest;
+}
+
+bool block_predict_network(const block_model *m, const block_target *t, double ppn,
+                           const block_network *net, block_prediction *out)
+{
+    if (!block_predict_contended(m, t, ppn, out))
+        return false;
+    if (!net)
+        return true;
+    out->net_exchanges = net->cycles * EXCHANGES_PER_LEVEL *
+                         (block_levels(t->npa, t->npb, t->pa, t->pb) - 1);
+    out->net_target_lat_s = topology_grid_latency(&net->topo, &net->lat, t->npa, t->npb, ppn);
+    out->net_trained_lat_s = trained_latency(m, net);
+    /* NAN (a ppn unknown) must not pass as "no slower route": fmax drops it */
+    double extra = out->net_exchanges * (out->net_target_lat_s - out->net_trained_lat_s);
+    out->network_unknown = !isfinite(extra) || !(net->cycles > 0);
+    extra = fmax(0, extra);
+    out->network_s = out->network_unknown ? 0 : extra;
+    out->time_s += out->network_s;
     return isfinite(out->time_s);
 }

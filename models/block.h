@@ -58,6 +58,7 @@
 #include "models/contention.h"
 #include "models/meshrun.h"
 #include "models/overhead.h"
+#include "models/topology.h"
 
 typedef struct {
     double work_tol;      /* relative tolerance for "same work" matching */
@@ -149,6 +150,13 @@ typedef struct {
     mesh_match t22_match;   /* MESH_EXACT is the paper's method */
     size_t t22_reps;
     double t22_spread_pct;
+    double network_s;       /* the network term, in time_s (0 without a network) */
+    double net_exchanges;   /* neighbour exchanges of the target's run */
+    double net_target_lat_s;  /* the slowest route between the target's neighbours */
+    double net_trained_lat_s; /* the slowest any used training configuration's took */
+    bool network_unknown;   /* a network was given, but a ppn (the target's or a used
+                               training configuration's) or the cycles are unknown:
+                               network_s is 0 */
     bool sequential_target; /* npa = npb = 1: the time shown is T(2,2) */
     bool extrapolation;     /* np beyond the measured ones, or work outside the
                                lines' range by more than work_tol */
@@ -162,5 +170,22 @@ bool block_predict(const block_model *m, const block_target *t, block_prediction
  * under the model's contention law. */
 bool block_predict_contended(const block_model *m, const block_target *t, double ppn,
                              block_prediction *out);
+
+/* The platform of the network term. */
+typedef struct {
+    topology topo;
+    topology_latency lat;
+    double cycles;          /* V-cycles of the target's run (runs.csv `cycles`) */
+} block_network;
+
+/* block_predict_contended plus the network term on net (NULL: none, the
+ * paper's model). */
+bool block_predict_network(const block_model *m, const block_target *t, double ppn,
+                           const block_network *net, block_prediction *out);
+
+/* mgbench's multigrid levels for an npa x npb grid of pa x pb meshes
+ * (mgbench/config.c): halved while every process's rows and columns are
+ * even and >= 2 and the whole mesh has >= 4 intervals each way. */
+int block_levels(double npa, double npb, double pa, double pb);
 
 #endif

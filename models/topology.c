@@ -160,3 +160,60 @@ void topology_level_text(const topology *t, double level, char *buf, size_t len)
     else
         snprintf(buf, len, "more than one node");
 }
+
+/* Hops between nodes a and b of a torus: per dimension (the first varying
+ * fastest) the shorter way round its ring. */
+static double torus_hops(const topology *t, double a, double b)
+{
+    double hops = 0;
+    for (size_t j = 0; j < t->ndims; j++) {
+        double d = t->dims[j], x = fmod(a, d), y = fmod(b, d), k = fabs(x - y);
+        hops += fmin(k, d - k);
+        a = floor(a / d);
+        b = floor(b / d);
+    }
+    return hops;
+}
+
+/* The level of the lowest fat-tree switch that nodes a and b both hang
+ * under (0 when a = b). */
+static double fat_tree_common_level(const topology *t, double a, double b)
+{
+    double level = 0;
+    for (size_t j = 0; j < t->ndims && a != b; j++) {
+        a = floor(a / t->dims[j]);
+        b = floor(b / t->dims[j]);
+        level++;
+    }
+    return level;
+}
+
+double topology_route_latency(const topology *t, const topology_latency *lat, double from,
+                              double to)
+{
+    if (!(from >= 0) || !(to >= 0) || !isfinite(from) || !isfinite(to))
+        return NAN;
+    switch (t->kind) {
+    case TOPOLOGY_FLAT: return 2 * lat->link_s + lat->backbone_s;
+    case TOPOLOGY_TORUS: return from == to ? lat->link_s : torus_hops(t, from, to) * lat->link_s;
+    case TOPOLOGY_FAT_TREE: return 2 * fat_tree_common_level(t, from, to) * lat->link_s;
+    }
+    return NAN;
+}
+
+double topology_grid_latency(const topology *t, const topology_latency *lat, double npa,
+                             double npb, double ppn)
+{
+    if (!(ppn > 0) || !(npa >= 1) || !(npb >= 1) || !isfinite(ppn) || npa != floor(npa) ||
+        npb != floor(npb) || !(npa * npb <= TOPOLOGY_MAX_GRID))
+        return NAN;
+    double np = npa * npb, slowest = 0;
+    for (double r = 0; r < np; r++) {
+        double node = floor(r / ppn);
+        if (r + npb < np) /* the a-neighbour, npb ranks on */
+            slowest = fmax(slowest, topology_route_latency(t, lat, node, floor((r + npb) / ppn)));
+        if (fmod(r, npb) != npb - 1) /* the b-neighbour, the next rank of its row */
+            slowest = fmax(slowest, topology_route_latency(t, lat, node, floor((r + 1) / ppn)));
+    }
+    return slowest;
+}

@@ -23,6 +23,28 @@
  * The level of every topology is 0 for one node and 1 for a job spanning
  * two neighbours, so on a flat cluster the topology law is the node law.
  *
+ * Routes (the block model's network term, models/block.h): the latency
+ * SimGrid charges a message between two nodes of the platform
+ * mgbench/smpi_platform writes, the sum of the latencies of the links on
+ * its route:
+ *   FLAT (a <cluster> with a backbone, no loopback): every route, a node
+ *     to itself included, climbs the sender's link, crosses the backbone
+ *     and descends the receiver's link: 2 link + backbone.
+ *   TORUS: a node to itself, its loopback (smpi_platform gives it the
+ *     node link's latency); else one node link per hop, the hops summed
+ *     over the dimensions, each the shorter way round its ring.
+ *   FAT_TREE: a node to itself, an empty route (0); else up to the lowest
+ *     switch both nodes hang under and down again: 2 l links, l that
+ *     switch's level.
+ * A grid's neighbours are placed as mgbench runs them: MPI_Cart_create
+ * without reordering gives process (i, j) of an npa x npb grid rank
+ * i npb + j (mgbench/comm.c), and the launcher fills each node with ppn
+ * consecutive ranks (the hostfile lists every host once per core, in
+ * order), so rank r sits on node floor(r / ppn): the a-neighbours are npb
+ * ranks apart, the b-neighbours 1. Message software overheads (MPI's,
+ * SMPI's latency factors) and links shared by several messages are left
+ * out.
+ *
  * Ownership: nothing is allocated. No I/O.
  */
 #ifndef PERFCAST_TOPOLOGY_H
@@ -31,7 +53,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-enum { TOPOLOGY_MAX_DIMS = 8 };
+enum { TOPOLOGY_MAX_DIMS = 8, TOPOLOGY_MAX_GRID = 1 << 20 };
 
 typedef enum { TOPOLOGY_FLAT = 0, TOPOLOGY_TORUS, TOPOLOGY_FAT_TREE } topology_kind;
 
@@ -67,6 +89,25 @@ double topology_level(const topology *t, double nodes);
 /* The fewest nodes a job needs to reach `level` (1 for level 0), or NAN
  * when the topology has no such level: for `perfcast plan`. */
 double topology_nodes_for_level(const topology *t, double level);
+
+/* Link latencies in seconds: a node's link (a torus hop, a fat-tree link)
+ * and a flat cluster's backbone. */
+typedef struct {
+    double link_s, backbone_s;
+} topology_latency;
+
+/* The latency of the route from node `from` to node `to` (numbered from 0
+ * as the platform's hosts; see above). NAN for a negative or non-finite
+ * node. */
+double topology_route_latency(const topology *t, const topology_latency *lat, double from,
+                              double to);
+
+/* The slowest route between neighbours of an npa x npb process grid at ppn
+ * processes per node (see above); 0 for a single process. NAN when ppn is
+ * not a positive number, a side not a whole number >= 1, or the grid has
+ * more than TOPOLOGY_MAX_GRID processes. */
+double topology_grid_latency(const topology *t, const topology_latency *lat, double npa,
+                             double npb, double ppn);
 
 /* Words for a level: "one node", "the first torus dimension",
  * "fat-tree level 2". */

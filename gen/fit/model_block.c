@@ -25,6 +25,16 @@
  *                  fourth strip process count beside the quadratic's three.
  *                  A target's strip of npa (npb) processes is placed as the
  *                  target runs: npa over its processes per node.
+ *   network=routes|none
+ *                  the network term (models/block.h; a deviation from the
+ *                  paper): the target's neighbour exchanges times how much
+ *                  slower its slowest neighbour route is than any training
+ *                  run's, on the route latencies of a simulated torus or fat
+ *                  tree (clusters.csv `sim_topology`, `sim_link_lat_us`).
+ *                  Default routes where the cluster gives both (elsewhere
+ *                  every route has the same latency, or none is known, and
+ *                  the term is 0); none is the paper's model. The target's
+ *                  V-cycles are its row's `cycles`.
  */
 #include "gen/fit/model_adapters.h"
 
@@ -37,6 +47,7 @@
 #include "gen/fit/node_contention.h"
 #include "gen/fit/rjopts.h"
 #include "gen/fit/rjreport.h"
+#include "gen/ingest/run_layout.h"
 #include "models/block.h"
 
 typedef struct {
@@ -47,6 +58,7 @@ typedef struct {
     rjopts_contention_mode contention;
     const archive *arch;
     overhead_law_kind law;
+    bool network_off;          /* network=none: the paper's model */
     const labelled_run *runs;  /* the training runs */
     size_t nruns;
     labelled_run *strips;      /* the targets' strips placed (two per target), owned */
@@ -58,8 +70,21 @@ typedef struct {
     double npa, npb;      /* the largest grid sides among its targets */
     block_model model;
     node_contention contention; /* the law of its cluster, and its line */
+    bool has_network;     /* the network term applies (network_why says why or why not) */
+    block_network network;
+    char network_why[300];
     char prefix[200];
 } block_group;
+
+static bool network_option(const rjopts *o, block_settings *s, char *err, size_t errlen)
+{
+    const char *v = rjopts_get(o, "network");
+    s->network_off = v && strcmp(v, "none") == 0;
+    if (!v || s->network_off || strcmp(v, "routes") == 0)
+        return true;
+    snprintf(err, errlen, "option network=%s: expected routes or none", v);
+    return false;
+}
 
 static bool read_settings(const char *text, block_settings *s, char *err, size_t errlen)
 {
@@ -72,7 +97,7 @@ static bool read_settings(const char *text, block_settings *s, char *err, size_t
               (!nps || rjopts_number_list(nps, s->nps, 32, &s->nnps, err, errlen)) &&
               rjopts_exact(&o, "t22", &s->exact_t22, err, errlen) &&
               rjopts_contention(&o, &s->contention, err, errlen) &&
-              rjopts_overhead(&o, &s->law, err, errlen);
+              rjopts_overhead(&o, &s->law, err, errlen) && network_option(&o, s, err, errlen);
     rjopts_free(&o);
     return ok;
 }
@@ -89,6 +114,23 @@ static bool same_fit(const meshrow *a, const meshrow *b)
 {
     return meshrows_same_group(a->cluster, a->code, b->cluster, b->code) &&
            mesh_same_size(a->pa, b->pa) && mesh_same_size(a->pb, b->pb);
+}
+
+/* Whether the network term applies to the group's cluster, and why. */
+static void network_of(const block_settings *s, block_group *g)
+{
+    const cluster_info *ci = archive_cluster(s->arch, g->key.cluster);
+    bool routes = cluster_topology(s->arch, ci, &g->network.topo);
+    bool latency = cluster_latency(s->arch, ci, &g->network.lat);
+    g->has_network = !s->network_off && routes && latency;
+    snprintf(g->network_why, sizeof g->network_why, "network term %s for cluster %s: %s",
+             g->has_network ? "on" : "off", g->key.cluster,
+             s->network_off ? "option network=none, the paper's model"
+             : !routes ? "clusters.csv describes no torus or fat tree (sim_topology), so every "
+                         "route between its nodes is taken to cost the same"
+             : !latency ? "clusters.csv gives no sim_link_lat_us for its links"
+             : "the target's exchanges pay the latency by which its slowest neighbour route "
+               "exceeds every training run's (models/block.h)");
 }
 
 static bool fit_group(const block_settings *s, block_group *g, char *err, size_t errlen)
@@ -110,6 +152,7 @@ static bool fit_group(const block_settings *s, block_group *g, char *err, size_t
         return false;
     }
     g->contention = node_contention_of(s->arch, g->key.cluster, s->contention);
+    network_of(s, g);
     overhead_place *places = malloc(sizeof *places * (s->nruns + s->nstrips + 1));
     if (!places) {
         free(runs);
@@ -190,8 +233,8 @@ static bool report_group(report *out, block_group *g, bool several, char *eq, si
     snprintf(pb, sizeof pb, "%sb: ", g->prefix);
     bool ok = true;
     size_t used = strlen(eq);
-    used += (size_t)snprintf(eq + used, eqlen - used, "%s%sT = T(2,2) + max(Ta, Tb)",
-                             used ? "; " : "", g->prefix);
+    used += (size_t)snprintf(eq + used, eqlen - used, "%s%sT = T(2,2) + max(Ta, Tb)%s",
+                             used ? "; " : "", g->prefix, g->has_network ? " + network" : "");
     for (int d = 0; d < 2 && used < eqlen; d++) {
         const block_direction *bd = d == 0 ? &m->a : &m->b;
         if (!bd->needed)
@@ -204,7 +247,8 @@ static bool report_group(report *out, block_group *g, bool several, char *eq, si
         ok = rjreport_law(out, pa, &m->a.law) && direction_warnings(out, g->prefix, "Ta", &m->a);
     if (ok && m->b.needed)
         ok = rjreport_law(out, pb, &m->b.law) && direction_warnings(out, g->prefix, "Tb", &m->b);
-    ok = ok && node_contention_report(out, g->prefix, &g->contention);
+    ok = ok && node_contention_report(out, g->prefix, &g->contention) &&
+         rjreport_diagnose(out, "%s%s", g->prefix, g->network_why);
     if (ok && m->contention_unmeasured)
         ok = rjreport_warn(out, "%s%zu strip time(s) the contention law would slow were left "
                                 "uncorrected: no sequential run of their per-process mesh gives "
@@ -252,12 +296,25 @@ static bool term_warnings(report *out, const meshrow *t, const char *name, doubl
     return ok;
 }
 
+/* The network term of a prediction in words (empty without one). */
+static void network_text(char *buf, size_t len, const block_prediction *p, bool on)
+{
+    buf[0] = '\0';
+    if (on && !p->network_unknown)
+        snprintf(buf, len, " + network %.4g s (%g exchanges, slowest neighbour route %.3g us "
+                           "against %.3g us in training)", p->network_s, p->net_exchanges,
+                 1e6 * p->net_target_lat_s, 1e6 * p->net_trained_lat_s);
+}
+
 static bool predict_target(const block_settings *s, size_t k, const block_group *g,
-                           const meshrow *t, report *out, char *err, size_t errlen)
+                           const meshrow *t, double cycles, report *out, char *err,
+                           size_t errlen)
 {
     block_target bt = target_of(t);
     block_prediction p;
-    if (!block_predict_contended(&g->model, &bt, t->ppn, &p)) {
+    block_network net = g->network;
+    net.cycles = cycles;
+    if (!block_predict_network(&g->model, &bt, t->ppn, g->has_network ? &net : NULL, &p)) {
         snprintf(err, errlen, "runs.csv line %ld: no T(2,2) for the per-process mesh %gx%g",
                  t->line, t->pa, t->pb);
         return false;
@@ -267,7 +324,7 @@ static bool predict_target(const block_settings *s, size_t k, const block_group 
                  t->line, 2 * t->pa, 2 * t->pb);
         return false;
     }
-    char ref[200], note[1200], crowd[400] = "";
+    char ref[200], note[1400], crowd[400] = "", route[200];
     rjreport_reference(ref, sizeof ref, p.t22_match, t->pa, t->pb, p.t22_reps, p.t22_spread_pct);
     if (g->model.contention.on) {
         int n = snprintf(crowd, sizeof crowd, " + contention %.4g s (", p.contention_s);
@@ -275,11 +332,12 @@ static bool predict_target(const block_settings *s, size_t k, const block_group 
         if ((size_t)n < sizeof crowd)
             snprintf(crowd + n, sizeof crowd - (size_t)n, ")");
     }
+    network_text(route, sizeof route, &p, g->has_network);
     snprintf(note, sizeof note,
              "point estimate only (the block model gives no interval): T(2,2) %.4g s [%s] + "
-             "max(Ta(%g) %.4g s [%s], Tb(%g) %.4g s [%s])%s: %s (work %.4g MB per process)",
+             "max(Ta(%g) %.4g s [%s], Tb(%g) %.4g s [%s])%s%s: %s (work %.4g MB per process)",
              p.t22_s, ref, t->npa, p.ta_s, term_text(p.ta_source), t->npb, p.tb_s,
-             term_text(p.tb_source), crowd, dominant_text(p.dominant), p.work_mb);
+             term_text(p.tb_source), crowd, route, dominant_text(p.dominant), p.work_mb);
     bool ok = rjreport_predict(out, k, p.time_s, p.extrapolation, note);
     if (ok && p.t22_match != MESH_EXACT)
         ok = rjreport_warn(out, "runs.csv line %ld: T(2,2) %s; the paper requires a (2,2) run on "
@@ -291,6 +349,10 @@ static bool predict_target(const block_settings *s, size_t k, const block_group 
         ok = rjreport_warn(out, "runs.csv line %ld: %g processes per node would slow Tcomp, but "
                                 "no sequential run of the per-process mesh %gx%g gives it: no "
                                 "contention added", t->line, t->ppn, t->pa, t->pb);
+    if (ok && g->has_network && p.network_unknown)
+        ok = rjreport_warn(out, "runs.csv line %ld: no network term: the processes per node of "
+                                "the target or of a training run, or the target's cycles, are "
+                                "unknown", t->line);
     if (ok && p.sequential_target)
         ok = rjreport_warn(out, "runs.csv line %ld: a 1x1 target is sequential; the block model "
                                 "describes parallel runs, the estimate is T(2,2)", t->line);
@@ -363,7 +425,9 @@ bool model_block_run(const experiment_input *in, report *out, char *err, size_t 
         ok = report_group(out, &groups[i], ngroups > 1, eq, sizeof eq);
     ok = ok && report_set_text(&out->equation, eq);
     for (size_t k = 0; ok && k < in->ntargets; k++)
-        ok = predict_target(&s, k, &groups[group_of[k]], &rows[k], out, err, errlen);
+        ok = predict_target(&s, k, &groups[group_of[k]], &rows[k],
+                            table_number_named(&in->camp->runs, in->targets[k].rows[0], "cycles"),
+                            out, err, errlen);
     for (size_t i = 0; groups && i < ngroups; i++)
         block_model_free(&groups[i].model);
     free(groups);

@@ -65,16 +65,36 @@ bool run_topology(const archive *a, const campaign *c, size_t row, topology *out
     return cluster_topology(a, cluster_of(a, c, row), out);
 }
 
+/* The row of clusters.csv that ci was read from; -1 when none. */
+static long cluster_row(const archive *a, const cluster_info *ci)
+{
+    for (size_t r = 0; a && ci && r < a->cluster_table.nrows; r++)
+        if (a->cluster_table.line[r] == ci->line)
+            return (long)r;
+    return -1;
+}
+
 bool cluster_topology(const archive *a, const cluster_info *ci, topology *out)
 {
-    const table *t = a ? &a->cluster_table : NULL;
+    long r = cluster_row(a, ci);
     char err[200];
-    for (size_t r = 0; ci && r < t->nrows; r++)
-        if (t->line[r] == ci->line)
-            return topology_parse(table_text_named(t, r, "sim_topology"),
-                                  table_text_named(t, r, "sim_topo_parameters"), out, err,
-                                  sizeof err) &&
-                   topology_described(out);
+    if (r >= 0)
+        return topology_parse(table_text_named(&a->cluster_table, (size_t)r, "sim_topology"),
+                              table_text_named(&a->cluster_table, (size_t)r,
+                                               "sim_topo_parameters"),
+                              out, err, sizeof err) &&
+               topology_described(out);
     topology_parse(NULL, NULL, out, err, sizeof err);
     return false;
+}
+
+bool cluster_latency(const archive *a, const cluster_info *ci, topology_latency *out)
+{
+    long r = cluster_row(a, ci);
+    double us = 1e-6;
+    out->link_s = r >= 0 ? us * table_number_named(&a->cluster_table, (size_t)r,
+                                                   "sim_link_lat_us") : NAN;
+    out->backbone_s = r >= 0 ? us * table_number_named(&a->cluster_table, (size_t)r,
+                                                       "sim_backbone_lat_us") : NAN;
+    return out->link_s >= 0;
 }

@@ -43,6 +43,11 @@ double run_nodes(const archive *a, const campaign *c, size_t row);
  * describes none or its description does not parse. */
 bool cluster_topology(const archive *a, const cluster_info *ci, topology *out);
 
+/* The link latencies SimGrid charges on cluster ci (clusters.csv
+ * `sim_link_lat_us`, `sim_backbone_lat_us`, in seconds; NAN when absent);
+ * false when the node link's is unknown (not a simulated cluster). */
+bool cluster_latency(const archive *a, const cluster_info *ci, topology_latency *out);
+
 /* The network of the run's cluster; false (and *out flat) when the
  * cluster is unknown, describes none, or its description does not parse
  * (mgbench/smpi_platform refuses such a cluster before any run). */
