@@ -1,0 +1,219 @@
+/*
+ * test_block_network.c — the block model's network term (models/block.h,
+ * models/topology.h routes): route latencies and a grid's slowest
+ * neighbour route worked out by hand on the simulated torus (4x4x2, hosts
+ * numbered X fastest) and fat tree (2;4,8) of clusters.csv, mgbench's
+ * levels, a prediction built from round numbers, and perfcast on the
+ * torus campaign with and without the term, read back by gawk.
+ */
+#include "models/block.h"
+#include "tests/testutil.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const double US = 1e-6;
+
+static topology parsed(const char *kind, const char *params)
+{
+    topology t;
+    char err[200];
+    CU_ASSERT_TRUE(topology_parse(kind, params, &t, err, sizeof err));
+    return t;
+}
+
+/* Torus 4x4x2, 10 us a hop: node n = x + 4y + 16z. */
+static void test_torus_routes(void)
+{
+    topology t = parsed("TORUS", "4,4,2");
+    topology_latency lat = {10 * US, 1 * US};
+    CU_ASSERT_DOUBLE_EQUAL(topology_route_latency(&t, &lat, 0, 0), 10 * US, 1e-12); /* loopback */
+    CU_ASSERT_DOUBLE_EQUAL(topology_route_latency(&t, &lat, 0, 1), 10 * US, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(topology_route_latency(&t, &lat, 0, 2), 20 * US, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(topology_route_latency(&t, &lat, 0, 3), 10 * US, 1e-12); /* round */
+    /* 2 = (2,0,0) to 4 = (0,1,0): 2 hops in x, 1 in y */
+    CU_ASSERT_DOUBLE_EQUAL(topology_route_latency(&t, &lat, 2, 4), 30 * US, 1e-12);
+    /* 14 = (2,3,0) to 16 = (0,0,1): x 2, y 1 (3 to 0 round the ring), z 1 */
+    CU_ASSERT_DOUBLE_EQUAL(topology_route_latency(&t, &lat, 14, 16), 40 * US, 1e-12);
+    CU_ASSERT_TRUE(isnan(topology_route_latency(&t, &lat, -1, 0)));
+}
+
+/* Fat tree 2;4,8 with 5 us links; flat 30 us links and a 5 us backbone. */
+static void test_fat_tree_and_flat_routes(void)
+{
+    topology ft = parsed("FAT_TREE", "2;4,8;1,2;1,2"), flat = parsed("", "");
+    topology_latency lat = {5 * US, 1 * US};
+    CU_ASSERT_DOUBLE_EQUAL(topology_route_latency(&ft, &lat, 3, 3), 0, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(topology_route_latency(&ft, &lat, 0, 3), 10 * US, 1e-12); /* one leaf */
+    CU_ASSERT_DOUBLE_EQUAL(topology_route_latency(&ft, &lat, 3, 4), 20 * US, 1e-12); /* via top */
+    topology_latency gige = {30 * US, 5 * US};
+    CU_ASSERT_DOUBLE_EQUAL(topology_route_latency(&flat, &gige, 0, 0), 65 * US, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(topology_route_latency(&flat, &gige, 0, 7), 65 * US, 1e-12);
+}
+
+/* Rank r on node r / 4; a-neighbours npb ranks apart, b-neighbours 1. */
+static void test_grid_latency(void)
+{
+    topology t = parsed("TORUS", "4,4,2");
+    topology_latency lat = {10 * US, 1 * US};
+    /* 4x4: a-neighbours on the next node (1 hop), b within a node */
+    CU_ASSERT_DOUBLE_EQUAL(topology_grid_latency(&t, &lat, 4, 4, 4), 10 * US, 1e-12);
+    /* 8x4: 32 ranks on nodes 0-7, node 3 = (3,0,0) to 4 = (0,1,0): 2 hops */
+    CU_ASSERT_DOUBLE_EQUAL(topology_grid_latency(&t, &lat, 8, 4, 4), 20 * US, 1e-12);
+    /* 4x8: a-neighbours two nodes on, node 2 to 4 is 3 hops */
+    CU_ASSERT_DOUBLE_EQUAL(topology_grid_latency(&t, &lat, 4, 8, 4), 30 * US, 1e-12);
+    /* 16x8: node 14 to 16 is 4 hops */
+    CU_ASSERT_DOUBLE_EQUAL(topology_grid_latency(&t, &lat, 16, 8, 4), 40 * US, 1e-12);
+    /* strips 16x1 and 1x16 fill nodes 0-3 in a row: 1 hop */
+    CU_ASSERT_DOUBLE_EQUAL(topology_grid_latency(&t, &lat, 16, 1, 4), 10 * US, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(topology_grid_latency(&t, &lat, 1, 16, 4), 10 * US, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(topology_grid_latency(&t, &lat, 1, 1, 4), 0, 0); /* no neighbour */
+    CU_ASSERT_TRUE(isnan(topology_grid_latency(&t, &lat, 4, 4, NAN)));
+    CU_ASSERT_TRUE(isnan(topology_grid_latency(&t, &lat, 2.5, 4, 4)));
+}
+
+/* mgbench halves while rows and columns stay even and >= 2. */
+static void test_levels(void)
+{
+    CU_ASSERT_EQUAL(block_levels(2, 2, 512, 512), 10); /* 512 ... 2, 1 */
+    CU_ASSERT_EQUAL(block_levels(4, 1, 256, 512), 9);  /* the rows stop it */
+    CU_ASSERT_EQUAL(block_levels(2, 2, 64, 12), 3);    /* 12, 6, 3 */
+    CU_ASSERT_EQUAL(block_levels(2, 2, 3, 64), 1);
+}
+
+typedef struct {
+    mesh_run runs[32];
+    double ppn[32];
+    size_t n;
+} run_set;
+
+/* Two work levels (64x64 and 32x64 per process) so that every np has a
+ * line; the overheads do not depend on work. */
+static void add(run_set *s, double npa, double npb, double t, double ppn)
+{
+    for (int l = 1; l <= 2; l++) {
+        double pa = npb == 1 || npa == 2 ? 64.0 / l : 64, pb = npb == 1 ? 64 : 64.0 / l;
+        if (npa == 2 && npb == 2 && l == 2)
+            continue;
+        s->runs[s->n] = (mesh_run){npa, npb, pa, pb, 0.001 * pa * pb, t};
+        s->ppn[s->n++] = ppn;
+    }
+}
+
+/* T(2,2) 1 s; Ta(4) = 0.6 - 0.5, Tb(8) = 0.65 - 0.5: the paper gives 1.15 s
+ * for 4x8. The training runs' slowest route is 10 us (one node's loopback,
+ * the 8-process strips' one hop), the target's 30 us (test_grid_latency):
+ * 10 cycles x 10 exchanges x (7 - 1) levels x 20 us = 0.012 s more. */
+static void test_prediction(void)
+{
+    run_set s = {.n = 0};
+    add(&s, 2, 2, 1.0, 4);
+    add(&s, 2, 1, 0.5, 2);
+    add(&s, 4, 1, 0.6, 4);
+    add(&s, 8, 1, 0.7, 4);
+    add(&s, 1, 2, 0.5, 2);
+    add(&s, 1, 4, 0.55, 4);
+    add(&s, 1, 8, 0.65, 4);
+    block_options opt = {.work_tol = 0.01};
+    block_target t = {4, 8, 64, 64, NAN};
+    contention_law none = contention_none();
+    block_model m;
+    CU_ASSERT_EQUAL_FATAL(block_fit_contended(s.runs, s.ppn, s.n, &opt, &none, &t, &m, NULL),
+                          BLOCK_OK);
+    block_network net = {parsed("TORUS", "4,4,2"), {10 * US, 1 * US}, 10};
+    block_prediction p;
+    CU_ASSERT_TRUE_FATAL(block_predict_network(&m, &t, 4, NULL, &p));
+    CU_ASSERT_DOUBLE_EQUAL(p.time_s, 1.15, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(p.network_s, 0, 0);
+    CU_ASSERT_TRUE_FATAL(block_predict_network(&m, &t, 4, &net, &p));
+    CU_ASSERT_DOUBLE_EQUAL(p.net_exchanges, 600, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(p.net_trained_lat_s, 10 * US, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(p.net_target_lat_s, 30 * US, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(p.network_s, 0.012, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(p.time_s, 1.162, 1e-9);
+    /* 4x4 has no slower route than the training runs: the paper's time */
+    block_target t44 = {4, 4, 64, 64, NAN};
+    CU_ASSERT_TRUE_FATAL(block_predict_network(&m, &t44, 4, &net, &p));
+    CU_ASSERT_DOUBLE_EQUAL(p.network_s, 0, 0);
+    CU_ASSERT_DOUBLE_EQUAL(p.time_s, 1.1, 1e-9);
+    /* the target's processes per node unknown: no term, said so */
+    CU_ASSERT_TRUE_FATAL(block_predict_network(&m, &t, NAN, &net, &p));
+    CU_ASSERT_TRUE(p.network_unknown);
+    CU_ASSERT_DOUBLE_EQUAL(p.time_s, 1.15, 1e-9);
+    block_model_free(&m);
+}
+
+/* gawk's estimate of the target np/npa/npb in a predict CSV. */
+static double estimate_of(const char *csv_path, const char *grid)
+{
+    char *out = NULL;
+    int rc = testutil_run_commandf(&out, TESTUTIL_GAWK_CSV
+                                   "'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } "
+                                   "$c[\"npa\"] \"x\" $c[\"npb\"] == \"%s\" "
+                                   "{ print $c[\"estimate\"] }' %s", grid, csv_path);
+    double v = rc == 0 && out && *out ? strtod(out, NULL) : NAN;
+    free(out);
+    return v;
+}
+
+/* The torus campaign with the term (default) and without (network=none):
+ * the estimates differ by exactly the hand-counted term — 10 cycles x 10
+ * exchanges x 9 levels (512 rows per process) x the route the target adds
+ * to the training runs' 10 us (1 hop): 4x4 none, 8x4 10 us, 4x8 20 us,
+ * 16x8 30 us. */
+static void test_torus_campaign(void)
+{
+    char dir[512], *out = NULL;
+    CU_ASSERT_TRUE_FATAL(testutil_temp_dir(dir, sizeof dir));
+    int rc = testutil_run_commandf(
+        &out, "mkdir -p %s/a && cp archive/clusters.csv %s/a/ && "
+              "cp -r archive/smpi-torus-block %s/a/t && cd %s/a/t && "
+              "sed '2s/^block-d,/paper,/; 2s/,$/,network=none/' experiments.csv > x && "
+              "tail -n 1 x >> experiments.csv && rm x", dir, dir, dir, dir);
+    CU_ASSERT_EQUAL_FATAL(rc, 0);
+    free(out);
+    const char *names[] = {"block-d", "paper"};
+    for (int k = 0; k < 2; k++) {
+        rc = testutil_perfcast_run(&out, "predict --archive %s/a --format csv t %s > %s/%s.csv",
+                                   dir, names[k], dir, names[k]);
+        CU_ASSERT_EQUAL(rc, 0);
+        free(out);
+    }
+    const char *grids[] = {"4x4", "8x4", "4x8", "16x8"};
+    const double added_us[] = {0, 10, 20, 30};
+    char with[600], without[600];
+    snprintf(with, sizeof with, "%s/block-d.csv", dir);
+    snprintf(without, sizeof without, "%s/paper.csv", dir);
+    for (int i = 0; i < 4; i++) {
+        double diff = estimate_of(with, grids[i]) - estimate_of(without, grids[i]);
+        CU_ASSERT_DOUBLE_EQUAL(diff, 900 * added_us[i] * US, 2e-6);
+    }
+    rc = testutil_perfcast_run(&out, "fit --archive %s/a t block-d", dir);
+    CU_ASSERT_PTR_NOT_NULL(out ? strstr(out, "network term on for cluster sim-d-torus") : NULL);
+    free(out);
+    rc = testutil_run_commandf(&out, "cd %s/a/t && sed -i 's/network=none/network=hops/' "
+                                     "experiments.csv", dir);
+    free(out);
+    rc = testutil_perfcast_run(&out, "fit --archive %s/a t paper", dir);
+    CU_ASSERT_NOT_EQUAL(rc, 0);
+    CU_ASSERT_PTR_NOT_NULL(out ? strstr(out, "network=hops: expected routes or none") : NULL);
+    free(out);
+    testutil_remove_dir(dir);
+}
+
+int main(void)
+{
+    static const testutil_test tests[] = {
+        {"torus routes", test_torus_routes},
+        {"fat-tree and flat routes", test_fat_tree_and_flat_routes},
+        {"a grid's slowest neighbour route", test_grid_latency},
+        {"mgbench's levels", test_levels},
+        {"prediction with the network term", test_prediction},
+        {"the torus campaign with and without the term", test_torus_campaign},
+        {NULL, NULL},
+    };
+    static const testutil_suite suites[] = {{"block network", tests}, {NULL, NULL}};
+    return testutil_run_suites(suites);
+}
