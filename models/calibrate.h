@@ -121,7 +121,11 @@ calibrate_status calibrate_interval(double estimate, double h, double pi_low, do
  * where one own score gave 12.7). The bins, d <= 1, 1 < d <= 2 and d > 2
  * doublings (d the score's or the target's distance), were fixed with k:
  * how far an extrapolation goes changes how well a law holds beyond the
- * per-doubling scaling (a term that was negligible starts to count). */
+ * per-doubling scaling (a term that was negligible starts to count).
+ * The pool may itself be shrunk toward a shipped prior first
+ * (gen/fit/error_prior.h), and callers pass the experiment's own robust
+ * scale as own->scale (gen/fit/calibration.c): with two or three scores,
+ * one wild refit would otherwise set the width. */
 #define CALIBRATE_POOL_WEIGHT 8.0
 #define CALIBRATE_POOL_BINS 3
 
