@@ -9,6 +9,22 @@
 #include <stdlib.h>
 #include <string.h>
 
+static int compare_doubles(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* The type-7 (linear interpolation) quantile q of sorted v[0..n). */
+static double sorted_quantile(const double *v, size_t n, double q)
+{
+    double pos = q * (double)(n - 1);
+    size_t k = (size_t)floor(pos);
+    if (k + 1 >= n)
+        return v[n - 1];
+    return v[k] + (pos - (double)k) * (v[k + 1] - v[k]);
+}
+
 /* Count the distinct fold ids among the used scores. */
 static size_t count_folds(const calibrate_score *s, const bool *used, size_t n)
 {
@@ -40,6 +56,11 @@ calibrate_status calibrate_fit(const calibrate_score *scores, size_t n, double l
     bool *used = calloc(n ? n : 1, sizeof *used);
     if (!used)
         return CALIBRATE_NOMEM;
+    double *abs_z = malloc((n ? n : 1) * sizeof *abs_z);
+    if (!abs_z) {
+        free(used);
+        return CALIBRATE_NOMEM;
+    }
     double sum_sq = 0;
     for (size_t i = 0; i < n; i++) {
         if (!(used[i] = score_usable(&scores[i])))
@@ -47,14 +68,19 @@ calibrate_status calibrate_fit(const calibrate_score *scores, size_t n, double l
         double e = log(scores[i].predicted / scores[i].measured);
         double z = e / fmax(scores[i].distance, CALIBRATE_MIN_DISTANCE);
         sum_sq += z * z;
-        out->nscores++;
+        abs_z[out->nscores++] = fabs(z);
         out->max_abs_log_error = fmax(out->max_abs_log_error, fabs(e));
     }
     out->nfolds = count_folds(scores, used, n);
     free(used);
-    if (out->nscores == 0)
+    if (out->nscores == 0) {
+        free(abs_z);
         return CALIBRATE_NO_SCORES;
+    }
     out->scale = sqrt(sum_sq / (double)out->nscores);
+    qsort(abs_z, out->nscores, sizeof *abs_z, compare_doubles);
+    out->robust_scale = sorted_quantile(abs_z, out->nscores, 0.5) / CALIBRATE_MAD_NORMAL;
+    free(abs_z);
     out->t = gsl_cdf_tdist_Pinv(1 - (1 - level) / 2, (double)out->nscores);
     return CALIBRATE_OK;
 }
@@ -124,21 +150,6 @@ double calibrate_distance(double value, double lo, double hi)
     return 0;
 }
 
-static int compare_doubles(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-/* The type-7 (linear interpolation) quantile q of sorted v[0..n). */
-static double sorted_quantile(const double *v, size_t n, double q)
-{
-    double pos = q * (double)(n - 1);
-    size_t k = (size_t)floor(pos);
-    if (k + 1 >= n)
-        return v[n - 1];
-    return v[k] + (pos - (double)k) * (v[k + 1] - v[k]);
-}
 
 calibrate_status calibrate_bootstrap(const double *boot, size_t n, double estimate,
                                      double rep_sd_log, double level, double *h)

@@ -54,6 +54,10 @@
 #include <stdint.h>
 
 #define CALIBRATE_LEVEL 0.95
+/* The median of |z| for a zero-mean normal z is 0.6745 sigma (the normal's
+ * 75% quantile), so median |z| / 0.6745 estimates sigma like the root mean
+ * square does, but a few wild scores cannot move it (50% breakdown). */
+#define CALIBRATE_MAD_NORMAL 0.6744897501960817
 #define CALIBRATE_MIN_DISTANCE 0.5 /* doublings */
 
 typedef enum {
@@ -76,6 +80,8 @@ typedef struct {
     size_t nscores;   /* scores used */
     size_t nfolds;    /* distinct folds (refits) among them */
     double scale;     /* s: root mean square log error per doubling */
+    double robust_scale; /* median |z| / CALIBRATE_MAD_NORMAL: s where at
+                            most half the scores are wild (calibrate_shrink) */
     double t;         /* Student t quantile (1 + level) / 2 with nscores df */
     double max_abs_log_error; /* largest |log(predicted/measured)| seen */
 } calibrate_model;
@@ -115,7 +121,11 @@ calibrate_status calibrate_interval(double estimate, double h, double pi_low, do
  * where one own score gave 12.7). The bins, d <= 1, 1 < d <= 2 and d > 2
  * doublings (d the score's or the target's distance), were fixed with k:
  * how far an extrapolation goes changes how well a law holds beyond the
- * per-doubling scaling (a term that was negligible starts to count). */
+ * per-doubling scaling (a term that was negligible starts to count).
+ * The pool may itself be shrunk toward a shipped prior first
+ * (gen/fit/error_prior.h), and callers pass the experiment's own robust
+ * scale as own->scale (gen/fit/calibration.c): with two or three scores,
+ * one wild refit would otherwise set the width. */
 #define CALIBRATE_POOL_WEIGHT 8.0
 #define CALIBRATE_POOL_BINS 3
 

@@ -751,8 +751,8 @@ static void test_forward_selection(void)
  * archive of its own, train below the largest p, predict every point at
  * it. Issue 22's acceptance asks median |error| <= 12%, below Extra-P's
  * (33.01% on these splits), coverage 88-97% and median width <= 2.5; the
- * one scoring gave 19.09%, 99.0% and x5.15. Those are asserted as
- * measured, not as the acceptance, and the test's own reader must find
+ * one scoring gave 19.09%, 99.0% and x5.15 (coverage and width now
+ * 94.9% and x4.46, below). Those are asserted as measured, not as the acceptance, and the test's own reader must find
  * the script's numbers: two implementations of one protocol. */
 static const data_set heldout_sets[] = {
     {"heldout/lulesh_size.txt", "lulesh-size", "quartz", {"np", "s"}},
@@ -769,7 +769,14 @@ static const size_t heldout_regions[NHELDOUT] = {28, 28, 10, 6, 11};
 static const size_t heldout_targets[NHELDOUT] = {140, 28, 10, 6, 11};
 static const double heldout_median[NHELDOUT] = {16.27, 32.85, 71.26, 68.21, 5.30};
 #define HELDOUT_POOLED_MEDIAN 19.09
-#define HELDOUT_POOLED_COVERED 193 /* of 195: 99.0% */
+/* Coverage and median width (high/low) of the calibrated 95% PI: 193 of
+ * 195 (99.0%) and x5.15 when scored once; with the shipped error prior and
+ * robust scales (gen/fit/error_prior.h, issue 22 items 4 and 7) 185 (94.9%)
+ * and x4.46. That prior holds these sets' own backtests (never their
+ * targets); left out of it one set at a time, the same scoring gives
+ * 94.4% and x4.14 (README, "Calibration"). */
+#define HELDOUT_POOLED_COVERED 185
+#define HELDOUT_POOLED_WIDTH 4.46
 
 static void test_heldout_sets(void)
 {
@@ -796,6 +803,7 @@ static void test_heldout_sets(void)
     printf("\n");
     CU_ASSERT_DOUBLE_EQUAL(median_error(&pooled), HELDOUT_POOLED_MEDIAN, 0.01);
     CU_ASSERT_EQUAL(pooled.inside, HELDOUT_POOLED_COVERED);
+    CU_ASSERT_DOUBLE_EQUAL(median_of(pooled.width, pooled.nwidth), HELDOUT_POOLED_WIDTH, 0.005);
 }
 
 int main(void)

@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "gen/base/share_path.h"
 #include "gen/site/site.h"
 #include "gen/site/site_verify.h"
 #include "render/plot.h"
@@ -84,46 +85,18 @@ static const char usage[] =
     "untouched), --verify found a problem, or --strict and a problem or failed\n"
     "experiment; 2 usage. With --up-to-date: 0 current, 1 not.\n";
 
-static bool is_dir_with(const char *dir, const char *file)
-{
-    char path[PATH_MAX];
-    struct stat st;
-    return snprintf(path, sizeof path, "%s/%s", dir, file) < (int)sizeof path &&
-           stat(path, &st) == 0 && S_ISREG(st.st_mode);
-}
-
 /* The templates folder: $PERFCAST_TEMPLATES, ./templates, then the
  * installed share folder next to the executable, the source tree's when
- * the executable is the one built there, then the usual prefixes. */
+ * the executable is the one built there, then the usual prefixes
+ * (gen/base/share_path.h). */
 static const char *find_templates(char *buf, size_t len)
 {
     const char *env = getenv("PERFCAST_TEMPLATES");
     if (env && *env)
         return env;
-    if (is_dir_with("templates", "page.html"))
+    if (share_dir_has("templates", "page.html"))
         return "templates";
-    char exe[PATH_MAX];
-    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    if (n > 0) {
-        exe[n] = '\0';
-        char *slash = strrchr(exe, '/');
-        if (slash) {
-            *slash = '\0';
-            /* installed: PREFIX/bin/perfcast; built: SOURCE/build/<variant>/perfcast */
-            static const char *const beside[] = {"../share/perfcast/templates", "../../templates"};
-            for (size_t i = 0; i < 2; i++) {
-                int w = snprintf(buf, len, "%.*s/%s", PATH_MAX / 2, exe, beside[i]);
-                if (w > 0 && (size_t)w < len && is_dir_with(buf, "page.html"))
-                    return buf;
-            }
-        }
-    }
-    static const char *const prefixes[] = {"/usr/local/share/perfcast/templates",
-                                           "/usr/share/perfcast/templates"};
-    for (size_t i = 0; i < 2; i++)
-        if (is_dir_with(prefixes[i], "page.html"))
-            return prefixes[i];
-    return "templates";
+    return share_path_find("templates", "templates", "page.html", buf, len) ? buf : "templates";
 }
 
 static bool verify_site(const char *dir, bool quiet)

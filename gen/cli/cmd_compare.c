@@ -163,10 +163,11 @@ static int compare_campaign(const archive *a, const campaign *c, const char *onl
 {
     compare_result *per = calloc(c->nexperiments ? c->nexperiments : 1, sizeof *per);
     backtest_cache *cache = backtest_cache_new();
-    if (!per || !cache) {
+    char why[ERROR_PRIOR_ERROR_LEN] = "out of memory";
+    if (!per || !cache || !backtest_cache_load_prior(cache, why, sizeof why)) {
         free(per);
         backtest_cache_free(cache);
-        fprintf(stderr, "perfcast: out of memory\n");
+        fprintf(stderr, "perfcast: %s\n", why);
         return 1;
     }
     size_t n = 0;

@@ -100,6 +100,12 @@ static int run_named(const cli_args *args, const char *usage, archive *a, experi
     /* A cache of its own, so that the interval shrinks toward the archive's
      * pooled backtests as the site's does (gen/fit/error_pool.h). */
     backtest_cache *cache = backtest_cache_new();
+    char why[ERROR_PRIOR_ERROR_LEN];
+    if (!cache || !backtest_cache_load_prior(cache, why, sizeof why)) {
+        fprintf(stderr, "perfcast: %s\n", cache ? why : "out of memory");
+        backtest_cache_free(cache);
+        return 1;
+    }
     bool ran = experiment_run_shared(a, c, e, cache, res);
     backtest_cache_free(cache);
     if (!ran) {

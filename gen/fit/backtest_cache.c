@@ -37,6 +37,15 @@ error_pool *backtest_cache_pool(backtest_cache *cache)
     return cache ? cache->pool : NULL;
 }
 
+bool backtest_cache_load_prior(backtest_cache *cache, char *err, size_t errlen)
+{
+    error_prior *prior;
+    if (!error_prior_load(&prior, err, errlen))
+        return false;
+    error_pool_set_prior(cache->pool, prior);
+    return true;
+}
+
 bool backtest_cache_pool_filled(const backtest_cache *cache)
 {
     return cache && cache->pool_filled;

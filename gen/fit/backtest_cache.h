@@ -56,6 +56,11 @@ void backtest_cache_free(backtest_cache *cache);
  * cache), and whether it was filled. */
 error_pool *backtest_cache_pool(backtest_cache *cache);
 bool backtest_cache_pool_filled(const backtest_cache *cache);
+/* Give the pool the shipped prior (gen/fit/error_prior.h,
+ * error_prior_load): none when the environment says so or none is
+ * installed. False, with err "FILE:LINE:COL: what", when the prior named
+ * or found cannot be read or parsed. */
+bool backtest_cache_load_prior(backtest_cache *cache, char *err, size_t errlen);
 /* Mark the pool filled (the caller has added every experiment). */
 void backtest_cache_set_pool_filled(backtest_cache *cache);
 

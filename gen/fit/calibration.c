@@ -40,6 +40,9 @@ typedef struct {
     bool *scored;        /* per configuration: a refit has scored it already */
     bool from_lender;     /* the backtests were lent by c->lender */
     char regime[320];     /* a change of regime found at the top, "" none */
+    /* per pool bin (error_pool_target): the archive pool's and the
+       shipped prior's scores in what the experiment shrinks toward */
+    size_t npool[CALIBRATE_POOL_BINS + 1], nprior[CALIBRATE_POOL_BINS + 1];
 } calib_ctx;
 
 static void ctx_free(calib_ctx *c)
@@ -580,18 +583,24 @@ static bool add_backtest_stat(const calib_ctx *c, report *rep)
     return ok;
 }
 
-/* The pool of c's model family over the archive's other campaigns
- * (gen/fit/error_pool.h): per distance bin, and over all of them at
- * [CALIBRATE_POOL_BINS]; every one empty without a filled pool. False only
- * when out of memory. */
-static bool pooled_models(const calib_ctx *c, calibrate_model *pooled)
+/* What c's model family shrinks toward (gen/fit/error_pool.h,
+ * error_pool_target): the archive's other campaigns and the shipped prior,
+ * per distance bin, and over all of them at [CALIBRATE_POOL_BINS]; every
+ * one empty without a cache. A bin where the archive's pool has no score
+ * but has some at other distances is left empty, so that target_model
+ * takes the whole pool: the archive's own evidence before the prior.
+ * Fills c->npool and c->nprior. False only when out of memory. */
+static bool pooled_models(calib_ctx *c, calibrate_model *pooled)
 {
     error_pool *pool =
         backtest_cache_pool_filled(c->cache) ? backtest_cache_pool(c->cache) : NULL;
     for (size_t b = 0; b <= CALIBRATE_POOL_BINS; b++)
-        if (error_pool_model(pool, c->in->exp->model, c->in->camp, b, CALIBRATE_LEVEL,
-                             &pooled[b]) == CALIBRATE_NOMEM)
+        if (error_pool_target(pool, c->in->exp->model, c->in->camp, b, CALIBRATE_LEVEL,
+                              &pooled[b], &c->npool[b], &c->nprior[b]) == CALIBRATE_NOMEM)
             return false;
+    for (size_t b = 0; b < CALIBRATE_POOL_BINS; b++)
+        if (c->npool[b] == 0 && c->npool[CALIBRATE_POOL_BINS] > 0)
+            pooled[b].nscores = 0;
     return true;
 }
 
@@ -600,15 +609,18 @@ static bool pooled_models(const calib_ctx *c, calibrate_model *pooled)
 /* The model for a target at distance d: own (nscores 0: none) shrunk
  * toward the pool's bin of d, or toward the whole pool when that bin is
  * empty; *bin is the bin used (CALIBRATE_POOL_BINS: all), NO_POOL when the
- * pool is empty (then own, unshrunk). */
+ * pool is empty (then own, unshrunk). Shrunk, own counts with its robust
+ * scale (models/calibrate.h): with two or three backtests, one wild refit
+ * would otherwise set the width whatever the pool says. */
 static calibrate_model target_model(const calibrate_model *own, const calibrate_model *pooled,
                                     double d, size_t *bin)
 {
     size_t b = calibrate_distance_bin(d);
     if (pooled[b].nscores == 0)
         b = CALIBRATE_POOL_BINS;
-    calibrate_model m;
-    *bin = calibrate_shrink(own, &pooled[b], CALIBRATE_POOL_WEIGHT, CALIBRATE_LEVEL, &m) ==
+    calibrate_model m, robust = *own;
+    robust.scale = own->robust_scale;
+    *bin = calibrate_shrink(&robust, &pooled[b], CALIBRATE_POOL_WEIGHT, CALIBRATE_LEVEL, &m) ==
                    CALIBRATE_OK
                ? b
                : NO_POOL;
@@ -616,11 +628,11 @@ static calibrate_model target_model(const calibrate_model *own, const calibrate_
 }
 
 /* Where a width of pool bin b came from: "x/÷1.8: 3 own backtests shrunk
- * toward 41 strip backtests elsewhere (1-2 doublings)", "borrowed" for
- * backtests other experiments lent, h its log
- * half-width. */
-static void bin_words(const calib_ctx *c, const calibrate_model *own,
-                      const calibrate_model *pooled, size_t b, double h, char *text, size_t len)
+ * toward 41 strip backtests elsewhere and the shipped prior (512
+ * backtests of perfcast's data) (1-2 doublings)", "borrowed" for
+ * backtests other experiments lent, h its log half-width. */
+static void bin_words(const calib_ctx *c, const calibrate_model *own, size_t b, double h,
+                      char *text, size_t len)
 {
     const char *where = b < CALIBRATE_POOL_BINS ? calibrate_bin_words(b)
                                                 : "all distances: none at the target's";
@@ -628,15 +640,22 @@ static void bin_words(const calib_ctx *c, const calibrate_model *own,
     if (own->nscores)
         snprintf(mine, sizeof mine, "%zu %s backtest%s shrunk toward", own->nscores,
                  c->borrowed[0] ? "borrowed" : "own", own->nscores == 1 ? "" : "s");
-    snprintf(text, len, "\xC3\x97/\xC3\xB7%.3g: %s %zu %s backtests elsewhere (%s)", exp(h),
-             mine, pooled[b].nscores, c->in->exp->model, where);
+    char prior[96] = "";
+    if (c->nprior[b])
+        snprintf(prior, sizeof prior, "%sthe shipped prior (%zu backtests of perfcast's data)",
+                 c->npool[b] ? " and " : "", c->nprior[b]);
+    char elsewhere[96] = "";
+    if (c->npool[b] || !c->nprior[b])
+        snprintf(elsewhere, sizeof elsewhere, "%zu %s backtests elsewhere", c->npool[b],
+                 c->in->exp->model);
+    snprintf(text, len, "\xC3\x97/\xC3\xB7%.3g: %s %s%s (%s)", exp(h), mine, elsewhere, prior,
+             where);
 }
 
 /* Where the widths came from, per bin of the pool that some prediction
  * used (bin_words), the factor the widest of them; "" none. */
-static void pool_words(const calib_ctx *c, const calibrate_model *own,
-                       const calibrate_model *pooled, const double *widest, char *text,
-                       size_t len)
+static void pool_words(const calib_ctx *c, const calibrate_model *own, const double *widest,
+                       char *text, size_t len)
 {
     size_t used = 0;
     text[0] = '\0';
@@ -645,7 +664,7 @@ static void pool_words(const calib_ctx *c, const calibrate_model *own,
             continue;
         if (used)
             used += (size_t)snprintf(text + used, len - used, "; ");
-        bin_words(c, own, pooled, b, widest[b], text + used, len - used);
+        bin_words(c, own, b, widest[b], text + used, len - used);
         used += strlen(text + used);
     }
 }
@@ -681,7 +700,7 @@ static bool apply_models(const calib_ctx *c, report *rep, const calibrate_model 
         if (bin == NO_POOL)
             continue;
         char words[200];
-        bin_words(c, own, pooled, bin, h, words, sizeof words);
+        bin_words(c, own, bin, h, words, sizeof words);
         ok = report_set_text(&p->cal_source, words);
         if (!(h <= widest[bin]))
             widest[bin] = h;
@@ -697,7 +716,7 @@ static bool apply_backtest(calib_ctx *c, report *rep, const calibrate_model *m,
     if (!apply_models(c, rep, m, pooled, NULL, &done, widest))
         return false;
     char text[2000], from[448] = "", pooled_text[600];
-    pool_words(c, m, pooled, widest, pooled_text, sizeof pooled_text);
+    pool_words(c, m, widest, pooled_text, sizeof pooled_text);
     if (c->borrowed[0] && c->from_lender)
         snprintf(from, sizeof from, " of the %s experiments %s (%s; its own training "
                  "runs have too few levels for a refit)", c->lender->model, c->borrowed,
@@ -717,8 +736,9 @@ static bool apply_backtest(calib_ctx *c, report *rep, const calibrate_model *m,
     if (pooled_text[0] && n > 0 && (size_t)n < sizeof text)
         snprintf(text + n, sizeof text - (size_t)n,
                  " s and t shrunk toward the backtests of the archive's other campaigns "
-                 "(s^2 = (n_own s_own^2 + k s_pool^2) / (n_own + k), k = min(%g, pool), t on "
-                 "n_own + k): %s.",
+                 "and perfcast's shipped prior, robust scales (median |log error per "
+                 "doubling| / 0.6745) (s^2 = (n_own s_own^2 + k s_pool^2) / (n_own + k), "
+                 "k = min(%g, pool), t on n_own + k): %s.",
                  CALIBRATE_POOL_WEIGHT, pooled_text);
     return report_set_text(&rep->interval_method, text);
 }
@@ -745,11 +765,12 @@ static bool apply_pool_only(calib_ctx *c, report *rep, const calibrate_model *po
     if (!ok)
         return false;
     char text[1200], pooled_text[600];
-    pool_words(c, &none, pooled, widest, pooled_text, sizeof pooled_text);
+    pool_words(c, &none, widest, pooled_text, sizeof pooled_text);
     snprintf(text, sizeof text,
              "pooled error model: no refit on fewer levels was possible here or in the "
              "campaign's experiments like it, so s and t are those of the %s backtests of the "
-             "archive's other campaigns (t on k = min(%g, pool) scores): %s; interval = "
+             "archive's other campaigns and perfcast's shipped prior (t on k = min(%g, pool) "
+             "scores): %s; interval = "
              "estimate times/divided by exp(t * s * max(doublings beyond range, %.2g)), %s"
              "widened to contain the model's own prediction interval; %zu of %zu predictions "
              "have it.",

@@ -37,10 +37,18 @@
  * in the archive's other campaigns, per bin of distance
  * (models/calibrate.h, calibrate_shrink), and interval_method says where
  * each width came from ("x/÷1.8: 3 own backtests shrunk toward 41 strip
- * backtests elsewhere (1-2 doublings)"). An experiment with no backtest of
+ * backtests elsewhere (1-2 doublings)"). Where the cache's pool has the
+ * shipped prior (backtest_cache_load_prior, gen/fit/error_prior.h), that
+ * target is the archive's pool shrunk toward the prior, or the prior alone
+ * where the archive has no backtest of the family (a campaign alone in its
+ * archive), and the words name it ("... toward the shipped prior (873
+ * backtests of perfcast's data)"). Shrunk, the experiment's own backtests
+ * count with their robust scale (models/calibrate.h): one wild refit of
+ * three no longer sets the width. An experiment with no backtest of
  * its own or borrowed then takes the pool's width, at least the bootstrap's
- * where its runs repeat: never a noise-only interval when a pool exists.
- * Without a cache (or an empty pool) the intervals are as before.
+ * where its runs repeat: never a noise-only interval when a pool or a
+ * prior exists. Without a cache (or an empty pool and no prior) the
+ * intervals are as before.
  *
  * Ownership: everything it makes belongs to the report.
  */

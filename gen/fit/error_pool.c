@@ -9,6 +9,7 @@
 
 #include "gen/base/growth.h"
 #include "gen/base/textout.h"
+#include "gen/fit/error_prior.h"
 
 typedef struct {
     const char *family;
@@ -19,6 +20,7 @@ typedef struct {
 struct error_pool {
     pooled_score *items;
     size_t n, cap;
+    error_prior *prior; /* NULL: none */
 };
 
 error_pool *error_pool_new(void)
@@ -31,6 +33,7 @@ void error_pool_free(error_pool *pool)
     if (!pool)
         return;
     free(pool->items);
+    error_prior_free(pool->prior);
     free(pool);
 }
 
@@ -74,6 +77,37 @@ calibrate_status error_pool_model(const error_pool *pool, const char *family,
     calibrate_status st = calibrate_fit(mine, n, level, out);
     free(mine);
     return st;
+}
+
+void error_pool_set_prior(error_pool *pool, error_prior *prior)
+{
+    error_prior_free(pool->prior);
+    pool->prior = prior;
+}
+
+const error_prior *error_pool_prior(const error_pool *pool)
+{
+    return pool ? pool->prior : NULL;
+}
+
+calibrate_status error_pool_target(const error_pool *pool, const char *family,
+                                   const campaign *camp, size_t bin, double level,
+                                   calibrate_model *out, size_t *npool, size_t *nprior)
+{
+    calibrate_model prior;
+    calibrate_status st = error_pool_model(pool, family, camp, bin, level, out);
+    *npool = st == CALIBRATE_OK ? out->nscores : 0;
+    *nprior = 0;
+    if (st == CALIBRATE_NOMEM ||
+        error_prior_model(error_pool_prior(pool), family, bin, level, &prior) != CALIBRATE_OK)
+        return st;
+    *nprior = prior.nscores;
+    if (st != CALIBRATE_OK) {
+        *out = prior;
+        return CALIBRATE_OK;
+    }
+    calibrate_model archive = *out;
+    return calibrate_shrink(&archive, &prior, CALIBRATE_POOL_WEIGHT, level, out);
 }
 
 bool error_pool_write(const error_pool *pool, rbuf *out)

@@ -26,8 +26,8 @@
  * refilling it is the site's rule (gen/site/site_fitcache.h): one new run
  * must not refit every campaign through the pool.
  *
- * Ownership: error_pool_new returns a pool freed by error_pool_free; it
- * copies the scores and keeps the family and campaign pointers, which
+ * Ownership: error_pool_new returns a pool freed by error_pool_free (with
+ * its prior, error_pool_set_prior); it copies the scores and keeps the family and campaign pointers, which
  * must outlive it (they point into the archive). Not thread-safe.
  */
 #ifndef PERFCAST_ERROR_POOL_H
@@ -35,6 +35,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include "gen/fit/error_prior.h"
 #include "gen/ingest/archive.h"
 #include "models/calibrate.h"
 #include "render/buf.h"
@@ -60,6 +61,27 @@ bool error_pool_add(error_pool *pool, const char *family, const campaign *camp,
 calibrate_status error_pool_model(const error_pool *pool, const char *family,
                                   const campaign *camp, size_t bin, double level,
                                   calibrate_model *out);
+
+/* The shipped prior the pool's models shrink toward (gen/fit/error_prior.h;
+ * NULL: none, as without it); the pool takes it over and frees it. */
+void error_pool_set_prior(error_pool *pool, error_prior *prior);
+const error_prior *error_pool_prior(const error_pool *pool); /* NULL: none */
+
+/* What an experiment of family in camp shrinks toward at distance bin
+ * (CALIBRATE_POOL_BINS: all): the pool of the other campaigns
+ * (error_pool_model, root mean square scale as before the prior: its
+ * scores come from many campaigns, and their spread between codes and
+ * machines is what a new campaign's interval must carry) shrunk toward
+ * the prior of family and bin
+ * (calibrate_shrink with k = min(CALIBRATE_POOL_WEIGHT, prior's scores):
+ * the prior counts as much where the archive's pool is small, little
+ * where it is large), the prior alone where the pool has no score there,
+ * the pool alone where there is no prior. *npool and *nprior: the scores
+ * of each that it holds (0: none). CALIBRATE_NO_SCORES when neither has
+ * any, CALIBRATE_NOMEM. */
+calibrate_status error_pool_target(const error_pool *pool, const char *family,
+                                   const campaign *camp, size_t bin, double level,
+                                   calibrate_model *out, size_t *npool, size_t *nprior);
 
 /* The pool as text, one score a line in the order added:
  * FAMILY TAB CAMPAIGN TAB CONFIG TAB FOLD TAB PREDICTED TAB MEASURED TAB

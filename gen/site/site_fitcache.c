@@ -217,6 +217,9 @@ bool site_fitcache_pool(site_fitcache *fc, backtest_cache *cache)
     /* Never 0, which says the pool could not be written: an archive with
      * no backtest at all has an empty pool, and its fits are still kept. */
     uint64_t digest = hash_bytes(text.data, text.len, 0x706f6f6cull); /* "pool" */
+    /* The shipped prior is part of what every interval shrinks toward. */
+    uint64_t prior = error_prior_digest(error_pool_prior(pool));
+    digest = hash_bytes(&prior, sizeof prior, digest);
     fc->pool_digest = ok ? (digest ? digest : 1) : 0;
     rbuf_printf(&fc->out, "pool %zx %016llx %016llx %zx\n", filled_at, (unsigned long long)shape,
                 (unsigned long long)hash_bytes(text.data, text.len, 0), text.len);

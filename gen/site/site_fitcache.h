@@ -8,7 +8,8 @@
  * The key of an experiment's record hashes everything that determines it:
  * a format version, the running perfcast executable (site_program_key: a
  * new binary never reuses an old fit), the digest of the pooled error
- * model the build calibrates with, the archive's own files (clusters.csv
+ * model the build calibrates with and of its shipped prior
+ * (gen/fit/error_prior.h: a regenerated prior refits everything), the archive's own files (clusters.csv
  * and the others beside the campaigns), every file of the experiment's
  * campaign (its runs and experiments.csv: siblings lend each other
  * backtests), and every file of a campaign that lends it backtests

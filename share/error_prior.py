@@ -1,0 +1,80 @@
+"""error_prior.py — reduce a build's pooled backtests to the shipped prior.
+
+    python3 error_prior.py SITE/.perfcast-fits SCORES.tsv|"" [EXCLUDE ...]
+
+Reads the pool section of a site's fit cache (gen/site/site_fitcache.h:
+error_pool_write's lines FAMILY, CAMPAIGN, CONFIG, FOLD, PREDICTED,
+MEASURED, DISTANCE, the numbers as the hex of their IEEE bits) and prints
+gen/fit/error_prior.h's table: per model family, over all distances (bin
+"all": of the scopred backtests, 856 of 873 extrapolate up to one doubling,
+too few go further to tell another bin's scale across codes), the number
+of scores and their robust scale, median |z| / 0.6744897501960817, z = log(predicted /
+measured) / max(distance, 0.5) — the numbers models/calibrate.c computes
+(CALIBRATE_MIN_DISTANCE, CALIBRATE_MAD_NORMAL). No row pools families:
+a family's errors say nothing of another's (the strip model's are a tenth
+of the term search's). EXCLUDE: campaigns left out, by name or by the name their
+one-region copies (NAME-rNN, make_error_prior.sh) start with. SCORES, when
+named, receives the decoded scores (family, campaign, bin, distance, z).
+"""
+import math, re, struct, sys
+
+MIN_DISTANCE = 0.5
+MAD_NORMAL = 0.6744897501960817
+
+
+def pool_text(path):
+    data = open(path, "rb").read()
+    pos = 0
+    while pos < len(data):
+        end = data.index(b"\n", pos)
+        head = data[pos:end].decode().split(" ")
+        pos = end + 1
+        if head[0] == "pool":
+            return data[pos:pos + int(head[4], 16)].decode()
+        if head[0] == "fit":
+            pos += int(head[5], 16)
+    raise SystemExit("error_prior.py: no pool in " + path)
+
+
+def bits(h):
+    return struct.unpack(">d", bytes.fromhex(h))[0]
+
+
+def bin_of(d):  # calibrate_distance_bin, for SCORES
+    return 0 if not d > 1 else (1 if d <= 2 else 2)
+
+
+def median(v):
+    v = sorted(v)
+    n = len(v)
+    return v[n // 2] if n % 2 else (v[n // 2 - 1] + v[n // 2]) / 2
+
+
+def main():
+    path, scores_out, excludes = sys.argv[1], sys.argv[2], sys.argv[3:]
+    left_out = lambda camp: any(camp in (x, "public-" + x) or
+                                re.match(re.escape(x) + r"-r\d+$", camp) or
+                                re.match(re.escape("public-" + x) + r"-r\d+$", camp)
+                                for x in excludes)
+    z = {}
+    out = open(scores_out, "w") if scores_out else None
+    for line in pool_text(path).splitlines():
+        family, camp, _config, _fold, pred, meas, dist = line.split("\t")
+        p, m, d = bits(pred), bits(meas), bits(dist)
+        if left_out(camp) or not (p > 0 and m > 0 and math.isfinite(p) and math.isfinite(m)
+                                  and math.isfinite(d) and d >= 0):
+            continue
+        v = abs(math.log(p / m)) / max(d, MIN_DISTANCE)
+        z.setdefault((family, "all"), []).append(v)
+        if out:
+            out.write(f"{family}\t{camp}\t{bin_of(d)}\t{d!r}\t{v!r}\n")
+    print("# perfcast's shipped error prior (gen/fit/error_prior.h), written by")
+    print("# share/make_error_prior.sh" + (" --exclude " + " --exclude ".join(excludes)
+                                          if excludes else "") + "; do not edit.")
+    print("# family\tbin\tscores\tscale (median |log error per doubling| / 0.6745)")
+    for fam, b in sorted(z, key=lambda k: (k[0], k[1] == "all", k[1])):
+        v = z[(fam, b)]
+        print(f"{fam}\t{b}\t{len(v)}\t{median(v) / MAD_NORMAL:.17g}")
+
+
+main()

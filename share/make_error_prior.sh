@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# make_error_prior.sh — regenerate share/error_prior.tsv, the shipped prior
+# of the pooled error model (gen/fit/error_prior.h), from data perfcast
+# ships: the embedded archive (archive/) and the public scaling sets of
+# tests/fixtures/public/ and tests/fixtures/public/heldout/, each imported as
+# a campaign of its own that trains on every point below the largest process
+# count and predicts the largest (the split of heldout/eval_public.sh).
+#
+#   share/make_error_prior.sh PERFCAST [OUT.tsv] [--exclude CAMPAIGN ...]
+#
+# PERFCAST: the perfcast binary (e.g. build/plain/perfcast). OUT.tsv:
+# default share/error_prior.tsv. --exclude leaves a campaign's backtests out
+# of the prior (a leave-one-set-out check: the set scored must not be in
+# the prior it is scored with). SCORES=FILE keeps the decoded backtest
+# scores (family, campaign, bin, distance, log error) as TSV.
+#
+# How: `perfcast build` on that scratch archive, with no prior, fills the
+# archive's pool (every experiment's own backtests, targets left out,
+# gen/fit/error_pool.h) and keeps it in the site's .perfcast-fits;
+# error_prior.py reads it back and reduces it to one row per model family
+# and distance bin (its header says how). Deterministic: the same perfcast
+# and the same data give the same file, byte for byte.
+set -eu
+die() { echo "make_error_prior: error: $*" >&2; exit 2; }
+[ $# -ge 1 ] || die "usage: make_error_prior.sh PERFCAST [OUT.tsv] [--exclude CAMPAIGN ...]"
+perfcast=$(realpath "$1") || die "no perfcast $1"
+shift
+here=$(dirname "$(realpath "$0")")
+src=$(dirname "$here")
+out="$here/error_prior.tsv"
+if [ $# -ge 1 ] && [ "$1" != --exclude ]; then out=$1; shift; fi
+excludes=()
+while [ $# -ge 2 ] && [ "$1" = --exclude ]; do excludes+=("$2"); shift 2; done
+[ $# -eq 0 ] || die "unexpected argument $1"
+work=$(mktemp -d) || die "no temporary folder"
+trap 'rm -rf "$work"' EXIT
+
+cp -r "$src/archive" "$work/arch"
+for set in "$src"/tests/fixtures/public/*.txt "$src"/tests/fixtures/public/heldout/*.txt; do
+    name=public-$(basename "$set" .txt)
+    "$perfcast" import extrap "$set" --campaign "$name" --archive "$work/arch" > "$work/import.log" 2>&1 ||
+        { cat "$work/import.log" >&2; die "import of $set failed"; }
+    python3 - "$work/arch" "$name" <<'PY'
+# One campaign per region (SET-rNN, each a copy of the set's runs with one
+# experiment): the pool scores a held-out configuration once per campaign
+# and family, and every region's backtests are evidence of their own.
+import csv, os, shutil, sys
+arch, name = sys.argv[1], sys.argv[2]
+folder = os.path.join(arch, name)
+with open(os.path.join(folder, "runs.csv"), newline="") as f:
+    largest = max(float(r["np"]) for r in csv.DictReader(f))
+top = ("%d" % largest) if largest == int(largest) else repr(largest)
+with open(os.path.join(folder, "experiments.csv"), newline="") as f:
+    responses = list(dict.fromkeys(r["response"] for r in csv.DictReader(f)))
+for i, r in enumerate(responses):
+    copy = os.path.join(arch, "%s-r%02d" % (name, i))
+    shutil.copytree(folder, copy)
+    with open(os.path.join(copy, "experiments.csv"), "w", newline="") as f:
+        w = csv.writer(f, lineterminator="\n")
+        w.writerow(["name", "model", "response", "formula", "train", "target", "title", "options"])
+        w.writerow(["prior-" + r, "scopred", r, "", f"np < {top}", f"np == {top}",
+                    f"{r}: term search, np < {top} predicts np == {top}", ""])
+shutil.rmtree(folder)
+PY
+done
+PERFCAST_ERROR_PRIOR=none "$perfcast" build --archive "$work/arch" --out "$work/site" --quiet \
+    > "$work/build.log" 2>&1 || { tail -20 "$work/build.log" >&2; die "perfcast build failed"; }
+python3 "$here/error_prior.py" "$work/site/.perfcast-fits" "${SCORES:-}" "${excludes[@]}" > "$work/prior.tsv" ||
+    die "error_prior.py failed"
+mv "$work/prior.tsv" "$out"
