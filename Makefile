@@ -121,7 +121,7 @@ install: $(PERFCAST) $(INSTALL_EXTRA)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/perfcast/templates
 	install -m 755 $(PERFCAST) $(DESTDIR)$(PREFIX)/bin/perfcast
 	for f in templates/*; do [ ! -f "$$f" ] || install -m 644 "$$f" $(DESTDIR)$(PREFIX)/share/perfcast/templates/ || exit 1; done
-	install -m 644 share/error_prior.tsv $(DESTDIR)$(PREFIX)/share/perfcast/error_prior.tsv
+	install -m 644 gen/fit/prior/error_prior.tsv $(DESTDIR)$(PREFIX)/share/perfcast/error_prior.tsv
 	install -d $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/bash-completion/completions
 	install -m 644 gen/cli/perfcast.1 $(DESTDIR)$(PREFIX)/share/man/man1/perfcast.1
 	install -m 644 gen/cli/perfcast.bash $(DESTDIR)$(PREFIX)/share/bash-completion/completions/perfcast

@@ -148,7 +148,7 @@ bool error_prior_load(error_prior **out, char *err, size_t errlen)
         return true;
     if (env && *env)
         snprintf(path, sizeof path, "%s", env);
-    else if (share_path_find("", "share", ERROR_PRIOR_FILE, dir, sizeof dir))
+    else if (share_path_find("", "gen/fit/prior", ERROR_PRIOR_FILE, dir, sizeof dir))
         snprintf(path, sizeof path, "%s/%s", dir, ERROR_PRIOR_FILE);
     else
         return true;

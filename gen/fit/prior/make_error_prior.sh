@@ -1,15 +1,15 @@
 #!/usr/bin/env bash
-# make_error_prior.sh — regenerate share/error_prior.tsv, the shipped prior
+# make_error_prior.sh — regenerate gen/fit/prior/error_prior.tsv, the shipped prior
 # of the pooled error model (gen/fit/error_prior.h), from data perfcast
 # ships: the embedded archive (archive/) and the public scaling sets of
 # tests/fixtures/public/ and tests/fixtures/public/heldout/, each imported as
 # a campaign of its own that trains on every point below the largest process
 # count and predicts the largest (the split of heldout/eval_public.sh).
 #
-#   share/make_error_prior.sh PERFCAST [OUT.tsv] [--exclude CAMPAIGN ...]
+#   gen/fit/prior/make_error_prior.sh PERFCAST [OUT.tsv] [--exclude CAMPAIGN ...]
 #
 # PERFCAST: the perfcast binary (e.g. build/plain/perfcast). OUT.tsv:
-# default share/error_prior.tsv. --exclude leaves a campaign's backtests out
+# default gen/fit/prior/error_prior.tsv. --exclude leaves a campaign's backtests out
 # of the prior (a leave-one-set-out check: the set scored must not be in
 # the prior it is scored with). SCORES=FILE keeps the decoded backtest
 # scores (family, campaign, bin, distance, log error) as TSV.
@@ -26,7 +26,7 @@ die() { echo "make_error_prior: error: $*" >&2; exit 2; }
 perfcast=$(realpath "$1") || die "no perfcast $1"
 shift
 here=$(dirname "$(realpath "$0")")
-src=$(dirname "$here")
+src=$(cd "$here/../../.." && pwd)
 out="$here/error_prior.tsv"
 if [ $# -ge 1 ] && [ "$1" != --exclude ]; then out=$1; shift; fi
 excludes=()

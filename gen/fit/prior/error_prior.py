@@ -69,7 +69,7 @@ def main():
         if out:
             out.write(f"{family}\t{camp}\t{bin_of(d)}\t{d!r}\t{v!r}\n")
     print("# perfcast's shipped error prior (gen/fit/error_prior.h), written by")
-    print("# share/make_error_prior.sh" + (" --exclude " + " --exclude ".join(excludes)
+    print("# gen/fit/prior/make_error_prior.sh" + (" --exclude " + " --exclude ".join(excludes)
                                           if excludes else "") + "; do not edit.")
     print("# family\tbin\tscores\tscale (median |log error per doubling| / 0.6745)")
     for fam, b in sorted(z, key=lambda k: (k[0], k[1] == "all", k[1])):
