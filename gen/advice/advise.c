@@ -11,6 +11,7 @@
 
 #include "gen/advice/runnable.h"
 #include "gen/fit/meshrows.h"
+#include "gen/ingest/pair_link.h"
 #include "models/multicluster.h"
 
 bool advise_same_machine(const char *a, const char *b)
@@ -327,8 +328,8 @@ static bool best_runnable_split(const multicluster_side sides[2], advise_option 
     return found;
 }
 
-/* The link between the option's two clusters for the runs' V-cycles, as
- * the multi-cluster model takes it by default (gen/fit/model_multicluster.c):
+/* The link between the option's two clusters for the runs' V-cycles, by
+ * the rule the multi-cluster model takes by default (gen/ingest/pair_link.h):
  * measured by ping-pong where a chosen campaign has rows for the pair (the
  * first such campaign in the archive's order), else the nominal values of
  * clusters.csv; NULL when neither is known. *measured says which. */
@@ -336,21 +337,16 @@ static const multicluster_link *option_link(const advise_ctx *ctx, const advise_
                                             multicluster_link *buf, bool *measured)
 {
     const archive *a = ctx->req.arch;
-    measured_link m;
-    buf->cycles = ctx->cycles;
-    *measured = false;
-    for (size_t k = 0; k < a->ncampaigns && !*measured; k++)
-        *measured = campaign_chosen(&ctx->req, &a->campaigns[k]) &&
-                    campaign_measured_link(&a->campaigns[k], o->cluster[0]->name,
-                                           o->cluster[1]->name, &m);
-    if (*measured) {
-        buf->bw_bytes_s = m.bw_bytes_s;
-        buf->latency_s = m.latency_s;
-    } else if (!archive_link_path(o->cluster[0], o->cluster[1], &buf->bw_bytes_s,
-                                  &buf->latency_s)) {
-        return NULL;
-    }
-    return multicluster_link_known(buf) ? buf : NULL;
+    const campaign *chosen = ctx->req.campaign ? archive_campaign(a, ctx->req.campaign)
+                                               : a->campaigns;
+    size_t nchosen = ctx->req.campaign ? (chosen != NULL) : a->ncampaigns;
+    pair_link pl;
+    bool known = archive_pair_link(chosen, nchosen, o->cluster[0], o->cluster[1],
+                                   o->cluster[0]->name, o->cluster[1]->name, PAIR_LINK_AUTO,
+                                   &pl);
+    *buf = (multicluster_link){pl.bw_bytes_s, pl.latency_s, ctx->cycles};
+    *measured = pl.status == PAIR_LINK_CHOSEN_MEASURED;
+    return known && multicluster_link_known(buf) ? buf : NULL;
 }
 
 /* "; the link between the clusters: 0.4 s of 2.5 s; equal split: 2.6 s" */

@@ -51,6 +51,7 @@
 #include "gen/fit/rjopts.h"
 #include "gen/fit/rjreport.h"
 #include "gen/fit/stripfits.h"
+#include "gen/ingest/pair_link.h"
 #include "models/costing.h"
 #include "models/multicluster.h"
 
@@ -164,41 +165,37 @@ static double max_rows(const archive *a, const char *cluster, const strip_model 
     return floor(c->mem_per_core_gb * 1024 * (1 + 1e-9) / (m->mb_per_point * len));
 }
 
-/* The link between the target's clusters from the source option link
- * picks (measured, from the campaign's ping-pong rows; or the nominal
- * values of clusters.csv), *source saying which ("measured by ping-pong
- * (runs.csv line 12, 3 rows)"); NULL when link=none, or with *missing
- * saying what is missing. */
+/* The link between the target's clusters by the rule option link picks
+ * (gen/ingest/pair_link.h: measured from the campaign's ping-pong rows,
+ * else the nominal values of clusters.csv), *source saying which
+ * ("measured by ping-pong (runs.csv line 12, 3 rows)"); pl holds both
+ * sources for the interval. NULL when link=none, or with *missing saying
+ * what is missing. */
 static const multicluster_link *target_link(const experiment_input *in, const mc_settings *s,
                                             const mc_target *t, multicluster_link *buf,
-                                            char *source, size_t len, const char **missing)
+                                            pair_link *pl, char *source, size_t len,
+                                            const char **missing)
 {
     const archive *a = in->arch;
-    const cluster_info *c[2] = {a ? archive_cluster(a, t->cluster[0]) : NULL,
-                                a ? archive_cluster(a, t->cluster[1]) : NULL};
-    measured_link m;
+    static const pair_link_rule rules[] = {PAIR_LINK_AUTO, PAIR_LINK_MEASURED,
+                                           PAIR_LINK_NOMINAL, PAIR_LINK_AUTO};
     *missing = NULL;
     source[0] = '\0';
+    archive_pair_link(in->camp, 1, a ? archive_cluster(a, t->cluster[0]) : NULL,
+                      a ? archive_cluster(a, t->cluster[1]) : NULL, t->cluster[0],
+                      t->cluster[1], rules[s->link], pl);
     if (s->link == MC_LINK_NONE)
         return NULL;
     buf->cycles = t->cycles;
-    bool measured = s->link != MC_LINK_MODEL &&
-                    campaign_measured_link(in->camp, t->cluster[0], t->cluster[1], &m);
-    if (measured) {
-        buf->bw_bytes_s = m.bw_bytes_s;
-        buf->latency_s = m.latency_s;
-        snprintf(source, len, "measured by ping-pong (runs.csv line %ld, %zu row%s)", m.line,
-                 m.rows, m.rows == 1 ? "" : "s");
-    } else if (s->link == MC_LINK_MEASURED) {
-        *missing = "option link=measured, but the campaign has no ping-pong row (kind=pingpong, "
-                   "mgbench --pingpong) between the two clusters";
-    } else if (!c[0] || !c[1] ||
-               !archive_link_path(c[0], c[1], &buf->bw_bytes_s, &buf->latency_s)) {
-        *missing = "clusters.csv gives no link bandwidth and latency (link_bw_gbs and "
-                   "link_lat_us, or sim_uplink_bw_gbs and sim_uplink_lat_us) for both clusters";
-    } else {
+    buf->bw_bytes_s = pl->bw_bytes_s;
+    buf->latency_s = pl->latency_s;
+    if (pl->status == PAIR_LINK_CHOSEN_MEASURED)
+        snprintf(source, len, "measured by ping-pong (runs.csv line %ld, %zu row%s)",
+                 pl->measured.line, pl->measured.rows, pl->measured.rows == 1 ? "" : "s");
+    else if (pl->status == PAIR_LINK_CHOSEN_NOMINAL)
         snprintf(source, len, "nominal, from clusters.csv");
-    }
+    else
+        *missing = pair_link_missing_text(pl->status);
     if (!*missing && !(t->cycles > 0))
         *missing = "the target row gives no cycles";
     return *missing ? NULL : buf;
@@ -256,10 +253,11 @@ static bool predict_target(const experiment_input *in, const mc_settings *s, str
         sides[i] = (multicluster_side){&f->model, t.np[i]};
     }
     multicluster_link link_buf;
+    pair_link pl;
     const char *no_link;
     char source[160];
-    const multicluster_link *link = target_link(in, s, &t, &link_buf, source, sizeof source,
-                                                &no_link);
+    const multicluster_link *link = target_link(in, s, &t, &link_buf, &pl, source,
+                                                sizeof source, &no_link);
     multicluster_prediction p;
     if (!multicluster_predict(sides, t.row_len, t.rows, link, &p)) {
         snprintf(err, errlen, "runs.csv line %ld: a side has no Tcomp for its per-process mesh "
