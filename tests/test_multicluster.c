@@ -275,6 +275,56 @@ static void test_balance_with_slow_link(void)
     strip_model_free(&b);
 }
 
+/* The own interval from the parts' half-widths, by hand: TA = 1 s, TB =
+ * 2 s, T_link = 0.5 s, hA = ln 3, hB = ln 1.25, hL = ln 2:
+ *   low  = max(1/3, 2/1.25) + 0.5/2 = 1.6 + 0.25 = 1.85
+ *   high = max(1*3, 2*1.25) + 0.5*2 = 3 + 1 = 4
+ * (the faster side A sets the high bound: its wider error can make it the
+ * slower one). Without a link time the link's width is not read. */
+static void test_interval_by_hand(void)
+{
+    multicluster_prediction p;
+    memset(&p, 0, sizeof p);
+    p.side[0].time_s = 1;
+    p.side[1].time_s = 2;
+    p.link_s = 0.5;
+    p.time_s = 2.5;
+    multicluster_widths h = {{log(3), log(1.25)}, log(2)};
+    double lo, hi;
+    CU_ASSERT_TRUE(multicluster_interval(&p, &h, &lo, &hi));
+    check_rel(lo, 1.85, 1e-14);
+    check_rel(hi, 4, 1e-14);
+    p.link_s = 0;
+    h.link = NAN;
+    CU_ASSERT_TRUE(multicluster_interval(&p, &h, &lo, &hi));
+    check_rel(lo, 1.6, 1e-14);
+    check_rel(hi, 3, 1e-14);
+    p.link_s = 0.5; /* a link time with an unknown width: no interval */
+    CU_ASSERT_FALSE(multicluster_interval(&p, &h, &lo, &hi));
+    CU_ASSERT_TRUE(isnan(lo) && isnan(hi));
+    h.link = 0;
+    h.side[1] = -1;
+    CU_ASSERT_FALSE(multicluster_interval(&p, &h, &lo, &hi));
+}
+
+/* A side's distance beyond its strip fit (parallel runs np 4 and 8 at 16
+ * to 1024 rows per process), the larger of the two: np 32 at 64 rows is
+ * log2(32/8) = 2 doublings, np 64 is 3; np 32 at 4096 rows is 2 either way;
+ * np 8 at 8192 rows is log2(8192/1024) = 3; np 4 at 4 rows lies
+ * log2(16/4) = 2 below; np 6 at 100 rows is inside: 0. */
+static void test_side_distance_by_hand(void)
+{
+    strip_model m;
+    build(&FAST, &m);
+    check_rel(multicluster_side_distance(&m, 32, 64), 2, 1e-14);
+    check_rel(multicluster_side_distance(&m, 64, 64), 3, 1e-14);
+    check_rel(multicluster_side_distance(&m, 32, 4096), 2, 1e-14);
+    check_rel(multicluster_side_distance(&m, 8, 8192), 3, 1e-14);
+    check_rel(multicluster_side_distance(&m, 4, 4), 2, 1e-14);
+    CU_ASSERT_EQUAL(multicluster_side_distance(&m, 6, 100), 0);
+    strip_model_free(&m);
+}
+
 int main(void)
 {
     static const testutil_test tests[] = {
@@ -284,6 +334,8 @@ int main(void)
         {"balance constraints", test_balance_constraints},
         {"link messages by hand", test_link_messages_by_hand},
         {"balance with a slow link", test_balance_with_slow_link},
+        {"own interval by hand", test_interval_by_hand},
+        {"side distance by hand", test_side_distance_by_hand},
         {NULL, NULL},
     };
     static const testutil_suite suites[] = {{"multicluster", tests}, {NULL, NULL}};

@@ -48,6 +48,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gen/fit/multicluster_pi.h"
 #include "gen/fit/rjopts.h"
 #include "gen/fit/rjreport.h"
 #include "gen/fit/stripfits.h"
@@ -270,19 +271,25 @@ static bool predict_target(const experiment_input *in, const mc_settings *s, str
                  "per-process mesh (tcomp=exact)", t.line);
         return false;
     }
-    char bal[300], lt[460], note[1460];
+    char bal[300], lt[460], pi_words[1100], note[2600];
     balance_text(in->arch, s, &t, sides, link, bal, sizeof bal);
     link_text(&p, link, source, lt, sizeof lt);
+    multicluster_pi_input pin = {sides, {t.cluster[0], t.cluster[1]}, t.row_len, &p, link, &pl,
+                                 in->pooled_width, in->pooled_ctx};
+    double pi[2];
+    multicluster_pi(&pin, &pi[0], &pi[1], pi_words, sizeof pi_words);
     snprintf(note, sizeof note,
-             "point estimate only (the multi-cluster model gives no interval): T = max(TA %.4g s "
-             "on %s, TB %.4g s on %s)%s; %s; %g and %g rows per process, memory per process "
-             "%.4g MB and %.4g MB; Tcomp %s and %s%s",
-             p.side[0].time_s, t.cluster[0], p.side[1].time_s, t.cluster[1], lt,
+             "%s; T = max(TA %.4g s on %s, TB %.4g s on %s)%s; %s; %g and %g rows per process, "
+             "memory per process %.4g MB and %.4g MB; Tcomp %s and %s%s",
+             pi_words, p.side[0].time_s, t.cluster[0], p.side[1].time_s, t.cluster[1], lt,
              p.dominant < 0 ? "the sides tie" : p.dominant == 0 ? "A is slower" : "B is slower",
              t.rows[0], t.rows[1], p.mem_mb[0], p.mem_mb[1],
              mesh_match_text(p.side[0].tcomp_match), mesh_match_text(p.side[1].tcomp_match), bal);
     bool extra = p.side[0].extrapolation || p.side[1].extrapolation;
-    bool ok = rjreport_predict(out, k, p.time_s, extra, note);
+    report_prediction pred = {.config = k, .estimate = p.time_s, .ci_low = NAN, .ci_high = NAN,
+                              .pi_low = pi[0], .pi_high = pi[1], .extrapolation = extra,
+                              .note = note};
+    bool ok = report_add_prediction(out, &pred);
     if (ok && t.equal_split)
         ok = rjreport_warn(out, "runs.csv line %ld: no rows_a/rows_b; the rows were split equally "
                                 "between the clusters, as in seed 000 Tables I-II", t.line);

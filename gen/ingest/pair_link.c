@@ -35,6 +35,38 @@ bool archive_pair_link(const campaign *camps, size_t ncamps, const cluster_info 
     return out->status == PAIR_LINK_CHOSEN_MEASURED || out->status == PAIR_LINK_CHOSEN_NOMINAL;
 }
 
+/* log of a ping-pong row's line time for one message of `bytes`. */
+static double row_log_time(const table *t, size_t r, double bytes)
+{
+    return log(table_number_named(t, r, "link_lat_us") * 1e-6 +
+               bytes / (table_number_named(t, r, "link_bw_gbs") * 1e9));
+}
+
+double pair_link_spread_log(const pair_link *l, const char *a, const char *b, double bytes,
+                            size_t *n)
+{
+    const table *t = l->has_measured ? &l->measured_in->runs : NULL;
+    double sum = 0, dev2 = 0;
+    *n = 0;
+    /* Two passes: the rows differ in the fifth digit, which a sum of
+     * squares would lose. */
+    for (int pass = 0; pass < 2; pass++) {
+        double mean = *n ? sum / (double)*n : 0;
+        for (size_t r = 0; t && r < t->nrows; r++) {
+            if (!runs_row_is_pingpong(t, r) || !runs_row_joins(t, r, a, b))
+                continue;
+            double v = row_log_time(t, r, bytes);
+            if (pass == 0) {
+                sum += v;
+                ++*n;
+            } else {
+                dev2 += (v - mean) * (v - mean);
+            }
+        }
+    }
+    return *n < 2 ? NAN : sqrt(dev2 / (double)(*n - 1));
+}
+
 const char *pair_link_missing_text(pair_link_status status)
 {
     switch (status) {

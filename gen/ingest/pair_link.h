@@ -57,6 +57,13 @@ bool archive_pair_link(const campaign *camps, size_t ncamps, const cluster_info 
                        const cluster_info *b, const char *a_name, const char *b_name,
                        pair_link_rule rule, pair_link *out);
 
+/* The ping-pong repetitions' noise for one message of `bytes`: the sample
+ * standard deviation of log(lat_i + bytes / bw_i) over the rows of l's
+ * measuring campaign between a and b; *n gets their number. NAN when l
+ * measured nothing or from fewer than two rows. */
+double pair_link_spread_log(const pair_link *l, const char *a, const char *b, double bytes,
+                            size_t *n);
+
 /* Why no link was chosen, in words (static text); "" when one was. */
 const char *pair_link_missing_text(pair_link_status status);
 
