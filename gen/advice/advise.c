@@ -11,6 +11,8 @@
 
 #include "gen/advice/runnable.h"
 #include "gen/fit/meshrows.h"
+#include "gen/fit/multicluster_pi.h"
+#include "gen/fit/pooled_width.h"
 #include "gen/ingest/pair_link.h"
 #include "models/multicluster.h"
 
@@ -248,6 +250,8 @@ static bool published(const advise_ctx *ctx, advise_option *o)
             }
             o->time_s = p;
             o->time_from = ADVISE_TIME_PUBLISHED;
+            snprintf(o->interval, sizeof o->interval, "no interval: a paper's printed "
+                     "prediction");
             o->published_in = c;
             o->published_row = r;
             snprintf(o->no_model, sizeof o->no_model, "%.290s", o->source);
@@ -266,6 +270,39 @@ static double rows_capacity(const advise_ctx *ctx, const cluster_info *c, double
     if (!isfinite(c->mem_per_core_gb) || !(ctx->mb_per_point > 0))
         return INFINITY;
     return floor(c->mem_per_core_gb * 1024 * (1 + 1e-9) / (ctx->mb_per_point * nb));
+}
+
+/* The pooled strip width for the intervals (experiment_pooled_width_fn;
+ * ctx the advise_ctx): the pool's backtests outside the campaign asked
+ * for, every campaign's when none was. */
+static double advise_pooled_width(const void *ctx, const char *family, double distance,
+                                  size_t *nscores)
+{
+    const advise_ctx *c = ctx;
+    const campaign *asked = c->req.campaign ? archive_campaign(c->req.arch, c->req.campaign)
+                                            : NULL;
+    return pooled_half_width(c->req.pool, family, asked, distance, nscores);
+}
+
+/* A single cluster's interval: the pooled strip width at the option's
+ * distance beyond the cluster's training runs. */
+static void single_interval(const advise_ctx *ctx, const strip_model *m, advise_option *o)
+{
+    double d = multicluster_side_distance(m, o->np[0], o->rows[0]);
+    size_t n = 0;
+    double h = advise_pooled_width(ctx, "strip", d, &n);
+    if (!isfinite(h)) {
+        snprintf(o->interval, sizeof o->interval, "no interval: %s",
+                 ctx->req.pool ? "the archive has no pooled strip backtests"
+                               : "no pooled backtests were given");
+        return;
+    }
+    o->time_low = o->time_s * exp(-h);
+    o->time_high = o->time_s * exp(h);
+    snprintf(o->interval, sizeof o->interval, "95%% interval \xC3\x97/\xC3\xB7%.3g: %zu pooled "
+             "strip backtests of the archive's campaigns, %.2g doubling%s beyond %s's training "
+             "runs", exp(h), n, isfinite(d) ? d : 0.0, isfinite(d) && d == 1 ? "" : "s",
+             o->cluster[0]->name);
 }
 
 /* The strip model on one cluster; false (with the reason in o->source). */
@@ -293,6 +330,7 @@ static bool model_single(advise_ctx *ctx, advise_option *o)
     o->time_from = ADVISE_TIME_MODEL;
     snprintf(o->source, sizeof o->source, "strip model on %zu configurations; Tcomp %s",
              f->model.configs.nconfigs, mesh_match_text(p.tcomp_match));
+    single_interval(ctx, &f->model, o);
     return true;
 }
 
@@ -334,18 +372,15 @@ static bool best_runnable_split(const multicluster_side sides[2], advise_option 
  * first such campaign in the archive's order), else the nominal values of
  * clusters.csv; NULL when neither is known. *measured says which. */
 static const multicluster_link *option_link(const advise_ctx *ctx, const advise_option *o,
-                                            multicluster_link *buf, bool *measured)
+                                            multicluster_link *buf, pair_link *pl)
 {
     const archive *a = ctx->req.arch;
     const campaign *chosen = ctx->req.campaign ? archive_campaign(a, ctx->req.campaign)
                                                : a->campaigns;
     size_t nchosen = ctx->req.campaign ? (chosen != NULL) : a->ncampaigns;
-    pair_link pl;
     bool known = archive_pair_link(chosen, nchosen, o->cluster[0], o->cluster[1],
-                                   o->cluster[0]->name, o->cluster[1]->name, PAIR_LINK_AUTO,
-                                   &pl);
-    *buf = (multicluster_link){pl.bw_bytes_s, pl.latency_s, ctx->cycles};
-    *measured = pl.status == PAIR_LINK_CHOSEN_MEASURED;
+                                   o->cluster[0]->name, o->cluster[1]->name, PAIR_LINK_AUTO, pl);
+    *buf = (multicluster_link){pl->bw_bytes_s, pl->latency_s, ctx->cycles};
     return known && multicluster_link_known(buf) ? buf : NULL;
 }
 
@@ -383,8 +418,9 @@ static bool model_split(advise_ctx *ctx, advise_option *o, bool *too_big, const 
         sides[i] = (multicluster_side){&f->model, o->np[i]};
     }
     multicluster_link link_buf;
-    bool measured;
-    const multicluster_link *link = option_link(ctx, o, &link_buf, &measured);
+    pair_link pl;
+    const multicluster_link *link = option_link(ctx, o, &link_buf, &pl);
+    bool measured = pl.status == PAIR_LINK_CHOSEN_MEASURED;
     multicluster_balance_options bo = {
         ctx->req.quantum,
         {rows_capacity(ctx, o->cluster[0], o->nb), rows_capacity(ctx, o->cluster[1], o->nb)},
@@ -408,6 +444,9 @@ static bool model_split(advise_ctx *ctx, advise_option *o, bool *too_big, const 
     o->rows[1] = p.rows[1];
     o->time_s = p.time_s;
     o->time_from = ADVISE_TIME_MODEL;
+    multicluster_pi_input pin = {sides, {o->cluster[0]->name, o->cluster[1]->name}, o->nb, &p,
+                                 link, &pl, ctx->req.pool ? advise_pooled_width : NULL, ctx};
+    multicluster_pi(&pin, &o->time_low, &o->time_high, o->interval, sizeof o->interval);
     char more[256];
     split_text(sides, o, &p, link, measured, more, sizeof more);
     snprintf(o->source, sizeof o->source,
@@ -483,7 +522,7 @@ static void evaluate_rows(advise_ctx *ctx, int nsides, const cluster_info *const
     o->nsides = nsides;
     o->na = na;
     o->nb = nb;
-    o->time_s = NAN;
+    o->time_s = o->time_low = o->time_high = NAN;
     for (int i = 0; i < nsides; i++) {
         o->cluster[i] = c[i];
         o->np[i] = np[i];
