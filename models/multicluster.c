@@ -65,7 +65,8 @@ bool multicluster_predict(const multicluster_side sides[2], double n_msg, const 
     memset(out, 0, sizeof *out);
     for (int i = 0; i < 2; i++) {
         strip_target t = {sides[i].np, rows[i], n_msg, NAN};
-        if (!sides[i].model || !(rows[i] > 0) || !strip_predict(sides[i].model, &t, &out->side[i]))
+        if (!sides[i].model || !(rows[i] > 0) ||
+            !strip_predict_contended(sides[i].model, &t, sides[i].ppn, &out->side[i]))
             return false;
         out->rows[i] = rows[i];
         out->mem_mb[i] = out->side[i].work_mb;

@@ -4,7 +4,9 @@
  * A's npA processes each holding rowsA rows and side B's npB processes
  * rowsB rows (npA*rowsA + npB*rowsB = R), each side an npX x 1 strip grid.
  * Each side is predicted by the strip model fitted on its own cluster, for
- * its own per-process mesh rows x N.
+ * its own per-process mesh rows x N, under that model's node contention
+ * law at the side's processes per node (strip_predict_contended; a model
+ * fitted without a law, the paper's, ignores ppn).
  *
  * The paper's model (link NULL, or a link of unknown bandwidth):
  *
@@ -105,6 +107,8 @@
 typedef struct {
     const strip_model *model;   /* fitted on this side's cluster */
     double np;                  /* processes on this side */
+    double ppn;                 /* its processes per node, for the strip model's contention
+                                   law (strip_predict_contended); NAN: unknown, no law */
 } multicluster_side;
 
 /* The link between the two clusters and the job's V-cycles. */

@@ -602,6 +602,33 @@ static void test_no_pool_no_interval(void)
     testutil_remove_dir(dir);
 }
 
+/* Node contention (the strip model's default law) in advise: F's cores
+ * per node are 4 and one core streams 10 GB/s of a node's 20, so F:16,
+ * placed 4 to a node, has its Tcomp crowded by max(1, 4 x 10 / 20) = 2:
+ * the time of test_models_rank_and_limits plus F's Tcomp alone at 256
+ * rows per process, k x work + 0.01 = 0.5 x 8 MB + 0.01 = 4.01 s (the
+ * training runs' nodes are unknown, so the fit is the same). S gives no
+ * bandwidths and does not move. */
+static void test_contention(void)
+{
+    char dir[256], path[512], *out = NULL, f16[C_N][400], s16[C_N][400];
+    CU_ASSERT_TRUE_FATAL(make_archive(dir, sizeof dir));
+    snprintf(path, sizeof path, "%s/clusters.csv", dir);
+    CU_ASSERT_TRUE_FATAL(testutil_write_file(path, "cluster,mem_per_core_gb,rate_per_core_hour,"
+                                                   "currency,cores_per_node,mbw_core_gbs,"
+                                                   "mbw_read_gbs\nF,1,3,EUR,4,10,20\n"
+                                                   "S,1,1,EUR,4,,\n"));
+    CU_ASSERT_EQUAL_FATAL(testutil_perfcast_run(&out, "advise --archive %s --size 4096x1024 "
+                                                      "--free F:16,S:16 --format csv", dir), 0);
+    CU_ASSERT_TRUE_FATAL(csv_row(out, "F:16", f16, C_N));
+    CU_ASSERT_TRUE_FATAL(csv_row(out, "S:16", s16, C_N));
+    CU_ASSERT_TRUE(testutil_rel_diff(atof(f16[C_TIME]), law_time(&LF, 16, 256) + 4.01) < 1e-8);
+    CU_ASSERT_TRUE(testutil_rel_diff(atof(s16[C_TIME]), law_time(&LS, 16, 256)) < 1e-8);
+    CU_ASSERT_PTR_NOT_NULL(strstr(f16[C_SOURCE], "crowded on its nodes"));
+    free(out);
+    testutil_remove_dir(dir);
+}
+
 int main(void)
 {
     static const testutil_test tests[] = {
@@ -614,6 +641,7 @@ int main(void)
         {"usage and input errors", test_usage_and_input_errors},
         {"models, ranking, deadline, budget, memory", test_models_rank_and_limits},
         {"each ranked time has its interval", test_intervals},
+        {"node contention", test_contention},
         {"no pool: no interval, and why", test_no_pool_no_interval},
         {NULL, NULL},
     };

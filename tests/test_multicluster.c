@@ -62,7 +62,7 @@ static void test_predict_is_max_of_sides(void)
     strip_model a, b;
     build(&FAST, &a);
     build(&SLOW, &b);
-    multicluster_side sides[2] = {{&a, 16}, {&b, 8}};
+    multicluster_side sides[2] = {{&a, 16, NAN}, {&b, 8, NAN}};
     double rows[2];
     multicluster_equal_rows(sides, 4096, rows);
     CU_ASSERT_DOUBLE_EQUAL(rows[0], 128, 0);
@@ -91,7 +91,7 @@ static void test_balance_matches_brute_force(void)
     build(&FAST, &a);
     build(&SLOW, &b);
     const double total = 8192, npa = 8, npb = 8;
-    multicluster_side sides[2] = {{&a, npa}, {&b, npb}};
+    multicluster_side sides[2] = {{&a, npa, NAN}, {&b, npb, NAN}};
     multicluster_balance_options opt = {1, {INFINITY, INFINITY}, NULL};
     multicluster_prediction p;
     CU_ASSERT_TRUE_FATAL(multicluster_balance(sides, N, total, &opt, &p));
@@ -130,7 +130,7 @@ static void test_balance_large_search(void)
     build(&FAST, &a);
     build(&SLOW, &b);
     const double total = 1 << 20;
-    multicluster_side sides[2] = {{&a, 2}, {&b, 2}};
+    multicluster_side sides[2] = {{&a, 2, NAN}, {&b, 2, NAN}};
     multicluster_balance_options opt = {1, {INFINITY, INFINITY}, NULL};
     multicluster_prediction p;
     CU_ASSERT_TRUE_FATAL(multicluster_balance(sides, N, total, &opt, &p));
@@ -147,7 +147,7 @@ static void test_balance_constraints(void)
     strip_model a, b;
     build(&FAST, &a);
     build(&SLOW, &b);
-    multicluster_side sides[2] = {{&a, 8}, {&b, 8}};
+    multicluster_side sides[2] = {{&a, 8, NAN}, {&b, 8, NAN}};
     multicluster_prediction p;
     /* Rows in multiples of 16. */
     multicluster_balance_options q16 = {16, {INFINITY, INFINITY}, NULL};
@@ -166,7 +166,7 @@ static void test_balance_constraints(void)
     multicluster_balance_options tiny = {1, {10, 10}, NULL};
     CU_ASSERT_FALSE(multicluster_balance(sides, N, 8192, &tiny, &p));
     /* A missing side model. */
-    multicluster_side missing[2] = {{&a, 8}, {NULL, 8}};
+    multicluster_side missing[2] = {{&a, 8, NAN}, {NULL, 8, NAN}};
     double rows[2] = {512, 512};
     CU_ASSERT_FALSE(multicluster_predict(missing, N, rows, NULL, &p));
     CU_ASSERT_FALSE(multicluster_balance(missing, N, 8192, &one, &p));
@@ -183,7 +183,7 @@ static void test_balance_constraints(void)
  * the coarse gather (the larger side's share of the coarsest grid). */
 static void test_link_messages_by_hand(void)
 {
-    multicluster_side tiny[2] = {{NULL, 1}, {NULL, 1}};
+    multicluster_side tiny[2] = {{NULL, 1, NAN}, {NULL, 1, NAN}};
     multicluster_traffic tr;
     /* 4 + 4 rows of 16: 4 -> 2 -> 1 rows, 16 -> 8 -> 4 columns, 8 -> 4 -> 2
      * mesh rows: 3 levels. Level 0: 10 x 18 doubles, level 1: 10 x 10;
@@ -209,7 +209,7 @@ static void test_link_messages_by_hand(void)
     strip_model a, b;
     build(&FAST, &a);
     build(&SLOW, &b);
-    multicluster_side sides[2] = {{&a, 8}, {&b, 8}};
+    multicluster_side sides[2] = {{&a, 8, NAN}, {&b, 8, NAN}};
     multicluster_link link = {12.5e6, 200e-6, 10};
     multicluster_prediction p, paper;
     CU_ASSERT_TRUE_FATAL(multicluster_predict(sides, N, (double[2]){512, 512}, &link, &p));
@@ -245,7 +245,7 @@ static void test_balance_with_slow_link(void)
     build(&FAST, &a);
     build(&SLOW, &b);
     const double total = 8192, q = 64;
-    multicluster_side sides[2] = {{&a, 8}, {&b, 8}};
+    multicluster_side sides[2] = {{&a, 8, NAN}, {&b, 8, NAN}};
     multicluster_link link = {12.5e6, 200e-6, 10};
     multicluster_balance_options opt = {q, {INFINITY, INFINITY}, &link};
     multicluster_balance_options paper_opt = {q, {INFINITY, INFINITY}, NULL};

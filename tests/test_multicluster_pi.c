@@ -19,14 +19,14 @@ static const double N = 1024; /* every run's row length */
 
 static const char HEADER[] = "cluster,code,np,npa,npb,na,nb,work_mb,np_a,np_b,rows_a,rows_b,"
                              "tag_cluster_b,cycles,time_s,rep,kind,cluster_b,bytes,link_lat_us,"
-                             "link_bw_gbs\n";
+                             "link_bw_gbs,ppn\n";
 
 /* The split job of test_measured_link.c: 16 processes of X with 128 rows,
- * 8 of Y with 256, 10 V-cycles; two ping-pong rows, 100 us at 0.01 GB/s
- * and 300 us at 0.04 GB/s. Its measured time is 5 s. */
-static const char SPLIT[] = "X,mg,24,,,4096,1024,,16,8,2048,2048,Y,10,5,1,,,,,\n"
-                            "X,mgbench,24,,,,,,,,,,,,,1,pingpong,Y,16400,100,0.01\n"
-                            "Y,mgbench,24,,,,,,,,,,,,,2,pingpong,X,16400,300,0.04\n";
+ * 8 of Y with 256, 10 V-cycles, 4 processes per node; two ping-pong rows,
+ * 100 us at 0.01 GB/s and 300 us at 0.04 GB/s. Its measured time is 5 s. */
+static const char SPLIT[] = "X,mg,24,,,4096,1024,,16,8,2048,2048,Y,10,5,1,,,,,,4\n"
+                            "X,mgbench,24,,,,,,,,,,,,,1,pingpong,Y,16400,100,0.01,\n"
+                            "Y,mgbench,24,,,,,,,,,,,,,2,pingpong,X,16400,300,0.04,\n";
 
 /* Strip runs of a cluster: sequential meshes of rows and rows/4, parallel
  * np 2 .. top, two repetitions, a smooth law with a little curvature so
@@ -42,7 +42,7 @@ static void strip_runs(char *out, size_t len, const char *cluster, double rows, 
                 double work = 32.0 / 1048576.0 * per[i] * N;
                 double t = speed * work + (np > 1 ? 0.3 + 0.1 * log2(np) + 0.02 * np : 0);
                 at += (size_t)snprintf(out + at, len - at,
-                                       "%s,mg,%g,%g,1,%g,%g,%.17g,,,,,,,%.17g,%d,,,,,\n", cluster,
+                                       "%s,mg,%g,%g,1,%g,%g,%.17g,,,,,,,%.17g,%d,,,,,,\n", cluster,
                                        np, np, np * per[i], N, work, t * (rep ? 0.99 : 1.01),
                                        rep);
             }
@@ -52,9 +52,13 @@ static char dir[256];
 
 /* Campaign "other": a strip experiment on X, np 1-16, whose backtests
  * fill the strip pool; campaign "s": the split with training runs np <= 8
- * of both clusters. clusters gives clusters.csv. */
-static void make_archive(const char *clusters)
+ * of both clusters, experiment mc with the options cluster_b=Y and
+ * `more`. clusters gives clusters.csv. */
+static void make_archive_with(const char *clusters, const char *more)
 {
+    char exps[256];
+    snprintf(exps, sizeof exps, "name,model,train,target,options\nmc,multicluster,np <= 8,"
+                                "np_a > 0,\"cluster_b=Y%s\"\n", more);
     static char runs[32768];
     CU_ASSERT_TRUE_FATAL(testutil_temp_dir(dir, sizeof dir));
     snprintf(runs, sizeof runs, "%s", HEADER);
@@ -66,9 +70,12 @@ static void make_archive(const char *clusters)
     strip_runs(runs, sizeof runs, "X", 128, 0.05, 8);
     strip_runs(runs, sizeof runs, "Y", 256, 0.03, 8);
     snprintf(runs + strlen(runs), sizeof runs - strlen(runs), "%s", SPLIT);
-    CU_ASSERT_TRUE_FATAL(testutil_write_archive(
-        dir, clusters, "s", "name,model,train,target,options\nmc,multicluster,np <= 8,np_a > 0,"
-                            "cluster_b=Y\n", runs));
+    CU_ASSERT_TRUE_FATAL(testutil_write_archive(dir, clusters, "s", exps, runs));
+}
+
+static void make_archive(const char *clusters)
+{
+    make_archive_with(clusters, "");
 }
 
 typedef struct {
@@ -181,12 +188,55 @@ static void test_no_nominal(void)
     testutil_remove_dir(dir);
 }
 
+/* Node contention per side (option contention, as for strip): X gives
+ * one core 10 GB/s of a node's 20, so at the split's 4 processes per node
+ * X's Tcomp is crowded by max(1, 4 x 10 / 20) = 2; Y gives no bandwidths,
+ * so its side does not move. The training runs' nodes are unknown (no
+ * ppn, no nodes, clusters.csv gives no nodes), so the fits are the same
+ * and TA grows by exactly X's Tcomp alone: the sequential run of its
+ * 128 x 1024 per-process mesh, 0.05 s/MB x 4 MB = 0.2 s (the mean of its
+ * two repetitions at +1% and -1%). contention=none is the paper's. */
+static void test_contention_per_side(void)
+{
+    static const char BANDWIDTH[] =
+        "cluster,mem_per_core_gb,rate_per_core_hour,link_bw_gbs,link_lat_us,mbw_core_gbs,"
+        "mbw_read_gbs\nX,1,1,0.0125,100,10,20\nY,1,2,0.0125,100,,\n";
+    split_result crowded, paper;
+    make_archive_with(BANDWIDTH, "");
+    run_split(false, &crowded);
+    testutil_remove_dir(dir);
+    make_archive_with(BANDWIDTH, ";contention=none");
+    run_split(false, &paper);
+    testutil_remove_dir(dir);
+    double ta[2] = {number_after(crowded.note, "max(TA "), number_after(paper.note, "max(TA ")};
+    double tb[2] = {number_after(crowded.note, ", TB "), number_after(paper.note, ", TB ")};
+    printf("\n  TA %g s crowded, %g s without the law\n", ta[0], ta[1]);
+    if (!(fabs(ta[0] - ta[1] - 0.2) < 1e-3))
+        fprintf(stderr, "TA %g and %g\n", ta[0], ta[1]);
+    CU_ASSERT_TRUE(fabs(ta[0] - ta[1] - 0.2) < 1e-3); /* the note prints 4 digits */
+    CU_ASSERT_DOUBLE_EQUAL(tb[0], tb[1], 1e-12);
+    make_archive_with(BANDWIDTH, ";contention=sometimes");
+    archive a;
+    diag_list d;
+    diag_init(&d);
+    archive_load(dir, &a, &d);
+    const campaign *c = archive_campaign(&a, "s");
+    experiment_result res;
+    CU_ASSERT_FALSE(experiment_run(&a, c, campaign_experiment(c, "mc"), &res));
+    CU_ASSERT_PTR_NOT_NULL(strstr(res.error, "contention"));
+    experiment_result_free(&res);
+    diag_free(&d);
+    archive_free(&a);
+    testutil_remove_dir(dir);
+}
+
 int main(void)
 {
     static const testutil_test tests[] = {
         {"T_link's width and the bounds by hand", test_link_width_by_hand},
         {"no pool: no interval", test_no_pool},
         {"no nominal link: no interval", test_no_nominal},
+        {"node contention per side", test_contention_per_side},
         {NULL, NULL},
     };
     static const testutil_suite suites[] = {{"multicluster interval", tests}, {NULL, NULL}};

@@ -194,7 +194,10 @@ bool advise_open(const advise_request *req, const char *const *clusters, size_t 
     }
     memory_per_point(ctx);
     ctx->cycles = runs_cycles(ctx);
-    stripfit_settings s = {.work_tol = 0.02};
+    /* Each cluster's node contention law, as the strip model's default
+     * (roofline where clusters.csv gives both bandwidths, none elsewhere). */
+    stripfit_settings s = {.work_tol = 0.02, .contention = RJOPTS_CONTENTION_AUTO,
+                           .arch = req->arch};
     stripfits_init(&ctx->fits, &s, ctx->runs, ctx->nruns);
     return true;
 }
@@ -313,6 +316,13 @@ static bool runs_mgbench(const advise_ctx *ctx)
     return ctx->code && strcmp(ctx->code, "mgbench") == 0;
 }
 
+/* Processes per node of np processes on cluster c, placed as a batch
+ * system fills whole nodes: up to its cores per node; NAN when unknown. */
+static double placed_ppn(const cluster_info *c, double np)
+{
+    return c->cores_per_node > 0 ? fmin(np, c->cores_per_node) : NAN;
+}
+
 static bool model_single(advise_ctx *ctx, advise_option *o)
 {
     const stripfit *f = stripfits_get(&ctx->fits, o->cluster[0]->name, ctx->code, o->nb);
@@ -322,14 +332,15 @@ static bool model_single(advise_ctx *ctx, advise_option *o)
     }
     strip_target t = {o->np[0], o->rows[0], o->nb, NAN};
     strip_prediction p;
-    if (!strip_predict(&f->model, &t, &p)) {
+    if (!strip_predict_contended(&f->model, &t, placed_ppn(o->cluster[0], o->np[0]), &p)) {
         snprintf(o->source, sizeof o->source, "no Tcomp for %gx%g per process", o->rows[0], o->nb);
         return false;
     }
     o->time_s = p.time_s;
     o->time_from = ADVISE_TIME_MODEL;
-    snprintf(o->source, sizeof o->source, "strip model on %zu configurations; Tcomp %s",
-             f->model.configs.nconfigs, mesh_match_text(p.tcomp_match));
+    snprintf(o->source, sizeof o->source, "strip model on %zu configurations; Tcomp %s%s",
+             f->model.configs.nconfigs, mesh_match_text(p.tcomp_match),
+             p.contention > 1 ? ", crowded on its nodes (contention law)" : "");
     single_interval(ctx, &f->model, o);
     return true;
 }
@@ -403,6 +414,18 @@ static void split_text(const multicluster_side sides[2], const advise_option *o,
                  rows[0], rows[1], eq.time_s);
 }
 
+/* "; Tcomp x1.7 on A (contention law)" appended to text for each side the
+ * contention law crowds; nothing when none is. */
+static void crowded_text(const multicluster_prediction *p, char *text, size_t len)
+{
+    for (int i = 0; i < 2; i++) {
+        size_t used = strlen(text);
+        if (p->side[i].contention > 1 && used < len)
+            snprintf(text + used, len - used, "; Tcomp \xC3\x97%.3g on side %c (contention law)",
+                     p->side[i].contention, 'A' + i);
+    }
+}
+
 /* The multi-cluster model with the balanced split (for mgbench, the best
  * split it can run); false with the reason, and *excluded set when the
  * option cannot be run at all. */
@@ -415,7 +438,7 @@ static bool model_split(advise_ctx *ctx, advise_option *o, bool *too_big, const 
             snprintf(o->source, sizeof o->source, "%s", f ? f->error : "out of memory");
             return false;
         }
-        sides[i] = (multicluster_side){&f->model, o->np[i]};
+        sides[i] = (multicluster_side){&f->model, o->np[i], placed_ppn(o->cluster[i], o->np[i])};
     }
     multicluster_link link_buf;
     pair_link pl;
@@ -457,6 +480,7 @@ static bool model_split(advise_ctx *ctx, advise_option *o, bool *too_big, const 
              p.uneven && !mgbench ? ", rows uneven across processes" : "",
              mesh_match_text(p.side[0].tcomp_match), mesh_match_text(p.side[1].tcomp_match),
              more);
+    crowded_text(&p, o->source, sizeof o->source);
     return true;
 }
 

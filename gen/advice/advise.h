@@ -12,6 +12,11 @@
  *      clusters' links and the runs their V-cycles, models/multicluster.h;
  *      for runs of mgbench, the best split mgbench can run, the others
  *      counted by why they are left out, gen/advice/runnable.h);
+ *      each side's Tcomp under its cluster's node contention law, the
+ *      strip model's default (the roofline where clusters.csv gives
+ *      mbw_core_gbs and mbw_read_gbs, none elsewhere) at the processes
+ *      per node a batch system gives np processes: whole nodes, up to
+ *      cores_per_node;
  *   2. a prediction a paper printed for exactly that configuration
  *      (published_prediction_s of a run row), labelled as such;
  *   3. none: the option is listed with the reason.

@@ -36,6 +36,15 @@
  *                  for the pair, else model. When what the chosen source
  *                  needs (or the target's cycles) is missing, a warning
  *                  says the link was left out
+ *   contention=roofline|none  node contention of each side's Tcomp, as for
+ *                  the strip model (models/contention.h), at the side's
+ *                  processes per node (the row's ppn, else np over its
+ *                  nodes, else the side's np on a one-node cluster).
+ *                  Absent: the roofline where the side's cluster gives
+ *                  mbw_core_gbs and mbw_read_gbs, none elsewhere (the
+ *                  papers' and the simulated clusters give neither, so
+ *                  their numbers do not move); the fit prints one line per
+ *                  side saying which
  *   backtests_from=CAMPAIGN   a campaign whose strip experiments lend their
  *                  backtests to the calibrated interval when this
  *                  experiment's runs allow none (gen/fit/calibration.h); the
@@ -78,6 +87,7 @@ typedef struct {
     double rows[2];        /* rows per process */
     bool equal_split;      /* rows_a/rows_b were absent */
     double cycles;         /* NAN when the row has none */
+    double ppn[2];         /* processes per node on each side, NAN unknown */
     long line;
 } mc_target;
 
@@ -108,6 +118,7 @@ static bool read_settings(const char *text, mc_settings *s, char *err, size_t er
     bool ok = stripfits_settings(rjopts_get(&o, "np0"), rjopts_get(&o, "work_tol"), &s->fit, err,
                                  errlen) &&
               rjopts_exact(&o, "tcomp", &s->exact, err, errlen) &&
+              rjopts_contention(&o, &s->fit.contention, err, errlen) &&
               read_link(rjopts_get(&o, "link"), &s->link, err, errlen) &&
               rjopts_number(&o, "quantum", 1, &s->quantum, err, errlen);
     if (ok && !(s->quantum >= 1)) {
@@ -155,6 +166,21 @@ static bool read_target(const table *runs, size_t row, const mc_settings *s, mc_
     for (int i = 0; i < 2; i++)
         t->rows[i] = t->equal_split ? t->total_rows / 2 / t->np[i] : given[i] / t->np[i];
     return true;
+}
+
+/* Processes per node of each side (mgbench's campaigns place both sides
+ * alike): the row's ppn, else its processes over its nodes, else the
+ * side's np where its cluster is one node; NAN when none is known. */
+static void target_ppn(const archive *a, const table *runs, size_t row, mc_target *t)
+{
+    double ppn = table_number_named(runs, row, "ppn");
+    double nodes = table_number_named(runs, row, "nodes");
+    if (!(ppn > 0) && nodes > 0)
+        ppn = (t->np[0] + t->np[1]) / nodes;
+    for (int i = 0; i < 2; i++) {
+        const cluster_info *c = a ? archive_cluster(a, t->cluster[i]) : NULL;
+        t->ppn[i] = ppn > 0 ? ppn : c && c->nodes == 1 ? t->np[i] : NAN;
+    }
 }
 
 /* The most rows per process a side's memory holds (INFINITY when unknown). */
@@ -244,6 +270,7 @@ static bool predict_target(const experiment_input *in, const mc_settings *s, str
     mc_target t;
     if (!read_target(&in->camp->runs, in->targets[k].rows[0], s, &t, err, errlen))
         return false;
+    target_ppn(in->arch, &in->camp->runs, in->targets[k].rows[0], &t);
     multicluster_side sides[2];
     for (int i = 0; i < 2; i++) {
         const stripfit *f = stripfits_get(fits, t.cluster[i], t.code, t.row_len);
@@ -251,7 +278,7 @@ static bool predict_target(const experiment_input *in, const mc_settings *s, str
             snprintf(err, errlen, "%s side: %s", i ? "B" : "A", f ? f->error : "out of memory");
             return false;
         }
-        sides[i] = (multicluster_side){&f->model, t.np[i]};
+        sides[i] = (multicluster_side){&f->model, t.np[i], t.ppn[i]};
     }
     multicluster_link link_buf;
     pair_link pl;
@@ -329,6 +356,7 @@ bool model_multicluster_run(const experiment_input *in, report *out, char *err, 
                  "a target filter selecting them");
         return false;
     }
+    s.fit.arch = in->arch; /* each side's contention law (stripfits.h) */
     long nruns = meshrows_training(in, &runs, err, errlen);
     stripfits fits;
     stripfits_init(&fits, &s.fit, runs, nruns > 0 ? (size_t)nruns : 0);
