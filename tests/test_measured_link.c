@@ -9,6 +9,7 @@
 #include "gen/fit/experiment_run.h"
 #include "gen/ingest/experiment.h"
 #include "tests/testutil.h"
+#include "tests/testutil_archive.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -75,13 +76,7 @@ static void make_archive(const char *options, const char *extra)
 static double estimate(char *text, size_t len)
 {
     archive a;
-    diag_list d;
-    diag_init(&d);
-    archive_load(dir, &a, &d);
-    if (d.count)
-        diag_print(&d, stderr);
-    CU_ASSERT_EQUAL(d.count, 0);
-    diag_free(&d);
+    testutil_load_archive(dir, &a);
     CU_ASSERT_EQUAL_FATAL(a.ncampaigns, 1);
     const campaign *c = &a.campaigns[0];
     experiment_result res;

@@ -9,6 +9,7 @@
 #include "gen/fit/backtest_cache.h"
 #include "gen/fit/experiment_run.h"
 #include "tests/testutil.h"
+#include "tests/testutil_archive.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -87,13 +88,7 @@ typedef struct {
 static void run_split(bool pooled, split_result *out)
 {
     archive a;
-    diag_list d;
-    diag_init(&d);
-    archive_load(dir, &a, &d);
-    if (d.count)
-        diag_print(&d, stderr);
-    CU_ASSERT_EQUAL(d.count, 0);
-    diag_free(&d);
+    testutil_load_archive(dir, &a);
     const campaign *c = archive_campaign(&a, "s");
     CU_ASSERT_PTR_NOT_NULL_FATAL(c);
     backtest_cache *cache = pooled ? backtest_cache_new() : NULL;
@@ -217,15 +212,12 @@ static void test_contention_per_side(void)
     CU_ASSERT_DOUBLE_EQUAL(tb[0], tb[1], 1e-12);
     make_archive_with(BANDWIDTH, ";contention=sometimes");
     archive a;
-    diag_list d;
-    diag_init(&d);
-    archive_load(dir, &a, &d);
+    testutil_load_archive(dir, &a);
     const campaign *c = archive_campaign(&a, "s");
     experiment_result res;
     CU_ASSERT_FALSE(experiment_run(&a, c, campaign_experiment(c, "mc"), &res));
     CU_ASSERT_PTR_NOT_NULL(strstr(res.error, "contention"));
     experiment_result_free(&res);
-    diag_free(&d);
     archive_free(&a);
     testutil_remove_dir(dir);
 }

@@ -7,6 +7,7 @@
  */
 #include "gen/ingest/pair_link.h"
 #include "tests/testutil.h"
+#include "tests/testutil_archive.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -33,13 +34,7 @@ static void load(archive *a)
     CU_ASSERT_TRUE_FATAL(testutil_temp_dir(dir, sizeof dir));
     CU_ASSERT_TRUE_FATAL(testutil_write_archive(dir, CLUSTERS, "a", NULL, runs_a));
     CU_ASSERT_TRUE_FATAL(testutil_write_archive(dir, CLUSTERS, "b", NULL, runs_b));
-    diag_list d;
-    diag_init(&d);
-    archive_load(dir, a, &d);
-    if (d.count)
-        diag_print(&d, stderr);
-    CU_ASSERT_EQUAL(d.count, 0);
-    diag_free(&d);
+    testutil_load_archive(dir, a);
     CU_ASSERT_EQUAL_FATAL(a->ncampaigns, 2);
 }
 
