@@ -445,13 +445,17 @@ static void print_table(const archive *arch, const plan_clusters *cl, const runp
                 crowded, crowded == 1 ? "" : "s");
 }
 
-/* One row per repetition, in runs.csv columns, time_s empty to fill in,
- * and the multi-cluster model's ping-pong run (kind, cluster_b). Stops once out holds more than PLAN_BATCH_MAX_OUTPUT bytes: the caller
+/* One row per repetition, in runs.csv columns, time_s empty to fill in;
+ * for the multi-cluster model the columns kind and cluster_b too, which
+ * its ping-pong run's row fills (print_link_row). Stops once out holds more than PLAN_BATCH_MAX_OUTPUT bytes: the caller
  * refuses such an output whole. */
 static void print_csv(const plan_args *a, const archive *arch, const plan_clusters *cl,
                       const runplan *p, FILE *out)
 {
-    fputs("cluster,code,np,npa,npb,na,nb,seq_of_np,rep,time_s,note,kind,cluster_b\n", out);
+    /* kind and cluster_b only where a ping-pong row follows (print_link_row). */
+    const char *link_cols = strcmp(a->model, "multicluster") == 0 ? ",," : "";
+    fprintf(out, "cluster,code,np,npa,npb,na,nb,seq_of_np,rep,time_s,note%s\n",
+            link_cols[0] ? ",kind,cluster_b" : "");
     for (size_t i = 0; i < p->nruns && ftell(out) <= PLAN_BATCH_MAX_OUTPUT; i++) {
         const runplan_run *r = &p->runs[i];
         for (long rep = 1; rep <= r->reps; rep++) {
@@ -463,9 +467,10 @@ static void print_csv(const plan_args *a, const archive *arch, const plan_cluste
                 fprintf(out, "%ld", r->seq_of_np);
             char note[200];
             run_note(arch, cl->side[r->side ? 1 : 0], r, note, sizeof note);
-            fprintf(out, ",%ld,,%s level %ld%s%s%s,,\n", rep, runplan_role_text(r->role), r->level,
+            fprintf(out, ",%ld,,%s level %ld%s%s%s%s\n", rep, runplan_role_text(r->role),
+                    r->level,
                     strcmp(a->model, "multicluster") != 0 ? "" : r->side ? " side B" : " side A",
-                    note[0] ? "; " : "", note);
+                    note[0] ? "; " : "", note, link_cols);
         }
     }
 }

@@ -16,7 +16,10 @@
  *   cycles         the V-cycles the job ran (for the link term)
  * Each side's processes hold rows_x/np_x rows of length nb (an np_x x 1
  * strip on its cluster). The note also gives the balanced split: the rows
- * per process that minimise max(TA, TB) within each cluster's memory.
+ * per process that minimise max(TA, TB) within each cluster's memory, and
+ * the model's own 95% interval from its parts, with where each part's
+ * width came from (gen/fit/multicluster_pi.h; the pool it reads is
+ * experiment_input.pooled_width, none without it).
  *
  * Options (experiments.csv `options`, key=value;...):
  *   cluster_b=NAME side B's cluster when runs.csv has no tag_cluster_b
