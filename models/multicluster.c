@@ -6,6 +6,8 @@
 #include <math.h>
 #include <string.h>
 
+#include "models/calibrate.h"
+
 /* mgbench's V(2,2) cycle: messages across the boundary per level but the
  * coarsest (multicluster.h: 4 + 1 pre, 4 post, 1 norm or coarse halo). */
 enum { MESSAGES_PER_LEVEL = 10, COLLECTIVES_PER_CYCLE = 2 };
@@ -52,21 +54,26 @@ bool multicluster_link_known(const multicluster_link *link)
            isfinite(link->cycles);
 }
 
+double multicluster_link_time(const multicluster_traffic *traffic, const multicluster_link *link)
+{
+    return link->cycles * (traffic->messages * link->latency_s + traffic->bytes / link->bw_bytes_s);
+}
+
 bool multicluster_predict(const multicluster_side sides[2], double n_msg, const double rows[2],
                           const multicluster_link *link, multicluster_prediction *out)
 {
     memset(out, 0, sizeof *out);
     for (int i = 0; i < 2; i++) {
         strip_target t = {sides[i].np, rows[i], n_msg, NAN};
-        if (!sides[i].model || !(rows[i] > 0) || !strip_predict(sides[i].model, &t, &out->side[i]))
+        if (!sides[i].model || !(rows[i] > 0) ||
+            !strip_predict_contended(sides[i].model, &t, sides[i].ppn, &out->side[i]))
             return false;
         out->rows[i] = rows[i];
         out->mem_mb[i] = out->side[i].work_mb;
     }
     if (multicluster_link_known(link)) {
         multicluster_traffic_of(sides, n_msg, rows, &out->traffic);
-        out->link_s = link->cycles * (out->traffic.messages * link->latency_s +
-                                      out->traffic.bytes / link->bw_bytes_s);
+        out->link_s = multicluster_link_time(&out->traffic, link);
     }
     double ta = out->side[0].time_s, tb = out->side[1].time_s;
     out->time_s = fmax(ta, tb) + out->link_s;
@@ -147,5 +154,46 @@ bool multicluster_balance(const multicluster_side sides[2], double n_msg, double
         return false;
     *out = bs.have_even ? bs.even : bs.any;
     out->uneven = !bs.have_even;
+    return true;
+}
+
+double multicluster_side_distance(const strip_model *m, double np, double rows)
+{
+    double np_lo = INFINITY, np_hi = 0, rows_lo = INFINITY, rows_hi = 0;
+    for (size_t i = 0; i < m->configs.nconfigs; i++) {
+        const mesh_config *c = &m->configs.configs[i];
+        if (!c->used || c->npa * c->npb < 2)
+            continue;
+        /* A strip splits one dimension: its rows per process are the
+         * split one's share (strip_is_strip). */
+        double per = c->npb == 1 ? c->pa : c->pb;
+        np_lo = fmin(np_lo, c->npa * c->npb);
+        np_hi = fmax(np_hi, c->npa * c->npb);
+        rows_lo = fmin(rows_lo, per);
+        rows_hi = fmax(rows_hi, per);
+    }
+    if (!(np_hi > 0))
+        return NAN;
+    double d = calibrate_distance(np, np_lo, np_hi);
+    return isfinite(rows_hi) && rows_hi > 0 ? fmax(d, calibrate_distance(rows, rows_lo, rows_hi))
+                                            : d;
+}
+
+static bool width_ok(double h)
+{
+    return isfinite(h) && h >= 0;
+}
+
+bool multicluster_interval(const multicluster_prediction *p, const multicluster_widths *h,
+                           double *low, double *high)
+{
+    *low = *high = NAN;
+    bool link = p->link_s > 0;
+    if (!width_ok(h->side[0]) || !width_ok(h->side[1]) || (link && !width_ok(h->link)) ||
+        !(p->side[0].time_s > 0) || !(p->side[1].time_s > 0) || !(p->link_s >= 0))
+        return false;
+    double ta = p->side[0].time_s, tb = p->side[1].time_s, hl = link ? h->link : 0;
+    *low = fmax(ta * exp(-h->side[0]), tb * exp(-h->side[1])) + p->link_s * exp(-hl);
+    *high = fmax(ta * exp(h->side[0]), tb * exp(h->side[1])) + p->link_s * exp(hl);
     return true;
 }

@@ -4,7 +4,9 @@
  * A's npA processes each holding rowsA rows and side B's npB processes
  * rowsB rows (npA*rowsA + npB*rowsB = R), each side an npX x 1 strip grid.
  * Each side is predicted by the strip model fitted on its own cluster, for
- * its own per-process mesh rows x N.
+ * its own per-process mesh rows x N, under that model's node contention
+ * law at the side's processes per node (strip_predict_contended; a model
+ * fitted without a law, the paper's, ignores ppn).
  *
  * The paper's model (link NULL, or a link of unknown bandwidth):
  *
@@ -63,6 +65,36 @@
  * link when given: the split changes L, so the link term changes too),
  * which gives the faster cluster more rows.
  *
+ * The model's own 95% interval (multicluster_interval; issue 23 item 1,
+ * a deviation from the paper, which gives none; fixed before it was
+ * measured on any campaign). T's error comes from three parts: each
+ * side's strip extrapolation and the link term. Each gets a log
+ * half-width of its own, and since T rises with every part, a T whose
+ * parts all lie within their intervals lies within
+ *
+ *     low  = max(TA e^-hA, TB e^-hB) + T_link e^-hL
+ *     high = max(TA e^hA, TB e^hB) + T_link e^hL.
+ *
+ * When the parts' errors move together (the two sides share the strip
+ * law's misfit) this covers as each part does, 95%; were they
+ * independent, at least 0.95^3 = 86% (a part outside its interval need not
+ * take T outside). The half-widths are the caller's
+ * (gen/fit/model_multicluster.c says where they come from):
+ *   hA, hB  the strip model's calibrated half-width for the side's own
+ *           extrapolation: the pooled strip backtests of the archive's
+ *           other campaigns at the side's distance beyond its training
+ *           runs (processes, rows per process; multicluster_side_distance);
+ *   hL      the link term's: in quadrature, the ping-pong repetitions'
+ *           noise (Student t on their log line times) and the model error
+ *           of latency + bytes/bandwidth, measured as how far the two
+ *           independent estimates of T_link disagree, |log(T_link at the
+ *           ping-pong's link / T_link at clusters.csv's nominal link)|:
+ *           the per-message costs the nominal line leaves out are what a
+ *           two-parameter line is known to miss, and what the measured line
+ *           may still miss (concurrent exchanges, the collectives' extra
+ *           steps) is taken to be of that size. Without both links T_link's
+ *           error is unknown and there is no interval.
+ *
  * Ownership: nothing is allocated; the strip models and the link are
  * borrowed. No I/O.
  */
@@ -75,6 +107,8 @@
 typedef struct {
     const strip_model *model;   /* fitted on this side's cluster */
     double np;                  /* processes on this side */
+    double ppn;                 /* its processes per node, for the strip model's contention
+                                   law (strip_predict_contended); NAN: unknown, no law */
 } multicluster_side;
 
 /* The link between the two clusters and the job's V-cycles. */
@@ -118,6 +152,10 @@ void multicluster_traffic_of(const multicluster_side sides[2], double n_msg, con
  * latency >= 0): else the link adds nothing and T = max(TA, TB). */
 bool multicluster_link_known(const multicluster_link *link);
 
+/* T_link of the traffic over link (known: multicluster_link_known):
+ * cycles x (messages x latency + bytes / bandwidth). */
+double multicluster_link_time(const multicluster_traffic *traffic, const multicluster_link *link);
+
 /* Predict the split with the given rows per process on each side, for
  * rows of length n_msg; link NULL (or unknown) is the paper's model. False
  * when a side cannot be predicted. */
@@ -141,5 +179,24 @@ typedef struct {
 bool multicluster_balance(const multicluster_side sides[2], double n_msg, double total_rows,
                           const multicluster_balance_options *opt,
                           multicluster_prediction *out);
+
+/* How far a side's per-process mesh lies beyond its strip model's
+ * training runs, in doublings (models/calibrate.h's calibrate_distance,
+ * the larger over the process count and the rows per process among the
+ * parallel configurations the fit used); 0 inside; NAN when the model used
+ * none. */
+double multicluster_side_distance(const strip_model *m, double np, double rows);
+
+/* Log half-widths of a prediction's parts (the opening comment). */
+typedef struct {
+    double side[2];   /* of TA and TB, >= 0 */
+    double link;      /* of T_link, >= 0; not read when the prediction has no link time */
+} multicluster_widths;
+
+/* The own 95% interval of p from the parts' half-widths h (the opening
+ * comment's low and high). False, with both NAN, when a half-width that
+ * counts is not finite and >= 0, or a part of p is not. */
+bool multicluster_interval(const multicluster_prediction *p, const multicluster_widths *h,
+                           double *low, double *high);
 
 #endif

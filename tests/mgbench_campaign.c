@@ -130,6 +130,16 @@ static void test_plan_file(void)
     CU_ASSERT_EQUAL(campaign(args, &out), 2);
     CU_ASSERT(out && strstr(out, "plan.csv:2: np_a, rows_a split a strip"));
     free(out);
+    /* perfcast plan's ping-pong row (kind = pingpong) is no solve: skipped,
+     * and said so; the solve beside it runs. */
+    CU_ASSERT_FATAL(mgbt_write_file(path, "np,npa,npb,na,nb,kind,cluster_b\n"
+                                          "4,4,1,512,512,,\n24,24,1,48,1024,pingpong,Y\n") == 0);
+    CU_ASSERT_FATAL(campaign(args, &out) == 0);
+    CU_ASSERT(out && strstr(out, "1 configurations, 2 solves")); /* --reps 2 by default */
+    CU_ASSERT(out && strstr(out, "plan.csv:3: a ping-pong of the link"));
+    CU_ASSERT(line_has(out, 1, 1, "-n 4 "));
+    CU_ASSERT_PTR_NULL(run_line(out, 2, 2));
+    free(out);
     mgbt_remove_dir(dir);
 }
 

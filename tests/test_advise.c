@@ -53,7 +53,8 @@ static bool csv_row(const char *text, const char *name, char cells[][400], size_
 
 /* Columns of the advise CSV. */
 enum { C_OPTION, C_CLUSTERS, C_NP, C_ROWS, C_MEM, C_NA, C_NB, C_TIME, C_CORE_HOURS, C_COST,
-       C_CURRENCY, C_FEASIBLE, C_REASON, C_SOURCE, C_RANK_FAST, C_RANK_CHEAP, C_N };
+       C_CURRENCY, C_FEASIBLE, C_REASON, C_SOURCE, C_RANK_FAST, C_RANK_CHEAP, C_TIME_LOW,
+       C_TIME_HIGH, C_INTERVAL, C_N };
 
 static void test_table1_b_alone_infeasible(void)
 {
@@ -476,6 +477,158 @@ static void test_mgbench_split_with_measured_link(void)
     testutil_remove_dir(dir);
 }
 
+/* The archive of test_models_rank_and_limits with both clusters' links
+ * (200 us, 12.5 MB/s nominal) and two ping-pong rows between them in
+ * campaign c; with_pool adds campaign "other": a strip experiment on F
+ * (np 1-16, a law that bends at the top) whose backtests fill the pool. */
+static bool make_interval_archive(bool with_pool, char *dir, size_t len)
+{
+    char path[512];
+    if (!make_archive_of("mg", ",0.0125,100", dir, len))
+        return false;
+    snprintf(path, sizeof path, "%s/c/runs.csv", dir);
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return false;
+    fputs("cluster,code,np,na,nb,work_mb,time_s,cycles,kind,cluster_b,bytes,link_lat_us,"
+          "link_bw_gbs\n", f);
+    const double rows[] = {32, 64, 128, 256, 512}, nps[] = {1, 2, 4};
+    for (int side = 0; side < 2; side++)
+        for (size_t i = 0; i < 5; i++)
+            for (size_t k = 0; k < 3; k++)
+                fprintf(f, "%s,mg,%g,%.17g,%.17g,%.17g,%.17g,10,,,,,\n", side ? "S" : "F", nps[k],
+                        nps[k] * rows[i], LEN, MBPP * rows[i] * LEN,
+                        law_time(side ? &LS : &LF, nps[k], rows[i]));
+    fputs("F,mg,32,,,,,,pingpong,S,8208,100,0.01\nS,mg,32,,,,,,pingpong,F,8208,300,0.04\n", f);
+    if (fclose(f) != 0)
+        return false;
+    if (!with_pool)
+        return true;
+    snprintf(path, sizeof path, "%s/other/README.md", dir);
+    if (!testutil_write_file(path, "strip runs of F lending their backtests to the pool\n"))
+        return false;
+    snprintf(path, sizeof path, "%s/other/runs.csv", dir);
+    if ((f = fopen(path, "w")) == NULL)
+        return false;
+    fputs("cluster,code,np,na,nb,work_mb,time_s,cycles\n", f);
+    for (size_t i = 0; i < 5; i++)
+        for (double np = 1; np <= 16; np *= 2)
+            fprintf(f, "F,mg,%g,%.17g,%.17g,%.17g,%.17g,10\n", np, np * rows[i], LEN,
+                    MBPP * rows[i] * LEN, law_time(&LF, np, rows[i]) * (1 + 0.02 * np));
+    snprintf(path, sizeof path, "%s/other/experiments.csv", dir);
+    return fclose(f) == 0 &&
+           testutil_write_file(path, "name,model,train,target\nst,strip,np <= 8,np == 16\n");
+}
+
+/* The number after key in text, NAN when absent. */
+static double number_after(const char *text, const char *key)
+{
+    const char *at = strstr(text, key);
+    return at ? strtod(at + strlen(key), NULL) : NAN;
+}
+
+/* Every ranked option's time has its 95% interval (issue 23 item 5). F
+ * alone on 16 processes lies log2(16 / 4) = 2 doublings beyond F's
+ * training runs (np 2 and 4; its 256 rows per process are inside 32-512),
+ * and its interval is the time times and divided by the factor it names.
+ * The split's is the multi-cluster model's from its parts, the bounds
+ * checked here from the parts the source and the interval name:
+ * max(TA / fA, TB / fB) + T_link / fL and max(TA fA, TB fB) + T_link fL.
+ * gawk reads the CSV for the rule over every ranked row. */
+static void test_intervals(void)
+{
+    char dir[256], *out = NULL, f16[C_N][400], both[C_N][400];
+    CU_ASSERT_TRUE_FATAL(make_interval_archive(true, dir, sizeof dir));
+    CU_ASSERT_EQUAL_FATAL(testutil_perfcast_run(&out, "advise --archive %s --campaign c --size "
+                                                      "4096x1024 --free F:16,S:16 --format csv",
+                                                dir), 0);
+    CU_ASSERT_TRUE_FATAL(csv_row(out, "F:16", f16, C_N));
+    double t = atof(f16[C_TIME]), lo = atof(f16[C_TIME_LOW]), hi = atof(f16[C_TIME_HIGH]);
+    double factor = number_after(f16[C_INTERVAL], "interval \xC3\x97/\xC3\xB7");
+    CU_ASSERT_TRUE(factor > 1);
+    CU_ASSERT_TRUE(testutil_rel_diff(hi / t, factor) < 5e-3); /* printed to 3 digits */
+    CU_ASSERT_TRUE(testutil_rel_diff(lo * hi, t * t) < 1e-8); /* as wide below as above */
+    CU_ASSERT_PTR_NOT_NULL(strstr(f16[C_INTERVAL], "2 doublings beyond F's training runs"));
+
+    CU_ASSERT_TRUE_FATAL(csv_row(out, "F:16 + S:16", both, C_N));
+    const char *src = both[C_SOURCE], *iv = both[C_INTERVAL];
+    double ta = number_after(src, "(TA "), tb = number_after(src, ", TB ");
+    double tl = number_after(src, "the link between the clusters (measured by ping-pong): ");
+    double fa = number_after(iv, "TA \xC3\x97/\xC3\xB7"), fb = number_after(iv, "TB \xC3\x97/\xC3\xB7");
+    double fl = number_after(iv, "T_link \xC3\x97/\xC3\xB7");
+    CU_ASSERT_TRUE_FATAL(ta > 0 && tb > 0 && tl > 0 && fa > 1 && fb > 1 && fl > 1);
+    double want_lo = fmax(ta / fa, tb / fb) + tl / fl, want_hi = fmax(ta * fa, tb * fb) + tl * fl;
+    if (!(testutil_rel_diff(atof(both[C_TIME_LOW]), want_lo) < 5e-3))
+        fprintf(stderr, "split low %s want %g\n", both[C_TIME_LOW], want_lo);
+    CU_ASSERT_TRUE(testutil_rel_diff(atof(both[C_TIME_LOW]), want_lo) < 5e-3);
+    CU_ASSERT_TRUE(testutil_rel_diff(atof(both[C_TIME_HIGH]), want_hi) < 5e-3);
+    free(out);
+    out = NULL;
+    char csv[300];
+    snprintf(csv, sizeof csv, "%s/advice.csv", dir);
+    CU_ASSERT_EQUAL(testutil_perfcast_run(&out, "advise --archive %s --campaign c --size "
+                                                "4096x1024 --free F:16,S:16 --format csv > %s",
+                                          dir, csv), 0);
+    free(out);
+    out = NULL;
+    CU_ASSERT_EQUAL(testutil_run_commandf(&out, TESTUTIL_GAWK_CSV
+                    "'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }"
+                    " $c[\"rank_fastest\"] != \"\" { n++; if (!($c[\"time_low_s\"] + 0 > 0 &&"
+                    " $c[\"time_low_s\"] < $c[\"time_s\"] && $c[\"time_s\"] < $c[\"time_high_s\"]"
+                    " && $c[\"interval\"] != \"\")) bad++ }"
+                    " END { print n + 0, \"ranked,\", bad + 0, \"without an interval\" }' %s",
+                    csv), 0);
+    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "3 ranked, 0 without an interval"));
+    free(out);
+    /* The text says it beside each time. */
+    CU_ASSERT_EQUAL(testutil_perfcast_run(&out, "advise --archive %s --campaign c --size "
+                                                "4096x1024 --free F:16,S:16", dir), 0);
+    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, " s (95% interval "));
+    free(out);
+    testutil_remove_dir(dir);
+}
+
+/* No other campaign's backtests: no interval, and the option says why. */
+static void test_no_pool_no_interval(void)
+{
+    char dir[256], *out = NULL, f16[C_N][400];
+    CU_ASSERT_TRUE_FATAL(make_interval_archive(false, dir, sizeof dir));
+    CU_ASSERT_EQUAL_FATAL(testutil_perfcast_run(&out, "advise --archive %s --size 4096x1024 "
+                                                      "--free F:16,S:16 --format csv", dir), 0);
+    CU_ASSERT_TRUE_FATAL(csv_row(out, "F:16", f16, C_N));
+    CU_ASSERT_STRING_EQUAL(f16[C_TIME_LOW], "");
+    CU_ASSERT_PTR_NOT_NULL(strstr(f16[C_INTERVAL], "no interval: the archive has no pooled strip"));
+    free(out);
+    testutil_remove_dir(dir);
+}
+
+/* Node contention (the strip model's default law) in advise: F's cores
+ * per node are 4 and one core streams 10 GB/s of a node's 20, so F:16,
+ * placed 4 to a node, has its Tcomp crowded by max(1, 4 x 10 / 20) = 2:
+ * the time of test_models_rank_and_limits plus F's Tcomp alone at 256
+ * rows per process, k x work + 0.01 = 0.5 x 8 MB + 0.01 = 4.01 s (the
+ * training runs' nodes are unknown, so the fit is the same). S gives no
+ * bandwidths and does not move. */
+static void test_contention(void)
+{
+    char dir[256], path[512], *out = NULL, f16[C_N][400], s16[C_N][400];
+    CU_ASSERT_TRUE_FATAL(make_archive(dir, sizeof dir));
+    snprintf(path, sizeof path, "%s/clusters.csv", dir);
+    CU_ASSERT_TRUE_FATAL(testutil_write_file(path, "cluster,mem_per_core_gb,rate_per_core_hour,"
+                                                   "currency,cores_per_node,mbw_core_gbs,"
+                                                   "mbw_read_gbs\nF,1,3,EUR,4,10,20\n"
+                                                   "S,1,1,EUR,4,,\n"));
+    CU_ASSERT_EQUAL_FATAL(testutil_perfcast_run(&out, "advise --archive %s --size 4096x1024 "
+                                                      "--free F:16,S:16 --format csv", dir), 0);
+    CU_ASSERT_TRUE_FATAL(csv_row(out, "F:16", f16, C_N));
+    CU_ASSERT_TRUE_FATAL(csv_row(out, "S:16", s16, C_N));
+    CU_ASSERT_TRUE(testutil_rel_diff(atof(f16[C_TIME]), law_time(&LF, 16, 256) + 4.01) < 1e-8);
+    CU_ASSERT_TRUE(testutil_rel_diff(atof(s16[C_TIME]), law_time(&LS, 16, 256)) < 1e-8);
+    CU_ASSERT_PTR_NOT_NULL(strstr(f16[C_SOURCE], "crowded on its nodes"));
+    free(out);
+    testutil_remove_dir(dir);
+}
+
 int main(void)
 {
     static const testutil_test tests[] = {
@@ -487,6 +640,9 @@ int main(void)
         {"mgbench: the link measured by ping-pong", test_mgbench_split_with_measured_link},
         {"usage and input errors", test_usage_and_input_errors},
         {"models, ranking, deadline, budget, memory", test_models_rank_and_limits},
+        {"each ranked time has its interval", test_intervals},
+        {"node contention", test_contention},
+        {"no pool: no interval, and why", test_no_pool_no_interval},
         {NULL, NULL},
     };
     static const testutil_suite suites[] = {{"advise", tests}, {NULL, NULL}};

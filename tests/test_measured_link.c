@@ -9,6 +9,7 @@
 #include "gen/fit/experiment_run.h"
 #include "gen/ingest/experiment.h"
 #include "tests/testutil.h"
+#include "tests/testutil_archive.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -75,13 +76,7 @@ static void make_archive(const char *options, const char *extra)
 static double estimate(char *text, size_t len)
 {
     archive a;
-    diag_list d;
-    diag_init(&d);
-    archive_load(dir, &a, &d);
-    if (d.count)
-        diag_print(&d, stderr);
-    CU_ASSERT_EQUAL(d.count, 0);
-    diag_free(&d);
+    testutil_load_archive(dir, &a);
     CU_ASSERT_EQUAL_FATAL(a.ncampaigns, 1);
     const campaign *c = &a.campaigns[0];
     experiment_result res;
@@ -219,11 +214,12 @@ static void test_row_errors(void)
 }
 
 /* perfcast plan --model multicluster names the ping-pong run, with its
- * mgbench command for the split's boundary pair, and why; its CSV (solves
- * that mgbench/campaign runs) does not. */
+ * mgbench command for the split's boundary pair, and why; its CSV lists it
+ * too, as a row of kind pingpong between X and Y (gawk reads the CSV, not
+ * perfcast's reader): 16 + 8 ranks, two rows each (na 48), nb 1024. */
 static void test_plan_lists_pingpong(void)
 {
-    char *out = NULL;
+    char *out = NULL, csv[512];
     make_archive("cluster_b=Y", "");
     CU_ASSERT_EQUAL(testutil_perfcast_run(&out, "plan --archive %s --model multicluster "
                                                 "--target 4096x1024 --np 16,8 --cluster X,Y",
@@ -233,10 +229,25 @@ static void test_plan_lists_pingpong(void)
     CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "option link=measured"));
     free(out);
     out = NULL;
+    snprintf(csv, sizeof csv, "%s/plan.csv", dir);
     CU_ASSERT_EQUAL(testutil_perfcast_run(&out, "plan --archive %s --model multicluster "
                                                 "--target 4096x1024 --np 16,8 --cluster X,Y "
-                                                "--format csv", dir), 0);
-    CU_ASSERT_PTR_NULL(out ? strstr(out, "pingpong") : "no output");
+                                                "--format csv > %s", dir, csv), 0);
+    free(out);
+    out = NULL;
+    /* Every row: its kind, and for the ping-pong its cluster, cluster_b,
+     * np, na, nb and whether its note names the command. */
+    CU_ASSERT_EQUAL(testutil_run_commandf(&out, TESTUTIL_GAWK_CSV
+                    "'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }"
+                    " $c[\"kind\"] == \"pingpong\" { n++; print $c[\"cluster\"], "
+                    "$c[\"cluster_b\"], $c[\"np\"], $c[\"na\"], $c[\"nb\"], "
+                    "(index($c[\"note\"], \"mgbench --pingpong --split 16:32\") > 0); next }"
+                    " $c[\"kind\"] == \"\" { solves++ }"
+                    " END { print n + 0, \"pingpong;\", solves + 0, \"solves\" }' %s", csv), 0);
+    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "X Y 24 48 1024 1\n1 pingpong;"));
+    CU_ASSERT_PTR_NULL(out ? strstr(out, " 0 solves") : "no output");
+    if (out && !strstr(out, "X Y 24 48 1024 1"))
+        fprintf(stderr, "%s\n", out);
     free(out);
     testutil_remove_dir(dir);
 }

@@ -62,7 +62,7 @@ static void test_predict_is_max_of_sides(void)
     strip_model a, b;
     build(&FAST, &a);
     build(&SLOW, &b);
-    multicluster_side sides[2] = {{&a, 16}, {&b, 8}};
+    multicluster_side sides[2] = {{&a, 16, NAN}, {&b, 8, NAN}};
     double rows[2];
     multicluster_equal_rows(sides, 4096, rows);
     CU_ASSERT_DOUBLE_EQUAL(rows[0], 128, 0);
@@ -91,7 +91,7 @@ static void test_balance_matches_brute_force(void)
     build(&FAST, &a);
     build(&SLOW, &b);
     const double total = 8192, npa = 8, npb = 8;
-    multicluster_side sides[2] = {{&a, npa}, {&b, npb}};
+    multicluster_side sides[2] = {{&a, npa, NAN}, {&b, npb, NAN}};
     multicluster_balance_options opt = {1, {INFINITY, INFINITY}, NULL};
     multicluster_prediction p;
     CU_ASSERT_TRUE_FATAL(multicluster_balance(sides, N, total, &opt, &p));
@@ -130,7 +130,7 @@ static void test_balance_large_search(void)
     build(&FAST, &a);
     build(&SLOW, &b);
     const double total = 1 << 20;
-    multicluster_side sides[2] = {{&a, 2}, {&b, 2}};
+    multicluster_side sides[2] = {{&a, 2, NAN}, {&b, 2, NAN}};
     multicluster_balance_options opt = {1, {INFINITY, INFINITY}, NULL};
     multicluster_prediction p;
     CU_ASSERT_TRUE_FATAL(multicluster_balance(sides, N, total, &opt, &p));
@@ -147,7 +147,7 @@ static void test_balance_constraints(void)
     strip_model a, b;
     build(&FAST, &a);
     build(&SLOW, &b);
-    multicluster_side sides[2] = {{&a, 8}, {&b, 8}};
+    multicluster_side sides[2] = {{&a, 8, NAN}, {&b, 8, NAN}};
     multicluster_prediction p;
     /* Rows in multiples of 16. */
     multicluster_balance_options q16 = {16, {INFINITY, INFINITY}, NULL};
@@ -166,7 +166,7 @@ static void test_balance_constraints(void)
     multicluster_balance_options tiny = {1, {10, 10}, NULL};
     CU_ASSERT_FALSE(multicluster_balance(sides, N, 8192, &tiny, &p));
     /* A missing side model. */
-    multicluster_side missing[2] = {{&a, 8}, {NULL, 8}};
+    multicluster_side missing[2] = {{&a, 8, NAN}, {NULL, 8, NAN}};
     double rows[2] = {512, 512};
     CU_ASSERT_FALSE(multicluster_predict(missing, N, rows, NULL, &p));
     CU_ASSERT_FALSE(multicluster_balance(missing, N, 8192, &one, &p));
@@ -183,7 +183,7 @@ static void test_balance_constraints(void)
  * the coarse gather (the larger side's share of the coarsest grid). */
 static void test_link_messages_by_hand(void)
 {
-    multicluster_side tiny[2] = {{NULL, 1}, {NULL, 1}};
+    multicluster_side tiny[2] = {{NULL, 1, NAN}, {NULL, 1, NAN}};
     multicluster_traffic tr;
     /* 4 + 4 rows of 16: 4 -> 2 -> 1 rows, 16 -> 8 -> 4 columns, 8 -> 4 -> 2
      * mesh rows: 3 levels. Level 0: 10 x 18 doubles, level 1: 10 x 10;
@@ -209,7 +209,7 @@ static void test_link_messages_by_hand(void)
     strip_model a, b;
     build(&FAST, &a);
     build(&SLOW, &b);
-    multicluster_side sides[2] = {{&a, 8}, {&b, 8}};
+    multicluster_side sides[2] = {{&a, 8, NAN}, {&b, 8, NAN}};
     multicluster_link link = {12.5e6, 200e-6, 10};
     multicluster_prediction p, paper;
     CU_ASSERT_TRUE_FATAL(multicluster_predict(sides, N, (double[2]){512, 512}, &link, &p));
@@ -245,7 +245,7 @@ static void test_balance_with_slow_link(void)
     build(&FAST, &a);
     build(&SLOW, &b);
     const double total = 8192, q = 64;
-    multicluster_side sides[2] = {{&a, 8}, {&b, 8}};
+    multicluster_side sides[2] = {{&a, 8, NAN}, {&b, 8, NAN}};
     multicluster_link link = {12.5e6, 200e-6, 10};
     multicluster_balance_options opt = {q, {INFINITY, INFINITY}, &link};
     multicluster_balance_options paper_opt = {q, {INFINITY, INFINITY}, NULL};
@@ -275,6 +275,56 @@ static void test_balance_with_slow_link(void)
     strip_model_free(&b);
 }
 
+/* The own interval from the parts' half-widths, by hand: TA = 1 s, TB =
+ * 2 s, T_link = 0.5 s, hA = ln 3, hB = ln 1.25, hL = ln 2:
+ *   low  = max(1/3, 2/1.25) + 0.5/2 = 1.6 + 0.25 = 1.85
+ *   high = max(1*3, 2*1.25) + 0.5*2 = 3 + 1 = 4
+ * (the faster side A sets the high bound: its wider error can make it the
+ * slower one). Without a link time the link's width is not read. */
+static void test_interval_by_hand(void)
+{
+    multicluster_prediction p;
+    memset(&p, 0, sizeof p);
+    p.side[0].time_s = 1;
+    p.side[1].time_s = 2;
+    p.link_s = 0.5;
+    p.time_s = 2.5;
+    multicluster_widths h = {{log(3), log(1.25)}, log(2)};
+    double lo, hi;
+    CU_ASSERT_TRUE(multicluster_interval(&p, &h, &lo, &hi));
+    check_rel(lo, 1.85, 1e-14);
+    check_rel(hi, 4, 1e-14);
+    p.link_s = 0;
+    h.link = NAN;
+    CU_ASSERT_TRUE(multicluster_interval(&p, &h, &lo, &hi));
+    check_rel(lo, 1.6, 1e-14);
+    check_rel(hi, 3, 1e-14);
+    p.link_s = 0.5; /* a link time with an unknown width: no interval */
+    CU_ASSERT_FALSE(multicluster_interval(&p, &h, &lo, &hi));
+    CU_ASSERT_TRUE(isnan(lo) && isnan(hi));
+    h.link = 0;
+    h.side[1] = -1;
+    CU_ASSERT_FALSE(multicluster_interval(&p, &h, &lo, &hi));
+}
+
+/* A side's distance beyond its strip fit (parallel runs np 4 and 8 at 16
+ * to 1024 rows per process), the larger of the two: np 32 at 64 rows is
+ * log2(32/8) = 2 doublings, np 64 is 3; np 32 at 4096 rows is 2 either way;
+ * np 8 at 8192 rows is log2(8192/1024) = 3; np 4 at 4 rows lies
+ * log2(16/4) = 2 below; np 6 at 100 rows is inside: 0. */
+static void test_side_distance_by_hand(void)
+{
+    strip_model m;
+    build(&FAST, &m);
+    check_rel(multicluster_side_distance(&m, 32, 64), 2, 1e-14);
+    check_rel(multicluster_side_distance(&m, 64, 64), 3, 1e-14);
+    check_rel(multicluster_side_distance(&m, 32, 4096), 2, 1e-14);
+    check_rel(multicluster_side_distance(&m, 8, 8192), 3, 1e-14);
+    check_rel(multicluster_side_distance(&m, 4, 4), 2, 1e-14);
+    CU_ASSERT_EQUAL(multicluster_side_distance(&m, 6, 100), 0);
+    strip_model_free(&m);
+}
+
 int main(void)
 {
     static const testutil_test tests[] = {
@@ -284,6 +334,8 @@ int main(void)
         {"balance constraints", test_balance_constraints},
         {"link messages by hand", test_link_messages_by_hand},
         {"balance with a slow link", test_balance_with_slow_link},
+        {"own interval by hand", test_interval_by_hand},
+        {"side distance by hand", test_side_distance_by_hand},
         {NULL, NULL},
     };
     static const testutil_suite suites[] = {{"multicluster", tests}, {NULL, NULL}};

@@ -74,7 +74,7 @@ static bool evaluate(const archive *a, advice_scenario *s, const char *campaign,
         np[i] = (double)res[i].np;
         names[i] = cl[i]->name;
     }
-    advise_request req = {a, campaign, code, NAN, 1};
+    advise_request req = {a, campaign, code, NAN, 1, NULL}; /* the site gives its own intervals */
     advise_ctx ctx;
     if (!advise_open(&req, names, n, &ctx, err, sizeof err)) {
         fail(s, code ? "code" : campaign ? "campaign" : "free", err);

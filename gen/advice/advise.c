@@ -11,6 +11,9 @@
 
 #include "gen/advice/runnable.h"
 #include "gen/fit/meshrows.h"
+#include "gen/fit/multicluster_pi.h"
+#include "gen/fit/pooled_width.h"
+#include "gen/ingest/pair_link.h"
 #include "models/multicluster.h"
 
 bool advise_same_machine(const char *a, const char *b)
@@ -191,7 +194,10 @@ bool advise_open(const advise_request *req, const char *const *clusters, size_t 
     }
     memory_per_point(ctx);
     ctx->cycles = runs_cycles(ctx);
-    stripfit_settings s = {.work_tol = 0.02};
+    /* Each cluster's node contention law, as the strip model's default
+     * (roofline where clusters.csv gives both bandwidths, none elsewhere). */
+    stripfit_settings s = {.work_tol = 0.02, .contention = RJOPTS_CONTENTION_AUTO,
+                           .arch = req->arch};
     stripfits_init(&ctx->fits, &s, ctx->runs, ctx->nruns);
     return true;
 }
@@ -247,6 +253,8 @@ static bool published(const advise_ctx *ctx, advise_option *o)
             }
             o->time_s = p;
             o->time_from = ADVISE_TIME_PUBLISHED;
+            snprintf(o->interval, sizeof o->interval, "no interval: a paper's printed "
+                     "prediction");
             o->published_in = c;
             o->published_row = r;
             snprintf(o->no_model, sizeof o->no_model, "%.290s", o->source);
@@ -267,12 +275,52 @@ static double rows_capacity(const advise_ctx *ctx, const cluster_info *c, double
     return floor(c->mem_per_core_gb * 1024 * (1 + 1e-9) / (ctx->mb_per_point * nb));
 }
 
+/* The pooled strip width for the intervals (experiment_pooled_width_fn;
+ * ctx the advise_ctx): the pool's backtests outside the campaign asked
+ * for, every campaign's when none was. */
+static double advise_pooled_width(const void *ctx, const char *family, double distance,
+                                  size_t *nscores)
+{
+    const advise_ctx *c = ctx;
+    const campaign *asked = c->req.campaign ? archive_campaign(c->req.arch, c->req.campaign)
+                                            : NULL;
+    return pooled_half_width(c->req.pool, family, asked, distance, nscores);
+}
+
+/* A single cluster's interval: the pooled strip width at the option's
+ * distance beyond the cluster's training runs. */
+static void single_interval(const advise_ctx *ctx, const strip_model *m, advise_option *o)
+{
+    double d = multicluster_side_distance(m, o->np[0], o->rows[0]);
+    size_t n = 0;
+    double h = advise_pooled_width(ctx, "strip", d, &n);
+    if (!isfinite(h)) {
+        snprintf(o->interval, sizeof o->interval, "no interval: %s",
+                 ctx->req.pool ? "the archive has no pooled strip backtests"
+                               : "no pooled backtests were given");
+        return;
+    }
+    o->time_low = o->time_s * exp(-h);
+    o->time_high = o->time_s * exp(h);
+    snprintf(o->interval, sizeof o->interval, "95%% interval \xC3\x97/\xC3\xB7%.3g: %zu pooled "
+             "strip backtests of the archive's campaigns, %.2g doubling%s beyond %s's training "
+             "runs", exp(h), n, isfinite(d) ? d : 0.0, isfinite(d) && d == 1 ? "" : "s",
+             o->cluster[0]->name);
+}
+
 /* The strip model on one cluster; false (with the reason in o->source). */
 /* Whether the options are runs of mgbench, whose rules on rows per
  * process advise then keeps (gen/advice/runnable.h). */
 static bool runs_mgbench(const advise_ctx *ctx)
 {
     return ctx->code && strcmp(ctx->code, "mgbench") == 0;
+}
+
+/* Processes per node of np processes on cluster c, placed as a batch
+ * system fills whole nodes: up to its cores per node; NAN when unknown. */
+static double placed_ppn(const cluster_info *c, double np)
+{
+    return c->cores_per_node > 0 ? fmin(np, c->cores_per_node) : NAN;
 }
 
 static bool model_single(advise_ctx *ctx, advise_option *o)
@@ -284,14 +332,16 @@ static bool model_single(advise_ctx *ctx, advise_option *o)
     }
     strip_target t = {o->np[0], o->rows[0], o->nb, NAN};
     strip_prediction p;
-    if (!strip_predict(&f->model, &t, &p)) {
+    if (!strip_predict_contended(&f->model, &t, placed_ppn(o->cluster[0], o->np[0]), &p)) {
         snprintf(o->source, sizeof o->source, "no Tcomp for %gx%g per process", o->rows[0], o->nb);
         return false;
     }
     o->time_s = p.time_s;
     o->time_from = ADVISE_TIME_MODEL;
-    snprintf(o->source, sizeof o->source, "strip model on %zu configurations; Tcomp %s",
-             f->model.configs.nconfigs, mesh_match_text(p.tcomp_match));
+    snprintf(o->source, sizeof o->source, "strip model on %zu configurations; Tcomp %s%s",
+             f->model.configs.nconfigs, mesh_match_text(p.tcomp_match),
+             p.contention > 1 ? ", crowded on its nodes (contention law)" : "");
+    single_interval(ctx, &f->model, o);
     return true;
 }
 
@@ -327,30 +377,22 @@ static bool best_runnable_split(const multicluster_side sides[2], advise_option 
     return found;
 }
 
-/* The link between the option's two clusters for the runs' V-cycles, as
- * the multi-cluster model takes it by default (gen/fit/model_multicluster.c):
+/* The link between the option's two clusters for the runs' V-cycles, by
+ * the rule the multi-cluster model takes by default (gen/ingest/pair_link.h):
  * measured by ping-pong where a chosen campaign has rows for the pair (the
  * first such campaign in the archive's order), else the nominal values of
  * clusters.csv; NULL when neither is known. *measured says which. */
 static const multicluster_link *option_link(const advise_ctx *ctx, const advise_option *o,
-                                            multicluster_link *buf, bool *measured)
+                                            multicluster_link *buf, pair_link *pl)
 {
     const archive *a = ctx->req.arch;
-    measured_link m;
-    buf->cycles = ctx->cycles;
-    *measured = false;
-    for (size_t k = 0; k < a->ncampaigns && !*measured; k++)
-        *measured = campaign_chosen(&ctx->req, &a->campaigns[k]) &&
-                    campaign_measured_link(&a->campaigns[k], o->cluster[0]->name,
-                                           o->cluster[1]->name, &m);
-    if (*measured) {
-        buf->bw_bytes_s = m.bw_bytes_s;
-        buf->latency_s = m.latency_s;
-    } else if (!archive_link_path(o->cluster[0], o->cluster[1], &buf->bw_bytes_s,
-                                  &buf->latency_s)) {
-        return NULL;
-    }
-    return multicluster_link_known(buf) ? buf : NULL;
+    const campaign *chosen = ctx->req.campaign ? archive_campaign(a, ctx->req.campaign)
+                                               : a->campaigns;
+    size_t nchosen = ctx->req.campaign ? (chosen != NULL) : a->ncampaigns;
+    bool known = archive_pair_link(chosen, nchosen, o->cluster[0], o->cluster[1],
+                                   o->cluster[0]->name, o->cluster[1]->name, PAIR_LINK_AUTO, pl);
+    *buf = (multicluster_link){pl->bw_bytes_s, pl->latency_s, ctx->cycles};
+    return known && multicluster_link_known(buf) ? buf : NULL;
 }
 
 /* "; the link between the clusters: 0.4 s of 2.5 s; equal split: 2.6 s" */
@@ -372,6 +414,18 @@ static void split_text(const multicluster_side sides[2], const advise_option *o,
                  rows[0], rows[1], eq.time_s);
 }
 
+/* "; Tcomp x1.7 on A (contention law)" appended to text for each side the
+ * contention law crowds; nothing when none is. */
+static void crowded_text(const multicluster_prediction *p, char *text, size_t len)
+{
+    for (int i = 0; i < 2; i++) {
+        size_t used = strlen(text);
+        if (p->side[i].contention > 1 && used < len)
+            snprintf(text + used, len - used, "; Tcomp \xC3\x97%.3g on side %c (contention law)",
+                     p->side[i].contention, 'A' + i);
+    }
+}
+
 /* The multi-cluster model with the balanced split (for mgbench, the best
  * split it can run); false with the reason, and *excluded set when the
  * option cannot be run at all. */
@@ -384,11 +438,12 @@ static bool model_split(advise_ctx *ctx, advise_option *o, bool *too_big, const 
             snprintf(o->source, sizeof o->source, "%s", f ? f->error : "out of memory");
             return false;
         }
-        sides[i] = (multicluster_side){&f->model, o->np[i]};
+        sides[i] = (multicluster_side){&f->model, o->np[i], placed_ppn(o->cluster[i], o->np[i])};
     }
     multicluster_link link_buf;
-    bool measured;
-    const multicluster_link *link = option_link(ctx, o, &link_buf, &measured);
+    pair_link pl;
+    const multicluster_link *link = option_link(ctx, o, &link_buf, &pl);
+    bool measured = pl.status == PAIR_LINK_CHOSEN_MEASURED;
     multicluster_balance_options bo = {
         ctx->req.quantum,
         {rows_capacity(ctx, o->cluster[0], o->nb), rows_capacity(ctx, o->cluster[1], o->nb)},
@@ -412,6 +467,9 @@ static bool model_split(advise_ctx *ctx, advise_option *o, bool *too_big, const 
     o->rows[1] = p.rows[1];
     o->time_s = p.time_s;
     o->time_from = ADVISE_TIME_MODEL;
+    multicluster_pi_input pin = {sides, {o->cluster[0]->name, o->cluster[1]->name}, o->nb, &p,
+                                 link, &pl, ctx->req.pool ? advise_pooled_width : NULL, ctx};
+    multicluster_pi(&pin, &o->time_low, &o->time_high, o->interval, sizeof o->interval);
     char more[256];
     split_text(sides, o, &p, link, measured, more, sizeof more);
     snprintf(o->source, sizeof o->source,
@@ -422,6 +480,7 @@ static bool model_split(advise_ctx *ctx, advise_option *o, bool *too_big, const 
              p.uneven && !mgbench ? ", rows uneven across processes" : "",
              mesh_match_text(p.side[0].tcomp_match), mesh_match_text(p.side[1].tcomp_match),
              more);
+    crowded_text(&p, o->source, sizeof o->source);
     return true;
 }
 
@@ -487,7 +546,7 @@ static void evaluate_rows(advise_ctx *ctx, int nsides, const cluster_info *const
     o->nsides = nsides;
     o->na = na;
     o->nb = nb;
-    o->time_s = NAN;
+    o->time_s = o->time_low = o->time_high = NAN;
     for (int i = 0; i < nsides; i++) {
         o->cluster[i] = c[i];
         o->np[i] = np[i];

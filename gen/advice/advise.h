@@ -12,9 +12,23 @@
  *      clusters' links and the runs their V-cycles, models/multicluster.h;
  *      for runs of mgbench, the best split mgbench can run, the others
  *      counted by why they are left out, gen/advice/runnable.h);
+ *      each side's Tcomp under its cluster's node contention law, the
+ *      strip model's default (the roofline where clusters.csv gives
+ *      mbw_core_gbs and mbw_read_gbs, none elsewhere) at the processes
+ *      per node a batch system gives np processes: whole nodes, up to
+ *      cores_per_node;
  *   2. a prediction a paper printed for exactly that configuration
  *      (published_prediction_s of a run row), labelled as such;
  *   3. none: the option is listed with the reason.
+ * Each model time gets its 95% interval (issue 23 item 5): a cluster
+ * alone the strip model's pooled width at its distance beyond the
+ * cluster's training runs (gen/fit/pooled_width.h, the width a strip
+ * experiment without backtests of its own gets), a split the multi-cluster
+ * model's own interval from its parts (gen/fit/multicluster_pi.h, as the
+ * model's adapter gives it); the pool holds the strip backtests of the
+ * archive's campaigns other than the one asked for (--campaign; every
+ * campaign when none is). A published prediction, or a request without a
+ * pool, has none, and `interval` says why.
  * Memory per process is the code's memory per mesh point times the
  * process's points; the memory per point comes from runs' work_mb, else
  * from a paper's printed memory per process (published_mem_per_proc_gb),
@@ -29,6 +43,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include "gen/fit/error_pool.h"
 #include "gen/fit/stripfits.h"
 #include "gen/advice/runnable.h"
 #include "gen/ingest/archive.h"
@@ -40,6 +55,8 @@ typedef struct {
     const char *code;         /* NULL = the only code the free clusters ran */
     double mb_per_point;      /* NAN = from the archive */
     double quantum;           /* rows per process multiple of this in balanced splits */
+    const error_pool *pool;   /* the archive's pooled backtests (filled), for the
+                                 intervals; NULL: no interval */
 } advise_request;
 
 typedef struct {
@@ -69,6 +86,8 @@ typedef struct {
     double mem_mb[2];               /* memory per process, NAN when unknown */
     double na, nb;                  /* the problem */
     double time_s;                  /* NAN: no prediction */
+    double time_low, time_high;     /* its 95% interval; NAN: none */
+    char interval[700];             /* where the interval's width came from, or why none */
     advise_time_from time_from;     /* where time_s came from (the list above) */
     char source[400];               /* how the time was obtained, or why there is none */
     char no_model[300];             /* ADVISE_TIME_PUBLISHED: why no model gave it ("" else) */

@@ -43,6 +43,8 @@ static void text_option(FILE *out, const advise_list *l, size_t i, size_t rank, 
         fprintf(out, ", %.5g s", o->time_s);
     else
         fputs(", time unknown", out);
+    if (isfinite(o->time_low))
+        fprintf(out, " (95%% interval %.4g-%.4g s)", o->time_low, o->time_high);
     if (isfinite(o->cost.core_hours))
         fprintf(out, ", %.4g core-hours", o->cost.core_hours);
     if (isfinite(o->cost.cost)) {
@@ -57,6 +59,8 @@ static void text_option(FILE *out, const advise_list *l, size_t i, size_t rank, 
     char source[sizeof o->source + sizeof o->no_model + 16];
     advise_source_text(o, source, sizeof source);
     fprintf(out, "\n      %s\n", source);
+    if (o->interval[0])
+        fprintf(out, "      %s\n", o->interval);
     char left_out[sizeof o->source];
     advise_excluded_text(o, "\n      ", left_out, sizeof left_out);
     if (left_out[0] && o->feasible)
@@ -114,7 +118,8 @@ void advise_print_csv(FILE *out, const advise_list *l, const size_t *fast, size_
                       const size_t *cheap, size_t ncheap)
 {
     fputs("option,clusters,np,rows_per_process,mem_mb_per_process,na,nb,time_s,core_hours,cost,"
-          "currency,feasible,reason,source,rank_fastest,rank_cheapest\n", out);
+          "currency,feasible,reason,source,rank_fastest,rank_cheapest,time_low_s,time_high_s,"
+          "interval\n", out);
     for (size_t i = 0; i < l->n; i++) {
         const advise_option *o = &l->items[i];
         char clusters[300] = "";
@@ -151,6 +156,12 @@ void advise_print_csv(FILE *out, const advise_list *l, const size_t *fast, size_
         fputc(',', out);
         if (rc)
             fprintf(out, "%zu", rc);
+        fputc(',', out);
+        textout_csv_number(out, o->time_low);
+        fputc(',', out);
+        textout_csv_number(out, o->time_high);
+        fputc(',', out);
+        textout_csv_text(out, o->interval[0] ? o->interval : NULL);
         fputc('\n', out);
     }
 }
@@ -170,6 +181,9 @@ static void json_option(FILE *out, const advise_list *l, size_t i, size_t rf, si
     textout_json_number_member(out, "], ", "na", o->na);
     textout_json_number_member(out, ", ", "nb", o->nb);
     textout_json_number_member(out, ", ", "time_s", o->time_s);
+    textout_json_number_member(out, ", ", "time_low_s", o->time_low);
+    textout_json_number_member(out, ", ", "time_high_s", o->time_high);
+    textout_json_text_member(out, ", ", "interval", o->interval[0] ? o->interval : NULL);
     char source[sizeof o->source + sizeof o->no_model + 16];
     advise_source_text(o, source, sizeof source);
     textout_json_text_member(out, ", ", "source", source);

@@ -15,6 +15,8 @@
 #include "gen/advice/advise.h"
 #include "gen/advice/advise_out.h"
 #include "gen/cli/cli.h"
+#include "gen/fit/backtest_cache.h"
+#include "gen/fit/experiment_run.h"
 #include "gen/fit/rjopts.h"
 #include "gen/ingest/namelist.h"
 
@@ -30,7 +32,10 @@ static const char usage[] =
     "time, its source (the strip or multi-cluster model fitted on the archive's\n"
     "runs of the code, else a prediction a paper printed for exactly that\n"
     "configuration, else none), the memory per process, core-hours = np*T/3600\n"
-    "and the cost at the cluster's rate. Options ranked fastest first and\n"
+    "and the cost at the cluster's rate, with the time's 95% interval (a cluster\n"
+    "alone: the archive's pooled strip backtests at its distance beyond the\n"
+    "cluster's runs; a split: the multi-cluster model's interval from its parts)\n"
+    "and where its width came from. Options ranked fastest first and\n"
     "cheapest first; infeasible ones (memory per process above the cluster's\n"
     "memory per core, over the deadline or the budget) listed with the reason.\n"
     "\n"
@@ -149,12 +154,21 @@ static int advise(const advise_args *a, const rjopts_resource *res, size_t nres,
     int rc = loaded ? resolve_free(&arch, res, nres, cl, np, names) : 1;
     advise_ctx ctx;
     char err[300];
-    advise_request req = {&arch, a->campaign, a->code, bytes / 1048576, quantum};
+    /* The archive's pooled backtests, for each option's interval, as a fit
+     * or a build fills them (gen/fit/error_pool.h). */
+    backtest_cache *cache = rc == 0 ? backtest_cache_new() : NULL;
+    if (rc == 0 && (!cache || !experiment_fill_pool(&arch, cache))) {
+        fprintf(stderr, "perfcast advise: out of memory\n");
+        rc = 1;
+    }
+    advise_request req = {&arch, a->campaign, a->code, bytes / 1048576, quantum,
+                          backtest_cache_pool(cache)};
     if (rc == 0 && !advise_open(&req, names, nres, &ctx, err, sizeof err)) {
         fprintf(stderr, "perfcast advise: %s\n", err);
         rc = 1;
     }
     if (rc != 0) {
+        backtest_cache_free(cache);
         archive_free(&arch);
         return rc;
     }
@@ -180,6 +194,7 @@ static int advise(const advise_args *a, const rjopts_resource *res, size_t nres,
     free(cheap);
     advise_list_free(&l);
     advise_close(&ctx);
+    backtest_cache_free(cache);
     archive_free(&arch);
     return ok ? 0 : 1;
 }

@@ -61,7 +61,8 @@ static const char usage[] =
     "                      (default 1,4 for strip, 1,2,4 for block)\n"
     "  --reps N            repetitions of every run (default 3, at most 1000)\n"
     "Output:\n"
-    "  --format F          table (default), csv (runs.csv columns, time_s empty),\n"
+    "  --format F          table (default), csv (runs.csv columns, time_s empty;\n"
+    "                      multicluster: a kind=pingpong row for the link),\n"
     "                      mpirun (mgbench command lines for this machine), slurm\n"
     "                      (an sbatch script) or pbs (a PBS/Torque qsub script)\n"
     "  --code NAME         code column of csv output (default mgbench)\n"
@@ -347,27 +348,68 @@ static const char *run_note(const archive *arch, const char *cluster, const runp
  * between the clusters, measured by mgbench --pingpong between the split's
  * boundary ranks (mgbench/README.md), which option link=measured (the
  * default once the campaign has its row) charges each boundary message.
- * Said in the table only: the CSV is a list of solves mgbench/campaign
- * runs. Two rows per process: the smallest split mgbench accepts; the
- * messages depend on nb alone. */
-static void print_link_run(const plan_args *a, const plan_clusters *cl, FILE *out)
+ * Two rows per process: the smallest split mgbench accepts; the messages
+ * depend on nb alone. The table says it in a sentence, the CSV in a row of
+ * kind=pingpong (mgbench/campaign plan skips it, saying so). */
+typedef struct {
+    long np[2];       /* processes on A and B */
+    long na, nb;      /* the ping-pong's mesh: two rows per process */
+    const char *side[2];
+    char command[300]; /* the mgbench command line */
+} link_run;
+
+static const char LINK_RUN_WHY[] =
+    "the model charges each message across the link the latency and bandwidth this run "
+    "measures (option link=measured), which include the per-message costs clusters.csv's "
+    "nominal link leaves out";
+
+/* The plan's ping-pong run; false when the plan has none (not the
+ * multi-cluster model, or no target and two process counts). */
+static bool plan_link_run(const plan_args *a, const plan_clusters *cl, link_run *r)
 {
-    long na, nb, np[2];
+    long na;
     size_t n = 0;
     char err[ERR_LEN];
     if (strcmp(a->model, "multicluster") != 0 || !a->target || !a->np ||
-        !rjopts_size(a->target, &na, &nb, err, sizeof err) ||
-        !long_list(a->np, np, 2, &n, err, sizeof err) || n != 2)
+        !rjopts_size(a->target, &na, &r->nb, err, sizeof err) ||
+        !long_list(a->np, r->np, 2, &n, err, sizeof err) || n != 2)
+        return false;
+    r->na = 2 * (r->np[0] + r->np[1]);
+    r->side[0] = cl->side[0][0] ? cl->side[0] : "A";
+    r->side[1] = cl->side[1][0] ? cl->side[1] : "B";
+    snprintf(r->command, sizeof r->command,
+             "mgbench --pingpong --split %ld:%ld --na %ld --nb %ld --cluster %s --cluster-b %s "
+             "on %ld ranks of the joined clusters, A's first",
+             r->np[0], 2 * r->np[0], r->na, r->nb, r->side[0], r->side[1], r->np[0] + r->np[1]);
+    return true;
+}
+
+static void print_link_run(const plan_args *a, const plan_clusters *cl, FILE *out)
+{
+    link_run r;
+    if (plan_link_run(a, cl, &r))
+        fprintf(out, "and the link between the clusters, measured once (a ping-pong, not a "
+                     "solve: in --format csv a row of kind pingpong): %s (mgbench/smpi_pingpong "
+                     "for a simulated pair); why: %s\n", r.command, LINK_RUN_WHY);
+}
+
+/* The ping-pong run as a CSV row of print_csv's columns. */
+static void print_link_row(const plan_args *a, const plan_clusters *cl, FILE *out)
+{
+    link_run r;
+    if (!plan_link_run(a, cl, &r))
         return;
-    fprintf(out, "and the link between the clusters, measured once (a ping-pong, not a solve, so "
-                 "not in --format csv): mgbench --pingpong --split %ld:%ld --na %ld --nb %ld "
-                 "--cluster %s --cluster-b %s on %ld ranks of the joined clusters, A's first "
-                 "(mgbench/smpi_pingpong for a simulated pair); why: the model charges each "
-                 "message across the link the latency and bandwidth this run measures "
-                 "(option link=measured), which include the per-message costs clusters.csv's "
-                 "nominal link leaves out\n",
-            np[0], 2 * np[0], 2 * (np[0] + np[1]), nb, cl->side[0][0] ? cl->side[0] : "A",
-            cl->side[1][0] ? cl->side[1] : "B", np[0] + np[1]);
+    char note[700];
+    snprintf(note, sizeof note, "link between the clusters, a ping-pong, not a solve: %s; why: %s",
+             r.command, LINK_RUN_WHY);
+    textout_csv_text(out, r.side[0]);
+    fputc(',', out);
+    textout_csv_text(out, a->code ? a->code : "mgbench");
+    fprintf(out, ",%ld,%ld,1,%ld,%ld,,1,,", r.np[0] + r.np[1], r.np[0] + r.np[1], r.na, r.nb);
+    textout_csv_text(out, note);
+    fputs(",pingpong,", out);
+    textout_csv_text(out, r.side[1]);
+    fputc('\n', out);
 }
 
 static void print_table(const archive *arch, const plan_clusters *cl, const runplan *p,
@@ -403,13 +445,17 @@ static void print_table(const archive *arch, const plan_clusters *cl, const runp
                 crowded, crowded == 1 ? "" : "s");
 }
 
-/* One row per repetition, in runs.csv columns, time_s empty to fill in.
- * Stops once out holds more than PLAN_BATCH_MAX_OUTPUT bytes: the caller
+/* One row per repetition, in runs.csv columns, time_s empty to fill in;
+ * for the multi-cluster model the columns kind and cluster_b too, which
+ * its ping-pong run's row fills (print_link_row). Stops once out holds more than PLAN_BATCH_MAX_OUTPUT bytes: the caller
  * refuses such an output whole. */
 static void print_csv(const plan_args *a, const archive *arch, const plan_clusters *cl,
                       const runplan *p, FILE *out)
 {
-    fputs("cluster,code,np,npa,npb,na,nb,seq_of_np,rep,time_s,note\n", out);
+    /* kind and cluster_b only where a ping-pong row follows (print_link_row). */
+    const char *link_cols = strcmp(a->model, "multicluster") == 0 ? ",," : "";
+    fprintf(out, "cluster,code,np,npa,npb,na,nb,seq_of_np,rep,time_s,note%s\n",
+            link_cols[0] ? ",kind,cluster_b" : "");
     for (size_t i = 0; i < p->nruns && ftell(out) <= PLAN_BATCH_MAX_OUTPUT; i++) {
         const runplan_run *r = &p->runs[i];
         for (long rep = 1; rep <= r->reps; rep++) {
@@ -421,9 +467,10 @@ static void print_csv(const plan_args *a, const archive *arch, const plan_cluste
                 fprintf(out, "%ld", r->seq_of_np);
             char note[200];
             run_note(arch, cl->side[r->side ? 1 : 0], r, note, sizeof note);
-            fprintf(out, ",%ld,,%s level %ld%s%s%s\n", rep, runplan_role_text(r->role), r->level,
+            fprintf(out, ",%ld,,%s level %ld%s%s%s%s\n", rep, runplan_role_text(r->role),
+                    r->level,
                     strcmp(a->model, "multicluster") != 0 ? "" : r->side ? " side B" : " side A",
-                    note[0] ? "; " : "", note);
+                    note[0] ? "; " : "", note, link_cols);
         }
     }
 }
@@ -559,8 +606,10 @@ static int print_plan(const plan_args *a, const archive *arch, const runplan *p,
             print_table(arch, &cl, p, out);
             print_link_run(a, &cl, out);
         }
-        else if (strcmp(format, "csv") == 0)
+        else if (strcmp(format, "csv") == 0) {
             print_csv(a, arch, &cl, p, out);
+            print_link_row(a, &cl, out);
+        }
         else
             rc = print_batch(a, arch, &cl, p, format, side, out);
     }

@@ -551,7 +551,8 @@ static bool apply_bootstrap(calib_ctx *c, report *rep)
     snprintf(text, sizeof text,
              "bootstrap over repetitions (%zu resamples of every training configuration's runs, "
              "fixed seed) plus the repetition spread of a new run (log sd %.3g): no refit on "
-             "fewer levels was possible, so this covers measurement noise, not model misfit; "
+             "fewer levels was possible, so this covers measurement noise, not model misfit, "
+             "widened to contain the model's own prediction interval where it has one; "
              "%zu of %zu predictions have it.",
              (size_t)CALIBRATION_BOOTSTRAP_RESAMPLES, shown_spread(repetition_sd_log(c)), done,
              rep->npreds);

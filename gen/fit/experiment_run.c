@@ -16,6 +16,7 @@
 #include "gen/base/column_rules.h"
 #include "gen/fit/calibration.h"
 #include "gen/fit/model_adapters.h"
+#include "gen/fit/pooled_width.h"
 
 static const struct {
     const char *model;
@@ -188,7 +189,24 @@ bool experiment_fill_pool(const archive *a, backtest_cache *cache)
     return ok;
 }
 
-/* experiment_fit and the calibration with designs to share (NULL: none). */
+/* What the adapter's pooled_width reads: the build's pool, and the
+ * campaign whose own backtests it leaves out. */
+typedef struct {
+    backtest_cache *cache;
+    const campaign *camp;
+} pool_view;
+
+static double view_pooled_width(const void *ctx, const char *family, double distance,
+                                size_t *nscores)
+{
+    const pool_view *v = ctx;
+    return pooled_half_width(backtest_cache_pool(v->cache), family, v->camp, distance, nscores);
+}
+
+/* experiment_fit and the calibration with designs to share (NULL: none).
+ * The pool is filled before the adapter runs, so a model built from
+ * another's predictions can widen its own interval with that model's
+ * pooled error (experiment_input.pooled_width). */
 static bool fit_and_calibrate(const archive *a, const campaign *c, const experiment_info *e,
                               experiment_designs *designs, backtest_cache *cache,
                               experiment_result *res)
@@ -196,11 +214,18 @@ static bool fit_and_calibrate(const archive *a, const campaign *c, const experim
     if (!experiment_prepare(a, c, e, res))
         return false;
     res->input.designs = designs && designs_init(designs, &res->input) ? designs : NULL;
-    if (!run_adapter(res, false))
+    pool_view view = {cache, c};
+    bool pooled = experiment_fill_pool(a, cache);
+    res->input.pooled_width = pooled && cache ? view_pooled_width : NULL;
+    res->input.pooled_ctx = &view;
+    bool fitted = run_adapter(res, false);
+    res->input.pooled_width = NULL; /* the view lives only while the adapter runs */
+    res->input.pooled_ctx = NULL;
+    if (!fitted)
         return false;
     calibration_lender lender;
     bool lends = lender_of(a, e, &lender);
-    if (!experiment_fill_pool(a, cache) ||
+    if (!pooled ||
         !calibration_apply(res, experiment_adapter(e->model), lends ? &lender : NULL, cache)) {
         res->ok = false;
         snprintf(res->error, sizeof res->error, "out of memory while calibrating the intervals");

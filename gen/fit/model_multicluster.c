@@ -16,7 +16,10 @@
  *   cycles         the V-cycles the job ran (for the link term)
  * Each side's processes hold rows_x/np_x rows of length nb (an np_x x 1
  * strip on its cluster). The note also gives the balanced split: the rows
- * per process that minimise max(TA, TB) within each cluster's memory.
+ * per process that minimise max(TA, TB) within each cluster's memory, and
+ * the model's own 95% interval from its parts, with where each part's
+ * width came from (gen/fit/multicluster_pi.h; the pool it reads is
+ * experiment_input.pooled_width, none without it).
  *
  * Options (experiments.csv `options`, key=value;...):
  *   cluster_b=NAME side B's cluster when runs.csv has no tag_cluster_b
@@ -36,6 +39,15 @@
  *                  for the pair, else model. When what the chosen source
  *                  needs (or the target's cycles) is missing, a warning
  *                  says the link was left out
+ *   contention=roofline|none  node contention of each side's Tcomp, as for
+ *                  the strip model (models/contention.h), at the side's
+ *                  processes per node (the row's ppn, else np over its
+ *                  nodes, else the side's np on a one-node cluster).
+ *                  Absent: the roofline where the side's cluster gives
+ *                  mbw_core_gbs and mbw_read_gbs, none elsewhere (the
+ *                  papers' and the simulated clusters give neither, so
+ *                  their numbers do not move); the fit prints one line per
+ *                  side saying which
  *   backtests_from=CAMPAIGN   a campaign whose strip experiments lend their
  *                  backtests to the calibrated interval when this
  *                  experiment's runs allow none (gen/fit/calibration.h); the
@@ -48,9 +60,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gen/fit/multicluster_pi.h"
 #include "gen/fit/rjopts.h"
 #include "gen/fit/rjreport.h"
 #include "gen/fit/stripfits.h"
+#include "gen/ingest/pair_link.h"
 #include "models/costing.h"
 #include "models/multicluster.h"
 
@@ -76,6 +90,7 @@ typedef struct {
     double rows[2];        /* rows per process */
     bool equal_split;      /* rows_a/rows_b were absent */
     double cycles;         /* NAN when the row has none */
+    double ppn[2];         /* processes per node on each side, NAN unknown */
     long line;
 } mc_target;
 
@@ -106,6 +121,7 @@ static bool read_settings(const char *text, mc_settings *s, char *err, size_t er
     bool ok = stripfits_settings(rjopts_get(&o, "np0"), rjopts_get(&o, "work_tol"), &s->fit, err,
                                  errlen) &&
               rjopts_exact(&o, "tcomp", &s->exact, err, errlen) &&
+              rjopts_contention(&o, &s->fit.contention, err, errlen) &&
               read_link(rjopts_get(&o, "link"), &s->link, err, errlen) &&
               rjopts_number(&o, "quantum", 1, &s->quantum, err, errlen);
     if (ok && !(s->quantum >= 1)) {
@@ -155,6 +171,21 @@ static bool read_target(const table *runs, size_t row, const mc_settings *s, mc_
     return true;
 }
 
+/* Processes per node of each side (mgbench's campaigns place both sides
+ * alike): the row's ppn, else its processes over its nodes, else the
+ * side's np where its cluster is one node; NAN when none is known. */
+static void target_ppn(const archive *a, const table *runs, size_t row, mc_target *t)
+{
+    double ppn = table_number_named(runs, row, "ppn");
+    double nodes = table_number_named(runs, row, "nodes");
+    if (!(ppn > 0) && nodes > 0)
+        ppn = (t->np[0] + t->np[1]) / nodes;
+    for (int i = 0; i < 2; i++) {
+        const cluster_info *c = a ? archive_cluster(a, t->cluster[i]) : NULL;
+        t->ppn[i] = ppn > 0 ? ppn : c && c->nodes == 1 ? t->np[i] : NAN;
+    }
+}
+
 /* The most rows per process a side's memory holds (INFINITY when unknown). */
 static double max_rows(const archive *a, const char *cluster, const strip_model *m, double len)
 {
@@ -164,41 +195,37 @@ static double max_rows(const archive *a, const char *cluster, const strip_model 
     return floor(c->mem_per_core_gb * 1024 * (1 + 1e-9) / (m->mb_per_point * len));
 }
 
-/* The link between the target's clusters from the source option link
- * picks (measured, from the campaign's ping-pong rows; or the nominal
- * values of clusters.csv), *source saying which ("measured by ping-pong
- * (runs.csv line 12, 3 rows)"); NULL when link=none, or with *missing
- * saying what is missing. */
+/* The link between the target's clusters by the rule option link picks
+ * (gen/ingest/pair_link.h: measured from the campaign's ping-pong rows,
+ * else the nominal values of clusters.csv), *source saying which
+ * ("measured by ping-pong (runs.csv line 12, 3 rows)"); pl holds both
+ * sources for the interval. NULL when link=none, or with *missing saying
+ * what is missing. */
 static const multicluster_link *target_link(const experiment_input *in, const mc_settings *s,
                                             const mc_target *t, multicluster_link *buf,
-                                            char *source, size_t len, const char **missing)
+                                            pair_link *pl, char *source, size_t len,
+                                            const char **missing)
 {
     const archive *a = in->arch;
-    const cluster_info *c[2] = {a ? archive_cluster(a, t->cluster[0]) : NULL,
-                                a ? archive_cluster(a, t->cluster[1]) : NULL};
-    measured_link m;
+    static const pair_link_rule rules[] = {PAIR_LINK_AUTO, PAIR_LINK_MEASURED,
+                                           PAIR_LINK_NOMINAL, PAIR_LINK_AUTO};
     *missing = NULL;
     source[0] = '\0';
+    archive_pair_link(in->camp, 1, a ? archive_cluster(a, t->cluster[0]) : NULL,
+                      a ? archive_cluster(a, t->cluster[1]) : NULL, t->cluster[0],
+                      t->cluster[1], rules[s->link], pl);
     if (s->link == MC_LINK_NONE)
         return NULL;
     buf->cycles = t->cycles;
-    bool measured = s->link != MC_LINK_MODEL &&
-                    campaign_measured_link(in->camp, t->cluster[0], t->cluster[1], &m);
-    if (measured) {
-        buf->bw_bytes_s = m.bw_bytes_s;
-        buf->latency_s = m.latency_s;
-        snprintf(source, len, "measured by ping-pong (runs.csv line %ld, %zu row%s)", m.line,
-                 m.rows, m.rows == 1 ? "" : "s");
-    } else if (s->link == MC_LINK_MEASURED) {
-        *missing = "option link=measured, but the campaign has no ping-pong row (kind=pingpong, "
-                   "mgbench --pingpong) between the two clusters";
-    } else if (!c[0] || !c[1] ||
-               !archive_link_path(c[0], c[1], &buf->bw_bytes_s, &buf->latency_s)) {
-        *missing = "clusters.csv gives no link bandwidth and latency (link_bw_gbs and "
-                   "link_lat_us, or sim_uplink_bw_gbs and sim_uplink_lat_us) for both clusters";
-    } else {
+    buf->bw_bytes_s = pl->bw_bytes_s;
+    buf->latency_s = pl->latency_s;
+    if (pl->status == PAIR_LINK_CHOSEN_MEASURED)
+        snprintf(source, len, "measured by ping-pong (runs.csv line %ld, %zu row%s)",
+                 pl->measured.line, pl->measured.rows, pl->measured.rows == 1 ? "" : "s");
+    else if (pl->status == PAIR_LINK_CHOSEN_NOMINAL)
         snprintf(source, len, "nominal, from clusters.csv");
-    }
+    else
+        *missing = pair_link_missing_text(pl->status);
     if (!*missing && !(t->cycles > 0))
         *missing = "the target row gives no cycles";
     return *missing ? NULL : buf;
@@ -246,6 +273,7 @@ static bool predict_target(const experiment_input *in, const mc_settings *s, str
     mc_target t;
     if (!read_target(&in->camp->runs, in->targets[k].rows[0], s, &t, err, errlen))
         return false;
+    target_ppn(in->arch, &in->camp->runs, in->targets[k].rows[0], &t);
     multicluster_side sides[2];
     for (int i = 0; i < 2; i++) {
         const stripfit *f = stripfits_get(fits, t.cluster[i], t.code, t.row_len);
@@ -253,13 +281,14 @@ static bool predict_target(const experiment_input *in, const mc_settings *s, str
             snprintf(err, errlen, "%s side: %s", i ? "B" : "A", f ? f->error : "out of memory");
             return false;
         }
-        sides[i] = (multicluster_side){&f->model, t.np[i]};
+        sides[i] = (multicluster_side){&f->model, t.np[i], t.ppn[i]};
     }
     multicluster_link link_buf;
+    pair_link pl;
     const char *no_link;
     char source[160];
-    const multicluster_link *link = target_link(in, s, &t, &link_buf, source, sizeof source,
-                                                &no_link);
+    const multicluster_link *link = target_link(in, s, &t, &link_buf, &pl, source,
+                                                sizeof source, &no_link);
     multicluster_prediction p;
     if (!multicluster_predict(sides, t.row_len, t.rows, link, &p)) {
         snprintf(err, errlen, "runs.csv line %ld: a side has no Tcomp for its per-process mesh "
@@ -272,19 +301,25 @@ static bool predict_target(const experiment_input *in, const mc_settings *s, str
                  "per-process mesh (tcomp=exact)", t.line);
         return false;
     }
-    char bal[300], lt[460], note[1460];
+    char bal[300], lt[460], pi_words[1100], note[2600];
     balance_text(in->arch, s, &t, sides, link, bal, sizeof bal);
     link_text(&p, link, source, lt, sizeof lt);
+    multicluster_pi_input pin = {sides, {t.cluster[0], t.cluster[1]}, t.row_len, &p, link, &pl,
+                                 in->pooled_width, in->pooled_ctx};
+    double pi[2];
+    multicluster_pi(&pin, &pi[0], &pi[1], pi_words, sizeof pi_words);
     snprintf(note, sizeof note,
-             "point estimate only (the multi-cluster model gives no interval): T = max(TA %.4g s "
-             "on %s, TB %.4g s on %s)%s; %s; %g and %g rows per process, memory per process "
-             "%.4g MB and %.4g MB; Tcomp %s and %s%s",
-             p.side[0].time_s, t.cluster[0], p.side[1].time_s, t.cluster[1], lt,
+             "%s; T = max(TA %.4g s on %s, TB %.4g s on %s)%s; %s; %g and %g rows per process, "
+             "memory per process %.4g MB and %.4g MB; Tcomp %s and %s%s",
+             pi_words, p.side[0].time_s, t.cluster[0], p.side[1].time_s, t.cluster[1], lt,
              p.dominant < 0 ? "the sides tie" : p.dominant == 0 ? "A is slower" : "B is slower",
              t.rows[0], t.rows[1], p.mem_mb[0], p.mem_mb[1],
              mesh_match_text(p.side[0].tcomp_match), mesh_match_text(p.side[1].tcomp_match), bal);
     bool extra = p.side[0].extrapolation || p.side[1].extrapolation;
-    bool ok = rjreport_predict(out, k, p.time_s, extra, note);
+    report_prediction pred = {.config = k, .estimate = p.time_s, .ci_low = NAN, .ci_high = NAN,
+                              .pi_low = pi[0], .pi_high = pi[1], .extrapolation = extra,
+                              .note = note};
+    bool ok = report_add_prediction(out, &pred);
     if (ok && t.equal_split)
         ok = rjreport_warn(out, "runs.csv line %ld: no rows_a/rows_b; the rows were split equally "
                                 "between the clusters, as in seed 000 Tables I-II", t.line);
@@ -324,6 +359,7 @@ bool model_multicluster_run(const experiment_input *in, report *out, char *err, 
                  "a target filter selecting them");
         return false;
     }
+    s.fit.arch = in->arch; /* each side's contention law (stripfits.h) */
     long nruns = meshrows_training(in, &runs, err, errlen);
     stripfits fits;
     stripfits_init(&fits, &s.fit, runs, nruns > 0 ? (size_t)nruns : 0);

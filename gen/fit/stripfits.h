@@ -22,8 +22,8 @@ typedef struct {
     size_t nnp0;          /* 0 = every np >= 2 among the runs */
     double work_tol;
     /* Node contention (gen/fit/node_contention.h): the law of each fit's
-     * cluster in arch under this mode. arch NULL (the multi-cluster model
-     * and advice, which stay the paper's): no law, and no line about it. */
+     * cluster in arch under this mode. arch NULL: no law, and no line
+     * about it (the paper's model). */
     rjopts_contention_mode contention;
     const archive *arch;
     overhead_law_kind law;  /* option overhead=; 0 = log2, the paper's */

@@ -508,7 +508,7 @@ bool runs_row_is_pingpong(const table *runs, size_t row)
 }
 
 /* Whether row of runs joins clusters a and b, in either order. */
-static bool joins(const table *runs, size_t row, const char *a, const char *b)
+bool runs_row_joins(const table *runs, size_t row, const char *a, const char *b)
 {
     const char *x = table_text_named(runs, row, "cluster");
     const char *y = table_text_named(runs, row, "cluster_b");
@@ -522,7 +522,7 @@ bool campaign_measured_link(const campaign *c, const char *a, const char *b, mea
     double lat = 0, per_byte = 0;
     memset(out, 0, sizeof *out);
     for (size_t r = 0; a && b && r < t->nrows; r++) {
-        if (!runs_row_is_pingpong(t, r) || !joins(t, r, a, b))
+        if (!runs_row_is_pingpong(t, r) || !runs_row_joins(t, r, a, b))
             continue;
         if (out->rows++ == 0)
             out->line = t->line[r];

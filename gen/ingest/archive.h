@@ -101,6 +101,10 @@ typedef struct {
  * a measurement of a link, never a run any model fits or predicts. */
 bool runs_row_is_pingpong(const table *runs, size_t row);
 
+/* Whether row of a runs table joins clusters a and b (its cluster and
+ * cluster_b, in either order). */
+bool runs_row_joins(const table *runs, size_t row, const char *a, const char *b);
+
 /* The measured link between clusters a and b in c's runs; false (out
  * zeroed) when c has no ping-pong row for the pair. */
 bool campaign_measured_link(const campaign *c, const char *a, const char *b, measured_link *out);

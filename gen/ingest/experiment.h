@@ -72,6 +72,16 @@ const double *experiment_design_row(const experiment_designs *d, const char *res
 bool experiment_design_keep(experiment_designs *d, const char *response, const char *formula,
                             size_t nterms, double *x);
 
+/* The archive's pooled extrapolation error, for a model whose estimate
+ * is built from another model's predictions (the multi-cluster model's
+ * sides are strip predictions): the 95% log half-width of a prediction of
+ * model family `family` at `distance` doublings beyond its training runs,
+ * from that family's backtests in the archive's campaigns other than the
+ * experiment's (gen/fit/pooled_width.h); NAN when there are none.
+ * *nscores gets how many scores it came from. */
+typedef double (*experiment_pooled_width_fn)(const void *ctx, const char *family,
+                                             double distance, size_t *nscores);
+
 /* What a model adapter receives. */
 typedef struct {
     const archive *arch;
@@ -92,6 +102,9 @@ typedef struct {
     experiment_designs *designs; /* during experiment_run: where the fit keeps
                                     its term values and the refits find them
                                     (NULL otherwise); owned by experiment_run */
+    experiment_pooled_width_fn pooled_width; /* NULL: no pool (a fit without one,
+                                                a calibration refit) */
+    const void *pooled_ctx;  /* its first argument */
 } experiment_input;
 
 /* A model adapter (gen/model_<name>.c): fit on in->train_rows, predict one
