@@ -105,6 +105,49 @@ static char *key_of(const char *site, const char *k)
     return out;
 }
 
+/* A release with no page at all and the cache of from with every record
+ * forgotten (forget_fits): a build into it makes every page and refits
+ * every experiment, with the pool of from. */
+static void pages_from_nothing(const char *from, const char *to)
+{
+    CU_ASSERT_EQUAL_FATAL(sh("rm -rf %2$s && mkdir %2$s && cp %1$s/.perfcast-fits %2$s/", from, to),
+                          0);
+    forget_fits(to);
+}
+
+/* The key the manifest of site records for campaign k's page (awk). */
+static char *page_key_of(const char *site, const char *k)
+{
+    char *out = NULL;
+    testutil_run_commandf(&out, "awk '$4 == \"campaigns/synthetic-%s/index.md\" {print $2}' "
+                                "%s/%s/.perfcast-manifest", k, dir, site);
+    return out;
+}
+
+/* Whether campaign k's page has the same key in the manifests of a and b. */
+static bool same_page_key(const char *a, const char *b, const char *k)
+{
+    char *ka = page_key_of(a, k), *kb = page_key_of(b, k);
+    bool same = ka && kb && strlen(ka) == 17 && strcmp(ka, kb) == 0;
+    CU_ASSERT_TRUE(ka && strlen(ka) == 17 && strcmp(ka, "0000000000000000\n") != 0);
+    free(ka);
+    free(kb);
+    return same;
+}
+
+/* How many files of campaign k's folder in site have a single link: were
+ * written by its build rather than kept from the release it was seeded
+ * from (find). */
+static int new_files(const char *site, const char *k)
+{
+    char *out = NULL;
+    testutil_run_commandf(&out, "find %s/%s/campaigns/synthetic-%s -type f -links 1 | wc -l", dir,
+                          site, k);
+    int n = out ? atoi(out) : -1;
+    free(out);
+    return n;
+}
+
 static void setup(void)
 {
     CU_ASSERT_TRUE_FATAL(testutil_temp_dir(dir, sizeof dir));
@@ -237,6 +280,9 @@ static void test_pool_refresh(void)
     CU_ASSERT_TRUE_FATAL(f.ok);
     CU_ASSERT_STRING_EQUAL(f.pool, "filled");
     CU_ASSERT_EQUAL(f.fitted, 3);
+    /* The pool is an input of every campaign page too: 0003's files did
+     * not change, its page is made again all the same. */
+    CU_ASSERT_FALSE(same_page_key("s3", "s4", "0003"));
 
     /* A new experiment: the pool's families and campaigns changed, so it
      * is filled again (here to the same bytes: the new experiment holds
@@ -252,49 +298,6 @@ static void test_pool_refresh(void)
     CU_ASSERT_EQUAL(f.fitted, 2);
     CU_ASSERT_EQUAL(f.reused, 2);
     testutil_remove_dir(dir);
-}
-
-/* A release with no page at all and the cache of from with every record
- * forgotten (forget_fits): a build into it makes every page and refits
- * every experiment, with the pool of from. */
-static void pages_from_nothing(const char *from, const char *to)
-{
-    CU_ASSERT_EQUAL_FATAL(sh("rm -rf %2$s && mkdir %2$s && cp %1$s/.perfcast-fits %2$s/", from, to),
-                          0);
-    forget_fits(to);
-}
-
-/* The key the manifest of site records for campaign k's page (awk). */
-static char *page_key_of(const char *site, const char *k)
-{
-    char *out = NULL;
-    testutil_run_commandf(&out, "awk '$4 == \"campaigns/synthetic-%s/index.md\" {print $2}' "
-                                "%s/%s/.perfcast-manifest", k, dir, site);
-    return out;
-}
-
-/* Whether campaign k's page has the same key in the manifests of a and b. */
-static bool same_page_key(const char *a, const char *b, const char *k)
-{
-    char *ka = page_key_of(a, k), *kb = page_key_of(b, k);
-    bool same = ka && kb && strlen(ka) == 17 && strcmp(ka, kb) == 0;
-    CU_ASSERT_TRUE(ka && strlen(ka) == 17 && strcmp(ka, "0000000000000000\n") != 0);
-    free(ka);
-    free(kb);
-    return same;
-}
-
-/* How many files of campaign k's folder in site have a single link: were
- * written by its build rather than kept from the release it was seeded
- * from (find). */
-static int new_files(const char *site, const char *k)
-{
-    char *out = NULL;
-    testutil_run_commandf(&out, "find %s/%s/campaigns/synthetic-%s -type f -links 1 | wc -l", dir,
-                          site, k);
-    int n = out ? atoi(out) : -1;
-    free(out);
-    return n;
 }
 
 static void test_pages_by_key(void)
