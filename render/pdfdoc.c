@@ -6,6 +6,7 @@
 
 #include <cairo-pdf.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,10 +34,29 @@ static const text_style footer_style = {8, false, 0x595959};
 
 enum { RULE_RGB = 0x999999, HEAD_FILL_RGB = 0xEEEEEE };
 
+/* A width measured once in a style: a report's tables repeat their
+ * texts (verdicts, clusters, currencies) and each cell is measured for
+ * its column, wrapped and aligned, and Cairo's text extents are most of a
+ * report's time. Open addressing; text owned. */
+typedef struct {
+    const text_style *style; /* NULL: a free slot */
+    char *text;
+    size_t len;
+    uint64_t hash;
+    double width;
+} width_entry;
+
+typedef struct {
+    width_entry *slots;
+    size_t n, cap; /* cap: a power of two, or 0 */
+} width_memo;
+
 struct pdfdoc {
     cairo_surface_t *surface;
     cairo_t *cr;
     char *title;
+    const text_style *style; /* the font selected on cr; NULL: unknown */
+    width_memo widths;
     rbuf scratch;    /* a piece of text being measured or drawn */
     double y;        /* the cursor: where the next block starts */
     size_t page;     /* the current page, from 1 */
@@ -66,11 +86,16 @@ static void set_rgb(cairo_t *cr, unsigned rgb)
                          (rgb & 0xFF) / 255.0);
 }
 
+/* Select s's font (only when another is selected: selecting it again
+ * makes Cairo look its scaled font up again) and its colour. */
 static void use_style(pdfdoc *d, const text_style *s)
 {
-    cairo_select_font_face(d->cr, font_family, CAIRO_FONT_SLANT_NORMAL,
-                           s->bold ? CAIRO_FONT_WEIGHT_BOLD : CAIRO_FONT_WEIGHT_NORMAL);
-    cairo_set_font_size(d->cr, s->size);
+    if (d->style != s) {
+        cairo_select_font_face(d->cr, font_family, CAIRO_FONT_SLANT_NORMAL,
+                               s->bold ? CAIRO_FONT_WEIGHT_BOLD : CAIRO_FONT_WEIGHT_NORMAL);
+        cairo_set_font_size(d->cr, s->size);
+        d->style = s;
+    }
     set_rgb(d->cr, s->rgb);
 }
 
@@ -88,11 +113,72 @@ static const char *piece(pdfdoc *d, const char *text, size_t len)
     return rbuf_str(&d->scratch);
 }
 
-/* The width of text[0 .. len) in the current font. */
+/* FNV-1a: the memo's hash (render/ knows no gen/ module). */
+static uint64_t text_hash(const char *text, size_t len)
+{
+    uint64_t h = 14695981039346656037ULL;
+    for (size_t i = 0; i < len; i++)
+        h = (h ^ (unsigned char)text[i]) * 1099511628211ULL;
+    return h;
+}
+
+/* The slot of (style, text) in m: its entry, or the free slot where it
+ * goes. m->cap must be non-zero. */
+static width_entry *memo_slot(width_memo *m, const text_style *style, const char *text,
+                              size_t len, uint64_t hash)
+{
+    for (size_t i = (size_t)hash & (m->cap - 1);; i = (i + 1) & (m->cap - 1)) {
+        width_entry *e = &m->slots[i];
+        if (!e->style || (e->style == style && e->hash == hash && e->len == len &&
+                          memcmp(e->text, text, len) == 0))
+            return e;
+    }
+}
+
+/* Room for one more entry (the table at most half full); false when out
+ * of memory. */
+static bool memo_grow(width_memo *m)
+{
+    if (2 * (m->n + 1) <= m->cap)
+        return true;
+    width_memo bigger = {calloc(m->cap ? 2 * m->cap : 256, sizeof *bigger.slots), m->n,
+                         m->cap ? 2 * m->cap : 256};
+    if (!bigger.slots)
+        return false;
+    for (size_t i = 0; i < m->cap; i++)
+        if (m->slots[i].style)
+            *memo_slot(&bigger, m->slots[i].style, m->slots[i].text, m->slots[i].len,
+                       m->slots[i].hash) = m->slots[i];
+    free(m->slots);
+    *m = bigger;
+    return true;
+}
+
+static void memo_free(width_memo *m)
+{
+    for (size_t i = 0; i < m->cap; i++)
+        free(m->slots[i].text);
+    free(m->slots);
+}
+
+/* The width of text[0 .. len) in the current font (d->style), measured
+ * by Cairo once per document. */
 static double piece_width(pdfdoc *d, const char *text, size_t len)
 {
+    uint64_t hash = text_hash(text, len);
+    width_entry *e = d->style && memo_grow(&d->widths)
+                         ? memo_slot(&d->widths, d->style, text, len, hash)
+                         : NULL;
+    if (e && e->style)
+        return e->width;
     cairo_text_extents_t ext;
     cairo_text_extents(d->cr, piece(d, text, len), &ext);
+    char *copy = e ? malloc(len ? len : 1) : NULL;
+    if (copy) {
+        memcpy(copy, text, len);
+        *e = (width_entry){d->style, copy, len, hash, ext.x_advance};
+        d->widths.n++;
+    }
     return ext.x_advance;
 }
 
@@ -149,6 +235,13 @@ static void wrap(pdfdoc *d, const char *text, double width, span_list *l)
 {
     *l = (span_list){0};
     size_t pos = 0, len = strlen(text);
+    /* Most cells fit on one line: then the loop below would end with the
+     * whole text (widths add up, Cairo's toy API does not kern), so it is
+     * measured once. */
+    if (len && !is_space(text[0]) && !strchr(text, '\n') && piece_width(d, text, len) <= width) {
+        push_line(d, l, 0, len);
+        return;
+    }
     while (pos < len && !d->oom) {
         while (pos < len && is_space(text[pos]))
             pos++;
@@ -494,6 +587,7 @@ bool pdfdoc_figure(pdfdoc *d, pdfdoc_draw_fn draw, const void *ctx, char *err, s
     cairo_scale(d->cr, scale, scale);
     bool ok = draw(ctx, d->cr, &w, &h, err, errlen);
     cairo_restore(d->cr);
+    d->style = NULL; /* whatever the figure selected, select again */
     d->y += h * scale + block_gap;
     d->page_empty = false;
     return ok;
@@ -516,6 +610,7 @@ bool pdfdoc_end(pdfdoc *d, size_t *pages, char *err, size_t errlen)
     if (pages)
         *pages = d->page;
     rbuf_free(&d->scratch);
+    memo_free(&d->widths);
     free(d->title);
     free(d);
     return ok;

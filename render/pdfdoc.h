@@ -9,7 +9,9 @@
  * starts a new page, and every finished page gets a footer with the
  * document's title and the page number. Text is DejaVu Sans (fontconfig),
  * unhinted, wrapped at spaces (a word wider than its column is broken
- * between UTF-8 characters). A figure is drawn twice: onto a scratch
+ * between UTF-8 characters); each text's width is asked of Cairo once
+ * per document and style, then remembered (a report's tables repeat
+ * their texts, and measuring was most of their time). A figure is drawn twice: onto a scratch
  * recording surface, so its size is known before it is placed (scaled
  * down to fit a page when it is larger), then onto the page, where the
  * PDF keeps it as vectors and its text as text, which tools such as

@@ -7,6 +7,14 @@
  * not with perfcast); a damaged cache is ignored, never trusted; the pool's
  * refresh rule. Refits are counted from the build's "fits:" line, never
  * timed.
+ *
+ * Campaign pages kept by key (site_page_folder_reuse, gen/site/site_pages.h):
+ * after one new run the other campaigns' folders are the previous files
+ * themselves (hard links shared with the previous release, by find) under
+ * the keys the previous manifest gave them (awk), and the whole release is
+ * the bytes of a build that makes every page (diff -r); a changed template
+ * or cluster row makes every campaign page again; a kept folder with one
+ * file changed in place is made again whole.
  */
 #include <CUnit/CUnit.h>
 
@@ -15,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static char dir[256];
 
@@ -94,6 +103,49 @@ static char *key_of(const char *site, const char *k)
     testutil_run_commandf(&out, "grep -a '^fit synthetic-%s ' %s/%s/.perfcast-fits | awk '{print $4}'",
                           k, dir, site);
     return out;
+}
+
+/* A release with no page at all and the cache of from with every record
+ * forgotten (forget_fits): a build into it makes every page and refits
+ * every experiment, with the pool of from. */
+static void pages_from_nothing(const char *from, const char *to)
+{
+    CU_ASSERT_EQUAL_FATAL(sh("rm -rf %2$s && mkdir %2$s && cp %1$s/.perfcast-fits %2$s/", from, to),
+                          0);
+    forget_fits(to);
+}
+
+/* The key the manifest of site records for campaign k's page (awk). */
+static char *page_key_of(const char *site, const char *k)
+{
+    char *out = NULL;
+    testutil_run_commandf(&out, "awk '$4 == \"campaigns/synthetic-%s/index.md\" {print $2}' "
+                                "%s/%s/.perfcast-manifest", k, dir, site);
+    return out;
+}
+
+/* Whether campaign k's page has the same key in the manifests of a and b. */
+static bool same_page_key(const char *a, const char *b, const char *k)
+{
+    char *ka = page_key_of(a, k), *kb = page_key_of(b, k);
+    bool same = ka && kb && strlen(ka) == 17 && strcmp(ka, kb) == 0;
+    CU_ASSERT_TRUE(ka && strlen(ka) == 17 && strcmp(ka, "0000000000000000\n") != 0);
+    free(ka);
+    free(kb);
+    return same;
+}
+
+/* How many files of campaign k's folder in site have a single link: were
+ * written by its build rather than kept from the release it was seeded
+ * from (find). */
+static int new_files(const char *site, const char *k)
+{
+    char *out = NULL;
+    testutil_run_commandf(&out, "find %s/%s/campaigns/synthetic-%s -type f -links 1 | wc -l", dir,
+                          site, k);
+    int n = out ? atoi(out) : -1;
+    free(out);
+    return n;
 }
 
 static void setup(void)
@@ -228,6 +280,9 @@ static void test_pool_refresh(void)
     CU_ASSERT_TRUE_FATAL(f.ok);
     CU_ASSERT_STRING_EQUAL(f.pool, "filled");
     CU_ASSERT_EQUAL(f.fitted, 3);
+    /* The pool is an input of every campaign page too: 0003's files did
+     * not change, its page is made again all the same. */
+    CU_ASSERT_FALSE(same_page_key("s3", "s4", "0003"));
 
     /* A new experiment: the pool's families and campaigns changed, so it
      * is filled again (here to the same bytes: the new experiment holds
@@ -245,12 +300,83 @@ static void test_pool_refresh(void)
     testutil_remove_dir(dir);
 }
 
+static void test_pages_by_key(void)
+{
+    setup();
+    CU_ASSERT_TRUE_FATAL(build("s1", "").ok);
+    new_run("0002", "3.61");
+    seed("s1", "s2");
+    CU_ASSERT_TRUE_FATAL(build("s2", "").ok);
+    /* The other campaigns' folders: the same keys, not one file rewritten. */
+    CU_ASSERT_TRUE(same_page_key("s1", "s2", "0001"));
+    CU_ASSERT_TRUE(same_page_key("s1", "s2", "0003"));
+    CU_ASSERT_FALSE(same_page_key("s1", "s2", "0002"));
+    CU_ASSERT_EQUAL(new_files("s2", "0001"), 0);
+    CU_ASSERT_EQUAL(new_files("s2", "0003"), 0);
+    CU_ASSERT_TRUE(new_files("s2", "0002") >= 2); /* its page, as .md and .html */
+    /* Every byte as a build that makes every page with the same pool,
+     * the manifest and the cache included. */
+    pages_from_nothing("s1", "s3");
+    CU_ASSERT_TRUE_FATAL(build("s3", "").ok);
+    CU_ASSERT_EQUAL(sh("diff -r %s %s > /dev/null", "s2", "s3"), 0);
+    /* and every page as a cold build into a new folder (which fills its
+     * own pool, so its cache and the keys in its manifest differ). */
+    CU_ASSERT_TRUE_FATAL(build("cold", "").ok);
+    CU_ASSERT_EQUAL(sh("diff -r -x .perfcast-fits -x .perfcast-manifest %s %s > /dev/null", "s2",
+                       "cold"),
+                    0);
+
+    /* A kept folder's file changed in place (a new file renamed over it,
+     * as an editor saves): the folder is made again, to the right bytes. */
+    seed("s2", "s4");
+    CU_ASSERT_EQUAL_FATAL(sh("cd %1$s/campaigns/synthetic-0001 && printf x > t && mv t "
+                             "scaling-predictions.csv%2$s", "s4", ""),
+                          0);
+    CU_ASSERT_TRUE_FATAL(build("s4", "").ok);
+    CU_ASSERT_EQUAL(sh("diff -r %s %s > /dev/null", "s4", "s3"), 0);
+
+    /* A changed template makes every page again, with it. */
+    char source[512] = "", *cwd = getcwd(NULL, 0); /* the tests run in the repository */
+    snprintf(source, sizeof source, "%s/templates", cwd ? cwd : ".");
+    free(cwd);
+    CU_ASSERT_EQUAL_FATAL(sh("cp -r %1$s T && echo '<!-- night -->' >> T/page.html%2$s", source, ""),
+                          0);
+    seed("s2", "s5");
+    char templates[300];
+    snprintf(templates, sizeof templates, "--templates %s/T", dir);
+    CU_ASSERT_TRUE_FATAL(build("s5", templates).ok);
+    for (int k = 1; k <= 3; k++) {
+        char name[8];
+        snprintf(name, sizeof name, "%04d", k);
+        CU_ASSERT_FALSE(same_page_key("s2", "s5", name));
+    }
+    CU_ASSERT_EQUAL(sh("test -z \"$(grep -L -- '<!-- night -->' %s/campaigns/*/index.html)\"%s",
+                       "s5", ""),
+                    0);
+    pages_from_nothing("s2", "s6");
+    CU_ASSERT_TRUE_FATAL(build("s6", templates).ok);
+    CU_ASSERT_EQUAL(sh("diff -r %s %s > /dev/null", "s5", "s6"), 0);
+
+    /* A cluster's row changed: every campaign's page shows the clusters. */
+    CU_ASSERT_EQUAL_FATAL(sh("sed -i 's/synthetic cluster A/renamed cluster A/' "
+                             "A/clusters.csv%s%s", "", ""),
+                          0);
+    seed("s2", "s7");
+    CU_ASSERT_TRUE_FATAL(build("s7", "").ok);
+    CU_ASSERT_FALSE(same_page_key("s2", "s7", "0001"));
+    pages_from_nothing("s2", "s8");
+    CU_ASSERT_TRUE_FATAL(build("s8", "").ok);
+    CU_ASSERT_EQUAL(sh("diff -r %s %s > /dev/null", "s7", "s8"), 0);
+    testutil_remove_dir(dir);
+}
+
 int main(void)
 {
     static const testutil_test tests[] = {
         {"one new run refits its campaign, bytes as a full refit", test_one_new_run},
         {"a damaged cache entry or file is ignored", test_damaged_cache},
         {"the pool's refresh rule", test_pool_refresh},
+        {"campaign pages kept by key, bytes as a full build", test_pages_by_key},
         {NULL, NULL},
     };
     static const testutil_suite suites[] = {{"fit cache", tests}, {NULL, NULL}};

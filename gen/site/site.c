@@ -38,12 +38,19 @@ static char *read_template_file(const char *dir, const char *name, char *err, si
     return text;
 }
 
-/* Campaign and cluster pages (with their charts, which is where the time
- * goes) and the PDF report are independent: workers take the next one
- * until none is left. The report is job 0: the longest single job (every
- * campaign and cluster laid out), taken first so that it runs beside the
- * pages instead of after them; on a rebuild, where pages and charts are
- * mostly kept, it is half the work. */
+/* Every page and the PDF report are independent: workers take the next
+ * one until none is left. The report is job 0: the longest single job
+ * (every campaign and cluster laid out), taken first so that it runs
+ * beside the pages instead of after them; on a nightly rebuild, where
+ * campaign pages, charts and fits are mostly kept, it is most of the
+ * work, so the pages made of the whole archive (alerts, advice,
+ * estimates, the index) are jobs as well, done beside it. */
+typedef bool (*site_writer)(site_ctx *c);
+static const site_writer whole_site_pages[] = {site_write_report, site_write_alerts,
+                                               site_write_advice, site_write_estimates,
+                                               site_write_index};
+enum { NWHOLE = sizeof whole_site_pages / sizeof whole_site_pages[0] };
+
 typedef struct {
     pthread_mutex_t lock;
     size_t next, njobs;
@@ -71,9 +78,9 @@ static void *work(void *arg)
     worker *w = arg;
     size_t ncamps = w->ctx.data->ncamps, job;
     while (take_job(w->queue, &job)) {
-        bool ok = job == 0       ? site_write_report(&w->ctx)
-                  : job <= ncamps ? site_write_campaign(&w->ctx, job - 1)
-                                  : site_write_cluster(&w->ctx, job - 1 - ncamps);
+        bool ok = job < NWHOLE            ? whole_site_pages[job](&w->ctx)
+                  : job < NWHOLE + ncamps ? site_write_campaign(&w->ctx, job - NWHOLE)
+                                          : site_write_cluster(&w->ctx, job - NWHOLE - ncamps);
         if (!ok) {
             pthread_mutex_lock(&w->queue->lock);
             w->queue->failed = true;
@@ -89,16 +96,16 @@ static size_t thread_count(const site_options *opt)
     return n < 1 ? 1 : n > 16 ? 16 : (size_t)n;
 }
 
-/* Run the report, the campaign and the cluster pages on the workers; c
- * gets their counts. */
+/* Run the report and every page on the workers; c gets their counts. */
 static bool write_parallel(site_ctx *c, size_t nthreads)
 {
-    job_queue q = {.njobs = 1 + c->data->ncamps + c->data->nclusters};
+    job_queue q = {.njobs = NWHOLE + c->data->ncamps + c->data->nclusters};
     pthread_mutex_init(&q.lock, NULL);
     worker *w = calloc(nthreads, sizeof *w);
     size_t started = 0;
     for (size_t i = 0; w && i < nthreads; i++) {
         w[i].ctx = (site_ctx){.out = c->out, .tpl = c->tpl, .data = c->data,
+                              .base_url = c->base_url, .previous_dir = c->previous_dir,
                               .page_seed = c->page_seed, .program_key = c->program_key};
         rbuf_init(&w[i].ctx.html);
         rbuf_init(&w[i].ctx.page);
@@ -134,9 +141,7 @@ static bool write_pages(site_ctx *c, const char *css, size_t nthreads)
     rbuf_puts(&style, css);
     bool ok = site_file(c, "style.css", &style);
     rbuf_free(&style);
-    ok = ok && write_parallel(c, nthreads);
-    return ok && site_write_alerts(c) && site_write_advice(c) && site_write_estimates(c) &&
-           site_write_index(c);
+    return ok && write_parallel(c, nthreads);
 }
 
 static void count(const site_data *d, const site_ctx *c, site_stats *s)

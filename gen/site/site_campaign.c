@@ -605,9 +605,21 @@ static bool source_data(page_state *s)
 bool site_write_campaign(site_ctx *c, size_t campaign)
 {
     const site_campaign *sc = &c->data->camps[campaign];
-    rbuf dir;
-    rbuf_init(&dir);
+    rbuf dir, path, title;
+    rbuf_init(&dir), rbuf_init(&path), rbuf_init(&title);
     rbuf_printf(&dir, "campaigns/%s/", sc->slug);
+    rbuf_printf(&path, "%sindex", rbuf_str(&dir));
+    rbuf_printf(&title, "Campaign %s", sc->name);
+    /* What the page shows is its campaign's runs, fits and clusters, all
+     * under its inputs key: when that did not change, neither did the
+     * folder, and nothing of it is made again (most of a nightly
+     * rebuild's pages). */
+    uint64_t key = site_page_folder_key(c, rbuf_str(&path), rbuf_str(&title), sc->inputs_key);
+    if (!dir.oom && !path.oom && !title.oom &&
+        site_page_folder_reuse(c, rbuf_str(&dir), rbuf_str(&path), key)) {
+        rbuf_free(&path), rbuf_free(&title), rbuf_free(&dir);
+        return true;
+    }
     page_state s = {.c = c, .d = c->data, .sc = sc, .dir = rbuf_str(&dir)};
     rbuf_init(&s.base), rbuf_init(&s.md), rbuf_init(&s.tmp), rbuf_init(&s.name);
     rbuf_init(&s.human);
@@ -620,11 +632,7 @@ bool site_write_campaign(site_ctx *c, size_t campaign)
     }
     ok = ok && site_history_section(c, sc, &s.md);
     ok = ok && (!sc->camp || source_data(&s));
-    rbuf path, title;
-    rbuf_init(&path), rbuf_init(&title);
-    rbuf_printf(&path, "%sindex", s.dir);
-    rbuf_printf(&title, "Campaign %s", sc->name);
-    ok = ok && site_page(c, rbuf_str(&path), rbuf_str(&title), &s.md);
+    ok = ok && site_page_keyed(c, rbuf_str(&path), rbuf_str(&title), &s.md, key);
     rbuf_free(&path), rbuf_free(&title), rbuf_free(&dir);
     rbuf_free(&s.base), rbuf_free(&s.md), rbuf_free(&s.tmp), rbuf_free(&s.name);
     rbuf_free(&s.human);

@@ -244,6 +244,7 @@ static bool load_experiments(site_data *d, site_campaign *sc, site_fit_fn fit, v
     if (!sc->exps)
         return false;
     uint64_t key = d->fitcache ? site_fitcache_key(d->fitcache, c) : 0;
+    sc->inputs_key = key;
     for (size_t i = 0; i < c->nexperiments; i++) {
         site_experiment *e = &sc->exps[sc->nexps++];
         e->info = &c->experiments[i];

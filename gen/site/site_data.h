@@ -55,6 +55,8 @@ typedef struct {
     size_t nproblems;
     verdict verdict;        /* worst of its verified experiments' (gen/fit/verdict.h) */
     compare_result compare; /* its experiments' comparisons pooled, with the best model */
+    uint64_t inputs_key;    /* site_fitcache_key: everything its fits and so its page are
+                               made from; 0 when unknown (skipped, no fit cache) */
 } site_campaign;
 
 typedef struct {

@@ -63,6 +63,19 @@ site_manifest_entry *site_manifest_find(const site_manifest *m, const char *path
     return m->n ? bsearch(&key, m->items, m->n, sizeof *m->items, compare_entries) : NULL;
 }
 
+size_t site_manifest_first_under(const site_manifest *m, const char *prefix)
+{
+    size_t lo = 0, hi = m->n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (strcmp(m->items[mid].path, prefix) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
 /* "KEY N1 N2 ..." of the inputs line; left out (0) when malformed. */
 static void parse_inputs(const char *s, site_manifest *m)
 {

@@ -67,6 +67,11 @@ void site_manifest_sort(site_manifest *m);
 /* The entry for path in a sorted manifest, or NULL. */
 site_manifest_entry *site_manifest_find(const site_manifest *m, const char *path);
 
+/* The index of the first entry of a sorted manifest whose path is not
+ * below prefix byte-wise: the paths that start with prefix ("dir/")
+ * follow it, one after the other (m->n when none). */
+size_t site_manifest_first_under(const site_manifest *m, const char *prefix);
+
 /* Parse a manifest's text and sort it. Lines that do not parse and paths
  * perfcast cannot own are left out (so a damaged manifest claims less,
  * never more). False only when out of memory. */

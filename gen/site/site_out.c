@@ -324,6 +324,35 @@ bool site_out_reuse(site_out *o, const char *path, uint64_t key)
     return e && old_file_intact(o, e) && record(o, path, e->hash, e->key, e->size, false);
 }
 
+/* Whether the previous entry e lies under folder dir (which ends in '/'). */
+static bool entry_under(const site_manifest_entry *e, const char *dir, size_t dirlen)
+{
+    return strncmp(e->path, dir, dirlen) == 0;
+}
+
+bool site_out_reuse_folder(site_out *o, const char *dir, const char *marker, uint64_t key,
+                           const char *ext, size_t *counted)
+{
+    *counted = 0;
+    if (!site_out_can_reuse(o, marker, key))
+        return false;
+    /* All or nothing: every file is checked before any is kept, so that a
+     * folder with one changed file is made again whole by the caller. */
+    size_t dirlen = strlen(dir), first = site_manifest_first_under(&o->old, dir), end = first;
+    for (; end < o->old.n && entry_under(&o->old.items[end], dir, dirlen); end++)
+        if (!old_file_intact(o, &o->old.items[end]))
+            return false;
+    size_t extlen = strlen(ext);
+    for (size_t i = first; i < end; i++) {
+        const site_manifest_entry *e = &o->old.items[i];
+        size_t len = strlen(e->path);
+        if (!begin_file(o, e->path) || !record(o, e->path, e->hash, e->key, e->size, false))
+            return false;
+        *counted += len >= extlen && strcmp(e->path + len - extlen, ext) == 0;
+    }
+    return true;
+}
+
 void site_out_record_inputs(site_out *o, uint64_t key, const size_t *summary, size_t n)
 {
     pthread_mutex_lock(&o->lock);

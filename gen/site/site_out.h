@@ -93,6 +93,18 @@ bool site_out_can_reuse(site_out *o, const char *path, uint64_t key);
  * linked and the caller need not make it; false otherwise (and on error). */
 bool site_out_reuse(site_out *o, const char *path, uint64_t key);
 
+/* Keep every file of the previous site under the folder dir ("a/b/",
+ * ending in '/') as it is, when the previous site has marker (a path
+ * under dir) made from key (see site_out_can_reuse) and every file it
+ * listed under dir is intact: true then, and the caller need not make any
+ * file of the folder; *counted receives how many of them end in ext.
+ * All or nothing: false, with nothing kept, when the key differs or any
+ * of the files is missing or changed (and on error). For a folder that
+ * one writer makes whole from inputs it can hash before making anything
+ * (a campaign's page, its tables and charts). */
+bool site_out_reuse_folder(site_out *o, const char *dir, const char *marker, uint64_t key,
+                           const char *ext, size_t *counted);
+
 /* Write a file made from inputs with hash key, so a later build can reuse
  * it (kept in place, with the new key, when its bytes did not change). */
 bool site_out_write_keyed(site_out *o, const char *path, uint64_t key, const void *data,

@@ -30,32 +30,70 @@ bool site_file(site_ctx *c, const char *path, const rbuf *content)
     return site_out_write(c->out, path, rbuf_str(content), content->len);
 }
 
-/* The key of a page's HTML: the seed, the Markdown, and the value of each
- * template variable the template uses (a custom template might show the
- * data date; the default one does not, so a new run leaves other pages'
- * keys alone). */
-static uint64_t page_key(const site_ctx *c, const rbuf *md, const template_var *vars, size_t n)
+/* The template variables of page path, the values site_page_vars_init
+ * points at, and which of them the page's key covers. */
+enum { VAR_CONTENT, VAR_TITLE, NVARS = 6 };
+
+typedef struct {
+    rbuf root, source;
+    template_var vars[NVARS];
+} page_vars;
+
+/* Values every page can use. A value that changes with any new run (the
+ * newest date) would rewrite every page each night: page.html leaves it
+ * to the front page. "content" (first) is the rendered Markdown, set by
+ * render_page: keys cover the Markdown instead. Free with
+ * page_vars_free. */
+static void page_vars_init(page_vars *v, const site_data *d, const char *path, const char *title)
 {
-    uint64_t h = hash_bytes(rbuf_str(md), md->len, c->page_seed);
-    for (size_t i = 0; i < n; i++)
-        if (template_uses(c->tpl, vars[i].name)) {
-            h = hash_bytes(vars[i].name, strlen(vars[i].name) + 1, h);
-            const char *v = vars[i].value ? vars[i].value : "";
-            h = hash_bytes(v, strlen(v) + 1, h);
+    rbuf_init(&v->root);
+    rbuf_init(&v->source);
+    for (const char *s = path; *s; s++)
+        if (*s == '/')
+            rbuf_puts(&v->root, "../");
+    const char *base = strrchr(path, '/');
+    path_with(&v->source, base ? base + 1 : path, ".md");
+    const template_var vars[NVARS] = {
+        {"content", ""},
+        {"title", title},
+        {"root", rbuf_str(&v->root)},
+        {"source", rbuf_str(&v->source)},
+        {"data_date", d->last_date[0] ? d->last_date : "an unknown date"},
+        {"build_date", d->build_date[0] ? d->build_date : d->last_date},
+    };
+    memcpy(v->vars, vars, sizeof vars);
+}
+
+static void page_vars_free(page_vars *v)
+{
+    rbuf_free(&v->root);
+    rbuf_free(&v->source);
+}
+
+/* h mixed with the value of each template variable the template uses
+ * but "content" (a custom template might show the data date; the
+ * default one does not, so a new run leaves other pages' keys alone). */
+static uint64_t vars_key(const site_ctx *c, const page_vars *v, uint64_t h)
+{
+    for (size_t i = VAR_TITLE; i < NVARS; i++)
+        if (template_uses(c->tpl, v->vars[i].name)) {
+            h = hash_bytes(v->vars[i].name, strlen(v->vars[i].name) + 1, h);
+            const char *value = v->vars[i].value ? v->vars[i].value : "";
+            h = hash_bytes(value, strlen(value) + 1, h);
         }
     return h ? h : 1;
 }
 
 /* Render md into the template as c->page; false with a message on stderr. */
-static bool render_page(site_ctx *c, const rbuf *md, template_var *vars, size_t n)
+static bool render_page(site_ctx *c, const rbuf *md, page_vars *v)
 {
     rbuf_clear(&c->html);
     rbuf_clear(&c->page);
     if (!html_from_markdown(rbuf_str(md), md->len, &c->html))
         return false;
-    vars[0].value = rbuf_str(&c->html); /* "content" */
+    v->vars[VAR_CONTENT].value = rbuf_str(&c->html);
     char err[256];
-    if (!template_render(c->tpl, vars, n, &c->page, err, sizeof err)) {
+    if (!template_render(c->tpl, v->vars, NVARS, &c->page, err, sizeof err)) {
         fprintf(stderr, "perfcast build: %s\n", err);
         return false;
     }
@@ -63,51 +101,68 @@ static bool render_page(site_ctx *c, const rbuf *md, template_var *vars, size_t 
     return true;
 }
 
-bool site_page(site_ctx *c, const char *path, const char *title, const rbuf *md)
+bool site_page_keyed(site_ctx *c, const char *path, const char *title, const rbuf *md,
+                     uint64_t md_key)
 {
     rbuf name;
     rbuf_init(&name);
     path_with(&name, path, ".md");
-    bool ok = !md->oom && site_out_write(c->out, rbuf_str(&name), rbuf_str(md), md->len);
-
-    rbuf root;
-    rbuf_init(&root);
-    for (const char *s = path; *s; s++)
-        if (*s == '/')
-            rbuf_puts(&root, "../");
-    const char *base = strrchr(path, '/');
-    rbuf source;
-    rbuf_init(&source);
-    path_with(&source, base ? base + 1 : path, ".md");
-
-    const site_data *d = c->data;
-    /* Values every page can use. A value that changes with any new run
-     * (the newest date) would rewrite every page each night: page.html
-     * leaves it to the front page. "content" (first) is the rendered
-     * Markdown: the key covers the Markdown instead. */
-    template_var vars[] = {
-        {"content", ""},
-        {"title", title},
-        {"root", rbuf_str(&root)},
-        {"source", rbuf_str(&source)},
-        {"data_date", d->last_date[0] ? d->last_date : "an unknown date"},
-        {"build_date", d->build_date[0] ? d->build_date : d->last_date},
-    };
-    size_t nvars = sizeof vars / sizeof vars[0];
+    bool ok = !md->oom && (md_key ? site_out_write_keyed(c->out, rbuf_str(&name), md_key,
+                                                         rbuf_str(md), md->len)
+                                  : site_out_write(c->out, rbuf_str(&name), rbuf_str(md),
+                                                   md->len));
+    page_vars v;
+    page_vars_init(&v, c->data, path, title);
     path_with(&name, path, ".html");
-    uint64_t key = c->page_seed ? page_key(c, md, vars + 1, nvars - 1) : 0;
+    /* The HTML's key: the seed, the Markdown and the variables. */
+    uint64_t key = c->page_seed ? vars_key(c, &v, hash_bytes(rbuf_str(md), md->len, c->page_seed))
+                                : 0;
     if (ok && key && site_out_can_reuse(c->out, rbuf_str(&name), key))
         ok = site_out_reuse(c->out, rbuf_str(&name), key);
     else
-        ok = ok && render_page(c, md, vars, nvars) &&
+        ok = ok && render_page(c, md, &v) &&
              (key ? site_out_write_keyed(c->out, rbuf_str(&name), key, rbuf_str(&c->page),
                                          c->page.len)
                   : site_out_write(c->out, rbuf_str(&name), rbuf_str(&c->page), c->page.len));
     c->pages += ok;
     rbuf_free(&name);
-    rbuf_free(&root);
-    rbuf_free(&source);
+    page_vars_free(&v);
     return ok;
+}
+
+bool site_page(site_ctx *c, const char *path, const char *title, const rbuf *md)
+{
+    return site_page_keyed(c, path, title, md, 0);
+}
+
+uint64_t site_page_folder_key(const site_ctx *c, const char *path, const char *title,
+                              uint64_t inputs)
+{
+    static const char version[] = "page-folder-v1";
+    if (!c->page_seed || !inputs)
+        return 0;
+    page_vars v;
+    page_vars_init(&v, c->data, path, title);
+    uint64_t h = hash_bytes(version, sizeof version, c->page_seed);
+    h = hash_bytes(&inputs, sizeof inputs, h);
+    h = hash_bytes(path, strlen(path) + 1, h);
+    h = vars_key(c, &v, h);
+    page_vars_free(&v);
+    return h;
+}
+
+bool site_page_folder_reuse(site_ctx *c, const char *dir, const char *path, uint64_t key)
+{
+    rbuf marker;
+    rbuf_init(&marker);
+    path_with(&marker, path, ".md");
+    size_t charts = 0;
+    bool kept = key && !marker.oom &&
+                site_out_reuse_folder(c->out, dir, rbuf_str(&marker), key, ".svg", &charts);
+    rbuf_free(&marker);
+    c->pages += kept;
+    c->charts += charts;
+    return kept;
 }
 
 uint64_t site_chart_key(const char *kind, const char *title, const char *axes, const rbuf *csv)

@@ -54,6 +54,30 @@ typedef struct {
  * Markdown is not rendered again. */
 bool site_page(site_ctx *c, const char *path, const char *title, const rbuf *md);
 
+/* site_page with path.md recorded as made from md_key (0: by its bytes
+ * only), the marker site_page_folder_reuse finds a folder by. */
+bool site_page_keyed(site_ctx *c, const char *path, const char *title, const rbuf *md,
+                     uint64_t md_key);
+
+/* A page that is the whole of its folder (a campaign's index with its
+ * tables and charts), kept without being made again when its inputs did
+ * not change. The writer hashes inputs, everything the folder is made
+ * from that the build knows before making it (for a campaign: the key of
+ * its fits, site_data.h), and site_page_folder_key mixes in what every
+ * page is made from: page_seed (the template and the program), the page's
+ * path and the template variables the template uses (title, the dates).
+ * 0 (never kept) when inputs or page_seed is 0. */
+uint64_t site_page_folder_key(const site_ctx *c, const char *path, const char *title,
+                              uint64_t inputs);
+
+/* Keep the previous build's folder dir ("campaigns/x/") whole when its
+ * page path.md was made with site_page_keyed under key and every file of
+ * the folder is intact (site_out_reuse_folder): true then, counted as one
+ * page and its charts (its .svg files), and the writer makes nothing.
+ * False when anything differs: the writer makes the folder as usual and
+ * writes path with site_page_keyed(..., key). */
+bool site_page_folder_reuse(site_ctx *c, const char *dir, const char *path, uint64_t key);
+
 /* Write any other file (CSV, XML, CSS). */
 bool site_file(site_ctx *c, const char *path, const rbuf *content);
 
