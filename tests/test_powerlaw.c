@@ -27,30 +27,6 @@
 
 enum { MAX_RUNS = 64 };
 
-/* Weighted least squares of y ~ a + b x over the i with keep[i] (NULL:
- * all), weights w (NULL: 1). */
-static void line_fit(const double *x, const double *y, const double *w, const bool *keep,
-                     size_t n, double *a, double *b)
-{
-    double sw = 0, swx = 0, swy = 0, sxx = 0, sxy = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (keep && !keep[i])
-            continue;
-        double wi = w ? w[i] : 1;
-        sw += wi, swx += wi * x[i], swy += wi * y[i];
-    }
-    double xbar = swx / sw, ybar = swy / sw;
-    for (size_t i = 0; i < n; i++) {
-        if (keep && !keep[i])
-            continue;
-        double wi = w ? w[i] : 1;
-        sxx += wi * (x[i] - xbar) * (x[i] - xbar);
-        sxy += wi * (x[i] - xbar) * (y[i] - ybar);
-    }
-    *b = sxy / sxx;
-    *a = ybar - *b * xbar;
-}
-
 /* The whole law by hand on one run per configuration (i with keep[i]):
  * k = slope of ln y on ln p rounded to 0.01, then c, a weighted 1/y^2. */
 static void law_by_hand(const double *p, const double *y, const bool *keep, size_t n, double *k,
@@ -62,11 +38,11 @@ static void law_by_hand(const double *p, const double *y, const bool *keep, size
         ly[i] = log(y[i]);
         w[i] = 1 / (y[i] * y[i]);
     }
-    line_fit(lp, ly, NULL, keep, n, &lna, k);
+    testutil_line_fit(lp, ly, NULL, keep, n, false, &lna, k);
     *k = round(*k * 100) / 100;
     for (size_t i = 0; i < n; i++)
         t[i] = pow(p[i], *k);
-    line_fit(t, y, w, keep, n, c, a);
+    testutil_line_fit(t, y, w, keep, n, false, c, a);
 }
 
 static bool build(const double *p, size_t n, size_t m, const double *y, termdata *d)
