@@ -47,7 +47,8 @@ typedef struct {
     bool free_power;       /* the free power law is a candidate (FREE POWER
                               LAW): relative scale, no exponents option */
     bool power_chosen;     /* the free power law power is the chosen model
-                              (chosen, nchosen are then unused) */
+                              (chosen keeps the searched terms, a law of
+                              the average) */
     powerlaw power;
     termsearch_kind kind;
     bool forward;          /* restricted family scored by forward folds */
@@ -944,9 +945,8 @@ static bool law_would_enter(const search *s, double e)
     return isfinite(e) && (s->nlaws < LAW_SLOTS || e < s->laws[LAW_SLOTS - 1].criterion);
 }
 
-/* Keep the law of the n terms t (n 0: the constant) with criterion e among
- * the best LAW_SLOTS, lowest first (a tie keeps the earlier, simpler law
- * first). */
+/* Keep law l among the best LAW_SLOTS, lowest criterion first (a tie
+ * keeps the earlier, simpler law first). */
 static void keep_candidate(search *s, const law *l)
 {
     if (!law_would_enter(s, l->criterion))
@@ -959,6 +959,8 @@ static void keep_candidate(search *s, const law *l)
     s->laws[at] = *l;
 }
 
+/* The same for the law of the n terms t (n 0: the constant) with
+ * criterion e. */
 static void keep_law(search *s, const term_shape *t, size_t n, double e)
 {
     if (n > LAW_TERMS)
