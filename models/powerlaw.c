@@ -90,7 +90,8 @@ static bool fit_exponents(const termdata *d, scratch *w, size_t rows, powerlaw *
     return ok && !constant;
 }
 
-double powerlaw_term_at(const termdata *d, const powerlaw *pl, size_t c)
+/* p1^k1 * ... of the law at configuration c of d. */
+static double powerlaw_term_at(const termdata *d, const powerlaw *pl, size_t c)
 {
     double v = 1;
     for (size_t j = 0; j < pl->nparams; j++)
@@ -141,7 +142,7 @@ static bool fit_into(const termdata *d, const bool *keep, scratch *w, powerlaw *
         rows++;
     }
     powerlaw pl = {0};
-    if (!choose_params(d, &pl) || rows < pl.nparams + 2 ||
+    if (!choose_params(d, &pl) || rows < pl.nparams + 1 ||
         !fit_exponents(d, w, rows, &pl, nomem) ||
         !fit_coefficients(d, w, rows, &pl, model, nomem))
         return false;
@@ -168,26 +169,44 @@ double powerlaw_value(const powerlaw *pl, const double *point)
     return isfinite(v) ? v : NAN;
 }
 
+bool powerlaw_add_errors(const termdata *d, const powerlaw *pl, const bool *held, double *sse,
+                         size_t *runs)
+{
+    for (size_t c = 0; c < d->g; c++) {
+        if (!held[c])
+            continue;
+        double r = d->mean[c] - (pl->intercept + pl->scale * powerlaw_term_at(d, pl, c));
+        *sse += d->weight[c] * (d->within[c] + d->count[c] * r * r);
+        *runs += (size_t)d->count[c];
+        if (!isfinite(r))
+            return false;
+    }
+    return true;
+}
+
 /* Each configuration left out in turn, both steps refitted on the others. */
 static double refitted_loo(const termdata *d, scratch *w, bool *nomem)
 {
-    bool *keep = malloc(d->g * sizeof *keep);
+    bool *keep = malloc(2 * d->g * sizeof *keep), *held = keep + d->g;
     if (!keep) {
         *nomem = true;
         return INFINITY;
     }
-    for (size_t c = 0; c < d->g; c++)
+    for (size_t c = 0; c < d->g; c++) {
         keep[c] = true;
+        held[c] = false;
+    }
     double sse = 0;
+    size_t runs = 0;
     for (size_t c = 0; c < d->g && isfinite(sse); c++) {
         powerlaw pl;
         keep[c] = false;
-        if (fit_into(d, keep, w, &pl, NULL, nomem)) {
-            double r = d->mean[c] - (pl.intercept + pl.scale * powerlaw_term_at(d, &pl, c));
-            sse += d->weight[c] * (d->within[c] + d->count[c] * r * r);
-        } else
+        held[c] = true;
+        if (!fit_into(d, keep, w, &pl, NULL, nomem) ||
+            !powerlaw_add_errors(d, &pl, held, &sse, &runs))
             sse = INFINITY;
         keep[c] = true;
+        held[c] = false;
     }
     free(keep);
     return sse;

@@ -26,7 +26,8 @@
  * candidate: the cost stays O(configurations)).
  *
  * Not a candidate (false, or INFINITY for the error): a configuration mean
- * not positive (no logarithm), no usable parameter or more than
+ * not positive (no logarithm), fewer configurations than parameters + 1,
+ * no usable parameter or more than
  * TERMDATA_MAX_FACTORS, an exponent beyond +-POWERLAW_MAX_EXPONENT (the
  * alphabet's range) or every exponent rounded to 0 (the constant), a
  * coefficient not estimable.
@@ -65,9 +66,13 @@ typedef struct {
  * out of memory (*nomem set). */
 bool powerlaw_fit(const termdata *d, const bool *keep, powerlaw *out, bool *nomem);
 
-/* p1^k1 * ... of the law at configuration c of d (or of a termdata sharing
- * its tables: termdata_subset). */
-double powerlaw_term_at(const termdata *d, const powerlaw *pl, size_t c);
+/* Add the squared errors of the law's predictions for the runs of the
+ * configurations c of d (or of a termdata sharing the tables of the one
+ * it was fitted on: termdata_subset) with held[c] to *sse, each weighing its
+ * configuration's weight (within-configuration spread included), and
+ * their count to *runs. False when a prediction is not finite. */
+bool powerlaw_add_errors(const termdata *d, const powerlaw *pl, const bool *held, double *sse,
+                         size_t *runs);
 
 /* c + a * p1^k1 * ... at point (one value per parameter of d, in d's
  * order); NAN when not finite. */

@@ -385,14 +385,18 @@ static void score_many(search *s, const term_shape *t, size_t n, double limit, d
     flush_batch(s, t, pending, np, limit, e);
 }
 
-/* Fit y ~ 1 + the first cols columns of s->x on the configurations where
- * train[c], and add the squared errors of the runs of the configurations
- * where held[c] to *sse (their count to *runs). False when the fit cannot
- * estimate every coefficient. */
-static bool fold_error(search *s, size_t cols, const bool *train, const bool *held,
+/* A law's error on one fold: fitted on the configurations where train[c],
+ * the squared errors of the runs of the configurations where held[c] added
+ * to *sse (their count to *runs). False when the law cannot be fitted. */
+typedef bool (*fold_scorer)(search *s, const void *law, const bool *train, const bool *held,
+                            double *sse, size_t *runs);
+
+/* fold_scorer of y ~ 1 + the first *(const size_t *)cols columns of s->x. */
+static bool fold_error(search *s, const void *ncols, const bool *train, const bool *held,
                        double *sse, size_t *runs)
 {
     const termdata *d = s->d;
+    size_t cols = *(const size_t *)ncols;
     double *x = s->fold, *mean = x + d->g * cols, *count = mean + d->g, *within = count + d->g;
     double *weight = within + d->g;
     size_t rows = 0;
@@ -423,14 +427,25 @@ static bool fold_error(search *s, size_t cols, const bool *train, const bool *he
     return ok;
 }
 
-/* Forward-fold error of y ~ 1 + the first cols columns of s->x: for each
- * usable parameter and each of its values v, fit on the configurations
- * with that parameter <= v and predict those at its next larger value;
- * folds with fewer than s->fold_min training configurations are skipped,
- * so every candidate is scored on the same folds. The mean squared error
- * over the predicted runs; INFINITY when some fold cannot be fitted or no
- * fold exists. */
-static double forward_error(search *s, size_t cols)
+/* fold_scorer of the free power law (law unused): refitted, exponents
+ * too, on the fold's training configurations. */
+static bool power_fold_error(search *s, const void *law, const bool *train, const bool *held,
+                             double *sse, size_t *runs)
+{
+    (void)law;
+    powerlaw pl;
+    return powerlaw_fit(s->d, train, &pl, &s->nomem) &&
+           powerlaw_add_errors(s->d, &pl, held, sse, runs);
+}
+
+/* Forward-fold error of a law (scored by score): for each usable
+ * parameter and each of its values v, fit on the configurations with that
+ * parameter <= v and predict those at its next larger value; folds with
+ * fewer than s->fold_min training configurations are skipped, so every
+ * candidate is scored on the same folds. The mean squared error over the
+ * predicted runs; INFINITY when some fold cannot be fitted or no fold
+ * exists. */
+static double forward_folds(search *s, fold_scorer score, const void *law)
 {
     const termdata *d = s->d;
     bool *train = malloc(2 * d->g * sizeof *train);
@@ -458,11 +473,17 @@ static double forward_error(search *s, size_t cols)
             values += top_present;
             /* Two values of p at least: a law in p needs them to be fitted. */
             if (top_present && values >= 2 && nheld > 0 && ntrain >= s->fold_min)
-                ok = fold_error(s, cols, train, held, &sse, &runs);
+                ok = score(s, law, train, held, &sse, &runs);
         }
     }
     free(train);
     return ok && runs > 0 ? sse / (double)runs : INFINITY;
+}
+
+/* Forward-fold error of y ~ 1 + the first cols columns of s->x. */
+static double forward_error(search *s, size_t cols)
+{
+    return forward_folds(s, fold_error, &cols);
 }
 
 static bool uses_param(const term_shape *t, size_t p)
@@ -982,10 +1003,11 @@ static bool power_stays_positive(const search *s, const powerlaw *pl)
 }
 
 /* FREE POWER LAW: fit it and keep it among the laws with its LOO error
- * (penalised for the restricted family: penalise true, its coefficients
- * c, a and one exponent per parameter); it becomes the chosen model when
- * that beats *best by MOVE_GAIN (then lowered to it) and it stays
- * positive at the targets. True when it was chosen. */
+ * (for the restricted family: penalise true, its criterion, LOO or forward
+ * folds, penalised for its coefficients c, a and one exponent per
+ * parameter); it becomes the chosen model when that beats *best by
+ * MOVE_GAIN (then lowered to it) and it stays positive at the targets.
+ * True when it was chosen. */
 static bool consider_power(search *s, bool penalise, double *best)
 {
     law l = {.power = true, .nterms = 1};
@@ -993,7 +1015,8 @@ static bool consider_power(search *s, bool penalise, double *best)
         return false;
     s->evaluated++;
     double loo = powerlaw_loo_error(s->d, &s->nomem);
-    l.criterion = penalise ? penalised(s, loo, 2 + l.pl.nparams) : loo;
+    double e = penalise && s->forward ? forward_folds(s, power_fold_error, NULL) : loo;
+    l.criterion = penalise ? penalised(s, e, 2 + l.pl.nparams) : e;
     bool wins = l.criterion < *best * (1 - MOVE_GAIN);
     if (!power_stays_positive(s, &l.pl)) {
         s->refused_nonpositive += wins;
@@ -1006,8 +1029,9 @@ static bool consider_power(search *s, bool penalise, double *best)
     s->power = l.pl;
     s->power_chosen = true;
     s->error = loo;
-    say(s, "the free power law predicts the left-out configurations better than the %s "
-           "(leave-one-configuration-out, its exponents refitted without each)",
+    say(s, "the free power law predicts the %s configurations better than the %s "
+           "(its exponents refitted in each fold)",
+        penalise && s->forward ? "next larger" : "left-out",
         penalise ? "one-term laws of quarter steps, penalised for its exponents"
                  : "searched terms");
     return true;
@@ -1097,8 +1121,7 @@ static bool search_init(search *s, const termdata *d, const termsearch_options *
                   .alpha = opt->alpha > 0 ? opt->alpha : TERMSEARCH_ALPHA,
                   .forward = opt->selection == TERMSEARCH_SELECT_FORWARD,
                   .free_power = opt->scale == TERMSEARCH_RELATIVE && positive_response(d) &&
-                                opt->nquarters == 0 &&
-                                opt->selection != TERMSEARCH_SELECT_FORWARD,
+                                opt->nquarters == 0,
                   .positive_at = opt->positive_at,
                   /* the rule is for times: only when every mean is positive */
                   .npositive_at = positive_response(d) ? opt->npositive_at : 0};
@@ -1227,15 +1250,8 @@ static bool score_held_out(search *s, const termdata *all, const bool *held, dou
                            size_t *runs)
 {
     if (s->power_chosen) {
-        for (size_t c = 0; c < all->g; c++) {
-            if (!held[c])
-                continue;
-            double r = all->mean[c] -
-                       (s->power.intercept + s->power.scale * powerlaw_term_at(all, &s->power, c));
-            *sse += all->weight[c] * (all->within[c] + all->count[c] * r * r);
-            *runs += (size_t)all->count[c];
-        }
-        return true;
+        powerlaw_add_errors(all, &s->power, held, sse, runs);
+        return true; /* as for the terms: a held-out error is added as it is */
     }
     size_t k;
     set_design(s, NULL, &k);

@@ -142,7 +142,7 @@
  * FREE POWER LAW. The quarter steps cannot say np^(-0.52), and a strong-
  * scaling time often falls by such an exponent. So, on the relative scale
  * and with the default exponents (not with option exponents, which narrow
- * the candidates, nor with forward folds), one more candidate law is
+ * the candidates), one more candidate law is
  * c + a*p1^k1*...*pq^kq over every usable parameter (at most
  * TERMDATA_MAX_FACTORS), its exponents free (models/powerlaw.h: least
  * squares of ln(mean) on the ln(p) — a power law is a line on the log
@@ -151,7 +151,10 @@
  * caller repeats on the formula text np^(-0.52)). Its criterion is the
  * leave-one-configuration-out error with the exponents refitted in every
  * fold (up to POWERLAW_EXACT_LOO_MAX configurations), so a fitted exponent
- * gains nothing from the configuration it predicts. It competes through
+ * gains nothing from the configuration it predicts; in the restricted
+ * family with selection = TERMSEARCH_SELECT_FORWARD, its forward-fold
+ * error, the law (exponents too) refitted on each fold's smaller
+ * configurations (it needs one more than its parameters). It competes through
  * the same selection and the same average as every other law: in the
  * restricted family with its penalty exp(2k/g), k = 2 + q (c, a and each
  * exponent); after a full search beside the searched model and its
