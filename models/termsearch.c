@@ -7,6 +7,7 @@
 #include "models/termsearch.h"
 
 #include "models/ols.h"
+#include "models/powerlaw.h"
 
 #include <gsl/gsl_cdf.h>
 #include <math.h>
@@ -23,13 +24,16 @@
 #define PAIR_STEPS (4 * TERMDATA_MAX_FACTORS * (TERMDATA_MAX_FACTORS - 1) / 2)
 
 /* A candidate law of the average: its terms (at most LAW_TERMS; nterms 0
- * is the constant) and its criterion (lower is better). */
+ * is the constant), or the free power law (power: pl, nterms 1), and its
+ * criterion (lower is better). */
 #define LAW_TERMS 8
 #define LAW_SLOTS (TERMSEARCH_MAX_LAWS + 1)
 typedef struct {
     term_shape terms[LAW_TERMS];
     size_t nterms;
     double criterion;
+    bool power;
+    powerlaw pl;
 } law;
 
 typedef struct {
@@ -40,6 +44,12 @@ typedef struct {
     size_t nalphabet;
     term_shape *chosen;    /* terms selected so far */
     size_t nchosen;
+    bool free_power;       /* the free power law is a candidate (FREE POWER
+                              LAW): relative scale, no exponents option */
+    bool power_chosen;     /* the free power law power is the chosen model
+                              (chosen keeps the searched terms, a law of
+                              the average) */
+    powerlaw power;
     termsearch_kind kind;
     bool forward;          /* restricted family scored by forward folds */
     const double *positive_at; /* points a positive response must stay positive
@@ -375,14 +385,18 @@ static void score_many(search *s, const term_shape *t, size_t n, double limit, d
     flush_batch(s, t, pending, np, limit, e);
 }
 
-/* Fit y ~ 1 + the first cols columns of s->x on the configurations where
- * train[c], and add the squared errors of the runs of the configurations
- * where held[c] to *sse (their count to *runs). False when the fit cannot
- * estimate every coefficient. */
-static bool fold_error(search *s, size_t cols, const bool *train, const bool *held,
+/* A law's error on one fold: fitted on the configurations where train[c],
+ * the squared errors of the runs of the configurations where held[c] added
+ * to *sse (their count to *runs). False when the law cannot be fitted. */
+typedef bool (*fold_scorer)(search *s, const void *law, const bool *train, const bool *held,
+                            double *sse, size_t *runs);
+
+/* fold_scorer of y ~ 1 + the first *(const size_t *)cols columns of s->x. */
+static bool fold_error(search *s, const void *ncols, const bool *train, const bool *held,
                        double *sse, size_t *runs)
 {
     const termdata *d = s->d;
+    size_t cols = *(const size_t *)ncols;
     double *x = s->fold, *mean = x + d->g * cols, *count = mean + d->g, *within = count + d->g;
     double *weight = within + d->g;
     size_t rows = 0;
@@ -413,14 +427,25 @@ static bool fold_error(search *s, size_t cols, const bool *train, const bool *he
     return ok;
 }
 
-/* Forward-fold error of y ~ 1 + the first cols columns of s->x: for each
- * usable parameter and each of its values v, fit on the configurations
- * with that parameter <= v and predict those at its next larger value;
- * folds with fewer than s->fold_min training configurations are skipped,
- * so every candidate is scored on the same folds. The mean squared error
- * over the predicted runs; INFINITY when some fold cannot be fitted or no
- * fold exists. */
-static double forward_error(search *s, size_t cols)
+/* fold_scorer of the free power law (law unused): refitted, exponents
+ * too, on the fold's training configurations. */
+static bool power_fold_error(search *s, const void *law, const bool *train, const bool *held,
+                             double *sse, size_t *runs)
+{
+    (void)law;
+    powerlaw pl;
+    return powerlaw_fit(s->d, train, &pl, &s->nomem) &&
+           powerlaw_add_errors(s->d, &pl, held, sse, runs);
+}
+
+/* Forward-fold error of a law (scored by score): for each usable
+ * parameter and each of its values v, fit on the configurations with that
+ * parameter <= v and predict those at its next larger value; folds with
+ * fewer than s->fold_min training configurations are skipped, so every
+ * candidate is scored on the same folds. The mean squared error over the
+ * predicted runs; INFINITY when some fold cannot be fitted or no fold
+ * exists. */
+static double forward_folds(search *s, fold_scorer score, const void *law)
 {
     const termdata *d = s->d;
     bool *train = malloc(2 * d->g * sizeof *train);
@@ -448,11 +473,17 @@ static double forward_error(search *s, size_t cols)
             values += top_present;
             /* Two values of p at least: a law in p needs them to be fitted. */
             if (top_present && values >= 2 && nheld > 0 && ntrain >= s->fold_min)
-                ok = fold_error(s, cols, train, held, &sse, &runs);
+                ok = score(s, law, train, held, &sse, &runs);
         }
     }
     free(train);
     return ok && runs > 0 ? sse / (double)runs : INFINITY;
+}
+
+/* Forward-fold error of y ~ 1 + the first cols columns of s->x. */
+static double forward_error(search *s, size_t cols)
+{
+    return forward_folds(s, fold_error, &cols);
 }
 
 static bool uses_param(const term_shape *t, size_t p)
@@ -935,22 +966,75 @@ static bool law_would_enter(const search *s, double e)
     return isfinite(e) && (s->nlaws < LAW_SLOTS || e < s->laws[LAW_SLOTS - 1].criterion);
 }
 
-/* Keep the law of the n terms t (n 0: the constant) with criterion e among
- * the best LAW_SLOTS, lowest first (a tie keeps the earlier, simpler law
- * first). */
-static void keep_law(search *s, const term_shape *t, size_t n, double e)
+/* Keep law l among the best LAW_SLOTS, lowest criterion first (a tie
+ * keeps the earlier, simpler law first). */
+static void keep_candidate(search *s, const law *l)
 {
-    if (!law_would_enter(s, e) || n > LAW_TERMS)
+    if (!law_would_enter(s, l->criterion))
         return;
     size_t at = s->nlaws < LAW_SLOTS ? s->nlaws++ : LAW_SLOTS - 1;
-    while (at > 0 && s->laws[at - 1].criterion > e) {
+    while (at > 0 && s->laws[at - 1].criterion > l->criterion) {
         s->laws[at] = s->laws[at - 1];
         at--;
     }
-    s->laws[at].nterms = n;
-    s->laws[at].criterion = e;
+    s->laws[at] = *l;
+}
+
+/* The same for the law of the n terms t (n 0: the constant) with
+ * criterion e. */
+static void keep_law(search *s, const term_shape *t, size_t n, double e)
+{
+    if (n > LAW_TERMS)
+        return;
+    law l = {.nterms = n, .criterion = e};
     if (n)
-        memcpy(s->laws[at].terms, t, n * sizeof *t);
+        memcpy(l.terms, t, n * sizeof *t);
+    keep_candidate(s, &l);
+}
+
+/* Does the free power law predict a positive value at every point of
+ * s->positive_at? */
+static bool power_stays_positive(const search *s, const powerlaw *pl)
+{
+    for (size_t i = 0; i < s->npositive_at; i++)
+        if (!(powerlaw_value(pl, s->positive_at + i * s->d->m) > 0))
+            return false; /* false for NAN too */
+    return true;
+}
+
+/* FREE POWER LAW: fit it and keep it among the laws with its LOO error
+ * (for the restricted family: penalise true, its criterion, LOO or forward
+ * folds, penalised for its coefficients c, a and one exponent per
+ * parameter); it becomes the chosen model when that beats *best by
+ * MOVE_GAIN (then lowered to it) and it stays positive at the targets.
+ * True when it was chosen. */
+static bool consider_power(search *s, bool penalise, double *best)
+{
+    law l = {.power = true, .nterms = 1};
+    if (!s->free_power || !powerlaw_fit(s->d, NULL, &l.pl, &s->nomem))
+        return false;
+    s->evaluated++;
+    double loo = powerlaw_loo_error(s->d, &s->nomem);
+    double e = penalise && s->forward ? forward_folds(s, power_fold_error, NULL) : loo;
+    l.criterion = penalise ? penalised(s, e, 2 + l.pl.nparams) : e;
+    bool wins = l.criterion < *best * (1 - MOVE_GAIN);
+    if (!power_stays_positive(s, &l.pl)) {
+        s->refused_nonpositive += wins;
+        return false;
+    }
+    keep_candidate(s, &l);
+    if (!wins)
+        return false;
+    *best = l.criterion;
+    s->power = l.pl;
+    s->power_chosen = true;
+    s->error = loo;
+    say(s, "the free power law predicts the %s configurations better than the %s "
+           "(its exponents refitted in each fold)",
+        penalise && s->forward ? "next larger" : "left-out",
+        penalise ? "one-term laws of quarter steps, penalised for its exponents"
+                 : "searched terms");
+    return true;
 }
 
 /* Keep t when its penalised error beats the best by MOVE_GAIN and it
@@ -994,6 +1078,8 @@ static bool select_restricted(search *s)
             term_shape t = {.f = {*f, *h}, .nf = 2};
             consider_restricted(s, &t, 3, &best, &best_score);
         }
+    if (consider_power(s, true, &best_score))
+        return !s->nomem;
     if (best.nf == 0 || s->nomem)
         return false;
     size_t cols;
@@ -1034,6 +1120,8 @@ static bool search_init(search *s, const termdata *d, const termsearch_options *
                   .min_gain = opt->min_gain > 0 ? opt->min_gain : TERMSEARCH_MIN_GAIN,
                   .alpha = opt->alpha > 0 ? opt->alpha : TERMSEARCH_ALPHA,
                   .forward = opt->selection == TERMSEARCH_SELECT_FORWARD,
+                  .free_power = opt->scale == TERMSEARCH_RELATIVE && positive_response(d) &&
+                                opt->nquarters == 0,
                   .positive_at = opt->positive_at,
                   /* the rule is for times: only when every mean is positive */
                   .npositive_at = positive_response(d) ? opt->npositive_at : 0};
@@ -1138,6 +1226,8 @@ static bool choose(search *s, const termsearch_options *opt, const char *const *
         if (s->nchosen > 0) {
             s->kind = TERMSEARCH_SEARCHED;
             searched_laws(s);
+            double searched = s->error;
+            consider_power(s, false, &searched);
         }
         else if (!s->nomem && select_restricted(s)) {
             char refused[sizeof s->why];
@@ -1159,6 +1249,10 @@ static bool choose(search *s, const termsearch_options *opt, const char *const *
 static bool score_held_out(search *s, const termdata *all, const bool *held, double *sse,
                            size_t *runs)
 {
+    if (s->power_chosen) {
+        powerlaw_add_errors(all, &s->power, held, sse, runs);
+        return true; /* as for the terms: a held-out error is added as it is */
+    }
     size_t k;
     set_design(s, NULL, &k);
     double *xall = malloc((all->g * k + 1) * sizeof *xall), *v = malloc((all->g + 1) * sizeof *v);
@@ -1232,6 +1326,8 @@ static bool nested_error(const termdata *all, const termsearch_options *opt,
 /* Is law l the chosen model of s? */
 static bool is_chosen(const search *s, const law *l)
 {
+    if (l->power || s->power_chosen)
+        return l->power && s->power_chosen;
     if (l->nterms != s->nchosen)
         return false;
     for (size_t k = 0; k < l->nterms; k++)
@@ -1258,6 +1354,34 @@ static void law_weights(const search *s, double *w)
         w[i] /= sum;
 }
 
+/* The formula of the free power law pl (when not NULL) or of the n terms
+ * t into text ("1" for none); the number of terms. */
+static size_t formula_text(const term_shape *t, size_t n, const powerlaw *pl,
+                           const char *const *names, char *text, size_t len)
+{
+    text[0] = '\0';
+    if (pl) {
+        powerlaw_append(text, len, names, pl);
+        return 1;
+    }
+    for (size_t k = 0; k < n; k++)
+        term_shape_append(text, len, names, &t[k]);
+    if (n == 0)
+        snprintf(text, len, "1");
+    return n;
+}
+
+static size_t law_text(const law *l, const char *const *names, char *text, size_t len)
+{
+    return formula_text(l->terms, l->nterms, l->power ? &l->pl : NULL, names, text, len);
+}
+
+static size_t chosen_text(const search *s, const char *const *names, char *text, size_t len)
+{
+    return formula_text(s->chosen, s->nchosen, s->power_chosen ? &s->power : NULL, names, text,
+                        len);
+}
+
 /* The laws averaged into out->laws: the chosen first, then the others of
  * weight TERMSEARCH_LAW_MIN_WEIGHT or more, heaviest first, at most
  * TERMSEARCH_MAX_LAWS, weights renormalised; the chosen alone when it
@@ -1282,13 +1406,10 @@ static bool averaged(const search *s, const char *const *names, termsearch_resul
         sum += w[order[j]];
     out->nlaws = n > 1 ? n : 1;
     for (size_t j = 0; j < out->nlaws; j++) {
-        char text[2048] = "";
+        char text[2048];
         const law *l = n > 1 ? &s->laws[order[j]] : NULL;
-        size_t terms = l ? l->nterms : s->nchosen;
-        for (size_t k = 0; k < terms; k++)
-            term_shape_append(text, sizeof text, names, l ? &l->terms[k] : &s->chosen[k]);
-        if (terms == 0)
-            snprintf(text, sizeof text, "1");
+        size_t terms = l ? law_text(l, names, text, sizeof text) : chosen_text(s, names, text,
+                                                                               sizeof text);
         out->laws[j] = (termsearch_law){.nterms = terms, .weight = l ? w[order[j]] / sum : 1,
                                         .criterion = l ? l->criterion : NAN};
         if (!(out->laws[j].formula = strdup(text)))
@@ -1300,7 +1421,6 @@ static bool averaged(const search *s, const char *const *names, termsearch_resul
 /* Write the chosen model into out. False only when out of memory. */
 static bool describe(const search *s, const char *const *names, termsearch_result *out)
 {
-    out->nterms = s->nchosen;
     out->kind = s->kind;
     out->ncandidates = s->evaluated;
     out->selection = s->forward ? TERMSEARCH_SELECT_FORWARD : TERMSEARCH_SELECT_LOO;
@@ -1308,11 +1428,8 @@ static bool describe(const search *s, const char *const *names, termsearch_resul
     out->loo_rmse = sqrt(s->error);
     out->base_loo_rmse = sqrt(s->base);
     memcpy(out->why, s->why, sizeof out->why);
-    char text[2048] = "";
-    for (size_t k = 0; k < s->nchosen; k++)
-        term_shape_append(text, sizeof text, names, &s->chosen[k]);
-    if (s->nchosen == 0)
-        snprintf(text, sizeof text, "1");
+    char text[2048];
+    out->nterms = chosen_text(s, names, text, sizeof text);
     return (out->formula = strdup(text)) != NULL && averaged(s, names, out);
 }
 

@@ -124,7 +124,8 @@
  * intercept alone after one term); for the restricted family (RESTRICTED,
  * or CONSTANT chosen there), its LAW_SLOTS = TERMSEARCH_MAX_LAWS + 1 best
  * laws, the constant among them, those that predict zero or less at a
- * positive_at point left out. Each gets the Akaike-type weight
+ * positive_at point left out; in both, the free power law (FREE POWER
+ * LAW). Each gets the Akaike-type weight
  * exp(-(g/2) ln(e / e_min)), normalised, where e is the law's criterion
  * (the leave-one-configuration-out mean squared error on the search's
  * scale; for the restricted family penalised by exp(2k/g), which makes the
@@ -137,6 +138,31 @@
  * average was measured anywhere. The caller predicts with the weighted
  * mean and widens its interval by the laws' spread at the target
  * (gen/fit/model_scopred.c). nested_rmse is the chosen law's alone.
+ *
+ * FREE POWER LAW. The quarter steps cannot say np^(-0.52), and a strong-
+ * scaling time often falls by such an exponent. So, on the relative scale
+ * and with the default exponents (not with option exponents, which narrow
+ * the candidates), one more candidate law is
+ * c + a*p1^k1*...*pq^kq over every usable parameter (at most
+ * TERMDATA_MAX_FACTORS), its exponents free (models/powerlaw.h: least
+ * squares of ln(mean) on the ln(p) — a power law is a line on the log
+ * scale, where a time's errors are relative — rounded to 0.01 and within
+ * +-3; then c and a by the search's weighted least squares, the fit the
+ * caller repeats on the formula text np^(-0.52)). Its criterion is the
+ * leave-one-configuration-out error with the exponents refitted in every
+ * fold (up to POWERLAW_EXACT_LOO_MAX configurations), so a fitted exponent
+ * gains nothing from the configuration it predicts; in the restricted
+ * family with selection = TERMSEARCH_SELECT_FORWARD, its forward-fold
+ * error, the law (exponents too) refitted on each fold's smaller
+ * configurations (it needs one more than its parameters). It competes through
+ * the same selection and the same average as every other law: in the
+ * restricted family with its penalty exp(2k/g), k = 2 + q (c, a and each
+ * exponent); after a full search beside the searched model and its
+ * sub-models, unpenalised like them. It becomes the chosen model when its
+ * criterion beats the best by 1% (MOVE_GAIN: the searched or restricted
+ * laws keep a near tie) and it predicts a positive time at every
+ * positive_at point; else it is averaged in by its weight like the others.
+ * No threshold of it was set after scoring any data.
  *
  * Selection is reported honestly: nested_rmse is the error of the whole
  * procedure, searched again within each of nested_folds folds of

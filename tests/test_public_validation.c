@@ -614,7 +614,11 @@ static double coverage(const tally *t)
  * moved them, the medians mostly up: relearn 10.86 -> 16.03, LULESH
  * 4.33 -> 3.52, pooled 10.79 -> 16.02, p-slices 6.36 -> 17.88, n-slices
  * 1.52 -> 1.66, MPI 8.33 -> 9.75 (README of tests/fixtures/public). */
-#define RELEARN_MEDIAN 16.03 /* 13.25 before issue 22, 10.86 before its items 2-3 */
+/* The free power law (models/termsearch.h, FREE POWER LAW) moved relearn's
+ * 16.03 -> 16.61: 9 of its 10 changed targets err less (Allgather +77.6%
+ * -> +60.8% ...), one crosses the median (Insert branch nodes n = 6000,
+ * -14.8% -> -17.3%); every other median here stays. */
+#define RELEARN_MEDIAN 16.61 /* 13.25 before issue 22, 10.86 before its items 2-3 */
 #define LULESH_MEDIAN 3.52
 #define POOLED_MEDIAN 16.02 /* 12.68 before issue 22, 10.79 before its items 2-3 */
 #define LULESH_LOO_MAX 68.3
@@ -626,7 +630,9 @@ static double coverage(const tally *t)
 #define N_SLICES_LOO_MEDIAN 1.66
 #define LULESH_FORWARD_MAX 39.7
 #define LULESH_FORWARD_MEDIAN 2.95
-#define RELEARN_FORWARD_MEDIAN 16.03 /* 12.70 before issue 22, 10.80 before items 2-3 */
+/* 16.03 before the free power law, which moved it as RELEARN_MEDIAN (above):
+ * relearn's searched regions weigh it by leave-one-out either way. */
+#define RELEARN_FORWARD_MEDIAN 16.61 /* 12.70 before issue 22, 10.80 before items 2-3 */
 #define P_SLICES_FORWARD_MEDIAN 14.06
 #define N_SLICES_FORWARD_MEDIAN 1.83
 /* The issue-time term search's median |error| on the 52 targets it

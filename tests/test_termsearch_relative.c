@@ -26,30 +26,6 @@
 
 enum { MAX_RUNS = 64 };
 
-/* Weighted least squares of y ~ a + b x over the runs where keep[i] (NULL:
- * all), each run weighing w[i] (NULL: 1); b = 0 when only_mean. */
-static void closed_form(const double *x, const double *y, const double *w, const bool *keep,
-                        size_t n, bool only_mean, double *a, double *b)
-{
-    double sw = 0, swx = 0, swy = 0, sxx = 0, sxy = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (keep && !keep[i])
-            continue;
-        double wi = w ? w[i] : 1;
-        sw += wi, swx += wi * x[i], swy += wi * y[i];
-    }
-    double xbar = swx / sw, ybar = swy / sw;
-    for (size_t i = 0; i < n; i++) {
-        if (keep && !keep[i])
-            continue;
-        double wi = w ? w[i] : 1;
-        sxx += wi * (x[i] - xbar) * (x[i] - xbar);
-        sxy += wi * (x[i] - xbar) * (y[i] - ybar);
-    }
-    *b = only_mean ? 0 : sxy / sxx;
-    *a = ybar - *b * xbar;
-}
-
 /* Mean over the runs of w * (leave-one-configuration-out residual)^2 for
  * y ~ a + b x (or the mean alone), a configuration = runs with equal p. */
 static double loo_mse(const double *p, const double *x, const double *y, const double *w,
@@ -61,7 +37,7 @@ static double loo_mse(const double *p, const double *x, const double *y, const d
         for (size_t j = 0; j < n; j++)
             keep[j] = p[j] != p[i];
         double a, b;
-        closed_form(x, y, w, keep, n, only_mean, &a, &b);
+        testutil_line_fit(x, y, w, keep, n, only_mean, &a, &b);
         double r = y[i] - a - b * x[i];
         sse += (w ? w[i] : 1) * r * r;
     }
@@ -130,7 +106,7 @@ static void test_step_at_last_level(void)
     CU_ASSERT_TRUE(loo_mse(p, x, y, NULL, n, false) < 0.95 * loo_mse(p, x, y, NULL, n, true));
     /* Its extrapolation to np = 256: 62.5 s, four times the step. */
     double a, b, x0 = pow(256, 3) * 64;
-    closed_form(x, y, NULL, NULL, n, false, &a, &b);
+    testutil_line_fit(x, y, NULL, NULL, n, false, &a, &b);
     CU_ASSERT_TRUE(a + b * x0 > 60);
     termsearch_free(&abs);
     termsearch_free(&rel);
@@ -190,7 +166,7 @@ static void test_falling_over_three_decades(void)
     double truth = 3000.0 / 4096, at[2] = {1.0 / 4096, pow(4096, -2.5) * 12}, a, b;
     CU_ASSERT_TRUE(fit_in_seconds(x, y, n, 1, at) < 0);
     CU_ASSERT_TRUE(fabs(fit_in_seconds(x2, y, n, 2, at) - truth) > 0.5 * truth);
-    closed_form(x, y, rel.run_weight, NULL, n, false, &a, &b);
+    testutil_line_fit(x, y, rel.run_weight, NULL, n, false, &a, &b);
     CU_ASSERT_TRUE(fabs(a + b / 4096 - truth) < 0.05 * truth);
     /* ols_fit_weighted with the search's weights is that closed form. */
     ols_model m;
@@ -315,7 +291,7 @@ static void test_adapter_averages(void)
         for (size_t c = 0; c < 4; c++)
             x[c] = pow(np[c], e) * (lg ? log2(np[c]) : 1);
         double a, b;
-        closed_form(x, y, w, NULL, 4, false, &a, &b);
+        testutil_line_fit(x, y, w, NULL, 4, false, &a, &b);
         want += r.laws[i].weight * (a + b * pow(16, e) * (lg ? 4 : 1));
     }
     CU_ASSERT_EQUAL_FATAL(testutil_perfcast_run(&out, "predict --archive %s --format json x avg",

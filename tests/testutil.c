@@ -42,6 +42,28 @@ double testutil_rel_diff(double a, double b)
     return fabs(a - b) / scale;
 }
 
+void testutil_line_fit(const double *x, const double *y, const double *w, const bool *keep,
+                       size_t n, bool flat, double *a, double *b)
+{
+    double sw = 0, swx = 0, swy = 0, sxx = 0, sxy = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (keep && !keep[i])
+            continue;
+        double wi = w ? w[i] : 1;
+        sw += wi, swx += wi * x[i], swy += wi * y[i];
+    }
+    double xbar = swx / sw, ybar = swy / sw;
+    for (size_t i = 0; i < n; i++) {
+        if (keep && !keep[i])
+            continue;
+        double wi = w ? w[i] : 1;
+        sxx += wi * (x[i] - xbar) * (x[i] - xbar);
+        sxy += wi * (x[i] - xbar) * (y[i] - ybar);
+    }
+    *b = flat ? 0 : sxy / sxx;
+    *a = ybar - *b * xbar;
+}
+
 double testutil_number_after(const char *text, const char *key)
 {
     const char *at = text ? strstr(text, key) : NULL;

@@ -29,6 +29,13 @@ int testutil_run_suites(const testutil_suite *suites);
 /* Relative difference |a-b|/max(|b|, tiny). */
 double testutil_rel_diff(double a, double b);
 
+/* Weighted least squares of y ~ a + b x in closed form, over the i with
+ * keep[i] (keep NULL: all), run i weighing w[i] (w NULL: 1); with flat, b
+ * is 0 and a the weighted mean. A check written out, independent of
+ * models/ols.h. */
+void testutil_line_fit(const double *x, const double *y, const double *w, const bool *keep,
+                       size_t n, bool flat, double *a, double *b);
+
 /* The number written right after the first `key` in text ("s = ",
  * "\"estimate\": "), or NAN when text is NULL or has no key. */
 double testutil_number_after(const char *text, const char *key);
