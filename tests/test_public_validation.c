@@ -784,32 +784,82 @@ static const double heldout_median[NHELDOUT] = {16.27, 32.85, 71.26, 68.21, 5.30
 #define HELDOUT_POOLED_COVERED 185
 #define HELDOUT_POOLED_WIDTH 4.46
 
-static void test_heldout_sets(void)
+/* What one round of held-back sets must give again, as eval_public.sh
+ * printed it when the round was scored once. */
+typedef struct {
+    const data_set *sets;
+    size_t nsets;
+    const size_t *regions;     /* per set: regions, all predicted */
+    const size_t *targets;     /* per set: configurations at the largest p */
+    const double *median;      /* per set: median |error|, percent */
+    double pooled_median;
+    size_t pooled_covered;     /* targets inside the calibrated 95% PI */
+    double pooled_width;       /* median high/low */
+} heldout_round;
+
+static void score_heldout_round(const heldout_round *r)
 {
-    static tally t[NHELDOUT], pooled;
+    tally t, pooled;
     memset(&pooled, 0, sizeof pooled);
-    for (size_t i = 0; i < NHELDOUT; i++) {
+    for (size_t i = 0; i < r->nsets; i++) {
         char dir[256], archive[512], path[600];
         CU_ASSERT_TRUE_FATAL(testutil_temp_dir(dir, sizeof dir));
         snprintf(archive, sizeof archive, "%s/a", dir);
         snprintf(path, sizeof path, "%s/clusters.csv", archive);
         CU_ASSERT_TRUE_FATAL(testutil_write_file(path, "cluster\n"));
-        memset(&t[i], 0, sizeof t[i]);
-        score_largest_np(archive, &heldout_sets[i], "", &t[i], NULL);
+        memset(&t, 0, sizeof t);
+        score_largest_np(archive, &r->sets[i], "", &t, NULL);
         testutil_remove_dir(dir);
-        print_row(heldout_sets[i].campaign, &t[i]);
-        merge(&pooled, &t[i]);
+        print_row(r->sets[i].campaign, &t);
+        merge(&pooled, &t);
         /* Every region predicted, every target at the largest p scored. */
-        CU_ASSERT_EQUAL(t[i].regions, heldout_regions[i]);
-        CU_ASSERT_EQUAL(t[i].predicted, heldout_regions[i]);
-        CU_ASSERT_EQUAL(t[i].targets, heldout_targets[i]);
-        CU_ASSERT_DOUBLE_EQUAL(median_error(&t[i]), heldout_median[i], 0.01);
+        CU_ASSERT_EQUAL(t.regions, r->regions[i]);
+        CU_ASSERT_EQUAL(t.predicted, r->regions[i]);
+        CU_ASSERT_EQUAL(t.targets, r->targets[i]);
+        CU_ASSERT_DOUBLE_EQUAL(median_error(&t), r->median[i], 0.01);
     }
     print_row("held-back", &pooled);
     printf("\n");
-    CU_ASSERT_DOUBLE_EQUAL(median_error(&pooled), HELDOUT_POOLED_MEDIAN, 0.01);
-    CU_ASSERT_EQUAL(pooled.inside, HELDOUT_POOLED_COVERED);
-    CU_ASSERT_DOUBLE_EQUAL(median_of(pooled.width, pooled.nwidth), HELDOUT_POOLED_WIDTH, 0.005);
+    CU_ASSERT_DOUBLE_EQUAL(median_error(&pooled), r->pooled_median, 0.01);
+    CU_ASSERT_EQUAL(pooled.inside, r->pooled_covered);
+    CU_ASSERT_DOUBLE_EQUAL(median_of(pooled.width, pooled.nwidth), r->pooled_width, 0.005);
+}
+
+static void test_heldout_sets(void)
+{
+    static const heldout_round first = {heldout_sets, NHELDOUT, heldout_regions, heldout_targets,
+                                        heldout_median, HELDOUT_POOLED_MEDIAN,
+                                        HELDOUT_POOLED_COVERED, HELDOUT_POOLED_WIDTH};
+    score_heldout_round(&first);
+}
+
+/* tests/fixtures/public/heldout2/README.md: the second round, six
+ * student MPI sorts (one run per p) collected by a session that designed
+ * nothing, kept outside every work tree until the methods of commit
+ * bc52237 (relative scale, averaged laws, the free power law, the pool,
+ * the shipped error prior) were fixed, then scored once by
+ * eval_public.sh: 27.71% (Extra-P with negative exponents 43.69%),
+ * coverage 48 of 60 (80.0%), median width x5.48. Issue 22's acceptance
+ * (<= 12%, 88-97%, <= x2.5) is not met; these are the numbers as measured,
+ * found again by this test's own reader. */
+static const data_set heldout2_sets[] = {
+    {"heldout2/team2_merge.txt", "team2-merge", "tamu", {"np", NULL}},
+    {"heldout2/team3_oddeven.txt", "team3-oddeven", "tamu", {"np", NULL}},
+    {"heldout2/team4_merge.txt", "team4-merge", "tamu", {"np", NULL}},
+    {"heldout2/team5_bitonic.txt", "team5-bitonic", "tamu", {"np", NULL}},
+    {"heldout2/team6_sample.txt", "team6-sample", "tamu", {"np", NULL}},
+    {"heldout2/team7_radix.txt", "team7-radix", "tamu", {"np", NULL}},
+};
+enum { NHELDOUT2 = sizeof heldout2_sets / sizeof heldout2_sets[0] };
+static const size_t heldout2_regions[NHELDOUT2] = {8, 12, 9, 8, 15, 8};
+static const double heldout2_median[NHELDOUT2] = {65.33, 78.45, 8.04, 38.05, 5.70, 13.15};
+
+static void test_heldout2_sets(void)
+{
+    /* One configuration per region at the largest p: targets = regions. */
+    static const heldout_round second = {heldout2_sets, NHELDOUT2, heldout2_regions,
+                                         heldout2_regions, heldout2_median, 27.71, 48, 5.48};
+    score_heldout_round(&second);
 }
 
 int main(void)
@@ -818,6 +868,7 @@ int main(void)
         {"term search on relearn and LULESH, held-out largest process count", test_public_data},
         {"the same with forward-fold selection of the few-points law", test_forward_selection},
         {"the sets held back while issue 22's methods were designed", test_heldout_sets},
+        {"the second round of held-back sets, scored once at bc52237", test_heldout2_sets},
         {NULL, NULL},
     };
     static const testutil_suite suites[] = {{"validation on public scaling data", tests},
