@@ -332,7 +332,10 @@ static void test_embedded_archive(void)
     const char *n_ack = md ? strstr(md, " on oversubscribed runs (listed after them); ") : NULL;
     size_t acknowledged = n_ack ? strtoul(n_ack + strlen(" on oversubscribed runs (listed after "
                                                          "them); "), NULL, 10) : 99;
-    CU_ASSERT_TRUE(outside > 10);
+    /* A precondition, not a quality bound: the archive must miss enough
+     * targets for the alert page to be exercised (10 misses of 264 since
+     * the multi-cluster model's own interval and the shipped prior). */
+    CU_ASSERT_TRUE(outside >= 5);
     CU_ASSERT_EQUAL(matched, (size_t)a.nrows - 1);    /* every alert is one of them */
     CU_ASSERT_EQUAL(outside, matched + acknowledged); /* and the rest acknowledged */
     /* archive/acknowledgements.csv names the ci-2core strip runs at np = 16
