@@ -141,6 +141,41 @@ static void test_levels(void)
     unmake(&m);
 }
 
+/* A bootstrap-only calibration says it covers noise, not misfit — unless
+ * the multi-cluster model's own interval (pooled misfit widths of its
+ * sides and its link) gave every prediction a PI that the bootstrap was
+ * widened to contain. */
+static void test_bootstrap_reason(void)
+{
+    static const char *const noise = "no backtest was possible: the interval covers noise";
+    double meas[] = {10, 20, 30, 40}, good[] = {10.3, 19.5, 30.6, 39.8};
+    experiment_info info = {.model = "strip"};
+    made m;
+    make(&m, 6, 0.02, meas, good, 4, 2);
+    m.res.input.exp = &info;
+    CU_ASSERT_TRUE_FATAL(report_set_text(&m.res.rep.interval_method, "bootstrap over repetitions"));
+    verdict v = judge(&m);
+    CU_ASSERT_PTR_NOT_NULL(strstr(v.reasons, noise));
+    verdict_free(&v);
+
+    info.model = "multicluster"; /* without PIs of its own: still noise only */
+    v = judge(&m);
+    CU_ASSERT_PTR_NOT_NULL(strstr(v.reasons, noise));
+    verdict_free(&v);
+
+    for (size_t i = 0; i < m.res.rep.npreds; i++) /* with them: misfit is in the interval */
+        m.res.rep.preds[i].pi_low = 0.5 * good[i], m.res.rep.preds[i].pi_high = 2 * good[i];
+    v = judge(&m);
+    CU_ASSERT_PTR_NULL(strstr(v.reasons, noise));
+    verdict_free(&v);
+
+    info.model = "strip"; /* another model's PI does not count */
+    v = judge(&m);
+    CU_ASSERT_PTR_NOT_NULL(strstr(v.reasons, noise));
+    verdict_free(&v);
+    unmake(&m);
+}
+
 static void test_campaign(void)
 {
     verdict per[] = {{VERDICT_RELIABLE, "fine"},
@@ -166,6 +201,7 @@ int main(void)
 {
     static const testutil_test tests[] = {
         {"experiment verdicts", test_levels},
+        {"bootstrap-only reason and the multi-cluster model's own interval", test_bootstrap_reason},
         {"campaign verdict", test_campaign},
         {NULL, NULL},
     };

@@ -103,6 +103,21 @@ static bool oversubscribed(const experiment_input *in, size_t row)
     return run_oversubscribed(in->arch, in->camp, row, NULL, NULL);
 }
 
+/* The multi-cluster model's own interval is made of pooled backtest
+ * widths for its sides and the link's measured-against-nominal error
+ * (gen/fit/multicluster_pi.h): a bootstrap widened to contain it covers
+ * misfit too, so "covers noise, not misfit" would be false. */
+static bool own_interval_covers_misfit(const experiment_result *res)
+{
+    const experiment_info *exp = res->input.exp;
+    if (!exp || !exp->model || strcmp(exp->model, "multicluster") != 0 || res->rep.npreds == 0)
+        return false;
+    for (size_t i = 0; i < res->rep.npreds; i++)
+        if (isnan(res->rep.preds[i].pi_low) || isnan(res->rep.preds[i].pi_high))
+            return false;
+    return true;
+}
+
 /* Training configurations, their largest repetition spread, and the runs
  * (training and target) that oversubscribe their nodes. False only when
  * out of memory. */
@@ -136,7 +151,7 @@ static bool training_evidence(const experiment_result *res, evidence *ev)
     for (size_t i = 0; i < res->rep.ncoefs; i++)
         ev->coefs += !res->rep.coefs[i].aliased;
     const char *m = res->rep.interval_method;
-    ev->bootstrap_only = m && strncmp(m, "bootstrap", 9) == 0;
+    ev->bootstrap_only = m && strncmp(m, "bootstrap", 9) == 0 && !own_interval_covers_misfit(res);
     return ok;
 }
 
