@@ -58,7 +58,7 @@ typedef struct {
     rjopts_contention_mode contention;
     const archive *arch;
     overhead_law_kind law;
-    bool network_off;          /* network=none: the paper's model */
+    bool network;              /* network=routes (default); none: the paper's model */
     const labelled_run *runs;  /* the training runs */
     size_t nruns;
     labelled_run *strips;      /* the targets' strips placed (two per target), owned */
@@ -76,16 +76,6 @@ typedef struct {
     char prefix[200];
 } block_group;
 
-static bool network_option(const rjopts *o, block_settings *s, char *err, size_t errlen)
-{
-    const char *v = rjopts_get(o, "network");
-    s->network_off = v && strcmp(v, "none") == 0;
-    if (!v || s->network_off || strcmp(v, "routes") == 0)
-        return true;
-    snprintf(err, errlen, "option network=%s: expected routes or none", v);
-    return false;
-}
-
 static bool read_settings(const char *text, block_settings *s, char *err, size_t errlen)
 {
     rjopts o;
@@ -97,7 +87,8 @@ static bool read_settings(const char *text, block_settings *s, char *err, size_t
               (!nps || rjopts_number_list(nps, s->nps, 32, &s->nnps, err, errlen)) &&
               rjopts_exact(&o, "t22", &s->exact_t22, err, errlen) &&
               rjopts_contention(&o, &s->contention, err, errlen) &&
-              rjopts_overhead(&o, &s->law, err, errlen) && network_option(&o, s, err, errlen);
+              rjopts_overhead(&o, &s->law, err, errlen) &&
+              rjopts_either(&o, "network", "none", "routes", true, &s->network, err, errlen);
     rjopts_free(&o);
     return ok;
 }
@@ -122,10 +113,10 @@ static void network_of(const block_settings *s, block_group *g)
     const cluster_info *ci = archive_cluster(s->arch, g->key.cluster);
     bool routes = cluster_topology(s->arch, ci, &g->network.topo);
     bool latency = cluster_latency(s->arch, ci, &g->network.lat);
-    g->has_network = !s->network_off && routes && latency;
+    g->has_network = s->network && routes && latency;
     snprintf(g->network_why, sizeof g->network_why, "network term %s for cluster %s: %s",
              g->has_network ? "on" : "off", g->key.cluster,
-             s->network_off ? "option network=none, the paper's model"
+             !s->network ? "option network=none, the paper's model"
              : !routes ? "clusters.csv describes no torus or fat tree (sim_topology), so every "
                          "route between its nodes is taken to cost the same"
              : !latency ? "clusters.csv gives no sim_link_lat_us for its links"
