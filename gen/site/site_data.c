@@ -336,16 +336,16 @@ static bool load_each_campaign(site_data *d, site_fit_fn fit, void *fit_ctx,
 }
 
 /* With a fit cache (d->fitcache), its pool is settled before any key is
- * made: every key depends on it. prior (NULL: none) is the pool's shipped
- * prior (gen/fit/error_prior.h), taken over. */
-static bool load_campaigns(site_data *d, site_fit_fn fit, void *fit_ctx, error_prior *prior)
+ * made: every key depends on it, and on the pool's shipped prior
+ * (gen/fit/error_prior.h), loaded first. False with err: the prior named
+ * or found is damaged (err says where), or out of memory. */
+static bool load_campaigns(site_data *d, site_fit_fn fit, void *fit_ctx, char *err,
+                           size_t errlen)
 {
+    snprintf(err, errlen, "out of memory"); /* unless the prior says what is wrong */
     backtest_cache *cache = backtest_cache_new();
-    if (cache)
-        error_pool_set_prior(backtest_cache_pool(cache), prior);
-    else
-        error_prior_free(prior);
-    bool ok = cache && (!d->fitcache || site_fitcache_pool(d->fitcache, cache)) &&
+    bool ok = cache && backtest_cache_load_prior(cache, err, errlen) &&
+              (!d->fitcache || site_fitcache_pool(d->fitcache, cache)) &&
               load_each_campaign(d, fit, fit_ctx, cache);
     backtest_cache_free(cache);
     return ok;
@@ -635,14 +635,13 @@ static bool load_data(site_data *d, const char *archive_dir, long long source_da
         snprintf(err, errlen, "out of memory");
         return false;
     }
-    error_prior *prior; /* load_campaigns takes it over */
-    if (!error_prior_load(&prior, err, errlen))
-        return false; /* the prior named or found is damaged: err says where */
-    bool clusters = load_clusters(d);
-    if (!clusters)
-        error_prior_free(prior);
-    if (!clusters || !load_campaigns(d, fit, fit_ctx, prior) ||
-        !advice_scenarios_load(&d->arch, &d->scenarios, &d->diags) ||
+    if (!load_clusters(d)) {
+        snprintf(err, errlen, "out of memory");
+        return false;
+    }
+    if (!load_campaigns(d, fit, fit_ctx, err, errlen))
+        return false;
+    if (!advice_scenarios_load(&d->arch, &d->scenarios, &d->diags) ||
         !acknowledgements_load(&d->arch, &d->acks, &d->diags) || !archive_problems(d) ||
         !derive(d) || !load_published(d)) {
         snprintf(err, errlen, "out of memory");
