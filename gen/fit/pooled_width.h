@@ -5,9 +5,12 @@
  * gen/fit/model_multicluster.c, models/multicluster.h) and the options of
  * `perfcast advise` (gen/advice/advise.h).
  *
- * Method: calibration's pool-only interval (gen/fit/calibration.h), so a
- * width here is the one an experiment of that family with no backtest of
- * its own would get: the family's backtests in the archive's campaigns
+ * Method: calibration's pool-only interval (gen/fit/calibration.h) as it
+ * was before the shipped prior (gen/fit/error_prior.h): the archive's pool
+ * alone, not error_pool_target's pool shrunk toward the prior, so an
+ * archive with no pooled strip backtests gives no width here where a strip
+ * experiment would get the prior's (kept so: the scored multi-cluster
+ * numbers were measured this way). The family's backtests in the archive's campaigns
  * other than camp (error_pool_model; camp NULL: every campaign), in the
  * pool's bin of the distance (calibrate_distance_bin), or over every bin
  * when that one is empty; s and Student's t as calibrate_shrink gives them
