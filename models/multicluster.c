@@ -9,8 +9,9 @@
 #include "models/calibrate.h"
 
 /* mgbench's V(2,2) cycle: messages across the boundary per level but the
- * coarsest (multicluster.h: 4 + 1 pre, 4 post, 1 norm or coarse halo). */
-enum { MESSAGES_PER_LEVEL = 10, COLLECTIVES_PER_CYCLE = 2 };
+ * coarsest (multicluster.h: 4 + 1 pre, 4 post, 1 norm or coarse halo), of
+ * which one (the residual row sent up) goes one way. */
+enum { MESSAGES_PER_LEVEL = 10, ONE_WAY_PER_LEVEL = 1, COLLECTIVES_PER_CYCLE = 2 };
 static const double BYTES_PER_VALUE = 8;
 
 /* Whether x is a whole, even number of at least 2 (mgbench halves it). */
@@ -36,15 +37,18 @@ void multicluster_traffic_of(const multicluster_side sides[2], double n_msg, con
 {
     double np[2] = {sides[0].np, sides[1].np};
     int L = multicluster_levels(np, rows, n_msg);
-    double bytes = 0;
-    for (int l = 0; l < L - 1; l++)
-        bytes += MESSAGES_PER_LEVEL * BYTES_PER_VALUE * (floor(ldexp(n_msg, -l)) + 2);
+    double bytes = 0, one_way = 0;
+    for (int l = 0; l < L - 1; l++) {
+        double row = BYTES_PER_VALUE * (floor(ldexp(n_msg, -l)) + 2);
+        bytes += MESSAGES_PER_LEVEL * row;
+        one_way += ONE_WAY_PER_LEVEL * row;
+    }
     double coarse_cols = floor(ldexp(n_msg, 1 - L)), share = 0;
     for (int i = 0; i < 2; i++)
         share = fmax(share, sides[i].np * floor(ldexp(rows[i], 1 - L)) * coarse_cols);
     bytes += BYTES_PER_VALUE * (share + 1);
     *out = (multicluster_traffic){L, MESSAGES_PER_LEVEL * (L - 1.0) + COLLECTIVES_PER_CYCLE,
-                                  bytes};
+                                  bytes, one_way};
 }
 
 bool multicluster_link_known(const multicluster_link *link)
@@ -56,7 +60,17 @@ bool multicluster_link_known(const multicluster_link *link)
 
 double multicluster_link_time(const multicluster_traffic *traffic, const multicluster_link *link)
 {
-    return link->cycles * (traffic->messages * link->latency_s + traffic->bytes / link->bw_bytes_s);
+    /* A shared link carries each two-way message's bytes twice. */
+    double carried = link->shared ? 2 * traffic->bytes - traffic->one_way_bytes : traffic->bytes;
+    return link->cycles * (traffic->messages * link->latency_s + carried / link->bw_bytes_s);
+}
+
+/* The boundary process of a side without its exchanges across the link:
+ * its strip time less the half of the overhead that its end exchanges
+ * cost (multicluster.h). */
+static double boundary_time(const strip_prediction *side)
+{
+    return side->time_s - side->tcomm_s / 2;
 }
 
 bool multicluster_predict(const multicluster_side sides[2], double n_msg, const double rows[2],
@@ -71,12 +85,17 @@ bool multicluster_predict(const multicluster_side sides[2], double n_msg, const 
         out->rows[i] = rows[i];
         out->mem_mb[i] = out->side[i].work_mb;
     }
+    double ta = out->side[0].time_s, tb = out->side[1].time_s;
+    out->time_s = fmax(ta, tb);
     if (multicluster_link_known(link)) {
         multicluster_traffic_of(sides, n_msg, rows, &out->traffic);
         out->link_s = multicluster_link_time(&out->traffic, link);
+        for (int i = 0; i < 2; i++)
+            out->boundary_s[i] = boundary_time(&out->side[i]);
+        double paced = fmax(out->boundary_s[0], out->boundary_s[1]) + out->link_s;
+        out->link_bound = paced > out->time_s;
+        out->time_s = fmax(out->time_s, paced);
     }
-    double ta = out->side[0].time_s, tb = out->side[1].time_s;
-    out->time_s = fmax(ta, tb) + out->link_s;
     out->dominant = fabs(ta - tb) <= 1e-9 * fmax(ta, tb) ? -1 : ta > tb ? 0 : 1;
     return true;
 }
@@ -192,8 +211,13 @@ bool multicluster_interval(const multicluster_prediction *p, const multicluster_
     if (!width_ok(h->side[0]) || !width_ok(h->side[1]) || (link && !width_ok(h->link)) ||
         !(p->side[0].time_s > 0) || !(p->side[1].time_s > 0) || !(p->link_s >= 0))
         return false;
-    double ta = p->side[0].time_s, tb = p->side[1].time_s, hl = link ? h->link : 0;
-    *low = fmax(ta * exp(-h->side[0]), tb * exp(-h->side[1])) + p->link_s * exp(-hl);
-    *high = fmax(ta * exp(h->side[0]), tb * exp(h->side[1])) + p->link_s * exp(hl);
+    for (int sign = -1; sign <= 1; sign += 2) {
+        double fa = exp(sign * h->side[0]), fb = exp(sign * h->side[1]);
+        double t = fmax(p->side[0].time_s * fa, p->side[1].time_s * fb);
+        if (link)
+            t = fmax(t, fmax(p->boundary_s[0] * fa, p->boundary_s[1] * fb) +
+                            p->link_s * exp(sign * h->link));
+        *(sign < 0 ? low : high) = t;
+    }
     return true;
 }

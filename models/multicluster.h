@@ -17,8 +17,11 @@
  * With the link between the clusters (a deviation from the paper,
  * README.md "Deviations from the papers"):
  *
- *     T = max(TA, TB) + T_link,
- *     T_link = cycles x sum over levels l of m_l x (latency + 8 (N/2^l + 2) / bandwidth)
+ *     T = max(TA, TB, max(TA - CA/2, TB - CB/2) + T_link),
+ *     T_link = cycles x sum over levels l of m_l x (latency + s 8 (N/2^l + 2) / bandwidth)
+ *
+ * with CX side X's strip overhead Tcomm (strip_prediction.tcomm_s) and s
+ * the link's sharing factor below.
  *
  * Why added, not hidden: mgbench's boundary processes (A's last, B's
  * first) trade their edge rows with MPI_Irecv/MPI_Isend followed at once
@@ -26,6 +29,35 @@
  * fused wavefront (mgbench/pass.c): no computation overlaps the wait, so
  * each message across the link delays the boundary process by its whole
  * cost, and through the next stage's exchange its neighbours too.
+ *
+ * Why the boundary pays T_link in place of half its side's overhead
+ * (issue 23 item 3, after tests/fixtures/heldout-sim2; until then
+ * T = max(TA, TB) + T_link): in the fused wavefront (mgbench/pass.c,
+ * run_fused) a process trades each
+ * stage's edge row with one neighbour at the start of its rows and with
+ * the other at their end, so half of a strip process's exchanges are with
+ * each neighbour. The boundary process makes its start exchanges inside
+ * its cluster as every process does, and its end exchanges across the
+ * link instead of with a neighbour of its own cluster: its time is its
+ * side's strip time less the half of the overhead those exchanges cost
+ * (the collectives, in the overhead too, are counted in that half: a
+ * small part of it), plus T_link. The boundary pair meets at every end
+ * exchange, so the slower of the two sets the pace; every other process
+ * runs as a strip process of its side, TA or TB. Where the link is no
+ * slower than a side's own exchanges (a Fast Ethernet cluster's), T stays
+ * max(TA, TB): the link hides behind the side's own messages.
+ *
+ * Why s: the two directions of an exchange cross the link at once
+ * (mgbench/comm.c posts both sends together). A link that carries both
+ * directions at full bandwidth (a full-duplex network) gives each message
+ * the whole bandwidth, s = 1; a link whose bandwidth both directions
+ * share (SimGrid's default sharing policy SHARED, which
+ * mgbench/smpi_platform's uplinks have: it declares them as plain
+ * <link>s) gives each half, s = 2, for every message that has a message
+ * the other way beside it: all but the residual row sent up, which goes
+ * one way (multicluster_traffic.one_way_bytes). The ping-pong measures one
+ * direction at a time, so it cannot see s; which link it is comes from the
+ * caller (multicluster_link.shared, gen/ingest/pair_link.h).
  *
  * The messages, counted from mgbench's V(2,2) cycle (solver.c
  * build_passes and vcycle; pass.c run_fused), per V-cycle on each level l
@@ -72,8 +104,11 @@
  * half-width of its own, and since T rises with every part, a T whose
  * parts all lie within their intervals lies within
  *
- *     low  = max(TA e^-hA, TB e^-hB) + T_link e^-hL
- *     high = max(TA e^hA, TB e^hB) + T_link e^hL.
+ *     low  = max(TA e^-hA, TB e^-hB, max(BA e^-hA, BB e^-hB) + T_link e^-hL)
+ *     high = max(TA e^hA, TB e^hB, max(BA e^hA, BB e^hB) + T_link e^hL),
+ *
+ * BX = TX - CX/2 (the boundary process without the link, which the side's
+ * strip extrapolation carries as it carries TX).
  *
  * When the parts' errors move together (the two sides share the strip
  * law's misfit) this covers as each part does, 95%; were they
@@ -116,6 +151,8 @@ typedef struct {
     double bw_bytes_s;          /* bandwidth of the path, bytes/s; not > 0: unknown (no term) */
     double latency_s;           /* latency of the path, s per message */
     double cycles;              /* V-cycles the job runs (the runs' `cycles`) */
+    bool shared;                /* both directions share the bandwidth (s = 2, the
+                                   opening comment); false: full duplex */
 } multicluster_link;
 
 /* What the boundary processes send across the link per V-cycle. */
@@ -123,11 +160,16 @@ typedef struct {
     int levels;                 /* mgbench's levels L for the split */
     double messages;            /* messages per V-cycle: 10 (L - 1) + 2 */
     double bytes;               /* their bytes per V-cycle */
+    double one_way_bytes;       /* of which the residual rows sent up, which have no
+                                   message the other way beside them */
 } multicluster_traffic;
 
 typedef struct {
-    double time_s;              /* max(TA, TB) + link_s */
+    double time_s;              /* max(TA, TB, max(boundary_s) + link_s) */
     double link_s;              /* T_link; 0 without a link */
+    double boundary_s[2];       /* TX - CX/2: side X's boundary process without its
+                                   exchanges across the link */
+    bool link_bound;            /* the boundary pair sets T (else the slower side) */
     multicluster_traffic traffic; /* the link's messages (levels 0 without a link) */
     double rows[2];             /* rows per process on A and B */
     double mem_mb[2];           /* memory per process (the work the prediction used) */
@@ -153,7 +195,7 @@ void multicluster_traffic_of(const multicluster_side sides[2], double n_msg, con
 bool multicluster_link_known(const multicluster_link *link);
 
 /* T_link of the traffic over link (known: multicluster_link_known):
- * cycles x (messages x latency + bytes / bandwidth). */
+ * cycles x (messages x latency + (s bytes - (s - 1) one_way_bytes) / bandwidth). */
 double multicluster_link_time(const multicluster_traffic *traffic, const multicluster_link *link);
 
 /* Predict the split with the given rows per process on each side, for

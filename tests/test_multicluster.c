@@ -204,41 +204,66 @@ static void test_link_messages_by_hand(void)
      * levels, 9 of them with 10 messages: 92. Rows l = 0..8: 4096 + 2048 +
      * ... + 16 = 8176 values, + 2 ghosts each: 8194; x 10 x 8 bytes =
      * 655520; gather 8 processes x 1 row x 8 = 64 doubles, + 1: 520 bytes.
-     * At 12.5 MB/s and 200 us, 10 cycles:
-     * 10 (92 x 0.0002 + 656040 / 12.5e6) = 10 (0.0184 + 0.0524832) s. */
+     * At 12.5 MB/s and 200 us, 10 cycles, full duplex:
+     * 10 (92 x 0.0002 + 656040 / 12.5e6) = 10 (0.0184 + 0.0524832) s.
+     * The sides at 64 MB of work a process: A's Tcomp 0.02 x 64 + 0.05 =
+     * 1.33 s and overhead 1 + 0.5 x 3 + 0.001 x 64 = 2.564 s, TA = 3.894 s;
+     * B's 2.61 s and 0.5 + 0.25 x 3 + 0.002 x 64 = 1.378 s, TB = 3.988 s.
+     * The boundary processes without the link: 3.894 - 1.282 = 2.612 s and
+     * 3.988 - 0.689 = 3.299 s; B's plus the link, 4.007832 s, sets T. */
     strip_model a, b;
     build(&FAST, &a);
     build(&SLOW, &b);
     multicluster_side sides[2] = {{&a, 8, NAN}, {&b, 8, NAN}};
-    multicluster_link link = {12.5e6, 200e-6, 10};
+    multicluster_link link = {12.5e6, 200e-6, 10, false};
     multicluster_prediction p, paper;
     CU_ASSERT_TRUE_FATAL(multicluster_predict(sides, N, (double[2]){512, 512}, &link, &p));
     CU_ASSERT_EQUAL(p.traffic.levels, 10);
     CU_ASSERT_DOUBLE_EQUAL(p.traffic.messages, 92, 0);
     CU_ASSERT_DOUBLE_EQUAL(p.traffic.bytes, 656040, 0);
     check_rel(p.link_s, 0.708832, 1e-12);
+    check_rel(p.boundary_s[0], 2.612, 1e-9);
+    check_rel(p.boundary_s[1], 3.299, 1e-9);
+    check_rel(p.time_s, 4.007832, 1e-9);
+    CU_ASSERT_TRUE(p.link_bound);
     double sides_max = fmax(side_time(&FAST, 8, 512), side_time(&SLOW, 8, 512));
-    check_rel(p.time_s, sides_max + 0.708832, 1e-9);
+    check_rel(sides_max, 3.988, 1e-12);
+    /* A shared link (SimGrid's): each row but the residual one (a row a
+     * level, 8 x (4096 + 2048 + ... + 16 + 9 x 2) = 65552 bytes) shares
+     * the bandwidth with its partner the other way: 2 x 656040 - 65552 =
+     * 1246528 bytes' time, 10 (0.0184 + 1246528 / 12.5e6) = 1.1812224 s. */
+    multicluster_link shared = {12.5e6, 200e-6, 10, true};
+    CU_ASSERT_TRUE_FATAL(multicluster_predict(sides, N, (double[2]){512, 512}, &shared, &p));
+    CU_ASSERT_DOUBLE_EQUAL(p.traffic.one_way_bytes, 65552, 0);
+    check_rel(p.link_s, 1.1812224, 1e-12);
+    check_rel(p.time_s, 3.299 + 1.1812224, 1e-9);
+    /* A fast link hides behind the sides' own exchanges: max(TA, TB). */
+    multicluster_link fast = {12.5e9, 2e-6, 10, false};
+    CU_ASSERT_TRUE_FATAL(multicluster_predict(sides, N, (double[2]){512, 512}, &fast, &p));
+    check_rel(p.time_s, sides_max, 1e-9);
+    CU_ASSERT_FALSE(p.link_bound);
     /* No link, or one of unknown bandwidth: the paper's max(TA, TB). */
     CU_ASSERT_TRUE_FATAL(multicluster_predict(sides, N, (double[2]){512, 512}, NULL, &paper));
     check_rel(paper.time_s, sides_max, 1e-9);
     CU_ASSERT_DOUBLE_EQUAL(paper.link_s, 0, 0);
-    multicluster_link unknown = {NAN, 200e-6, 10};
+    multicluster_link unknown = {NAN, 200e-6, 10, false};
     CU_ASSERT_TRUE_FATAL(multicluster_predict(sides, N, (double[2]){512, 512}, &unknown, &p));
     CU_ASSERT_DOUBLE_EQUAL(p.time_s, paper.time_s, 0);
     strip_model_free(&a);
     strip_model_free(&b);
 }
 
-/* With a slow link the balanced split minimises max(TA, TB) + T_link: the
- * least over every split of a brute-force pass (each predicted alone).
+/* With a slow link the balanced split minimises T with the link
+ * (models/multicluster.h): the least over every split of a brute-force
+ * pass (each predicted alone).
  * By hand, without the link (rows multiples of 64, 1024 per pair of
  * processes): TA = 2.55 + 0.002625 ra, TB = 1.3 + 0.00525 rb, so 512 / 512
  * gives max(3.894, 3.988) = 3.988 s and 576 / 448 gives 4.062 s: equal.
  * With the link, 576 / 448 has 7 levels instead of 10 (448 = 7 x 64): 30
  * fewer messages a cycle (0.06 s in 10 cycles) but a coarsest grid of 9
  * rows x 64 a process to gather (+0.029 s), less than the 0.074 s it
- * loses on TA: the split stays equal, the slower side no larger. */
+ * loses on TA: the split stays equal, the slower side no larger (so it
+ * stays with the boundary processes' time, the link's pace). */
 static void test_balance_with_slow_link(void)
 {
     strip_model a, b;
@@ -246,7 +271,7 @@ static void test_balance_with_slow_link(void)
     build(&SLOW, &b);
     const double total = 8192, q = 64;
     multicluster_side sides[2] = {{&a, 8, NAN}, {&b, 8, NAN}};
-    multicluster_link link = {12.5e6, 200e-6, 10};
+    multicluster_link link = {12.5e6, 200e-6, 10, false};
     multicluster_balance_options opt = {q, {INFINITY, INFINITY}, &link};
     multicluster_balance_options paper_opt = {q, {INFINITY, INFINITY}, NULL};
     multicluster_prediction p, paper;
@@ -276,9 +301,12 @@ static void test_balance_with_slow_link(void)
 }
 
 /* The own interval from the parts' half-widths, by hand: TA = 1 s, TB =
- * 2 s, T_link = 0.5 s, hA = ln 3, hB = ln 1.25, hL = ln 2:
- *   low  = max(1/3, 2/1.25) + 0.5/2 = 1.6 + 0.25 = 1.85
- *   high = max(1*3, 2*1.25) + 0.5*2 = 3 + 1 = 4
+ * 2 s, their boundary processes 0.9 s and 1.8 s, T_link = 0.5 s, hA =
+ * ln 3, hB = ln 1.25, hL = ln 2:
+ *   low  = max(1/3, 2/1.25, max(0.9/3, 1.8/1.25) + 0.5/2)
+ *        = max(1.6, 1.44 + 0.25) = 1.69
+ *   high = max(1*3, 2*1.25, max(0.9*3, 1.8*1.25) + 0.5*2)
+ *        = max(3, 2.7 + 1) = 3.7
  * (the faster side A sets the high bound: its wider error can make it the
  * slower one). Without a link time the link's width is not read. */
 static void test_interval_by_hand(void)
@@ -287,13 +315,15 @@ static void test_interval_by_hand(void)
     memset(&p, 0, sizeof p);
     p.side[0].time_s = 1;
     p.side[1].time_s = 2;
+    p.boundary_s[0] = 0.9;
+    p.boundary_s[1] = 1.8;
     p.link_s = 0.5;
-    p.time_s = 2.5;
+    p.time_s = 2.3;
     multicluster_widths h = {{log(3), log(1.25)}, log(2)};
     double lo, hi;
     CU_ASSERT_TRUE(multicluster_interval(&p, &h, &lo, &hi));
-    check_rel(lo, 1.85, 1e-14);
-    check_rel(hi, 4, 1e-14);
+    check_rel(lo, 1.69, 1e-14);
+    check_rel(hi, 3.7, 1e-14);
     p.link_s = 0;
     h.link = NAN;
     CU_ASSERT_TRUE(multicluster_interval(&p, &h, &lo, &hi));

@@ -141,16 +141,20 @@ static void test_link_width_by_hand(void)
     snprintf(apart, sizeof apart, "link %.3gx apart", exp(form));
     CU_ASSERT_PTR_NOT_NULL(strstr(r.note, apart));
 
-    /* The bounds from the parts the note gives (TA, TB, T_link and their
-     * widths), by models/multicluster.h's formula written out here. */
-    double ta = number_after(r.note, "max(TA "), tb = number_after(r.note, ", TB ");
+    /* The bounds from the parts the note gives (TA, TB, the boundary
+     * processes BA and BB, T_link and their widths), by
+     * models/multicluster.h's formula written out here. */
+    double ta = number_after(r.note, "max(TA "), tb = number_after(r.note, "s, TB ");
+    double ba = number_after(r.note, "max(BA "), bb = number_after(r.note, ", BB ");
     double tl = number_after(r.note, "+ T_link ");
     double ha = log(number_after(r.note, "TA \xC3\x97/\xC3\xB7"));
     double hb = log(number_after(r.note, "TB \xC3\x97/\xC3\xB7"));
     double hl = log(got);
-    CU_ASSERT_TRUE(ha > 0 && hb > 0 && tl > 0);
-    double lo = fmax(ta / exp(ha), tb / exp(hb)) + tl / exp(hl);
-    double hi = fmax(ta * exp(ha), tb * exp(hb)) + tl * exp(hl);
+    CU_ASSERT_TRUE(ha > 0 && hb > 0 && tl > 0 && ba > 0 && ba < ta && bb > 0 && bb < tb);
+    double lo = fmax(fmax(ta / exp(ha), tb / exp(hb)), fmax(ba / exp(ha), bb / exp(hb)) +
+                                                           tl / exp(hl));
+    double hi = fmax(fmax(ta * exp(ha), tb * exp(hb)), fmax(ba * exp(ha), bb * exp(hb)) +
+                                                           tl * exp(hl));
     CU_ASSERT_TRUE(testutil_rel_diff(r.pi_low, lo) <= 5e-3);
     CU_ASSERT_TRUE(testutil_rel_diff(r.pi_high, hi) <= 5e-3);
     CU_ASSERT_TRUE(r.pi_low < r.estimate && r.estimate < r.pi_high);
@@ -204,7 +208,7 @@ static void test_contention_per_side(void)
     run_split(false, &paper);
     testutil_remove_dir(dir);
     double ta[2] = {number_after(crowded.note, "max(TA "), number_after(paper.note, "max(TA ")};
-    double tb[2] = {number_after(crowded.note, ", TB "), number_after(paper.note, ", TB ")};
+    double tb[2] = {number_after(crowded.note, "s, TB "), number_after(paper.note, "s, TB ")};
     printf("\n  TA %g s crowded, %g s without the law\n", ta[0], ta[1]);
     if (!(fabs(ta[0] - ta[1] - 0.2) < 1e-3))
         fprintf(stderr, "TA %g and %g\n", ta[0], ta[1]);

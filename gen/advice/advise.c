@@ -279,12 +279,12 @@ static double rows_capacity(const advise_ctx *ctx, const cluster_info *c, double
  * ctx the advise_ctx): the pool's backtests outside the campaign asked
  * for, every campaign's when none was. */
 static double advise_pooled_width(const void *ctx, const char *family, double distance,
-                                  size_t *nscores)
+                                  size_t *npool, size_t *nprior)
 {
     const advise_ctx *c = ctx;
     const campaign *asked = c->req.campaign ? archive_campaign(c->req.arch, c->req.campaign)
                                             : NULL;
-    return pooled_half_width(c->req.pool, family, asked, distance, nscores);
+    return pooled_half_width(c->req.pool, family, asked, distance, npool, nprior);
 }
 
 /* A single cluster's interval: the pooled strip width at the option's
@@ -292,8 +292,8 @@ static double advise_pooled_width(const void *ctx, const char *family, double di
 static void single_interval(const advise_ctx *ctx, const strip_model *m, advise_option *o)
 {
     double d = multicluster_side_distance(m, o->np[0], o->rows[0]);
-    size_t n = 0;
-    double h = advise_pooled_width(ctx, "strip", d, &n);
+    size_t npool = 0, nprior = 0;
+    double h = advise_pooled_width(ctx, "strip", d, &npool, &nprior);
     if (!isfinite(h)) {
         snprintf(o->interval, sizeof o->interval, "no interval: %s",
                  ctx->req.pool ? "the archive has no pooled strip backtests"
@@ -302,10 +302,11 @@ static void single_interval(const advise_ctx *ctx, const strip_model *m, advise_
     }
     o->time_low = o->time_s * exp(-h);
     o->time_high = o->time_s * exp(h);
-    snprintf(o->interval, sizeof o->interval, "95%% interval \xC3\x97/\xC3\xB7%.3g: %zu pooled "
-             "strip backtests of the archive's campaigns, %.2g doubling%s beyond %s's training "
-             "runs", exp(h), n, isfinite(d) ? d : 0.0, isfinite(d) && d == 1 ? "" : "s",
-             o->cluster[0]->name);
+    char from[200];
+    pooled_width_source_text("strip", npool, nprior, from, sizeof from);
+    snprintf(o->interval, sizeof o->interval, "95%% interval \xC3\x97/\xC3\xB7%.3g: %s, %.2g "
+             "doubling%s beyond %s's training runs", exp(h), from, isfinite(d) ? d : 0.0,
+             isfinite(d) && d == 1 ? "" : "s", o->cluster[0]->name);
 }
 
 /* The strip model on one cluster; false (with the reason in o->source). */
@@ -391,7 +392,7 @@ static const multicluster_link *option_link(const advise_ctx *ctx, const advise_
     size_t nchosen = ctx->req.campaign ? (chosen != NULL) : a->ncampaigns;
     bool known = archive_pair_link(chosen, nchosen, o->cluster[0], o->cluster[1],
                                    o->cluster[0]->name, o->cluster[1]->name, PAIR_LINK_AUTO, pl);
-    *buf = (multicluster_link){pl->bw_bytes_s, pl->latency_s, ctx->cycles};
+    *buf = (multicluster_link){pl->bw_bytes_s, pl->latency_s, ctx->cycles, pl->shared};
     return known && multicluster_link_known(buf) ? buf : NULL;
 }
 
@@ -470,13 +471,12 @@ static bool model_split(advise_ctx *ctx, advise_option *o, bool *too_big, const 
     multicluster_pi_input pin = {sides, {o->cluster[0]->name, o->cluster[1]->name}, o->nb, &p,
                                  link, &pl, ctx->req.pool ? advise_pooled_width : NULL, ctx};
     multicluster_pi(&pin, &o->time_low, &o->time_high, o->interval, sizeof o->interval);
-    char more[256];
+    char more[256], parts[200];
     split_text(sides, o, &p, link, measured, more, sizeof more);
+    multicluster_parts_text(&p, parts, sizeof parts);
     snprintf(o->source, sizeof o->source,
-             "multi-cluster model, balanced split%s (TA %.4g s, TB %.4g s%s)%s; Tcomp %s and "
-             "%s%s",
-             mgbench ? " among the splits mgbench can run" : "", p.side[0].time_s,
-             p.side[1].time_s, link ? ", + the link" : "",
+             "multi-cluster model, balanced split%s (%s)%s; Tcomp %s and %s%s",
+             mgbench ? " among the splits mgbench can run" : "", parts,
              p.uneven && !mgbench ? ", rows uneven across processes" : "",
              mesh_match_text(p.side[0].tcomp_match), mesh_match_text(p.side[1].tcomp_match),
              more);

@@ -87,9 +87,9 @@ typedef struct {
     double na, nb;                  /* the problem */
     double time_s;                  /* NAN: no prediction */
     double time_low, time_high;     /* its 95% interval; NAN: none */
-    char interval[700];             /* where the interval's width came from, or why none */
+    char interval[1100];            /* where the interval's width came from, or why none */
     advise_time_from time_from;     /* where time_s came from (the list above) */
-    char source[400];               /* how the time was obtained, or why there is none */
+    char source[640];               /* how the time was obtained, or why there is none */
     char no_model[300];             /* ADVISE_TIME_PUBLISHED: why no model gave it ("" else) */
     const campaign *published_in;   /* ADVISE_TIME_PUBLISHED: the campaign and runs row */
     size_t published_row;           /*   whose published_prediction_s it is */

@@ -286,10 +286,11 @@ static const char *interval_method(const char *model)
                "covariance, PI adds the residual variance";
     if (strcmp(model, "multicluster") == 0)
         return "PI from its parts (models/multicluster.h): each side's strip extrapolation at "
-               "the pooled strip backtests' width, the link term at the gap between the "
-               "measured and the nominal link and the ping-pong noise, each part at its own "
-               "bound through T = max(TA, TB) + T_link; no CI; each note says where the widths "
-               "came from";
+               "the pooled strip backtests' width (shrunk toward the shipped prior), the link "
+               "term at its model error (the two directions' overlap on a shared link, else "
+               "the gap between the measured and the nominal link) and the ping-pong noise, "
+               "each part at its own bound through T = max(TA, TB, max(BA, BB) + T_link); no "
+               "CI; each note says where the widths came from";
     return "none: the model has no textbook interval (the calibrated one is its interval)";
 }
 

@@ -197,10 +197,11 @@ typedef struct {
 } pool_view;
 
 static double view_pooled_width(const void *ctx, const char *family, double distance,
-                                size_t *nscores)
+                                size_t *npool, size_t *nprior)
 {
     const pool_view *v = ctx;
-    return pooled_half_width(backtest_cache_pool(v->cache), family, v->camp, distance, nscores);
+    return pooled_half_width(backtest_cache_pool(v->cache), family, v->camp, distance, npool,
+                             nprior);
 }
 
 /* experiment_fit and the calibration with designs to share (NULL: none).

@@ -1,10 +1,10 @@
 /*
  * model_multicluster.c — adapter for the multi-cluster estimate
  * (models/multicluster.h, seed 000 section V.B): T = max(TA, TB), each side
- * by the strip model fitted on its own cluster's training runs, plus the
- * time mgbench's boundary messages spend on the link between the clusters
- * (option link: measured by ping-pong or nominal; link=none is the paper's
- * model).
+ * by the strip model fitted on its own cluster's training runs, and the
+ * boundary processes' time with the time mgbench's boundary messages spend
+ * on the link between the clusters (option link: measured by ping-pong or
+ * nominal; link=none is the paper's model).
  *
  * A target row describes the split job (archive/README.md, rj-strip):
  *   cluster        side A's cluster;  tag_cluster_b  side B's cluster
@@ -27,7 +27,8 @@
  *   work_tol=0.02  relative tolerance when runs are matched by work_mb
  *   tcomp=interpolate|exact   as for the strip model
  *   quantum=1      rows per process in the balanced split are multiples of it
- *   link=measured|model|none  T = max(TA, TB) + T_link unless none (the
+ *   link=measured|model|none  T = max(TA, TB, max(BA, BB) + T_link)
+ *                  (models/multicluster.h) unless none (the
  *                  paper's T = max(TA, TB)). measured: the link's latency
  *                  and bandwidth from the campaign's ping-pong rows between
  *                  the two clusters (mgbench --pingpong, kind=pingpong;
@@ -219,6 +220,7 @@ static const multicluster_link *target_link(const experiment_input *in, const mc
     buf->cycles = t->cycles;
     buf->bw_bytes_s = pl->bw_bytes_s;
     buf->latency_s = pl->latency_s;
+    buf->shared = pl->shared;
     if (pl->status == PAIR_LINK_CHOSEN_MEASURED)
         snprintf(source, len, "measured by ping-pong (runs.csv line %ld, %zu row%s)",
                  pl->measured.line, pl->measured.rows, pl->measured.rows == 1 ? "" : "s");
@@ -260,11 +262,15 @@ static void link_text(const multicluster_prediction *p, const multicluster_link 
         buf[0] = '\0';
         return;
     }
-    snprintf(buf, len, " + T_link %.4g s; the link between the clusters, %s: %.4g s of %.4g s "
-             "(%g messages and %.4g kB per V-cycle over %d levels, %g cycles, at %.4g MB/s "
-             "and %.4g us)", p->link_s, source, p->link_s, p->time_s, p->traffic.messages,
-             p->traffic.bytes / 1e3, p->traffic.levels, link->cycles, link->bw_bytes_s / 1e6,
-             link->latency_s * 1e6);
+    snprintf(buf, len, "; the link between the clusters, %s: %.4g s of %.4g s (%g messages and "
+             "%.4g kB per V-cycle over %d levels, %g cycles, at %.4g MB/s and %.4g us, %s)%s",
+             source, p->link_s, p->time_s, p->traffic.messages, p->traffic.bytes / 1e3,
+             p->traffic.levels, link->cycles, link->bw_bytes_s / 1e6, link->latency_s * 1e6,
+             link->shared ? "both directions sharing its bandwidth (SimGrid's link, runs.csv "
+                            "engine smpi)"
+                          : "full duplex",
+             p->link_bound ? "; the boundary processes set T" : "; the link hides behind the "
+                                                                "sides' own exchanges");
 }
 
 static bool predict_target(const experiment_input *in, const mc_settings *s, stripfits *fits,
@@ -301,17 +307,18 @@ static bool predict_target(const experiment_input *in, const mc_settings *s, str
                  "per-process mesh (tcomp=exact)", t.line);
         return false;
     }
-    char bal[300], lt[460], pi_words[1100], note[2600];
+    char bal[300], lt[600], parts[200], pi_words[1300], note[3000];
     balance_text(in->arch, s, &t, sides, link, bal, sizeof bal);
     link_text(&p, link, source, lt, sizeof lt);
+    multicluster_parts_text(&p, parts, sizeof parts);
     multicluster_pi_input pin = {sides, {t.cluster[0], t.cluster[1]}, t.row_len, &p, link, &pl,
                                  in->pooled_width, in->pooled_ctx};
     double pi[2];
     multicluster_pi(&pin, &pi[0], &pi[1], pi_words, sizeof pi_words);
     snprintf(note, sizeof note,
-             "%s; T = max(TA %.4g s on %s, TB %.4g s on %s)%s; %s; %g and %g rows per process, "
+             "%s; %s (A on %s, B on %s)%s; %s; %g and %g rows per process, "
              "memory per process %.4g MB and %.4g MB; Tcomp %s and %s%s",
-             pi_words, p.side[0].time_s, t.cluster[0], p.side[1].time_s, t.cluster[1], lt,
+             pi_words, parts, t.cluster[0], t.cluster[1], lt,
              p.dominant < 0 ? "the sides tie" : p.dominant == 0 ? "A is slower" : "B is slower",
              t.rows[0], t.rows[1], p.mem_mb[0], p.mem_mb[1],
              mesh_match_text(p.side[0].tcomp_match), mesh_match_text(p.side[1].tcomp_match), bal);
@@ -367,9 +374,12 @@ bool model_multicluster_run(const experiment_input *in, report *out, char *err, 
     for (size_t k = 0; ok && k < in->ntargets; k++)
         ok = predict_target(in, &s, &fits, k, out, err, errlen);
     char eq[1500];
-    snprintf(eq, sizeof eq, "%s", s.link != MC_LINK_NONE ? "T = max(TA, TB) + T_link (mgbench's boundary "
-                                           "messages across the link between the clusters)"
-                                         : "T = max(TA, TB)");
+    snprintf(eq, sizeof eq, "%s",
+             s.link != MC_LINK_NONE
+                 ? "T = max(TA, TB, max(BA, BB) + T_link) (BX: side X's boundary process, "
+                   "its strip time less half its overhead, trading its end exchanges across "
+                   "the link between the clusters; T_link: mgbench's boundary messages)"
+                 : "T = max(TA, TB)");
     ok = ok && stripfits_report(&fits, out, eq, sizeof eq) && report_set_text(&out->equation, eq);
     stripfits_free(&fits);
     free(runs);

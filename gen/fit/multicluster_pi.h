@@ -45,4 +45,11 @@ typedef struct {
 bool multicluster_pi(const multicluster_pi_input *in, double *low, double *high, char *words,
                      size_t len);
 
+/* The parts of p in words, the same in the model's note and in advise's
+ * source: "T = max(TA 1.2 s, TB 0.9 s, max(BA 0.8 s, BB 0.7 s) + T_link
+ * 0.41 s)" (BX the boundary process without the link,
+ * multicluster_prediction.boundary_s), "T = max(TA 1.2 s, TB 0.9 s)"
+ * without a link time. */
+void multicluster_parts_text(const multicluster_prediction *p, char *buf, size_t len);
+
 #endif

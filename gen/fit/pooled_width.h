@@ -1,21 +1,28 @@
 /*
- * pooled_width.h — the archive's pooled extrapolation error of one model
- * family at one distance, for a prediction that has no calibration of its
- * own: each side of the multi-cluster model (a strip prediction;
+ * pooled_width.h — the pooled extrapolation error of one model family at
+ * one distance, for a prediction that has no calibration of its own: each
+ * side of the multi-cluster model (a strip prediction;
  * gen/fit/model_multicluster.c, models/multicluster.h) and the options of
- * `perfcast advise` (gen/advice/advise.h).
+ * `perfcast advise` (gen/advice/advise.h), the command's and the site's
+ * advice pages alike.
  *
- * Method: calibration's pool-only interval (gen/fit/calibration.h) as it
- * was before the shipped prior (gen/fit/error_prior.h): the archive's pool
- * alone, not error_pool_target's pool shrunk toward the prior, so an
- * archive with no pooled strip backtests gives no width here where a strip
- * experiment would get the prior's (kept so: the scored multi-cluster
- * numbers were measured this way). The family's backtests in the archive's campaigns
- * other than camp (error_pool_model; camp NULL: every campaign), in the
- * pool's bin of the distance (calibrate_distance_bin), or over every bin
- * when that one is empty; s and Student's t as calibrate_shrink gives them
- * with no own score and weight CALIBRATE_POOL_WEIGHT; the log half-width
+ * Method: the width calibration gives a prediction with no backtest of its
+ * own (gen/fit/calibration.c, pooled_models and target_model), so that a
+ * strip side and a strip experiment at the same distance get one width by
+ * one rule (issue 23, item 4 of the note): what the family shrinks toward
+ * in the pool's bin of the distance (calibrate_distance_bin) is
+ * error_pool_target's model, the archive's backtests of the family in
+ * campaigns other than camp (camp NULL: every campaign) shrunk toward the
+ * shipped prior (gen/fit/error_prior.h) where the pool carries one; a bin
+ * where the archive's pool has no score but has some at other distances
+ * gives way to every bin (the archive's own evidence before the prior), as
+ * calibration's does; s and Student's t as calibrate_shrink gives them with
+ * no own score and weight CALIBRATE_POOL_WEIGHT; the log half-width
  * h = t s max(distance, CALIBRATE_MIN_DISTANCE) (calibrate_half_width).
+ * Before this rule (to bc52237, the multi-cluster numbers scored on
+ * tests/fixtures/heldout-sim2) the archive's pool alone was used, so an
+ * archive with no pooled strip backtests gave no width here where a strip
+ * experiment got the prior's.
  *
  * Ownership: nothing is allocated or kept. No I/O.
  */
@@ -26,10 +33,17 @@
 #include "gen/fit/error_pool.h"
 
 /* The 95% log half-width for a prediction of family at distance doublings
- * beyond its training runs; NAN when the pool holds no score of family
- * outside camp (or pool is NULL, or the distance is not finite). *nscores
- * (may be NULL) gets the pooled scores it came from. */
+ * beyond its training runs; NAN when neither the archive's pool outside
+ * camp nor the prior holds a score of family (or pool is NULL, or the
+ * distance is not finite). *npool and *nprior (either may be NULL) get the
+ * scores of each that the width came from (0: none). */
 double pooled_half_width(const error_pool *pool, const char *family, const campaign *camp,
-                         double distance, size_t *nscores);
+                         double distance, size_t *npool, size_t *nprior);
+
+/* Where such a width came from, in words: "41 pooled strip backtests of
+ * other campaigns shrunk toward the shipped prior's 512", "... of other
+ * campaigns", "the shipped prior's 512 strip backtests". */
+void pooled_width_source_text(const char *family, size_t npool, size_t nprior, char *buf,
+                              size_t len);
 
 #endif

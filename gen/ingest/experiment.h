@@ -77,10 +77,11 @@ bool experiment_design_keep(experiment_designs *d, const char *response, const c
  * sides are strip predictions): the 95% log half-width of a prediction of
  * model family `family` at `distance` doublings beyond its training runs,
  * from that family's backtests in the archive's campaigns other than the
- * experiment's (gen/fit/pooled_width.h); NAN when there are none.
- * *nscores gets how many scores it came from. */
+ * experiment's shrunk toward the shipped prior (gen/fit/pooled_width.h);
+ * NAN when there are none. *npool and *nprior get how many scores of each
+ * it came from. */
 typedef double (*experiment_pooled_width_fn)(const void *ctx, const char *family,
-                                             double distance, size_t *nscores);
+                                             double distance, size_t *npool, size_t *nprior);
 
 /* What a model adapter receives. */
 typedef struct {

@@ -6,6 +6,15 @@
 #include <math.h>
 #include <string.h>
 
+#include "gen/base/run_engine.h"
+
+/* Whether every row of c ran under SimGrid SMPI (pair_link.h's rule). */
+static bool simulated(const campaign *c)
+{
+    run_engine_counts n = run_engine_count(&c->runs);
+    return n.simulated > 0 && n.real == 0;
+}
+
 bool archive_pair_link(const campaign *camps, size_t ncamps, const cluster_info *a,
                        const cluster_info *b, const char *a_name, const char *b_name,
                        pair_link_rule rule, pair_link *out)
@@ -32,6 +41,8 @@ bool archive_pair_link(const campaign *camps, size_t ncamps, const cluster_info 
     out->latency_s = use_measured ? out->measured.latency_s
                      : out->status == PAIR_LINK_CHOSEN_NOMINAL ? out->nominal_latency_s
                                                                : NAN;
+    out->shared = out->has_measured ? simulated(out->measured_in)
+                                    : ncamps == 1 && simulated(&camps[0]);
     return out->status == PAIR_LINK_CHOSEN_MEASURED || out->status == PAIR_LINK_CHOSEN_NOMINAL;
 }
 

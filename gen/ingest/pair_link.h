@@ -11,6 +11,15 @@
  * clusters.csv (archive_link_path: latency the sum of both clusters'
  * links, bandwidth the smaller). A rule may ask for one source only.
  *
+ * Whether the link's two directions share its bandwidth
+ * (models/multicluster.h, multicluster_link.shared) is decided here too,
+ * by a rule fixed before it was measured: they do when the campaign
+ * holding the ping-pong rows (without them, the job's campaign, when one
+ * is given) ran wholly under SimGrid SMPI (runs.csv engine = smpi on every
+ * row), whose platforms mgbench/smpi_platform writes with uplinks that
+ * SimGrid shares between both directions; a real network is taken to be
+ * full duplex.
+ *
  * Both sources are reported when known, whichever is chosen: the
  * multi-cluster model's interval measures the link's model error by how
  * far the two disagree (models/multicluster.h, multicluster_interval).
@@ -47,6 +56,7 @@ typedef struct {
     const campaign *measured_in;  /*   and the campaign holding it */
     bool has_nominal;             /* clusters.csv gives both clusters' links */
     double nominal_bw_bytes_s, nominal_latency_s;
+    bool shared;                  /* both directions share the bandwidth (the rule above) */
 } pair_link;
 
 /* The link between clusters a and b (either may be NULL: unknown to
