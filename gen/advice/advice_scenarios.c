@@ -42,7 +42,8 @@ static void fail(advice_scenario *s, const char *cell, const char *what)
     s->error_cell = cell;
 }
 
-static bool evaluate(const archive *a, advice_scenario *s, const char *campaign, const char *code)
+static bool evaluate(const archive *a, const error_pool *pool, advice_scenario *s,
+                     const char *campaign, const char *code)
 {
     rjopts_resource res[MAX_FREE];
     size_t n = 0;
@@ -74,7 +75,7 @@ static bool evaluate(const archive *a, advice_scenario *s, const char *campaign,
         np[i] = (double)res[i].np;
         names[i] = cl[i]->name;
     }
-    advise_request req = {a, campaign, code, NAN, 1, NULL}; /* the site gives its own intervals */
+    advise_request req = {a, campaign, code, NAN, 1, pool};
     advise_ctx ctx;
     if (!advise_open(&req, names, n, &ctx, err, sizeof err)) {
         fail(s, code ? "code" : campaign ? "campaign" : "free", err);
@@ -98,8 +99,8 @@ static bool evaluate(const archive *a, advice_scenario *s, const char *campaign,
     return true;
 }
 
-static bool load_row(const archive *a, const table *t, size_t r, advice_scenario *s, diag_list *d,
-                     const char *file, const csv_doc *doc)
+static bool load_row(const archive *a, const error_pool *pool, const table *t, size_t r,
+                     advice_scenario *s, diag_list *d, const char *file, const csv_doc *doc)
 {
     double kind = table_number_named(t, r, "scenario");
     *s = (advice_scenario){.scenario = kind == 2 ? 2 : 1, .ok = true};
@@ -111,7 +112,7 @@ static bool load_row(const archive *a, const table *t, size_t r, advice_scenario
     s->size = text_of(t, r, "size");
     s->note = text_of(t, r, "note");
     char *campaign = text_of(t, r, "campaign"), *code = text_of(t, r, "code");
-    bool ok = s->name && s->free && evaluate(a, s, campaign, code);
+    bool ok = s->name && s->free && evaluate(a, pool, s, campaign, code);
     s->line = t->line[r];
     s->column = schema_cell_column(doc, s->line, s->error_cell);
     free(campaign);
@@ -119,7 +120,8 @@ static bool load_row(const archive *a, const table *t, size_t r, advice_scenario
     return ok;
 }
 
-bool advice_scenarios_load(const archive *a, advice_scenarios *out, diag_list *diags)
+bool advice_scenarios_load(const archive *a, const error_pool *pool, advice_scenarios *out,
+                           diag_list *diags)
 {
     memset(out, 0, sizeof *out);
     char *path;
@@ -132,7 +134,7 @@ bool advice_scenarios_load(const archive *a, advice_scenarios *out, diag_list *d
         out->items = calloc(t.nrows ? t.nrows : 1, sizeof *out->items);
         ok = out->items != NULL;
         for (size_t r = 0; ok && r < t.nrows; r++)
-            ok = load_row(a, &t, r, &out->items[out->n++], diags, path, &doc);
+            ok = load_row(a, pool, &t, r, &out->items[out->n++], diags, path, &doc);
     }
     csv_doc_free(&doc);
     table_free(&t);

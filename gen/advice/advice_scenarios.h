@@ -14,7 +14,10 @@
  *     title, note     free text
  *
  * For each scenario every option is evaluated: each free cluster alone and
- * each pair of clusters of different machines splitting the job.
+ * each pair of clusters of different machines splitting the job, with
+ * the 95% interval advise gives it from the pooled backtests given (the
+ * site's build pool, so that its pages print what `perfcast advise`
+ * prints; NULL: no interval, as `perfcast check` needs none).
  *
  * Ownership: advice_scenarios_load fills a list that advice_scenarios_free
  * releases; options point into the archive, which must outlive it.
@@ -51,11 +54,13 @@ typedef struct {
     size_t n;
 } advice_scenarios;
 
-/* Read DIR/advice.csv (absent: no scenarios) and evaluate every scenario.
- * Problems of the file go to diags; a scenario that cannot be evaluated
- * (unknown cluster, ambiguous code) keeps its error. False only when out of
- * memory. */
-bool advice_scenarios_load(const archive *a, advice_scenarios *out, diag_list *diags);
+/* Read DIR/advice.csv (absent: no scenarios) and evaluate every scenario,
+ * the intervals from pool (advise_request.pool: filled, borrowed; NULL:
+ * none). Problems of the file go to diags; a scenario that cannot be
+ * evaluated (unknown cluster, ambiguous code) keeps its error. False only
+ * when out of memory. */
+bool advice_scenarios_load(const archive *a, const error_pool *pool, advice_scenarios *out,
+                           diag_list *diags);
 
 void advice_scenarios_free(advice_scenarios *s);
 

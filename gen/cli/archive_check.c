@@ -37,7 +37,7 @@ static void check_scenarios(const archive *a, diag_list *d)
 {
     advice_scenarios scenarios;
     char *file = fileio_join(a->dir, "advice.csv");
-    if (!advice_scenarios_load(a, &scenarios, d))
+    if (!advice_scenarios_load(a, NULL, &scenarios, d)) /* no interval to check */
         diag_add(d, file ? file : a->dir, 0, 0, "out of memory");
     for (size_t i = 0; i < scenarios.n; i++) {
         const advice_scenario *s = &scenarios.items[i];

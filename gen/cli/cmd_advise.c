@@ -154,11 +154,14 @@ static int advise(const advise_args *a, const rjopts_resource *res, size_t nres,
     int rc = loaded ? resolve_free(&arch, res, nres, cl, np, names) : 1;
     advise_ctx ctx;
     char err[300];
-    /* The archive's pooled backtests, for each option's interval, as a fit
-     * or a build fills them (gen/fit/error_pool.h). */
+    /* The archive's pooled backtests and the shipped prior they shrink
+     * toward, for each option's interval, as fit, compare and a build load
+     * them (gen/fit/error_pool.h, gen/fit/pooled_width.h). */
     backtest_cache *cache = rc == 0 ? backtest_cache_new() : NULL;
-    if (rc == 0 && (!cache || !experiment_fill_pool(&arch, cache))) {
-        fprintf(stderr, "perfcast advise: out of memory\n");
+    char why[ERROR_PRIOR_ERROR_LEN] = "out of memory";
+    if (rc == 0 && (!cache || !backtest_cache_load_prior(cache, why, sizeof why) ||
+                    !experiment_fill_pool(&arch, cache))) {
+        fprintf(stderr, "perfcast advise: %s\n", why);
         rc = 1;
     }
     advise_request req = {&arch, a->campaign, a->code, bytes / 1048576, quantum,

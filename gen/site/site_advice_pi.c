@@ -56,20 +56,46 @@ static borrowed borrow(const site_data *d, const char *model, const char *code,
     return best;
 }
 
-/* Where the calibrated width of p's prediction came from when the
- * archive's pool shaped it (report_prediction.cal_source), NULL otherwise. */
-static const char *width_source(const site_data *d, const site_option *p)
+/* The verdict of the experiments b[0..n) the option's time is tested by
+ * (the worst of them), "reliable" never beyond the processes they were
+ * tested at; appended to out->basis after "; verdict ". */
+static void borrowed_verdict(const site_data *d, const advise_option *o, const borrowed *b, int n,
+                             site_advice_pi *out)
 {
-    const report *r = &experiment_of(d, p)->res.rep;
-    for (size_t i = 0; i < r->npreds; i++)
-        if (r->preds[i].config == p->target)
-            return r->preds[i].cal_source;
-    return NULL;
+    size_t used = strlen(out->basis);
+    double np = 0, tested = b[0].opt->np;
+    verdict_level v = experiment_of(d, b[0].opt)->verdict.level;
+    for (int k = 0; k < n; k++) {
+        const site_option *p = b[k].opt;
+        verdict_level w = experiment_of(d, p)->verdict.level;
+        v = w > v ? w : v;
+        tested = fmin(tested, p->np);
+        used += (size_t)snprintf(out->basis + used, sizeof out->basis - used,
+                                 "%s%s / %s at %g processes", k ? " and " : "; verdict from ",
+                                 d->camps[p->camp].name, experiment_of(d, p)->info->name, p->np);
+        if (used >= sizeof out->basis)
+            return;
+    }
+    for (int k = 0; k < o->nsides; k++)
+        np = fmax(np, o->np[k]);
+    out->verdict = v;
+    if (np > tested) {
+        snprintf(out->basis + used, sizeof out->basis - used,
+                 ", beyond what it was tested at (%g processes per side)", np);
+        if (out->verdict == VERDICT_RELIABLE)
+            out->verdict = VERDICT_UNCERTAIN;
+    }
 }
 
+/* The interval is advise's own (gen/advice/advise.h: the pooled strip
+ * width, or the multi-cluster model's interval from its parts), so that
+ * the page and `perfcast advise` print one interval; the verdict is the
+ * experiments' that test the model on those clusters. */
 static void from_model(const site_data *d, const advise_option *o, const char *code,
                        site_advice_pi *out)
 {
+    out->low = o->time_low, out->high = o->time_high;
+    snprintf(out->basis, sizeof out->basis, "%s (as perfcast advise gives it)", o->interval);
     borrowed b[2] = {{NULL, NAN, NAN}, {NULL, NAN, NAN}};
     int n = 0;
     for (int k = 0; o->nsides == 2 && k < 2 && n == 0; k++)
@@ -78,44 +104,15 @@ static void from_model(const site_data *d, const advise_option *o, const char *c
     for (int k = 0; n == 0 && k < o->nsides; k++) {
         b[k] = borrow(d, "strip", code, o->cluster[k]->name);
         if (!b[k].opt) {
-            snprintf(out->basis, sizeof out->basis, "no experiment tests the strip model%s on %s",
+            size_t used = strlen(out->basis);
+            snprintf(out->basis + used, sizeof out->basis - used,
+                     "; not verified: no experiment tests the strip model%s on %s",
                      o->nsides == 2 ? " (nor the multi-cluster model)" : "",
                      o->cluster[k]->name);
             return;
         }
     }
-    if (n == 0)
-        n = o->nsides;
-    double lo = b[0].low, hi = b[0].high, np = 0, tested = b[0].opt->np;
-    verdict_level v = experiment_of(d, b[0].opt)->verdict.level;
-    for (int k = 1; k < n; k++) {
-        lo = fmin(lo, b[k].low), hi = fmax(hi, b[k].high);
-        tested = fmin(tested, b[k].opt->np);
-        verdict_level w = experiment_of(d, b[k].opt)->verdict.level;
-        v = w > v ? w : v;
-    }
-    for (int k = 0; k < o->nsides; k++)
-        np = fmax(np, o->np[k]);
-    out->low = o->time_s * lo, out->high = o->time_s * hi;
-    out->verdict = v;
-    size_t used = 0;
-    for (int k = 0; k < n; k++) {
-        const site_option *p = b[k].opt;
-        const char *source = width_source(d, p);
-        used += (size_t)snprintf(out->basis + used, sizeof out->basis - used,
-                                 "%s%s / %s at %g processes%s%s%s", k ? " and " : "from ",
-                                 d->camps[p->camp].name, experiment_of(d, p)->info->name, p->np,
-                                 source ? " (its width " : "", source ? source : "",
-                                 source ? ")" : "");
-        if (used >= sizeof out->basis)
-            return;
-    }
-    if (np > tested) {
-        snprintf(out->basis + used, sizeof out->basis - used,
-                 "; %g processes per side is beyond what it was tested at", np);
-        if (out->verdict == VERDICT_RELIABLE)
-            out->verdict = VERDICT_UNCERTAIN;
-    }
+    borrowed_verdict(d, o, b, n ? n : o->nsides, out);
 }
 
 static void from_paper(const advise_option *o, site_advice_pi *out)

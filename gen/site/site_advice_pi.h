@@ -4,17 +4,19 @@
  * predictions made the same way.
  *
  *   - A time from the strip model on one cluster (or the multi-cluster
- *     model on two) takes the calibrated interval, as a ratio to the
- *     prediction, of the experiments that predict with that model on that
- *     cluster (for a split: a multi-cluster experiment on either cluster,
- *     else the wider of the two sides' strip intervals): of their
- *     predictions, the one with the most processes, since advice asks about
- *     large jobs. Its verdict is that experiment's, but never "reliable"
- *     when the option has more processes than that prediction had: the
- *     interval was not tested that far. Where the archive's pooled error
- *     model shaped that width (gen/fit/error_pool.h), the basis says how:
- *     "(its width x/÷1.8: 3 own backtests shrunk toward 41 strip backtests
- *     elsewhere (1-2 doublings))".
+ *     model on two) takes the interval `perfcast advise` gives the option
+ *     (advise_option.time_low, time_high and interval; gen/advice/advise.h:
+ *     the pooled strip width at the option's distance beyond its cluster's
+ *     training runs, or the multi-cluster model's own interval from its
+ *     parts, gen/fit/multicluster_pi.h), so that the page and the command
+ *     print one interval for one configuration. Its verdict is that of the
+ *     experiments that predict with that model on that cluster (for a
+ *     split: a multi-cluster experiment on either cluster, else the worse
+ *     of the two sides' strip experiments), taken at their prediction with
+ *     the most processes, since advice asks about large jobs; never
+ *     "reliable" when the option has more processes than that prediction
+ *     had: the model was not tested that far. Without such an experiment,
+ *     "not verified".
  *   - A time a paper printed takes the interval that the paper's other
  *     printed predictions of the same campaign give (models/ratio_interval.h,
  *     the option's own row left out); its verdict is "not verified", since
@@ -34,7 +36,7 @@
 typedef struct {
     double low, high;      /* calibrated 95% PI of the option's time, NAN when none */
     verdict_level verdict;
-    char basis[800];       /* where the interval and the verdict came from, and the
+    char basis[1600];      /* where the interval and the verdict came from, and the
                               width's source where the archive's pool shaped it */
 } site_advice_pi;
 

@@ -337,8 +337,10 @@ static bool load_each_campaign(site_data *d, site_fit_fn fit, void *fit_ctx,
 
 /* With a fit cache (d->fitcache), its pool is settled before any key is
  * made: every key depends on it, and on the pool's shipped prior
- * (gen/fit/error_prior.h), loaded first. False with err: the prior named
- * or found is damaged (err says where), or out of memory. */
+ * (gen/fit/error_prior.h), loaded first. The advice scenarios take their
+ * intervals from the same pool, as `perfcast advise` does
+ * (gen/advice/advice_scenarios.h). False with err: the prior named or
+ * found is damaged (err says where), or out of memory. */
 static bool load_campaigns(site_data *d, site_fit_fn fit, void *fit_ctx, char *err,
                            size_t errlen)
 {
@@ -346,7 +348,9 @@ static bool load_campaigns(site_data *d, site_fit_fn fit, void *fit_ctx, char *e
     backtest_cache *cache = backtest_cache_new();
     bool ok = cache && backtest_cache_load_prior(cache, err, errlen) &&
               (!d->fitcache || site_fitcache_pool(d->fitcache, cache)) &&
-              load_each_campaign(d, fit, fit_ctx, cache);
+              load_each_campaign(d, fit, fit_ctx, cache) && experiment_fill_pool(&d->arch, cache) &&
+              advice_scenarios_load(&d->arch, backtest_cache_pool(cache), &d->scenarios,
+                                    &d->diags);
     backtest_cache_free(cache);
     return ok;
 }
@@ -641,8 +645,7 @@ static bool load_data(site_data *d, const char *archive_dir, long long source_da
     }
     if (!load_campaigns(d, fit, fit_ctx, err, errlen))
         return false;
-    if (!advice_scenarios_load(&d->arch, &d->scenarios, &d->diags) ||
-        !acknowledgements_load(&d->arch, &d->acks, &d->diags) || !archive_problems(d) ||
+    if (!acknowledgements_load(&d->arch, &d->acks, &d->diags) || !archive_problems(d) ||
         !derive(d) || !load_published(d)) {
         snprintf(err, errlen, "out of memory");
         return false;
