@@ -12,10 +12,13 @@
 #include "gen/site/site_pages.h"
 #include "gen/site/site_published.h"
 
-/* The prediction a model-based option borrows its interval from. */
+/* The prediction a model-based option takes its verdict from (its
+ * interval is advise's own, from_model). */
 typedef struct {
     const site_option *opt; /* NULL: none found */
-    double low, high;       /* its interval as ratios to its time */
+    double low, high;       /* its calibrated interval as ratios to its time: of two
+                               predictions at the most processes, the wider one's
+                               experiment is the one to answer for the option */
 } borrowed;
 
 static const site_experiment *experiment_of(const site_data *d, const site_option *o)
