@@ -33,9 +33,8 @@
  * Why the boundary pays T_link in place of half its side's overhead
  * (issue 23 item 3, after tests/fixtures/heldout-sim2; until then
  * T = max(TA, TB) + T_link): in the fused wavefront (mgbench/pass.c,
- * run_fused) a process trades each
- * stage's edge row with one neighbour at the start of its rows and with
- * the other at their end, so half of a strip process's exchanges are with
+ * run_fused) a process trades each stage's edge row with one neighbour at
+ * the start of its rows and with the other at their end, so half of a strip process's exchanges are with
  * each neighbour. The boundary process makes its start exchanges inside
  * its cluster as every process does, and its end exchanges across the
  * link instead of with a neighbour of its own cluster: its time is its
@@ -72,7 +71,8 @@
  *   levels 1..L-2: the coarse u's halo before the finer post pass -> 1;
  * so m_l = 10 on every level but the coarsest, each message a row of
  * N/2^l + 2 doubles (ghost columns included). Both directions of an
- * exchange travel at once, so an exchange costs one message's time.
+ * exchange travel at once, so on a full-duplex link an exchange costs one
+ * message's time (on a shared one, s above).
  * L is mgbench's (config.c): the rows of every process, N and the whole
  * mesh are halved while every process's rows stay even and >= 2, N even,
  * and the mesh at least 4 each way. Each cycle's two collectives count
@@ -116,19 +116,28 @@
  * take T outside). The half-widths are the caller's
  * (gen/fit/model_multicluster.c says where they come from):
  *   hA, hB  the strip model's calibrated half-width for the side's own
- *           extrapolation: the pooled strip backtests of the archive's
- *           other campaigns at the side's distance beyond its training
- *           runs (processes, rows per process; multicluster_side_distance);
+ *           extrapolation: the width calibration gives a strip prediction
+ *           without backtests (the pooled strip backtests of the archive's
+ *           other campaigns shrunk toward the shipped prior,
+ *           gen/fit/pooled_width.h) at the side's distance beyond its
+ *           training runs (processes, rows per process;
+ *           multicluster_side_distance);
  *   hL      the link term's: in quadrature, the ping-pong repetitions'
  *           noise (Student t on their log line times) and the model error
- *           of latency + bytes/bandwidth, measured as how far the two
- *           independent estimates of T_link disagree, |log(T_link at the
- *           ping-pong's link / T_link at clusters.csv's nominal link)|:
- *           the per-message costs the nominal line leaves out are what a
- *           two-parameter line is known to miss, and what the measured line
- *           may still miss (concurrent exchanges, the collectives' extra
- *           steps) is taken to be of that size. Without both links T_link's
- *           error is unknown and there is no interval.
+ *           of the link's line. On a shared link (s = 2) that is how much
+ *           the two directions' messages overlap, which the model cannot
+ *           know: from none (s = 1) to whole (s = 2), |log(T_link at s = 2
+ *           / T_link at s = 1)| (issue 23 item 4, after
+ *           tests/fixtures/heldout-sim2, where the rule below gave x/÷2: on
+ *           SimGrid the nominal line leaves out its message factors, so the
+ *           gap measures them, not the measured line's error). On a
+ *           full-duplex link, how far the two independent estimates of
+ *           T_link disagree, |log(T_link at the ping-pong's link / T_link
+ *           at clusters.csv's nominal link)|: the per-message costs the
+ *           nominal line leaves out are what a two-parameter line is known
+ *           to miss, and what the measured line may still miss is taken to
+ *           be of that size; without both links T_link's error is unknown
+ *           and there is no interval (gen/fit/multicluster_pi.h).
  *
  * Ownership: nothing is allocated; the strip models and the link are
  * borrowed. No I/O.

@@ -9,12 +9,14 @@
  *           pooled strip backtests (gen/fit/pooled_width.h);
  *   link    sqrt(noise^2 + form^2): noise = t(0.975, n-1) sd sqrt(1 + 1/n)
  *           of the n ping-pong rows' log line times for mgbench's largest
- *           halo row (pair_link_spread_log; 0 with one row, and said so),
- *           form = |log(T_link measured / T_link nominal)|, both links
- *           from pair_link.
+ *           halo row (pair_link_spread_log; 0 with fewer than two rows, and
+ *           said so); form = log(T_link / T_link with s = 1) on a shared
+ *           link (multicluster_link.shared: the two directions' overlap,
+ *           none to whole), else |log(T_link measured / T_link nominal)|,
+ *           both links from pair_link.
  * Without a pool width for a side, or (when the prediction has a link
- * time) without both the measured and the nominal link, there is no
- * interval and `words` says why.
+ * time on a full-duplex link) without both the measured and the nominal
+ * link, there is no interval and `words` says why.
  *
  * Ownership: nothing is allocated; everything is borrowed. No I/O.
  */

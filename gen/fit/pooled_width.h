@@ -9,7 +9,7 @@
  * Method: the width calibration gives a prediction with no backtest of its
  * own (gen/fit/calibration.c, pooled_models and target_model), so that a
  * strip side and a strip experiment at the same distance get one width by
- * one rule (issue 23, item 4 of the note): what the family shrinks toward
+ * one rule (issue 23 item 4): what the family shrinks toward
  * in the pool's bin of the distance (calibrate_distance_bin) is
  * error_pool_target's model, the archive's backtests of the family in
  * campaigns other than camp (camp NULL: every campaign) shrunk toward the
