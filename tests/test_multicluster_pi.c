@@ -51,6 +51,22 @@ static void strip_runs(char *out, size_t len, const char *cluster, double rows, 
 
 static char dir[256];
 
+/* Campaign "s" ran under SimGrid SMPI (engine = smpi on every row): its
+ * link's two directions share the bandwidth (gen/ingest/pair_link.h). */
+static bool s_simulated;
+
+/* runs with a last column engine = smpi on every row (in place; room for
+ * it is the caller's). */
+static void add_engine(char *runs, size_t len)
+{
+    static char copy[40000];
+    size_t at = 0;
+    snprintf(copy, sizeof copy, "%s", runs);
+    for (char *line = strtok(copy, "\n"); line; line = strtok(NULL, "\n"))
+        at += (size_t)snprintf(runs + at, len - at, "%s%s\n", line,
+                               at ? ",smpi" : ",engine");
+}
+
 /* Campaign "other": a strip experiment on X, np 1-16, whose backtests
  * fill the strip pool; campaign "s": the split with training runs np <= 8
  * of both clusters, experiment mc with the options cluster_b=Y and
@@ -71,6 +87,8 @@ static void make_archive_with(const char *clusters, const char *more)
     strip_runs(runs, sizeof runs, "X", 128, 0.05, 8);
     strip_runs(runs, sizeof runs, "Y", 256, 0.03, 8);
     snprintf(runs + strlen(runs), sizeof runs - strlen(runs), "%s", SPLIT);
+    if (s_simulated)
+        add_engine(runs, sizeof runs);
     CU_ASSERT_TRUE_FATAL(testutil_write_archive(dir, clusters, "s", exps, runs));
 }
 
@@ -103,6 +121,14 @@ static void run_split(bool pooled, split_result *out)
     experiment_result_free(&res);
     backtest_cache_free(cache);
     archive_free(&a);
+}
+
+/* got is want within tol (relative), else say so with the note. */
+static void check_rel_note(double got, double want, double tol, const char *note)
+{
+    if (!(testutil_rel_diff(got, want) <= tol))
+        fprintf(stderr, "got %.9g want %.9g\n%s\n", got, want, note);
+    CU_ASSERT_TRUE(testutil_rel_diff(got, want) <= tol);
 }
 
 /* The number after `key` in text, NAN when absent. */
@@ -160,6 +186,34 @@ static void test_link_width_by_hand(void)
     CU_ASSERT_TRUE(r.pi_low < r.estimate && r.estimate < r.pi_high);
     /* The calibrated interval contains the model's own. */
     CU_ASSERT_TRUE(r.cal_low <= r.pi_low * (1 + 1e-12) && r.cal_high >= r.pi_high * (1 - 1e-12));
+    testutil_remove_dir(dir);
+}
+
+/* The same split run under SMPI: the link's bandwidth is shared by both
+ * directions (s = 2), so T_link carries each two-way row twice: of the
+ * 164712 bytes a V-cycle, all but the residual rows (one a level, 8 x
+ * (1024 + 512 + ... + 16 + 7 x 2) = 16368 bytes) count twice, 313056
+ * bytes. The link's form error is the overlap of the two directions, none
+ * to whole: log(T_link at s = 2 / T_link at s = 1) with the measured link
+ * (200 us, 16 MB/s), in quadrature with the ping-pong noise of
+ * test_link_width_by_hand. */
+static void test_shared_link_width(void)
+{
+    s_simulated = true;
+    make_archive(LINKED);
+    s_simulated = false;
+    split_result r;
+    run_split(true, &r);
+    double whole = 72 * 200e-6 + 313056 / 16e6, none = 72 * 200e-6 + 164712 / 16e6;
+    check_rel_note(number_after(r.note, "+ T_link "), 10 * whole, 1e-5, r.note);
+    double noise = 12.7062047361747 * fabs(log(920.8 / 505.2)) / sqrt(2) * sqrt(1.5);
+    double want = exp(hypot(noise, log(whole / none)));
+    check_rel_note(number_after(r.note, "T_link \xC3\x97/\xC3\xB7"), want, 1e-3, r.note);
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.note, "both directions sharing its bandwidth"));
+    char overlap[96];
+    snprintf(overlap, sizeof overlap, "overlap on the shared link, from none to whole, %.3gx",
+             whole / none);
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.note, overlap));
     testutil_remove_dir(dir);
 }
 
@@ -230,6 +284,7 @@ int main(void)
 {
     static const testutil_test tests[] = {
         {"T_link's width and the bounds by hand", test_link_width_by_hand},
+        {"a shared link: twice the bytes, the overlap as its width", test_shared_link_width},
         {"no pool: no interval", test_no_pool},
         {"no nominal link: no interval", test_no_nominal},
         {"node contention per side", test_contention_per_side},
