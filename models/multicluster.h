@@ -34,8 +34,8 @@
  * (issue 23 item 3, after tests/fixtures/heldout-sim2; until then
  * T = max(TA, TB) + T_link): in the fused wavefront (mgbench/pass.c,
  * run_fused) a process trades each stage's edge row with one neighbour at
- * the start of its rows and with the other at their end, so half of a strip process's exchanges are with
- * each neighbour. The boundary process makes its start exchanges inside
+ * the start of its rows and with the other at their end, so half of a
+ * strip process's exchanges are with each neighbour. The boundary process makes its start exchanges inside
  * its cluster as every process does, and its end exchanges across the
  * link instead of with a neighbour of its own cluster: its time is its
  * side's strip time less the half of the overhead those exchanges cost

@@ -122,8 +122,8 @@ bool multicluster_pi(const multicluster_pi_input *in, double *low, double *high,
         return false;
     }
     snprintf(words, len, "own 95%% interval %.4g-%.4g s from its parts (T = max(TA, TB, "
-             "max(BA, BB) + T_link), each part at its own bound): %s, %s%s%s", *low, *high, part[0], part[1],
-             part[2][0] ? ", " : "", part[2]);
+             "max(BA, BB) + T_link), each part at its own bound): %s, %s%s%s", *low, *high,
+             part[0], part[1], part[2][0] ? ", " : "", part[2]);
     return true;
 }
 
