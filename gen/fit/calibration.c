@@ -812,7 +812,7 @@ static bool apply_backtest(calib_ctx *c, report *rep, const calibrate_model *m,
         snprintf(text + n, sizeof text - (size_t)n,
                  " s and t shrunk toward the backtests of the archive's other campaigns "
                  "and perfcast's shipped prior, robust scales (median |log error per "
-                 "doubling| / 0.6745) (s^2 = (n_own s_own^2 + k s_pool^2) / (n_own + k), "
+                 "doubling per unit of roughness| / 0.6745) (s^2 = (n_own s_own^2 + k s_pool^2) / (n_own + k), "
                  "k = min(%g, pool), t on n_own + k): %s.",
                  CALIBRATE_POOL_WEIGHT, pooled_text);
     return report_set_text(&rep->interval_method, text);
