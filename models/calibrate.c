@@ -46,8 +46,9 @@ static bool score_usable(const calibrate_score *s)
            s->measured > 0 && isfinite(s->distance) && s->distance >= 0;
 }
 
-calibrate_status calibrate_fit(const calibrate_score *scores, size_t n, double level,
-                               calibrate_model *out)
+/* calibrate_fit, on errors per unit of roughness when per_unit. */
+static calibrate_status fit_scores(const calibrate_score *scores, size_t n, double level,
+                                   bool per_unit, calibrate_model *out)
 {
     memset(out, 0, sizeof *out);
     out->scale = out->t = NAN;
@@ -66,7 +67,8 @@ calibrate_status calibrate_fit(const calibrate_score *scores, size_t n, double l
         if (!(used[i] = score_usable(&scores[i])))
             continue;
         double e = log(scores[i].predicted / scores[i].measured);
-        double z = e / fmax(scores[i].distance, CALIBRATE_MIN_DISTANCE);
+        double unit = per_unit && scores[i].unit > 0 ? scores[i].unit : 1;
+        double z = e / (fmax(scores[i].distance, CALIBRATE_MIN_DISTANCE) * unit);
         sum_sq += z * z;
         abs_z[out->nscores++] = fabs(z);
         out->max_abs_log_error = fmax(out->max_abs_log_error, fabs(e));
@@ -83,6 +85,18 @@ calibrate_status calibrate_fit(const calibrate_score *scores, size_t n, double l
     free(abs_z);
     out->t = gsl_cdf_tdist_Pinv(1 - (1 - level) / 2, (double)out->nscores);
     return CALIBRATE_OK;
+}
+
+calibrate_status calibrate_fit(const calibrate_score *scores, size_t n, double level,
+                               calibrate_model *out)
+{
+    return fit_scores(scores, n, level, false, out);
+}
+
+calibrate_status calibrate_fit_per_unit(const calibrate_score *scores, size_t n, double level,
+                                        calibrate_model *out)
+{
+    return fit_scores(scores, n, level, true, out);
 }
 
 double calibrate_half_width(const calibrate_model *m, double distance)
@@ -106,6 +120,36 @@ calibrate_status calibrate_interval(double estimate, double h, double pi_low, do
     if (isfinite(pi_high))
         *high = fmax(*high, pi_high);
     return CALIBRATE_OK;
+}
+
+double calibrate_second_difference(const double x[3], const double y[3])
+{
+    for (int i = 0; i < 3; i++)
+        if (!isfinite(x[i]) || !isfinite(y[i]))
+            return NAN;
+    if (!(x[0] < x[1] && x[1] < x[2]))
+        return NAN;
+    double w2 = (x[1] - x[0]) / (x[2] - x[0]), w0 = 1 - w2;
+    return (y[1] - (w0 * y[0] + w2 * y[2])) / sqrt(1 + w0 * w0 + w2 * w2);
+}
+
+double calibrate_roughness(double *dev, size_t n)
+{
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++)
+        if (isfinite(dev[i]))
+            dev[m++] = fabs(dev[i]);
+    if (m == 0)
+        return NAN;
+    qsort(dev, m, sizeof *dev, compare_doubles);
+    return sorted_quantile(dev, m, 0.5) / CALIBRATE_MAD_NORMAL;
+}
+
+double calibrate_roughness_unit(double roughness)
+{
+    if (!isfinite(roughness))
+        return CALIBRATE_SMOOTH_ROUGHNESS;
+    return hypot(roughness, CALIBRATE_SMOOTH_ROUGHNESS);
 }
 
 size_t calibrate_distance_bin(double distance)

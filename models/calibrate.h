@@ -29,6 +29,9 @@
  *     of scores (the scores of one refit share its fit) was tried: on the
  *     simulated campaigns of tests/test_calibrate.c it covered 97-100% with
  *     intervals 1.1-2.1 times as wide (in log) as with scores, 92-100%.
+ *     Where the scale is shrunk toward a pool or prior (below), z is
+ *     first divided by the experiment's roughness unit u and h multiplied
+ *     by the target experiment's u (calibrate_roughness_unit).
  *  4. The calibrated interval is [est * e^-h, est * e^h], widened where
  *     needed to contain the model's own PI (the parametric interval covers
  *     repetition noise that a backtest with few configurations may miss).
@@ -74,6 +77,8 @@ typedef struct {
     size_t fold;                /* which refit produced it */
     size_t config;              /* the caller's id of the held-out configuration
                                    (a pool scores each once); 0 when unused */
+    double unit;                /* the roughness unit of the refitted experiment's
+                                   runs (calibrate_roughness_unit); 0: 1, unscaled */
 } calibrate_score;
 
 typedef struct {
@@ -89,6 +94,11 @@ typedef struct {
 /* Calibrate from n scores at level (0.95). */
 calibrate_status calibrate_fit(const calibrate_score *scores, size_t n, double level,
                                calibrate_model *out);
+
+/* The same with each score's z divided by its unit (calibrate_roughness_unit,
+ * below): scale and robust_scale per unit of roughness. */
+calibrate_status calibrate_fit_per_unit(const calibrate_score *scores, size_t n, double level,
+                                        calibrate_model *out);
 
 /* The log half-width for a target at distance doublings. */
 double calibrate_half_width(const calibrate_model *m, double distance);
@@ -174,6 +184,54 @@ calibrate_status calibrate_bootstrap(const double *boot, size_t n, double estima
 #define CALIBRATE_REGIME_MIN_LOG_ERROR 0.22314355131420976 /* log(1.25) */
 #define CALIBRATE_REGIME_RATIO 3.0
 bool calibrate_regime_change(double e_top, double e_below, double noise);
+
+/* How rough the runs are: the error model's unit (issue 22, item 4).
+ *
+ * Why: a prior with one scale per model family gave a smooth code and one
+ * whose single runs per process count jump between neighbouring counts
+ * (the student sorts of tests/fixtures/public/heldout2) the same width:
+ * too wide for the first, too narrow for the second. How far a law errs
+ * beyond its training runs grows with how far those runs stray from any
+ * smooth law, and that the runs show before any refit.
+ *
+ * Method. For each training configuration with a neighbour below and
+ * above along one scale parameter (the other identifying values equal),
+ * the deviation of its log time from the straight line, on log-log
+ * scales, through its two neighbours:
+ *     dev = y1 - (w0 y0 + w2 y2),  w2 = (x1 - x0) / (x2 - x0), w0 = 1 - w2,
+ * x the log level, y the log of the configuration's mean time, divided by
+ * sqrt(1 + w0^2 + w2^2) so that for independent noise of sd sigma on
+ * every point it has sd sigma (calibrate_second_difference). The
+ * roughness r is their robust scale, median |dev| / CALIBRATE_MAD_NORMAL
+ * (calibrate_roughness): one step in the runs moves it little. The unit
+ *     u = sqrt(r^2 + CALIBRATE_SMOOTH_ROUGHNESS^2)
+ * (calibrate_roughness_unit; u = CALIBRATE_SMOOTH_ROUGHNESS when no
+ * configuration has two neighbours) divides every backtest's error per
+ * doubling (calibrate_fit_per_unit): the pool and the shipped prior hold errors
+ * per doubling per unit of roughness, and a target's half-width is
+ * calibrate_half_width times its experiment's own u. Smooth runs narrow
+ * the interval the prior gives, rough ones widen it; an experiment's own
+ * backtests are scaled down and back up by the same u, so where they
+ * alone decide the width it is as before.
+ * CALIBRATE_SMOOTH_ROUGHNESS = 0.1, fixed before any interval was
+ * measured with it: a smooth law bends too (t = a/p + c around a/p = c
+ * has, between doublings, y0 - 2 y1 + y2 = log(3) - 2 log(2) + log(1.5)
+ * = 0.118, 0.096 once divided by sqrt(1.5)), so below about 0.1 a second
+ * difference cannot tell noise from a law's shape, and a law's misfit
+ * does not vanish with the noise. */
+#define CALIBRATE_SMOOTH_ROUGHNESS 0.1
+
+/* dev above, for the points (x[i], y[i]), x[0] < x[1] < x[2]; NAN when
+ * the x are not increasing or a value is not finite. */
+double calibrate_second_difference(const double x[3], const double y[3]);
+
+/* median |dev[i]| / CALIBRATE_MAD_NORMAL over the finite dev of
+ * dev[0..n) (reordered in place); NAN when none is finite. */
+double calibrate_roughness(double *dev, size_t n);
+
+/* sqrt(r^2 + CALIBRATE_SMOOTH_ROUGHNESS^2); CALIBRATE_SMOOTH_ROUGHNESS
+ * for a roughness that is not finite (unknown). */
+double calibrate_roughness_unit(double roughness);
 
 /* Deterministic generator (xorshift64*) for the bootstrap. */
 typedef struct {

@@ -24,10 +24,10 @@ static void test_fit_by_hand(void)
 {
     /* z = ln2/1, -ln2/max(0.25, 0.5), 0/2; folds {0, 1}. */
     calibrate_score s[] = {
-        {2, 1, 1, 0, 0},
-        {1, 2, 0.25, 1, 0},
-        {1, 1, 2, 1, 0},
-        {-1, 1, 1, 2, 0},   /* not usable: negative prediction */
+        {2, 1, 1, 0, 0, 0},
+        {1, 2, 0.25, 1, 0, 0},
+        {1, 1, 2, 1, 0, 0},
+        {-1, 1, 1, 2, 0, 0},   /* not usable: negative prediction */
     };
     calibrate_model m;
     CU_ASSERT_EQUAL_FATAL(calibrate_fit(s, 4, 0.95, &m), CALIBRATE_OK);
@@ -45,6 +45,43 @@ static void test_fit_by_hand(void)
     CU_ASSERT_EQUAL(calibrate_fit(s + 3, 1, 0.95, &m), CALIBRATE_NO_SCORES);
     CU_ASSERT_EQUAL(calibrate_fit(s, 1, 0.95, &m), CALIBRATE_OK);
     CU_ASSERT_DOUBLE_EQUAL(m.t, T975_DF1, 1e-6);
+}
+
+/* The roughness unit (models/calibrate.h) by hand. Points (0, 0), (1, 2),
+ * (3, 0): the line through the outer two is 0 at x = 1, w2 = 1/3,
+ * w0 = 2/3, so dev = 2 / sqrt(1 + 4/9 + 1/9) = 6 / sqrt(14). */
+static void test_roughness_by_hand(void)
+{
+    const double x[3] = {0, 1, 3}, y[3] = {0, 2, 0};
+    CU_ASSERT_DOUBLE_EQUAL(calibrate_second_difference(x, y), 6 / sqrt(14), 1e-12);
+    const double flat[3] = {0, 0, 3}, gap[3] = {0, NAN, 0};
+    CU_ASSERT_TRUE(isnan(calibrate_second_difference(flat, y)));
+    CU_ASSERT_TRUE(isnan(calibrate_second_difference(x, gap)));
+    /* Robust spread: |0.3|, |-0.1|, |0.2| (NAN skipped): median 0.2. */
+    double dev[] = {0.3, -0.1, NAN, 0.2};
+    CU_ASSERT_DOUBLE_EQUAL(calibrate_roughness(dev, 4), 0.2 / CALIBRATE_MAD_NORMAL, 1e-12);
+    double none[] = {NAN};
+    CU_ASSERT_TRUE(isnan(calibrate_roughness(none, 1)));
+    CU_ASSERT_TRUE(isnan(calibrate_roughness(NULL, 0)));
+    /* u = sqrt(r^2 + 0.1^2): smooth runs (r = 0) and unknown ones 0.1. */
+    CU_ASSERT_DOUBLE_EQUAL(calibrate_roughness_unit(0.3), sqrt(0.1), 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(calibrate_roughness_unit(0), 0.1, 1e-15);
+    CU_ASSERT_DOUBLE_EQUAL(calibrate_roughness_unit(NAN), 0.1, 1e-15);
+    /* Per unit: z = ln2 / (1 * 0.5), -ln2 / (0.5 * 0.25), 0 / (2 * 1)
+     * (unit 0 counts as 1) = 2 ln2, -8 ln2, 0; calibrate_fit ignores units. */
+    calibrate_score sc[] = {
+        {2, 1, 1, 0, 0, 0.5},
+        {1, 2, 0.25, 1, 0, 0.25},
+        {1, 1, 2, 1, 0, 0},
+    };
+    calibrate_model m;
+    double ln2 = log(2.0);
+    CU_ASSERT_EQUAL_FATAL(calibrate_fit_per_unit(sc, 3, 0.95, &m), CALIBRATE_OK);
+    CU_ASSERT_DOUBLE_EQUAL(m.scale, sqrt(68 * ln2 * ln2 / 3), 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(m.robust_scale, 2 * ln2 / CALIBRATE_MAD_NORMAL, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(m.max_abs_log_error, ln2, 1e-15);
+    CU_ASSERT_EQUAL_FATAL(calibrate_fit(sc, 3, 0.95, &m), CALIBRATE_OK);
+    CU_ASSERT_DOUBLE_EQUAL(m.scale, sqrt(5 * ln2 * ln2 / 3), 1e-12);
 }
 
 static void test_interval_and_distance(void)
@@ -528,8 +565,37 @@ static void test_same_refits_once(void)
     testutil_remove_dir(dir);
 }
 
+/* The roughness of an experiment's runs, end to end, along each scale
+ * parameter with the others held: np 1, 2, 4 at N = 10 and 20, t = N/np,
+ * but at N = 10 the run at np 2 takes twice the law's time. Along np, N =
+ * 10 is ln2 above the line through its neighbours (equal steps: divided by
+ * sqrt(1.5)), N = 20 on its line; N has two levels only, no neighbours on
+ * both sides. Median of ln2 / sqrt(1.5) and 0: r = ln2 / (2 sqrt(1.5)) /
+ * 0.6745 = 0.4195, u = sqrt(r^2 + 0.1^2) = 0.431 as the method text
+ * prints it. Were the two values of N one line, np's neighbours would
+ * mix them and the number would differ. */
+static void test_roughness_end_to_end(void)
+{
+    char dir[256], *out = NULL;
+    write_campaign(dir, sizeof dir,
+                   "name,model,response,formula,train,target\n"
+                   "e,scopred,time_s,N/np,np <= 4,np == 8\n",
+                   "cluster,np,N,time_s\n"
+                   "c,1,10,10\nc,2,10,10\nc,4,10,2.5\nc,1,20,20\nc,2,20,10\nc,4,20,5\n"
+                   "c,8,10,\nc,8,20,\n");
+    CU_ASSERT_EQUAL_FATAL(testutil_perfcast_run(&out, "predict --archive %s --format json x e",
+                                                dir), 0);
+    double r = log(2.0) / (2 * sqrt(1.5)) / CALIBRATE_MAD_NORMAL;
+    double u = testutil_number_after(out, "per unit of roughness u = ");
+    CU_ASSERT_DOUBLE_EQUAL(u, sqrt(r * r + 0.01), 0.0006);
+    if (!(fabs(u - sqrt(r * r + 0.01)) < 0.0006))
+        printf("\n  u = %g, by hand %g:\n%s\n", u, sqrt(r * r + 0.01), out ? out : "");
+    free(out);
+    testutil_remove_dir(dir);
+}
+
 /* The borrowed backtests give the interval the method text states: with
- * its s and t, estimate times/divided by exp(t * s * max(d, 0.5)) for each
+ * its s, u and t, estimate times/divided by exp(t * s * u * max(d, 0.5)) for each
  * target d doublings beyond the range (the multi-cluster model has no
  * interval of its own to widen it to). s is printed to 3 digits, so 1%. */
 static void test_borrowed_interval_as_stated(void)
@@ -540,14 +606,15 @@ static void test_borrowed_interval_as_stated(void)
     CU_ASSERT_PTR_NOT_NULL_FATAL(out);
     double sv = testutil_number_after(out, "log error per doubling beyond the trained range s = ");
     double tv = testutil_number_after(out, "Student t = ");
-    CU_ASSERT_TRUE_FATAL(sv > 0 && tv > 0);
+    double uv = testutil_number_after(out, "per unit of roughness u = ");
+    CU_ASSERT_TRUE_FATAL(sv > 0 && tv > 0 && uv >= 0.1);
     int checked = 0;
     for (const char *p = strstr(out, "\"estimate\": "); p; p = strstr(p + 1, "\"estimate\": ")) {
         double est = testutil_json_number(p, "estimate");
         double lo = testutil_json_number(p, "cal_pi_low");
         double hi = testutil_json_number(p, "cal_pi_high");
         double d = testutil_json_number(p, "doublings_beyond_range");
-        double factor = exp(tv * sv * fmax(d, 0.5));
+        double factor = exp(tv * sv * uv * fmax(d, 0.5));
         CU_ASSERT_DOUBLE_EQUAL(hi / (est * factor), 1, 0.01);
         CU_ASSERT_DOUBLE_EQUAL(lo * factor / est, 1, 0.01);
         checked++;
@@ -642,6 +709,7 @@ int main(void)
 {
     static const testutil_test numerics[] = {
         {"fit: scale, folds and t by hand", test_fit_by_hand},
+        {"roughness unit by hand", test_roughness_by_hand},
         {"interval and distance", test_interval_and_distance},
         {"bootstrap quantile, generator", test_bootstrap_and_rng},
         {"held-out scores by hand", test_scores_by_hand},
@@ -664,6 +732,7 @@ int main(void)
         {"a borrower's target is never backtested", test_no_borrowed_target},
         {"the same refits are taken once", test_same_refits_once},
         {"borrowed component backtests give the stated interval", test_borrowed_interval_as_stated},
+        {"roughness along each scale parameter, end to end", test_roughness_end_to_end},
         {"a change of regime at the top, end to end", test_regime_end_to_end},
         {"more processes per node than trained is an extrapolation", test_machine_distance},
         {NULL, NULL},

@@ -65,6 +65,39 @@ static void test_against_pairwise(void)
 
 /* 20,000 rows cycling through 5,000 configurations (np x N), each row's
  * time differing; the index starts with no room and grows. */
+/* Lines along a column: rows that differ in np only are on one line of
+ * np, not of N; a measured column (time_s) never separates them; the
+ * hash agrees with the comparison, and CONFIG_NONE is the whole
+ * configuration. */
+static void test_lines(void)
+{
+    table t;
+    const char *const columns[] = {"cluster:t", "np:n", "N:n", "time_s:n"};
+    make_table(&t, columns, 4);
+    const char *cl[] = {"A", "A", "A", "B"};
+    double np[] = {1, 2, 2, 2}, N[] = {10, 10, 20, 10};
+    for (size_t i = 0; i < 4; i++) {
+        size_t r = (size_t)table_add_row(&t, (long)i + 2);
+        table_set_text(&t, r, 0, cl[i]);
+        table_set_number(&t, r, 1, np[i]);
+        table_set_number(&t, r, 2, N[i]);
+        table_set_number(&t, r, 3, 5.0 * (double)i);
+    }
+    CU_ASSERT_TRUE(config_same_line(&t, 0, 1, 1));  /* np differs: one np line */
+    CU_ASSERT_FALSE(config_same_line(&t, 0, 1, 2)); /* not one N line */
+    CU_ASSERT_TRUE(config_same_line(&t, 1, 2, 2));
+    CU_ASSERT_FALSE(config_same_line(&t, 0, 2, 1)); /* np and N differ */
+    CU_ASSERT_FALSE(config_same_line(&t, 1, 3, 1)); /* another cluster */
+    CU_ASSERT_TRUE(config_same_line(&t, 1, 3, 0));
+    CU_ASSERT_FALSE(config_same_line(&t, 0, 1, CONFIG_NONE));
+    CU_ASSERT_EQUAL(config_line_hash(&t, 0, 1), config_line_hash(&t, 1, 1));
+    CU_ASSERT_EQUAL(config_line_hash(&t, 1, 2), config_line_hash(&t, 2, 2));
+    CU_ASSERT_EQUAL(config_line_hash(&t, 1, 0), config_line_hash(&t, 3, 0));
+    CU_ASSERT_NOT_EQUAL(config_line_hash(&t, 0, 1), config_line_hash(&t, 2, 1));
+    CU_ASSERT_NOT_EQUAL(config_line_hash(&t, 1, 1), config_line_hash(&t, 3, 1));
+    table_free(&t);
+}
+
 static void test_many_configurations(void)
 {
     enum { ROWS = 20000, CONFIGS = 5000 };
@@ -109,6 +142,7 @@ int main(void)
     static const testutil_test tests[] = {
         {"hashed grouping equals the pairwise one", test_against_pairwise},
         {"5,000 configurations, the index growing", test_many_configurations},
+        {"lines along one column", test_lines},
         {NULL, NULL},
     };
     static const testutil_suite suites[] = {{"config index", tests}, {NULL, NULL}};

@@ -60,10 +60,10 @@ static void test_pool_rules(void)
     double ln2 = log(2.0);
     /* Campaign b: configuration 7 missed by a factor 2 one doubling out,
      * configuration 9 by a factor 4 three doublings out. */
-    calibrate_score mine[] = {{2, 1, 1, 0, 7}, {4, 1, 3, 1, 9}};
+    calibrate_score mine[] = {{2, 1, 1, 0, 7, 0}, {4, 1, 3, 1, 9, 0}};
     /* A second experiment of b holding out configuration 7 again. */
-    calibrate_score again[] = {{8, 1, 1, 0, 7}};
-    calibrate_score other[] = {{1, 1, 1, 0, 7}};
+    calibrate_score again[] = {{8, 1, 1, 0, 7, 0}};
+    calibrate_score other[] = {{1, 1, 1, 0, 7, 0}};
     error_pool *p = error_pool_new();
     CU_ASSERT_PTR_NOT_NULL_FATAL(p);
     CU_ASSERT_TRUE(error_pool_add(p, "strip", &b, mine, 2));
@@ -98,8 +98,14 @@ static void test_pool_rules(void)
  * of the other campaigns for x is 2 scores in the bin up to 1 doubling,
  * s_pool^2 = ln2^2 / 2. Campaign x follows the law exactly. `few` trains
  * on np <= 4 and predicts np 8 (1 doubling out); its own backtest (without
- * 4) is exact, 1 score, s_own = 0. Shrunk: k = min(8, 2) = 2,
- * s^2 = (1 * 0 + 2 * ln2^2 / 2) / 3, t on 3, h = t * s * 1. The planted
+ * 4) is exact, 1 score, s_own = 0. Errors count per unit of roughness
+ * (models/calibrate.h): y's training runs (np 1, 2, 4, 8 at 10, 5, 2.5,
+ * 2.5) lie on the line through their neighbours at np 2 and ln2/2 above
+ * it at np 4; divided by sqrt(1 + 1/4 + 1/4), the median of the two is
+ * ln2 / (4 sqrt 1.5), r_y = that / 0.6745, u_y = sqrt(r_y^2 + 0.1^2);
+ * x's runs for few (np 1, 2, 4) lie on their line: u_x = 0.1. Shrunk:
+ * k = min(8, 2) = 2, s^2 = (1 * 0 + 2 * (ln2 / u_y)^2 / 2) / 3 per unit,
+ * t on 3, h = t * s * 1 * u_x. The planted
  * sibling `wide` (another formula, so not a lender) trains on np <= 16: its
  * backtests hold out np 8 and 16, few's target. Were they pooled for few,
  * the pool would count more than 2 and h would differ. */
@@ -145,7 +151,8 @@ static void test_pool_end_to_end(void)
                                                 dir), 0);
     unsetenv("PERFCAST_ERROR_PRIOR");
     CU_ASSERT_PTR_NOT_NULL_FATAL(out);
-    double ln2 = log(2.0), h = T975_DF3 * sqrt(ln2 * ln2 / 3);
+    double ln2 = log(2.0), r_y = ln2 / (4 * sqrt(1.5)) / 0.6744897501960817;
+    double u_y = sqrt(r_y * r_y + 0.01), h = T975_DF3 * sqrt(ln2 * ln2 / 3) / u_y * 0.1;
     char words[160];
     snprintf(words, sizeof words,
              "\xC3\x97/\xC3\xB7%.3g: 1 own backtest shrunk toward 2 scopred backtests elsewhere "

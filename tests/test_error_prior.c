@@ -21,6 +21,7 @@
 /* t(0.975) from printed tables (Abramowitz & Stegun 26.7). */
 #define T975_DF9 2.262157163
 #define MAD_NORMAL 0.6744897501960817 /* the normal's 75% quantile, tables */
+#define U_SMOOTH 0.1 /* the unit of runs on a line: sqrt(0^2 + 0.1^2) */
 
 static void test_rows_and_lookup(void)
 {
@@ -136,8 +137,10 @@ static void check_width(const char *out, double h, const char *source)
     CU_ASSERT_DOUBLE_EQUAL(est / testutil_json_number(out, "cal_pi_low"), exp(h), 1e-9);
 }
 
-/* Alone in its archive: a prior of 20 scores of scale 0.3 counts k =
- * min(8, 20) = 8; s^2 = (1 * 0 + 8 * 0.09) / 9, t on 9, h = t * s * 1. */
+/* Alone in its archive: a prior of 20 scores of scale 0.3 (per unit of
+ * roughness) counts k = min(8, 20) = 8; s^2 = (1 * 0 + 8 * 0.09) / 9, t on
+ * 9, h = t * s * 1 * u, u = 0.1: few's runs (np 1, 2, 4) lie on the line
+ * through their neighbours, r = 0 (models/calibrate.h). */
 static void test_alone_with_prior(void)
 {
     char dir[256], prior[300], *out = NULL;
@@ -148,7 +151,7 @@ static void test_alone_with_prior(void)
                                                 x_runs));
     write_prior(prior, sizeof prior, dir, "scopred\tall\t20\t0.3\n");
     predict_few(dir, prior, &out);
-    check_width(out, T975_DF9 * sqrt(8 * 0.09 / 9),
+    check_width(out, T975_DF9 * sqrt(8 * 0.09 / 9) * U_SMOOTH,
                 "1 own backtest shrunk toward the shipped prior (20 backtests of perfcast's "
                 "data) (up to 1 doubling)");
     free(out);
@@ -172,9 +175,14 @@ static void test_alone_with_prior(void)
 }
 
 /* Beside campaign y, whose pool (2 scores: log errors ln 2 and 0 at one
- * doubling, root mean square s_p^2 = ln2^2 / 2) is shrunk toward the
- * prior first: s_T^2 = (2 s_p^2 + 8 * 0.09) / 10 on 10 scores; then few's
- * exact backtest toward it, k = min(8, 10): s^2 = 8 s_T^2 / 9, t on 9. */
+ * doubling, per unit of y's roughness u_y, root mean square
+ * s_p^2 = (ln2 / u_y)^2 / 2) is shrunk toward the prior first:
+ * s_T^2 = (2 s_p^2 + 8 * 0.09) / 10 on 10 scores; then few's exact
+ * backtest toward it, k = min(8, 10): s^2 = 8 s_T^2 / 9, t on 9,
+ * h = t * s * 0.1. y's runs for z (np 1, 2, 4, 8 at 10, 5, 2.5, 2.5) are
+ * on their neighbours' line at np 2 and ln2/2 above it at np 4: divided
+ * by sqrt(1.5), median ln2 / (4 sqrt 1.5), r_y = that / 0.6745,
+ * u_y = sqrt(r_y^2 + 0.1^2). */
 static void test_pool_then_prior(void)
 {
     char dir[256], prior[300], path[512], *out = NULL;
@@ -195,8 +203,10 @@ static void test_pool_then_prior(void)
     }
     write_prior(prior, sizeof prior, dir, "scopred\tall\t20\t0.3\n");
     predict_few(dir, prior, &out);
-    double ln2 = log(2.0), s_t2 = (2 * ln2 * ln2 / 2 + 8 * 0.09) / 10;
-    check_width(out, T975_DF9 * sqrt(8 * s_t2 / 9),
+    double ln2 = log(2.0), r_y = ln2 / (4 * sqrt(1.5)) / MAD_NORMAL;
+    double u_y2 = r_y * r_y + U_SMOOTH * U_SMOOTH;
+    double s_t2 = (2 * ln2 * ln2 / u_y2 / 2 + 8 * 0.09) / 10;
+    check_width(out, T975_DF9 * sqrt(8 * s_t2 / 9) * U_SMOOTH,
                 "1 own backtest shrunk toward 2 scopred backtests elsewhere and the shipped "
                 "prior (20 backtests of perfcast's data) (up to 1 doubling)");
     free(out);

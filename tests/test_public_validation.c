@@ -758,7 +758,7 @@ static void test_forward_selection(void)
  * it. Issue 22's acceptance asks median |error| <= 12%, below Extra-P's
  * (33.01% on these splits), coverage 88-97% and median width <= 2.5; the
  * one scoring gave 19.09%, 99.0% and x5.15 (coverage and width now
- * 94.9% and x4.46, below). Those are asserted as measured, not as the acceptance, and the test's own reader must find
+ * 94.4% and x4.25, below). Those are asserted as measured, not as the acceptance, and the test's own reader must find
  * the script's numbers: two implementations of one protocol. */
 static const data_set heldout_sets[] = {
     {"heldout/lulesh_size.txt", "lulesh-size", "quartz", {"np", "s"}},
@@ -778,11 +778,13 @@ static const double heldout_median[NHELDOUT] = {16.27, 32.85, 71.26, 68.21, 5.30
 /* Coverage and median width (high/low) of the calibrated 95% PI: 193 of
  * 195 (99.0%) and x5.15 when scored once; with the shipped error prior and
  * robust scales (gen/fit/error_prior.h, issue 22 items 4 and 7) 185 (94.9%)
- * and x4.46. That prior holds these sets' own backtests (never their
- * targets); left out of it one set at a time, the same scoring gives
- * 94.4% and x4.14 (README, "Calibration"). */
-#define HELDOUT_POOLED_COVERED 185
-#define HELDOUT_POOLED_WIDTH 4.46
+ * and x4.46; with errors per unit of the runs' roughness
+ * (models/calibrate.h, calibrate_roughness_unit) and the second round in
+ * the prior, 184 (94.4%) and x4.25. That prior holds these sets' own
+ * backtests (never their targets); left out of it one set at a time, the
+ * same scoring gives the numbers of README's "Calibration". */
+#define HELDOUT_POOLED_COVERED 184
+#define HELDOUT_POOLED_WIDTH 4.25
 
 /* What one round of held-back sets must give again, as eval_public.sh
  * printed it when the round was scored once. */
@@ -840,8 +842,10 @@ static void test_heldout_sets(void)
  * the shipped error prior) were fixed, then scored once by
  * eval_public.sh: 27.71% (Extra-P with negative exponents 43.69%),
  * coverage 48 of 60 (80.0%), median width x5.48. Issue 22's acceptance
- * (<= 12%, 88-97%, <= x2.5) is not met; these are the numbers as measured,
- * found again by this test's own reader. */
+ * (<= 12%, 88-97%, <= x2.5) is not met. Since, these sets are design data:
+ * their backtests are in the shipped prior, and errors count per unit of
+ * the runs' roughness (models/calibrate.h): 50 of 60 (83.3%), x5.46, as
+ * measured (their leave-one-set-out numbers are README's). */
 static const data_set heldout2_sets[] = {
     {"heldout2/team2_merge.txt", "team2-merge", "tamu", {"np", NULL}},
     {"heldout2/team3_oddeven.txt", "team3-oddeven", "tamu", {"np", NULL}},
@@ -858,7 +862,7 @@ static void test_heldout2_sets(void)
 {
     /* One configuration per region at the largest p: targets = regions. */
     static const heldout_round second = {heldout2_sets, NHELDOUT2, heldout2_regions,
-                                         heldout2_regions, heldout2_median, 27.71, 48, 5.48};
+                                         heldout2_regions, heldout2_median, 27.71, 50, 5.46};
     score_heldout_round(&second);
 }
 

@@ -22,13 +22,18 @@ bool config_column_identifies(const table_column *col)
     return !col->result && config_is_identifying(col->name);
 }
 
-bool config_same_configuration(const table *runs, size_t a, size_t b)
+bool config_same_line(const table *runs, size_t a, size_t b, size_t skip)
 {
     for (size_t c = 0; c < runs->ncols; c++)
-        if (config_column_identifies(&runs->cols[c]) &&
+        if (c != skip && config_column_identifies(&runs->cols[c]) &&
             !table_same_cells(&runs->cols[c], a, b))
             return false;
     return true;
+}
+
+bool config_same_configuration(const table *runs, size_t a, size_t b)
+{
+    return config_same_line(runs, a, b, CONFIG_NONE);
 }
 
 static uint64_t mix(uint64_t h, uint64_t v)
@@ -63,16 +68,30 @@ static uint64_t cell_hash(const table_column *col, size_t row)
  * bits upward: whole numbers (np 1, 2, 4, ...) have all-zero low bits and
  * would pile up in one run of slots. MurmurHash3's finaliser mixes every
  * bit into every other. */
-static uint64_t row_hash(const config_index *ix, size_t row)
+static uint64_t finish_hash(uint64_t h)
 {
-    uint64_t h = 0;
-    for (size_t k = 0; k < ix->ncols; k++)
-        h = mix(h, cell_hash(&ix->runs->cols[ix->cols[k]], row));
     h ^= h >> 33;
     h *= 0xff51afd7ed558ccdULL;
     h ^= h >> 33;
     h *= 0xc4ceb9fe1a85ec53ULL;
     return h ^ (h >> 33);
+}
+
+static uint64_t row_hash(const config_index *ix, size_t row)
+{
+    uint64_t h = 0;
+    for (size_t k = 0; k < ix->ncols; k++)
+        h = mix(h, cell_hash(&ix->runs->cols[ix->cols[k]], row));
+    return finish_hash(h);
+}
+
+uint64_t config_line_hash(const table *runs, size_t row, size_t skip)
+{
+    uint64_t h = 0;
+    for (size_t c = 0; c < runs->ncols; c++)
+        if (c != skip && config_column_identifies(&runs->cols[c]))
+            h = mix(h, cell_hash(&runs->cols[c], row));
+    return finish_hash(h);
 }
 
 static bool rows_same(const config_index *ix, size_t a, size_t b)

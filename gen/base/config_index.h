@@ -38,10 +38,18 @@ bool config_column_identifies(const table_column *col);
 /* Whether rows a and b of runs are one configuration: the same value (or
  * both missing) in every identifying column. */
 bool config_same_configuration(const table *runs, size_t a, size_t b);
-
 /* Returned by config_index_add (out of memory) and config_index_find (no
  * such configuration). */
 #define CONFIG_NONE ((size_t)-1)
+
+/* Lines along one column: rows a and b are on the same line of column skip
+ * when they agree in every identifying column but skip (CONFIG_NONE: every
+ * one, config_same_configuration). config_line_hash hashes the same cells
+ * (equal for rows on one line; different hashes, different lines), so
+ * sorting by it brings a line's configurations together
+ * (gen/fit/calibration.c measures how rough the runs are along them). */
+bool config_same_line(const table *runs, size_t a, size_t b, size_t skip);
+uint64_t config_line_hash(const table *runs, size_t row, size_t skip);
 
 typedef struct {
     const table *runs;

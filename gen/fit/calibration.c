@@ -40,6 +40,8 @@ typedef struct {
     bool *scored;        /* per configuration: a refit has scored it already */
     bool from_lender;     /* the backtests were lent by c->lender */
     char regime[320];     /* a change of regime found at the top, "" none */
+    double unit;          /* the roughness unit of its usable training runs
+                             (training_unit, models/calibrate.h) */
     /* per pool bin (error_pool_target): the archive pool's and the
        shipped prior's scores in what the experiment shrinks toward */
     size_t npool[CALIBRATE_POOL_BINS + 1], nprior[CALIBRATE_POOL_BINS + 1];
@@ -213,6 +215,66 @@ static bool usable(const calib_ctx *c, size_t k)
     return !c->usable || c->usable[k];
 }
 
+/* A usable configuration's place along a scale column: its line (the
+ * other identifying values, config_line_hash) and its log level there. */
+typedef struct {
+    uint64_t line;
+    double x;
+    size_t k;
+} line_point;
+
+static int compare_line_points(const void *a, const void *b)
+{
+    const line_point *p = a, *q = b;
+    if (p->line != q->line)
+        return (p->line > q->line) - (p->line < q->line);
+    return (p->x > q->x) - (p->x < q->x);
+}
+
+/* Append to dev[*n] the second differences (calibrate_second_difference)
+ * of the usable configurations along scale column col: each with one
+ * neighbour below and one above on its line. pts has room for ncfgs. */
+static void line_deviations(const calib_ctx *c, size_t col, line_point *pts, double *dev,
+                            size_t *n)
+{
+    const table *runs = &c->in->camp->runs;
+    size_t m = 0;
+    for (size_t k = 0; k < c->ncfgs; k++)
+        if (usable(c, k) && c->cfgs[k].mean > 0)
+            pts[m++] = (line_point){config_line_hash(runs, c->cfgs[k].rows[0], col),
+                                    log(cell(c, c->cfgs[k].rows[0], col)), k};
+    qsort(pts, m, sizeof *pts, compare_line_points);
+    for (size_t j = 1; j + 1 < m; j++) {
+        const line_point *p = &pts[j - 1];
+        if (p[0].line != p[2].line ||
+            !config_same_line(runs, c->cfgs[p[0].k].rows[0], c->cfgs[p[2].k].rows[0], col) ||
+            !config_same_line(runs, c->cfgs[p[0].k].rows[0], c->cfgs[p[1].k].rows[0], col))
+            continue;
+        double x[3], y[3];
+        for (int i = 0; i < 3; i++)
+            x[i] = p[i].x, y[i] = log(c->cfgs[p[i].k].mean);
+        dev[(*n)++] = calibrate_second_difference(x, y);
+    }
+}
+
+/* How rough c's usable training runs are, as the unit of its errors
+ * (models/calibrate.h, calibrate_roughness_unit): the second differences
+ * along every scale column. False only when out of memory. */
+static bool training_unit(calib_ctx *c)
+{
+    line_point *pts = malloc((c->ncfgs ? c->ncfgs : 1) * sizeof *pts);
+    size_t room = c->ncfgs * c->ncols;
+    double *dev = malloc((room ? room : 1) * sizeof *dev);
+    size_t n = 0;
+    bool ok = pts && dev;
+    for (size_t i = 0; ok && i < c->ncols; i++)
+        line_deviations(c, c->cols[i], pts, dev, &n);
+    c->unit = calibrate_roughness_unit(ok ? calibrate_roughness(dev, n) : NAN);
+    free(pts);
+    free(dev);
+    return ok;
+}
+
 static bool add_score(calib_ctx *c, calibrate_score s)
 {
     calibrate_score *more = realloc(c->scores, (c->nscores + 1) * sizeof *more);
@@ -275,7 +337,7 @@ static bool run_fold(calib_ctx *c, const bool *held)
             const train_config *t = &c->cfgs[which[p->config]];
             calibrate_score s = {p->estimate, t->mean,
                                  row_distance(c, t->rows[0], lo, hi, NULL, 0), c->nfolds,
-                                 t->rows[0]};
+                                 t->rows[0], c->unit};
             ok = add_score(c, s);
         }
     }
@@ -400,6 +462,8 @@ static bool run_backtests(calib_ctx *c)
 {
     free(c->scored);
     if (!(c->scored = calloc(c->ncfgs ? c->ncfgs : 1, sizeof *c->scored)))
+        return false;
+    if (!training_unit(c))
         return false;
     size_t cap = c->ncols * FOLD_DEPTHS * 2;
     bool **done = calloc(cap ? cap : 1, sizeof *done);
@@ -684,14 +748,14 @@ static bool apply_models(const calib_ctx *c, report *rep, const calibrate_model 
         widest[b] = NAN;
     size_t bin;
     calibrate_model inside = target_model(own, pooled, 0, &bin);
-    rep->cal_inside_log_half_width = calibrate_half_width(&inside, 0);
+    rep->cal_inside_log_half_width = calibrate_half_width(&inside, 0) * c->unit;
     bool ok = true;
     for (size_t i = 0; ok && i < rep->npreds; i++) {
         report_prediction *p = &rep->preds[i];
         calibrate_model m = target_model(own, pooled, p->distance, &bin);
         if (bin == NO_POOL && own->nscores == 0)
             continue;
-        double h = calibrate_half_width(&m, p->distance);
+        double h = calibrate_half_width(&m, p->distance) * c->unit;
         if (floor && isfinite(floor[i]))
             h = fmax(h, floor[i]);
         if (calibrate_interval(p->estimate, h, p->pi_low, p->pi_high, &p->cal_low,
@@ -709,6 +773,15 @@ static bool apply_models(const calib_ctx *c, report *rep, const calibrate_model 
     return ok;
 }
 
+/* "u = 0.12 (sqrt(r^2 + 0.1^2), ...)": c's roughness unit for the method texts. */
+static void unit_words(const calib_ctx *c, char *text, size_t len)
+{
+    snprintf(text, len,
+             "u = %.3g (sqrt(r^2 + %g^2), r the robust spread of the training runs' log times "
+             "about the line through their neighbours)",
+             c->unit, (double)CALIBRATE_SMOOTH_ROUGHNESS);
+}
+
 static bool apply_backtest(calib_ctx *c, report *rep, const calibrate_model *m,
                            const calibrate_model *pooled)
 {
@@ -716,7 +789,8 @@ static bool apply_backtest(calib_ctx *c, report *rep, const calibrate_model *m,
     double widest[CALIBRATE_POOL_BINS + 1];
     if (!apply_models(c, rep, m, pooled, NULL, &done, widest))
         return false;
-    char text[2000], from[448] = "", pooled_text[600];
+    char text[2200], from[448] = "", pooled_text[600], unit[200];
+    unit_words(c, unit, sizeof unit);
     pool_words(c, m, widest, pooled_text, sizeof pooled_text);
     if (c->borrowed[0] && c->from_lender)
         snprintf(from, sizeof from, " of the %s experiments %s (%s; its own training "
@@ -729,16 +803,16 @@ static bool apply_backtest(calib_ctx *c, report *rep, const calibrate_model *m,
     int n = snprintf(text, sizeof text,
              "backtest by scale%s: %zu refits without the largest trained levels of %s "
              "(%zu held-out configurations); log error per doubling beyond the trained range "
-             "s = %.3g, Student t = %.3g (%zu scores); interval = estimate times/divided by "
-             "exp(t * s * max(doublings beyond range, %.2g)), widened to contain the model's "
-             "own prediction interval; %zu of %zu predictions have it.",
-             from, c->nfolds, c->fold_cols, c->nheld, shown_spread(m->scale), m->t, m->nscores,
-             (double)CALIBRATE_MIN_DISTANCE, done, rep->npreds);
+             "s = %.3g per unit of roughness %s, Student t = %.3g (%zu scores); "
+             "interval = estimate times/divided by exp(t * s * u * max(doublings beyond range, "
+             "%.2g)), widened to contain the model's own prediction interval; %zu of %zu "
+             "predictions have it.",
+             from, c->nfolds, c->fold_cols, c->nheld, shown_spread(m->scale), unit, m->t, m->nscores, (double)CALIBRATE_MIN_DISTANCE, done, rep->npreds);
     if (pooled_text[0] && n > 0 && (size_t)n < sizeof text)
         snprintf(text + n, sizeof text - (size_t)n,
                  " s and t shrunk toward the backtests of the archive's other campaigns "
                  "and perfcast's shipped prior, robust scales (median |log error per "
-                 "doubling| / 0.6745) (s^2 = (n_own s_own^2 + k s_pool^2) / (n_own + k), "
+                 "doubling per unit of roughness| / 0.6745) (s^2 = (n_own s_own^2 + k s_pool^2) / (n_own + k), "
                  "k = min(%g, pool), t on n_own + k): %s.",
                  CALIBRATE_POOL_WEIGHT, pooled_text);
     return report_set_text(&rep->interval_method, text);
@@ -765,17 +839,18 @@ static bool apply_pool_only(calib_ctx *c, report *rep, const calibrate_model *po
     free(floor);
     if (!ok)
         return false;
-    char text[1200], pooled_text[600];
+    char text[1400], pooled_text[600], unit[200];
     pool_words(c, &none, widest, pooled_text, sizeof pooled_text);
+    unit_words(c, unit, sizeof unit);
     snprintf(text, sizeof text,
              "pooled error model: no refit on fewer levels was possible here or in the "
              "campaign's experiments like it, so s and t are those of the %s backtests of the "
              "archive's other campaigns and perfcast's shipped prior (t on k = min(%g, pool) "
-             "scores): %s; interval = "
-             "estimate times/divided by exp(t * s * max(doublings beyond range, %.2g)), %s"
+             "scores), per unit of roughness %s: %s; interval = "
+             "estimate times/divided by exp(t * s * u * max(doublings beyond range, %.2g)), %s"
              "widened to contain the model's own prediction interval; %zu of %zu predictions "
              "have it.",
-             c->in->exp->model, CALIBRATE_POOL_WEIGHT, pooled_text,
+             c->in->exp->model, CALIBRATE_POOL_WEIGHT, unit, pooled_text,
              (double)CALIBRATE_MIN_DISTANCE,
              has_repetitions(c) ? "at least the bootstrap over repetitions (the noise floor), "
                                 : "",
@@ -1108,12 +1183,12 @@ bool calibration_apply(experiment_result *res, model_adapter_fn adapter,
     if (c.in->ntrain == 0 || rep->npreds == 0)
         return true;
     ok = group_configs(&c) && choose_scale_columns(&c) && fill_ranges(&c, rep) &&
-         exclude_targets(&c, c.in) && own_backtests(&c);
+         exclude_targets(&c, c.in) && training_unit(&c) && own_backtests(&c);
     if (ok && c.nscores == 0)
         ok = borrow_backtests(&c);
     calibrate_model m, pooled[CALIBRATE_POOL_BINS + 1];
     ok = ok && pooled_models(&c, pooled);
-    calibrate_status st = ok ? calibrate_fit(c.scores, c.nscores, CALIBRATE_LEVEL, &m)
+    calibrate_status st = ok ? calibrate_fit_per_unit(c.scores, c.nscores, CALIBRATE_LEVEL, &m)
                              : CALIBRATE_NOMEM;
     if (st == CALIBRATE_OK)
         ok = apply_backtest(&c, rep, &m, pooled) && add_backtest_stat(&c, rep);

@@ -44,7 +44,14 @@
  * archive), and the words name it ("... toward the shipped prior (873
  * backtests of perfcast's data)"). Shrunk, the experiment's own backtests
  * count with their robust scale (models/calibrate.h): one wild refit of
- * three no longer sets the width. An experiment with no backtest of
+ * three no longer sets the width. Every error counts per unit of its
+ * experiment's roughness (models/calibrate.h, calibrate_roughness_unit:
+ * how far its training runs' log times stray from the line through their
+ * neighbours along each scale parameter, the other identifying values
+ * held, never counting a target), and a target's half-width is multiplied
+ * by its own experiment's unit: a pool or prior learned mostly on jumpy
+ * codes no longer widens a smooth one's interval as much, nor a smooth
+ * pool narrow a jumpy one's; the method text gives u. An experiment with no backtest of
  * its own or borrowed then takes the pool's width, at least the bootstrap's
  * where its runs repeat: never a noise-only interval when a pool or a
  * prior exists. Without a cache (or an empty pool and no prior) the

@@ -59,9 +59,10 @@ bool error_pool_add(error_pool *pool, const char *family, const campaign *camp,
     return true;
 }
 
-calibrate_status error_pool_model(const error_pool *pool, const char *family,
-                                  const campaign *camp, size_t bin, double level,
-                                  calibrate_model *out)
+/* error_pool_model, per unit of roughness when per_unit. */
+static calibrate_status pool_model(const error_pool *pool, const char *family,
+                                   const campaign *camp, size_t bin, double level, bool per_unit,
+                                   calibrate_model *out)
 {
     memset(out, 0, sizeof *out);
     size_t n = 0;
@@ -74,9 +75,17 @@ calibrate_status error_pool_model(const error_pool *pool, const char *family,
             (bin == CALIBRATE_POOL_BINS || calibrate_distance_bin(p->score.distance) == bin))
             mine[n++] = p->score;
     }
-    calibrate_status st = calibrate_fit(mine, n, level, out);
+    calibrate_status st = per_unit ? calibrate_fit_per_unit(mine, n, level, out)
+                                   : calibrate_fit(mine, n, level, out);
     free(mine);
     return st;
+}
+
+calibrate_status error_pool_model(const error_pool *pool, const char *family,
+                                  const campaign *camp, size_t bin, double level,
+                                  calibrate_model *out)
+{
+    return pool_model(pool, family, camp, bin, level, false, out);
 }
 
 void error_pool_set_prior(error_pool *pool, error_prior *prior)
@@ -95,7 +104,7 @@ calibrate_status error_pool_target(const error_pool *pool, const char *family,
                                    calibrate_model *out, size_t *npool, size_t *nprior)
 {
     calibrate_model prior;
-    calibrate_status st = error_pool_model(pool, family, camp, bin, level, out);
+    calibrate_status st = pool_model(pool, family, camp, bin, level, true, out);
     *npool = st == CALIBRATE_OK ? out->nscores : 0;
     *nprior = 0;
     if (st == CALIBRATE_NOMEM ||
@@ -114,12 +123,13 @@ bool error_pool_write(const error_pool *pool, rbuf *out)
 {
     for (size_t i = 0; pool && i < pool->n; i++) {
         const pooled_score *p = &pool->items[i];
-        char v[3][17];
+        char v[4][17];
         textout_double_bits(v[0], p->score.predicted);
         textout_double_bits(v[1], p->score.measured);
         textout_double_bits(v[2], p->score.distance);
-        rbuf_printf(out, "%s\t%s\t%zu\t%zu\t%s\t%s\t%s\n", p->family, p->camp->name,
-                    p->score.config, p->score.fold, v[0], v[1], v[2]);
+        textout_double_bits(v[3], p->score.unit);
+        rbuf_printf(out, "%s\t%s\t%zu\t%zu\t%s\t%s\t%s\t%s\n", p->family, p->camp->name,
+                    p->score.config, p->score.fold, v[0], v[1], v[2], v[3]);
     }
     return !out->oom;
 }
@@ -140,11 +150,11 @@ static const char *archive_family(const archive *a, const char *family)
 /* One line (NUL-terminated, no newline) into pool; false when it does not parse. */
 static bool read_score(error_pool *pool, const archive *a, char *line)
 {
-    char *field[7], *save = NULL;
+    char *field[8], *save = NULL;
     size_t n = 0;
-    for (char *f = strtok_r(line, "\t", &save); f && n < 7; f = strtok_r(NULL, "\t", &save))
+    for (char *f = strtok_r(line, "\t", &save); f && n < 8; f = strtok_r(NULL, "\t", &save))
         field[n++] = f;
-    if (n != 7 || strtok_r(NULL, "\t", &save))
+    if (n != 8 || strtok_r(NULL, "\t", &save))
         return false;
     const char *family = archive_family(a, field[0]);
     const campaign *camp = archive_campaign(a, field[1]);
@@ -157,7 +167,8 @@ static bool read_score(error_pool *pool, const archive *a, char *line)
             return false;
     if (!textout_parse_double_bits(field[4], &p.score.predicted) ||
         !textout_parse_double_bits(field[5], &p.score.measured) ||
-        !textout_parse_double_bits(field[6], &p.score.distance))
+        !textout_parse_double_bits(field[6], &p.score.distance) ||
+        !textout_parse_double_bits(field[7], &p.score.unit))
         return false;
     if (!family || !camp || !growth_reserve(&pool->items, &pool->cap, pool->n + 1, sizeof p))
         return false;

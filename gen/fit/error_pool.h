@@ -54,7 +54,8 @@ bool error_pool_add(error_pool *pool, const char *family, const campaign *camp,
                     const calibrate_score *scores, size_t n);
 
 /* The pool of family over every campaign but camp, as calibrate_fit
- * makes it at level, restricted to the scores in distance bin `bin`
+ * makes it at level (raw log errors per doubling, not per unit of
+ * roughness: gen/fit/pooled_width.h's widths, measured so), restricted to the scores in distance bin `bin`
  * (calibrate_distance_bin), or all of them when bin is
  * CALIBRATE_POOL_BINS. CALIBRATE_NO_SCORES when there is none (also for a
  * NULL pool), CALIBRATE_NOMEM. */
@@ -68,8 +69,10 @@ void error_pool_set_prior(error_pool *pool, error_prior *prior);
 const error_prior *error_pool_prior(const error_pool *pool); /* NULL: none */
 
 /* What an experiment of family in camp shrinks toward at distance bin
- * (CALIBRATE_POOL_BINS: all): the pool of the other campaigns
- * (error_pool_model, root mean square scale as before the prior: its
+ * (CALIBRATE_POOL_BINS: all), per unit of roughness (models/calibrate.h,
+ * calibrate_roughness_unit; the caller multiplies the half-width by its
+ * experiment's unit): the pool of the other campaigns
+ * (error_pool_model's scores through calibrate_fit_per_unit, root mean square scale as before the prior: its
  * scores come from many campaigns, and their spread between codes and
  * machines is what a new campaign's interval must carry) shrunk toward
  * the prior of family and bin
@@ -85,8 +88,8 @@ calibrate_status error_pool_target(const error_pool *pool, const char *family,
 
 /* The pool as text, one score a line in the order added:
  * FAMILY TAB CAMPAIGN TAB CONFIG TAB FOLD TAB PREDICTED TAB MEASURED TAB
- * DISTANCE, the numbers as their bits (textout_double_bits), so it reads
- * back bit for bit.
+ * DISTANCE TAB UNIT, the numbers as their bits (textout_double_bits), so
+ * it reads back bit for bit.
  * Appended to out; false when out of memory. */
 bool error_pool_write(const error_pool *pool, rbuf *out);
 

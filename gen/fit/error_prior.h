@@ -15,12 +15,13 @@
  * PREFIX/share/perfcast/error_prior.tsv) has one row per model family and
  * bin of distance (calibrate_distance_bin, or "all"):
  *     FAMILY TAB BIN TAB SCORES TAB SCALE
- * SCALE the robust log error per doubling (median |z| / 0.6745, z as in
- * models/calibrate.h) of SCORES backtests of that family and bin (no row
+ * SCALE the robust log error per doubling per unit of roughness (median
+ * |z| / 0.6745, z as calibrate_fit_per_unit makes it, models/calibrate.h)
+ * of SCORES backtests of that family and bin (no row
  * pools families: a family's errors say nothing of another's, the strip
  * model's are a tenth of the term search's). gen/fit/prior/make_error_prior.sh writes it from the
- * embedded archive and the public sets of tests/fixtures/public (each
- * region a campaign of its own, every experiment's own backtests, no
+ * embedded archive and the public sets of tests/fixtures/public and its
+ * heldout/ and heldout2/ (each region a campaign of its own, every experiment's own backtests, no
  * target ever scored), so it is reproducible from the source tree.
  * Lines starting with '#' and empty lines are comments.
  *

@@ -4,13 +4,14 @@
 
 Reads the pool section of a site's fit cache (gen/site/site_fitcache.h:
 error_pool_write's lines FAMILY, CAMPAIGN, CONFIG, FOLD, PREDICTED,
-MEASURED, DISTANCE, the numbers as the hex of their IEEE bits) and prints
+MEASURED, DISTANCE, UNIT, the numbers as the hex of their IEEE bits) and prints
 gen/fit/error_prior.h's table: per model family, over all distances (bin
 "all": of the scopred backtests, 856 of 873 extrapolate up to one doubling,
 too few go further to tell another bin's scale across codes), the number
 of scores and their robust scale, median |z| / 0.6744897501960817, z = log(predicted /
-measured) / max(distance, 0.5) — the numbers models/calibrate.c computes
-(CALIBRATE_MIN_DISTANCE, CALIBRATE_MAD_NORMAL). No row pools families:
+measured) / (max(distance, 0.5) * unit), unit the roughness unit of the
+experiment's runs (1 where 0) — the numbers models/calibrate.c computes
+(calibrate_fit_per_unit, CALIBRATE_MIN_DISTANCE, CALIBRATE_MAD_NORMAL). No row pools families:
 a family's errors say nothing of another's (the strip model's are a tenth
 of the term search's). EXCLUDE: campaigns left out, by name or by the name their
 one-region copies (NAME-rNN, make_error_prior.sh) start with. SCORES, when
@@ -59,19 +60,19 @@ def main():
     z = {}
     out = open(scores_out, "w") if scores_out else None
     for line in pool_text(path).splitlines():
-        family, camp, _config, _fold, pred, meas, dist = line.split("\t")
-        p, m, d = bits(pred), bits(meas), bits(dist)
+        family, camp, _config, _fold, pred, meas, dist, unit = line.split("\t")
+        p, m, d, u = bits(pred), bits(meas), bits(dist), bits(unit)
         if left_out(camp) or not (p > 0 and m > 0 and math.isfinite(p) and math.isfinite(m)
                                   and math.isfinite(d) and d >= 0):
             continue
-        v = abs(math.log(p / m)) / max(d, MIN_DISTANCE)
+        v = abs(math.log(p / m)) / (max(d, MIN_DISTANCE) * (u if u > 0 else 1))
         z.setdefault((family, "all"), []).append(v)
         if out:
             out.write(f"{family}\t{camp}\t{bin_of(d)}\t{d!r}\t{v!r}\n")
     print("# perfcast's shipped error prior (gen/fit/error_prior.h), written by")
     print("# gen/fit/prior/make_error_prior.sh" + (" --exclude " + " --exclude ".join(excludes)
                                           if excludes else "") + "; do not edit.")
-    print("# family\tbin\tscores\tscale (median |log error per doubling| / 0.6745)")
+    print("# family\tbin\tscores\tscale (median |log error per doubling per unit of roughness| / 0.6745)")
     for fam, b in sorted(z, key=lambda k: (k[0], k[1] == "all", k[1])):
         v = z[(fam, b)]
         print(f"{fam}\t{b}\t{len(v)}\t{median(v) / MAD_NORMAL:.17g}")

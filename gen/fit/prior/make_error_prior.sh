@@ -2,7 +2,8 @@
 # make_error_prior.sh — regenerate gen/fit/prior/error_prior.tsv, the shipped prior
 # of the pooled error model (gen/fit/error_prior.h), from data perfcast
 # ships: the embedded archive (archive/) and the public scaling sets of
-# tests/fixtures/public/ and tests/fixtures/public/heldout/, each imported as
+# tests/fixtures/public/ and its heldout/ and heldout2/ (scored once each,
+# design data since), each imported as
 # a campaign of its own that trains on every point below the largest process
 # count and predicts the largest (the split of heldout/eval_public.sh).
 #
@@ -36,7 +37,8 @@ work=$(mktemp -d) || die "no temporary folder"
 trap 'rm -rf "$work"' EXIT
 
 cp -r "$src/archive" "$work/arch"
-for set in "$src"/tests/fixtures/public/*.txt "$src"/tests/fixtures/public/heldout/*.txt; do
+for set in "$src"/tests/fixtures/public/*.txt "$src"/tests/fixtures/public/heldout/*.txt \
+    "$src"/tests/fixtures/public/heldout2/*.txt; do
     name=public-$(basename "$set" .txt)
     "$perfcast" import extrap "$set" --campaign "$name" --archive "$work/arch" > "$work/import.log" 2>&1 ||
         { cat "$work/import.log" >&2; die "import of $set failed"; }
