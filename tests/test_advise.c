@@ -616,7 +616,9 @@ static void test_intervals(void)
  * and the option says so. By hand from the prior's file, read here with
  * gawk: strip's row of n scores and scale s; k = min(8, n) equivalent
  * scores, Student's t(0.975; k) from the table (8: 2.306004), F:16 two
- * doublings beyond F's training runs: x/÷ exp(t s 2). */
+ * doublings beyond F's training runs, the prior's scale per unit of
+ * roughness times advise's smooth unit 0.1 (models/calibrate.h,
+ * CALIBRATE_SMOOTH_ROUGHNESS): x/÷ exp(t s 2 0.1). */
 static void test_no_pool_prior_interval(void)
 {
     char dir[256], *out = NULL, f16[C_N][CELL];
@@ -634,7 +636,7 @@ static void test_no_pool_prior_interval(void)
     CU_ASSERT_EQUAL_FATAL(testutil_perfcast_run(&out, "advise --archive %s --size 4096x1024 "
                                                       "--free F:16,S:16 --format csv", dir), 0);
     CU_ASSERT_TRUE_FATAL(advise_row(out, "F:16", f16, C_N));
-    double want = exp(2.306004 * scale * 2);
+    double want = exp(2.306004 * scale * 2 * 0.1);
     double t = atof(f16[C_TIME]), hi = atof(f16[C_TIME_HIGH]);
     CU_ASSERT_TRUE(testutil_rel_diff(hi / t, want) < 1e-5);
     CU_ASSERT_TRUE(testutil_rel_diff(atof(f16[C_TIME_LOW]) * hi, t * t) < 1e-8);

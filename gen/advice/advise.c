@@ -277,14 +277,19 @@ static double rows_capacity(const advise_ctx *ctx, const cluster_info *c, double
 
 /* The pooled strip width for the intervals (experiment_pooled_width_fn;
  * ctx the advise_ctx): the pool's backtests outside the campaign asked
- * for, every campaign's when none was. */
+ * for, every campaign's when none was. At the smooth roughness unit
+ * (gen/fit/pooled_width.h): advise's strip laws come from a cluster's runs,
+ * not an experiment's training selection, so calibration's rule for the
+ * unit has no lines to measure here; a strip campaign recorded as
+ * mgbench/campaign records it (one work level per process, np rising)
+ * has none either, and gets that unit when calibrated. */
 static double advise_pooled_width(const void *ctx, const char *family, double distance,
                                   size_t *npool, size_t *nprior)
 {
     const advise_ctx *c = ctx;
     const campaign *asked = c->req.campaign ? archive_campaign(c->req.arch, c->req.campaign)
                                             : NULL;
-    return pooled_half_width(c->req.pool, family, asked, distance, npool, nprior);
+    return pooled_half_width(c->req.pool, family, asked, distance, NAN, npool, nprior);
 }
 
 /* A single cluster's interval: the pooled strip width at the option's

@@ -1174,6 +1174,16 @@ bool calibration_pool_add(const archive *a, const campaign *camp, const experime
     return ok;
 }
 
+double calibration_training_unit(const experiment_input *in)
+{
+    calib_ctx c = {.in = in};
+    bool ok = in->ntrain > 0 && group_configs(&c) && choose_scale_columns(&c) &&
+              exclude_targets(&c, c.in) && training_unit(&c);
+    double unit = ok ? c.unit : in->ntrain == 0 ? calibrate_roughness_unit(NAN) : NAN;
+    ctx_free(&c);
+    return unit;
+}
+
 bool calibration_apply(experiment_result *res, model_adapter_fn adapter,
                        const calibration_lender *lender, backtest_cache *cache)
 {

@@ -99,4 +99,11 @@ bool calibration_pool_add(const archive *a, const campaign *camp, const experime
 bool calibration_apply(experiment_result *res, model_adapter_fn adapter,
                        const calibration_lender *lender, backtest_cache *cache);
 
+/* The roughness unit of in's usable training runs (models/calibrate.h,
+ * calibrate_roughness_unit), by the rule calibration_apply uses: for a
+ * width that comes from the pool, per unit of roughness, and is scaled
+ * back by the prediction's own unit (gen/fit/pooled_width.h). NAN only
+ * when out of memory. */
+double calibration_training_unit(const experiment_input *in);
+
 #endif

@@ -189,19 +189,21 @@ bool experiment_fill_pool(const archive *a, backtest_cache *cache)
     return ok;
 }
 
-/* What the adapter's pooled_width reads: the build's pool, and the
- * campaign whose own backtests it leaves out. */
+/* What the adapter's pooled_width reads: the build's pool, the campaign
+ * whose own backtests it leaves out, and the roughness unit of the
+ * experiment's training runs (the pool holds errors per unit). */
 typedef struct {
     backtest_cache *cache;
     const campaign *camp;
+    double unit;
 } pool_view;
 
 static double view_pooled_width(const void *ctx, const char *family, double distance,
                                 size_t *npool, size_t *nprior)
 {
     const pool_view *v = ctx;
-    return pooled_half_width(backtest_cache_pool(v->cache), family, v->camp, distance, npool,
-                             nprior);
+    return pooled_half_width(backtest_cache_pool(v->cache), family, v->camp, distance, v->unit,
+                             npool, nprior);
 }
 
 /* experiment_fit and the calibration with designs to share (NULL: none).
@@ -215,7 +217,7 @@ static bool fit_and_calibrate(const archive *a, const campaign *c, const experim
     if (!experiment_prepare(a, c, e, res))
         return false;
     res->input.designs = designs && designs_init(designs, &res->input) ? designs : NULL;
-    pool_view view = {cache, c};
+    pool_view view = {cache, c, calibration_training_unit(&res->input)};
     bool pooled = experiment_fill_pool(a, cache);
     res->input.pooled_width = pooled && cache ? view_pooled_width : NULL;
     res->input.pooled_ctx = &view;

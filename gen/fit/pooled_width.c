@@ -24,7 +24,7 @@ static calibrate_model target_in(const error_pool *pool, const char *family,
 }
 
 double pooled_half_width(const error_pool *pool, const char *family, const campaign *camp,
-                         double distance, size_t *npool, size_t *nprior)
+                         double distance, double unit, size_t *npool, size_t *nprior)
 {
     size_t counts[2][2];
     if (npool)
@@ -49,7 +49,9 @@ double pooled_half_width(const error_pool *pool, const char *family, const campa
         *npool = counts[k][0];
     if (nprior)
         *nprior = counts[k][1];
-    return calibrate_half_width(&m, distance);
+    if (!(isfinite(unit) && unit > 0))
+        unit = calibrate_roughness_unit(NAN);
+    return calibrate_half_width(&m, distance) * unit;
 }
 
 void pooled_width_source_text(const char *family, size_t npool, size_t nprior, char *buf,

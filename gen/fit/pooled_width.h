@@ -18,7 +18,13 @@
  * gives way to every bin (the archive's own evidence before the prior), as
  * calibration's does; s and Student's t as calibrate_shrink gives them with
  * no own score and weight CALIBRATE_POOL_WEIGHT; the log half-width
- * h = t s max(distance, CALIBRATE_MIN_DISTANCE) (calibrate_half_width).
+ * h = t s max(distance, CALIBRATE_MIN_DISTANCE) (calibrate_half_width)
+ * times the prediction's roughness unit u: the pool and the prior hold
+ * errors per unit of roughness (models/calibrate.h), so the width is
+ * scaled back by the unit of the runs the prediction comes from, as
+ * calibration scales an experiment's (gen/fit/calibration.h,
+ * calibration_training_unit). Without that factor the per-unit scale of
+ * smooth strip runs (u = 0.1) would read as ten times their error.
  * Before this rule (to bc52237, the multi-cluster numbers scored on
  * tests/fixtures/heldout-sim2) the archive's pool alone was used, so an
  * archive with no pooled strip backtests gave no width here where a strip
@@ -33,12 +39,14 @@
 #include "gen/fit/error_pool.h"
 
 /* The 95% log half-width for a prediction of family at distance doublings
- * beyond its training runs; NAN when neither the archive's pool outside
+ * beyond its training runs whose roughness unit is unit
+ * (calibration_training_unit; not finite or not positive: the smooth
+ * unit, calibrate_roughness_unit(NAN)); NAN when neither the archive's pool outside
  * camp nor the prior holds a score of family (or pool is NULL, or the
  * distance is not finite). *npool and *nprior (either may be NULL) get the
  * scores of each that the width came from (0: none). */
 double pooled_half_width(const error_pool *pool, const char *family, const campaign *camp,
-                         double distance, size_t *npool, size_t *nprior);
+                         double distance, double unit, size_t *npool, size_t *nprior);
 
 /* Where such a width came from, in words: "41 pooled strip backtests of
  * other campaigns shrunk toward the shipped prior's 512", "... of other
