@@ -91,6 +91,15 @@
 #include "models/overhead.h"
 #include "models/topology.h"
 
+/* The platform of the network term. */
+typedef struct {
+    topology topo;
+    topology_latency lat;
+    double cycles;          /* V-cycles of a run; the training runs are taken to run the
+                               cycles of the target they are fitted for (a campaign plan
+                               fixes one count) */
+} block_network;
+
 typedef struct {
     double work_tol;      /* relative tolerance for "same work" matching */
     const double *nps;    /* strip process counts (> 2) to use; NULL = every one given */
@@ -99,6 +108,8 @@ typedef struct {
                                        0 = log2, the paper's */
     const overhead_place *places;   /* where a strip of np processes sits; may be NULL */
     size_t nplaces;
+    const block_network *network;   /* the route term's platform; NULL: none (the paper's) */
+    bool job_np;                    /* the job's process count term (JOB'S PROCESS COUNT) */
 } block_options;
 
 /* The configuration to predict. */
@@ -128,6 +139,11 @@ typedef struct {
     double *config_ppn;     /* processes per node of each configuration (NAN unknown) */
     size_t contention_unmeasured; /* overhead terms the law would slow, left uncorrected:
                                      no sequential run for their Tcomp1 */
+    bool has_network;       /* the fit took each configuration's route time off */
+    block_network network;  /* its platform */
+    double *config_route_s; /* route time of each configuration (0 without a network) */
+    size_t route_unknown;   /* configurations whose ppn is unknown: route time taken as 0 */
+    bool job_np;            /* the job's process count term is on */
 } block_model;
 
 typedef enum {
@@ -181,13 +197,17 @@ typedef struct {
     mesh_match t22_match;   /* MESH_EXACT is the paper's method */
     size_t t22_reps;
     double t22_spread_pct;
-    double network_s;       /* the network term, in time_s (0 without a network) */
+    double network_s;       /* the target's route time, in time_s (0 without a network);
+                               the training runs' own were taken off T(2,2), Ta and Tb */
     double net_exchanges;   /* neighbour exchanges of the target's run */
     double net_target_lat_s;  /* the slowest route between the target's neighbours */
-    double net_trained_lat_s; /* the slowest any used training configuration's took */
-    bool network_unknown;   /* a network was given, but a ppn (the target's or a used
-                               training configuration's) or the cycles are unknown:
+    bool network_unknown;   /* a network was given, but the target's ppn or cycles are
+                               unknown, or a used training configuration's ppn:
                                network_s is 0 */
+    double job_np_s;        /* the job's process count term, in time_s (0 when off) */
+    double job_np_from;     /* the process count T(2,2) + max(Ta, Tb) holds: max(npa, npb) */
+    double job_np_held;     /* the largest strip np measured, where the term stops growing */
+    size_t job_np_directions; /* directions whose strips gave it (0: none, the term is 0) */
     bool sequential_target; /* npa = npb = 1: the time shown is T(2,2) */
     bool extrapolation;     /* np beyond the measured ones, or work outside the
                                lines' range by more than work_tol */
@@ -202,17 +222,11 @@ bool block_predict(const block_model *m, const block_target *t, block_prediction
 bool block_predict_contended(const block_model *m, const block_target *t, double ppn,
                              block_prediction *out);
 
-/* The platform of the network term. */
-typedef struct {
-    topology topo;
-    topology_latency lat;
-    double cycles;          /* V-cycles of the target's run (runs.csv `cycles`) */
-} block_network;
-
-/* block_predict_contended plus the network term on net (NULL: none, the
- * paper's model). */
+/* block_predict_contended plus the terms the fit was given (options
+ * network and job_np): the target's route time on the model's network,
+ * at its own cycles (NAN: the fit's) and the job's process count term. */
 bool block_predict_network(const block_model *m, const block_target *t, double ppn,
-                           const block_network *net, block_prediction *out);
+                           double cycles, block_prediction *out);
 
 /* mgbench's multigrid levels for an npa x npb grid of pa x pb meshes
  * (mgbench/config.c): halved while every process's rows and columns are
