@@ -26,15 +26,21 @@
  *                  A target's strip of npa (npb) processes is placed as the
  *                  target runs: npa over its processes per node.
  *   network=routes|none
- *                  the network term (models/block.h; a deviation from the
- *                  paper): the target's neighbour exchanges times how much
- *                  slower its slowest neighbour route is than any training
- *                  run's, on the route latencies of a simulated torus or fat
- *                  tree (clusters.csv `sim_topology`, `sim_link_lat_us`).
- *                  Default routes where the cluster gives both (elsewhere
- *                  every route has the same latency, or none is known, and
- *                  the term is 0); none is the paper's model. The target's
- *                  V-cycles are its row's `cycles`.
+ *                  the route term (models/block.h NETWORK TERM; a deviation
+ *                  from the paper): every run's neighbour exchanges pay
+ *                  their routes' latencies times SMPI's latency factor; the
+ *                  training runs' route time is taken off before the
+ *                  differences, the target's added. Default routes where the
+ *                  cluster describes a simulated torus or fat tree
+ *                  (clusters.csv `sim_topology`, `sim_link_lat_us`; elsewhere
+ *                  every route costs the same and the term cancels); none is
+ *                  the paper's model. Cycles: the target row's `cycles`.
+ *   jobnp=strips|none
+ *                  the job's process count term (models/block.h JOB'S
+ *                  PROCESS COUNT): the strips' growth from max(npa, npb) to
+ *                  npa x npb processes. Default: on where the route term is
+ *                  (a simulated topology), off elsewhere; none with
+ *                  network=none is the paper's model.
  */
 #include "gen/fit/model_adapters.h"
 
