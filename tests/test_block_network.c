@@ -150,7 +150,7 @@ static void test_grid_directions(void)
  *   3x2 (6 from 3), linear in log2 np from 0 at 2: a 0.1 + 0.1 (log2 6 - 2)
  *     - 0.1 (log2 3 - 1) = 0.1; b 0.05 + 0.1 (log2 6 - 2) - 0.05 (log2 3 - 1)
  *     = 0.079248125 (log2 6 - 2 = log2 3 - 1 = 0.5849625): mean 0.0896240625. */
-static void test_prediction(void)
+static run_set training_runs(void)
 {
     run_set s = {.n = 0};
     add(&s, 2, 2, 1.0, 4);
@@ -160,25 +160,35 @@ static void test_prediction(void)
     add(&s, 1, 2, 0.5, 2);
     add(&s, 1, 4, 0.55, 4);
     add(&s, 1, 8, 0.65, 4);
-    block_network net = {parsed("TORUS", "4,4,2"), {10 * US, 1 * US}, 10};
-    block_options paper = {.work_tol = 0.01};
-    block_options routes = {.work_tol = 0.01, .network = &net};
-    block_options both = {.work_tol = 0.01, .network = &net, .job_np = true};
-    block_target t = {4, 8, 64, 64, NAN};
+    return s;
+}
+
+/* Fit the runs for target t under opt, predict it at ppn and cycles. */
+static block_prediction predicted(const run_set *s, const block_options *opt, block_target t,
+                                  double ppn, double cycles)
+{
     contention_law none = contention_none();
     block_model m;
-    block_prediction p;
-    CU_ASSERT_EQUAL_FATAL(block_fit_contended(s.runs, s.ppn, s.n, &paper, &none, &t, &m, NULL),
-                          BLOCK_OK);
-    CU_ASSERT_TRUE_FATAL(block_predict_network(&m, &t, 4, NAN, &p));
+    block_prediction p = {0};
+    CU_ASSERT_EQUAL(block_fit_contended(s->runs, s->ppn, s->n, opt, &none, &t, &m, NULL),
+                    BLOCK_OK);
+    CU_ASSERT_TRUE(block_predict_network(&m, &t, ppn, cycles, &p));
+    block_model_free(&m);
+    return p;
+}
+
+static const block_target T48 = {4, 8, 64, 64, NAN};
+
+static void test_prediction_routes(void)
+{
+    run_set s = training_runs();
+    block_network net = {parsed("TORUS", "4,4,2"), {10 * US, 1 * US}, 10};
+    block_options paper = {.work_tol = 0.01}, routes = {.work_tol = 0.01, .network = &net};
+    block_prediction p = predicted(&s, &paper, T48, 4, NAN);
     CU_ASSERT_DOUBLE_EQUAL(p.time_s, 1.15, 1e-9);
     CU_ASSERT_DOUBLE_EQUAL(p.network_s, 0, 0);
     CU_ASSERT_DOUBLE_EQUAL(p.job_np_s, 0, 0);
-    block_model_free(&m);
-
-    CU_ASSERT_EQUAL_FATAL(block_fit_contended(s.runs, s.ppn, s.n, &routes, &none, &t, &m, NULL),
-                          BLOCK_OK);
-    CU_ASSERT_TRUE_FATAL(block_predict_network(&m, &t, 4, NAN, &p));
+    p = predicted(&s, &routes, T48, 4, NAN);
     CU_ASSERT_DOUBLE_EQUAL(p.net_exchanges, 600, 1e-9);
     CU_ASSERT_DOUBLE_EQUAL(p.net_target_lat_s, 30 * US, 1e-12);
     CU_ASSERT_DOUBLE_EQUAL(p.t22_s, 1 - 0.014432112, 1e-9);
@@ -187,37 +197,31 @@ static void test_prediction(void)
     CU_ASSERT_DOUBLE_EQUAL(p.time_s, 1.17405352, 1e-9);
     /* 20 cycles: the target's own route time doubles, the training runs'
      * stay at the fit's 10 */
-    CU_ASSERT_TRUE_FATAL(block_predict_network(&m, &t, 4, 20, &p));
+    p = predicted(&s, &routes, T48, 4, 20);
     CU_ASSERT_DOUBLE_EQUAL(p.time_s, 1.17405352 + 0.038485632, 1e-9);
     /* the target's processes per node unknown: no term, said so */
-    CU_ASSERT_TRUE_FATAL(block_predict_network(&m, &t, NAN, NAN, &p));
+    p = predicted(&s, &routes, T48, NAN, NAN);
     CU_ASSERT_TRUE(p.network_unknown);
     CU_ASSERT_DOUBLE_EQUAL(p.network_s, 0, 0);
-    block_model_free(&m);
+}
 
-    CU_ASSERT_EQUAL_FATAL(block_fit_contended(s.runs, s.ppn, s.n, &both, &none, &t, &m, NULL),
-                          BLOCK_OK);
-    CU_ASSERT_TRUE_FATAL(block_predict_network(&m, &t, 4, NAN, &p));
+static void test_prediction_job_np(void)
+{
+    run_set s = training_runs();
+    block_network net = {parsed("TORUS", "4,4,2"), {10 * US, 1 * US}, 10};
+    block_options both = {.work_tol = 0.01, .network = &net, .job_np = true};
+    block_options grow = {.work_tol = 0.01, .job_np = true};
+    block_prediction p = predicted(&s, &both, T48, 4, NAN);
     CU_ASSERT_DOUBLE_EQUAL(p.job_np_s, 0, 1e-12);
     CU_ASSERT_EQUAL(p.job_np_directions, 2);
     CU_ASSERT_DOUBLE_EQUAL(p.time_s, 1.17405352, 1e-9);
-    block_model_free(&m);
-    block_target t44 = {4, 4, 64, 64, NAN};
-    CU_ASSERT_EQUAL_FATAL(block_fit_contended(s.runs, s.ppn, s.n, &both, &none, &t44, &m, NULL),
-                          BLOCK_OK);
-    CU_ASSERT_TRUE_FATAL(block_predict_network(&m, &t44, 4, NAN, &p));
+    p = predicted(&s, &both, (block_target){4, 4, 64, 64, NAN}, 4, NAN);
     CU_ASSERT_DOUBLE_EQUAL(p.job_np_s, 0.1, 1e-9);
     CU_ASSERT_DOUBLE_EQUAL(p.job_np_from, 4, 0);
     CU_ASSERT_TRUE(p.extrapolation);
-    block_model_free(&m);
-    block_options grow = {.work_tol = 0.01, .job_np = true};
-    block_target t32 = {3, 2, 64, 64, NAN};
-    CU_ASSERT_EQUAL_FATAL(block_fit_contended(s.runs, s.ppn, s.n, &grow, &none, &t32, &m, NULL),
-                          BLOCK_OK);
-    CU_ASSERT_TRUE_FATAL(block_predict_network(&m, &t32, 4, NAN, &p));
+    p = predicted(&s, &grow, (block_target){3, 2, 64, 64, NAN}, 4, NAN);
     CU_ASSERT_DOUBLE_EQUAL(p.job_np_s, 0.0896240625, 1e-9);
     CU_ASSERT_DOUBLE_EQUAL(p.network_s, 0, 0);
-    block_model_free(&m);
 }
 
 /* gawk's estimate of the target np/npa/npb in a predict CSV. */
@@ -295,7 +299,8 @@ int main(void)
         {"mgbench's levels", test_levels},
         {"SMPI's latency factor", test_smpi_latency_factor},
         {"each direction's slowest route", test_grid_directions},
-        {"prediction with the network term", test_prediction},
+        {"prediction with the route term", test_prediction_routes},
+        {"prediction with the job's process count term", test_prediction_job_np},
         {"the torus campaign with and without the term", test_torus_campaign},
         {NULL, NULL},
     };
