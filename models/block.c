@@ -4,6 +4,7 @@
 #include "models/block.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -92,14 +93,21 @@ static double contention_excess(const block_model *m, double ppn, double pa, dou
     return one.time_s * (f - 1);
 }
 
-/* Configuration k's time without its contention excess. */
+/* A route time that is unknown (NAN: the configuration's ppn) is not
+ * taken off; block_predict_network says so (network_unknown). */
+static double route_or_zero(double route_s)
+{
+    return isfinite(route_s) ? route_s : 0;
+}
+
+/* Configuration k's time without its contention excess and route time. */
 static double uncrowded_time(block_model *m, size_t k)
 {
     const mesh_config *c = &m->configs.configs[k];
     bool measured;
     double excess = contention_excess(m, m->config_ppn[k], c->pa, c->pb, c->work_mb, &measured);
     m->contention_unmeasured += !measured;
-    return c->time_s - excess - m->config_route_s[k];
+    return c->time_s - excess - route_or_zero(m->config_route_s[k]);
 }
 
 /* The time an npa x npb grid of pa x pb meshes at ppn processes per node
@@ -129,8 +137,9 @@ static double route_time(const block_network *net, double npa, double npb, doubl
     return net->cycles * per_cycle;
 }
 
-/* Each configuration's route time, to be taken off before the differences;
- * all 0 without a network. False when out of memory. */
+/* Each configuration's route time, to be taken off before the differences:
+ * all 0 without a network, NAN where its ppn is unknown. False when out of
+ * memory. */
 static bool config_routes(block_model *m, const block_network *net)
 {
     size_t n = m->configs.nconfigs;
@@ -143,9 +152,7 @@ static bool config_routes(block_model *m, const block_network *net)
     m->network = *net;
     for (size_t k = 0; k < n; k++) {
         const mesh_config *c = &m->configs.configs[k];
-        double r = route_time(net, c->npa, c->npb, c->pa, c->pb, m->config_ppn[k]);
-        m->route_unknown += !isfinite(r);
-        m->config_route_s[k] = isfinite(r) ? r : 0;
+        m->config_route_s[k] = route_time(net, c->npa, c->npb, c->pa, c->pb, m->config_ppn[k]);
     }
     return true;
 }
@@ -400,6 +407,32 @@ static double direction_overhead(const block_model *m, direction d, const block_
     return overhead_eval(&bd->law, np, work);
 }
 
+/* T(2,2)'s route time: its configuration's (kref), or, where T(2,2) was
+ * interpolated or scaled in work, the same lookup on the configurations'
+ * route times (the lookups are linear in the times, so this takes off
+ * exactly the route time the looked-up T(2,2) holds). 0 without a network;
+ * NAN when unknown or out of memory. */
+static double t22_route(const block_model *m, const block_target *t, size_t kref)
+{
+    if (!m->has_network)
+        return 0;
+    if (kref != SIZE_MAX)
+        return m->config_route_s[kref];
+    mesh_configs routes = m->configs;
+    size_t n = m->configs.nconfigs;
+    routes.configs = malloc(sizeof *routes.configs * (n ? n : 1));
+    if (!routes.configs)
+        return NAN;
+    for (size_t k = 0; k < n; k++) {
+        routes.configs[k] = m->configs.configs[k];
+        routes.configs[k].time_s = m->config_route_s[k];
+    }
+    mesh_lookup r;
+    mesh_lookup_time(&routes, 2, 2, t->pa, t->pb, t->work_mb, m->mb_per_point, true, &r);
+    free(routes.configs);
+    return r.time_s;
+}
+
 static block_dominant dominant_of(double ta, double tb, const block_target *t)
 {
     if (t->npa <= 2 && t->npb <= 2)
@@ -427,7 +460,7 @@ bool block_predict_contended(const block_model *m, const block_target *t, double
     size_t kref = ref.config ? (size_t)(ref.config - m->configs.configs) : 0;
     out->t22_s = ref.time_s - contention_excess(m, ref.config ? m->config_ppn[kref] : NAN, t->pa,
                                                 t->pb, ref.work_mb, &measured) -
-                 (ref.config ? m->config_route_s[kref] : 0);
+                 route_or_zero(t22_route(m, t, ref.config ? kref : SIZE_MAX));
     out->contention = contention_factor(&m->contention, ppn);
     out->contention_s = contention_excess(m, ppn, t->pa, t->pb, ref.work_mb, &measured);
     out->contention_unmeasured = !measured;
@@ -511,12 +544,7 @@ static void job_np_term(const block_model *m, const block_target *t, block_predi
 static bool used_route_unknown(const block_model *m)
 {
     for (size_t i = 0; i < m->configs.nconfigs; i++)
-        if (m->configs.configs[i].used && !isfinite(route_time(&m->network,
-                                                               m->configs.configs[i].npa,
-                                                               m->configs.configs[i].npb,
-                                                               m->configs.configs[i].pa,
-                                                               m->configs.configs[i].pb,
-                                                               m->config_ppn[i])))
+        if (m->configs.configs[i].used && !isfinite(m->config_route_s[i]))
             return true;
     return false;
 }

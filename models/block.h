@@ -161,8 +161,8 @@ typedef struct {
                                      no sequential run for their Tcomp1 */
     bool has_network;       /* the fit took each configuration's route time off */
     block_network network;  /* its platform */
-    double *config_route_s; /* route time of each configuration (0 without a network) */
-    size_t route_unknown;   /* configurations whose ppn is unknown: route time taken as 0 */
+    double *config_route_s; /* route time of each configuration: 0 without a network,
+                               NAN where its ppn is unknown (then nothing is taken off) */
     bool job_np;            /* the job's process count term is on */
 } block_model;
 

@@ -199,6 +199,12 @@ static void test_prediction_routes(void)
      * stay at the fit's 10 */
     p = predicted(&s, &routes, T48, 4, 20);
     CU_ASSERT_DOUBLE_EQUAL(p.time_s, 1.17405352 + 0.038485632, 1e-9);
+    /* a 32 x 64 mesh per process has no (2,2) run: T(2,2) is the 64 x 64
+     * one scaled by work (half), and so is the route time taken off it:
+     * 0.5 - 0.014432112 / 2 */
+    p = predicted(&s, &routes, (block_target){4, 8, 32, 64, NAN}, 4, NAN);
+    CU_ASSERT_EQUAL(p.t22_match, MESH_SCALED);
+    CU_ASSERT_DOUBLE_EQUAL(p.t22_s, 0.5 - 0.007216056, 1e-9);
     /* the target's processes per node unknown: no term, said so */
     p = predicted(&s, &routes, T48, NAN, NAN);
     CU_ASSERT_TRUE(p.network_unknown);
