@@ -458,9 +458,10 @@ bool block_predict_contended(const block_model *m, const block_target *t, double
         return false;
     bool measured;
     size_t kref = ref.config ? (size_t)(ref.config - m->configs.configs) : 0;
+    out->net_t22_route_s = route_or_zero(t22_route(m, t, ref.config ? kref : SIZE_MAX));
     out->t22_s = ref.time_s - contention_excess(m, ref.config ? m->config_ppn[kref] : NAN, t->pa,
                                                 t->pb, ref.work_mb, &measured) -
-                 route_or_zero(t22_route(m, t, ref.config ? kref : SIZE_MAX));
+                 out->net_t22_route_s;
     out->contention = contention_factor(&m->contention, ppn);
     out->contention_s = contention_excess(m, ppn, t->pa, t->pb, ref.work_mb, &measured);
     out->contention_unmeasured = !measured;
@@ -566,7 +567,9 @@ bool block_predict_network(const block_model *m, const block_target *t, double p
     out->net_target_lat_s = topology_grid_latency(&net.topo, &net.lat, t->npa, t->npb, ppn);
     double route = route_time(&net, t->npa, t->npb, t->pa, t->pb, ppn);
     out->network_unknown = !isfinite(route) || used_route_unknown(m);
-    out->network_s = isfinite(route) ? route : 0;
+    /* without the target's own route time, T(2,2) gets its own back: the
+     * paper's composition, not one short of every route */
+    out->network_s = isfinite(route) ? route : out->net_t22_route_s;
     out->time_s += out->network_s;
     return isfinite(out->time_s);
 }

@@ -221,9 +221,11 @@ typedef struct {
                                the training runs' own were taken off T(2,2), Ta and Tb */
     double net_exchanges;   /* neighbour exchanges of the target's run */
     double net_target_lat_s;  /* the slowest route between the target's neighbours */
+    double net_t22_route_s;   /* the route time taken off T(2,2) (0 without a network) */
     bool network_unknown;   /* a network was given, but the target's ppn or cycles are
-                               unknown, or a used training configuration's ppn:
-                               network_s is 0 */
+                               unknown (network_s is then T(2,2)'s route time, given
+                               back), or a used training configuration's ppn (its
+                               route time was not taken off) */
     double job_np_s;        /* the job's process count term, in time_s (0 when off) */
     double job_np_from;     /* the process count T(2,2) + max(Ta, Tb) holds: max(npa, npb) */
     double job_np_held;     /* the largest strip np measured, where the term stops growing */

@@ -205,10 +205,11 @@ static void test_prediction_routes(void)
     p = predicted(&s, &routes, (block_target){4, 8, 32, 64, NAN}, 4, NAN);
     CU_ASSERT_EQUAL(p.t22_match, MESH_SCALED);
     CU_ASSERT_DOUBLE_EQUAL(p.t22_s, 0.5 - 0.007216056, 1e-9);
-    /* the target's processes per node unknown: no term, said so */
+    /* the target's processes per node unknown: the paper's estimate, said so */
     p = predicted(&s, &routes, T48, NAN, NAN);
     CU_ASSERT_TRUE(p.network_unknown);
-    CU_ASSERT_DOUBLE_EQUAL(p.network_s, 0, 0);
+    CU_ASSERT_DOUBLE_EQUAL(p.network_s, 0.014432112, 1e-9); /* T(2,2)'s, given back */
+    CU_ASSERT_DOUBLE_EQUAL(p.time_s, 1.15, 1e-9);
 }
 
 static void test_prediction_job_np(void)

@@ -372,9 +372,10 @@ static bool predict_target(const block_settings *s, size_t k, const block_group 
                                 "no sequential run of the per-process mesh %gx%g gives it: no "
                                 "contention added", t->line, t->ppn, t->pa, t->pb);
     if (ok && g->has_network && p.network_unknown)
-        ok = rjreport_warn(out, "runs.csv line %ld: no network term: the processes per node of "
-                                "the target or of a training run, or the target's cycles, are "
-                                "unknown", t->line);
+        ok = rjreport_warn(out, "runs.csv line %ld: route term incomplete: the processes per "
+                                "node of the target or of a training run, or the target's "
+                                "cycles, are unknown (an unknown route time is neither taken "
+                                "off nor added)", t->line);
     if (ok && p.sequential_target)
         ok = rjreport_warn(out, "runs.csv line %ld: a 1x1 target is sequential; the block model "
                                 "describes parallel runs, the estimate is T(2,2)", t->line);
