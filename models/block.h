@@ -71,7 +71,12 @@
  * the contention excess), and the target's own R is added at step 6: the
  * paper's differences then hold no route, and each run pays its own. The
  * training runs are taken to run the cycles of the target the fit is for.
- * On a flat cluster every route costs the same, so R cancels there.
+ * A T(2,2) interpolated or scaled in work loses the route time the same
+ * lookup gives on the configurations' route times. A route time that
+ * cannot be had (a ppn or the cycles unknown) is neither taken off nor
+ * added: a target's own unknown, T(2,2) gets its route time back
+ * (network_unknown says so). On a flat cluster every route costs the same,
+ * so R cancels there.
  *
  * JOB'S PROCESS COUNT (a deviation from the paper, issue 23;
  * options.job_np). T(2,2) + max(Ta, Tb) holds what grows with the job's
