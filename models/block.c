@@ -4,6 +4,7 @@
 #include "models/block.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,6 +16,12 @@
  * coarse correction's halo (the coarser levels); the coarsest is gathered,
  * not exchanged. The strip's count in models/multicluster.h is the same. */
 enum { EXCHANGES_PER_LEVEL = 10 };
+
+/* Of those, the exchanges with corners (comm.c mgb_exchange_halo): the
+ * residual's before the restriction and the coarse correction's. On a grid
+ * with neighbours both ways they wait for the columns, then for the rows:
+ * two latencies in a row, where the other exchanges wait for both at once. */
+enum { CORNER_EXCHANGES = 2 };
 
 const char *block_status_text(block_status s, overhead_status law_status)
 {
@@ -86,14 +93,68 @@ static double contention_excess(const block_model *m, double ppn, double pa, dou
     return one.time_s * (f - 1);
 }
 
-/* Configuration k's time without its contention excess. */
+/* A route time that is unknown (NAN: the configuration's ppn) is not
+ * taken off; block_predict_network says so (network_unknown). */
+static double route_or_zero(double route_s)
+{
+    return isfinite(route_s) ? route_s : 0;
+}
+
+/* Configuration k's time without its contention excess and route time. */
 static double uncrowded_time(block_model *m, size_t k)
 {
     const mesh_config *c = &m->configs.configs[k];
     bool measured;
     double excess = contention_excess(m, m->config_ppn[k], c->pa, c->pb, c->work_mb, &measured);
     m->contention_unmeasured += !measured;
-    return c->time_s - excess;
+    return c->time_s - excess - route_or_zero(m->config_route_s[k]);
+}
+
+/* The time an npa x npb grid of pa x pb meshes at ppn processes per node
+ * spends in route latency (NETWORK TERM in block.h): per cycle and level
+ * but the coarsest, each exchange waits for its slowest neighbour route,
+ * each message's latency times SMPI's factor for its size (a-messages are
+ * rows of pb / 2^l doubles, b-messages columns of pa / 2^l); the corner
+ * exchanges wait for the two directions in a row. NAN when the ppn or the
+ * cycles are unknown. */
+static double route_time(const block_network *net, double npa, double npb, double pa,
+                         double pb, double ppn)
+{
+    double la, lb;
+    if (!(net->cycles > 0) ||
+        !topology_grid_directions(&net->topo, &net->lat, npa, npb, ppn, &la, &lb))
+        return NAN;
+    bool two_phases = npa > 1 && npb > 1;
+    int levels = block_levels(npa, npb, pa, pb);
+    double per_cycle = 0, scale = 1;
+    for (int l = 0; l + 1 < levels; l++, scale *= 2) {
+        double ea = la * topology_smpi_latency_factor(8 * pb / scale);
+        double eb = lb * topology_smpi_latency_factor(8 * pa / scale);
+        per_cycle += two_phases ? CORNER_EXCHANGES * (ea + eb) +
+                                      (EXCHANGES_PER_LEVEL - CORNER_EXCHANGES) * fmax(ea, eb)
+                                : EXCHANGES_PER_LEVEL * fmax(ea, eb);
+    }
+    return net->cycles * per_cycle;
+}
+
+/* Each configuration's route time, to be taken off before the differences:
+ * all 0 without a network, NAN where its ppn is unknown. False when out of
+ * memory. */
+static bool config_routes(block_model *m, const block_network *net)
+{
+    size_t n = m->configs.nconfigs;
+    m->config_route_s = calloc(n ? n : 1, sizeof *m->config_route_s);
+    if (!m->config_route_s)
+        return false;
+    m->has_network = net != NULL;
+    if (!net)
+        return true;
+    m->network = *net;
+    for (size_t k = 0; k < n; k++) {
+        const mesh_config *c = &m->configs.configs[k];
+        m->config_route_s[k] = route_time(net, c->npa, c->npb, c->pa, c->pb, m->config_ppn[k]);
+    }
+    return true;
 }
 
 /* The (2,1) or (1,2) configuration at c's per-process mesh (or work). */
@@ -192,6 +253,30 @@ static block_status fit_direction(block_model *m, const block_options *opt, dire
     return s;
 }
 
+/* The job's process count term reads both directions' lines: fit the one
+ * the target does not need too, where its strips allow (a direction
+ * without strips is left out of the term, not an error). */
+static block_status fit_growth_directions(block_model *m, const block_options *opt,
+                                          const block_target *t)
+{
+    for (int k = 0; k < 2; k++) {
+        direction d = {k == 0};
+        block_direction *bd = d.along_a ? &m->a : &m->b;
+        if (bd->needed)
+            continue;
+        overhead_status ls;
+        bd->needed = true;
+        block_status s = fit_direction(m, opt, d, d.along_a ? t->pb : t->pa, bd, &ls);
+        if (s == BLOCK_NOMEM)
+            return s;
+        if (s != BLOCK_OK) {
+            overhead_law_free(&bd->law);
+            *bd = (block_direction){0};
+        }
+    }
+    return BLOCK_OK;
+}
+
 /* Step 1's (2,2) run at the target's mesh enters the prediction: flag it. */
 static void mark_reference(block_model *m, const block_target *t)
 {
@@ -251,11 +336,16 @@ block_status block_fit_contended(const mesh_run *runs, const double *ppn, size_t
         out->contention = *law;
         out->mb_per_point = mesh_mb_per_point(&out->configs);
         out->work_tol = opt->work_tol;
+        out->job_np = opt->job_np;
+        s = config_routes(out, opt->network) ? BLOCK_OK : BLOCK_NOMEM;
         out->a.needed = t->npa > 2;
         out->b.needed = t->npb > 2;
-        s = fit_direction(out, opt, (direction){true}, t->pb, &out->a, &ls);
+        if (s == BLOCK_OK)
+            s = fit_direction(out, opt, (direction){true}, t->pb, &out->a, &ls);
         if (s == BLOCK_OK)
             s = fit_direction(out, opt, (direction){false}, t->pa, &out->b, &ls);
+        if (s == BLOCK_OK && opt->job_np && t->npa * t->npb > fmax(t->npa, t->npb))
+            s = fit_growth_directions(out, opt, t);
         mark_reference(out, t);
     }
     if (law_status)
@@ -271,6 +361,7 @@ void block_model_free(block_model *m)
     overhead_law_free(&m->a.law);
     overhead_law_free(&m->b.law);
     free(m->config_ppn);
+    free(m->config_route_s);
     memset(m, 0, sizeof *m);
 }
 
@@ -316,6 +407,32 @@ static double direction_overhead(const block_model *m, direction d, const block_
     return overhead_eval(&bd->law, np, work);
 }
 
+/* T(2,2)'s route time: its configuration's (kref), or, where T(2,2) was
+ * interpolated or scaled in work, the same lookup on the configurations'
+ * route times (the lookups are linear in the times, so this takes off
+ * exactly the route time the looked-up T(2,2) holds). 0 without a network;
+ * NAN when unknown or out of memory. */
+static double t22_route(const block_model *m, const block_target *t, size_t kref)
+{
+    if (!m->has_network)
+        return 0;
+    if (kref != SIZE_MAX)
+        return m->config_route_s[kref];
+    mesh_configs routes = m->configs;
+    size_t n = m->configs.nconfigs;
+    routes.configs = malloc(sizeof *routes.configs * (n ? n : 1));
+    if (!routes.configs)
+        return NAN;
+    for (size_t k = 0; k < n; k++) {
+        routes.configs[k] = m->configs.configs[k];
+        routes.configs[k].time_s = m->config_route_s[k];
+    }
+    mesh_lookup r;
+    mesh_lookup_time(&routes, 2, 2, t->pa, t->pb, t->work_mb, m->mb_per_point, true, &r);
+    free(routes.configs);
+    return r.time_s;
+}
+
 static block_dominant dominant_of(double ta, double tb, const block_target *t)
 {
     if (t->npa <= 2 && t->npb <= 2)
@@ -341,8 +458,10 @@ bool block_predict_contended(const block_model *m, const block_target *t, double
         return false;
     bool measured;
     size_t kref = ref.config ? (size_t)(ref.config - m->configs.configs) : 0;
+    out->net_t22_route_s = route_or_zero(t22_route(m, t, ref.config ? kref : SIZE_MAX));
     out->t22_s = ref.time_s - contention_excess(m, ref.config ? m->config_ppn[kref] : NAN, t->pa,
-                                                t->pb, ref.work_mb, &measured);
+                                                t->pb, ref.work_mb, &measured) -
+                 out->net_t22_route_s;
     out->contention = contention_factor(&m->contention, ppn);
     out->contention_s = contention_excess(m, ppn, t->pa, t->pb, ref.work_mb, &measured);
     out->contention_unmeasured = !measured;
@@ -376,40 +495,81 @@ int block_levels(double npa, double npb, double pa, double pb)
     return levels;
 }
 
-/* The slowest neighbour route among the configurations that entered the
- * fit; NAN when one of them has no known ppn. */
-static double trained_latency(const block_model *m, const block_network *net)
+/* One direction's strip overhead at np processes from its measured lines
+ * (step 3) at `work`: 0 at 2 processes (the definition), linear in log2 np
+ * between measured np, the largest measured np's beyond it. NAN without
+ * lines. */
+static double measured_overhead(const overhead_law *law, double np, double work)
 {
-    double slowest = 0;
-    for (size_t i = 0; i < m->configs.nconfigs; i++) {
-        const mesh_config *c = &m->configs.configs[i];
-        if (!c->used)
-            continue;
-        double lat = topology_grid_latency(&net->topo, &net->lat, c->npa, c->npb,
-                                           m->config_ppn[i]);
-        if (!isfinite(lat))
-            return NAN;
-        slowest = fmax(slowest, lat);
+    if (law->nlines == 0)
+        return NAN;
+    double lo_np = 2, lo = 0;
+    for (size_t i = 0; i < law->nlines; i++) {
+        const overhead_line *l = &law->lines[i];
+        double v = l->alpha + l->gamma * work;
+        if (np <= l->np) {
+            if (np <= lo_np)
+                return lo;
+            return lo + (v - lo) * (log2(np) - log2(lo_np)) / (log2(l->np) - log2(lo_np));
+        }
+        lo_np = l->np, lo = v;
     }
-    return slowest;
+    return lo;
+}
+
+/* JOB'S PROCESS COUNT (block.h): the growth the strips show from
+ * max(npa, npb) to the job's npa x npb processes, averaged over the
+ * directions that have lines. */
+static void job_np_term(const block_model *m, const block_target *t, block_prediction *out)
+{
+    double np = t->npa * t->npb, from = fmax(t->npa, t->npb), sum = 0;
+    out->job_np_from = from;
+    if (!m->job_np || np <= from)
+        return;
+    const block_direction *dirs[2] = {&m->a, &m->b};
+    for (int k = 0; k < 2; k++) {
+        const overhead_law *law = &dirs[k]->law;
+        double g = measured_overhead(law, np, out->work_mb) -
+                   measured_overhead(law, from, out->work_mb);
+        if (!isfinite(g))
+            continue;
+        sum += g;
+        out->job_np_directions++;
+        out->job_np_held = fmax(out->job_np_held, law->lines[law->nlines - 1].np);
+    }
+    out->job_np_s = out->job_np_directions ? sum / (double)out->job_np_directions : 0;
+    out->extrapolation = out->extrapolation || (out->job_np_directions && np > out->job_np_held);
+}
+
+/* Whether a configuration that entered the fit had no route time. */
+static bool used_route_unknown(const block_model *m)
+{
+    for (size_t i = 0; i < m->configs.nconfigs; i++)
+        if (m->configs.configs[i].used && !isfinite(m->config_route_s[i]))
+            return true;
+    return false;
 }
 
 bool block_predict_network(const block_model *m, const block_target *t, double ppn,
-                           const block_network *net, block_prediction *out)
+                           double cycles, block_prediction *out)
 {
     if (!block_predict_contended(m, t, ppn, out))
         return false;
-    if (!net)
-        return true;
-    out->net_exchanges = net->cycles * EXCHANGES_PER_LEVEL *
+    job_np_term(m, t, out);
+    out->time_s += out->job_np_s;
+    if (!m->has_network)
+        return isfinite(out->time_s);
+    block_network net = m->network;
+    if (isfinite(cycles))
+        net.cycles = cycles;
+    out->net_exchanges = net.cycles * EXCHANGES_PER_LEVEL *
                          (block_levels(t->npa, t->npb, t->pa, t->pb) - 1);
-    out->net_target_lat_s = topology_grid_latency(&net->topo, &net->lat, t->npa, t->npb, ppn);
-    out->net_trained_lat_s = trained_latency(m, net);
-    /* NAN (a ppn unknown) must not pass as "no slower route": fmax drops it */
-    double extra = out->net_exchanges * (out->net_target_lat_s - out->net_trained_lat_s);
-    out->network_unknown = !isfinite(extra) || !(net->cycles > 0);
-    extra = fmax(0, extra);
-    out->network_s = out->network_unknown ? 0 : extra;
+    out->net_target_lat_s = topology_grid_latency(&net.topo, &net.lat, t->npa, t->npb, ppn);
+    double route = route_time(&net, t->npa, t->npb, t->pa, t->pb, ppn);
+    out->network_unknown = !isfinite(route) || used_route_unknown(m);
+    /* without the target's own route time, T(2,2) gets its own back: the
+     * paper's composition, not one short of every route */
+    out->network_s = isfinite(route) ? route : out->net_t22_route_s;
     out->time_s += out->network_s;
     return isfinite(out->time_s);
 }

@@ -47,36 +47,61 @@
  * sequential run to give Tcomp1 is left uncorrected and counted
  * (contention_unmeasured). block_fit and block_predict are the paper's.
  *
- * Network term (a deviation from the paper, issue 23; block_predict_network,
- * models/topology.h's routes). The paper's times hold the latency of the
- * routes its training runs' messages took. mgbench lays an npa x npb grid
- * out row by row (MPI_Cart_create without reordering) and the launcher
- * fills each node with ppn consecutive ranks, so a target's a-neighbours
- * sit npb ranks apart: from npb >= ppn on, on other nodes, and on a torus
- * or fat tree farther apart than any neighbours of the (np,1), (1,np) and
- * (2,2) training runs, which never leave a row of adjacent nodes (on
- * sim-d-torus a 4x8 grid's a-neighbours are up to 3 hops apart, its
- * strips' 1). Every halo exchange waits for its slowest message
- * (MPI_Waitall), so the target pays, per exchange, the latency by which its
- * slowest neighbour route exceeds the slowest route of any training
- * configuration that entered the fit:
+ * NETWORK TERM (a deviation from the paper, issue 23; options.network,
+ * models/topology.h's routes). mgbench lays an npa x npb grid out row by
+ * row (MPI_Cart_create without reordering) and the launcher fills each
+ * node with ppn consecutive ranks, so a target's a-neighbours sit npb
+ * ranks apart: on a torus or fat tree farther apart than any neighbours of
+ * the (np,1), (1,np) and (2,2) training runs. Every halo exchange waits
+ * for its slowest message (MPI_Waitall), and SMPI charges a message its
+ * route's latency times a factor of its size (SimGrid 3.32's default
+ * smpi/lat-factor, about 2 for halo rows; topology_smpi_latency_factor).
+ * The route time of a grid:
  *
- *     network = cycles x 10 (L - 1) x max(0, lat(target) - max lat(training))
+ *     R = cycles x sum over levels l < L-1 of
+ *         8 max(ea, eb) + 2 (ea + eb)   (a grid with neighbours both ways)
+ *         10 max(ea, eb)                (a strip)
+ *     ea = la x f(8 pb / 2^l bytes),  eb = lb x f(8 pa / 2^l bytes)
  *
- * 10 exchanges a level but the coarsest per V(2,2) cycle (counted from
- * mgbench's staged driver, the count of models/multicluster.h), L
- * mgbench's levels of the per-process mesh (block_levels), lat the
- * slowest neighbour route of a grid at its processes per node
- * (topology_grid_latency), on the link latencies of clusters.csv. On a
- * flat cluster every route costs the same, so the term is 0 there. Left
- * out, as measured on the seen torus and fat-tree campaigns (README.md,
- * "Deviations from the papers"): MPI's and SMPI's per-message overheads
- * (the latency is nominal), links shared by the several messages of a
- * node, the collectives, and that a 2-D grid's processes exchange with
- * four neighbours at once, both directions off the node, where the
- * strips had two; and that Tcomp grows with the job's process count,
- * which T(2,2) + max(Ta, Tb) sees only up to max(4, npa, npb). These
- * leave the torus and fat-tree targets under-predicted.
+ * la, lb the slowest a- and b-neighbour routes at the grid's ppn, L
+ * mgbench's levels (block_levels), 10 exchanges a level (models/multi-
+ * cluster.h's count), of which the residual's and the coarse correction's
+ * have corners: columns first, then rows (mgbench/comm.c), two waits in a
+ * row. Every configuration's R is taken off its time before steps 1-4 (as
+ * the contention excess), and the target's own R is added at step 6: the
+ * paper's differences then hold no route, and each run pays its own. The
+ * training runs are taken to run the cycles of the target the fit is for.
+ * A T(2,2) interpolated or scaled in work loses the route time the same
+ * lookup gives on the configurations' route times. A route time that
+ * cannot be had (a ppn or the cycles unknown) is neither taken off nor
+ * added: a target's own unknown, T(2,2) gets its route time back
+ * (network_unknown says so). On a flat cluster every route costs the same,
+ * so R cancels there.
+ *
+ * JOB'S PROCESS COUNT (a deviation from the paper, issue 23;
+ * options.job_np). T(2,2) + max(Ta, Tb) holds what grows with the job's
+ * process count only up to max(npa, npb): under SMPI every rank's compute
+ * is timed on the one simulating host (the computing part of the strips
+ * at 512 x 512 per process grows from 0.034 s at np = 2 to 0.07 s at
+ * np = 16 on sim-f-torus2d, as the ranks' memory outgrows the host's
+ * cache), and the collectives of every cycle (mgbench's MPI_Allreduce and
+ * the coarsest level's MPI_Allgather) span the job. The strips measure
+ * that growth at their own np, so the term adds
+ *
+ *     job np = mean over directions of S_d(npa npb) - S_d(max(npa, npb))
+ *
+ * S_d the direction's measured lines (step 3, route time taken off) at the
+ * target's work: 0 at np = 2, linear in log2 np between measured np, and
+ * the largest measured np's beyond it (the growth is not extrapolated: it
+ * saturates once the job outgrows the cache, and the quadratic law
+ * extrapolated it wildly on the design campaigns); a direction without
+ * strips is left out. np beyond the largest strip is flagged as
+ * extrapolation. Both terms were fixed on the seen torus and fat-tree
+ * campaigns (README.md, "Deviations from the papers") before any other was
+ * recorded; neither has a fitted constant.
+ *
+ * Left out: MPI's per-message overheads, links shared by a node's
+ * messages, the bandwidth of the halo messages (microseconds here).
  *
  * Ownership: block_fit fills a block_model released by block_model_free.
  * No I/O.
@@ -91,6 +116,15 @@
 #include "models/overhead.h"
 #include "models/topology.h"
 
+/* The platform of the network term. */
+typedef struct {
+    topology topo;
+    topology_latency lat;
+    double cycles;          /* V-cycles of a run; the training runs are taken to run the
+                               cycles of the target they are fitted for (a campaign plan
+                               fixes one count) */
+} block_network;
+
 typedef struct {
     double work_tol;      /* relative tolerance for "same work" matching */
     const double *nps;    /* strip process counts (> 2) to use; NULL = every one given */
@@ -99,6 +133,8 @@ typedef struct {
                                        0 = log2, the paper's */
     const overhead_place *places;   /* where a strip of np processes sits; may be NULL */
     size_t nplaces;
+    const block_network *network;   /* the route term's platform; NULL: none (the paper's) */
+    bool job_np;                    /* the job's process count term (JOB'S PROCESS COUNT) */
 } block_options;
 
 /* The configuration to predict. */
@@ -128,6 +164,11 @@ typedef struct {
     double *config_ppn;     /* processes per node of each configuration (NAN unknown) */
     size_t contention_unmeasured; /* overhead terms the law would slow, left uncorrected:
                                      no sequential run for their Tcomp1 */
+    bool has_network;       /* the fit took each configuration's route time off */
+    block_network network;  /* its platform */
+    double *config_route_s; /* route time of each configuration: 0 without a network,
+                               NAN where its ppn is unknown (then nothing is taken off) */
+    bool job_np;            /* the job's process count term is on */
 } block_model;
 
 typedef enum {
@@ -181,13 +222,19 @@ typedef struct {
     mesh_match t22_match;   /* MESH_EXACT is the paper's method */
     size_t t22_reps;
     double t22_spread_pct;
-    double network_s;       /* the network term, in time_s (0 without a network) */
+    double network_s;       /* the target's route time, in time_s (0 without a network);
+                               the training runs' own were taken off T(2,2), Ta and Tb */
     double net_exchanges;   /* neighbour exchanges of the target's run */
     double net_target_lat_s;  /* the slowest route between the target's neighbours */
-    double net_trained_lat_s; /* the slowest any used training configuration's took */
-    bool network_unknown;   /* a network was given, but a ppn (the target's or a used
-                               training configuration's) or the cycles are unknown:
-                               network_s is 0 */
+    double net_t22_route_s;   /* the route time taken off T(2,2) (0 without a network) */
+    bool network_unknown;   /* a network was given, but the target's ppn or cycles are
+                               unknown (network_s is then T(2,2)'s route time, given
+                               back), or a used training configuration's ppn (its
+                               route time was not taken off) */
+    double job_np_s;        /* the job's process count term, in time_s (0 when off) */
+    double job_np_from;     /* the process count T(2,2) + max(Ta, Tb) holds: max(npa, npb) */
+    double job_np_held;     /* the largest strip np measured, where the term stops growing */
+    size_t job_np_directions; /* directions whose strips gave it (0: none, the term is 0) */
     bool sequential_target; /* npa = npb = 1: the time shown is T(2,2) */
     bool extrapolation;     /* np beyond the measured ones, or work outside the
                                lines' range by more than work_tol */
@@ -202,17 +249,11 @@ bool block_predict(const block_model *m, const block_target *t, block_prediction
 bool block_predict_contended(const block_model *m, const block_target *t, double ppn,
                              block_prediction *out);
 
-/* The platform of the network term. */
-typedef struct {
-    topology topo;
-    topology_latency lat;
-    double cycles;          /* V-cycles of the target's run (runs.csv `cycles`) */
-} block_network;
-
-/* block_predict_contended plus the network term on net (NULL: none, the
- * paper's model). */
+/* block_predict_contended plus the terms the fit was given (options
+ * network and job_np): the target's route time on the model's network,
+ * at its own cycles (NAN: the fit's) and the job's process count term. */
 bool block_predict_network(const block_model *m, const block_target *t, double ppn,
-                           const block_network *net, block_prediction *out);
+                           double cycles, block_prediction *out);
 
 /* mgbench's multigrid levels for an npa x npb grid of pa x pb meshes
  * (mgbench/config.c): halved while every process's rows and columns are

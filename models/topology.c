@@ -201,19 +201,59 @@ double topology_route_latency(const topology *t, const topology_latency *lat, do
     return NAN;
 }
 
+/* The slowest route of one direction's neighbours (along_a: npb ranks on;
+ * else the next rank of a row); 0 when the grid has no such neighbour. */
+static double direction_latency(const topology *t, const topology_latency *lat, double npa,
+                                double npb, double ppn, bool along_a)
+{
+    double np = npa * npb, slowest = 0;
+    for (double r = 0; r < np; r++) {
+        bool has = along_a ? r + npb < np : fmod(r, npb) != npb - 1;
+        double peer = along_a ? r + npb : r + 1;
+        if (has)
+            slowest = fmax(slowest, topology_route_latency(t, lat, floor(r / ppn),
+                                                           floor(peer / ppn)));
+    }
+    return slowest;
+}
+
+static bool grid_valid(double npa, double npb, double ppn)
+{
+    return ppn > 0 && npa >= 1 && npb >= 1 && isfinite(ppn) && npa == floor(npa) &&
+           npb == floor(npb) && npa * npb <= TOPOLOGY_MAX_GRID;
+}
+
 double topology_grid_latency(const topology *t, const topology_latency *lat, double npa,
                              double npb, double ppn)
 {
-    if (!(ppn > 0) || !(npa >= 1) || !(npb >= 1) || !isfinite(ppn) || npa != floor(npa) ||
-        npb != floor(npb) || !(npa * npb <= TOPOLOGY_MAX_GRID))
+    if (!grid_valid(npa, npb, ppn))
         return NAN;
-    double np = npa * npb, slowest = 0;
-    for (double r = 0; r < np; r++) {
-        double node = floor(r / ppn);
-        if (r + npb < np) /* the a-neighbour, npb ranks on */
-            slowest = fmax(slowest, topology_route_latency(t, lat, node, floor((r + npb) / ppn)));
-        if (fmod(r, npb) != npb - 1) /* the b-neighbour, the next rank of its row */
-            slowest = fmax(slowest, topology_route_latency(t, lat, node, floor((r + 1) / ppn)));
-    }
-    return slowest;
+    return fmax(direction_latency(t, lat, npa, npb, ppn, true),
+                direction_latency(t, lat, npa, npb, ppn, false));
+}
+
+bool topology_grid_directions(const topology *t, const topology_latency *lat, double npa,
+                              double npb, double ppn, double *along_a, double *along_b)
+{
+    if (!grid_valid(npa, npb, ppn))
+        return false;
+    *along_a = direction_latency(t, lat, npa, npb, ppn, true);
+    *along_b = direction_latency(t, lat, npa, npb, ppn, false);
+    return true;
+}
+
+/* SimGrid 3.32's default smpi/lat-factor: message size thresholds in bytes
+ * and the factor from each threshold on (src/smpi, printed by
+ * `smpirun --help-cfg`). */
+double topology_smpi_latency_factor(double bytes)
+{
+    static const double at[][2] = {{65472, 11.6436}, {15424, 3.48845}, {9376, 2.59299},
+                                   {5776, 2.18796},  {3484, 1.88101},  {1426, 1.61075},
+                                   {732, 1.9503},    {257, 1.95341},   {0, 2.01467}};
+    if (!(bytes >= 0))
+        return NAN;
+    size_t i = 0;
+    while (bytes < at[i][0])
+        i++;
+    return at[i][1];
 }

@@ -41,9 +41,11 @@
  * i npb + j (mgbench/comm.c), and the launcher fills each node with ppn
  * consecutive ranks (the hostfile lists every host once per core, in
  * order), so rank r sits on node floor(r / ppn): the a-neighbours are npb
- * ranks apart, the b-neighbours 1. Message software overheads (MPI's,
- * SMPI's latency factors) and links shared by several messages are left
- * out.
+ * ranks apart, the b-neighbours 1. MPI's software overheads and links
+ * shared by several messages are left out; SMPI's own latency factor
+ * (every message's route latency times a factor of its size, about 2 for
+ * the small halo messages; topology_smpi_latency_factor) is the caller's
+ * to apply.
  *
  * Ownership: nothing is allocated. No I/O.
  */
@@ -108,6 +110,19 @@ double topology_route_latency(const topology *t, const topology_latency *lat, do
  * more than TOPOLOGY_MAX_GRID processes. */
 double topology_grid_latency(const topology *t, const topology_latency *lat, double npa,
                              double npb, double ppn);
+
+/* The slowest route of each direction's neighbours separately (*along_a:
+ * the a-neighbours, npb ranks apart; *along_b: the next rank of a row; 0
+ * for a direction without neighbours). False, both untouched, where
+ * topology_grid_latency is NAN. */
+bool topology_grid_directions(const topology *t, const topology_latency *lat, double npa,
+                              double npb, double ppn, double *along_a, double *along_b);
+
+/* SimGrid 3.32's default SMPI latency factor (smpi/lat-factor) for a
+ * message of `bytes`: SMPI charges a message its route's latency times it
+ * (2.01 below 257 bytes, 1.95 to 1426, 1.61 to 3484, 1.88 to 5776, ...;
+ * 11.6 from 65472). NAN for a negative or NAN size. */
+double topology_smpi_latency_factor(double bytes);
 
 /* Words for a level: "one node", "the first torus dimension",
  * "fat-tree level 2". */

@@ -26,15 +26,21 @@
  *                  A target's strip of npa (npb) processes is placed as the
  *                  target runs: npa over its processes per node.
  *   network=routes|none
- *                  the network term (models/block.h; a deviation from the
- *                  paper): the target's neighbour exchanges times how much
- *                  slower its slowest neighbour route is than any training
- *                  run's, on the route latencies of a simulated torus or fat
- *                  tree (clusters.csv `sim_topology`, `sim_link_lat_us`).
- *                  Default routes where the cluster gives both (elsewhere
- *                  every route has the same latency, or none is known, and
- *                  the term is 0); none is the paper's model. The target's
- *                  V-cycles are its row's `cycles`.
+ *                  the route term (models/block.h NETWORK TERM; a deviation
+ *                  from the paper): every run's neighbour exchanges pay
+ *                  their routes' latencies times SMPI's latency factor; the
+ *                  training runs' route time is taken off before the
+ *                  differences, the target's added. Default routes where the
+ *                  cluster describes a simulated torus or fat tree
+ *                  (clusters.csv `sim_topology`, `sim_link_lat_us`; elsewhere
+ *                  every route costs the same and the term cancels); none is
+ *                  the paper's model. Cycles: the target row's `cycles`.
+ *   jobnp=strips|none
+ *                  the job's process count term (models/block.h JOB'S
+ *                  PROCESS COUNT): the strips' growth from max(npa, npb) to
+ *                  npa x npb processes. Default: on where the route term is
+ *                  (a simulated topology), off elsewhere; none with
+ *                  network=none is the paper's model.
  */
 #include "gen/fit/model_adapters.h"
 
@@ -59,6 +65,8 @@ typedef struct {
     const archive *arch;
     overhead_law_kind law;
     bool network;              /* network=routes (default); none: the paper's model */
+    bool job_np;               /* jobnp=strips|none as asked; see job_np_asked */
+    bool job_np_asked;         /* absent: on where the network term is */
     const labelled_run *runs;  /* the training runs */
     size_t nruns;
     labelled_run *strips;      /* the targets' strips placed (two per target), owned */
@@ -68,9 +76,12 @@ typedef struct {
 typedef struct {
     meshrow key;          /* the first target that needed this fit */
     double npa, npb;      /* the largest grid sides among its targets */
+    double cycles;        /* the V-cycles of its first target (the training runs' too) */
     block_model model;
     node_contention contention; /* the law of its cluster, and its line */
     bool has_network;     /* the network term applies (network_why says why or why not) */
+    bool job_np;          /* the job's process count term applies (job_np_why) */
+    char job_np_why[300];
     block_network network;
     char network_why[300];
     char prefix[200];
@@ -88,7 +99,9 @@ static bool read_settings(const char *text, block_settings *s, char *err, size_t
               rjopts_exact(&o, "t22", &s->exact_t22, err, errlen) &&
               rjopts_contention(&o, &s->contention, err, errlen) &&
               rjopts_overhead(&o, &s->law, err, errlen) &&
-              rjopts_either(&o, "network", "none", "routes", true, &s->network, err, errlen);
+              rjopts_either(&o, "network", "none", "routes", true, &s->network, err, errlen) &&
+              rjopts_either(&o, "jobnp", "none", "strips", true, &s->job_np, err, errlen);
+    s->job_np_asked = rjopts_get(&o, "jobnp") != NULL;
     rjopts_free(&o);
     return ok;
 }
@@ -120,8 +133,16 @@ static void network_of(const block_settings *s, block_group *g)
              : !routes ? "clusters.csv describes no torus or fat tree (sim_topology), so every "
                          "route between its nodes is taken to cost the same"
              : !latency ? "clusters.csv gives no sim_link_lat_us for its links"
-             : "the target's exchanges pay the latency by which its slowest neighbour route "
-               "exceeds every training run's (models/block.h)");
+             : "every run's neighbour exchanges pay their routes' latencies times SMPI's "
+               "latency factor: the training runs' are taken off before the differences, the "
+               "target's added (models/block.h)");
+    g->job_np = s->job_np_asked ? s->job_np : g->has_network;
+    snprintf(g->job_np_why, sizeof g->job_np_why, "job's process count term %s: %s",
+             g->job_np ? "on" : "off",
+             s->job_np_asked ? (s->job_np ? "option jobnp=strips" : "option jobnp=none")
+             : g->has_network ? "on with the network term (a simulated topology): the strips' "
+                                "time grows with the job's process count beyond max(npa, npb)"
+                              : "off without the network term (option jobnp=strips turns it on)");
 }
 
 static bool fit_group(const block_settings *s, block_group *g, char *err, size_t errlen)
@@ -153,7 +174,10 @@ static bool fit_group(const block_settings *s, block_group *g, char *err, size_t
     }
     size_t nplaces = meshrows_places(s->runs, s->nruns, g->key.cluster, g->key.code, places, 0);
     nplaces = meshrows_places(s->strips, s->nstrips, g->key.cluster, g->key.code, places, nplaces);
-    block_options opt = {s->work_tol, s->nnps ? s->nps : NULL, s->nnps, s->law, places, nplaces};
+    block_network net = g->network;
+    net.cycles = g->cycles;
+    block_options opt = {s->work_tol, s->nnps ? s->nps : NULL, s->nnps, s->law, places, nplaces,
+                         g->has_network ? &net : NULL, g->job_np};
     block_target t = target_of(&g->key);
     t.npa = g->npa; /* fit every direction one of the group's targets needs */
     t.npb = g->npb;
@@ -224,8 +248,9 @@ static bool report_group(report *out, block_group *g, bool several, char *eq, si
     snprintf(pb, sizeof pb, "%sb: ", g->prefix);
     bool ok = true;
     size_t used = strlen(eq);
-    used += (size_t)snprintf(eq + used, eqlen - used, "%s%sT = T(2,2) + max(Ta, Tb)%s",
-                             used ? "; " : "", g->prefix, g->has_network ? " + network" : "");
+    used += (size_t)snprintf(eq + used, eqlen - used, "%s%sT = T(2,2) + max(Ta, Tb)%s%s",
+                             used ? "; " : "", g->prefix, g->job_np ? " + job np" : "",
+                             g->has_network ? " + network" : "");
     for (int d = 0; d < 2 && used < eqlen; d++) {
         const block_direction *bd = d == 0 ? &m->a : &m->b;
         if (!bd->needed)
@@ -239,7 +264,8 @@ static bool report_group(report *out, block_group *g, bool several, char *eq, si
     if (ok && m->b.needed)
         ok = rjreport_law(out, pb, &m->b.law) && direction_warnings(out, g->prefix, "Tb", &m->b);
     ok = ok && node_contention_report(out, g->prefix, &g->contention) &&
-         rjreport_diagnose(out, "%s%s", g->prefix, g->network_why);
+         rjreport_diagnose(out, "%s%s", g->prefix, g->network_why) &&
+         rjreport_diagnose(out, "%s%s", g->prefix, g->job_np_why);
     if (ok && m->contention_unmeasured)
         ok = rjreport_warn(out, "%s%zu strip time(s) the contention law would slow were left "
                                 "uncorrected: no sequential run of their per-process mesh gives "
@@ -287,14 +313,21 @@ static bool term_warnings(report *out, const meshrow *t, const char *name, doubl
     return ok;
 }
 
-/* The network term of a prediction in words (empty without one). */
-static void network_text(char *buf, size_t len, const block_prediction *p, bool on)
+/* The job's process count and network terms of a prediction in words
+ * (empty without them). */
+static void network_text(char *buf, size_t len, const block_prediction *p, double np,
+                         bool job_np, bool on)
 {
+    int n = 0;
     buf[0] = '\0';
-    if (on && !p->network_unknown)
-        snprintf(buf, len, " + network %.4g s (%g exchanges, slowest neighbour route %.3g us "
-                           "against %.3g us in training)", p->network_s, p->net_exchanges,
-                 1e6 * p->net_target_lat_s, 1e6 * p->net_trained_lat_s);
+    if (job_np && p->job_np_directions)
+        n = snprintf(buf, len, " + job np %.4g s (the strips' growth from %g to %g processes%s)",
+                     p->job_np_s, p->job_np_from, np,
+                     np > p->job_np_held ? ", held beyond the largest strip" : "");
+    if (on && !p->network_unknown && n >= 0 && (size_t)n < len)
+        snprintf(buf + n, len - (size_t)n, " + network %.4g s (route time of %g exchanges, "
+                 "slowest neighbour route %.3g us)", p->network_s, p->net_exchanges,
+                 1e6 * p->net_target_lat_s);
 }
 
 static bool predict_target(const block_settings *s, size_t k, const block_group *g,
@@ -303,9 +336,7 @@ static bool predict_target(const block_settings *s, size_t k, const block_group 
 {
     block_target bt = target_of(t);
     block_prediction p;
-    block_network net = g->network;
-    net.cycles = cycles;
-    if (!block_predict_network(&g->model, &bt, t->ppn, g->has_network ? &net : NULL, &p)) {
+    if (!block_predict_network(&g->model, &bt, t->ppn, cycles, &p)) {
         snprintf(err, errlen, "runs.csv line %ld: no T(2,2) for the per-process mesh %gx%g",
                  t->line, t->pa, t->pb);
         return false;
@@ -315,7 +346,7 @@ static bool predict_target(const block_settings *s, size_t k, const block_group 
                  t->line, 2 * t->pa, 2 * t->pb);
         return false;
     }
-    char ref[200], note[1400], crowd[400] = "", route[200];
+    char ref[200], note[1600], crowd[400] = "", route[400];
     rjreport_reference(ref, sizeof ref, p.t22_match, t->pa, t->pb, p.t22_reps, p.t22_spread_pct);
     if (g->model.contention.on) {
         int n = snprintf(crowd, sizeof crowd, " + contention %.4g s (", p.contention_s);
@@ -323,7 +354,7 @@ static bool predict_target(const block_settings *s, size_t k, const block_group 
         if ((size_t)n < sizeof crowd)
             snprintf(crowd + n, sizeof crowd - (size_t)n, ")");
     }
-    network_text(route, sizeof route, &p, g->has_network);
+    network_text(route, sizeof route, &p, t->npa * t->npb, g->job_np, g->has_network);
     snprintf(note, sizeof note,
              "point estimate only (the block model gives no interval): T(2,2) %.4g s [%s] + "
              "max(Ta(%g) %.4g s [%s], Tb(%g) %.4g s [%s])%s%s: %s (work %.4g MB per process)",
@@ -341,9 +372,10 @@ static bool predict_target(const block_settings *s, size_t k, const block_group 
                                 "no sequential run of the per-process mesh %gx%g gives it: no "
                                 "contention added", t->line, t->ppn, t->pa, t->pb);
     if (ok && g->has_network && p.network_unknown)
-        ok = rjreport_warn(out, "runs.csv line %ld: no network term: the processes per node of "
-                                "the target or of a training run, or the target's cycles, are "
-                                "unknown", t->line);
+        ok = rjreport_warn(out, "runs.csv line %ld: route term incomplete: the processes per "
+                                "node of the target or of a training run, or the target's "
+                                "cycles, are unknown (an unknown route time is neither taken "
+                                "off nor added)", t->line);
     if (ok && p.sequential_target)
         ok = rjreport_warn(out, "runs.csv line %ld: a 1x1 target is sequential; the block model "
                                 "describes parallel runs, the estimate is T(2,2)", t->line);
@@ -407,6 +439,8 @@ bool model_block_run(const experiment_input *in, report *out, char *err, size_t 
         ok = g != NULL;
         if (ok)
             group_of[k] = (size_t)(g - groups);
+        if (ok && !(g->cycles > 0))
+            g->cycles = table_number_named(&in->camp->runs, in->targets[k].rows[0], "cycles");
     }
     ok = ok && place_strips(in, rows, &s, err, errlen);
     for (size_t i = 0; ok && i < ngroups; i++)
