@@ -866,6 +866,40 @@ static void test_heldout2_sets(void)
     score_heldout_round(&second);
 }
 
+/* tests/fixtures/public/heldout3/README.md: the third round, ten student
+ * MPI sorts of teams 9 to 18 (one run per p), collected by a session that
+ * designed nothing while the errors per unit of roughness, the block
+ * model's route terms and the multi-cluster model's link were designed,
+ * kept outside every work tree until those were fixed (commit 7654348),
+ * then scored once by eval_public.sh: 49.66% (Extra-P with negative
+ * exponents 50.00%), coverage 78 of 92 (84.8%), median width x11.76.
+ * Issue 22's acceptance (<= 12% and below Extra-P, 88-97%, <= x2.5) is
+ * not met. Asserted as measured; the test's own reader must find the
+ * script's numbers. These sets are not in the shipped prior. */
+static const data_set heldout3_sets[] = {
+    {"heldout3/team9_merge.txt", "team9-merge", "tamu", {"np", NULL}},
+    {"heldout3/team10_sample.txt", "team10-sample", "tamu", {"np", NULL}},
+    {"heldout3/team11_bitonic.txt", "team11-bitonic", "tamu", {"np", NULL}},
+    {"heldout3/team12_sample.txt", "team12-sample", "tamu", {"np", NULL}},
+    {"heldout3/team13_oddeven.txt", "team13-oddeven", "tamu", {"np", NULL}},
+    {"heldout3/team14_sample.txt", "team14-sample", "tamu", {"np", NULL}},
+    {"heldout3/team15_merge.txt", "team15-merge", "tamu", {"np", NULL}},
+    {"heldout3/team16_bitonic.txt", "team16-bitonic", "tamu", {"np", NULL}},
+    {"heldout3/team17_merge.txt", "team17-merge", "tamu", {"np", NULL}},
+    {"heldout3/team18_bubble.txt", "team18-bubble", "tamu", {"np", NULL}},
+};
+enum { NHELDOUT3 = sizeof heldout3_sets / sizeof heldout3_sets[0] };
+static const size_t heldout3_regions[NHELDOUT3] = {10, 8, 10, 5, 12, 11, 9, 9, 8, 10};
+static const double heldout3_median[NHELDOUT3] = {71.94, 23.43, 4.58, 65.49, 58.53,
+                                                  89.89, 67.33, 0.14, 67.13, 6.24};
+
+static void test_heldout3_sets(void)
+{
+    static const heldout_round third = {heldout3_sets, NHELDOUT3, heldout3_regions,
+                                        heldout3_regions, heldout3_median, 49.66, 78, 11.76};
+    score_heldout_round(&third);
+}
+
 int main(void)
 {
     static const testutil_test tests[] = {
@@ -873,6 +907,7 @@ int main(void)
         {"the same with forward-fold selection of the few-points law", test_forward_selection},
         {"the sets held back while issue 22's methods were designed", test_heldout_sets},
         {"the second round of held-back sets, scored once at bc52237", test_heldout2_sets},
+        {"the third round of held-back sets, scored once at 7654348", test_heldout3_sets},
         {NULL, NULL},
     };
     static const testutil_suite suites[] = {{"validation on public scaling data", tests},
