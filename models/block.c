@@ -407,12 +407,14 @@ static double direction_overhead(const block_model *m, direction d, const block_
     return overhead_eval(&bd->law, np, work);
 }
 
-/* T(2,2)'s route time: its configuration's (kref), or, where T(2,2) was
+/* The route time of T(2,2) (or of a strip's base, the grid base):
+ * its configuration's (kref), or, where T(2,2) was
  * interpolated or scaled in work, the same lookup on the configurations'
  * route times (the lookups are linear in the times, so this takes off
  * exactly the route time the looked-up T(2,2) holds). 0 without a network;
  * NAN when unknown or out of memory. */
-static double t22_route(const block_model *m, const block_target *t, size_t kref)
+static double t22_route(const block_model *m, const block_target *t, const double base[2],
+                        size_t kref)
 {
     if (!m->has_network)
         return 0;
@@ -428,9 +430,43 @@ static double t22_route(const block_model *m, const block_target *t, size_t kref
         routes.configs[k].time_s = m->config_route_s[k];
     }
     mesh_lookup r;
-    mesh_lookup_time(&routes, 2, 2, t->pa, t->pb, t->work_mb, m->mb_per_point, true, &r);
+    mesh_lookup_time(&routes, base[0], base[1], t->pa, t->pb, t->work_mb, m->mb_per_point, true,
+                     &r);
     free(routes.configs);
     return r.time_s;
+}
+
+/* Whether t is a strip along a (along_b false: npa >= 2, npb = 1) or
+ * along b: its own base T(2,1) or T(1,2) replaces T(2,2) (block.h,
+ * STRIP TARGETS). */
+static bool strip_along(const block_target *t, bool along_b)
+{
+    double along = along_b ? t->npb : t->npa, across = along_b ? t->npa : t->npb;
+    return along >= 2 && across == 1;
+}
+
+/* The single-process side of a strip: its base has one process there too. */
+static double strip_side(block_term *source)
+{
+    *source = BLOCK_TERM_STRIP_SIDE;
+    return 0;
+}
+
+/* The reference time of step 1: T(2,2), or a strip's own base T(2,1)
+ * (T(1,2)) where a run of it at the target's per-process mesh can be had;
+ * base gets the reference's grid. False when none can be had. */
+static bool reference_time(const block_model *m, const block_target *t, double base[2],
+                           mesh_lookup *ref)
+{
+    base[0] = strip_along(t, true) ? 1 : 2;
+    base[1] = strip_along(t, false) ? 1 : 2;
+    if (base[0] * base[1] == 2 &&
+        mesh_lookup_time(&m->configs, base[0], base[1], t->pa, t->pb, t->work_mb,
+                         m->mb_per_point, true, ref) != MESH_NONE)
+        return true;
+    base[0] = base[1] = 2;
+    return mesh_lookup_time(&m->configs, 2, 2, t->pa, t->pb, t->work_mb, m->mb_per_point, true,
+                            ref) != MESH_NONE;
 }
 
 static block_dominant dominant_of(double ta, double tb, const block_target *t)
@@ -452,13 +488,13 @@ bool block_predict_contended(const block_model *m, const block_target *t, double
 {
     memset(out, 0, sizeof *out);
     mesh_lookup ref;
-    if (!target_valid(t) ||
-        mesh_lookup_time(&m->configs, 2, 2, t->pa, t->pb, t->work_mb, m->mb_per_point, true,
-                         &ref) == MESH_NONE)
+    double base[2];
+    if (!target_valid(t) || !reference_time(m, t, base, &ref))
         return false;
+    out->strip_base = base[0] * base[1] == 2;
     bool measured;
     size_t kref = ref.config ? (size_t)(ref.config - m->configs.configs) : 0;
-    out->net_t22_route_s = route_or_zero(t22_route(m, t, ref.config ? kref : SIZE_MAX));
+    out->net_t22_route_s = route_or_zero(t22_route(m, t, base, ref.config ? kref : SIZE_MAX));
     out->t22_s = ref.time_s - contention_excess(m, ref.config ? m->config_ppn[kref] : NAN, t->pa,
                                                 t->pb, ref.work_mb, &measured) -
                  out->net_t22_route_s;
@@ -469,10 +505,14 @@ bool block_predict_contended(const block_model *m, const block_target *t, double
     out->work_mb = ref.work_mb;
     out->t22_reps = ref.config ? ref.config->reps : 0;
     out->t22_spread_pct = ref.config ? ref.config->spread_pct : NAN;
-    out->ta_s = direction_overhead(m, (direction){true}, t, out->work_mb, &out->ta_source,
-                                   &out->extrapolation);
-    out->tb_s = direction_overhead(m, (direction){false}, t, out->work_mb, &out->tb_source,
-                                   &out->extrapolation);
+    out->ta_s = strip_along(t, true)
+                    ? strip_side(&out->ta_source)
+                    : direction_overhead(m, (direction){true}, t, out->work_mb, &out->ta_source,
+                                         &out->extrapolation);
+    out->tb_s = strip_along(t, false)
+                    ? strip_side(&out->tb_source)
+                    : direction_overhead(m, (direction){false}, t, out->work_mb, &out->tb_source,
+                                         &out->extrapolation);
     out->dominant = dominant_of(out->ta_s, out->tb_s, t);
     out->sequential_target = t->npa == 1 && t->npb == 1;
     out->time_s = out->t22_s + fmax(out->ta_s, out->tb_s) + out->contention_s;

@@ -183,8 +183,9 @@ static bool headline_in_seconds(const char *line, bool *inside)
  * measurement are read back from the line itself, in seconds. */
 static void check_headline_misses(const char *dir)
 {
-    static const char *const camps[] = {"mgbench-strip", "mgbench16-block", "scopred-ep",
-                                        "smpi-heldout", "smpi-strip", "smpi-block"};
+    static const char *const camps[] = {"mgbench-strip", "mgbench-block", "mgbench16-block",
+                                        "scopred-ep", "smpi-heldout", "smpi-strip",
+                                        "smpi-block"};
     size_t misses = 0, hits = 0;
     for (size_t i = 0; i < sizeof camps / sizeof camps[0]; i++) {
         char path[4400];
