@@ -342,6 +342,61 @@ static void test_calibration_level(void)
     testutil_remove_dir(dir);
 }
 
+/* `doublings_beyond_range` and `beyond_range` of experiment's target np,
+ * read from predict's CSV by gawk (by header name, quoted fields kept). */
+static char *beyond_of(const char *experiment, double np)
+{
+    char *out = NULL;
+    testutil_run_commandf(&out, "%s predict --archive %s --format csv c %s | gawk -v "
+                          "'FPAT=([^,]*)|(\"([^\"]|\"\")*\")' 'NR == 1 { for (i = 1; i <= NF; "
+                          "i++) col[$i] = i; next } $col[\"np\"] == %g && $col[\"work_mb\"] == "
+                          "10 { print $col[\"doublings_beyond_range\"] \"|\" "
+                          "$col[\"beyond_range\"] }'",
+                          testutil_perfcast(), dir, experiment, np);
+    return out;
+}
+
+static void expect_beyond(const char *experiment, double np, const char *want)
+{
+    char *got = beyond_of(experiment, np);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(got);
+    CU_ASSERT_STRING_EQUAL(got, want);
+    if (strcmp(got, want) != 0)
+        fprintf(stderr, "\n%s np %g: got \"%s\", want \"%s\"\n", experiment, np, got, want);
+    free(got);
+}
+
+/* The calibration's range within a level (issue 23, item 4): on a 4,4,4
+ * torus at 2 processes per node, np 2, 4, 8, 16, 32 hold 1, 2, 4, 8, 16
+ * nodes, levels 0, 1, 1, 2, 2 (5..16 nodes fill the second dimension).
+ * Trained on np <= 4 and 32, a target of np 8 (4 nodes) lies between the
+ * training np and below their most nodes and level, yet no training run of
+ * level 1 had more than 2 nodes: log2(4/2) = 1 doubling. np 16 (8 nodes)
+ * is inside level 2's trained 16 nodes: 0. np 64 (32 nodes, level 3) is
+ * one doubling beyond by np, nodes and level alike: 1 (its na, 6400, is
+ * inside the 9600 of np 32 at pa 300). Trained on np <= 2
+ * and 32, level 1 has no training run: np 4 and 8 count one doubling, as a
+ * level beyond them all would. */
+static void test_calibration_within_level(void)
+{
+    write_step_archive("cluster,nodes,cores_per_node,sim_topology,sim_topo_parameters\n"
+                       "syn,64,2,TORUS,\"4,4,4\"\n", 2,
+                       "name,model,train,target,options\n"
+                       "top,strip,np <= 4 || np == 32,np == 8 || np == 16 || np == 64,"
+                       "overhead=log2\n"
+                       "none,strip,np <= 2 || np == 32,np == 4 || np == 8,overhead=log2\n");
+    expect_beyond("top", 8, "1|nodes 4 = 2x max trained 2 in the first torus dimension\n");
+    expect_beyond("top", 16, "0|\n");
+    expect_beyond("top", 64, "1|np 64 = 2x max trained 32; "
+                  "nodes 32 = 2x max trained 16; network level 3 (the third torus dimension) > "
+                  "max trained 2\n");
+    expect_beyond("none", 4, "1|network level 1 (the first torus dimension): no training run "
+                  "there\n");
+    expect_beyond("none", 8, "1|network level 1 (the first torus dimension): no training run "
+                  "there\n");
+    testutil_remove_dir(dir);
+}
+
 int main(void)
 {
     static const testutil_test tests[] = {
@@ -352,6 +407,8 @@ int main(void)
         {"topology law by hand", test_topology_law},
         {"planted node step, end to end", test_planted_node_step},
         {"calibration: a network level beyond training", test_calibration_level},
+        {"calibration: beyond the training runs of the target's own level",
+         test_calibration_within_level},
         {"a network that does not parse", test_bad_topology},
         {NULL, NULL},
     };
