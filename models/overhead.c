@@ -392,6 +392,19 @@ bool overhead_step_beyond(const overhead_law *law, double np)
            step_value(reach_kind(law->asked), law->places, law->nplaces, np) > law->step_trained;
 }
 
+double overhead_gamma_of(const overhead_law *law, double np)
+{
+    if (law->asked == OVERHEAD_LAW_LOG2 || law->nplaces == 0)
+        return law->gamma;
+    overhead_law_kind kind = reach_kind(law->asked);
+    double level = step_value(kind, law->places, law->nplaces, np);
+    const overhead_line *own = NULL;
+    for (size_t i = 0; !isnan(level) && i < law->nlines; i++)
+        if (step_value(kind, law->places, law->nplaces, law->lines[i].np) == level)
+            own = &law->lines[i]; /* ascending: the last is the level's largest np */
+    return own ? own->gamma : law->gamma;
+}
+
 double overhead_alpha(const overhead_law *law, double np)
 {
     double L = log2(np);

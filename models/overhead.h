@@ -163,6 +163,17 @@ bool overhead_step_beyond(const overhead_law *law, double np);
  * at 16 processes: the job leaves one node, +0.12 s". */
 void overhead_law_words(const overhead_law *law, char *buf, size_t len);
 
+/* gamma for a target of np processes. The papers' gamma is the largest
+ * np's; under a step law (asked node, topology or auto, with places) it is
+ * the gamma of the largest line at np's own network level (topology level,
+ * models/topology.h), when a line sits there: gamma is the cost of a
+ * megabyte of halo over the job's slowest exchange, and that exchange's
+ * route is set by the level (on TORUS 4,2,2 at 4 processes per node the
+ * lines give gamma 2.2e-4 s/MB at 8 processes, level 1, and 1.4e-3 at 36,
+ * level 3: a 16-process target, level 1, crosses no link the 8-process run
+ * did not). Otherwise the largest np's, as in the papers. */
+double overhead_gamma_of(const overhead_law *law, double np);
+
 /* alpha(np) from the fitted polynomial (plus s times the step of np). */
 double overhead_alpha(const overhead_law *law, double np);
 

@@ -37,6 +37,10 @@ typedef struct {
     double ci_low, ci_high;   /* 95% confidence interval of the mean; NAN = absent */
     double pi_low, pi_high;   /* 95% prediction interval of a new run; NAN = absent */
     bool extrapolation;       /* outside the training data's range */
+    bool level_regimes;       /* the model's law changes with the network level and is
+                                 fitted across levels (the strip's overhead law): calibration
+                                 also counts the target's nodes beyond the training runs of
+                                 its own level (gen/fit/calibration.h) */
     char *note;               /* why an interval is absent, which term dominates, ... */
     /* Filled by calibration (gen/fit/calibration.h) after the model, never by
      * a model: report_add_prediction sets them absent (NAN, NULL). */

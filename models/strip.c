@@ -233,7 +233,7 @@ bool strip_predict_contended(const strip_model *m, const strip_target *t, double
     out->tcomp_spread_pct = tc.config ? tc.config->spread_pct : NAN;
     if (t->np > 1) {
         out->alpha_s = overhead_alpha(&m->law, t->np);
-        out->tcomm_s = out->alpha_s + m->law.gamma * out->work_mb;
+        out->tcomm_s = out->alpha_s + overhead_gamma_of(&m->law, t->np) * out->work_mb;
         out->extrapolation = t->np > m->law.np_max ||
                              overhead_work_outside(&m->law, out->work_mb, m->work_tol) ||
                              overhead_step_beyond(&m->law, t->np);

@@ -14,6 +14,10 @@
  *  4. alpha(np) = c + d*log2 np by least squares over the np0 (two or more);
  *  5-6. T = Tcomp(target mesh) + alpha(np) + gamma*work.
  * Repetitions are averaged per configuration first (models/meshrun.h).
+ * Under a step law (strip_options.law node, topology or auto; issue 23)
+ * step 6's gamma is that of the target's own network level where a line
+ * sits on it (overhead_gamma_of): a deviation from the paper, whose gamma
+ * is the largest np0's under overhead=log2.
  *
  * Node contention (a deviation from the paper; strip_fit_contended,
  * models/contention.h): the paper's Tcomp is one process alone on its

@@ -228,10 +228,18 @@ static void test_topology_law(void)
  * misses. */
 static char dir[256];
 
-/* Campaign c of cluster syn (clusters: its clusters.csv) with runs at np
- * 1..64, ppn processes per node at most, overhead 0.2 + 0.1 log2 np + 0.5
+/* The planted overhead of write_step_archive: 0.2 + 0.1 log2 np + 0.5
  * [np > 4] + 0.01 work. */
-static void write_step_archive(const char *clusters, double ppn, const char *experiments)
+static double node_step_overhead(double np, double work)
+{
+    return 0.2 + 0.1 * log2(np) + 0.5 * (np > 4) + 0.01 * work;
+}
+
+/* Campaign c of cluster syn (clusters: its clusters.csv) with runs at np
+ * 1..64 and works 10 and 30, ppn processes per node at most, Tcomp 0.1
+ * work plus overhead(np, work) for np > 1. */
+static void write_runs_archive(const char *clusters, double ppn, const char *experiments,
+                               double (*overhead)(double np, double work))
 {
     char runs[4096];
     size_t used = (size_t)snprintf(runs, sizeof runs, "cluster,code,np,na,nb,ppn,work_mb,time_s\n");
@@ -239,12 +247,17 @@ static void write_step_archive(const char *clusters, double ppn, const char *exp
     for (int pa = 100; pa <= 300; pa += 200)
         for (size_t i = 0; i < 7; i++) {
             double np = nps[i], w = pa * 1000 * 1e-4;
-            double t = 0.1 * w + (np > 1 ? 0.2 + 0.1 * log2(np) + 0.5 * (np > 4) + 0.01 * w : 0);
+            double t = 0.1 * w + (np > 1 ? overhead(np, w) : 0);
             used += (size_t)snprintf(runs + used, sizeof runs - used, "syn,mg,%g,%g,1000,%g,%g,%.12g\n",
                                      np, np * pa, fmin(np, ppn), w, t);
         }
     CU_ASSERT_TRUE_FATAL(testutil_temp_dir(dir, sizeof dir));
     CU_ASSERT_TRUE_FATAL(testutil_write_archive(dir, clusters, "c", experiments, runs));
+}
+
+static void write_step_archive(const char *clusters, double ppn, const char *experiments)
+{
+    write_runs_archive(clusters, ppn, experiments, node_step_overhead);
 }
 
 static void write_node_step_archive(void)
@@ -397,6 +410,42 @@ static void test_calibration_within_level(void)
     testutil_remove_dir(dir);
 }
 
+/* gamma doubling with each level of a 4,4,4 torus at 2 processes per
+ * node: overhead 0.2 + 0.1 log2 np + 0.01 * 2^level * work (levels of np
+ * 2, 4, 8, 16, 32, 64: 0, 1, 1, 2, 2, 3). */
+static double level_gamma_overhead(double np, double work)
+{
+    double level = np <= 2 ? 0 : np <= 8 ? 1 : np <= 32 ? 2 : 3;
+    return 0.2 + 0.1 * log2(np) + 0.01 * pow(2, level) * work;
+}
+
+/* gamma of the target's own level (overhead.h, overhead_gamma_of): trained
+ * on np 2, 4, 32 (levels 0, 1, 2), the lines' alphas lie on 0.2 + 0.1
+ * log2 np, and by hand T(8, 10) = 0.1*10 + 0.2 + 0.3 + 0.02*10 = 1.7 (np
+ * 4's gamma, level 1), T(16, 10) = 1 + 0.2 + 0.4 + 0.04*10 = 2.0 (np 32's,
+ * level 2) and T(64, 10) = 1 + 0.2 + 0.6 + 0.4 = 2.2 (level 3 has no line:
+ * the largest np's, as in the paper). The paper's law keeps np 32's gamma
+ * everywhere: T(8, 10) = 1.9. */
+static void test_gamma_of_level(void)
+{
+    write_runs_archive("cluster,nodes,cores_per_node,sim_topology,sim_topo_parameters\n"
+                       "syn,64,2,TORUS,\"4,4,4\"\n", 2,
+                       "name,model,train,target,options\n"
+                       "topo,strip,np <= 4 || np == 32,np == 8 || np == 16 || np == 64,"
+                       "overhead=topology\n"
+                       "auto,strip,np <= 4 || np == 32,np == 8 || np == 16 || np == 64,\n"
+                       "log2,strip,np <= 4 || np == 32,np == 8 || np == 16 || np == 64,"
+                       "overhead=log2\n", level_gamma_overhead);
+    const double expect[3][2] = {{8, 1.7}, {16, 2.0}, {64, 2.2}};
+    for (size_t i = 0; i < 3; i++) {
+        CU_ASSERT_DOUBLE_EQUAL(estimate("topo", expect[i][0], 10), expect[i][1], 1e-9);
+        CU_ASSERT_DOUBLE_EQUAL(estimate("auto", expect[i][0], 10), expect[i][1], 1e-9);
+    }
+    CU_ASSERT_DOUBLE_EQUAL(estimate("log2", 8, 10), 1.9, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(estimate("log2", 16, 10), 2.0, 1e-9);
+    testutil_remove_dir(dir);
+}
+
 int main(void)
 {
     static const testutil_test tests[] = {
@@ -409,6 +458,7 @@ int main(void)
         {"calibration: a network level beyond training", test_calibration_level},
         {"calibration: beyond the training runs of the target's own level",
          test_calibration_within_level},
+        {"gamma of the target's own network level", test_gamma_of_level},
         {"a network that does not parse", test_bad_topology},
         {NULL, NULL},
     };

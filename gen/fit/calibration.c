@@ -951,7 +951,10 @@ static double trained_nodes_at_level(const calib_ctx *c, double level)
  * a step. The nodes beyond the most nodes of a training run at the
  * target's own level count as log2 of their ratio; a level no training run
  * sits on counts one doubling, as a level beyond them all does
- * (doublings_beyond). Only a described network (torus, fat tree) has
+ * (doublings_beyond). Only for a model whose law is fitted across the
+ * levels (report_prediction.level_regimes: the strip's); the block model
+ * charges each target its own routes' latency, so it is left as it was.
+ * Only a described network (torus, fat tree) has
  * levels; a flat cluster's level 1 is every multi-node job, where this
  * adds nothing to the nodes' own distance. */
 static size_t regime_distance(const calib_ctx *c, size_t row, const double at[MACHINE_DIMS],
@@ -981,7 +984,7 @@ static size_t regime_distance(const calib_ctx *c, size_t row, const double at[MA
  * counts) and to text. Dimensions with a column of their own (ppn, nodes)
  * are counted by row_distance already. */
 static void machine_distance(const calib_ctx *c, const double most[MACHINE_DIMS], size_t row,
-                             double *d, char *text, size_t len)
+                             bool level_regimes, double *d, char *text, size_t len)
 {
     static const char *const names[MACHINE_DIMS] = {"ppn", "nodes", "network_level"};
     static const char *const words[MACHINE_DIMS] = {"processes per node", "nodes",
@@ -1001,7 +1004,7 @@ static void machine_distance(const calib_ctx *c, const double most[MACHINE_DIMS]
             used += (size_t)snprintf(text + used, len - used, "%s%s %.6g = %.3gx max trained %.6g",
                                      used ? "; " : "", words[j], at[j], at[j] / most[j], most[j]);
     }
-    if (!is_scale_named(c, names[2]))
+    if (level_regimes && !is_scale_named(c, names[2]))
         regime_distance(c, row, at, most, d, used ? "; " : "", text + (used < len ? used : len),
                         used < len ? len - used : 0);
 }
@@ -1022,7 +1025,7 @@ static bool fill_ranges(calib_ctx *c, report *rep)
         char text[512];
         size_t row = c->in->targets[p->config].rows[0];
         p->distance = row_distance(c, row, lo, hi, text, sizeof text);
-        machine_distance(c, most, row, &p->distance, text, sizeof text);
+        machine_distance(c, most, row, p->level_regimes, &p->distance, text, sizeof text);
         ok = !text[0] || report_set_text(&p->beyond, text);
     }
     free(lo);

@@ -27,7 +27,11 @@
  * also counts the machine's dimensions no column states: more processes
  * per node, or more nodes, than any training run (gen/ingest/run_layout.h)
  * is an extrapolation too, so its interval widens even when the backtests
- * never crossed that line. When the refits show the runs changing at the
+ * never crossed that line; for a model whose law is fitted across the
+ * network's levels (report_prediction.level_regimes), so are more nodes
+ * than any training run of the target's own torus dimension or fat-tree
+ * level (one doubling where no training run sits on that level), even
+ * between training runs of lower and higher levels. When the refits show the runs changing at the
  * top of a parameter's range beyond the model's law
  * (calibrate_regime_change), rep->regime says so.
  *

@@ -91,6 +91,8 @@ static bool predict_target(size_t k, const stripfit *g, const meshrow *t, bool e
     char note[1000];
     note_of(&p, t, &g->model.contention, note, sizeof note);
     bool ok = rjreport_predict(out, k, p.time_s, p.extrapolation, note);
+    if (ok) /* alpha and gamma are fitted across the network's levels */
+        out->preds[out->npreds - 1].level_regimes = true;
     if (ok && p.tcomp_match != MESH_EXACT)
         ok = rjreport_warn(out, "runs.csv line %ld: Tcomp %s for the per-process mesh %gx%g; the "
                                 "paper requires a sequential run of exactly that mesh",
