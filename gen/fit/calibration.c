@@ -458,12 +458,12 @@ static void note_regime(calib_ctx *c, size_t col, const double *levels, size_t m
              name, levels[m - 1], top, below, name, levels[m - 1]);
 }
 
+/* Backtests score in c->unit: the context is made by prepare_backtests,
+ * or by calibration_apply's own sequence, which ends the same way. */
 static bool run_backtests(calib_ctx *c)
 {
     free(c->scored);
     if (!(c->scored = calloc(c->ncfgs ? c->ncfgs : 1, sizeof *c->scored)))
-        return false;
-    if (!training_unit(c))
         return false;
     size_t cap = c->ncols * FOLD_DEPTHS * 2;
     bool **done = calloc(cap ? cap : 1, sizeof *done);
@@ -1115,6 +1115,15 @@ static const lent_backtests *backtests_of(calib_ctx *s, const experiment_info *e
     return backtest_cache_find(cache, e, s->adapter, s->usable, s->ncfgs);
 }
 
+/* What a context needs before its backtests run: its training
+ * configurations, their scale columns, of's targets left out, and the
+ * roughness unit of what is left (training_unit; the scores carry it). */
+static bool prepare_backtests(calib_ctx *c, const experiment_input *of)
+{
+    return group_configs(c) && choose_scale_columns(c) && exclude_targets(c, of) &&
+           training_unit(c);
+}
+
 /* Move the backtests of experiment e (campaign camp, refitted with
  * adapter) into c, named name. e's configurations that are c's targets
  * are left out of them (exclude_targets); its backtests with the same
@@ -1132,8 +1141,8 @@ static bool lend_backtests(calib_ctx *c, const campaign *camp, const experiment_
     calib_ctx s = {.in = &sib.input, .adapter = adapter, .cache = c->cache};
     lent_backtests own = {0};
     const lent_backtests *lent = NULL;
-    bool ok = group_configs(&s) && choose_scale_columns(&s) && exclude_targets(&s, c->in) &&
-              (lent = backtests_of(&s, e, &own)) != NULL && take_scores(c, lent, name);
+    bool ok = prepare_backtests(&s, c->in) && (lent = backtests_of(&s, e, &own)) != NULL &&
+              take_scores(c, lent, name);
     free(own.scores);
     ctx_free(&s);
     experiment_result_free(&sib);
@@ -1222,8 +1231,7 @@ bool calibration_pool_add(const archive *a, const campaign *camp, const experime
     calib_ctx s = {.in = &res.input, .adapter = adapter, .cache = cache};
     lent_backtests own = {0};
     const lent_backtests *l = NULL;
-    bool ok = group_configs(&s) && choose_scale_columns(&s) && exclude_targets(&s, s.in) &&
-              (l = backtests_of(&s, e, &own)) != NULL &&
+    bool ok = prepare_backtests(&s, s.in) && (l = backtests_of(&s, e, &own)) != NULL &&
               error_pool_add(backtest_cache_pool(cache), e->model, camp, l->scores, l->nscores);
     free(own.scores);
     ctx_free(&s);
@@ -1234,8 +1242,7 @@ bool calibration_pool_add(const archive *a, const campaign *camp, const experime
 double calibration_training_unit(const experiment_input *in)
 {
     calib_ctx c = {.in = in};
-    bool ok = in->ntrain > 0 && group_configs(&c) && choose_scale_columns(&c) &&
-              exclude_targets(&c, c.in) && training_unit(&c);
+    bool ok = in->ntrain > 0 && prepare_backtests(&c, in);
     double unit = ok ? c.unit : in->ntrain == 0 ? calibrate_roughness_unit(NAN) : NAN;
     ctx_free(&c);
     return unit;
