@@ -191,18 +191,23 @@ bool experiment_fill_pool(const archive *a, backtest_cache *cache)
 
 /* What the adapter's pooled_width reads: the build's pool, the campaign
  * whose own backtests it leaves out, and the roughness unit of the
- * experiment's training runs (the pool holds errors per unit). */
+ * experiment's training runs (the pool holds errors per unit), measured
+ * at the first call: only a model built from another's predictions asks,
+ * so the other experiments do not pay for it. */
 typedef struct {
     backtest_cache *cache;
     const campaign *camp;
-    double unit;
+    const experiment_input *in;
+    double *unit; /* NAN until measured */
 } pool_view;
 
 static double view_pooled_width(const void *ctx, const char *family, double distance,
                                 size_t *npool, size_t *nprior)
 {
     const pool_view *v = ctx;
-    return pooled_half_width(backtest_cache_pool(v->cache), family, v->camp, distance, v->unit,
+    if (isnan(*v->unit))
+        *v->unit = calibration_training_unit(v->in);
+    return pooled_half_width(backtest_cache_pool(v->cache), family, v->camp, distance, *v->unit,
                              npool, nprior);
 }
 
@@ -217,7 +222,8 @@ static bool fit_and_calibrate(const archive *a, const campaign *c, const experim
     if (!experiment_prepare(a, c, e, res))
         return false;
     res->input.designs = designs && designs_init(designs, &res->input) ? designs : NULL;
-    pool_view view = {cache, c, calibration_training_unit(&res->input)};
+    double unit = NAN;
+    pool_view view = {cache, c, &res->input, &unit};
     bool pooled = experiment_fill_pool(a, cache);
     res->input.pooled_width = pooled && cache ? view_pooled_width : NULL;
     res->input.pooled_ctx = &view;
