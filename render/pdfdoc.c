@@ -22,41 +22,57 @@ typedef struct {
     double size;
     bool bold;
     unsigned rgb;
+    unsigned run; /* which of the page's glyph runs its texts join */
 } text_style;
 
-static const text_style title_style = {20, true, 0x1A1A1A};
-static const text_style heading_styles[3] = {{15, true, 0x1A1A1A}, {12, true, 0x1A1A1A},
-                                             {10.5, true, 0x333333}};
-static const text_style body_style = {9.5, false, 0x1A1A1A};
-static const text_style cell_style = {8.5, false, 0x1A1A1A};
-static const text_style head_style = {8.5, true, 0x1A1A1A};
-static const text_style footer_style = {8, false, 0x595959};
+enum { STYLE_COUNT = 8 };
+
+static const text_style title_style = {20, true, 0x1A1A1A, 0};
+static const text_style heading_styles[3] = {{15, true, 0x1A1A1A, 1}, {12, true, 0x1A1A1A, 2},
+                                             {10.5, true, 0x333333, 3}};
+static const text_style body_style = {9.5, false, 0x1A1A1A, 4};
+static const text_style cell_style = {8.5, false, 0x1A1A1A, 5};
+static const text_style head_style = {8.5, true, 0x1A1A1A, 6};
+static const text_style footer_style = {8, false, 0x595959, 7};
 
 enum { RULE_RGB = 0x999999, HEAD_FILL_RGB = 0xEEEEEE };
 
-/* A width measured once in a style: a report's tables repeat their
+/* A text measured once in a style: a report's tables repeat their
  * texts (verdicts, clusters, currencies) and each cell is measured for
  * its column, wrapped and aligned, and Cairo's text extents are most of a
- * report's time. Open addressing; text owned. */
+ * report's time. Its glyphs (positions from the origin) are asked of
+ * Cairo when it is first drawn. Open addressing; text and glyphs owned. */
 typedef struct {
     const text_style *style; /* NULL: a free slot */
     char *text;
     size_t len;
     uint64_t hash;
     double width;
-} width_entry;
+    cairo_glyph_t *glyphs; /* NULL until drawn (or when it has none) */
+    int nglyphs;
+} text_entry;
 
 typedef struct {
-    width_entry *slots;
+    text_entry *slots;
     size_t n, cap; /* cap: a power of two, or 0 */
-} width_memo;
+} text_memo;
+
+/* The glyphs of a page's texts in one style, drawn by one call when the
+ * page ends: Cairo's PDF surface records every drawing call and replays
+ * it twice at the page's end (to analyse it, then to write it), so a
+ * 1,000-row table drawn cell by cell made most of a report's time. */
+typedef struct {
+    cairo_glyph_t *glyphs;
+    size_t n, cap;
+} glyph_run;
 
 struct pdfdoc {
     cairo_surface_t *surface;
     cairo_t *cr;
     char *title;
     const text_style *style; /* the font selected on cr; NULL: unknown */
-    width_memo widths;
+    text_memo texts;
+    glyph_run runs[STYLE_COUNT]; /* the current page's texts, not yet drawn */
     rbuf scratch;    /* a piece of text being measured or drawn */
     double y;        /* the cursor: where the next block starts */
     size_t page;     /* the current page, from 1 */
@@ -86,9 +102,14 @@ static void set_rgb(cairo_t *cr, unsigned rgb)
                          (rgb & 0xFF) / 255.0);
 }
 
-/* Select s's font (only when another is selected: selecting it again
- * makes Cairo look its scaled font up again) and its colour. */
-static void use_style(pdfdoc *d, const text_style *s)
+/* The style of each glyph run (text_style.run). */
+static const text_style *const run_styles[STYLE_COUNT] = {
+    &title_style, &heading_styles[0], &heading_styles[1], &heading_styles[2],
+    &body_style,  &cell_style,        &head_style,        &footer_style};
+
+/* Select s's font, only when another is selected: selecting it again
+ * makes Cairo look its scaled font up again. */
+static void use_font(pdfdoc *d, const text_style *s)
 {
     if (d->style != s) {
         cairo_select_font_face(d->cr, font_family, CAIRO_FONT_SLANT_NORMAL,
@@ -96,7 +117,6 @@ static void use_style(pdfdoc *d, const text_style *s)
         cairo_set_font_size(d->cr, s->size);
         d->style = s;
     }
-    set_rgb(d->cr, s->rgb);
 }
 
 static double line_height(const text_style *s)
@@ -124,11 +144,11 @@ static uint64_t text_hash(const char *text, size_t len)
 
 /* The slot of (style, text) in m: its entry, or the free slot where it
  * goes. m->cap must be non-zero. */
-static width_entry *memo_slot(width_memo *m, const text_style *style, const char *text,
+static text_entry *memo_slot(text_memo *m, const text_style *style, const char *text,
                               size_t len, uint64_t hash)
 {
     for (size_t i = (size_t)hash & (m->cap - 1);; i = (i + 1) & (m->cap - 1)) {
-        width_entry *e = &m->slots[i];
+        text_entry *e = &m->slots[i];
         if (!e->style || (e->style == style && e->hash == hash && e->len == len &&
                           memcmp(e->text, text, len) == 0))
             return e;
@@ -137,11 +157,11 @@ static width_entry *memo_slot(width_memo *m, const text_style *style, const char
 
 /* Room for one more entry (the table at most half full); false when out
  * of memory. */
-static bool memo_grow(width_memo *m)
+static bool memo_grow(text_memo *m)
 {
     if (2 * (m->n + 1) <= m->cap)
         return true;
-    width_memo bigger = {calloc(m->cap ? 2 * m->cap : 256, sizeof *bigger.slots), m->n,
+    text_memo bigger = {calloc(m->cap ? 2 * m->cap : 256, sizeof *bigger.slots), m->n,
                          m->cap ? 2 * m->cap : 256};
     if (!bigger.slots)
         return false;
@@ -154,32 +174,46 @@ static bool memo_grow(width_memo *m)
     return true;
 }
 
-static void memo_free(width_memo *m)
+static void memo_free(text_memo *m)
 {
-    for (size_t i = 0; i < m->cap; i++)
+    for (size_t i = 0; i < m->cap; i++) {
         free(m->slots[i].text);
+        cairo_glyph_free(m->slots[i].glyphs);
+    }
     free(m->slots);
 }
 
-/* The width of text[0 .. len) in the current font (d->style), measured
- * by Cairo once per document. */
-static double piece_width(pdfdoc *d, const char *text, size_t len)
+/* The memo's entry of text[0 .. len) in the current font (d->style),
+ * measured by Cairo the first time; NULL when out of memory (or no font
+ * is selected), and *width is then measured anyway. */
+static text_entry *measured(pdfdoc *d, const char *text, size_t len, double *width)
 {
     uint64_t hash = text_hash(text, len);
-    width_entry *e = d->style && memo_grow(&d->widths)
-                         ? memo_slot(&d->widths, d->style, text, len, hash)
-                         : NULL;
-    if (e && e->style)
-        return e->width;
+    text_entry *e = d->style && memo_grow(&d->texts)
+                        ? memo_slot(&d->texts, d->style, text, len, hash)
+                        : NULL;
+    if (e && e->style) {
+        *width = e->width;
+        return e;
+    }
     cairo_text_extents_t ext;
     cairo_text_extents(d->cr, piece(d, text, len), &ext);
+    *width = ext.x_advance;
     char *copy = e ? malloc(len ? len : 1) : NULL;
-    if (copy) {
-        memcpy(copy, text, len);
-        *e = (width_entry){d->style, copy, len, hash, ext.x_advance};
-        d->widths.n++;
-    }
-    return ext.x_advance;
+    if (!copy)
+        return NULL;
+    memcpy(copy, text, len);
+    *e = (text_entry){d->style, copy, len, hash, ext.x_advance, NULL, 0};
+    d->texts.n++;
+    return e;
+}
+
+/* The width of text[0 .. len) in the current font (d->style). */
+static double piece_width(pdfdoc *d, const char *text, size_t len)
+{
+    double width;
+    measured(d, text, len, &width);
+    return width;
 }
 
 /* ------------------------------------------------------------------ */
@@ -268,18 +302,81 @@ static void wrap(pdfdoc *d, const char *text, double width, span_list *l)
 }
 
 /* ------------------------------------------------------------------ */
+/* Drawing text                                                        */
+
+static bool run_reserve(glyph_run *r, size_t more)
+{
+    if (r->n + more <= r->cap)
+        return true;
+    size_t cap = r->cap ? r->cap : 1024;
+    while (cap < r->n + more)
+        cap *= 2;
+    cairo_glyph_t *grown = realloc(r->glyphs, cap * sizeof *grown);
+    if (!grown)
+        return false;
+    r->glyphs = grown, r->cap = cap;
+    return true;
+}
+
+/* text[0 .. len) in style s, its baseline starting at (x, y): its glyphs
+ * join the page's run of s, drawn when the page ends (draw_runs). */
+static void put_text(pdfdoc *d, const text_style *s, double x, double y, const char *text,
+                     size_t len)
+{
+    use_font(d, s);
+    double width;
+    text_entry *e = measured(d, text, len, &width);
+    if (!e) {
+        d->oom = true;
+        return;
+    }
+    if (!e->glyphs && len &&
+        cairo_scaled_font_text_to_glyphs(cairo_get_scaled_font(d->cr), 0, 0, piece(d, text, len),
+                                         (int)len, &e->glyphs, &e->nglyphs, NULL, NULL,
+                                         NULL) != CAIRO_STATUS_SUCCESS) {
+        e->glyphs = NULL, e->nglyphs = 0;
+        d->oom = true; /* Cairo's only failure here is memory */
+        return;
+    }
+    glyph_run *r = &d->runs[s->run];
+    if (!run_reserve(r, (size_t)e->nglyphs)) {
+        d->oom = true;
+        return;
+    }
+    for (int i = 0; i < e->nglyphs; i++)
+        r->glyphs[r->n++] = (cairo_glyph_t){e->glyphs[i].index, x + e->glyphs[i].x,
+                                            y + e->glyphs[i].y};
+}
+
+/* Draw the page's texts not yet drawn, one call per style. Texts never
+ * overlap the rules, fills and figures drawn meanwhile, so drawing them
+ * later changes nothing on the page. */
+static void draw_runs(pdfdoc *d)
+{
+    for (size_t i = 0; i < STYLE_COUNT; i++) {
+        glyph_run *r = &d->runs[i];
+        if (r->n == 0)
+            continue;
+        use_font(d, run_styles[i]);
+        set_rgb(d->cr, run_styles[i]->rgb);
+        cairo_show_glyphs(d->cr, r->glyphs, (int)r->n);
+        r->n = 0;
+    }
+}
+
+/* ------------------------------------------------------------------ */
 /* Pages                                                               */
 
 static void draw_footer(pdfdoc *d)
 {
     char number[32];
     snprintf(number, sizeof number, "page %zu", d->page);
-    use_style(d, &footer_style);
+    use_font(d, &footer_style);
     double baseline = page_h - margin + footer_style.size;
-    cairo_move_to(d->cr, margin, baseline);
-    cairo_show_text(d->cr, d->title);
-    cairo_move_to(d->cr, page_w - margin - piece_width(d, number, strlen(number)), baseline);
-    cairo_show_text(d->cr, number);
+    put_text(d, &footer_style, margin, baseline, d->title, strlen(d->title));
+    put_text(d, &footer_style, page_w - margin - piece_width(d, number, strlen(number)), baseline,
+             number, strlen(number));
+    draw_runs(d);
 }
 
 static void finish_page(pdfdoc *d)
@@ -304,16 +401,14 @@ static void text_block(pdfdoc *d, const char *text, const text_style *s)
 {
     if (failed(d))
         return;
-    use_style(d, s);
+    use_font(d, s);
     span_list l;
     wrap(d, text, text_width_avail(), &l);
     double lh = line_height(s);
     need(d, lh * (double)(l.n < 2 ? l.n : 2)); /* no line left alone at a page's foot */
     for (size_t i = 0; i < l.n && !d->oom; i++) {
         need(d, lh);
-        use_style(d, s); /* a new page's footer changed the font */
-        cairo_move_to(d->cr, margin, d->y + s->size);
-        cairo_show_text(d->cr, piece(d, text + l.lines[i].start, l.lines[i].len));
+        put_text(d, s, margin, d->y + s->size, text + l.lines[i].start, l.lines[i].len);
         d->y += lh;
         d->page_empty = false;
     }
@@ -427,10 +522,10 @@ static const char *cell_text(const char *s)
 static void column_widths(pdfdoc *d, const pdfdoc_table_spec *t, double *w)
 {
     for (size_t c = 0; c < t->ncols; c++) {
-        use_style(d, &head_style);
+        use_font(d, &head_style);
         const char *h = cell_text(t->head[c]);
         w[c] = piece_width(d, h, strlen(h));
-        use_style(d, &cell_style);
+        use_font(d, &cell_style);
         for (size_t r = 0; r < t->nrows; r++) {
             const char *s = cell_text(t->cells[r * t->ncols + c]);
             w[c] = fmax(w[c], piece_width(d, s, strlen(s)));
@@ -472,15 +567,15 @@ static double table_row(pdfdoc *d, const pdfdoc_table_spec *t, const double *w,
     double lh = line_height(s), height = 0, x = margin;
     for (size_t c = 0; c < t->ncols && !d->oom; c++) {
         const char *text = cell_text(cells[c]);
-        use_style(d, s);
+        use_font(d, s);
         span_list l;
         wrap(d, text, w[c] - 2 * cell_pad_x, &l);
         height = fmax(height, (double)l.n * lh);
         for (size_t i = 0; draw && i < l.n && !d->oom; i++) {
             double lw = piece_width(d, text + l.lines[i].start, l.lines[i].len);
             double lx = t->align[c] == 'r' ? x + w[c] - cell_pad_x - lw : x + cell_pad_x;
-            cairo_move_to(d->cr, lx, d->y + cell_pad_y + (double)i * lh + s->size);
-            cairo_show_text(d->cr, piece(d, text + l.lines[i].start, l.lines[i].len));
+            put_text(d, s, lx, d->y + cell_pad_y + (double)i * lh + s->size,
+                     text + l.lines[i].start, l.lines[i].len);
         }
         free(l.lines);
         x += w[c];
@@ -582,6 +677,7 @@ bool pdfdoc_figure(pdfdoc *d, pdfdoc_draw_fn draw, const void *ctx, char *err, s
     double avail_h = text_bottom() - margin;
     double scale = fmin(1, fmin(text_width_avail() / w, avail_h / h));
     need(d, h * scale);
+    draw_runs(d); /* what is above it, before it */
     cairo_save(d->cr);
     cairo_translate(d->cr, margin + (text_width_avail() - w * scale) / 2, d->y);
     cairo_scale(d->cr, scale, scale);
@@ -610,7 +706,9 @@ bool pdfdoc_end(pdfdoc *d, size_t *pages, char *err, size_t errlen)
     if (pages)
         *pages = d->page;
     rbuf_free(&d->scratch);
-    memo_free(&d->widths);
+    memo_free(&d->texts);
+    for (size_t i = 0; i < STYLE_COUNT; i++)
+        free(d->runs[i].glyphs);
     free(d->title);
     free(d);
     return ok;

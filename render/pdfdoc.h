@@ -11,8 +11,11 @@
  * unhinted, wrapped at spaces (a word wider than its column is broken
  * between UTF-8 characters); each text's width is asked of Cairo once
  * per document and style, then remembered (a report's tables repeat
- * their texts, and measuring was most of their time). A figure is drawn twice: onto a scratch
- * recording surface, so its size is known before it is placed (scaled
+ * their texts, and measuring was most of their time), and so are its
+ * glyphs; a page's texts are drawn when the page ends, one Cairo call per
+ * style (Cairo's PDF surface replays every call of a page twice, and a
+ * 1,000-row table drawn cell by cell was most of a report's time). A
+ * figure is drawn twice: onto a scratch recording surface, so its size is known before it is placed (scaled
  * down to fit a page when it is larger), then onto the page, where the
  * PDF keeps it as vectors and its text as text, which tools such as
  * pdftotext extract.
