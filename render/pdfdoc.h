@@ -15,10 +15,10 @@
  * glyphs; a page's texts are drawn when the page ends, one Cairo call per
  * style (Cairo's PDF surface replays every call of a page twice, and a
  * 1,000-row table drawn cell by cell was most of a report's time). A
- * figure is drawn twice: onto a scratch recording surface, so its size is known before it is placed (scaled
- * down to fit a page when it is larger), then onto the page, where the
- * PDF keeps it as vectors and its text as text, which tools such as
- * pdftotext extract.
+ * figure is drawn twice: onto a scratch recording surface, so its size
+ * is known before it is placed (scaled down to fit a page when it is
+ * larger), then onto the page, where the PDF keeps it as vectors and its
+ * text as text, which tools such as pdftotext extract.
  *
  * Deterministic: the same calls give the same bytes. Cairo would stamp
  * the PDF with the time it was made; the document's date is the caller's
