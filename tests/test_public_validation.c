@@ -900,6 +900,40 @@ static void test_heldout3_sets(void)
     score_heldout_round(&third);
 }
 
+/* tests/fixtures/public/heldout4/README.md: the fourth round, eleven
+ * sets of production codes, proxy apps and benchmarks (UMT, Vlasiator,
+ * AMG2023, Parthenon-VIBE, SPARTA; six strong scaling, five weak),
+ * collected by a session that designed nothing and kept outside every
+ * work tree until scored once at 2c8d598 (the methods of f35fd9c):
+ * 5.13% (Extra-P with negative exponents 4.60%), coverage 74 of 76
+ * (97.4%), median width x2.88. Issue 22's acceptance is not met (not
+ * below Extra-P, just above 97%, wider than x2.5). Asserted as measured;
+ * the test's own reader must find the script's numbers. */
+static const data_set heldout4_sets[] = {
+    {"heldout4/amg_problem1_weak.txt", "amg-problem1", "crossroads", {"np", NULL}},
+    {"heldout4/amg_problem2_weak.txt", "amg-problem2", "crossroads", {"np", NULL}},
+    {"heldout4/sparta_weak.txt", "sparta", "crossroads", {"np", NULL}},
+    {"heldout4/umt_spp1_strong.txt", "umt-spp1", "spr", {"np", NULL}},
+    {"heldout4/umt_spp2_strong.txt", "umt-spp2", "spr", {"np", NULL}},
+    {"heldout4/vibe_april_weak.txt", "vibe-april", "crossroads", {"np", NULL}},
+    {"heldout4/vibe_august_weak.txt", "vibe-august", "crossroads", {"np", NULL}},
+    {"heldout4/vlasiator_lumi_light_strong.txt", "vlasiator-lumi-light", "lumi", {"np", NULL}},
+    {"heldout4/vlasiator_lumi_medium_strong.txt", "vlasiator-lumi-medium", "lumi", {"np", NULL}},
+    {"heldout4/vlasiator_mahti_light_strong.txt", "vlasiator-mahti-light", "mahti", {"np", NULL}},
+    {"heldout4/vlasiator_mahti_medium_strong.txt", "vlasiator-mahti-medium", "mahti", {"np", NULL}},
+};
+enum { NHELDOUT4 = sizeof heldout4_sets / sizeof heldout4_sets[0] };
+static const size_t heldout4_regions[NHELDOUT4] = {5, 5, 8, 5, 5, 16, 16, 4, 4, 4, 4};
+static const double heldout4_median[NHELDOUT4] = {18.00, 6.93, 1.71, 30.01, 1.35, 4.87,
+                                                  4.58, 15.73, 6.96, 10.52, 2.14};
+
+static void test_heldout4_sets(void)
+{
+    static const heldout_round fourth = {heldout4_sets, NHELDOUT4, heldout4_regions,
+                                         heldout4_regions, heldout4_median, 5.13, 74, 2.88};
+    score_heldout_round(&fourth);
+}
+
 int main(void)
 {
     static const testutil_test tests[] = {
@@ -908,6 +942,7 @@ int main(void)
         {"the sets held back while issue 22's methods were designed", test_heldout_sets},
         {"the second round of held-back sets, scored once at bc52237", test_heldout2_sets},
         {"the third round of held-back sets, scored once at 7654348", test_heldout3_sets},
+        {"the fourth round (production codes), scored once at 2c8d598", test_heldout4_sets},
         {NULL, NULL},
     };
     static const testutil_suite suites[] = {{"validation on public scaling data", tests},
