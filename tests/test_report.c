@@ -9,6 +9,10 @@
  *     calibrated interval, which this test parses back from the PDF's
  *     words ("6 min 29 s") into seconds and compares with the CSV's;
  *   - the page count pdfinfo reads is the one perfcast reports;
+ *   - pdftotext -bbox puts every word of every page at least 1 cm from
+ *     the paper's edge, and every page ends with its footer "page N"
+ *     (pdfdoc draws a page's texts when the page ends: none may be lost
+ *     or drawn on the wrong page);
  *   - the same archive gives the same bytes (two runs, and the site's copy);
  *   - --cluster keeps one cluster's section; bad arguments fail with a
  *     message and write nothing (nor through a symbolic link).
@@ -42,6 +46,51 @@ static char *pdf_text(const char *path)
     char *text = testutil_read_file(txt);
     unlink(txt);
     return text;
+}
+
+/* What pdftotext -bbox says of a PDF's words: pages, pages that have
+ * words, words closer than 1 cm (28.35 pt) to the paper's edge, and pages
+ * whose last two words are not "page" and their own number. */
+typedef struct {
+    long pages, pages_with_words, near_edge, footers_missing;
+} word_boxes;
+
+static bool read_word_boxes(const char *path, word_boxes *w)
+{
+    char html[700];
+    snprintf(html, sizeof html, "%s.bbox.html", path);
+    *w = (word_boxes){0};
+    if (testutil_run_commandf(NULL, "pdftotext -bbox '%s' '%s'", path, html) != 0)
+        return false;
+    FILE *f = fopen(html, "r");
+    if (!f)
+        return false;
+    const double edge = 28.35;
+    double pw = 0, ph = 0;
+    long words = 0;
+    char line[4096], last[2][256] = {"", ""};
+    while (fgets(line, sizeof line, f)) {
+        double x0, y0, x1, y1;
+        char text[256];
+        bool page_end = strstr(line, "</page>") != NULL;
+        if (sscanf(line, " <page width=\"%lf\" height=\"%lf\">", &pw, &ph) == 2) {
+            w->pages++, words = 0;
+        } else if (sscanf(line, " <word xMin=\"%lf\" yMin=\"%lf\" xMax=\"%lf\" yMax=\"%lf\">%255[^<]",
+                          &x0, &y0, &x1, &y1, text) == 5) {
+            words++;
+            w->near_edge += x0 < edge || y0 < edge || x1 > pw - edge || y1 > ph - edge;
+            memcpy(last[0], last[1], sizeof last[0]);
+            snprintf(last[1], sizeof last[1], "%s", text);
+        } else if (page_end) {
+            char number[32];
+            snprintf(number, sizeof number, "%ld", w->pages);
+            w->pages_with_words += words > 0;
+            w->footers_missing += strcmp(last[0], "page") != 0 || strcmp(last[1], number) != 0;
+        }
+    }
+    fclose(f);
+    unlink(html);
+    return true;
 }
 
 /* The page count pdfinfo reads, -1 when it cannot. */
@@ -446,6 +495,12 @@ static void test_embedded(void)
     char *index = testutil_read_file(path);
     CU_ASSERT_PTR_NOT_NULL(index && strstr(index, "[Printable report (PDF)](report.pdf)"));
     free(index);
+    word_boxes boxes;
+    CU_ASSERT_TRUE_FATAL(read_word_boxes(site_pdf, &boxes));
+    CU_ASSERT_EQUAL(boxes.pages, said);
+    CU_ASSERT_EQUAL(boxes.pages_with_words, said);
+    CU_ASSERT_EQUAL(boxes.near_edge, 0);
+    CU_ASSERT_EQUAL(boxes.footers_missing, 0);
     char *text = pdf_text(site_pdf);
     CU_ASSERT_PTR_NOT_NULL_FATAL(text);
     CU_ASSERT(check_rows(site, text) > 100);
