@@ -22,18 +22,18 @@ typedef struct {
     double size;
     bool bold;
     unsigned rgb;
-    unsigned run; /* which of the page's glyph runs its texts join */
 } text_style;
 
-enum { STYLE_COUNT = 8 };
-
-static const text_style title_style = {20, true, 0x1A1A1A, 0};
-static const text_style heading_styles[3] = {{15, true, 0x1A1A1A, 1}, {12, true, 0x1A1A1A, 2},
-                                             {10.5, true, 0x333333, 3}};
-static const text_style body_style = {9.5, false, 0x1A1A1A, 4};
-static const text_style cell_style = {8.5, false, 0x1A1A1A, 5};
-static const text_style head_style = {8.5, true, 0x1A1A1A, 6};
-static const text_style footer_style = {8, false, 0x595959, 7};
+/* Every style of the document, in one array: a page's texts are kept in
+ * one glyph run per style (struct pdfdoc.runs), indexed by the style's
+ * place here. */
+enum { TITLE, HEADING_1, HEADING_2, HEADING_3, BODY, CELL, HEAD, FOOTER, STYLE_COUNT };
+static const text_style styles[STYLE_COUNT] = {
+    [TITLE] = {20, true, 0x1A1A1A},     [HEADING_1] = {15, true, 0x1A1A1A},
+    [HEADING_2] = {12, true, 0x1A1A1A}, [HEADING_3] = {10.5, true, 0x333333},
+    [BODY] = {9.5, false, 0x1A1A1A},    [CELL] = {8.5, false, 0x1A1A1A},
+    [HEAD] = {8.5, true, 0x1A1A1A},     [FOOTER] = {8, false, 0x595959},
+};
 
 enum { RULE_RGB = 0x999999, HEAD_FILL_RGB = 0xEEEEEE };
 
@@ -101,11 +101,6 @@ static void set_rgb(cairo_t *cr, unsigned rgb)
     cairo_set_source_rgb(cr, ((rgb >> 16) & 0xFF) / 255.0, ((rgb >> 8) & 0xFF) / 255.0,
                          (rgb & 0xFF) / 255.0);
 }
-
-/* The style of each glyph run (text_style.run). */
-static const text_style *const run_styles[STYLE_COUNT] = {
-    &title_style, &heading_styles[0], &heading_styles[1], &heading_styles[2],
-    &body_style,  &cell_style,        &head_style,        &footer_style};
 
 /* Select s's font, only when another is selected: selecting it again
  * makes Cairo look its scaled font up again. */
@@ -338,7 +333,7 @@ static void put_text(pdfdoc *d, const text_style *s, double x, double y, const c
         d->oom = true; /* Cairo's only failure here is memory */
         return;
     }
-    glyph_run *r = &d->runs[s->run];
+    glyph_run *r = &d->runs[s - styles];
     if (!run_reserve(r, (size_t)e->nglyphs)) {
         d->oom = true;
         return;
@@ -357,8 +352,8 @@ static void draw_runs(pdfdoc *d)
         glyph_run *r = &d->runs[i];
         if (r->n == 0)
             continue;
-        use_font(d, run_styles[i]);
-        set_rgb(d->cr, run_styles[i]->rgb);
+        use_font(d, &styles[i]);
+        set_rgb(d->cr, styles[i].rgb);
         cairo_show_glyphs(d->cr, r->glyphs, (int)r->n);
         r->n = 0;
     }
@@ -371,11 +366,12 @@ static void draw_footer(pdfdoc *d)
 {
     char number[32];
     snprintf(number, sizeof number, "page %zu", d->page);
-    use_font(d, &footer_style);
-    double baseline = page_h - margin + footer_style.size;
-    put_text(d, &footer_style, margin, baseline, d->title, strlen(d->title));
-    put_text(d, &footer_style, page_w - margin - piece_width(d, number, strlen(number)), baseline,
-             number, strlen(number));
+    const text_style *s = &styles[FOOTER];
+    double baseline = page_h - margin + s->size;
+    use_font(d, s); /* the number is measured in it */
+    double right = page_w - margin - piece_width(d, number, strlen(number));
+    put_text(d, s, margin, baseline, d->title, strlen(d->title));
+    put_text(d, s, right, baseline, number, strlen(number));
     draw_runs(d);
 }
 
@@ -470,7 +466,7 @@ pdfdoc *pdfdoc_begin(rbuf *out, const char *title, const char *date, char *err, 
 
 void pdfdoc_title(pdfdoc *d, const char *text)
 {
-    text_block(d, text, &title_style);
+    text_block(d, text, &styles[TITLE]);
     d->y += block_gap;
 }
 
@@ -487,13 +483,13 @@ void pdfdoc_heading(pdfdoc *d, int level, const char *text)
     if (failed(d))
         return;
     level = level < 1 ? 1 : level > 3 ? 3 : level;
-    const text_style *s = &heading_styles[level - 1];
+    const text_style *s = &styles[HEADING_1 + level - 1];
     if (level == 1 && !d->page_empty)
         finish_page(d);
     if (!d->page_empty)
         d->y += block_gap;
     /* A heading keeps three lines of what follows with it. */
-    need(d, line_height(s) + 3 * line_height(&body_style));
+    need(d, line_height(s) + 3 * line_height(&styles[BODY]));
     if (level == 1)
         d->outline_parent = add_outline(d, CAIRO_PDF_OUTLINE_ROOT, text);
     else if (level == 2)
@@ -504,7 +500,7 @@ void pdfdoc_heading(pdfdoc *d, int level, const char *text)
 
 void pdfdoc_paragraph(pdfdoc *d, const char *text)
 {
-    text_block(d, text, &body_style);
+    text_block(d, text, &styles[BODY]);
     d->y += block_gap;
 }
 
@@ -522,10 +518,10 @@ static const char *cell_text(const char *s)
 static void column_widths(pdfdoc *d, const pdfdoc_table_spec *t, double *w)
 {
     for (size_t c = 0; c < t->ncols; c++) {
-        use_font(d, &head_style);
+        use_font(d, &styles[HEAD]);
         const char *h = cell_text(t->head[c]);
         w[c] = piece_width(d, h, strlen(h));
-        use_font(d, &cell_style);
+        use_font(d, &styles[CELL]);
         for (size_t r = 0; r < t->nrows; r++) {
             const char *s = cell_text(t->cells[r * t->ncols + c]);
             w[c] = fmax(w[c], piece_width(d, s, strlen(s)));
@@ -594,11 +590,11 @@ static void rule(pdfdoc *d, double y, double width, double line)
 
 static void table_head(pdfdoc *d, const pdfdoc_table_spec *t, const double *w, double width)
 {
-    double h = table_row(d, t, w, t->head, &head_style, false);
+    double h = table_row(d, t, w, t->head, &styles[HEAD], false);
     set_rgb(d->cr, HEAD_FILL_RGB);
     cairo_rectangle(d->cr, margin, d->y, width, h);
     cairo_fill(d->cr);
-    table_row(d, t, w, t->head, &head_style, true);
+    table_row(d, t, w, t->head, &styles[HEAD], true);
     rule(d, d->y + h, width, 0.8);
     d->y += h;
     d->page_empty = false;
@@ -617,18 +613,18 @@ void pdfdoc_table(pdfdoc *d, const pdfdoc_table_spec *t)
     double width = 0;
     for (size_t c = 0; c < t->ncols; c++)
         width += w[c];
-    double head_h = table_row(d, t, w, t->head, &head_style, false);
-    double first_h = t->nrows ? table_row(d, t, w, t->cells, &cell_style, false) : 0;
+    double head_h = table_row(d, t, w, t->head, &styles[HEAD], false);
+    double first_h = t->nrows ? table_row(d, t, w, t->cells, &styles[CELL], false) : 0;
     need(d, head_h + first_h);
     table_head(d, t, w, width);
     for (size_t r = 0; r < t->nrows && !failed(d); r++) {
         const char *const *row = t->cells + r * t->ncols;
-        double h = table_row(d, t, w, row, &cell_style, false);
+        double h = table_row(d, t, w, row, &styles[CELL], false);
         if (d->y + h > text_bottom()) {
             finish_page(d);
             table_head(d, t, w, width);
         }
-        table_row(d, t, w, row, &cell_style, true);
+        table_row(d, t, w, row, &styles[CELL], true);
         rule(d, d->y + h, width, 0.4);
         d->y += h;
     }
