@@ -55,6 +55,9 @@ void mgb_options_usage(FILE *out)
         "  --cycles N               run exactly N V-cycles, no tolerance test\n"
         "Measurement and output:\n"
         "  --reps N                 solve N times (each from u = 0), one row per solve\n"
+        "  --warmup N               first solve N times untimed and unrecorded (default 0):\n"
+        "                           on a real node the first solve after set-up pays for\n"
+        "                           fresh pages and cold caches\n"
         "  --campaign NAME          append one row per solve to ARCHIVE/NAME/runs.csv\n"
         "  --archive DIR            archive folder (default: archive)\n"
         "  --cluster NAME           cluster column of the rows (required with --campaign;\n"
@@ -182,6 +185,8 @@ static int apply(mgb_options *o, const char *name, const char *v, char *err, siz
         bad = parse_int(v, 1, &o->cycles);
     } else if (!strcmp(name, "reps")) {
         bad = parse_int(v, 1, &o->reps);
+    } else if (!strcmp(name, "warmup")) {
+        bad = parse_int(v, 0, &o->warmup);
     } else if (!strcmp(name, "campaign")) {
         bad = !*v || strchr(v, '/') != NULL;
         o->campaign = v;
@@ -211,7 +216,7 @@ static int takes_value(const char *name)
 {
     static const char *const names[] = {
         "partition", "grid", "split", "seq-of", "na", "nb", "problem", "pre", "post", "levels",
-        "kernel", "tol", "max-cycles", "cycles", "reps", "campaign", "archive", "cluster",
+        "kernel", "tol", "max-cycles", "cycles", "reps", "warmup", "campaign", "archive", "cluster",
         "cluster-b", "note", "date", "dump"};
     for (size_t k = 0; k < sizeof names / sizeof names[0]; k++)
         if (!strcmp(name, names[k]))

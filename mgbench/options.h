@@ -22,6 +22,7 @@ typedef struct {
     double tol;            /* --tol */
     int max_cycles;        /* --max-cycles */
     int reps;              /* --reps */
+    int warmup;            /* --warmup: untimed solves before the first rep */
     const char *archive;   /* --archive (default "archive") */
     const char *campaign;  /* --campaign: append rows when set */
     const char *cluster;   /* --cluster */

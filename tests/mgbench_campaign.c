@@ -231,6 +231,36 @@ static void test_busy_node(void)
     mgbt_remove_dir(dir);
 }
 
+/* Real runs warm the node with one untimed solve before the recorded ones
+ * (mgbench --warmup; the real campaign above still appends one row per
+ * recorded solve); --warmup sets the count; simulated solves get none. */
+static void test_warmup(void)
+{
+    char *out = NULL;
+    CU_ASSERT_FATAL(campaign("strip --dry-run", &out) == 0);
+    CU_ASSERT(line_has(out, 1, 7, "--reps 2 --warmup 1") && line_has(out, 7, 7, "--warmup 1"));
+    free(out);
+    CU_ASSERT_FATAL(campaign("strip --dry-run --warmup 3", &out) == 0);
+    CU_ASSERT(line_has(out, 4, 7, "--warmup 3"));
+    free(out);
+    CU_ASSERT_FATAL(campaign("strip --dry-run --warmup 0", &out) == 0);
+    CU_ASSERT(out && !strstr(out, "--warmup"));
+    free(out);
+    char dir[256], hosts[512], args[1200];
+    CU_ASSERT_FATAL(mgbt_temp_dir(dir, sizeof dir) == 0);
+    snprintf(hosts, sizeof hosts, "%s/hosts", dir);
+    CU_ASSERT_FATAL(mgbt_write_file(hosts, "h0:16\n") == 0);
+    snprintf(args, sizeof args, "strip --dry-run --engine smpi --platform %s --hostfile %s", hosts,
+             hosts);
+    CU_ASSERT_FATAL(campaign(args, &out) == 0);
+    CU_ASSERT(out && strstr(out, "--reps 2") && !strstr(out, "--warmup"));
+    free(out);
+    mgbt_remove_dir(dir);
+    CU_ASSERT_EQUAL(campaign("strip --dry-run --warmup -1", &out), 2);
+    CU_ASSERT(out && strstr(out, "--warmup wants a count from 0 to 9999"));
+    free(out);
+}
+
 static void test_errors(void)
 {
     char *out = NULL;
@@ -260,6 +290,7 @@ int main(int argc, char **argv)
         {"plan_file", test_plan_file},
         {"real_campaign", test_real_campaign},
         {"busy_node", test_busy_node},
+        {"warmup", test_warmup},
         {"errors", test_errors},
         {NULL, NULL}};
     static const mgbt_suite suites[] = {{"mgbench campaign runner", tests}, {NULL, NULL}};
