@@ -73,7 +73,7 @@ static void test_slurm_directives(void)
     /* The 8-process strips on 2 nodes of 4, the 4-process ones on 1. */
     CU_ASSERT_PTR_NOT_NULL(strstr(s, "run_step srun --mpi=pmix --nodes=2 --ntasks=8 "
                                      "--ntasks-per-node=4 \"$MGBENCH\" --partition strip "
-                                     "--na 2048 --nb 4096 --reps 3"));
+                                     "--na 2048 --nb 4096 --reps 3 --warmup 1"));
     CU_ASSERT_PTR_NOT_NULL(strstr(s, "run_step srun --mpi=pmix --nodes=1 --ntasks=4 "
                                      "--ntasks-per-node=4 \"$MGBENCH\""));
     CU_ASSERT_TRUE(bash_syntax_ok(s));
