@@ -8,7 +8,9 @@
  * 0.005 log2 np + 0.002 work, fitted on np 2, 4, 8 of one 16-core node and
  * predicted at 16 (exact with the law, far off with the paper's model),
  * first on the model directly, then end to end through `perfcast predict
- * --format csv`, read back with gawk; the line each fit prints about the
+ * --format csv`, read back with gawk — and, by default, the geometric mean
+ * of the two with its own interval spanning them (what the strip adapter
+ * does where the cluster gives both bandwidths); the line each fit prints about the
  * law, the option's errors and the clusters.csv column's FILE:LINE:COL.
  */
 #include "models/block.h"
@@ -222,7 +224,9 @@ static const char CLUSTERS[] =
 
 static const char EXPERIMENTS[] =
     "name,model,response,formula,train,target,title,options\n"
-    "law,strip,time_s,,cluster == 'node16' && np <= 8,cluster == 'node16' && np == 16,law,\n"
+    "law,strip,time_s,,cluster == 'node16' && np <= 8,cluster == 'node16' && np == 16,law,"
+    "contention=roofline\n"
+    "both,strip,time_s,,cluster == 'node16' && np <= 8,cluster == 'node16' && np == 16,both,\n"
     "paper,strip,time_s,,cluster == 'node16' && np <= 8,cluster == 'node16' && np == 16,paper,"
     "contention=none\n"
     "bare,strip,time_s,,cluster == 'bare16' && np <= 8,cluster == 'bare16' && np == 16,bare,\n"
@@ -254,19 +258,24 @@ static char *campaign_runs(void)
     return s;
 }
 
-/* The estimates of `perfcast predict --format csv` for experiment e, read
- * by gawk (a CSV reader of its own: FPAT), in row order: "0.434 0.838". */
-static char *estimates(const char *e)
+/* A column of `perfcast predict --format csv` for experiment e, read by
+ * gawk (a CSV reader of its own: FPAT), in row order: "0.434 0.838". */
+static char *column_of(const char *e, const char *column)
 {
     char *out = NULL;
     int rc = testutil_run_commandf(
         &out,
         "%s predict --archive %s/a --format csv crowd %s | " TESTUTIL_GAWK_CSV
-        "'NR == 1 { for (i = 1; i <= NF; i++) if ($i == \"estimate\") col = i; next } "
+        "'NR == 1 { for (i = 1; i <= NF; i++) if ($i == \"%s\") col = i; next } "
         "{ printf \"%%s%%.6g\", (NR > 2 ? \" \" : \"\"), $col }'",
-        testutil_perfcast(), dir, e);
+        testutil_perfcast(), dir, e, column);
     CU_ASSERT_EQUAL(rc, 0);
     return out;
+}
+
+static char *estimates(const char *e)
+{
+    return column_of(e, "estimate");
 }
 
 /* `perfcast COMMAND` of experiment e succeeds and prints text. */
@@ -294,6 +303,21 @@ static void test_end_to_end(void)
     out = estimates("paper");
     CU_ASSERT_STRING_EQUAL(out, "0.234 0.438");
     free(out);
+    /* The default where the cluster gives both bandwidths: the geometric
+     * mean of the law's and the paper's estimates (sqrt(0.434 x 0.234) =
+     * 0.318679, sqrt(0.838 x 0.438) = 0.605842), its own interval the two. */
+    out = estimates("both");
+    CU_ASSERT_STRING_EQUAL(out, "0.318679 0.605842");
+    free(out);
+    out = column_of("both", "pi_low");
+    CU_ASSERT_STRING_EQUAL(out, "0.234 0.438");
+    free(out);
+    out = column_of("both", "pi_high");
+    CU_ASSERT_STRING_EQUAL(out, "0.434 0.838");
+    free(out);
+    out = column_of("both", "cal_pi_low");
+    CU_ASSERT(out && strtod(out, NULL) <= 0.234); /* the calibrated interval holds both */
+    free(out);
     /* bare16 gives no mbw_core_gbs: the law is off, the paper's numbers. */
     out = estimates("bare");
     CU_ASSERT_STRING_EQUAL(out, "0.234 0.438");
@@ -306,6 +330,8 @@ static void test_end_to_end(void)
                        "one node: Tcomp x 2.00 from the node's bandwidth");
     says("predict", "law", "16 processes share one node: Tcomp x 4.00 from the node's bandwidth");
     says("fit", "paper", "diagnostic: contention law off (contention=none)");
+    says("fit", "both", "diagnostic: contention: neither the roofline law nor the paper's model");
+    says("predict", "both", "with the law 0.434 s, without it (the paper's model) 0.234 s");
     says("fit", "bare", "diagnostic: contention law off for cluster bare16: clusters.csv gives "
                         "no mbw_core_gbs");
     says("fit", "asked", "warning: contention law off for cluster bare16: clusters.csv gives "

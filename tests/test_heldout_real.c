@@ -13,7 +13,11 @@
  * with its own reader (libcsv through testutil_csv.h, not gawk): two
  * implementations of one protocol must find the same numbers, which are
  * asserted as measured, not as the acceptance. A change of method that
- * moves them must update them here and in the READMEs.
+ * moves them must update them here and in the READMEs: since the strip
+ * model averages the contention law's and the paper's estimates where the
+ * cluster gives both bandwidths (designed on this round and round 1c
+ * after this round was scored: design data), strip reads 17.0%, 4 of 6,
+ * x1.71.
  */
 #include "tests/testutil.h"
 #include "tests/testutil_csv.h"
@@ -48,7 +52,7 @@ static const real_experiment multicores[] = {
     {NULL, NULL}};
 
 static const real_family families[] = {
-    {"strip", strips, 6, 41.597, 2, 1.5092},
+    {"strip", strips, 6, 16.983, 4, 1.7141},
     {"block", blocks, 6, 60.428, 6, 3.5903},
     {"multicore", multicores, 4, 11.048, 4, 2.4804},
 };

@@ -59,7 +59,10 @@ bool rjopts_exact(const rjopts *o, const char *key, bool *exact, char *err, size
  * what an absent option means, is the roofline law where the cluster's
  * clusters.csv row gives both bandwidths (mbw_core_gbs, mbw_read_gbs)
  * and none elsewhere; ROOFLINE asks for it and warns where it cannot be
- * had. The rule was fixed before any campaign was measured with it. */
+ * had. The rule was fixed before any campaign was measured with it. The
+ * strip adapter goes further under AUTO (gen/fit/model_strip.c): where the
+ * law is on it averages the law's and the paper's estimates, which real
+ * 16-core nodes showed to bracket the runs. */
 typedef enum { RJOPTS_CONTENTION_NONE = 0, RJOPTS_CONTENTION_AUTO, RJOPTS_CONTENTION_ROOFLINE }
     rjopts_contention_mode;
 
