@@ -337,6 +337,7 @@ block_status block_fit_contended(const mesh_run *runs, const double *ppn, size_t
         out->mb_per_point = mesh_mb_per_point(&out->configs);
         out->work_tol = opt->work_tol;
         out->job_np = opt->job_np;
+        out->between_law = opt->between_law;
         s = config_routes(out, opt->network) ? BLOCK_OK : BLOCK_NOMEM;
         out->a.needed = t->npa > 2;
         out->b.needed = t->npb > 2;
@@ -400,6 +401,12 @@ static double direction_overhead(const block_model *m, direction d, const block_
         double tol = fmax(m->work_tol, 1e-9);
         *extra = *extra || work < line->work_min * (1 - tol) || work > line->work_max * (1 + tol);
         return line->alpha + line->gamma * work;
+    }
+    double between;
+    if (!m->between_law && overhead_between_lines(&bd->law, np, work, 2, &between)) {
+        *source = BLOCK_TERM_BETWEEN;
+        *extra = *extra || overhead_work_outside(&bd->law, work, m->work_tol);
+        return between;
     }
     *source = BLOCK_TERM_LAW;
     *extra = *extra || np > bd->law.np_max || overhead_work_outside(&bd->law, work, m->work_tol) ||

@@ -150,12 +150,14 @@ static void test_paper_steps_recover_quadratic(void)
     block_model_free(&m);
 }
 
-/* Targets across grids, the same per-process mesh: each equals the law. */
+/* Targets across grids, the same per-process mesh: each equals the law
+ * (where a side lies between measured process counts, with between_law,
+ * the paper's way; test_between_measured has the default). */
 static void test_grids(void)
 {
     run_set s = {0};
     paper_plan(&s, 4096, 4096);
-    const double grids[][2] = {{8, 8}, {16, 4}, {4, 16}, {32, 4}, {4, 32}, {64, 2}, {3, 5}};
+    const double grids[][2] = {{8, 8}, {16, 4}, {4, 16}, {32, 4}, {4, 32}, {64, 2}};
     for (size_t i = 0; i < sizeof grids / sizeof grids[0]; i++) {
         block_prediction p = fit_predict(&s, grids[i][0], grids[i][1], 4096, 4096, BLOCK_OK);
         check_rel(p.time_s, expected(grids[i][0], grids[i][1], 4096, 4096), 1e-9);
@@ -166,6 +168,44 @@ static void test_grids(void)
     }
     block_prediction p = fit_predict(&s, 32, 4, 4096, 4096, BLOCK_OK);
     CU_ASSERT_TRUE(p.extrapolation); /* 32 beyond the largest strip np 16 */
+    block_options paper = OPT;
+    paper.between_law = true;
+    block_target t = {3, 5, 4096, 4096, NAN};
+    block_model m;
+    CU_ASSERT_EQUAL_FATAL(block_fit(s.runs, s.n, &paper, &t, &m, NULL), BLOCK_OK);
+    CU_ASSERT_TRUE_FATAL(block_predict(&m, &t, &p));
+    check_rel(p.time_s, expected(3, 5, 4096, 4096), 1e-9);
+    CU_ASSERT_EQUAL(p.ta_source, BLOCK_TERM_LAW);
+    block_model_free(&m);
+}
+
+/* The default between measured process counts (block.h, BETWEEN MEASURED
+ * PROCESS COUNTS): a 3-process side joins (2, 0) and the 4-process line,
+ * a 5-process side the 4- and 8-process lines, linearly in log2 np at the
+ * target's work: Ta(3) = log2(3/2) / log2(4/2) x Ta(4) = 0.5849625 Ta(4),
+ * Tb(5) = Tb(4) + log2(5/4) / log2(8/4) x (Tb(8) - Tb(4)) = Tb(4) +
+ * 0.3219281 (Tb(8) - Tb(4)); the lines are the construction's law at 4 and
+ * 8. Beyond the largest line (32) the law stays. */
+static void test_between_measured(void)
+{
+    run_set s = {0};
+    paper_plan(&s, 4096, 4096);
+    double w = work_of(4096, 4096);
+    double ta = 0.5849625007211562 * overhead(&LAW_A, 4, w);
+    double tb = overhead(&LAW_B, 4, w) +
+                0.32192809488736235 * (overhead(&LAW_B, 8, w) - overhead(&LAW_B, 4, w));
+    block_target t = {3, 5, 4096, 4096, NAN};
+    block_model m;
+    block_prediction p;
+    CU_ASSERT_EQUAL_FATAL(block_fit(s.runs, s.n, &OPT, &t, &m, NULL), BLOCK_OK);
+    CU_ASSERT_TRUE_FATAL(block_predict(&m, &t, &p));
+    check_rel(p.time_s, t22(4096, 4096) + fmax(ta, tb), 1e-9);
+    CU_ASSERT_EQUAL(p.ta_source, BLOCK_TERM_BETWEEN);
+    CU_ASSERT_EQUAL(p.tb_source, BLOCK_TERM_BETWEEN);
+    CU_ASSERT_FALSE(p.extrapolation);
+    block_model_free(&m);
+    p = fit_predict(&s, 32, 4, 4096, 4096, BLOCK_OK);
+    CU_ASSERT_EQUAL(p.ta_source, BLOCK_TERM_LAW);
 }
 
 /* More than three np: least squares, still exact on a quadratic law. */
@@ -488,6 +528,7 @@ int main(void)
     static const testutil_test tests[] = {
         {"paper steps recover the quadratic", test_paper_steps_recover_quadratic},
         {"grids with the same per-process mesh", test_grids},
+        {"between measured process counts", test_between_measured},
         {"least squares with more np", test_least_squares_more_np},
         {"two np reduce alpha to a line", test_two_np_reduces_degree},
         {"npa or npb <= 2", test_small_directions},

@@ -34,7 +34,7 @@ static void test_key_values(void)
     CU_ASSERT_PTR_NOT_NULL(strstr(err, "expected key=value"));
     CU_ASSERT_FALSE(rjopts_parse("np0=4", rjopts_keys("block"), &o, err, sizeof err));
     CU_ASSERT_PTR_NOT_NULL(
-        strstr(err, "unknown option 'np0' (known: nps, work_tol, t22, contention, overhead, network, jobnp)"));
+        strstr(err, "unknown option 'np0' (known: nps, work_tol, t22, contention, overhead, network, jobnp, between)"));
     CU_ASSERT_FALSE(rjopts_parse("t22=a;t22=b", rjopts_keys("block"), &o, err, sizeof err));
     CU_ASSERT_PTR_NOT_NULL(strstr(err, "given twice"));
     CU_ASSERT_TRUE(rjopts_parse("t22=exact", rjopts_keys("block"), &o, err, sizeof err));

@@ -28,6 +28,12 @@
  *                  fourth strip process count beside the quadratic's three.
  *                  A target's strip of npa (npb) processes is placed as the
  *                  target runs: npa over its processes per node.
+ *   between=interpolate|law
+ *                  an np between two measured process counts (or between
+ *                  2 and the smallest): joined linearly in log2 np from
+ *                  the two measured lines at the target's work (default;
+ *                  models/block.h BETWEEN MEASURED PROCESS COUNTS), or the
+ *                  paper's law with gamma(largest np)
  *   network=routes|none
  *                  the route term (models/block.h NETWORK TERM; a deviation
  *                  from the paper): every run's neighbour exchanges pay
@@ -69,6 +75,7 @@ typedef struct {
     overhead_law_kind law;
     bool network;              /* network=routes (default); none: the paper's model */
     bool job_np;               /* jobnp=strips|none as asked; see job_np_asked */
+    bool between_law;          /* between=law (the paper's) rather than interpolate */
     bool job_np_asked;         /* absent: on where the network term is */
     const labelled_run *runs;  /* the training runs */
     size_t nruns;
@@ -103,7 +110,9 @@ static bool read_settings(const char *text, block_settings *s, char *err, size_t
               rjopts_contention(&o, &s->contention, err, errlen) &&
               rjopts_overhead(&o, &s->law, err, errlen) &&
               rjopts_either(&o, "network", "none", "routes", true, &s->network, err, errlen) &&
-              rjopts_either(&o, "jobnp", "none", "strips", true, &s->job_np, err, errlen);
+              rjopts_either(&o, "jobnp", "none", "strips", true, &s->job_np, err, errlen) &&
+              rjopts_either(&o, "between", "interpolate", "law", false, &s->between_law, err,
+                            errlen);
     s->job_np_asked = rjopts_get(&o, "jobnp") != NULL;
     rjopts_free(&o);
     return ok;
@@ -180,7 +189,7 @@ static bool fit_group(const block_settings *s, block_group *g, char *err, size_t
     block_network net = g->network;
     net.cycles = g->cycles;
     block_options opt = {s->work_tol, s->nnps ? s->nps : NULL, s->nnps, s->law, places, nplaces,
-                         g->has_network ? &net : NULL, g->job_np};
+                         g->has_network ? &net : NULL, g->job_np, s->between_law};
     block_target t = target_of(&g->key);
     t.npa = g->npa; /* fit every direction one of the group's targets needs */
     t.npb = g->npb;
@@ -292,6 +301,7 @@ static const char *term_text(block_term t)
     switch (t) {
     case BLOCK_TERM_LAW: return "law";
     case BLOCK_TERM_LINE: return "its np's measured line";
+    case BLOCK_TERM_BETWEEN: return "between the measured lines around its np";
     case BLOCK_TERM_DEFINITION: return "0 by definition at 2 processes";
     case BLOCK_TERM_MEASURED_ONE: return "measured T(1,1) - T(2,1)";
     case BLOCK_TERM_ASSUMED_ZERO: return "0 assumed";

@@ -14,7 +14,7 @@ const char *const *rjopts_keys(const char *model)
 {
     static const char *const strip[] = {"np0", "work_tol", "tcomp", "contention", "overhead", NULL};
     static const char *const block[] = {"nps", "work_tol", "t22", "contention", "overhead",
-                                        "network", "jobnp", NULL};
+                                        "network", "jobnp", "between", NULL};
     static const char *const multicluster[] = {"cluster_b", "np0", "work_tol", "tcomp", "quantum",
                                                "backtests_from", "link", "contention", NULL};
     if (!model)
