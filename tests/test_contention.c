@@ -331,7 +331,9 @@ static void test_end_to_end(void)
     says("predict", "law", "16 processes share one node: Tcomp x 4.00 from the node's bandwidth");
     says("fit", "paper", "diagnostic: contention law off (contention=none)");
     says("fit", "both", "diagnostic: contention: neither the roofline law nor the paper's model");
-    says("predict", "both", "with the law 0.434 s, without it (the paper's model) 0.234 s");
+    says("predict", "both", "with the contention law 0.434 s: Tcomp");
+    says("predict", "both", "without the law (the paper's model) 0.234 s: the estimate is the "
+                            "geometric mean of the two and its interval spans both");
     says("fit", "bare", "diagnostic: contention law off for cluster bare16: clusters.csv gives "
                         "no mbw_core_gbs");
     says("fit", "asked", "warning: contention law off for cluster bare16: clusters.csv gives "

@@ -66,50 +66,45 @@ static bool read_settings(const char *text, const archive *arch, stripfit_settin
 }
 
 /* The note of a prediction: how it was made, and what the contention law
- * did to Tcomp when it is on. */
-static void note_of(const strip_prediction *p, const meshrow *t, const contention_law *law,
-                    char *buf, size_t len)
+ * did to Tcomp when it is on; with paper (the paper's estimate, averaged
+ * with the law's), the two estimates and their average. */
+static void note_of(const strip_prediction *p, const strip_prediction *paper, const meshrow *t,
+                    const contention_law *law, char *buf, size_t len)
 {
-    char ref[200], crowd[300] = "";
+    char ref[200], crowd[300] = "", both[300] = "";
     rjreport_reference(ref, sizeof ref, p->tcomp_match, t->pa, t->pb, p->tcomp_reps,
                        p->tcomp_spread_pct);
     if (law->on) {
         int n = snprintf(crowd, sizeof crowd, "; ");
         contention_text(crowd + n, sizeof crowd - (size_t)n, law, t->ppn);
     }
-    snprintf(buf, len,
-             "point estimate only (the strip model gives no interval): Tcomp %.4g s [%s] + "
-             "alpha(%g) %.4g s + gamma*work %.4g s (work %.4g MB per process)%s",
-             p->tcomp_s, ref, t->np, p->alpha_s, p->tcomm_s - p->alpha_s, p->work_mb, crowd);
+    if (paper)
+        snprintf(both, sizeof both, "; without the law (the paper's model) %.4g s: the estimate "
+                 "is the geometric mean of the two and its interval spans both", paper->time_s);
+    char head[100] = "point estimate only (the strip model gives no interval)";
+    if (paper)
+        snprintf(head, sizeof head, "with the contention law %.4g s", p->time_s);
+    snprintf(buf, len, "%s: Tcomp %.4g s [%s] + alpha(%g) %.4g s + gamma*work %.4g s (work %.4g "
+             "MB per process)%s%s",
+             head, p->tcomp_s, ref, t->np, p->alpha_s, p->tcomm_s - p->alpha_s, p->work_mb, crowd,
+             both);
 }
 
-/* Where the law is on and the paper's fit g0 (no law) is at hand, the
- * estimate is the geometric mean of the two and the prediction's own
- * interval spans them. Returns whether it did so (both estimates > 0). */
-static bool average_with_paper(const stripfit *g0, const strip_target *st, double ppn,
-                               const strip_prediction *law, report *out, char *note,
-                               size_t len)
+/* The paper's prediction for st from g0 (no law), where it is wanted and
+ * both it and the law's are positive times: then the estimate is their
+ * geometric mean and the prediction's own interval spans them. */
+static bool paper_prediction(const stripfit *g0, const strip_target *st, double ppn,
+                             const strip_prediction *law, strip_prediction *paper)
 {
-    strip_prediction paper;
-    if (!g0 || !g0->ok || !strip_predict_contended(&g0->model, st, ppn, &paper) ||
-        !(paper.time_s > 0 && law->time_s > 0))
-        return false;
-    report_prediction *p = &out->preds[out->npreds - 1];
-    p->estimate = sqrt(law->time_s * paper.time_s);
-    p->pi_low = fmin(law->time_s, paper.time_s);
-    p->pi_high = fmax(law->time_s, paper.time_s);
-    size_t used = strlen(note);
-    snprintf(note + used, len - used, "; with the law %.4g s, without it (the paper's model) "
-             "%.4g s: the estimate is their geometric mean and its interval spans both",
-             law->time_s, paper.time_s);
-    return true;
+    return g0 && g0->ok && strip_predict_contended(&g0->model, st, ppn, paper) &&
+           paper->time_s > 0 && law->time_s > 0;
 }
 
 static bool predict_target(size_t k, const stripfit *g, const stripfit *g0, const meshrow *t,
                            bool exact, report *out, bool *averaged, char *err, size_t errlen)
 {
     strip_target st = {t->np, t->pa, t->pb, t->work_mb};
-    strip_prediction p;
+    strip_prediction p, paper;
     if (!strip_predict_contended(&g->model, &st, t->ppn, &p)) {
         snprintf(err, errlen, "runs.csv line %ld: no Tcomp for the per-process mesh %gx%g "
                  "(no sequential run, and no work_mb to interpolate with)", t->line, t->pa, t->pb);
@@ -120,13 +115,16 @@ static bool predict_target(size_t k, const stripfit *g, const stripfit *g0, cons
                  "%gx%g (tcomp=exact)", t->line, t->pa, t->pb);
         return false;
     }
+    bool both = g->model.contention.on && paper_prediction(g0, &st, t->ppn, &p, &paper);
     char note[1300];
-    note_of(&p, t, &g->model.contention, note, sizeof note);
-    bool ok = rjreport_predict(out, k, p.time_s, p.extrapolation, note);
-    if (ok && g->model.contention.on && average_with_paper(g0, &st, t->ppn, &p, out, note,
-                                                           sizeof note)) {
+    note_of(&p, both ? &paper : NULL, t, &g->model.contention, note, sizeof note);
+    double estimate = both ? sqrt(p.time_s * paper.time_s) : p.time_s;
+    bool ok = rjreport_predict(out, k, estimate, p.extrapolation, note);
+    if (ok && both) {
+        report_prediction *r = &out->preds[out->npreds - 1];
+        r->pi_low = fmin(p.time_s, paper.time_s);
+        r->pi_high = fmax(p.time_s, paper.time_s);
         *averaged = true;
-        ok = report_set_text(&out->preds[out->npreds - 1].note, note);
     }
     if (ok) /* alpha and gamma are fitted across the network's levels */
         out->preds[out->npreds - 1].level_regimes = true;
