@@ -230,6 +230,28 @@ static bool fit_all(const experiment_input *in, const labelled_run *runs, size_t
     return true;
 }
 
+/* Every target's prediction, and a line saying so when the law and the
+ * paper's model were averaged. */
+static bool predict_all(const experiment_input *in, const stripfit *const *fit_of,
+                        const stripfit *const *fit0_of, const meshrow *rows, bool exact,
+                        report *out, char *err, size_t errlen)
+{
+    bool averaged = false;
+    for (size_t k = 0; k < in->ntargets; k++)
+        if (!predict_target(k, fit_of[k], fit0_of[k], &rows[k], exact, out, &averaged, err,
+                            errlen))
+            return false;
+    if (averaged &&
+        !rjreport_diagnose(out, "contention: neither the roofline law nor the paper's model "
+                                "(none) was right on real nodes, where the runs lay between "
+                                "the two; each estimate is their geometric mean and its interval "
+                                "spans both (contention=roofline or contention=none picks one)")) {
+        snprintf(err, errlen, "out of memory");
+        return false;
+    }
+    return true;
+}
+
 bool model_strip_run(const experiment_input *in, report *out, char *err, size_t errlen)
 {
     if (errlen)
@@ -263,18 +285,7 @@ bool model_strip_run(const experiment_input *in, report *out, char *err, size_t 
         snprintf(err, errlen, "out of memory");
         ok = false;
     }
-    bool averaged = false;
-    for (size_t k = 0; ok && k < in->ntargets; k++)
-        ok = predict_target(k, fit_of[k], fit0_of[k], &rows[k], exact, out, &averaged, err,
-                            errlen);
-    if (ok && averaged &&
-        !rjreport_diagnose(out, "contention: neither the roofline law nor the paper's model "
-                                "(none) was right on real nodes, where the runs lay between "
-                                "the two; each estimate is their geometric mean and its interval "
-                                "spans both (contention=roofline or contention=none picks one)")) {
-        snprintf(err, errlen, "out of memory");
-        ok = false;
-    }
+    ok = ok && predict_all(in, fit_of, fit0_of, rows, exact, out, err, errlen);
     stripfits_free(&fits);
     stripfits_free(&paper);
     free(runs);
