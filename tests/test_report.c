@@ -13,7 +13,15 @@
  *     the paper's edge, and every page ends with its footer "page N"
  *     (pdfdoc draws a page's texts when the page ends: none may be lost
  *     or drawn on the wrong page);
- *   - the same archive gives the same bytes (two runs, and the site's copy);
+ *   - the same archive gives the same bytes (two runs);
+ *   - the site's report is a front (no cost table; where each cluster's
+ *     report is) and one report per cluster with that cluster's rows and
+ *     no other cluster's name, linked from its page; `build --verify`
+ *     passes;
+ *   - a night after one new run on a cluster (a copy of hard links to the
+ *     last site, then built) writes that cluster's report again, dated by
+ *     the new run (pdfinfo), and keeps the others (still hard-linked, same
+ *     bytes); every report is byte for byte what a build from nothing makes;
  *   - --cluster keeps one cluster's section; bad arguments fail with a
  *     message and write nothing (nor through a symbolic link).
  * Without poppler-utils every test fails saying so (.ci/deps installs it).
@@ -295,8 +303,18 @@ static double num(const csv_doc *doc, size_t r, const char *col)
     return v && *v ? atof(v) : NAN;
 }
 
-/* Every row of site/estimates.csv on its cluster's section of text;
- * returns how many rows were checked. */
+/* The text of the site's own report of cluster (its folder is named as
+ * the cluster in these archives), NULL when there is none. */
+static char *cluster_report_text(const char *site, const char *cluster)
+{
+    char path[700];
+    snprintf(path, sizeof path, "%s/clusters/%s/report.pdf", site, cluster);
+    return pdf_text(path);
+}
+
+/* Every row of site/estimates.csv on its cluster's section of text (NULL:
+ * of that cluster's own report on the site); returns how many rows were
+ * checked. */
 static size_t check_rows(const char *site, const char *text)
 {
     char path[600];
@@ -308,7 +326,9 @@ static size_t check_rows(const char *site, const char *text)
         const char *cluster = testutil_csv_cell(&doc, r, "cluster");
         const char *job = testutil_csv_cell(&doc, r, "job");
         const char *exp = testutil_csv_cell(&doc, r, "experiment");
-        char *section = cluster_section(text, cluster);
+        char *own = text ? NULL : cluster_report_text(site, cluster);
+        char *section = text || own ? cluster_section(text ? text : own, cluster) : NULL;
+        free(own);
         bool flagged = num(&doc, r, "oversubscribed") == 1;
         bool found = section && section_has_row(section, job, flagged, exp,
                                                 num(&doc, r, "time_s"),
@@ -383,12 +403,10 @@ static void test_small_archive(void)
     CU_ASSERT_EQUAL(testutil_perfcast_run(NULL, "report --archive %s/arch --out %s", dir, again),
                     0);
     CU_ASSERT_TRUE(same_bytes(pdf, again));
-    char site_pdf[600];
-    snprintf(site_pdf, sizeof site_pdf, "%s/report.pdf", site);
-    CU_ASSERT_TRUE(same_bytes(pdf, site_pdf));
     char *text = pdf_text(pdf);
     CU_ASSERT_PTR_NOT_NULL_FATAL(text);
     CU_ASSERT_EQUAL(check_rows(site, text), 2);
+    CU_ASSERT_EQUAL(check_rows(site, NULL), 2); /* each in its cluster's own report */
     /* A cluster without predictions is in the clusters table only. */
     CU_ASSERT_PTR_NOT_NULL(strstr(text, "gamma-idle"));
     CU_ASSERT_PTR_NULL(find_line(text, text, "Cluster gamma-idle"));
@@ -407,6 +425,153 @@ static void test_small_archive(void)
         printf("\n  beta-two's cost read as %g EUR, not about 0.125", cost);
     free(beta);
     free(text);
+}
+
+/* A PDF whose every page has words and ends with its footer, none near
+ * the paper's edge, as many pages as pdfinfo reads; false otherwise. */
+static bool pages_whole(const char *path)
+{
+    word_boxes w;
+    bool ok = read_word_boxes(path, &w) && w.pages > 0 && w.pages == pdf_pages(path) &&
+              w.pages_with_words == w.pages && w.footers_missing == 0 && w.near_edge == 0;
+    if (!ok)
+        printf("\n  %s: %ld pages, %ld with words, %ld footers missing, %ld words near the edge",
+               path, w.pages, w.pages_with_words, w.footers_missing, w.near_edge);
+    return ok;
+}
+
+/* The site's report: a front naming each cluster's report, and one report
+ * per cluster with that cluster alone, linked from its page. */
+static void test_site_reports(void)
+{
+    if (!have_poppler())
+        return;
+    char path[600], *text;
+    snprintf(path, sizeof path, "%s/site/report.pdf", dir);
+    CU_ASSERT_TRUE(pages_whole(path));
+    CU_ASSERT_PTR_NOT_NULL_FATAL(text = pdf_text(path));
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "clusters/alpha-one/report.pdf"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "clusters/gamma-idle/report.pdf"));
+    CU_ASSERT_PTR_NULL(find_line(text, text, "Cluster alpha-one"));
+    CU_ASSERT_PTR_NULL(strstr(text, "tiny: 32 processes")); /* no cost table */
+    free(text);
+    static const char *const names[] = {"alpha-one", "beta-two", "gamma-idle"};
+    for (int k = 0; k < 3; k++) {
+        snprintf(path, sizeof path, "%s/site/clusters/%s/report.pdf", dir, names[k]);
+        CU_ASSERT_TRUE(pages_whole(path));
+        CU_ASSERT_PTR_NOT_NULL_FATAL(text = pdf_text(path));
+        char heading[64];
+        snprintf(heading, sizeof heading, "Cluster %s", names[k]);
+        CU_ASSERT_PTR_NOT_NULL(find_line(text, text, heading));
+        for (int other = 0; other < 3; other++)
+            CU_ASSERT(other == k || strstr(text, names[other]) == NULL);
+        free(text);
+        snprintf(path, sizeof path, "%s/site/clusters/%s/index.md", dir, names[k]);
+        text = testutil_read_file(path);
+        CU_ASSERT_PTR_NOT_NULL(text && strstr(text, "[Printable report (PDF)](report.pdf)"));
+        free(text);
+    }
+    /* alpha's job and not beta's; gamma has none. */
+    snprintf(path, sizeof path, "%s/site", dir);
+    char *alpha = cluster_report_text(path, "alpha-one");
+    char *gamma = cluster_report_text(path, "gamma-idle");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(alpha);
+    CU_ASSERT_PTR_NOT_NULL(strstr(alpha, "tiny: 32 processes"));
+    CU_ASSERT_PTR_NULL(strstr(alpha, "16 processes"));
+    CU_ASSERT_PTR_NOT_NULL(gamma && strstr(gamma, "No experiment predicts a run on this cluster"));
+    free(alpha);
+    free(gamma);
+    char *out = NULL;
+    CU_ASSERT_EQUAL(testutil_perfcast_run(&out, "build --archive %s/arch --out %s/site --verify",
+                                          dir, dir), 0);
+    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, " 0 problems"));
+    free(out);
+}
+
+/* Cluster name's report's creation date as pdfinfo reads it
+ * ("2025-03-02"), malloc'ed, or NULL. */
+static char *report_date(const char *site, const char *name)
+{
+    char *out = NULL, *date = NULL;
+    if (testutil_run_commandf(&out, "pdfinfo -isodates '%s/%s/clusters/%s/report.pdf'", dir, site,
+                              name) == 0 && out) {
+        const char *p = strstr(out, "\nCreationDate:");
+        p = p ? skip_spaces(p + 14) : NULL;
+        if (p && (date = malloc(11))) {
+            memcpy(date, p, 10);
+            date[10] = '\0';
+        }
+    }
+    free(out);
+    return date;
+}
+
+/* Hard links from the previous site: a report kept by the rebuild still
+ * has two (find -links), one made again has one. */
+static long links_of(const char *site, const char *name)
+{
+    char path[700];
+    struct stat st;
+    snprintf(path, sizeof path, "%s/%s/clusters/%s/report.pdf", dir, site, name);
+    return stat(path, &st) == 0 ? (long)st.st_nlink : -1;
+}
+
+static bool same_report(const char *a, const char *b, const char *name)
+{
+    char pa[700], pb[700];
+    snprintf(pa, sizeof pa, "%s/%s/clusters/%s/report.pdf", dir, a, name);
+    snprintf(pb, sizeof pb, "%s/%s/clusters/%s/report.pdf", dir, b, name);
+    return same_bytes(pa, pb);
+}
+
+/* One new run on alpha-one: a night's rebuild (a copy of links to the
+ * last site, as .ci/nightly makes it) makes alpha-one's report again,
+ * dated by that run, and keeps the others' files as they were; every
+ * report is what a build from nothing makes. */
+static void test_rebuild_keeps(void)
+{
+    if (!have_poppler())
+        return;
+    char path[600], *out = NULL;
+    CU_ASSERT_EQUAL_FATAL(testutil_run_commandf(NULL, "cp -al %s/site %s/night", dir, dir), 0);
+    snprintf(path, sizeof path, "%s/arch/tiny/runs.csv", dir);
+    char *runs = testutil_read_file(path);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(runs);
+    size_t n = strlen(runs);
+    char *more = malloc(n + 64);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(more);
+    snprintf(more, n + 64, "%salpha-one,4,3,103.5,2025-03-09\n", runs);
+    CU_ASSERT_TRUE_FATAL(testutil_write_file(path, more));
+    free(runs);
+    free(more);
+    CU_ASSERT_EQUAL_FATAL(testutil_perfcast_run(&out, "build --archive %s/arch --out %s/night "
+                                                "--verify", dir, dir), 0);
+    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, " 0 problems"));
+    free(out);
+    CU_ASSERT_EQUAL(links_of("night", "alpha-one"), 1);
+    CU_ASSERT_FALSE(same_report("site", "night", "alpha-one"));
+    static const char *const kept[] = {"beta-two", "gamma-idle"};
+    for (int k = 0; k < 2; k++) {
+        CU_ASSERT_EQUAL(links_of("night", kept[k]), 2);
+        CU_ASSERT_TRUE(same_report("site", "night", kept[k]));
+    }
+    /* Dated by the runs on the cluster: the new one for alpha-one, beta's
+     * own newest for beta-two (its runs of 2025-03-01 and -02). */
+    char *a = report_date("night", "alpha-one"), *b = report_date("night", "beta-two");
+    CU_ASSERT_PTR_NOT_NULL(a && strcmp(a, "2025-03-09") == 0 ? a : NULL);
+    CU_ASSERT_PTR_NOT_NULL(b && strcmp(b, "2025-03-02") == 0 ? b : NULL);
+    free(a);
+    free(b);
+    /* Kept or made, each report has the bytes of a build from nothing. */
+    CU_ASSERT_EQUAL_FATAL(testutil_perfcast_run(NULL, "build --archive %s/arch --out %s/fresh "
+                                                "--quiet", dir, dir), 0);
+    static const char *const all[] = {"alpha-one", "beta-two", "gamma-idle"};
+    for (int k = 0; k < 3; k++)
+        CU_ASSERT_TRUE(same_report("night", "fresh", all[k]));
+    snprintf(path, sizeof path, "%s/night/report.pdf", dir);
+    char fresh[600];
+    snprintf(fresh, sizeof fresh, "%s/fresh/report.pdf", dir);
+    CU_ASSERT_TRUE(same_bytes(path, fresh));
 }
 
 static void test_one_cluster(void)
@@ -487,21 +652,32 @@ static void test_embedded(void)
     CU_ASSERT_EQUAL_FATAL(testutil_perfcast_run(&out, "report --out %s", pdf), 0);
     long said = out && strstr(out, ": ") ? strtol(strstr(out, ": ") + 2, NULL, 10) : -2;
     free(out);
-    CU_ASSERT_EQUAL(pdf_pages(site_pdf), said);
+    CU_ASSERT_EQUAL(pdf_pages(pdf), said);
     CU_ASSERT(said > 5);
-    CU_ASSERT_TRUE(same_bytes(pdf, site_pdf));
     char path[600];
     snprintf(path, sizeof path, "%s/index.md", site);
     char *index = testutil_read_file(path);
     CU_ASSERT_PTR_NOT_NULL(index && strstr(index, "[Printable report (PDF)](report.pdf)"));
     free(index);
     word_boxes boxes;
-    CU_ASSERT_TRUE_FATAL(read_word_boxes(site_pdf, &boxes));
+    CU_ASSERT_TRUE_FATAL(read_word_boxes(pdf, &boxes));
     CU_ASSERT_EQUAL(boxes.pages, said);
     CU_ASSERT_EQUAL(boxes.pages_with_words, said);
     CU_ASSERT_EQUAL(boxes.near_edge, 0);
     CU_ASSERT_EQUAL(boxes.footers_missing, 0);
-    char *text = pdf_text(site_pdf);
+    /* The site's front and every cluster's own report. */
+    CU_ASSERT_TRUE(pages_whole(site_pdf));
+    char *reports = NULL;
+    CU_ASSERT_EQUAL(testutil_run_commandf(&reports, "ls %s/clusters/*/report.pdf", site), 0);
+    size_t nreports = 0;
+    for (char *line = reports ? strtok(reports, "\n") : NULL; line; line = strtok(NULL, "\n")) {
+        CU_ASSERT_TRUE(pages_whole(line));
+        nreports++;
+    }
+    free(reports);
+    CU_ASSERT(nreports > 10);
+    CU_ASSERT(check_rows(site, NULL) > 100);
+    char *text = pdf_text(pdf);
     CU_ASSERT_PTR_NOT_NULL_FATAL(text);
     CU_ASSERT(check_rows(site, text) > 100);
     /* The advice and the charts' own text (vector text, not pictures). */
@@ -517,7 +693,9 @@ int main(void)
 {
     static const testutil_test small[] = {
         {"every job with its time and interval, page count, same bytes", test_small_archive},
+        {"the site's front and clusters' reports", test_site_reports},
         {"--cluster keeps one cluster", test_one_cluster},
+        {"a new run on one cluster remakes its report only", test_rebuild_keeps},
         {"bad arguments write nothing", test_bad_arguments},
         {NULL, NULL},
     };

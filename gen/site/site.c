@@ -38,13 +38,12 @@ static char *read_template_file(const char *dir, const char *name, char *err, si
     return text;
 }
 
-/* Every page and the PDF report are independent: workers take the next
- * one until none is left. The report is job 0: the longest single job
- * (every campaign and cluster laid out), taken first so that it runs
- * beside the pages instead of after them; on a nightly rebuild, where
- * campaign pages, charts and fits are mostly kept, it is most of the
- * work, so the pages made of the whole archive (alerts, advice,
- * estimates, the index) are jobs as well, done beside it. */
+/* Every page and the PDF reports are independent: workers take the next
+ * one until none is left. The report's front is job 0 and the clusters'
+ * reports (each a cluster's whole cost table laid out, the longest single
+ * jobs when drawn) follow the pages made of the whole archive (alerts,
+ * advice, estimates, the index), so that they run beside the campaign
+ * pages instead of after them. */
 typedef bool (*site_writer)(site_ctx *c);
 static const site_writer whole_site_pages[] = {site_write_report, site_write_alerts,
                                                site_write_advice, site_write_estimates,
@@ -73,14 +72,26 @@ static bool take_job(job_queue *q, size_t *job)
     return ok;
 }
 
+/* Job j: the whole-site pages, the clusters' reports (long when drawn,
+ * so early), the campaigns, the cluster pages. */
+static bool run_job(site_ctx *c, size_t j)
+{
+    size_t ncamps = c->data->ncamps, nclusters = c->data->nclusters;
+    if (j < NWHOLE)
+        return whole_site_pages[j](c);
+    if ((j -= NWHOLE) < nclusters)
+        return site_write_cluster_report(c, j);
+    if ((j -= nclusters) < ncamps)
+        return site_write_campaign(c, j);
+    return site_write_cluster(c, j - ncamps);
+}
+
 static void *work(void *arg)
 {
     worker *w = arg;
-    size_t ncamps = w->ctx.data->ncamps, job;
+    size_t job;
     while (take_job(w->queue, &job)) {
-        bool ok = job < NWHOLE            ? whole_site_pages[job](&w->ctx)
-                  : job < NWHOLE + ncamps ? site_write_campaign(&w->ctx, job - NWHOLE)
-                                          : site_write_cluster(&w->ctx, job - NWHOLE - ncamps);
+        bool ok = run_job(&w->ctx, job);
         if (!ok) {
             pthread_mutex_lock(&w->queue->lock);
             w->queue->failed = true;
@@ -99,7 +110,7 @@ static size_t thread_count(const site_options *opt)
 /* Run the report and every page on the workers; c gets their counts. */
 static bool write_parallel(site_ctx *c, size_t nthreads)
 {
-    job_queue q = {.njobs = NWHOLE + c->data->ncamps + c->data->nclusters};
+    job_queue q = {.njobs = NWHOLE + c->data->ncamps + 2 * c->data->nclusters};
     pthread_mutex_init(&q.lock, NULL);
     worker *w = calloc(nthreads, sizeof *w);
     size_t started = 0;

@@ -369,6 +369,9 @@ bool site_write_cluster(site_ctx *c, size_t cluster)
     md_text(&md, k->info->name);
     md_end_paragraph(&md);
     md_heading(&md, 1, rbuf_str(&title));
+    md_link(&md, "Printable report (PDF)", "report.pdf");
+    md_text(&md, ": this cluster's cost table and chart, and the advice's options on it alone.");
+    md_end_paragraph(&md);
     bool ok = facts(c, k, rbuf_str(&dir), &md) && cost_section(c, k, rbuf_str(&dir), &md) &&
               published_section(c, k, rbuf_str(&dir), &md);
     rbuf_puts(&dir, "index");

@@ -9,10 +9,11 @@
  *   campaigns/<slug>/index.md/.html    README, experiments, charts, CSVs
  *   clusters/<slug>/index.md/.html     cost table and cost-vs-time chart, the
  *                                      papers' published predictions costed
+ *   clusters/<slug>/report.pdf         that cluster's printable report
  *   advice/index, scenario-1, scenario-2
  *   alerts.md/.html, alerts.csv, alerts.xml (Atom)
  *   estimates.md/.html, estimates.csv  every predicted job by cluster ("my job")
- *   report.pdf                         the printable report (gen/site/site_pdf.h)
+ *   report.pdf                         the printable report's front (gen/site/site_pdf.h)
  *   style.css
  *
  * Errors: a failure of the output (disk, memory) is sticky in site_out and
@@ -192,7 +193,10 @@ bool site_write_index(site_ctx *c);
 bool site_write_alerts(site_ctx *c);
 bool site_write_advice(site_ctx *c);
 bool site_write_estimates(site_ctx *c);
-/* report.pdf, the printable report (gen/site/site_pdf.h). */
+/* report.pdf, the front of the printable report, and cluster k's own
+ * report clusters/<slug>/report.pdf, kept when what it shows did not
+ * change (gen/site/site_pdf.h). */
 bool site_write_report(site_ctx *c);
+bool site_write_cluster_report(site_ctx *c, size_t cluster);
 
 #endif
