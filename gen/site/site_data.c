@@ -127,13 +127,28 @@ static bool choose_columns(site_experiment *e)
 /* ------------------------------------------------------------------ */
 /* Campaigns                                                           */
 
-static void newest_date(const table *t, char date[11], size_t *measured)
+/* date becomes s when s is a newer date (YYYY-MM-DD) than it. */
+static void keep_newer(char date[11], const char *s)
+{
+    if (s && strlen(s) == 10 && strcmp(s, date) > 0)
+        memcpy(date, s, 11);
+}
+
+/* The campaign's newest run date and measured runs, and each run's date
+ * made its clusters' (column cluster, and cluster_b of a split) newest. */
+static void newest_date(site_data *d, const table *t, char date[11], size_t *measured)
 {
     int dc = table_find(t, "date"), tc = table_find(t, "time_s");
+    int cc = table_find(t, "cluster"), cbc = table_find(t, "cluster_b");
     for (size_t r = 0; r < t->nrows; r++) {
         const char *s = dc >= 0 ? table_text(t, r, (size_t)dc) : NULL;
-        if (s && strlen(s) == 10 && strcmp(s, date) > 0)
-            memcpy(date, s, 11);
+        keep_newer(date, s);
+        int a = cc >= 0 ? site_cluster_index(d, table_text(t, r, (size_t)cc)) : -1;
+        int b = cbc >= 0 ? site_cluster_index(d, table_text(t, r, (size_t)cbc)) : -1;
+        if (a >= 0)
+            keep_newer(d->clusters[a].last_date, s);
+        if (b >= 0)
+            keep_newer(d->clusters[b].last_date, s);
         if (tc >= 0 && !isnan(table_number(t, r, (size_t)tc)))
             (*measured)++;
     }
@@ -316,7 +331,7 @@ static bool load_each_campaign(site_data *d, site_fit_fn fit, void *fit_ctx,
         if (!(sc->slug = make_slug(sc->name)))
             return false;
         if (loaded) {
-            newest_date(&sc->camp->runs, sc->last_date, &sc->nmeasured);
+            newest_date(d, &sc->camp->runs, sc->last_date, &sc->nmeasured);
             if (strcmp(sc->last_date, d->last_date) > 0)
                 memcpy(d->last_date, sc->last_date, 11);
             if (!load_experiments(d, sc, fit, fit_ctx, cache))

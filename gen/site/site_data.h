@@ -62,6 +62,8 @@ typedef struct {
 typedef struct {
     const cluster_info *info;
     char *slug;
+    char last_date[11];     /* newest date of the runs on it (their cluster or
+                               cluster_b), "" when none */
 } site_cluster;
 
 /* A prediction on one cluster with what it costs there. */

@@ -487,34 +487,13 @@ static const char *archive_date(const site_data *d)
     return d->last_date[0] ? d->last_date : d->build_date;
 }
 
-/* Whether row r of runs ran (at least partly) on cluster. */
-static bool ran_on(const table *runs, size_t r, int cc, int cbc, const char *cluster)
-{
-    const char *a = cc >= 0 ? table_text(runs, r, (size_t)cc) : NULL;
-    const char *b = cbc >= 0 ? table_text(runs, r, (size_t)cbc) : NULL;
-    return (a && strcmp(a, cluster) == 0) || (b && strcmp(b, cluster) == 0);
-}
-
 /* A cluster's report's date into date: the newest date of the runs on it
- * (column cluster or cluster_b), else the build date; not the archive's,
- * so that a run on another cluster does not change it. */
+ * (site_cluster.last_date), else the build date; not the archive's, so
+ * that a run on another cluster does not change it. */
 static void cluster_date(const site_data *d, size_t k, char date[11])
 {
-    const char *name = d->clusters[k].info->name;
-    date[0] = '\0';
-    for (size_t i = 0; i < d->ncamps; i++) {
-        const table *runs = d->camps[i].camp ? &d->camps[i].camp->runs : NULL;
-        int dc = runs ? table_find(runs, "date") : -1;
-        int cc = dc >= 0 ? table_find(runs, "cluster") : -1;
-        int cbc = dc >= 0 ? table_find(runs, "cluster_b") : -1;
-        for (size_t r = 0; dc >= 0 && r < runs->nrows; r++) {
-            const char *s = table_text(runs, r, (size_t)dc);
-            if (s && strlen(s) == 10 && strcmp(s, date) > 0 && ran_on(runs, r, cc, cbc, name))
-                memcpy(date, s, 11);
-        }
-    }
-    if (!date[0])
-        memcpy(date, d->build_date, 11);
+    const char *newest = d->clusters[k].last_date;
+    memcpy(date, newest[0] ? newest : d->build_date, 11);
 }
 
 bool site_pdf_report(const site_data *d, const char *cluster, rbuf *out, size_t *pages,
