@@ -27,9 +27,10 @@
  *                  heldout-real1c, lay between the two: the roofline
  *                  over-counts the crowding, the paper leaves it out, and
  *                  the runs cannot tell which is nearer, issue 22 item 3),
- *                  but the law alone for a target with more processes on
- *                  a node than it has cores (time-sharing, which the
- *                  paper's model leaves out for certain); none elsewhere.
+ *                  but the law alone for an oversubscribed target
+ *                  (run_oversubscribed, gen/ingest/run_layout.h: it
+ *                  time-shares cores, which the paper's model leaves out
+ *                  for certain); none elsewhere.
  *                  The fit prints one line saying which
  *   overhead=log2|node|topology|auto
  *                  the overhead law (models/overhead.h): the paper's
@@ -39,6 +40,7 @@
  *                  step law beats it by 10%)
  */
 #include "gen/fit/model_adapters.h"
+#include "gen/ingest/run_layout.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -169,15 +171,6 @@ static bool read_targets(const experiment_input *in, stripfits *fits, meshrow *r
     return true;
 }
 
-/* Whether target t runs more processes on a node than the node has cores
- * (clusters.csv cores_per_node): time-sharing, which the paper's model
- * leaves out for certain, so the law is not averaged with it there. */
-static bool oversubscribed(const archive *a, const meshrow *t)
-{
-    const cluster_info *ci = archive_cluster(a, t->cluster);
-    return ci && isfinite(ci->cores_per_node) && isfinite(t->ppn) && t->ppn > ci->cores_per_node;
-}
-
 /* The paper's fit (no contention law) for each target whose own fit has
  * the law on and that does not oversubscribe its node, when the option
  * left the law to the default: the estimate is then the two fits'
@@ -192,8 +185,11 @@ static bool paper_fits(const experiment_input *in, const stripfit_settings *s,
     if (!place_targets(in, rows, paper))
         return false;
     for (size_t k = 0; k < in->ntargets; k++) {
+        /* An oversubscribed target time-shares its cores, which the
+         * paper's model leaves out for certain: the law stays alone there. */
         const meshrow *t = &rows[k];
-        if (!fit_of[k]->model.contention.on || oversubscribed(in->arch, t))
+        if (!fit_of[k]->model.contention.on ||
+            run_oversubscribed(in->arch, in->camp, in->targets[k].rows[0], NULL, NULL))
             continue;
         fit0_of[k] = stripfits_get(paper, t->cluster, t->code,
                                    strip_message_length(t->npa, t->npb, t->pa, t->pb));
