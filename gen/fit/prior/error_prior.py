@@ -1,6 +1,14 @@
 """error_prior.py — reduce a build's pooled backtests to the shipped prior.
 
     python3 error_prior.py SITE/.perfcast-fits SCORES.tsv|"" [EXCLUDE ...]
+    python3 error_prior.py --split ARCHIVE CAMPAIGN
+
+--split makes an imported public set CAMPAIGN of ARCHIVE one campaign per
+region, CAMPAIGN-rNN, each a copy of the set's runs with one term-search
+experiment that trains below the largest np and predicts it: the pool
+scores a held-out configuration once per campaign and family, and every
+region's backtests are evidence of their own (make_error_prior.sh, and
+tests/fixtures/public/width_sim.sh, which imports this file).
 
 Reads the pool section of a site's fit cache (gen/site/site_fitcache.h:
 error_pool_write's lines FAMILY, CAMPAIGN, CONFIG, FOLD, PREDICTED,
@@ -17,10 +25,29 @@ of the term search's). EXCLUDE: campaigns left out, by name or by the name their
 one-region copies (NAME-rNN, make_error_prior.sh) start with. SCORES, when
 named, receives the decoded scores (family, campaign, bin, distance, z).
 """
-import math, re, struct, sys
+import csv, math, os, re, shutil, struct, sys
 
 MIN_DISTANCE = 0.5
 MAD_NORMAL = 0.6744897501960817
+
+
+def split(arch, name):
+    folder = os.path.join(arch, name)
+    with open(os.path.join(folder, "runs.csv"), newline="") as f:
+        largest = max(float(r["np"]) for r in csv.DictReader(f))
+    top = ("%d" % largest) if largest == int(largest) else repr(largest)
+    with open(os.path.join(folder, "experiments.csv"), newline="") as f:
+        responses = list(dict.fromkeys(r["response"] for r in csv.DictReader(f)))
+    for i, r in enumerate(responses):
+        copy = os.path.join(arch, "%s-r%02d" % (name, i))
+        shutil.copytree(folder, copy)
+        with open(os.path.join(copy, "experiments.csv"), "w", newline="") as f:
+            w = csv.writer(f, lineterminator="\n")
+            w.writerow(["name", "model", "response", "formula", "train", "target", "title",
+                        "options"])
+            w.writerow(["prior-" + r, "scopred", r, "", f"np < {top}", f"np == {top}",
+                        f"{r}: term search, np < {top} predicts np == {top}", ""])
+    shutil.rmtree(folder)
 
 
 def pool_text(path):
@@ -78,4 +105,8 @@ def main():
         print(f"{fam}\t{b}\t{len(v)}\t{median(v) / MAD_NORMAL:.17g}")
 
 
-main()
+if __name__ == "__main__":
+    if sys.argv[1:2] == ["--split"]:
+        split(sys.argv[2], sys.argv[3])
+    else:
+        main()

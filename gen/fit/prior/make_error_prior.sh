@@ -42,28 +42,7 @@ for set in "$src"/tests/fixtures/public/*.txt "$src"/tests/fixtures/public/heldo
     name=public-$(basename "$set" .txt)
     "$perfcast" import extrap "$set" --campaign "$name" --archive "$work/arch" > "$work/import.log" 2>&1 ||
         { cat "$work/import.log" >&2; die "import of $set failed"; }
-    python3 - "$work/arch" "$name" <<'PY'
-# One campaign per region (SET-rNN, each a copy of the set's runs with one
-# experiment): the pool scores a held-out configuration once per campaign
-# and family, and every region's backtests are evidence of their own.
-import csv, os, shutil, sys
-arch, name = sys.argv[1], sys.argv[2]
-folder = os.path.join(arch, name)
-with open(os.path.join(folder, "runs.csv"), newline="") as f:
-    largest = max(float(r["np"]) for r in csv.DictReader(f))
-top = ("%d" % largest) if largest == int(largest) else repr(largest)
-with open(os.path.join(folder, "experiments.csv"), newline="") as f:
-    responses = list(dict.fromkeys(r["response"] for r in csv.DictReader(f)))
-for i, r in enumerate(responses):
-    copy = os.path.join(arch, "%s-r%02d" % (name, i))
-    shutil.copytree(folder, copy)
-    with open(os.path.join(copy, "experiments.csv"), "w", newline="") as f:
-        w = csv.writer(f, lineterminator="\n")
-        w.writerow(["name", "model", "response", "formula", "train", "target", "title", "options"])
-        w.writerow(["prior-" + r, "scopred", r, "", f"np < {top}", f"np == {top}",
-                    f"{r}: term search, np < {top} predicts np == {top}", ""])
-shutil.rmtree(folder)
-PY
+    python3 "$here/error_prior.py" --split "$work/arch" "$name" || die "split of $set failed"
 done
 PERFCAST_ERROR_PRIOR=none "$perfcast" build --archive "$work/arch" --out "$work/site" --quiet \
     > "$work/build.log" 2>&1 || { tail -20 "$work/build.log" >&2; die "perfcast build failed"; }
