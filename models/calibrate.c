@@ -46,6 +46,13 @@ static bool score_usable(const calibrate_score *s)
            s->measured > 0 && isfinite(s->distance) && s->distance >= 0;
 }
 
+/* The median of v[0..n), n > 0, sorted in place. */
+static double median_abs(double *v, size_t n)
+{
+    qsort(v, n, sizeof *v, compare_doubles);
+    return sorted_quantile(v, n, 0.5);
+}
+
 /* calibrate_fit, on errors per unit of roughness when per_unit. */
 static calibrate_status fit_scores(const calibrate_score *scores, size_t n, double level,
                                    bool per_unit, calibrate_model *out)
@@ -58,10 +65,12 @@ static calibrate_status fit_scores(const calibrate_score *scores, size_t n, doub
     if (!used)
         return CALIBRATE_NOMEM;
     double *abs_z = malloc((n ? n : 1) * sizeof *abs_z);
-    if (!abs_z) {
-        free(used);
+    double *nearest_z = malloc((n ? n : 1) * sizeof *nearest_z);
+    if (!abs_z || !nearest_z) {
+        free(used), free(abs_z), free(nearest_z);
         return CALIBRATE_NOMEM;
     }
+    size_t nnearest = 0;
     double sum_sq = 0;
     for (size_t i = 0; i < n; i++) {
         if (!(used[i] = score_usable(&scores[i])))
@@ -71,18 +80,21 @@ static calibrate_status fit_scores(const calibrate_score *scores, size_t n, doub
         double z = e / (fmax(scores[i].distance, CALIBRATE_MIN_DISTANCE) * unit);
         sum_sq += z * z;
         abs_z[out->nscores++] = fabs(z);
+        if (scores[i].depth == 1)
+            nearest_z[nnearest++] = fabs(z);
         out->max_abs_log_error = fmax(out->max_abs_log_error, fabs(e));
     }
     out->nfolds = count_folds(scores, used, n);
     free(used);
     if (out->nscores == 0) {
-        free(abs_z);
+        free(abs_z), free(nearest_z);
         return CALIBRATE_NO_SCORES;
     }
     out->scale = sqrt(sum_sq / (double)out->nscores);
-    qsort(abs_z, out->nscores, sizeof *abs_z, compare_doubles);
-    out->robust_scale = sorted_quantile(abs_z, out->nscores, 0.5) / CALIBRATE_MAD_NORMAL;
-    free(abs_z);
+    out->robust_scale = median_abs(abs_z, out->nscores) / CALIBRATE_MAD_NORMAL;
+    out->nearest_scale = nnearest ? median_abs(nearest_z, nnearest) / CALIBRATE_MAD_NORMAL
+                                  : out->robust_scale;
+    free(abs_z), free(nearest_z);
     out->t = gsl_cdf_tdist_Pinv(1 - (1 - level) / 2, (double)out->nscores);
     return CALIBRATE_OK;
 }

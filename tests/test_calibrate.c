@@ -22,12 +22,13 @@
 
 static void test_fit_by_hand(void)
 {
-    /* z = ln2/1, -ln2/max(0.25, 0.5), 0/2; folds {0, 1}. */
+    /* z = ln2/1, -ln2/max(0.25, 0.5), 0/2; folds {0, 1}; the first and
+     * third from refits one level deep. */
     calibrate_score s[] = {
-        {2, 1, 1, 0, 0, 0},
-        {1, 2, 0.25, 1, 0, 0},
-        {1, 1, 2, 1, 0, 0},
-        {-1, 1, 1, 2, 0, 0},   /* not usable: negative prediction */
+        {2, 1, 1, 0, 0, 0, 1},
+        {1, 2, 0.25, 1, 0, 0, 2},
+        {1, 1, 2, 1, 0, 0, 1},
+        {-1, 1, 1, 2, 0, 0, 1},   /* not usable: negative prediction */
     };
     calibrate_model m;
     CU_ASSERT_EQUAL_FATAL(calibrate_fit(s, 4, 0.95, &m), CALIBRATE_OK);
@@ -38,6 +39,9 @@ static void test_fit_by_hand(void)
     CU_ASSERT_DOUBLE_EQUAL(m.scale, scale, 1e-12);
     CU_ASSERT_DOUBLE_EQUAL(m.t, T975_DF3, 1e-8);
     CU_ASSERT_DOUBLE_EQUAL(m.max_abs_log_error, ln2, 1e-15);
+    /* |z| = ln2, 2 ln2, 0: median ln2; of depth 1 only, ln2 and 0: ln2/2. */
+    CU_ASSERT_DOUBLE_EQUAL(m.robust_scale, ln2 / CALIBRATE_MAD_NORMAL, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(m.nearest_scale, ln2 / 2 / CALIBRATE_MAD_NORMAL, 1e-12);
     /* Inside the range (and short steps) count as d0 = 0.5 doublings. */
     CU_ASSERT_DOUBLE_EQUAL(calibrate_half_width(&m, 0), T975_DF3 * scale * 0.5, 1e-8);
     CU_ASSERT_DOUBLE_EQUAL(calibrate_half_width(&m, 3), T975_DF3 * scale * 3, 1e-8);
@@ -70,15 +74,17 @@ static void test_roughness_by_hand(void)
     /* Per unit: z = ln2 / (1 * 0.5), -ln2 / (0.5 * 0.25), 0 / (2 * 1)
      * (unit 0 counts as 1) = 2 ln2, -8 ln2, 0; calibrate_fit ignores units. */
     calibrate_score sc[] = {
-        {2, 1, 1, 0, 0, 0.5},
-        {1, 2, 0.25, 1, 0, 0.25},
-        {1, 1, 2, 1, 0, 0},
+        {2, 1, 1, 0, 0, 0.5, 0},
+        {1, 2, 0.25, 1, 0, 0.25, 0},
+        {1, 1, 2, 1, 0, 0, 0},
     };
     calibrate_model m;
     double ln2 = log(2.0);
     CU_ASSERT_EQUAL_FATAL(calibrate_fit_per_unit(sc, 3, 0.95, &m), CALIBRATE_OK);
     CU_ASSERT_DOUBLE_EQUAL(m.scale, sqrt(68 * ln2 * ln2 / 3), 1e-12);
     CU_ASSERT_DOUBLE_EQUAL(m.robust_scale, 2 * ln2 / CALIBRATE_MAD_NORMAL, 1e-12);
+    /* No score of depth 1: the nearest scale is the robust one. */
+    CU_ASSERT_DOUBLE_EQUAL(m.nearest_scale, m.robust_scale, 0);
     CU_ASSERT_DOUBLE_EQUAL(m.max_abs_log_error, ln2, 1e-15);
     CU_ASSERT_EQUAL_FATAL(calibrate_fit(sc, 3, 0.95, &m), CALIBRATE_OK);
     CU_ASSERT_DOUBLE_EQUAL(m.scale, sqrt(5 * ln2 * ln2 / 3), 1e-12);

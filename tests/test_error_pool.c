@@ -60,10 +60,10 @@ static void test_pool_rules(void)
     double ln2 = log(2.0);
     /* Campaign b: configuration 7 missed by a factor 2 one doubling out,
      * configuration 9 by a factor 4 three doublings out. */
-    calibrate_score mine[] = {{2, 1, 1, 0, 7, 0}, {4, 1, 3, 1, 9, 0}};
+    calibrate_score mine[] = {{2, 1, 1, 0, 7, 0, 1}, {4, 1, 3, 1, 9, 0, 2}};
     /* A second experiment of b holding out configuration 7 again. */
-    calibrate_score again[] = {{8, 1, 1, 0, 7, 0}};
-    calibrate_score other[] = {{1, 1, 1, 0, 7, 0}};
+    calibrate_score again[] = {{8, 1, 1, 0, 7, 0, 1}};
+    calibrate_score other[] = {{1, 1, 1, 0, 7, 0, 1}};
     error_pool *p = error_pool_new();
     CU_ASSERT_PTR_NOT_NULL_FATAL(p);
     CU_ASSERT_TRUE(error_pool_add(p, "strip", &b, mine, 2));

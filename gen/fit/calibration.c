@@ -285,9 +285,10 @@ static bool add_score(calib_ctx *c, calibrate_score s)
     return true;
 }
 
-/* Refit without the configurations held[k], predict them, keep the scores.
+/* Refit without the configurations held[k], predict them, keep the scores
+ * (of depth: the levels of the parameter held out, models/calibrate.h).
  * A refit the model refuses (too few levels left) is skipped. */
-static bool run_fold(calib_ctx *c, const bool *held)
+static bool run_fold(calib_ctx *c, const bool *held, size_t depth)
 {
     size_t nheld = 0;
     for (size_t k = 0; k < c->ncfgs; k++)
@@ -337,7 +338,7 @@ static bool run_fold(calib_ctx *c, const bool *held)
             const train_config *t = &c->cfgs[which[p->config]];
             calibrate_score s = {p->estimate, t->mean,
                                  row_distance(c, t->rows[0], lo, hi, NULL, 0), c->nfolds,
-                                 t->rows[0], c->unit};
+                                 t->rows[0], c->unit, depth};
             ok = add_score(c, s);
         }
     }
@@ -490,7 +491,7 @@ static bool run_backtests(calib_ctx *c)
                 }
                 done[ndone++] = held;
                 size_t before = c->nfolds, first = c->nscores;
-                ok = run_fold(c, held);
+                ok = run_fold(c, held, depth);
                 if (c->nfolds > before)
                     note_fold_column(c, c->in->camp->runs.cols[col].name);
                 fold_error[depth - 1] = median_log_error(c, first, c->nscores);
@@ -674,9 +675,11 @@ static bool pooled_models(calib_ctx *c, calibrate_model *pooled)
 /* The model for a target at distance d: own (nscores 0: none) shrunk
  * toward the pool's bin of d, or toward the whole pool when that bin is
  * empty; *bin is the bin used (CALIBRATE_POOL_BINS: all), NO_POOL when the
- * pool is empty (then own, unshrunk). Shrunk, own counts with its robust
- * scale (models/calibrate.h): with two or three backtests, one wild refit
- * would otherwise set the width whatever the pool says. */
+ * pool is empty (then own, unshrunk). Shrunk, own counts with the robust
+ * scale of its nearest refits (models/calibrate.h, NEAREST REFITS): with
+ * two or three backtests, one wild refit would otherwise set the width
+ * whatever the pool says, and the refits one level deep extrapolate as
+ * the targets do. */
 static calibrate_model target_model(const calibrate_model *own, const calibrate_model *pooled,
                                     double d, size_t *bin)
 {
@@ -684,7 +687,7 @@ static calibrate_model target_model(const calibrate_model *own, const calibrate_
     if (pooled[b].nscores == 0)
         b = CALIBRATE_POOL_BINS;
     calibrate_model m, robust = *own;
-    robust.scale = own->robust_scale;
+    robust.scale = own->nearest_scale;
     *bin = calibrate_shrink(&robust, &pooled[b], CALIBRATE_POOL_WEIGHT, CALIBRATE_LEVEL, &m) ==
                    CALIBRATE_OK
                ? b

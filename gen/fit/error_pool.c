@@ -128,8 +128,8 @@ bool error_pool_write(const error_pool *pool, rbuf *out)
         textout_double_bits(v[1], p->score.measured);
         textout_double_bits(v[2], p->score.distance);
         textout_double_bits(v[3], p->score.unit);
-        rbuf_printf(out, "%s\t%s\t%zu\t%zu\t%s\t%s\t%s\t%s\n", p->family, p->camp->name,
-                    p->score.config, p->score.fold, v[0], v[1], v[2], v[3]);
+        rbuf_printf(out, "%s\t%s\t%zu\t%zu\t%s\t%s\t%s\t%s\t%zu\n", p->family, p->camp->name,
+                    p->score.config, p->score.fold, v[0], v[1], v[2], v[3], p->score.depth);
     }
     return !out->oom;
 }
@@ -150,20 +150,21 @@ static const char *archive_family(const archive *a, const char *family)
 /* One line (NUL-terminated, no newline) into pool; false when it does not parse. */
 static bool read_score(error_pool *pool, const archive *a, char *line)
 {
-    char *field[8], *save = NULL;
+    char *field[9], *save = NULL;
     size_t n = 0;
-    for (char *f = strtok_r(line, "\t", &save); f && n < 8; f = strtok_r(NULL, "\t", &save))
+    for (char *f = strtok_r(line, "\t", &save); f && n < 9; f = strtok_r(NULL, "\t", &save))
         field[n++] = f;
-    if (n != 8 || strtok_r(NULL, "\t", &save))
+    if (n != 9 || strtok_r(NULL, "\t", &save))
         return false;
     const char *family = archive_family(a, field[0]);
     const campaign *camp = archive_campaign(a, field[1]);
-    char *end[2];
+    char *end[3];
     pooled_score p = {family, camp,
                       {.config = strtoull(field[2], &end[0], 10),
-                       .fold = strtoull(field[3], &end[1], 10)}};
-    for (size_t i = 0; i < 2; i++)
-        if (*end[i] || end[i] == field[i + 2])
+                       .fold = strtoull(field[3], &end[1], 10),
+                       .depth = strtoull(field[8], &end[2], 10)}};
+    for (size_t i = 0; i < 3; i++)
+        if (*end[i] || end[i] == field[i < 2 ? i + 2 : 8])
             return false;
     if (!textout_parse_double_bits(field[4], &p.score.predicted) ||
         !textout_parse_double_bits(field[5], &p.score.measured) ||

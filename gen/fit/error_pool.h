@@ -88,8 +88,8 @@ calibrate_status error_pool_target(const error_pool *pool, const char *family,
 
 /* The pool as text, one score a line in the order added:
  * FAMILY TAB CAMPAIGN TAB CONFIG TAB FOLD TAB PREDICTED TAB MEASURED TAB
- * DISTANCE TAB UNIT, the numbers as their bits (textout_double_bits), so
- * it reads back bit for bit.
+ * DISTANCE TAB UNIT TAB DEPTH, the real numbers as their bits
+ * (textout_double_bits), so it reads back bit for bit.
  * Appended to out; false when out of memory. */
 bool error_pool_write(const error_pool *pool, rbuf *out);
 

@@ -12,7 +12,7 @@ tests/fixtures/public/width_sim.sh, which imports this file).
 
 Reads the pool section of a site's fit cache (gen/site/site_fitcache.h:
 error_pool_write's lines FAMILY, CAMPAIGN, CONFIG, FOLD, PREDICTED,
-MEASURED, DISTANCE, UNIT, the numbers as the hex of their IEEE bits) and prints
+MEASURED, DISTANCE, UNIT, DEPTH, the real numbers as the hex of their IEEE bits) and prints
 gen/fit/error_prior.h's table: per model family, over all distances (bin
 "all": of the scopred backtests, 856 of 873 extrapolate up to one doubling,
 too few go further to tell another bin's scale across codes), the number
@@ -87,7 +87,7 @@ def main():
     z = {}
     out = open(scores_out, "w") if scores_out else None
     for line in pool_text(path).splitlines():
-        family, camp, _config, _fold, pred, meas, dist, unit = line.split("\t")
+        family, camp, _config, _fold, pred, meas, dist, unit, _depth = line.split("\t")
         p, m, d, u = bits(pred), bits(meas), bits(dist), bits(unit)
         if left_out(camp) or not (p > 0 and m > 0 and math.isfinite(p) and math.isfinite(m)
                                   and math.isfinite(d) and d >= 0):
