@@ -976,6 +976,38 @@ static void test_heldout5_sets(void)
     score_heldout_round(&fifth);
 }
 
+/* tests/fixtures/public/heldout6/README.md: the sixth round, eight sets
+ * of CASTEP, CP2K, GROMACS and OpenSBLI from EPCC's archer-benchmarks
+ * (strong scaling on ARCHER and ARCHER2), collected by a session that
+ * designed nothing and kept outside every work tree until scored once at
+ * 8bb021a, the own scale of the nearest refits fixed before:
+ * 14.79% (Extra-P with negative exponents 49.07%), coverage 45 of 46
+ * (97.8%), median width x5.55. Issue 22's acceptance is not met (below
+ * Extra-P but above 12%, one cover above 97%, far wider than x2.5).
+ * Asserted as measured; the test's own reader must find the script's
+ * numbers. */
+static const data_set heldout6_sets[] = {
+    {"heldout6/castep_dna2threads_archer_strong.txt", "castep-2threads", "archer", {"np", NULL}},
+    {"heldout6/castep_dna4threads_archer_strong.txt", "castep-4threads", "archer", {"np", NULL}},
+    {"heldout6/cp2k_lihhfx_archer_strong.txt", "cp2k-lihhfx", "archer", {"np", NULL}},
+    {"heldout6/gromacs_large1smt_archer_strong.txt", "gromacs-1smt", "archer", {"np", NULL}},
+    {"heldout6/gromacs_large2smt_archer_strong.txt", "gromacs-2smt", "archer", {"np", NULL}},
+    {"heldout6/opensbli_tgv1024_archer_strong.txt", "opensbli-archer", "archer", {"np", NULL}},
+    {"heldout6/opensbli_tgv1024cores_archer2_strong.txt", "opensbli-cores", "archer2", {"np", NULL}},
+    {"heldout6/opensbli_tgv1024ranks_archer2_strong.txt", "opensbli-ranks", "archer2", {"np", NULL}},
+};
+enum { NHELDOUT6 = sizeof heldout6_sets / sizeof heldout6_sets[0] };
+static const size_t heldout6_regions[NHELDOUT6] = {2, 2, 7, 16, 16, 1, 1, 1};
+static const double heldout6_median[NHELDOUT6] = {28.48, 5.89, 11.79, 21.32,
+                                                  23.67, 28.24, 101.22, 8.70};
+
+static void test_heldout6_sets(void)
+{
+    static const heldout_round sixth = {heldout6_sets, NHELDOUT6, heldout6_regions,
+                                        heldout6_regions, heldout6_median, 14.79, 45, 5.55};
+    score_heldout_round(&sixth);
+}
+
 int main(void)
 {
     static const testutil_test tests[] = {
@@ -986,6 +1018,8 @@ int main(void)
         {"the third round of held-back sets, scored once at 7654348", test_heldout3_sets},
         {"the fourth round (production codes), scored once at 2c8d598", test_heldout4_sets},
         {"the fifth round (Castro, tinyMD, miniMD), scored once at 28c0ef4", test_heldout5_sets},
+        {"the sixth round (CASTEP, CP2K, GROMACS, OpenSBLI), scored once at 8bb021a",
+         test_heldout6_sets},
         {NULL, NULL},
     };
     static const testutil_suite suites[] = {{"validation on public scaling data", tests},
