@@ -47,8 +47,9 @@
  * where the archive has no backtest of the family (a campaign alone in its
  * archive), and the words name it ("... toward the shipped prior (873
  * backtests of perfcast's data)"). Shrunk, the experiment's own backtests
- * count with their robust scale (models/calibrate.h): one wild refit of
- * three no longer sets the width. Every error counts per unit of its
+ * count with the robust scale of its nearest refits (models/calibrate.h,
+ * NEAREST REFITS): one wild refit of three no longer sets the width, and
+ * the refits one level deep extrapolate as the targets do. Every error counts per unit of its
  * experiment's roughness (models/calibrate.h, calibrate_roughness_unit:
  * how far its training runs' log times stray from the line through their
  * neighbours along each scale parameter, the other identifying values
