@@ -94,6 +94,7 @@ static calibrate_status fit_scores(const calibrate_score *scores, size_t n, doub
     out->robust_scale = median_abs(abs_z, out->nscores) / CALIBRATE_MAD_NORMAL;
     out->nearest_scale = nnearest ? median_abs(nearest_z, nnearest) / CALIBRATE_MAD_NORMAL
                                   : out->robust_scale;
+    out->nnearest = nnearest;
     free(abs_z), free(nearest_z);
     out->t = gsl_cdf_tdist_Pinv(1 - (1 - level) / 2, (double)out->nscores);
     return CALIBRATE_OK;

@@ -95,6 +95,7 @@ typedef struct {
                              one level beyond its runs does: CALIBRATE
                              NEAREST REFITS below); robust_scale where no
                              score has depth 1 */
+    size_t nnearest;      /* scores of depth 1 among nscores */
     double t;         /* Student t quantile (1 + level) / 2 with nscores df */
     double max_abs_log_error; /* largest |log(predicted/measured)| seen */
 } calibrate_model;

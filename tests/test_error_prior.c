@@ -20,6 +20,7 @@
 
 /* t(0.975) from printed tables (Abramowitz & Stegun 26.7). */
 #define T975_DF9 2.262157163
+#define T975_DF10 2.228138852
 #define MAD_NORMAL 0.6744897501960817 /* the normal's 75% quantile, tables */
 #define U_SMOOTH 0.1 /* the unit of runs on a line: sqrt(0^2 + 0.1^2) */
 
@@ -253,6 +254,51 @@ static void test_shipped_prior_reproduces(void)
     testutil_remove_dir(dir);
 }
 
+/* y/z alone with the prior (models/calibrate.h, NEAREST REFITS): z trains
+ * on np <= 8 and predicts 16, one doubling out. Its refit without np 8
+ * (depth 1) predicts 8 from the exact 10/np runs: 1.25 against 2.5
+ * measured, |z| = ln2 / u_y at one doubling; the refit without np 4 and 8
+ * (depth 2) scores np 4 only (np 8 is scored once), exactly: 0. The own
+ * scale is the nearest refit's, s_1 = (ln2 / u_y) / 0.6745 (the robust
+ * scale of both would be half of it), n_own still 2: s^2 = (2 s_1^2 + 8 *
+ * 0.09) / 10, t on 10, h = t * s * u_y (u_y as in test_pool_then_prior). */
+static void test_nearest_refits(void)
+{
+    char dir[256], prior[300], path[512], *out = NULL;
+    CU_ASSERT_TRUE_FATAL(testutil_temp_dir(dir, sizeof dir));
+    snprintf(path, sizeof path, "%s/clusters.csv", dir);
+    CU_ASSERT_TRUE_FATAL(testutil_write_file(path, "cluster\nc\n"));
+    const char *files[][2] = {
+        {"y/runs.csv", y_runs},
+        {"y/experiments.csv", "name,model,response,formula,train,target\n"
+                              "z,scopred,time_s,1/np,np <= 8,np == 16\n"},
+        {"y/README.md", "# y\n\nThe nearest refits' campaign.\n"},
+    };
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, files[i][0]);
+        CU_ASSERT_TRUE_FATAL(testutil_write_file(path, files[i][1]));
+    }
+    write_prior(prior, sizeof prior, dir, "scopred\tall\t20\t0.3\n");
+    setenv("PERFCAST_ERROR_PRIOR", prior, 1);
+    int rc = testutil_perfcast_run(&out, "predict --archive %s --format json y z", dir);
+    unsetenv("PERFCAST_ERROR_PRIOR");
+    CU_ASSERT_EQUAL(rc, 0);
+    double ln2 = log(2.0), r_y = ln2 / (4 * sqrt(1.5)) / MAD_NORMAL;
+    double u_y = sqrt(r_y * r_y + U_SMOOTH * U_SMOOTH), s_1 = ln2 / u_y / MAD_NORMAL;
+    double h = T975_DF10 * sqrt((2 * s_1 * s_1 + 8 * 0.09) / 10) * u_y;
+    char words[300];
+    snprintf(words, sizeof words,
+             "\xC3\x97/\xC3\xB7%.3g: 2 own backtests (the scale of the 1 nearest) shrunk "
+             "toward the shipped prior (20 backtests of perfcast's data) (up to 1 doubling)",
+             exp(h));
+    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, words));
+    double est = testutil_json_number(out, "estimate");
+    CU_ASSERT_DOUBLE_EQUAL(testutil_json_number(out, "cal_pi_high") / est, exp(h), 1e-8);
+    CU_ASSERT_DOUBLE_EQUAL(est / testutil_json_number(out, "cal_pi_low"), exp(h), 1e-8);
+    free(out);
+    testutil_remove_dir(dir);
+}
+
 int main(void)
 {
     static const testutil_test numerics[] = {
@@ -264,6 +310,7 @@ int main(void)
     static const testutil_test archive_tests[] = {
         {"a campaign alone: own backtest and prior, by hand", test_alone_with_prior},
         {"the archive's pool shrunk toward the prior, by hand", test_pool_then_prior},
+        {"the own scale of the nearest refits, by hand", test_nearest_refits},
         {"the shipped file reproduces, gawk agrees", test_shipped_prior_reproduces},
         {NULL, NULL},
     };

@@ -704,10 +704,13 @@ static void bin_words(const calib_ctx *c, const calibrate_model *own, size_t b, 
 {
     const char *where = b < CALIBRATE_POOL_BINS ? calibrate_bin_words(b)
                                                 : "all distances: none at the target's";
-    char mine[64] = "no own backtest;";
+    char mine[128] = "no own backtest;", nearest[64] = "";
+    /* Name the nearest refits where they set the scale apart from the rest. */
+    if (own->nnearest && own->nnearest < own->nscores)
+        snprintf(nearest, sizeof nearest, " (the scale of the %zu nearest)", own->nnearest);
     if (own->nscores)
-        snprintf(mine, sizeof mine, "%zu %s backtest%s shrunk toward", own->nscores,
-                 c->borrowed[0] ? "borrowed" : "own", own->nscores == 1 ? "" : "s");
+        snprintf(mine, sizeof mine, "%zu %s backtest%s%s shrunk toward", own->nscores,
+                 c->borrowed[0] ? "borrowed" : "own", own->nscores == 1 ? "" : "s", nearest);
     char prior[96] = "";
     if (c->nprior[b])
         snprintf(prior, sizeof prior, "%sthe shipped prior (%zu backtests of perfcast's data)",
