@@ -110,6 +110,23 @@ static const char y_runs[] = "cluster,np,rep,time_s\n"
                              "c,1,1,10\nc,1,2,10\nc,2,1,5\nc,2,2,5\nc,4,1,2.5\nc,4,2,2.5\n"
                              "c,8,1,2.5\nc,8,2,2.5\nc,16,1,0.625\nc,16,2,0.625\n";
 
+/* Campaign y of dir: y_runs, and experiment z training on np <= 8 to
+ * predict np 16. */
+static void write_campaign_y(const char *dir)
+{
+    const char *files[][2] = {
+        {"y/runs.csv", y_runs},
+        {"y/experiments.csv", "name,model,response,formula,train,target\n"
+                              "z,scopred,time_s,1/np,np <= 8,np == 16\n"},
+        {"y/README.md", "# y\n\nThe campaign of the prior tests' law, measured slow at np 8.\n"},
+    };
+    char path[512];
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, files[i][0]);
+        CU_ASSERT_TRUE_FATAL(testutil_write_file(path, files[i][1]));
+    }
+}
+
 static void write_prior(char *path, size_t len, const char *dir, const char *text)
 {
     snprintf(path, len, "%s/prior.tsv", dir);
@@ -186,22 +203,13 @@ static void test_alone_with_prior(void)
  * u_y = sqrt(r_y^2 + 0.1^2). */
 static void test_pool_then_prior(void)
 {
-    char dir[256], prior[300], path[512], *out = NULL;
+    char dir[256], prior[300], *out = NULL;
     CU_ASSERT_TRUE_FATAL(testutil_temp_dir(dir, sizeof dir));
     CU_ASSERT_TRUE_FATAL(testutil_write_archive(dir, "cluster\nc\n", "x",
                                                 "name,model,response,formula,train,target\n"
                                                 "few,scopred,time_s,1/np,np <= 4,np == 8\n",
                                                 x_runs));
-    const char *files[][2] = {
-        {"y/runs.csv", y_runs},
-        {"y/experiments.csv", "name,model,response,formula,train,target\n"
-                              "z,scopred,time_s,1/np,np <= 8,np == 16\n"},
-        {"y/README.md", "# y\n\nThe second campaign of the prior test.\n"},
-    };
-    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
-        snprintf(path, sizeof path, "%s/%s", dir, files[i][0]);
-        CU_ASSERT_TRUE_FATAL(testutil_write_file(path, files[i][1]));
-    }
+    write_campaign_y(dir);
     write_prior(prior, sizeof prior, dir, "scopred\tall\t20\t0.3\n");
     predict_few(dir, prior, &out);
     double ln2 = log(2.0), r_y = ln2 / (4 * sqrt(1.5)) / MAD_NORMAL;
@@ -268,16 +276,7 @@ static void test_nearest_refits(void)
     CU_ASSERT_TRUE_FATAL(testutil_temp_dir(dir, sizeof dir));
     snprintf(path, sizeof path, "%s/clusters.csv", dir);
     CU_ASSERT_TRUE_FATAL(testutil_write_file(path, "cluster\nc\n"));
-    const char *files[][2] = {
-        {"y/runs.csv", y_runs},
-        {"y/experiments.csv", "name,model,response,formula,train,target\n"
-                              "z,scopred,time_s,1/np,np <= 8,np == 16\n"},
-        {"y/README.md", "# y\n\nThe nearest refits' campaign.\n"},
-    };
-    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
-        snprintf(path, sizeof path, "%s/%s", dir, files[i][0]);
-        CU_ASSERT_TRUE_FATAL(testutil_write_file(path, files[i][1]));
-    }
+    write_campaign_y(dir);
     write_prior(prior, sizeof prior, dir, "scopred\tall\t20\t0.3\n");
     setenv("PERFCAST_ERROR_PRIOR", prior, 1);
     int rc = testutil_perfcast_run(&out, "predict --archive %s --format json y z", dir);
