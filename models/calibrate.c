@@ -47,7 +47,7 @@ static bool score_usable(const calibrate_score *s)
 }
 
 /* The median of v[0..n), n > 0, sorted in place. */
-static double median_abs(double *v, size_t n)
+static double median_in_place(double *v, size_t n)
 {
     qsort(v, n, sizeof *v, compare_doubles);
     return sorted_quantile(v, n, 0.5);
@@ -91,8 +91,8 @@ static calibrate_status fit_scores(const calibrate_score *scores, size_t n, doub
         return CALIBRATE_NO_SCORES;
     }
     out->scale = sqrt(sum_sq / (double)out->nscores);
-    out->robust_scale = median_abs(abs_z, out->nscores) / CALIBRATE_MAD_NORMAL;
-    out->nearest_scale = nnearest ? median_abs(nearest_z, nnearest) / CALIBRATE_MAD_NORMAL
+    out->robust_scale = median_in_place(abs_z, out->nscores) / CALIBRATE_MAD_NORMAL;
+    out->nearest_scale = nnearest ? median_in_place(nearest_z, nnearest) / CALIBRATE_MAD_NORMAL
                                   : out->robust_scale;
     out->nnearest = nnearest;
     free(abs_z), free(nearest_z);

@@ -158,13 +158,14 @@ static bool read_score(error_pool *pool, const archive *a, char *line)
         return false;
     const char *family = archive_family(a, field[0]);
     const campaign *camp = archive_campaign(a, field[1]);
-    char *end[3];
+    /* CONFIG, FOLD and DEPTH: whole numbers, nothing after them. */
+    char *whole[3] = {field[2], field[3], field[8]}, *end[3];
     pooled_score p = {family, camp,
-                      {.config = strtoull(field[2], &end[0], 10),
-                       .fold = strtoull(field[3], &end[1], 10),
-                       .depth = strtoull(field[8], &end[2], 10)}};
+                      {.config = strtoull(whole[0], &end[0], 10),
+                       .fold = strtoull(whole[1], &end[1], 10),
+                       .depth = strtoull(whole[2], &end[2], 10)}};
     for (size_t i = 0; i < 3; i++)
-        if (*end[i] || end[i] == field[i < 2 ? i + 2 : 8])
+        if (*end[i] || end[i] == whole[i])
             return false;
     if (!textout_parse_double_bits(field[4], &p.score.predicted) ||
         !textout_parse_double_bits(field[5], &p.score.measured) ||
