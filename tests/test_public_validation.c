@@ -1008,6 +1008,38 @@ static void test_heldout6_sets(void)
     score_heldout_round(&sixth);
 }
 
+/* tests/fixtures/public/width_sim.py is a second implementation of the
+ * calibrated width (for design: a rule tried in a second). On the rounds
+ * whose sets are in no prior (3 to 6), each set alone in its archive, it
+ * must find perfcast's own counts and widths, those the tests above
+ * assert: 81, 74, 34 and 45 covered at x11.78, x2.92, x3.86 and x5.55. */
+static void test_width_sim_agrees(void)
+{
+    static const struct {
+        const char *round;
+        size_t targets, covered;
+        double width;
+    } want[] = {{"r3", 92, 81, 11.78}, {"r4", 76, 74, 2.92}, {"r5", 35, 34, 3.86},
+                {"r6", 46, 45, 5.55}};
+    char *out = NULL;
+    int rc = testutil_run_commandf(&out, "tests/fixtures/public/width_sim.sh %s 2>&1",
+                                   testutil_perfcast());
+    CU_ASSERT_EQUAL_FATAL(rc, 0);
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+        char key[8];
+        snprintf(key, sizeof key, "\n%s ", want[i].round);
+        const char *line = out ? strstr(out, key) : NULL;
+        CU_ASSERT_PTR_NOT_NULL_FATAL(line);
+        size_t targets = 0, covered = 0;
+        double width = 0;
+        CU_ASSERT_EQUAL(sscanf(line + strlen(key), "%zu %zu %lf", &targets, &covered, &width), 3);
+        CU_ASSERT_EQUAL(targets, want[i].targets);
+        CU_ASSERT_EQUAL(covered, want[i].covered);
+        CU_ASSERT_DOUBLE_EQUAL(width, want[i].width, 0.005);
+    }
+    free(out);
+}
+
 int main(void)
 {
     static const testutil_test tests[] = {
@@ -1020,6 +1052,8 @@ int main(void)
         {"the fifth round (Castro, tinyMD, miniMD), scored once at 28c0ef4", test_heldout5_sets},
         {"the sixth round (CASTEP, CP2K, GROMACS, OpenSBLI), scored once at 8bb021a",
          test_heldout6_sets},
+        {"width_sim.py, a second implementation of the width, agrees on rounds 3-6",
+         test_width_sim_agrees},
         {NULL, NULL},
     };
     static const testutil_suite suites[] = {{"validation on public scaling data", tests},
