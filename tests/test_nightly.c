@@ -194,6 +194,10 @@ static void test_incremental_nights(void)
      * 95% PI 14.94-18.92 s) stays inside it with the new run (mean 17.39 s). */
     CU_ASSERT_EQUAL(rendered, 2);
     CU_ASSERT_PTR_NULL(out && strstr(out, "inputs unchanged"));
+    /* Made from the published release (build --previous), not a copy. */
+    char from[1024];
+    snprintf(from, sizeof from, " from ./%s\n", quiet); /* dirname of public */
+    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, from));
     free(out);
     char *night = published();
     CU_ASSERT_PTR_NOT_NULL_FATAL(night);

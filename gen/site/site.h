@@ -34,6 +34,11 @@ typedef struct {
                                      to record in the manifest; 0 = none */
     bool refresh_pool;            /* fill the pooled error model again instead of
                                      reusing the previous build's (gen/site/site_fitcache.h) */
+    const char *previous_dir;     /* the previous site, when out_dir is a new folder
+                                     (a nightly release): its cache of fits, its
+                                     alerts and its unchanged files (hard-linked)
+                                     are reused, and it is only read; NULL: out_dir
+                                     is the previous site (gen/site/site_out.h) */
 } site_options;
 
 typedef struct {
