@@ -7,7 +7,7 @@
  *   - after one new run, NEW has every byte of a build into a `cp -al`
  *     copy of OLD (the way .ci/nightly made releases before), the manifest
  *     and the cache of fits included, with any thread count; and every
- *     page of a cold build;
+ *     page of a cold build; it is up to date for the next night;
  *   - the files NEW keeps are OLD's files themselves (hard links, by
  *     inode), as many as the build says it kept; the others are new;
  *   - OLD is never written: its files, bytes, inodes and times as before;
@@ -150,6 +150,9 @@ static void test_as_a_seeded_copy(void)
     CU_ASSERT_EQUAL_FATAL(sh(NULL, "cp -al s1 seeded"), 0);
     CU_ASSERT_EQUAL_FATAL(build(NULL, "seeded", ""), 0);
     CU_ASSERT_EQUAL(sh(NULL, "diff -r s2 seeded"), 0);
+    /* Its manifest records the inputs (worked out on a thread of its
+     * own): the next night finds it up to date. */
+    CU_ASSERT_EQUAL(build(NULL, "s2", "--up-to-date"), 0);
     CU_ASSERT_EQUAL_FATAL(build(NULL, "one", "--jobs 1 --previous s1"), 0);
     CU_ASSERT_EQUAL(sh(NULL, "diff -r s2 one"), 0);
     CU_ASSERT_EQUAL_FATAL(build(NULL, "cold", ""), 0);

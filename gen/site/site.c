@@ -366,11 +366,29 @@ static bool folders_usable(const site_options *opt, char *err, size_t errlen)
     return true;
 }
 
+/* The inputs key, worked out on a thread of its own while the archive
+ * loads when nothing needs it before the site is written: a build from a
+ * previous site has no output that could be up to date. */
+typedef struct {
+    const site_options *opt;
+    uint64_t key;
+    pthread_t thread;
+    bool started;
+} key_job;
+
+static void *work_out_key(void *arg)
+{
+    key_job *k = arg;
+    k->key = inputs_key(k->opt);
+    return NULL;
+}
+
 /* Load the archive and write the site into out (begun by the caller,
  * released here), then keep the fits for the next build. The previous
  * site's files are checked on a second thread meanwhile (most of what a
- * night spends on the files it keeps). */
-static bool load_and_write(site_out *out, const templates *t, const site_options *opt,
+ * night spends on the files it keeps); opt->inputs_key is key's, once it
+ * is worked out. */
+static bool load_and_write(site_out *out, const templates *t, site_options *opt, key_job *key,
                            site_stats *stats, char ***diags, size_t *ndiags, char *err,
                            size_t errlen)
 {
@@ -379,6 +397,10 @@ static bool load_and_write(site_out *out, const templates *t, const site_options
     site_data d;
     bool ok = site_data_load_reusing(&d, opt->archive_dir, opt->source_date_epoch,
                                      previous_site(opt), opt->refresh_pool, err, errlen);
+    if (key->started) {
+        pthread_join(key->thread, NULL);
+        opt->inputs_key = key->key;
+    }
     if (!ok)
         site_out_abort(out);
     ok = ok && write_into(out, t, &d, opt, stats, err, errlen);
@@ -399,18 +421,25 @@ bool site_build(const site_options *opt, site_stats *stats, char ***diags, size_
     if (!folders_usable(opt, err, errlen))
         return false;
     site_options o = *opt;
-    o.inputs_key = inputs_key(opt);
-    size_t summary[SUMMARY_N], nfiles;
-    if (!opt->refresh_pool &&
-        site_out_up_to_date(opt->out_dir, o.inputs_key, summary, SUMMARY_N, &nfiles)) {
-        stats_of(summary, nfiles, stats);
-        return true;
+    key_job key = {.opt = opt};
+    if (opt->previous_dir && thread_count(opt) > 1)
+        key.started = pthread_create(&key.thread, NULL, work_out_key, &key) == 0;
+    if (!key.started) {
+        size_t summary[SUMMARY_N], nfiles;
+        o.inputs_key = inputs_key(opt);
+        if (!opt->refresh_pool &&
+            site_out_up_to_date(opt->out_dir, o.inputs_key, summary, SUMMARY_N, &nfiles)) {
+            stats_of(summary, nfiles, stats);
+            return true;
+        }
     }
     templates t;
-    if (!templates_load(opt->templates_dir, &t, err, errlen))
-        return false;
-    site_out *out = begin_output(&o, err, errlen);
-    bool ok = out && load_and_write(out, &t, &o, stats, diags, ndiags, err, errlen);
-    templates_free(&t);
+    bool have_templates = templates_load(opt->templates_dir, &t, err, errlen);
+    site_out *out = have_templates ? begin_output(&o, err, errlen) : NULL;
+    bool ok = out && load_and_write(out, &t, &o, &key, stats, diags, ndiags, err, errlen);
+    if (!out && key.started)
+        pthread_join(key.thread, NULL);
+    if (have_templates)
+        templates_free(&t);
     return ok;
 }

@@ -45,7 +45,7 @@ struct site_out {
     char made_dir[4096]; /* the last folder known to exist in tmp_dir */
     char error[1024];
     int lock_fd;         /* holds the lock on the output folder (lock_output) */
-    int previous_fd;     /* holds a shared lock on opt.previous_dir (lock_previous) */
+    int previous_fd;     /* holds a shared lock on opt.previous_dir (use_previous) */
     pthread_mutex_t lock; /* page writers run in several threads */
     pthread_t checker;   /* site_out_check_ahead's thread, while checking */
     bool checking;       /* the checker was started and not yet joined */
