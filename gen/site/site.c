@@ -396,7 +396,8 @@ static bool load_and_write(site_out *out, const templates *t, site_options *opt,
         site_out_check_ahead(out);
     site_data d;
     bool ok = site_data_load_reusing(&d, opt->archive_dir, opt->source_date_epoch,
-                                     previous_site(opt), opt->refresh_pool, err, errlen);
+                                     previous_site(opt), opt->refresh_pool,
+                                     (int)thread_count(opt), err, errlen);
     if (key->started) {
         pthread_join(key->thread, NULL);
         opt->inputs_key = key->key;
