@@ -102,6 +102,15 @@ static void shared_files(const char *old, const char *site, int *shared, int *ow
     free(out);
 }
 
+/* Assert that site (a path under dir, or absolute) has every byte of a
+ * build into seeded, a `cp -al` copy of previous made here. */
+static void same_as_seeded_copy(const char *site, const char *previous, const char *seeded)
+{
+    CU_ASSERT_EQUAL_FATAL(sh(NULL, "cp -al %s %s", previous, seeded), 0);
+    CU_ASSERT_EQUAL_FATAL(build(NULL, seeded, ""), 0);
+    CU_ASSERT_EQUAL(sh(NULL, "diff -r %s %s", site, seeded), 0);
+}
+
 static void setup(void)
 {
     CU_ASSERT_TRUE_FATAL(testutil_temp_dir(dir, sizeof dir));
@@ -147,9 +156,7 @@ static void test_as_a_seeded_copy(void)
      * and the manifest included), with one thread or several, and every
      * page of a cold build (which fills its own pool: its cache and the
      * keys in its manifest differ). */
-    CU_ASSERT_EQUAL_FATAL(sh(NULL, "cp -al s1 seeded"), 0);
-    CU_ASSERT_EQUAL_FATAL(build(NULL, "seeded", ""), 0);
-    CU_ASSERT_EQUAL(sh(NULL, "diff -r s2 seeded"), 0);
+    same_as_seeded_copy("s2", "s1", "seeded");
     /* Its manifest records the inputs (worked out on a thread of its
      * own): the next night finds it up to date. */
     CU_ASSERT_EQUAL(build(NULL, "s2", "--up-to-date"), 0);
@@ -169,9 +176,7 @@ static void test_as_a_seeded_copy(void)
     CU_ASSERT_EQUAL_FATAL(build(NULL, "s3", "--previous s2 --verify"), 0);
     char *s2_after = fingerprint("s2");
     CU_ASSERT_TRUE(s2_before && s2_after && strcmp(s2_before, s2_after) == 0);
-    CU_ASSERT_EQUAL_FATAL(sh(NULL, "cp -al s2 seeded3"), 0);
-    CU_ASSERT_EQUAL_FATAL(build(NULL, "seeded3", ""), 0);
-    CU_ASSERT_EQUAL(sh(NULL, "diff -r s3 seeded3"), 0);
+    same_as_seeded_copy("s3", "s2", "seeded3");
     free(s2_before);
     free(s2_after);
     free(before);
@@ -251,9 +256,7 @@ static void test_failed_build(void)
     CU_ASSERT_TRUE(before && after && strcmp(before, after) == 0);
     CU_ASSERT_EQUAL_FATAL(build(NULL, "s2", "--previous s1"), 0);
     CU_ASSERT_EQUAL(sh(NULL, "test -z \"$(find . -name '.*.build-*')\""), 0);
-    CU_ASSERT_EQUAL_FATAL(sh(NULL, "cp -al s1 seeded"), 0);
-    CU_ASSERT_EQUAL_FATAL(build(NULL, "seeded", ""), 0);
-    CU_ASSERT_EQUAL(sh(NULL, "diff -r s2 seeded"), 0);
+    same_as_seeded_copy("s2", "s1", "seeded");
     free(before);
     free(after);
     testutil_remove_dir(dir);
