@@ -10,7 +10,10 @@
  * incrementally (gen/site/site_out.h). The output depends only on the archive,
  * the templates, SOURCE_DATE_EPOCH and the base URL (and the alerts page's
  * "new" marks on the previous site's alerts.csv): identical input,
- * identical bytes.
+ * identical bytes, whatever the number of threads (opt->jobs): while the
+ * archive is read on them, the previous site's files are checked on
+ * another, and for a new folder made from a previous site
+ * (opt->previous_dir) the inputs key on another still.
  */
 #ifndef PERFCAST_SITE_H
 #define PERFCAST_SITE_H

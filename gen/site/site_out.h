@@ -59,7 +59,8 @@
  * Threads: the writing and reusing calls may come from several threads at
  * once (a lock guards the bookkeeping; reading, hashing and creating files
  * run outside it, each path from one thread only); begin, commit and abort
- * from one.
+ * from one. site_out_check_ahead runs a thread of its own, which commit
+ * and abort stop and join.
  *
  * Ownership: site_out_begin returns a writer that site_out_commit or
  * site_out_abort releases (exactly one of them).
