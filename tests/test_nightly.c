@@ -267,7 +267,7 @@ static void test_failure_keeps_site(void)
      * made it in is left in public.releases (ls -A, hidden ones too). */
     char *listed = NULL, *listed_after = NULL;
     testutil_run_commandf(&listed, "ls -A %s/public.releases", dir);
-    append_to_runs("scopred-local16,npb-ep,16,16,1073741824,B,table1,17.41,,3,killed night");
+    free(append_to_runs("scopred-local16,npb-ep,16,16,1073741824,B,table1,17.41,,3,killed night"));
     CU_ASSERT_EQUAL(testutil_run_commandf(&out, "cd %s && PERFCAST_FAIL_AFTER=20 "
                                                 "PERFCAST_FAIL_KILL=1 PERFCAST=%s %s/.ci/nightly 2>&1",
                                           dir, bin, root),
