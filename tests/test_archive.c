@@ -261,6 +261,61 @@ static void test_missing_archive(void)
     diag_free(&d);
 }
 
+/* Everything archive_load gave, as text: campaigns (rows, experiments and
+ * their problems, README length), skipped names, every problem in order. */
+static char *archive_text(const archive *a, const diag_list *d)
+{
+    size_t cap = 1 << 20, n = 0;
+    char *t = malloc(cap);
+    for (size_t i = 0; t && i < a->ncampaigns; i++) {
+        const campaign *c = &a->campaigns[i];
+        n += (size_t)snprintf(t + n, cap - n, "campaign %s %zu %zu %zu\n", c->name, c->runs.nrows,
+                              c->nexperiments, c->readme ? strlen(c->readme) : 0);
+        for (size_t k = 0; k < c->nexperiments && n < cap; k++)
+            n += (size_t)snprintf(t + n, cap - n, "  %s %s\n", c->experiments[k].name,
+                                  c->experiments[k].problem ? c->experiments[k].problem : "-");
+    }
+    for (size_t i = 0; t && i < a->nskipped && n < cap; i++)
+        n += (size_t)snprintf(t + n, cap - n, "skipped %s\n", a->skipped[i]);
+    for (size_t i = 0; t && i < d->count && n < cap; i++)
+        n += (size_t)snprintf(t + n, cap - n, "%s:%ld:%ld: %s\n", d->items[i].file,
+                              d->items[i].line, d->items[i].column, d->items[i].message);
+    CU_ASSERT_TRUE(n < cap);
+    return t;
+}
+
+static char *load_text(const char *dir, int jobs)
+{
+    archive a;
+    diag_list d;
+    diag_init(&d);
+    CU_ASSERT_TRUE(archive_load_jobs(dir, &a, &d, jobs));
+    char *t = archive_text(&a, &d);
+    archive_free(&a);
+    diag_free(&d);
+    return t;
+}
+
+/* Campaigns read on several threads: the same archive, the same problems
+ * in the same order (the bad fixtures: a problem in nearly every
+ * campaign; the embedded archive: none). */
+static void test_threads_change_nothing(void)
+{
+    const char *dirs[] = {BAD_ARCHIVE, "archive"};
+    for (int i = 0; i < 2; i++) {
+        char *one = load_text(dirs[i], 1);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(one);
+        CU_ASSERT_TRUE(strlen(one) > 200);
+        for (int jobs = 2; jobs <= 5; jobs += 3) {
+            char *many = load_text(dirs[i], jobs);
+            CU_ASSERT_PTR_NOT_NULL(many);
+            CU_ASSERT_TRUE(many && strcmp(one, many) == 0);
+            free(many);
+        }
+        free(one);
+    }
+}
+
 int main(void)
 {
     static const testutil_test tests[] = {
@@ -270,6 +325,7 @@ int main(void)
         {"bad campaign does not stop others", test_bad_campaign_does_not_stop_others},
         {"simulated cluster columns", test_simulated_cluster_columns},
         {"missing archive", test_missing_archive},
+        {"campaigns read on threads: the same archive and problems", test_threads_change_nothing},
         {NULL, NULL},
     };
     static const testutil_suite suites[] = {{"archive", tests}, {NULL, NULL}};

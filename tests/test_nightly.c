@@ -194,6 +194,10 @@ static void test_incremental_nights(void)
      * 95% PI 14.94-18.92 s) stays inside it with the new run (mean 17.39 s). */
     CU_ASSERT_EQUAL(rendered, 2);
     CU_ASSERT_PTR_NULL(out && strstr(out, "inputs unchanged"));
+    /* Made from the published release (build --previous), not a copy. */
+    char from[1024];
+    snprintf(from, sizeof from, " from ./%s\n", quiet); /* dirname of public */
+    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, from));
     free(out);
     char *night = published();
     CU_ASSERT_PTR_NOT_NULL_FATAL(night);
@@ -234,7 +238,8 @@ static void test_pull_imports(void)
     free(out);
 }
 
-/* A broken archive: exit 1, the published link and its files unchanged. */
+/* A broken archive, a failing pull, a killed build: exit 1, the published
+ * link and its files unchanged, nothing left behind. */
 static void test_failure_keeps_site(void)
 {
     char *before = published();
@@ -257,6 +262,26 @@ static void test_failure_keeps_site(void)
     free(out);
     CU_ASSERT_EQUAL(nightly(&out, "--bogus"), 2);
     free(out);
+    /* A build killed half way (SIGKILL: perfcast cannot clean up): the
+     * night fails, and neither the release nor the staging folder perfcast
+     * made it in is left in public.releases (ls -A, hidden ones too). */
+    char *listed = NULL, *listed_after = NULL;
+    testutil_run_commandf(&listed, "ls -A %s/public.releases", dir);
+    free(append_to_runs("scopred-local16,npb-ep,16,16,1073741824,B,table1,17.41,,3,killed night"));
+    CU_ASSERT_EQUAL(testutil_run_commandf(&out, "cd %s && PERFCAST_FAIL_AFTER=20 "
+                                                "PERFCAST_FAIL_KILL=1 PERFCAST=%s %s/.ci/nightly 2>&1",
+                                          dir, bin, root),
+                    1);
+    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "the build failed"));
+    free(out);
+    testutil_run_commandf(&listed_after, "ls -A %s/public.releases", dir);
+    CU_ASSERT_TRUE(listed && listed_after && strcmp(listed, listed_after) == 0);
+    testutil_write_file(path, runs);
+    char *still = published();
+    CU_ASSERT_TRUE(still && strcmp(still, before) == 0);
+    free(still);
+    free(listed);
+    free(listed_after);
     free(before);
     free(after);
     free(runs);

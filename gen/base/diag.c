@@ -69,6 +69,10 @@ void diag_print(const diag_list *d, FILE *out)
 
 void diag_append(diag_list *dst, diag_list *src)
 {
+    if (src->count == 0) { /* nothing to move: memcpy must not see NULL lists */
+        diag_free(src);
+        return;
+    }
     if (!reserve(dst, src->count)) {
         fprintf(stderr, "perfcast: out of memory: %zu problems not reported\n", src->count);
         diag_free(src);

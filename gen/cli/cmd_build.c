@@ -21,7 +21,7 @@
 static const char usage[] =
     "usage: perfcast build [--archive DIR] [--out DIR] [--templates DIR] [--verify]\n"
     "                      [--jobs N] [--base-url URL] [--strict] [--quiet]\n"
-    "                      [--refresh-pool]\n"
+    "                      [--refresh-pool] [--previous DIR]\n"
     "       perfcast build [--archive DIR] [--out DIR] [--templates DIR] --up-to-date\n"
     "\n"
     "Publishes the archive as a static site: per campaign its README, fitted\n"
@@ -74,6 +74,12 @@ static const char usage[] =
     "                   instead of reusing the previous build's (a pool that\n"
     "                   changes refits every experiment); never skipped as up to\n"
     "                   date\n"
+    "  --previous DIR   make --out, which must not exist yet, from the previous site\n"
+    "                   DIR (a nightly release from the published one): DIR's cache\n"
+    "                   of fits is used, its files that would be made again the same\n"
+    "                   are hard-linked (copied where links cannot be made) instead\n"
+    "                   of made, and DIR is only read, never written (.ci/nightly\n"
+    "                   uses it; same pages as a build into a copy of DIR)\n"
     "  --up-to-date     only ask whether DIR is current: exit 0 when it was built\n"
     "                   from the very same inputs and every file is intact (a build\n"
     "                   would do nothing), 1 otherwise; nothing is written\n"
@@ -128,6 +134,7 @@ int cmd_build(int argc, char **argv)
                              : !strcmp(a, "--out")       ? &opt.out_dir
                              : !strcmp(a, "--templates") ? &opt.templates_dir
                              : !strcmp(a, "--base-url")  ? &opt.base_url
+                             : !strcmp(a, "--previous")  ? &opt.previous_dir
                                                          : NULL;
         if (value) {
             if (i + 1 >= argc)
@@ -171,6 +178,8 @@ int cmd_build(int argc, char **argv)
      * show that an interrupted build leaves the previous site whole. */
     opt.fail_after = (long)cli_env_number("build", "PERFCAST_FAIL_AFTER", -1);
     opt.fail_kill = cli_env_number("build", "PERFCAST_FAIL_KILL", 0) != 0;
+    if (ask_current && opt.previous_dir)
+        return usage_error("--up-to-date asks about --out alone, not with", "--previous");
     if (ask_current) {
         bool current = site_up_to_date(&opt);
         if (!quiet)

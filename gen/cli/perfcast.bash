@@ -38,7 +38,7 @@ _perfcast()
     cmd=${COMP_WORDS[1]}
     archive=$(_perfcast_archive)
     case $prev in
-        --archive | --out | --templates)
+        --archive | --out | --templates | --previous)
             if [[ $cmd == report && $prev == --out ]]; then # a file, not a folder
                 COMPREPLY=($(compgen -f -X '!*.pdf' -- "$cur") $(compgen -d -- "$cur"))
             else
@@ -98,7 +98,7 @@ _perfcast()
         local opts="--help"
         case $cmd in
             list | check) opts="--archive --help" ;;
-            build) opts="--archive --out --templates --verify --jobs --base-url --strict --quiet --up-to-date --refresh-pool --help" ;;
+            build) opts="--archive --out --templates --verify --jobs --base-url --strict --quiet --up-to-date --refresh-pool --previous --help" ;;
             report) opts="--archive --out --cluster --help" ;;
             fit | predict | compare) opts="--archive --format --help" ;;
             advise) opts="--free --size --maximize-size --deadline --budget --code --campaign --bytes-per-point --quantum --archive --format --help" ;;

@@ -14,6 +14,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -427,7 +428,86 @@ static char **list_campaigns(const char *dir, size_t *count, diag_list *d)
     return names;
 }
 
+/* Campaigns read on several threads: each into its own slot with its own
+ * problems, taken in turn; the caller merges them in the names' order. */
+typedef struct {
+    const archive *a;
+    char **names;
+    campaign *camps;
+    diag_list *diags;
+    bool *loaded;
+    size_t n, next;
+    pthread_mutex_t lock;
+} campaign_loader;
+
+static void *load_campaigns_in_turn(void *arg)
+{
+    campaign_loader *l = arg;
+    for (;;) {
+        pthread_mutex_lock(&l->lock);
+        size_t i = l->next++;
+        pthread_mutex_unlock(&l->lock);
+        if (i >= l->n)
+            return NULL;
+        l->loaded[i] = load_campaign(l->a, l->names[i], &l->camps[i], &l->diags[i]);
+    }
+}
+
+/* Campaign i of names, its problems appended to d: kept in a->campaigns,
+ * or freed and its name listed in a->skipped (names[i] is taken either
+ * way). */
+static void place_campaign(archive *a, char **names, size_t i, campaign *c, bool loaded)
+{
+    if (a->campaigns && loaded) {
+        a->campaigns[a->ncampaigns++] = *c;
+        free(names[i]);
+    } else {
+        campaign_free(c);
+        if (a->skipped)
+            a->skipped[a->nskipped++] = names[i];
+        else
+            free(names[i]);
+    }
+}
+
+/* Every campaign of names on up to jobs threads; false (nothing done)
+ * when the threads' memory cannot be had. */
+static bool load_in_parallel(archive *a, char **names, size_t n, int jobs, diag_list *d)
+{
+    campaign_loader l = {.a = a, .names = names, .n = n};
+    l.camps = calloc(n, sizeof *l.camps);
+    l.diags = calloc(n, sizeof *l.diags);
+    l.loaded = calloc(n, sizeof *l.loaded);
+    pthread_t *threads = calloc((size_t)jobs, sizeof *threads);
+    bool ok = l.camps && l.diags && l.loaded && threads && a->campaigns;
+    if (ok) {
+        pthread_mutex_init(&l.lock, NULL);
+        int started = 0;
+        while (started < jobs - 1 &&
+               pthread_create(&threads[started], NULL, load_campaigns_in_turn, &l) == 0)
+            started++;
+        load_campaigns_in_turn(&l);
+        for (int t = 0; t < started; t++)
+            pthread_join(threads[t], NULL);
+        pthread_mutex_destroy(&l.lock);
+        for (size_t i = 0; i < n; i++) {
+            diag_append(d, &l.diags[i]);
+            place_campaign(a, names, i, &l.camps[i], l.loaded[i]);
+        }
+    }
+    free(l.camps);
+    free(l.diags);
+    free(l.loaded);
+    free(threads);
+    return ok;
+}
+
 bool archive_load(const char *dir, archive *a, diag_list *d)
+{
+    return archive_load_jobs(dir, a, d, 1);
+}
+
+bool archive_load_jobs(const char *dir, archive *a, diag_list *d, int jobs)
 {
     memset(a, 0, sizeof *a);
     table_init(&a->cluster_table);
@@ -445,17 +525,11 @@ bool archive_load(const char *dir, archive *a, diag_list *d)
     char **names = list_campaigns(dir, &n, d);
     a->campaigns = n ? calloc(n, sizeof *a->campaigns) : NULL;
     a->skipped = n ? calloc(n, sizeof *a->skipped) : NULL;
-    for (size_t i = 0; i < n; i++) {
-        campaign c;
-        if (a->campaigns && load_campaign(a, names[i], &c, d)) {
-            a->campaigns[a->ncampaigns++] = c;
-            free(names[i]);
-        } else {
-            campaign_free(&c);
-            if (a->skipped)
-                a->skipped[a->nskipped++] = names[i];
-            else
-                free(names[i]);
+    if (jobs < 2 || n < 2 || !load_in_parallel(a, names, n, jobs, d)) {
+        for (size_t i = 0; i < n; i++) {
+            campaign c = {0}; /* freed as it is when not loaded */
+            bool loaded = a->campaigns && load_campaign(a, names[i], &c, d);
+            place_campaign(a, names, i, &c, loaded);
         }
     }
     free(names);

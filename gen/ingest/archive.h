@@ -78,6 +78,12 @@ typedef struct {
  * either way. The archive must be freed with archive_free in every case. */
 bool archive_load(const char *dir, archive *a, diag_list *diags);
 
+/* archive_load with the campaigns read on up to jobs threads (each into
+ * its own slot and list of problems, merged in the campaigns' order): the
+ * archive, its problems and their order are the same whatever jobs is;
+ * jobs < 2 reads them on the calling thread. */
+bool archive_load_jobs(const char *dir, archive *a, diag_list *diags, int jobs);
+
 void archive_free(archive *a);
 
 /* Lookups; NULL when absent. */

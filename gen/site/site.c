@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "gen/base/fileio.h"
@@ -228,50 +229,89 @@ static uint64_t page_seed(const char *page_html)
     return program && h ? h : 0;
 }
 
+/* The site this build reuses: the output folder itself, or the previous
+ * site a new one is made from. */
+static const char *previous_site(const site_options *opt)
+{
+    return opt->previous_dir ? opt->previous_dir : opt->out_dir;
+}
+
+/* The templates every page is made with. */
+typedef struct {
+    char *page_html, *css;
+    template *tpl;
+} templates;
+
+static void templates_free(templates *t)
+{
+    template_free(t->tpl);
+    free(t->page_html);
+    free(t->css);
+}
+
+static bool templates_load(const char *dir, templates *t, char *err, size_t errlen)
+{
+    memset(t, 0, sizeof *t);
+    t->page_html = read_template_file(dir, "page.html", err, errlen);
+    t->css = t->page_html ? read_template_file(dir, "style.css", err, errlen) : NULL;
+    t->tpl = t->css ? template_parse(t->page_html, err, errlen) : NULL;
+    if (t->tpl && !template_uses(t->tpl, "content")) {
+        snprintf(err, errlen, "%s/page.html has no {{{content}}}", dir);
+        template_free(t->tpl);
+        t->tpl = NULL;
+    }
+    if (!t->tpl)
+        templates_free(t);
+    return t->tpl != NULL;
+}
+
+static site_out *begin_output(const site_options *opt, char *err, size_t errlen)
+{
+    site_out_options oo = {.fail_after = opt->fail_after, .fail_kill = opt->fail_kill,
+                           .previous_dir = opt->previous_dir};
+    return site_out_begin(opt->out_dir, &oo, err, errlen);
+}
+
+/* Write every page of d into out, and commit it (or abort: out is
+ * released either way). */
+static bool write_into(site_out *out, const templates *t, const site_data *d,
+                       const site_options *opt, site_stats *stats, char *err, size_t errlen)
+{
+    site_ctx c = {.out = out, .tpl = t->tpl, .data = d, .base_url = opt->base_url,
+                  .previous_dir = previous_site(opt), .page_seed = page_seed(t->page_html),
+                  .program_key = site_program_key()};
+    rbuf_init(&c.html);
+    rbuf_init(&c.page);
+    bool ok = write_pages(&c, t->css, thread_count(opt));
+    rbuf_free(&c.html);
+    rbuf_free(&c.page);
+    count(d, &c, stats);
+    site_out_stats os;
+    site_out_get_stats(out, &os);
+    stats->files_written = os.written;
+    stats->files_kept = os.linked;
+    if (ok && opt->inputs_key && d->diags.count == 0) {
+        size_t summary[SUMMARY_N];
+        summary_of(stats, summary);
+        site_out_record_inputs(out, opt->inputs_key, summary, SUMMARY_N);
+    }
+    if (ok)
+        return site_out_commit(out, err, errlen);
+    snprintf(err, errlen, "%s", site_out_failed(out) ? site_out_error(out) : "out of memory");
+    site_out_abort(out);
+    return false;
+}
+
 bool site_write(const site_data *d, const site_options *opt, site_stats *stats, char *err,
                 size_t errlen)
 {
     memset(stats, 0, sizeof *stats);
-    char *page_html = read_template_file(opt->templates_dir, "page.html", err, errlen);
-    char *css = page_html ? read_template_file(opt->templates_dir, "style.css", err, errlen) : NULL;
-    template *tpl = css ? template_parse(page_html, err, errlen) : NULL;
-    if (tpl && !template_uses(tpl, "content")) {
-        snprintf(err, errlen, "%s/page.html has no {{{content}}}", opt->templates_dir);
-        template_free(tpl);
-        tpl = NULL;
-    }
-    site_out_options oo = {.fail_after = opt->fail_after, .fail_kill = opt->fail_kill};
-    site_out *out = tpl ? site_out_begin(opt->out_dir, &oo, err, errlen) : NULL;
-    bool ok = out != NULL;
-    if (ok) {
-        site_ctx c = {.out = out, .tpl = tpl, .data = d, .base_url = opt->base_url,
-                      .previous_dir = opt->out_dir, .page_seed = page_seed(page_html),
-                      .program_key = site_program_key()};
-        rbuf_init(&c.html);
-        rbuf_init(&c.page);
-        ok = write_pages(&c, css, thread_count(opt));
-        rbuf_free(&c.html);
-        rbuf_free(&c.page);
-        count(d, &c, stats);
-        site_out_stats os;
-        site_out_get_stats(out, &os);
-        stats->files_written = os.written;
-        stats->files_kept = os.linked;
-        if (ok && opt->inputs_key && d->diags.count == 0) {
-            size_t summary[SUMMARY_N];
-            summary_of(stats, summary);
-            site_out_record_inputs(out, opt->inputs_key, summary, SUMMARY_N);
-        }
-        if (ok) {
-            ok = site_out_commit(out, err, errlen);
-        } else {
-            snprintf(err, errlen, "%s", site_out_failed(out) ? site_out_error(out) : "out of memory");
-            site_out_abort(out);
-        }
-    }
-    template_free(tpl);
-    free(page_html);
-    free(css);
+    templates t;
+    if (!templates_load(opt->templates_dir, &t, err, errlen))
+        return false;
+    site_out *out = begin_output(opt, err, errlen);
+    bool ok = out && write_into(out, &t, d, opt, stats, err, errlen);
+    templates_free(&t);
     return ok;
 }
 
@@ -303,8 +343,8 @@ bool site_up_to_date(const site_options *opt)
            site_out_up_to_date(opt->out_dir, inputs_key(opt), summary, SUMMARY_N, &nfiles);
 }
 
-bool site_build(const site_options *opt, site_stats *stats, char ***diags, size_t *ndiags,
-                char *err, size_t errlen)
+/* Whether the folders can be used at all, before anything is loaded. */
+static bool folders_usable(const site_options *opt, char *err, size_t errlen)
 {
     /* A site written into the archive would be read back as a campaign on
      * the next build; an archive inside the site would be up for removal. */
@@ -313,28 +353,94 @@ bool site_build(const site_options *opt, site_stats *stats, char ***diags, size_
                  "the output folder %s and the archive %s overlap (one is inside the other); "
                  "choose an --out outside the archive",
                  opt->out_dir, opt->archive_dir);
-        if (diags)
-            *diags = NULL, *ndiags = 0;
         return false;
     }
-    site_options o = *opt;
-    o.inputs_key = inputs_key(opt);
-    size_t summary[SUMMARY_N], nfiles;
-    if (!opt->refresh_pool &&
-        site_out_up_to_date(opt->out_dir, o.inputs_key, summary, SUMMARY_N, &nfiles)) {
-        stats_of(summary, nfiles, stats);
-        if (diags)
-            *diags = NULL, *ndiags = 0;
-        return true;
+    /* A build from a previous site makes a new folder: one that exists
+     * would otherwise be skipped as up to date or built over. */
+    struct stat st;
+    if (opt->previous_dir && lstat(opt->out_dir, &st) == 0) {
+        snprintf(err, errlen, "%s exists: a build from the previous site %s makes a new folder",
+                 opt->out_dir, opt->previous_dir);
+        return false;
     }
+    return true;
+}
+
+/* The inputs key, worked out on a thread of its own while the archive
+ * loads when nothing needs it before the site is written: a build from a
+ * previous site has no output that could be up to date. */
+typedef struct {
+    const site_options *opt;
+    uint64_t key;
+    pthread_t thread;
+    bool started;
+} key_job;
+
+static void *work_out_key(void *arg)
+{
+    key_job *k = arg;
+    k->key = inputs_key(k->opt);
+    return NULL;
+}
+
+/* Load the archive and write the site into out (begun by the caller,
+ * released here), then keep the fits for the next build. The previous
+ * site's files are checked on a second thread meanwhile (most of what a
+ * night spends on the files it keeps); opt->inputs_key is key's, once it
+ * is worked out. */
+static bool load_and_write(site_out *out, const templates *t, site_options *opt, key_job *key,
+                           site_stats *stats, char ***diags, size_t *ndiags, char *err,
+                           size_t errlen)
+{
+    if (thread_count(opt) > 1)
+        site_out_check_ahead(out);
     site_data d;
-    bool ok = site_data_load_reusing(&d, opt->archive_dir, opt->source_date_epoch, opt->out_dir,
-                                     opt->refresh_pool, err, errlen) &&
-              site_write(&d, &o, stats, err, errlen);
+    bool ok = site_data_load_reusing(&d, opt->archive_dir, opt->source_date_epoch,
+                                     previous_site(opt), opt->refresh_pool,
+                                     (int)thread_count(opt), err, errlen);
+    if (key->started) {
+        pthread_join(key->thread, NULL);
+        opt->inputs_key = key->key;
+    }
+    if (!ok)
+        site_out_abort(out);
+    ok = ok && write_into(out, t, &d, opt, stats, err, errlen);
     if (ok)
         fits_of(&d, opt->out_dir, stats);
     if (diags)
         export_diags(&d, diags, ndiags);
     site_data_free(&d);
+    return ok;
+}
+
+bool site_build(const site_options *opt, site_stats *stats, char ***diags, size_t *ndiags,
+                char *err, size_t errlen)
+{
+    memset(stats, 0, sizeof *stats);
+    if (diags)
+        *diags = NULL, *ndiags = 0;
+    if (!folders_usable(opt, err, errlen))
+        return false;
+    site_options o = *opt;
+    key_job key = {.opt = opt};
+    if (opt->previous_dir && thread_count(opt) > 1)
+        key.started = pthread_create(&key.thread, NULL, work_out_key, &key) == 0;
+    if (!key.started) {
+        size_t summary[SUMMARY_N], nfiles;
+        o.inputs_key = inputs_key(opt);
+        if (!opt->refresh_pool &&
+            site_out_up_to_date(opt->out_dir, o.inputs_key, summary, SUMMARY_N, &nfiles)) {
+            stats_of(summary, nfiles, stats);
+            return true;
+        }
+    }
+    templates t;
+    bool have_templates = templates_load(opt->templates_dir, &t, err, errlen);
+    site_out *out = have_templates ? begin_output(&o, err, errlen) : NULL;
+    bool ok = out && load_and_write(out, &t, &o, &key, stats, diags, ndiags, err, errlen);
+    if (!out && key.started)
+        pthread_join(key.thread, NULL);
+    if (have_templates)
+        templates_free(&t);
     return ok;
 }

@@ -10,7 +10,10 @@
  * incrementally (gen/site/site_out.h). The output depends only on the archive,
  * the templates, SOURCE_DATE_EPOCH and the base URL (and the alerts page's
  * "new" marks on the previous site's alerts.csv): identical input,
- * identical bytes.
+ * identical bytes, whatever the number of threads (opt->jobs): while the
+ * archive is read on them, the previous site's files are checked on
+ * another, and for a new folder made from a previous site
+ * (opt->previous_dir) the inputs key on another still.
  */
 #ifndef PERFCAST_SITE_H
 #define PERFCAST_SITE_H
@@ -34,6 +37,11 @@ typedef struct {
                                      to record in the manifest; 0 = none */
     bool refresh_pool;            /* fill the pooled error model again instead of
                                      reusing the previous build's (gen/site/site_fitcache.h) */
+    const char *previous_dir;     /* the previous site, when out_dir is a new folder
+                                     (a nightly release): its cache of fits, its
+                                     alerts and its unchanged files (hard-linked)
+                                     are reused, and it is only read; NULL: out_dir
+                                     is the previous site (gen/site/site_out.h) */
 } site_options;
 
 typedef struct {

@@ -633,12 +633,12 @@ static void date_of_epoch(long long epoch, char out[11])
  * to fit through a cache of previous_dir's. */
 static bool load_data(site_data *d, const char *archive_dir, long long source_date_epoch,
                       site_fit_fn fit, void *fit_ctx, bool reuse, const char *previous_dir,
-                      bool refresh_pool, char *err, size_t errlen)
+                      bool refresh_pool, int jobs, char *err, size_t errlen)
 {
     memset(d, 0, sizeof *d);
     diag_init(&d->diags);
     date_of_epoch(source_date_epoch, d->build_date);
-    if (!archive_load(archive_dir, &d->arch, &d->diags)) {
+    if (!archive_load_jobs(archive_dir, &d->arch, &d->diags, jobs)) {
         rbuf b;
         rbuf_init(&b);
         for (size_t i = 0; i < d->diags.count; i++)
@@ -671,16 +671,16 @@ static bool load_data(site_data *d, const char *archive_dir, long long source_da
 bool site_data_load(site_data *d, const char *archive_dir, long long source_date_epoch,
                     site_fit_fn fit, void *fit_ctx, char *err, size_t errlen)
 {
-    return load_data(d, archive_dir, source_date_epoch, fit, fit_ctx, false, NULL, false, err,
+    return load_data(d, archive_dir, source_date_epoch, fit, fit_ctx, false, NULL, false, 1, err,
                      errlen);
 }
 
 bool site_data_load_reusing(site_data *d, const char *archive_dir, long long source_date_epoch,
-                            const char *previous_dir, bool refresh_pool, char *err,
+                            const char *previous_dir, bool refresh_pool, int jobs, char *err,
                             size_t errlen)
 {
     return load_data(d, archive_dir, source_date_epoch, NULL, NULL, true, previous_dir,
-                     refresh_pool, err, errlen);
+                     refresh_pool, jobs, err, errlen);
 }
 
 static void free_strings(char **s, size_t n)

@@ -153,9 +153,11 @@ bool site_data_load(site_data *d, const char *archive_dir, long long source_date
  * read back, not refitted, and d->fitcache holds what the next build may
  * reuse (site_fitcache_save). previous_dir may be NULL or a folder that
  * does not exist yet (nothing is reused then). With refresh_pool the
- * pooled error model is filled again whatever the previous one. */
+ * pooled error model is filled again whatever the previous one. The
+ * archive's campaigns are read on up to jobs threads (the data does not
+ * depend on it: archive_load_jobs). */
 bool site_data_load_reusing(site_data *d, const char *archive_dir, long long source_date_epoch,
-                            const char *previous_dir, bool refresh_pool, char *err,
+                            const char *previous_dir, bool refresh_pool, int jobs, char *err,
                             size_t errlen);
 
 void site_data_free(site_data *d);

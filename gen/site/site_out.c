@@ -32,7 +32,10 @@ enum { OLD_UNCHECKED = 0, OLD_INTACT, OLD_CHANGED };
 struct site_out {
     char *out_dir;       /* the output folder, links resolved when it exists */
     char *tmp_dir;       /* the staging folder: this build's new files */
+    char *old_dir;       /* the previous site: out_dir, or opt.previous_dir */
     bool out_exists;
+    bool has_old;        /* old_dir is a site whose files may be kept */
+    bool link_kept;      /* out_dir is new: kept files are linked into tmp_dir */
     site_manifest old;   /* the previous build's files, sorted by path */
     site_manifest now;   /* this build's files */
     site_out_options opt;
@@ -42,7 +45,11 @@ struct site_out {
     char made_dir[4096]; /* the last folder known to exist in tmp_dir */
     char error[1024];
     int lock_fd;         /* holds the lock on the output folder (lock_output) */
+    int previous_fd;     /* holds a shared lock on opt.previous_dir (use_previous) */
     pthread_mutex_t lock; /* page writers run in several threads */
+    pthread_t checker;   /* site_out_check_ahead's thread, while checking */
+    bool checking;       /* the checker was started and not yet joined */
+    bool stop_checking;  /* asks the checker to stop (under lock) */
 };
 
 /* ------------------------------------------------------------------ */
@@ -217,7 +224,7 @@ static bool write_new_file(site_out *o, const char *dir, const char *path, const
  * Reads only e's path and size: no lock needed. */
 static bool old_file_matches(const site_out *o, const site_manifest_entry *e, const void *data)
 {
-    char *full = fileio_join(o->out_dir, e->path);
+    char *full = fileio_join(o->old_dir, e->path);
     char *bytes = full ? read_exact(full, e->size) : NULL;
     bool same = bytes && (data ? memcmp(bytes, data, e->size) == 0
                                : hash_bytes(bytes, e->size, 0) == e->hash);
@@ -242,11 +249,45 @@ static bool old_file_intact(site_out *o, site_manifest_entry *e)
     return same;
 }
 
+/* The checker: every previous file's mark, in the manifest's order, until
+ * all are marked or it is asked to stop. */
+static void *check_previous(void *arg)
+{
+    site_out *o = arg;
+    for (size_t i = 0; i < o->old.n; i++) {
+        pthread_mutex_lock(&o->lock);
+        bool stop = o->stop_checking || failed(o);
+        pthread_mutex_unlock(&o->lock);
+        if (stop)
+            break;
+        old_file_intact(o, &o->old.items[i]);
+    }
+    return NULL;
+}
+
+void site_out_check_ahead(site_out *o)
+{
+    if (o->has_old && !o->checking && !site_out_failed(o))
+        o->checking = pthread_create(&o->checker, NULL, check_previous, o) == 0;
+}
+
+/* Stop the checker (what it marked stays marked) and wait for it. */
+static void stop_checker(site_out *o)
+{
+    if (!o->checking)
+        return;
+    pthread_mutex_lock(&o->lock);
+    o->stop_checking = true;
+    pthread_mutex_unlock(&o->lock);
+    pthread_join(o->checker, NULL);
+    o->checking = false;
+}
+
 /* The previous manifest's entry for path made from key (0: by content);
  * the list itself never changes after begin. */
 static site_manifest_entry *old_entry(const site_out *o, const char *path, uint64_t key)
 {
-    if (!o->out_exists)
+    if (!o->has_old)
         return NULL;
     site_manifest_entry *e = site_manifest_find(&o->old, path);
     return e && e->key == key ? e : NULL;
@@ -282,6 +323,50 @@ static bool record(site_out *o, const char *path, uint64_t hash, uint64_t key, s
     return ok;
 }
 
+/* A kept file of a previous site that is not the output folder: a hard
+ * link to it in the staging folder (its folders made on the first
+ * ENOENT), or, where the file system has none (another device, no links
+ * allowed), a copy of its bytes. The previous site is only read. */
+static bool link_or_copy(site_out *o, const char *from, const char *to,
+                         const site_manifest_entry *e)
+{
+    if (link(from, to) == 0)
+        return true;
+    if (errno == ENOENT) {
+        if (!make_parents(o, e->path))
+            return false;
+        if (link(from, to) == 0)
+            return true;
+    }
+    if (errno != EXDEV && errno != EPERM && errno != EMLINK && errno != ENOTSUP &&
+        errno != EOPNOTSUPP)
+        return fail_shared(o, "cannot keep %s in %s: %s", from, o->tmp_dir, strerror(errno));
+    char *bytes = read_exact(from, e->size);
+    bool ok = (bytes && hash_bytes(bytes, e->size, 0) == e->hash) ||
+              fail_shared(o, "%s changed while this build kept it", from);
+    ok = ok && write_new_file(o, o->tmp_dir, e->path, bytes, e->size);
+    free(bytes);
+    return ok;
+}
+
+static bool link_old_file(site_out *o, const site_manifest_entry *e)
+{
+    char *from = fileio_join(o->old_dir, e->path), *to = fileio_join(o->tmp_dir, e->path);
+    bool ok = from && to ? link_or_copy(o, from, to, e) : fail_shared(o, "out of memory");
+    free(from);
+    free(to);
+    return ok;
+}
+
+/* List the previous build's file e in this build's manifest, made from
+ * key: in place, or linked into the staging folder when the output
+ * folder is new. */
+static bool keep(site_out *o, const site_manifest_entry *e, uint64_t key)
+{
+    return (!o->link_kept || link_old_file(o, e)) &&
+           record(o, e->path, e->hash, key, e->size, false);
+}
+
 /* Write path, or keep the previous file when it has the same bytes,
  * whatever it was made from (recorded with this build's key). */
 static bool put(site_out *o, const char *path, uint64_t key, const void *data, size_t len)
@@ -289,9 +374,9 @@ static bool put(site_out *o, const char *path, uint64_t key, const void *data, s
     if (!begin_file(o, path))
         return false;
     uint64_t hash = hash_bytes(data, len, 0);
-    const site_manifest_entry *e = o->out_exists ? site_manifest_find(&o->old, path) : NULL;
+    const site_manifest_entry *e = o->has_old ? site_manifest_find(&o->old, path) : NULL;
     if (e && e->size == len && e->hash == hash && old_file_matches(o, e, data))
-        return record(o, path, e->hash, key, e->size, false);
+        return keep(o, e, key);
     return make_parents(o, path) && write_new_file(o, o->tmp_dir, path, data, len) &&
            record(o, path, hash, key, len, true);
 }
@@ -321,7 +406,7 @@ bool site_out_reuse(site_out *o, const char *path, uint64_t key)
     if (!begin_file(o, path))
         return false;
     site_manifest_entry *e = old_entry(o, path, key ? key : 1);
-    return e && old_file_intact(o, e) && record(o, path, e->hash, e->key, e->size, false);
+    return e && old_file_intact(o, e) && keep(o, e, e->key);
 }
 
 /* Whether the previous entry e lies under folder dir (which ends in '/'). */
@@ -346,7 +431,7 @@ bool site_out_reuse_folder(site_out *o, const char *dir, const char *marker, uin
     for (size_t i = first; i < end; i++) {
         const site_manifest_entry *e = &o->old.items[i];
         size_t len = strlen(e->path);
-        if (!begin_file(o, e->path) || !record(o, e->path, e->hash, e->key, e->size, false))
+        if (!begin_file(o, e->path) || !keep(o, e, e->key))
             return false;
         *counted += len >= extlen && strcmp(e->path + len - extlen, ext) == 0;
     }
@@ -473,6 +558,42 @@ static void check_output(site_out *o)
         fail(o, "out of memory");
     else if (o->old.n == 0)
         usable_without_manifest(o);
+    o->has_old = o->old.n > 0;
+}
+
+/* The previous site a new output folder is made from: it must be a
+ * perfcast site (its manifest lists what may be kept), and it is locked
+ * shared for the build (lock_output's exclusive lock keeps another
+ * build from replacing its files while they are linked), never written. */
+static void use_previous(site_out *o, const char *previous_dir)
+{
+    bool exists;
+    if (o->out_exists) {
+        fail(o, "%s exists: a build from the previous site %s makes a new folder", o->out_dir,
+             previous_dir);
+        return;
+    }
+    if (!(o->old_dir = output_path(previous_dir, &exists))) {
+        fail(o, "out of memory");
+        return;
+    }
+    /* Before the lock: the output's parent, locked by lock_output, may
+     * be the previous site itself. */
+    if (fileio_folders_overlap(o->old_dir, o->out_dir)) {
+        fail(o, "the output folder %s and the previous site %s overlap (one is inside the "
+             "other)", o->out_dir, previous_dir);
+        return;
+    }
+    o->previous_fd = open(o->old_dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (o->previous_fd < 0)
+        fail(o, "cannot use the previous site %s: %s", previous_dir, strerror(errno));
+    else if (flock(o->previous_fd, LOCK_SH | LOCK_NB) != 0 && errno == EWOULDBLOCK)
+        fail(o, "another perfcast build is writing %s; try again when it is done", o->old_dir);
+    else if (!site_manifest_load(o->old_dir, &o->old))
+        fail(o, "out of memory");
+    else if (o->old.n == 0)
+        fail(o, "%s is not a perfcast site (no %s)", previous_dir, site_manifest_name);
+    o->has_old = o->link_kept = !failed(o);
 }
 
 /* One build at a time per output folder: an exclusive lock on the folder
@@ -494,15 +615,19 @@ site_out *site_out_begin(const char *out_dir, const site_out_options *opt, char 
         snprintf(err, errlen, "out of memory");
         return NULL;
     }
-    o->lock_fd = -1;
+    o->lock_fd = o->previous_fd = -1;
     pthread_mutex_init(&o->lock, NULL);
-    o->opt = opt ? *opt : (site_out_options){-1, false, 0};
+    o->opt = opt ? *opt : (site_out_options){.fail_after = -1};
     char parent[4096];
     const char *base;
     split_out_dir(o->out_dir, parent, sizeof parent, &base);
     lock_output(o, parent);
-    if (o->out_exists && !failed(o))
+    if (o->opt.previous_dir && !failed(o))
+        use_previous(o, o->opt.previous_dir);
+    else if (o->out_exists && !failed(o))
         check_output(o);
+    if (!o->old_dir && !(o->old_dir = strdup(o->out_dir)))
+        fail(o, "out of memory");
     if (!failed(o)) {
         remove_stale(parent, base);
         char tmp[4096 + 600];
@@ -527,13 +652,17 @@ site_out *site_out_begin(const char *out_dir, const site_out_options *opt, char 
 
 static void release(site_out *o)
 {
+    stop_checker(o);
     if (o->lock_fd >= 0)
         close(o->lock_fd); /* and with it the lock */
+    if (o->previous_fd >= 0)
+        close(o->previous_fd);
     pthread_mutex_destroy(&o->lock);
     site_manifest_free(&o->old);
     site_manifest_free(&o->now);
     free(o->out_dir);
     free(o->tmp_dir);
+    free(o->old_dir);
     free(o);
 }
 
@@ -551,6 +680,7 @@ void site_out_abort(site_out *o)
 
 bool site_out_commit(site_out *o, char *err, size_t errlen)
 {
+    stop_checker(o);
     site_manifest_sort(&o->now);
     for (size_t i = 1; i < o->now.n; i++)
         if (strcmp(o->now.items[i - 1].path, o->now.items[i].path) == 0)

@@ -38,6 +38,18 @@
  * even drawn or rendered again. A file changed in place (even at the same
  * size) is rewritten.
  *
+ * From a previous site (site_out_options.previous_dir, for a nightly
+ * release): the output folder must not exist yet; the previous site's
+ * manifest says what may be kept, and a kept file (checked against that
+ * manifest as above) is hard-linked from the previous site into the
+ * staging folder, as it is decided (on the page writers' threads), or
+ * copied where links cannot be made; the staging folder is renamed into
+ * place at the commit. The previous site is only read, never written, and
+ * is held under a shared lock for the build, so that no build writes into
+ * it meanwhile. This does what a copy of links to the previous site
+ * (`cp -al`) then a build into it would, without linking the files that
+ * are made again or no longer made, and on the build's threads.
+ *
  * One build at a time: site_out_begin fails when another build holds the
  * output folder (a lock released by commit, abort, or the process's end).
  *
@@ -47,7 +59,8 @@
  * Threads: the writing and reusing calls may come from several threads at
  * once (a lock guards the bookkeeping; reading, hashing and creating files
  * run outside it, each path from one thread only); begin, commit and abort
- * from one.
+ * from one. site_out_check_ahead runs a thread of its own, which commit
+ * and abort stop and join.
  *
  * Ownership: site_out_begin returns a writer that site_out_commit or
  * site_out_abort releases (exactly one of them).
@@ -67,6 +80,8 @@ typedef struct {
     bool fail_kill;  /* ... by SIGKILL, like an interrupted build */
     long kill_after_moves; /* fault injection: > 0 = SIGKILL once this many
                               files were moved into place by the commit */
+    const char *previous_dir; /* a previous site to keep unchanged files from
+                                 (out_dir must be new); NULL: out_dir's own */
 } site_out_options;
 
 typedef struct {
@@ -76,8 +91,11 @@ typedef struct {
 } site_out_stats;
 
 
-/* Start a build of out_dir. Returns NULL with a reason in err when the
- * folder cannot be used or the temporary folder cannot be made. */
+/* Start a build of out_dir (from opt->previous_dir when given). Returns
+ * NULL with a reason in err when the folder cannot be used (with a
+ * previous site: out_dir exists, the previous site is no perfcast site,
+ * another build writes it, or the two overlap) or the temporary folder
+ * cannot be made. */
 site_out *site_out_begin(const char *out_dir, const site_out_options *opt, char *err,
                          size_t errlen);
 
@@ -104,6 +122,15 @@ bool site_out_reuse(site_out *o, const char *path, uint64_t key);
  * (a campaign's page, its tables and charts). */
 bool site_out_reuse_folder(site_out *o, const char *dir, const char *marker, uint64_t key,
                            const char *ext, size_t *counted);
+
+/* Start checking every file of the previous site against its manifest
+ * (read and hashed, as site_out_can_reuse would) on a thread of its own,
+ * so that the page writers that ask later find the answer ready: for the
+ * time a build spends loading its data before it writes, when a second
+ * core is free. Changes no answer, only when it is worked out; the
+ * commit and abort stop and join the thread. Nothing when there is no
+ * previous site or the thread cannot be started. */
+void site_out_check_ahead(site_out *o);
 
 /* Write a file made from inputs with hash key, so a later build can reuse
  * it (kept in place, with the new key, when its bytes did not change). */
