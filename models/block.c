@@ -383,6 +383,28 @@ static double single_process_overhead(const block_model *m, direction d, const b
     return 0;
 }
 
+/* One direction's strip overhead at np processes from its measured lines
+ * (step 3) at `work`: 0 at 2 processes (the definition), linear in log2 np
+ * between measured np, the largest measured np's beyond it. NAN without
+ * lines. */
+static double measured_overhead(const overhead_law *law, double np, double work)
+{
+    if (law->nlines == 0)
+        return NAN;
+    double lo_np = 2, lo = 0;
+    for (size_t i = 0; i < law->nlines; i++) {
+        const overhead_line *l = &law->lines[i];
+        double v = l->alpha + l->gamma * work;
+        if (np <= l->np) {
+            if (np <= lo_np)
+                return lo;
+            return lo + (v - lo) * (log2(np) - log2(lo_np)) / (log2(l->np) - log2(lo_np));
+        }
+        lo_np = l->np, lo = v;
+    }
+    return lo;
+}
+
 /* Ta or Tb (step 5) and where it came from. */
 static double direction_overhead(const block_model *m, direction d, const block_target *t,
                                  double work, block_term *source, bool *extra)
@@ -402,11 +424,13 @@ static double direction_overhead(const block_model *m, direction d, const block_
         *extra = *extra || work < line->work_min * (1 - tol) || work > line->work_max * (1 + tol);
         return line->alpha + line->gamma * work;
     }
-    double between;
-    if (!m->between_law && overhead_between_lines(&bd->law, np, work, 2, &between)) {
+    /* No line of its own, above 2: between two measured process counts
+     * while a line lies above it (BETWEEN MEASURED PROCESS COUNTS). */
+    size_t nlines = bd->law.nlines;
+    if (!m->between_law && nlines > 0 && np < bd->law.lines[nlines - 1].np) {
         *source = BLOCK_TERM_BETWEEN;
         *extra = *extra || overhead_work_outside(&bd->law, work, m->work_tol);
-        return between;
+        return measured_overhead(&bd->law, np, work);
     }
     *source = BLOCK_TERM_LAW;
     *extra = *extra || np > bd->law.np_max || overhead_work_outside(&bd->law, work, m->work_tol) ||
@@ -540,28 +564,6 @@ int block_levels(double npa, double npb, double pa, double pb)
         levels++;
     }
     return levels;
-}
-
-/* One direction's strip overhead at np processes from its measured lines
- * (step 3) at `work`: 0 at 2 processes (the definition), linear in log2 np
- * between measured np, the largest measured np's beyond it. NAN without
- * lines. */
-static double measured_overhead(const overhead_law *law, double np, double work)
-{
-    if (law->nlines == 0)
-        return NAN;
-    double lo_np = 2, lo = 0;
-    for (size_t i = 0; i < law->nlines; i++) {
-        const overhead_line *l = &law->lines[i];
-        double v = l->alpha + l->gamma * work;
-        if (np <= l->np) {
-            if (np <= lo_np)
-                return lo;
-            return lo + (v - lo) * (log2(np) - log2(lo_np)) / (log2(l->np) - log2(lo_np));
-        }
-        lo_np = l->np, lo = v;
-    }
-    return lo;
 }
 
 /* JOB'S PROCESS COUNT (block.h): the growth the strips show from

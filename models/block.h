@@ -28,7 +28,8 @@
  * between_law restores it): an np that was not measured but lies between
  * two that were — or between 2, where Ta = 0 by definition, and the
  * smallest line — takes its overhead from those two, each line at the
- * target's work, joined linearly in log2 np (overhead_between_lines). The
+ * target's work, joined linearly in log2 np (block.c, measured_overhead:
+ * the interpolation the job's process count term uses too). The
  * paper's law holds gamma(largest np) for every np, so a 3-process side
  * paid the 16-process strips' cost per megabyte: on a real 16-core node
  * (tests/fixtures/heldout-real1, scored once before this rule) the 4x3

@@ -436,29 +436,6 @@ const overhead_line *overhead_line_of(const overhead_law *law, double np)
     return NULL;
 }
 
-bool overhead_between_lines(const overhead_law *law, double np, double work, double floor_np,
-                            double *value)
-{
-    if (!(np > floor_np) || overhead_line_of(law, np))
-        return false;
-    const overhead_line *below = NULL, *above = NULL;
-    for (size_t i = 0; i < law->nlines; i++) { /* lines ascend in np */
-        const overhead_line *l = &law->lines[i];
-        if (l->np < np && l->np > floor_np)
-            below = l;
-        else if (l->np > np && !above)
-            above = l;
-    }
-    if (!above)
-        return false;
-    double np_lo = below ? below->np : floor_np;
-    double v_lo = below ? below->alpha + below->gamma * work : 0;
-    double v_hi = above->alpha + above->gamma * work;
-    double f = (log2(np) - log2(np_lo)) / (log2(above->np) - log2(np_lo));
-    *value = v_lo + f * (v_hi - v_lo);
-    return true;
-}
-
 /* Why a step law was fitted without its step. */
 static const char *step_missing(overhead_step_state s)
 {

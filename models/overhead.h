@@ -189,15 +189,6 @@ bool overhead_work_outside(const overhead_law *law, double work, double tol);
 /* The measured line of exactly np processes, or NULL when np had none. */
 const overhead_line *overhead_line_of(const overhead_law *law, double np);
 
-/* The overhead of np processes between two measured process counts: the
- * nearest line below np (or, with none below, the point (floor_np, 0):
- * the block model's T(2,1) - T(2,1) = 0 at 2 processes) and the nearest
- * line above, each at work, joined linearly in log2 np. False (value
- * untouched) when np has a line of its own, lies beyond every line or at
- * or below floor_np. */
-bool overhead_between_lines(const overhead_law *law, double np, double work, double floor_np,
-                            double *value);
-
 void overhead_law_free(overhead_law *law);
 
 #endif

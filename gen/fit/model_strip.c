@@ -174,7 +174,7 @@ static bool read_targets(const experiment_input *in, stripfits *fits, meshrow *r
 /* The paper's fit (no contention law) for each target whose own fit has
  * the law on and that does not oversubscribe its node, when the option
  * left the law to the default: the estimate is then the two fits'
- * average (average_with_paper). fit0_of[k] stays NULL where no such fit
+ * average (predict_target). fit0_of[k] stays NULL where no such fit
  * is wanted. False when out of memory. */
 static bool paper_fits(const experiment_input *in, const stripfit_settings *s,
                        const meshrow *rows, const stripfit *const *fit_of, stripfits *paper,
