@@ -5,8 +5,8 @@
  * line of a target found among runs that differ in other columns, and end
  * to end: with trend=bound, each estimate is the trend=free one held within
  * the slopes of the runs' last two steps, computed here from the test's own
- * numbers (not perfcast's reading of them), and the given formulas and the
- * default are not bounded.
+ * numbers (not perfcast's reading of them); the default is bound, and the
+ * given formulas are never.
  */
 #include "gen/fit/trend_line.h"
 #include "models/table.h"
@@ -270,9 +270,9 @@ static void test_end_to_end(void)
         bool was_held = want != free_estimate;
         moved += was_held;
         CU_ASSERT_EQUAL(strstr(note, "held to the runs' trend") != NULL, was_held);
-        /* the default is free */
+        /* the default is bound */
         snprintf(name, sizeof name, "%zu-default", s);
-        CU_ASSERT_EQUAL(estimate_of(dir, name, note, sizeof note), free_estimate);
+        CU_ASSERT_EQUAL(estimate_of(dir, name, note, sizeof note), bound);
         /* a given formula is never held */
         snprintf(name, sizeof name, "%zu-given", s);
         estimate_of(dir, name, note, sizeof note);
@@ -297,7 +297,7 @@ static void test_option_checked(void)
         "cluster,np,time_s\nc,1,8\nc,2,4\nc,4,2\nc,8,1\n"));
     int rc = testutil_perfcast_run(&out, "check --archive %s", dir);
     CU_ASSERT_NOT_EQUAL(rc, 0);
-    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "trend=bounded: must be free or bound"));
+    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "trend=bounded: must be bound or free"));
     free(out);
     testutil_remove_dir(dir);
 }

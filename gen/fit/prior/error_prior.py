@@ -1,14 +1,15 @@
 """error_prior.py — reduce a build's pooled backtests to the shipped prior.
 
     python3 error_prior.py SITE/.perfcast-fits SCORES.tsv|"" [EXCLUDE ...]
-    python3 error_prior.py --split ARCHIVE CAMPAIGN
+    python3 error_prior.py --split ARCHIVE CAMPAIGN [OPTIONS]
 
 --split makes an imported public set CAMPAIGN of ARCHIVE one campaign per
 region, CAMPAIGN-rNN, each a copy of the set's runs with one term-search
 experiment that trains below the largest np and predicts it: the pool
 scores a held-out configuration once per campaign and family, and every
 region's backtests are evidence of their own (make_error_prior.sh, and
-tests/fixtures/public/width_sim.sh, which imports this file).
+tests/fixtures/public/width_sim.sh, which imports this file); OPTIONS is
+the experiments' options cell (make_error_prior.sh: trend=free).
 
 Reads the pool section of a site's fit cache (gen/site/site_fitcache.h:
 error_pool_write's lines FAMILY, CAMPAIGN, CONFIG, FOLD, PREDICTED,
@@ -31,7 +32,7 @@ MIN_DISTANCE = 0.5
 MAD_NORMAL = 0.6744897501960817
 
 
-def split(arch, name):
+def split(arch, name, options=""):
     folder = os.path.join(arch, name)
     with open(os.path.join(folder, "runs.csv"), newline="") as f:
         largest = max(float(r["np"]) for r in csv.DictReader(f))
@@ -46,7 +47,7 @@ def split(arch, name):
             w.writerow(["name", "model", "response", "formula", "train", "target", "title",
                         "options"])
             w.writerow(["prior-" + r, "scopred", r, "", f"np < {top}", f"np == {top}",
-                        f"{r}: term search, np < {top} predicts np == {top}", ""])
+                        f"{r}: term search, np < {top} predicts np == {top}", options])
     shutil.rmtree(folder)
 
 
@@ -107,6 +108,6 @@ def main():
 
 if __name__ == "__main__":
     if sys.argv[1:2] == ["--split"]:
-        split(sys.argv[2], sys.argv[3])
+        split(sys.argv[2], sys.argv[3], sys.argv[4] if len(sys.argv) > 4 else "")
     else:
         main()
