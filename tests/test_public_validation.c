@@ -1078,6 +1078,32 @@ static void test_heldout7_8_sets(void)
     score_heldout_round(&eighth);
 }
 
+/* tests/fixtures/public/heldout9/README.md: the ninth round, the reserve
+ * round 3 named (student MPI sorts of teams 19, 20 and 22-25, the same
+ * source and rule), collected by a session that designed nothing, kept
+ * outside every work tree and scored once at d329ee3, after the trend
+ * bound became the default: 11.29% (Extra-P 44.86%), 47 of 51 (92.2%),
+ * x4.57 — every part of issue 22's acceptance but the width. Asserted as
+ * measured; the test's own reader must find the script's numbers. */
+static const data_set heldout9_sets[] = {
+    {"heldout9/team19_oddeven.txt", "team19-oddeven", "tamu", {"np", NULL}},
+    {"heldout9/team20_merge.txt", "team20-merge", "tamu", {"np", NULL}},
+    {"heldout9/team22_sample.txt", "team22-sample", "tamu", {"np", NULL}},
+    {"heldout9/team23_radix.txt", "team23-radix", "tamu", {"np", NULL}},
+    {"heldout9/team24_sample.txt", "team24-sample", "tamu", {"np", NULL}},
+    {"heldout9/team25_sample.txt", "team25-sample", "tamu", {"np", NULL}},
+};
+enum { NHELDOUT9 = sizeof heldout9_sets / sizeof heldout9_sets[0] };
+static const size_t heldout9_regions[NHELDOUT9] = {10, 7, 7, 13, 6, 8};
+static const double heldout9_median[NHELDOUT9] = {29.15, 55.38, 21.65, 4.14, 41.87, 6.53};
+
+static void test_heldout9_sets(void)
+{
+    static const heldout_round ninth = {heldout9_sets, NHELDOUT9, heldout9_regions,
+                                        heldout9_regions, heldout9_median, 11.29, 47, 4.57};
+    score_heldout_round(&ninth);
+}
+
 /* tests/fixtures/public/width_sim.py is a second implementation of the
  * calibrated width (for design: a rule tried in a second). On the rounds
  * whose sets are in no prior (3 to 6), each set alone in its archive, it
@@ -1127,6 +1153,8 @@ int main(void)
          test_heldout6_sets},
         {"the seventh and eighth rounds (CP2K; 3D FFTs), scored once at 67d9923",
          test_heldout7_8_sets},
+        {"the ninth round (student sorts, teams 19-25), scored once at d329ee3",
+         test_heldout9_sets},
         {"width_sim.py, a second implementation of the width, agrees on rounds 3-6",
          test_width_sim_agrees},
         {NULL, NULL},
