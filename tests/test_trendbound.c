@@ -117,18 +117,28 @@ static void make_runs(table *t)
     }
 }
 
+/* The line of target row `target` among the training rows train. */
+static void find_line(const table *t, const size_t *train, size_t ntrain, size_t target,
+                      trend_line *line)
+{
+    double y[16];
+    trend_index ix;
+    for (size_t i = 0; i < ntrain; i++)
+        y[i] = t->cols[3].num[train[i]];
+    CU_ASSERT_TRUE_FATAL(trend_index_build(t, train, y, ntrain, &ix));
+    CU_ASSERT_TRUE_FATAL(trend_line_find(&ix, target, line));
+    trend_index_free(&ix);
+}
+
 static void test_line_of_target(void)
 {
     table t;
     make_runs(&t);
-    size_t train[10];
-    double y[10];
-    for (size_t i = 0; i < 10; i++)
-        train[i] = i, y[i] = t.cols[3].num[i];
+    const size_t train[10] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9};
     trend_line line;
     /* (a, 8, 10): along np, cluster a and size 10: np 1 (mean of 8 and
      * 10), 2, 4 */
-    CU_ASSERT_TRUE_FATAL(trend_line_find(&t, train, y, 10, 10, &line));
+    find_line(&t, train, 10, 10, &line);
     CU_ASSERT_EQUAL_FATAL(line.n, 3);
     CU_ASSERT_EQUAL(line.column, 1);
     CU_ASSERT_EQUAL(line.x_target, 8);
@@ -140,31 +150,28 @@ static void test_line_of_target(void)
     trend_line_free(&line);
     /* (a, 4, 20): beyond the runs at size 20 along np (np 1, 2) and beyond
      * the run at np 4 along size (size 10): two trends, so no line */
-    CU_ASSERT_TRUE_FATAL(trend_line_find(&t, train, y, 10, 11, &line));
+    find_line(&t, train, 10, 11, &line);
     CU_ASSERT_EQUAL(line.n, 0);
     CU_ASSERT_EQUAL(line.column, -1);
     trend_line_free(&line);
     /* without the run (a, 4, 10) it is one line along np, of two levels */
-    size_t fewer[9] = {0, 1, 2, 4, 5, 6, 7, 8, 9};
-    double fewer_y[9];
-    for (size_t i = 0; i < 9; i++)
-        fewer_y[i] = t.cols[3].num[fewer[i]];
-    CU_ASSERT_TRUE_FATAL(trend_line_find(&t, fewer, fewer_y, 9, 11, &line));
+    const size_t fewer[9] = {0, 1, 2, 4, 5, 6, 7, 8, 9};
+    find_line(&t, fewer, 9, 11, &line);
     CU_ASSERT_EQUAL(line.n, 2);
     CU_ASSERT_EQUAL(line.column, 1);
     CU_ASSERT_DOUBLE_EQUAL(line.y[1], 20, 1e-12);
     trend_line_free(&line);
     /* (a, 8, 40): no run shares size 40 or np 8 with it */
-    CU_ASSERT_TRUE_FATAL(trend_line_find(&t, train, y, 10, 12, &line));
+    find_line(&t, train, 10, 12, &line);
     CU_ASSERT_EQUAL(line.n, 0);
     CU_ASSERT_EQUAL(line.column, -1);
     trend_line_free(&line);
     /* (a, 2, 10) was run: an interpolation, no line */
-    CU_ASSERT_TRUE_FATAL(trend_line_find(&t, train, y, 10, 13, &line));
+    find_line(&t, train, 10, 13, &line);
     CU_ASSERT_EQUAL(line.n, 0);
     trend_line_free(&line);
     /* (c, 8, 10): cluster c differs from a and b in a text column */
-    CU_ASSERT_TRUE_FATAL(trend_line_find(&t, train, y, 10, 14, &line));
+    find_line(&t, train, 10, 14, &line);
     CU_ASSERT_EQUAL(line.n, 0);
     trend_line_free(&line);
     table_free(&t);

@@ -101,13 +101,14 @@ typedef struct {
     scopred_formula f;
     ols_model m;
     double *x;            /* ntrain x nterms */
-    double *y;            /* ntrain; kept after the fit on the relative scale
-                             (the trend bound), else freed */
+    double *y;            /* ntrain; freed after the fit */
     bool fitted;
     other_law *others;    /* the search's other laws (search.nlaws - 1) */
     size_t nothers;
     bool total;           /* the sum of the responses, fitted directly (total=reconcile) */
     bool trend_bound;     /* option trend=bound: held to the runs' trend */
+    trend_index trends;   /* the training runs' lines, when held to them */
+    bool has_trends;
 } component;
 
 static bool fail(char *err, size_t errlen, const char *fmt, ...)
@@ -131,6 +132,8 @@ static void component_free(component *c)
     ols_free(&c->m);
     free(c->x);
     free(c->y);
+    if (c->has_trends)
+        trend_index_free(&c->trends);
     for (size_t i = 0; i < c->nothers; i++) {
         scopred_formula_free(&c->others[i].f);
         ols_free(&c->others[i].m);
@@ -579,10 +582,18 @@ static bool fit_component(const experiment_input *in, component *c, char *err, s
         return false;
     ols_status st = fit_terms(in, c, c->x, c->f.nterms, &c->m);
     bool others = st == OLS_OK && fit_others(in, c, err, errlen);
-    if (!c->trend_bound || !relative(c)) { /* the trend bound reads the responses */
-        free(c->y); /* the fit keeps what it needs (residuals): one double a run less */
-        c->y = NULL;
+    /* A searched law held to its runs' trend indexes their lines now,
+     * while the responses are at hand. */
+    if (st == OLS_OK && c->trend_bound && relative(c)) {
+        c->has_trends = true;
+        if (!trend_index_build(&in->camp->runs, in->train_rows, c->y, in->ntrain, &c->trends)) {
+            free(c->y);
+            c->y = NULL;
+            return fail(err, errlen, "out of memory");
+        }
     }
+    free(c->y); /* the fit keeps what it needs (residuals): one double a run less */
+    c->y = NULL;
     if (st != OLS_OK)
         return fail(err, errlen, "%s: %s", c->response, ols_status_text(st));
     c->fitted = others;
@@ -833,9 +844,9 @@ static void bound_by_trend(const experiment_input *in, const component *c, size_
 {
     trend_line line;
     trendbound_result r;
-    if (!c->trend_bound || !relative(c) || !c->y || !(p->estimate > 0))
+    if (!c->has_trends || !(p->estimate > 0))
         return;
-    if (!trend_line_find(&in->camp->runs, in->train_rows, c->y, in->ntrain, row, &line)) {
+    if (!trend_line_find(&c->trends, row, &line)) {
         note_add(note, len, "not held to the runs' trend: out of memory");
     } else if (line.n > 0 &&
                trendbound_apply(line.x, line.y, line.n, line.x_target, p->estimate, &r) ==

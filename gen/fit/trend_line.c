@@ -8,121 +8,166 @@
 
 #include "gen/base/config_index.h"
 
-#define SAME_CONFIG -2 /* a row that agrees with the target everywhere */
-#define OFF_LINE -1    /* a row that differs in two identifying columns or more */
-
-/* The one identifying column in which training row r differs from the
- * target, SAME_CONFIG or OFF_LINE. */
-static int differing_column(const table *runs, size_t r, size_t target)
+static int compare_entries(const void *a, const void *b)
 {
-    int found = SAME_CONFIG;
-    for (size_t j = 0; j < runs->ncols; j++) {
-        if (!config_column_identifies(&runs->cols[j]) ||
-            table_same_cells(&runs->cols[j], r, target))
-            continue;
-        if (found != SAME_CONFIG)
-            return OFF_LINE;
-        found = (int)j;
-    }
-    return found;
+    const trend_entry *p = a, *q = b;
+    if (p->line != q->line)
+        return p->line < q->line ? -1 : 1;
+    if (p->x != q->x) /* NAN last: it compares unequal and not less */
+        return p->x < q->x || isnan(q->x) ? -1 : 1;
+    return (p->row > q->row) - (p->row < q->row);
 }
 
-/* Is the target beyond the rows on column k's line (some, each with a
- * finite value of k below the target's)? */
-static bool beyond_along(const table *runs, const size_t *train_rows, const int *differs,
-                         size_t ntrain, size_t target, size_t k)
+/* The training configurations: one run of each and its mean response. */
+static bool group_configs(const table *runs, const size_t *train_rows, const double *train_y,
+                          size_t ntrain, size_t **first_row, double **mean, size_t *n)
 {
-    const table_column *col = &runs->cols[k];
-    double v = col->num[target];
-    bool some = false;
-    if (col->kind != COL_NUMBER || !isfinite(v))
+    size_t *group_of = NULL, *count = NULL;
+    if (!config_groups(runs, train_rows, ntrain, &group_of, n))
         return false;
-    for (size_t i = 0; i < ntrain; i++) {
-        if (differs[i] != (int)k)
+    *first_row = malloc((*n + 1) * sizeof **first_row);
+    *mean = calloc(*n + 1, sizeof **mean);
+    count = calloc(*n + 1, sizeof *count);
+    bool ok = *first_row && *mean && count;
+    for (size_t i = 0; ok && i < ntrain; i++) {
+        size_t g = group_of[i];
+        if (count[g]++ == 0)
+            (*first_row)[g] = train_rows[i];
+        (*mean)[g] += train_y[i];
+    }
+    for (size_t g = 0; ok && g < *n; g++)
+        (*mean)[g] /= (double)count[g];
+    free(group_of);
+    free(count);
+    return ok;
+}
+
+/* Column k's entries: every configuration, sorted by (line, x, row). */
+static trend_entry *column_entries(const table *runs, size_t k, const size_t *first_row,
+                                   const double *mean, size_t n)
+{
+    trend_entry *e = malloc((n + 1) * sizeof *e);
+    for (size_t g = 0; e && g < n; g++)
+        e[g] = (trend_entry){.line = config_line_hash(runs, first_row[g], k),
+                             .x = runs->cols[k].num[first_row[g]],
+                             .mean = mean[g],
+                             .row = first_row[g]};
+    if (e)
+        qsort(e, n, sizeof *e, compare_entries);
+    return e;
+}
+
+bool trend_index_build(const table *runs, const size_t *train_rows, const double *train_y,
+                       size_t ntrain, trend_index *out)
+{
+    *out = (trend_index){.runs = runs};
+    size_t *first_row = NULL;
+    double *mean = NULL;
+    bool ok = group_configs(runs, train_rows, train_y, ntrain, &first_row, &mean,
+                            &out->nconfigs);
+    out->cols = ok ? malloc((runs->ncols + 1) * sizeof *out->cols) : NULL;
+    out->by_col = ok ? calloc(runs->ncols + 1, sizeof *out->by_col) : NULL;
+    ok = ok && out->cols && out->by_col;
+    for (size_t k = 0; ok && k < runs->ncols; k++) {
+        if (runs->cols[k].kind != COL_NUMBER || !config_column_identifies(&runs->cols[k]))
             continue;
-        double x = col->num[train_rows[i]];
-        if (!isfinite(x) || x >= v)
-            return false;
-        some = true;
+        out->cols[out->ncols] = k;
+        out->by_col[out->ncols] = column_entries(runs, k, first_row, mean, out->nconfigs);
+        ok = out->by_col[out->ncols++] != NULL;
     }
-    return some;
+    free(first_row);
+    free(mean);
+    return ok;
 }
 
-static int compare_doubles(const void *a, const void *b)
+void trend_index_free(trend_index *ix)
 {
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
+    for (size_t i = 0; ix->by_col && i < ix->ncols; i++)
+        free(ix->by_col[i]);
+    free(ix->by_col);
+    free(ix->cols);
+    *ix = (trend_index){0};
 }
 
-/* The line's distinct values of column k, ascending, and the mean response
- * at each. */
-static bool collect_levels(const table *runs, const size_t *train_rows, const double *train_y,
-                           const int *differs, size_t ntrain, size_t k, trend_line *out)
+/* The first of column c's entries on line h (n when none). */
+static size_t first_on_line(const trend_index *ix, size_t c, uint64_t h)
 {
-    const double *col = runs->cols[k].num;
-    size_t m = 0;
-    double *values = malloc((ntrain + 1) * sizeof *values);
-    out->x = malloc((ntrain + 1) * sizeof *out->x);
-    out->y = malloc((ntrain + 1) * sizeof *out->y);
-    if (!values || !out->x || !out->y) {
-        free(values);
+    size_t lo = 0, hi = ix->nconfigs;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (ix->by_col[c][mid].line < h)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* How the target stands to the configurations on its line along column
+ * c: LINE_NONE (none there), LINE_BEYOND (above each, each value finite),
+ * LINE_NOT_BEYOND, or LINE_RUN (one of them is the target's
+ * configuration). *from and *count: where the line's entries are. */
+enum { LINE_NONE, LINE_BEYOND, LINE_NOT_BEYOND, LINE_RUN };
+
+static int line_status(const trend_index *ix, size_t c, size_t target, size_t *from,
+                       size_t *count)
+{
+    size_t k = ix->cols[c];
+    double v = ix->runs->cols[k].num[target];
+    const trend_entry *e = ix->by_col[c];
+    uint64_t h = config_line_hash(ix->runs, target, k);
+    int status = LINE_NONE;
+    *count = 0;
+    for (size_t i = *from = first_on_line(ix, c, h); i < ix->nconfigs && e[i].line == h; i++) {
+        if (!config_same_line(ix->runs, e[i].row, target, k))
+            continue; /* another line with the same hash */
+        if (table_same_cells(&ix->runs->cols[k], e[i].row, target))
+            return LINE_RUN;
+        if (!isfinite(v) || !isfinite(e[i].x) || e[i].x >= v)
+            status = LINE_NOT_BEYOND;
+        else if (status == LINE_NONE)
+            status = LINE_BEYOND;
+        (*count)++;
+    }
+    return status;
+}
+
+/* Copy column c's line (count confirmed entries from `from`) into out. */
+static bool copy_line(const trend_index *ix, size_t c, size_t target, size_t from, size_t count,
+                      trend_line *out)
+{
+    size_t k = ix->cols[c];
+    const trend_entry *e = ix->by_col[c];
+    out->x = malloc((count + 1) * sizeof *out->x);
+    out->y = malloc((count + 1) * sizeof *out->y);
+    if (!out->x || !out->y)
         return false;
-    }
-    for (size_t i = 0; i < ntrain; i++)
-        if (differs[i] == (int)k)
-            values[m++] = col[train_rows[i]];
-    qsort(values, m, sizeof *values, compare_doubles);
-    for (size_t i = 0; i < m; i++)
-        if (i == 0 || values[i] != values[i - 1])
-            out->x[out->n++] = values[i];
-    for (size_t l = 0; l < out->n; l++) {
-        double sum = 0;
-        size_t count = 0;
-        for (size_t i = 0; i < ntrain; i++)
-            if (differs[i] == (int)k && col[train_rows[i]] == out->x[l])
-                sum += train_y[i], count++;
-        out->y[l] = sum / (double)count;
-    }
-    free(values);
+    for (size_t i = from; out->n < count; i++)
+        if (config_same_line(ix->runs, e[i].row, target, k)) {
+            out->x[out->n] = e[i].x;
+            out->y[out->n++] = e[i].mean;
+        }
+    out->column = (int)k;
+    out->x_target = ix->runs->cols[k].num[target];
     return true;
 }
 
-/* The column whose line the target extrapolates; -1 when none or several. */
-static int line_column(const table *runs, const size_t *train_rows, const int *differs,
-                       size_t ntrain, size_t target)
-{
-    int found = -1;
-    for (size_t i = 0; i < ntrain; i++)
-        if (differs[i] == SAME_CONFIG)
-            return -1; /* a training run at the target: no extrapolation */
-    for (size_t k = 0; k < runs->ncols; k++) {
-        if (!beyond_along(runs, train_rows, differs, ntrain, target, k))
-            continue;
-        if (found >= 0)
-            return -1;
-        found = (int)k;
-    }
-    return found;
-}
-
-bool trend_line_find(const table *runs, const size_t *train_rows, const double *train_y,
-                     size_t ntrain, size_t target_row, trend_line *out)
+bool trend_line_find(const trend_index *ix, size_t target_row, trend_line *out)
 {
     *out = (trend_line){.column = -1, .x_target = NAN};
-    int *differs = malloc((ntrain + 1) * sizeof *differs);
-    if (!differs)
-        return false;
-    for (size_t i = 0; i < ntrain; i++)
-        differs[i] = differing_column(runs, train_rows[i], target_row);
-    int k = line_column(runs, train_rows, differs, ntrain, target_row);
-    bool ok = true;
-    if (k >= 0) {
-        out->column = k;
-        out->x_target = runs->cols[k].num[target_row];
-        ok = collect_levels(runs, train_rows, train_y, differs, ntrain, (size_t)k, out);
+    size_t found = 0, found_from = 0, found_count = 0;
+    int beyond = 0;
+    for (size_t c = 0; c < ix->ncols; c++) {
+        size_t from, count;
+        int status = line_status(ix, c, target_row, &from, &count);
+        if (status == LINE_RUN)
+            return true; /* a training run at the target: no extrapolation */
+        if (status == LINE_BEYOND && beyond++ == 0)
+            found = c, found_from = from, found_count = count;
     }
-    free(differs);
-    return ok;
+    if (beyond != 1)
+        return true;
+    return copy_line(ix, found, target_row, found_from, found_count, out);
 }
 
 void trend_line_free(trend_line *line)
