@@ -280,7 +280,8 @@ static const char *interval_method(const char *model)
         return "95% Student-t intervals of the least-squares fit: CI from the target's "
                "leverage x0'(X'X)^-1 x0, PI adds the residual variance (a searched formula: "
                "weighted by 1/time^2 on the relative scale, the PI then relative to the "
-               "estimate, and widened by the spread of averaged laws; see the warnings)";
+               "estimate, widened by the spread of averaged laws, and moved with the "
+               "estimate where it is held to the runs' trend; see the warnings and notes)";
     if (strcmp(model, "multicore") == 0)
         return "95% Student-t intervals by the delta method on the nonlinear least-squares "
                "covariance, PI adds the residual variance";
