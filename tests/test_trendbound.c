@@ -177,6 +177,36 @@ static void test_line_of_target(void)
     table_free(&t);
 }
 
+/* A run on the line with its value missing: the target is not known to
+ * be beyond it, so it has no line (and sorting the missing value is safe). */
+static void test_line_missing_value(void)
+{
+    table t;
+    table_init(&t);
+    CU_ASSERT_EQUAL_FATAL(table_add_column(&t, "cluster", COL_TEXT), 0);
+    CU_ASSERT_EQUAL_FATAL(table_add_column(&t, "np", COL_NUMBER), 1);
+    CU_ASSERT_EQUAL_FATAL(table_add_column(&t, "size", COL_NUMBER), 2);
+    CU_ASSERT_EQUAL_FATAL(table_add_column(&t, "time_s", COL_NUMBER), 3);
+    static const double np[] = {1, NAN, 2, NAN, 4, 8};
+    for (size_t i = 0; i < 6; i++) {
+        CU_ASSERT_FATAL(table_add_row(&t, (long)i + 2) == (long)i);
+        CU_ASSERT_TRUE_FATAL(table_set_text(&t, i, 0, "a"));
+        CU_ASSERT_TRUE_FATAL(table_set_number(&t, i, 1, np[i]));
+        CU_ASSERT_TRUE_FATAL(table_set_number(&t, i, 2, 10));
+        CU_ASSERT_TRUE_FATAL(table_set_number(&t, i, 3, 8 / (i + 1.0)));
+    }
+    const size_t train[5] = {0, 1, 2, 3, 4};
+    trend_line line;
+    find_line(&t, train, 5, 5, &line);
+    CU_ASSERT_EQUAL(line.n, 0);
+    trend_line_free(&line);
+    const size_t known[3] = {0, 2, 4};
+    find_line(&t, known, 3, 5, &line);
+    CU_ASSERT_EQUAL(line.n, 3);
+    trend_line_free(&line);
+    table_free(&t);
+}
+
 /* ------------------------------------------------------------------ */
 /* End to end                                                          */
 
@@ -319,6 +349,7 @@ int main(void)
     };
     static const testutil_test line_tests[] = {
         {"the line a target continues", test_line_of_target},
+        {"a missing value on the line", test_line_missing_value},
         {NULL, NULL},
     };
     static const testutil_test end_tests[] = {

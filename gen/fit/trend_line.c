@@ -13,8 +13,11 @@ static int compare_entries(const void *a, const void *b)
     const trend_entry *p = a, *q = b;
     if (p->line != q->line)
         return p->line < q->line ? -1 : 1;
-    if (p->x != q->x) /* NAN last: it compares unequal and not less */
-        return p->x < q->x || isnan(q->x) ? -1 : 1;
+    bool p_nan = isnan(p->x), q_nan = isnan(q->x);
+    if (p_nan != q_nan) /* a missing value last */
+        return p_nan ? 1 : -1;
+    if (!p_nan && p->x != q->x)
+        return p->x < q->x ? -1 : 1;
     return (p->row > q->row) - (p->row < q->row);
 }
 
