@@ -130,6 +130,16 @@ static void find_line(const table *t, const size_t *train, size_t ntrain, size_t
     trend_index_free(&ix);
 }
 
+/* Target `target` among the training rows train has no line. */
+static void expect_no_line(const table *t, const size_t *train, size_t ntrain, size_t target)
+{
+    trend_line line;
+    find_line(t, train, ntrain, target, &line);
+    CU_ASSERT_EQUAL(line.n, 0);
+    CU_ASSERT_EQUAL(line.column, -1);
+    trend_line_free(&line);
+}
+
 static void test_line_of_target(void)
 {
     table t;
@@ -150,10 +160,7 @@ static void test_line_of_target(void)
     trend_line_free(&line);
     /* (a, 4, 20): beyond the runs at size 20 along np (np 1, 2) and beyond
      * the run at np 4 along size (size 10): two trends, so no line */
-    find_line(&t, train, 10, 11, &line);
-    CU_ASSERT_EQUAL(line.n, 0);
-    CU_ASSERT_EQUAL(line.column, -1);
-    trend_line_free(&line);
+    expect_no_line(&t, train, 10, 11);
     /* without the run (a, 4, 10) it is one line along np, of two levels */
     const size_t fewer[9] = {0, 1, 2, 4, 5, 6, 7, 8, 9};
     find_line(&t, fewer, 9, 11, &line);
@@ -162,18 +169,11 @@ static void test_line_of_target(void)
     CU_ASSERT_DOUBLE_EQUAL(line.y[1], 20, 1e-12);
     trend_line_free(&line);
     /* (a, 8, 40): no run shares size 40 or np 8 with it */
-    find_line(&t, train, 10, 12, &line);
-    CU_ASSERT_EQUAL(line.n, 0);
-    CU_ASSERT_EQUAL(line.column, -1);
-    trend_line_free(&line);
+    expect_no_line(&t, train, 10, 12);
     /* (a, 2, 10) was run: an interpolation, no line */
-    find_line(&t, train, 10, 13, &line);
-    CU_ASSERT_EQUAL(line.n, 0);
-    trend_line_free(&line);
+    expect_no_line(&t, train, 10, 13);
     /* (c, 8, 10): cluster c differs from a and b in a text column */
-    find_line(&t, train, 10, 14, &line);
-    CU_ASSERT_EQUAL(line.n, 0);
-    trend_line_free(&line);
+    expect_no_line(&t, train, 10, 14);
     table_free(&t);
 }
 
@@ -197,9 +197,7 @@ static void test_line_missing_value(void)
     }
     const size_t train[5] = {0, 1, 2, 3, 4};
     trend_line line;
-    find_line(&t, train, 5, 5, &line);
-    CU_ASSERT_EQUAL(line.n, 0);
-    trend_line_free(&line);
+    expect_no_line(&t, train, 5, 5);
     const size_t known[3] = {0, 2, 4};
     find_line(&t, known, 3, 5, &line);
     CU_ASSERT_EQUAL(line.n, 3);
