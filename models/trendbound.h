@@ -29,8 +29,9 @@
  * regime the target continues (a strong-scaling time falls as 1/np at
  * small np and flattens later). k = 2 was chosen on the design data, the
  * only window of 1, 2, 3, 4 and all intervals that predicted no round
- * worse than the laws (README "Trend bound"); it was then scored once on
- * held-back data.
+ * worse than the laws (README "Trend bound"); held-back rounds 7 and 8,
+ * scored once with and without it, then made it the ScoPred adapter's
+ * default (gen/fit/model_scopred.c, option trend).
  *
  * Needs at least TRENDBOUND_RECENT + 1 levels (fewer: TRENDBOUND_FEW_LEVELS,
  * nothing bounded), every x and y positive and finite, x strictly
