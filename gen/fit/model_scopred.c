@@ -14,6 +14,10 @@
  * half-width squared is the weighted mean of the laws' squared half-widths
  * plus z^2 times the weighted variance of their estimates (z = 1.96 at
  * 95%), so the interval widens where the laws disagree at the target.
+ * Beyond the runs along one parameter that estimate is then held within
+ * the trend of the runs' last two steps (option trend, models/trendbound.h;
+ * gen/fit/trend_line.h indexes the runs' lines once per fit), its
+ * intervals moved with it.
  *
  * Components (`time_setup_s+time_evolve_s+...`) are fitted separately and
  * their estimates summed, as in the paper's Table 11. The total's interval
