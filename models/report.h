@@ -37,6 +37,8 @@ typedef struct {
     double ci_low, ci_high;   /* 95% confidence interval of the mean; NAN = absent */
     double pi_low, pi_high;   /* 95% prediction interval of a new run; NAN = absent */
     bool extrapolation;       /* outside the training data's range */
+    bool held_to_trend;       /* a searched law's estimate that left the trend of the runs'
+                                 last steps, held to it (models/trendbound.h) */
     bool level_regimes;       /* the model's law changes with the network level and is
                                  fitted across levels (the strip's overhead law): calibration
                                  also counts the target's nodes beyond the training runs of

@@ -320,6 +320,50 @@ static void test_end_to_end(void)
     testutil_remove_dir(dir);
 }
 
+/* The held estimates make the verdict uncertain on the campaign page, and
+ * still after a build that reads the fits back from the last one's cache
+ * (gen/fit/fit_record.h keeps the flag): the second build's page template
+ * differs, so it renders every page again from fits it did not make. */
+static void test_verdict_survives_cache(void)
+{
+    char dir[256], sites[256], *runs = runs_text(), *experiments = experiments_text();
+    char *out = NULL;
+    CU_ASSERT_TRUE_FATAL(testutil_temp_dir(dir, sizeof dir));
+    CU_ASSERT_TRUE_FATAL(testutil_temp_dir(sites, sizeof sites));
+    CU_ASSERT_TRUE_FATAL(testutil_write_archive(dir, "cluster\nc\n", "x", experiments, runs));
+    int copied = testutil_run_commandf(
+        &out, "cp -r templates %s/tpl && sed -i 's|</head>|<!-- another look --></head>|' "
+              "%s/tpl/page.html && grep -q 'another look' %s/tpl/page.html",
+        sites, sites, sites);
+    CU_ASSERT_EQUAL_FATAL(copied, 0);
+    free(out);
+    static const char *const builds[] = {
+        "--out %s/s1 --templates templates",
+        "--out %s/s2 --previous %s/s1 --templates %s/tpl",
+    };
+    for (size_t b = 0; b < 2; b++) {
+        char args[900], page[300];
+        snprintf(args, sizeof args, builds[b], sites, sites, sites);
+        int rc = testutil_perfcast_run(&out, "build --archive %s %s", dir, args);
+        CU_ASSERT_EQUAL(rc, 0);
+        if (rc != 0 && out)
+            fprintf(stderr, "%s\n", out);
+        /* the second build fits nothing: the verdict below is from the cache */
+        CU_ASSERT_TRUE(b == 0 || (out && strstr(out, "0 experiments fitted")));
+        free(out);
+        snprintf(page, sizeof page, "%s/s%zu/campaigns/x/index.html", sites, b + 1);
+        char *html = testutil_read_file(page);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(html);
+        CU_ASSERT_PTR_NOT_NULL(strstr(html, "1 of 1 estimates held to the runs&#39; trend") ||
+                               strstr(html, "1 of 1 estimates held to the runs' trend"));
+        free(html);
+    }
+    free(runs);
+    free(experiments);
+    testutil_remove_dir(dir);
+    testutil_remove_dir(sites);
+}
+
 /* A misspelt value is an error naming the option, and `check` reports it. */
 static void test_option_checked(void)
 {
@@ -352,6 +396,7 @@ int main(void)
     };
     static const testutil_test end_tests[] = {
         {"trend=bound against trend=free, by hand", test_end_to_end},
+        {"the verdict says so, also from the cache of fits", test_verdict_survives_cache},
         {"a bad value is an error", test_option_checked},
         {NULL, NULL},
     };

@@ -2,8 +2,8 @@
  * test_verdict.c — the verdict rules of gen/fit/verdict.h on hand-made results:
  * small errors and good coverage read reliable, a 227% error unreliable
  * (never "ok"), nothing measured not verified, a failed fit unreliable,
- * noisy repetitions and few points uncertain, and a campaign takes the
- * worst of its verified experiments.
+ * noisy repetitions, few points and estimates held to the runs' trend
+ * uncertain, and a campaign takes the worst of its verified experiments.
  */
 #include "gen/fit/verdict.h"
 #include "tests/testutil.h"
@@ -176,6 +176,26 @@ static void test_bootstrap_reason(void)
     unmake(&m);
 }
 
+/* An estimate held to the runs' trend (models/trendbound.h) weighs like a
+ * change of regime: the reliable case above becomes uncertain, and the
+ * reason counts the held estimates. */
+static void test_held_to_trend(void)
+{
+    double meas[] = {10, 20, 30, 40}, good[] = {10.3, 19.5, 30.6, 39.8};
+    made m;
+    make(&m, 6, 0.02, meas, good, 4, 2);
+    verdict v = judge(&m);
+    CU_ASSERT_STRING_EQUAL(verdict_name(v.level), "reliable");
+    CU_ASSERT_PTR_NULL(strstr(v.reasons, "trend"));
+    verdict_free(&v);
+    m.res.rep.preds[1].held_to_trend = m.res.rep.preds[3].held_to_trend = true;
+    v = judge(&m);
+    CU_ASSERT_STRING_EQUAL(verdict_name(v.level), "uncertain");
+    CU_ASSERT_PTR_NOT_NULL(strstr(v.reasons, "2 of 4 estimates held to the runs' trend"));
+    verdict_free(&v);
+    unmake(&m);
+}
+
 static void test_campaign(void)
 {
     verdict per[] = {{VERDICT_RELIABLE, "fine"},
@@ -202,6 +222,7 @@ int main(void)
     static const testutil_test tests[] = {
         {"experiment verdicts", test_levels},
         {"bootstrap-only reason and the multi-cluster model's own interval", test_bootstrap_reason},
+        {"an estimate held to the runs' trend", test_held_to_trend},
         {"campaign verdict", test_campaign},
         {NULL, NULL},
     };

@@ -104,6 +104,7 @@ static void write_report(const report *r, rbuf *out)
         put_double(out, p->distance);
         put_text(out, p->beyond);
         put_text(out, p->cal_source);
+        put_size(out, p->held_to_trend);
     }
     for (size_t i = 0; i < r->nparts; i++) {
         const report_part *p = &r->parts[i];
@@ -331,7 +332,7 @@ static void read_prediction(reader *r, report *rep)
     report_prediction p = {.config = get_size(r, 1), .estimate = get_double(r, 2),
                            .ci_low = get_double(r, 3), .ci_high = get_double(r, 4),
                            .pi_low = get_double(r, 5), .pi_high = get_double(r, 6),
-                           .extrapolation = get_bool(r, 7)};
+                           .extrapolation = get_bool(r, 7), .held_to_trend = get_bool(r, 14)};
     p.note = field_text(r, 8);
     double cal_low = get_double(r, 9), cal_high = get_double(r, 10), distance = get_double(r, 11);
     char *beyond = get_text(r, 12), *source = get_text(r, 13);
@@ -371,7 +372,7 @@ static bool read_report_item(reader *r, report *rep)
         double v = get_double(r, 2);
         const char *name = need_text(r, 1), *text = field_text(r, 3);
         r->ok = r->ok && report_add_stat(rep, name, v, text);
-    } else if (is(r, "pred", 13)) {
+    } else if (is(r, "pred", 14)) {
         read_prediction(r, rep);
     } else if (is(r, "part", 7)) {
         read_part(r, rep);

@@ -842,14 +842,15 @@ static bool average_laws(const experiment_input *in, const component *c, size_t 
  * (models/trendbound.h; gen/fit/trend_line.h finds the runs it continues):
  * where it leaves it, the estimate moves to the bound and its intervals,
  * relative on this scale, move with it by the same factor. Given formulas
- * (the papers') are never bounded. */
-static void bound_by_trend(const experiment_input *in, const component *c, size_t row,
+ * (the papers') are never bounded. True when the estimate was held. */
+static bool bound_by_trend(const experiment_input *in, const component *c, size_t row,
                            ols_prediction *p, char *note, size_t len)
 {
     trend_line line;
     trendbound_result r;
+    bool held = false;
     if (!c->has_trends || !(p->estimate > 0))
-        return;
+        return false;
     if (!trend_line_find(&c->trends, row, &line)) {
         note_add(note, len, "not held to the runs' trend: out of memory");
     } else if (line.n > 0 &&
@@ -867,14 +868,17 @@ static void bound_by_trend(const experiment_input *in, const component *c, size_
             p->ci_low *= factor, p->ci_high *= factor;
             p->pi_low *= factor, p->pi_high *= factor;
         }
+        held = true;
     }
     trend_line_free(&line);
+    return held;
 }
 
 /* Predict one component at a target; false (with the reason in note) when
- * the formula cannot be evaluated there. */
+ * the formula cannot be evaluated there. *held is set when the estimate was
+ * held to the runs' trend (left alone otherwise). */
 static bool predict_component(const experiment_input *in, const component *c, size_t row,
-                              ols_prediction *p, char *note, size_t len)
+                              ols_prediction *p, bool *held, char *note, size_t len)
 {
     expr_error e = {0};
     bool ok = predict_law(in, c, &c->f, &c->m, row, p, &e);
@@ -882,8 +886,8 @@ static bool predict_component(const experiment_input *in, const component *c, si
         note_add(note, len, "no estimate: %s:%d: %s", c->origin, e.column, e.message);
     if (ok && c->nothers > 0)
         average_laws(in, c, row, p, note, len);
-    if (ok)
-        bound_by_trend(in, c, row, p, note, len);
+    if (ok && bound_by_trend(in, c, row, p, note, len))
+        *held = true;
     if (ok) {
         char why[512];
         scopred_prediction_note(&c->f, p, why, sizeof why);
@@ -988,7 +992,8 @@ static bool predict_target(const experiment_input *in, const component *cs, size
                            .pi_low = NAN, .pi_high = NAN};
     bool all = true;
     for (size_t i = 0; i < in->nresponses; i++)
-        all &= predict_component(in, &cs[i], t->rows[0], &ps[i], note, sizeof note);
+        all &= predict_component(in, &cs[i], t->rows[0], &ps[i], &p.held_to_trend, note,
+                                 sizeof note);
     if (all && in->nresponses == 1) {
         p.estimate = ps[0].estimate;
         p.extrapolation = ps[0].extrapolation;
@@ -998,7 +1003,7 @@ static bool predict_target(const experiment_input *in, const component *cs, size
         p.pi_high = ps[0].pi_high;
     } else if (all && cs[in->nresponses].total &&
                predict_component(in, &cs[in->nresponses], t->rows[0], &ps[in->nresponses],
-                                 note, sizeof note)) {
+                                 &p.held_to_trend, note, sizeof note)) {
         reconcile_components(cs, in->nresponses, ps, &p, note, sizeof note);
     } else if (all) {
         sum_components(cs, in->nresponses, ps, &p, note, sizeof note);

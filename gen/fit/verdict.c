@@ -47,6 +47,7 @@ typedef struct {
     size_t configs, coefs, oversubscribed;
     double max_spread_pct;
     bool bootstrap_only, no_interval;
+    size_t held_to_trend, npreds; /* estimates held to the runs' trend, of all */
 } evidence;
 
 static int compare_doubles(const void *a, const void *b)
@@ -237,6 +238,13 @@ static void warning_signs(const evidence *ev, verdict_level *level, rbuf *why)
                  plain(most, sizeof most, WIDE_FACTOR, 3));
         weigh(level, to, why, text);
     }
+    if (ev->held_to_trend) {
+        snprintf(text, sizeof text,
+                 "%zu of %zu estimates held to the runs' trend: there the fitted law leaves "
+                 "the trend of the runs' last steps, so they rest on the runs, not on the law",
+                 ev->held_to_trend, ev->npreds);
+        weigh(level, to, why, text);
+    }
     if (ev->bootstrap_only)
         weigh(level, to, why, "no backtest was possible: the interval covers noise, not misfit");
     if (ev->no_interval)
@@ -262,6 +270,9 @@ bool verdict_judge(const experiment_result *res, verdict *out)
             rbuf_free(&why);
             return false;
         }
+        ev.npreds = res->rep.npreds;
+        for (size_t i = 0; i < res->rep.npreds; i++)
+            ev.held_to_trend += res->rep.preds[i].held_to_trend;
         if (ev.held)
             out->level = error_level(&ev, &why);
         else

@@ -17,7 +17,9 @@
  *                 not calibrated for misfit (bootstrap only), a change of
  *                 regime at the top of the training range (the
  *                 calibration's backtests, models/calibrate.h: the model
- *                 fitted below the top level misses it);
+ *                 fitted below the top level misses it), an estimate held
+ *                 to the runs' trend (models/trendbound.h: the searched
+ *                 law leaves the trend of the runs' last steps there);
  *   unreliable    the fit failed, or median |error| > 20%, or some |error|
  *                 > 50% (a poor coverage alone makes it uncertain: with a
  *                 few targets one miss is a third of them);
