@@ -31,6 +31,19 @@ bool config_same_line(const table *runs, size_t a, size_t b, size_t skip)
     return true;
 }
 
+int config_line_point_compare(const void *a, const void *b)
+{
+    const config_line_point *p = a, *q = b;
+    if (p->line != q->line)
+        return p->line < q->line ? -1 : 1;
+    bool p_nan = isnan(p->x), q_nan = isnan(q->x);
+    if (p_nan != q_nan) /* a missing level last */
+        return p_nan ? 1 : -1;
+    if (!p_nan && p->x != q->x)
+        return p->x < q->x ? -1 : 1;
+    return (p->item > q->item) - (p->item < q->item);
+}
+
 bool config_same_configuration(const table *runs, size_t a, size_t b)
 {
     return config_same_line(runs, a, b, CONFIG_NONE);

@@ -51,6 +51,20 @@ bool config_same_configuration(const table *runs, size_t a, size_t b);
 bool config_same_line(const table *runs, size_t a, size_t b, size_t skip);
 uint64_t config_line_hash(const table *runs, size_t row, size_t skip);
 
+/* One configuration's place on the lines along a column: its line
+ * (config_line_hash), its level there (the column's value, or what the
+ * caller orders by) and the caller's index of it. Sorted with
+ * config_line_point_compare (line, then level with a missing one last,
+ * then index), a line's configurations stand together, ascending
+ * (gen/fit/calibration.c's roughness, gen/fit/trend_line.h). */
+typedef struct {
+    uint64_t line;
+    double x;
+    size_t item;
+} config_line_point;
+
+int config_line_point_compare(const void *a, const void *b);
+
 typedef struct {
     const table *runs;
     size_t *cols;       /* the identifying columns */

@@ -215,44 +215,29 @@ static bool usable(const calib_ctx *c, size_t k)
     return !c->usable || c->usable[k];
 }
 
-/* A usable configuration's place along a scale column: its line (the
- * other identifying values, config_line_hash) and its log level there. */
-typedef struct {
-    uint64_t line;
-    double x;
-    size_t k;
-} line_point;
-
-static int compare_line_points(const void *a, const void *b)
-{
-    const line_point *p = a, *q = b;
-    if (p->line != q->line)
-        return (p->line > q->line) - (p->line < q->line);
-    return (p->x > q->x) - (p->x < q->x);
-}
-
 /* Append to dev[*n] the second differences (calibrate_second_difference)
  * of the usable configurations along scale column col: each with one
- * neighbour below and one above on its line. pts has room for ncfgs. */
-static void line_deviations(const calib_ctx *c, size_t col, line_point *pts, double *dev,
-                            size_t *n)
+ * neighbour below and one above on its line (config_line_point: its line,
+ * its log level there, its index in c->cfgs). pts has room for ncfgs. */
+static void line_deviations(const calib_ctx *c, size_t col, config_line_point *pts,
+                            double *dev, size_t *n)
 {
     const table *runs = &c->in->camp->runs;
     size_t m = 0;
     for (size_t k = 0; k < c->ncfgs; k++)
         if (usable(c, k) && c->cfgs[k].mean > 0)
-            pts[m++] = (line_point){config_line_hash(runs, c->cfgs[k].rows[0], col),
-                                    log(cell(c, c->cfgs[k].rows[0], col)), k};
-    qsort(pts, m, sizeof *pts, compare_line_points);
+            pts[m++] = (config_line_point){config_line_hash(runs, c->cfgs[k].rows[0], col),
+                                           log(cell(c, c->cfgs[k].rows[0], col)), k};
+    qsort(pts, m, sizeof *pts, config_line_point_compare);
     for (size_t j = 1; j + 1 < m; j++) {
-        const line_point *p = &pts[j - 1];
+        const config_line_point *p = &pts[j - 1];
         if (p[0].line != p[2].line ||
-            !config_same_line(runs, c->cfgs[p[0].k].rows[0], c->cfgs[p[2].k].rows[0], col) ||
-            !config_same_line(runs, c->cfgs[p[0].k].rows[0], c->cfgs[p[1].k].rows[0], col))
+            !config_same_line(runs, c->cfgs[p[0].item].rows[0], c->cfgs[p[2].item].rows[0], col) ||
+            !config_same_line(runs, c->cfgs[p[0].item].rows[0], c->cfgs[p[1].item].rows[0], col))
             continue;
         double x[3], y[3];
         for (int i = 0; i < 3; i++)
-            x[i] = p[i].x, y[i] = log(c->cfgs[p[i].k].mean);
+            x[i] = p[i].x, y[i] = log(c->cfgs[p[i].item].mean);
         dev[(*n)++] = calibrate_second_difference(x, y);
     }
 }
@@ -262,7 +247,7 @@ static void line_deviations(const calib_ctx *c, size_t col, line_point *pts, dou
  * along every scale column. False only when out of memory. */
 static bool training_unit(calib_ctx *c)
 {
-    line_point *pts = malloc((c->ncfgs ? c->ncfgs : 1) * sizeof *pts);
+    config_line_point *pts = malloc((c->ncfgs ? c->ncfgs : 1) * sizeof *pts);
     size_t room = c->ncfgs * c->ncols;
     double *dev = malloc((room ? room : 1) * sizeof *dev);
     size_t n = 0;

@@ -6,57 +6,39 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "gen/base/config_index.h"
-
-static int compare_entries(const void *a, const void *b)
-{
-    const trend_entry *p = a, *q = b;
-    if (p->line != q->line)
-        return p->line < q->line ? -1 : 1;
-    bool p_nan = isnan(p->x), q_nan = isnan(q->x);
-    if (p_nan != q_nan) /* a missing value last */
-        return p_nan ? 1 : -1;
-    if (!p_nan && p->x != q->x)
-        return p->x < q->x ? -1 : 1;
-    return (p->row > q->row) - (p->row < q->row);
-}
-
 /* The training configurations: one run of each and its mean response. */
-static bool group_configs(const table *runs, const size_t *train_rows, const double *train_y,
-                          size_t ntrain, size_t **first_row, double **mean, size_t *n)
+static bool group_configs(const size_t *train_rows, const double *train_y, size_t ntrain,
+                          trend_index *ix)
 {
     size_t *group_of = NULL, *count = NULL;
-    if (!config_groups(runs, train_rows, ntrain, &group_of, n))
+    if (!config_groups(ix->runs, train_rows, ntrain, &group_of, &ix->nconfigs))
         return false;
-    *first_row = malloc((*n + 1) * sizeof **first_row);
-    *mean = calloc(*n + 1, sizeof **mean);
-    count = calloc(*n + 1, sizeof *count);
-    bool ok = *first_row && *mean && count;
+    ix->config_row = malloc((ix->nconfigs + 1) * sizeof *ix->config_row);
+    ix->config_mean = calloc(ix->nconfigs + 1, sizeof *ix->config_mean);
+    count = calloc(ix->nconfigs + 1, sizeof *count);
+    bool ok = ix->config_row && ix->config_mean && count;
     for (size_t i = 0; ok && i < ntrain; i++) {
         size_t g = group_of[i];
         if (count[g]++ == 0)
-            (*first_row)[g] = train_rows[i];
-        (*mean)[g] += train_y[i];
+            ix->config_row[g] = train_rows[i];
+        ix->config_mean[g] += train_y[i];
     }
-    for (size_t g = 0; ok && g < *n; g++)
-        (*mean)[g] /= (double)count[g];
+    for (size_t g = 0; ok && g < ix->nconfigs; g++)
+        ix->config_mean[g] /= (double)count[g];
     free(group_of);
     free(count);
     return ok;
 }
 
-/* Column k's entries: every configuration, sorted by (line, x, row). */
-static trend_entry *column_entries(const table *runs, size_t k, const size_t *first_row,
-                                   const double *mean, size_t n)
+/* Column k's points: every configuration, sorted (config_line_point_compare). */
+static config_line_point *column_points(const trend_index *ix, size_t k)
 {
-    trend_entry *e = malloc((n + 1) * sizeof *e);
-    for (size_t g = 0; e && g < n; g++)
-        e[g] = (trend_entry){.line = config_line_hash(runs, first_row[g], k),
-                             .x = runs->cols[k].num[first_row[g]],
-                             .mean = mean[g],
-                             .row = first_row[g]};
+    config_line_point *e = malloc((ix->nconfigs + 1) * sizeof *e);
+    for (size_t g = 0; e && g < ix->nconfigs; g++)
+        e[g] = (config_line_point){config_line_hash(ix->runs, ix->config_row[g], k),
+                                   ix->runs->cols[k].num[ix->config_row[g]], g};
     if (e)
-        qsort(e, n, sizeof *e, compare_entries);
+        qsort(e, ix->nconfigs, sizeof *e, config_line_point_compare);
     return e;
 }
 
@@ -64,10 +46,7 @@ bool trend_index_build(const table *runs, const size_t *train_rows, const double
                        size_t ntrain, trend_index *out)
 {
     *out = (trend_index){.runs = runs};
-    size_t *first_row = NULL;
-    double *mean = NULL;
-    bool ok = group_configs(runs, train_rows, train_y, ntrain, &first_row, &mean,
-                            &out->nconfigs);
+    bool ok = group_configs(train_rows, train_y, ntrain, out);
     out->cols = ok ? malloc((runs->ncols + 1) * sizeof *out->cols) : NULL;
     out->by_col = ok ? calloc(runs->ncols + 1, sizeof *out->by_col) : NULL;
     ok = ok && out->cols && out->by_col;
@@ -75,11 +54,9 @@ bool trend_index_build(const table *runs, const size_t *train_rows, const double
         if (runs->cols[k].kind != COL_NUMBER || !config_column_identifies(&runs->cols[k]))
             continue;
         out->cols[out->ncols] = k;
-        out->by_col[out->ncols] = column_entries(runs, k, first_row, mean, out->nconfigs);
+        out->by_col[out->ncols] = column_points(out, k);
         ok = out->by_col[out->ncols++] != NULL;
     }
-    free(first_row);
-    free(mean);
     return ok;
 }
 
@@ -89,6 +66,8 @@ void trend_index_free(trend_index *ix)
         free(ix->by_col[i]);
     free(ix->by_col);
     free(ix->cols);
+    free(ix->config_row);
+    free(ix->config_mean);
     *ix = (trend_index){0};
 }
 
@@ -117,14 +96,15 @@ static int line_status(const trend_index *ix, size_t c, size_t target, size_t *f
 {
     size_t k = ix->cols[c];
     double v = ix->runs->cols[k].num[target];
-    const trend_entry *e = ix->by_col[c];
+    const config_line_point *e = ix->by_col[c];
     uint64_t h = config_line_hash(ix->runs, target, k);
     int status = LINE_NONE;
     *count = 0;
     for (size_t i = *from = first_on_line(ix, c, h); i < ix->nconfigs && e[i].line == h; i++) {
-        if (!config_same_line(ix->runs, e[i].row, target, k))
+        size_t row = ix->config_row[e[i].item];
+        if (!config_same_line(ix->runs, row, target, k))
             continue; /* another line with the same hash */
-        if (table_same_cells(&ix->runs->cols[k], e[i].row, target))
+        if (table_same_cells(&ix->runs->cols[k], row, target))
             return LINE_RUN;
         if (!isfinite(v) || !isfinite(e[i].x) || e[i].x >= v)
             status = LINE_NOT_BEYOND;
@@ -140,15 +120,15 @@ static bool copy_line(const trend_index *ix, size_t c, size_t target, size_t fro
                       trend_line *out)
 {
     size_t k = ix->cols[c];
-    const trend_entry *e = ix->by_col[c];
+    const config_line_point *e = ix->by_col[c];
     out->x = malloc((count + 1) * sizeof *out->x);
     out->y = malloc((count + 1) * sizeof *out->y);
     if (!out->x || !out->y)
         return false;
     for (size_t i = from; out->n < count; i++)
-        if (config_same_line(ix->runs, e[i].row, target, k)) {
+        if (config_same_line(ix->runs, ix->config_row[e[i].item], target, k)) {
             out->x[out->n] = e[i].x;
-            out->y[out->n++] = e[i].mean;
+            out->y[out->n++] = ix->config_mean[e[i].item];
         }
     out->column = (int)k;
     out->x_target = ix->runs->cols[k].num[target];

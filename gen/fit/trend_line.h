@@ -17,8 +17,9 @@
  * 100,000-run term search twenty times slower. The index groups the
  * training runs by configuration once and, per numeric identifying
  * column, sorts the configurations by the hash of their other identifying
- * cells (config_line_hash) then by their value: a target's line along k
- * is one binary search away, its members confirmed cell by cell.
+ * cells then by their value (config_line_point, gen/base/config_index.h):
+ * a target's line along k is one binary search away, its members
+ * confirmed cell by cell.
  *
  * Ownership: trend_index_build fills a trend_index the caller releases
  * with trend_index_free (also after a false return); the index reads runs,
@@ -31,24 +32,20 @@
 
 #include <stdbool.h>
 #include <stddef.h>
-#include <stdint.h>
 
+#include "gen/base/config_index.h"
 #include "models/table.h"
 
-/* One configuration on the lines of one column. */
-typedef struct {
-    uint64_t line;  /* config_line_hash of its other identifying cells */
-    double x;       /* its value of the column */
-    double mean;    /* the mean response of its runs */
-    size_t row;     /* one of its runs */
-} trend_entry;
-
+/* A zeroed trend_index is empty: nothing is found in it, and
+ * trend_index_free accepts it. */
 typedef struct {
     const table *runs;
-    size_t *cols;          /* the numeric identifying columns */
-    trend_entry **by_col;  /* per column: every configuration, by (line, x, row) */
-    size_t ncols;
     size_t nconfigs;
+    size_t *config_row;           /* per configuration: one of its runs */
+    double *config_mean;          /* per configuration: the mean response of its runs */
+    size_t *cols;                 /* the numeric identifying columns */
+    config_line_point **by_col;   /* per column: every configuration (item), sorted */
+    size_t ncols;
 } trend_index;
 
 typedef struct {
