@@ -111,8 +111,8 @@ typedef struct {
     size_t nothers;
     bool total;           /* the sum of the responses, fitted directly (total=reconcile) */
     bool trend_bound;     /* option trend=bound: held to the runs' trend */
-    trend_index trends;   /* the training runs' lines, when held to them */
-    bool has_trends;
+    trend_index trends;   /* the training runs' lines when held to them (else zeroed:
+                             empty, trends.runs NULL) */
 } component;
 
 static bool fail(char *err, size_t errlen, const char *fmt, ...)
@@ -136,8 +136,7 @@ static void component_free(component *c)
     ols_free(&c->m);
     free(c->x);
     free(c->y);
-    if (c->has_trends)
-        trend_index_free(&c->trends);
+    trend_index_free(&c->trends);
     for (size_t i = 0; i < c->nothers; i++) {
         scopred_formula_free(&c->others[i].f);
         ols_free(&c->others[i].m);
@@ -237,9 +236,10 @@ static bool choice_option(const char *options, const char *key, const char *firs
     char *text = option(options, key, &nomem);
     *second_chosen = text && strcmp(text, second) == 0;
     bool ok = !nomem && (!text || *second_chosen || strcmp(text, first) == 0);
-    if (!ok)
-        fail(err, errlen, "options: %s=%s: %s%s or %s", key, text ? text : "",
-             nomem ? "out of memory" : "must be ", nomem ? "" : first, nomem ? "" : second);
+    if (nomem)
+        fail(err, errlen, "options: %s: out of memory", key);
+    else if (!ok)
+        fail(err, errlen, "options: %s=%s: must be %s or %s", key, text, first, second);
     free(text);
     return ok;
 }
@@ -588,16 +588,13 @@ static bool fit_component(const experiment_input *in, component *c, char *err, s
     bool others = st == OLS_OK && fit_others(in, c, err, errlen);
     /* A searched law held to its runs' trend indexes their lines now,
      * while the responses are at hand. */
-    if (st == OLS_OK && c->trend_bound && relative(c)) {
-        c->has_trends = true;
-        if (!trend_index_build(&in->camp->runs, in->train_rows, c->y, in->ntrain, &c->trends)) {
-            free(c->y);
-            c->y = NULL;
-            return fail(err, errlen, "out of memory");
-        }
-    }
+    bool indexed = st != OLS_OK || !c->trend_bound || !relative(c) ||
+                   trend_index_build(&in->camp->runs, in->train_rows, c->y, in->ntrain,
+                                     &c->trends);
     free(c->y); /* the fit keeps what it needs (residuals): one double a run less */
     c->y = NULL;
+    if (!indexed)
+        return fail(err, errlen, "out of memory");
     if (st != OLS_OK)
         return fail(err, errlen, "%s: %s", c->response, ols_status_text(st));
     c->fitted = others;
@@ -849,7 +846,7 @@ static bool bound_by_trend(const experiment_input *in, const component *c, size_
     trend_line line;
     trendbound_result r;
     bool held = false;
-    if (!c->has_trends || !(p->estimate > 0))
+    if (!c->trends.runs || !(p->estimate > 0))
         return false;
     if (!trend_line_find(&c->trends, row, &line)) {
         note_add(note, len, "not held to the runs' trend: out of memory");
