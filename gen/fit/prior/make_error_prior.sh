@@ -15,7 +15,8 @@
 # the prior it is scored with). SCORES=FILE keeps the decoded backtest
 # scores (family, campaign, bin, distance, log error) as TSV.
 #
-# How: `perfcast build` on that scratch archive, with no prior, fills the
+# How (pool_build.sh, which width_sim.sh shares): `perfcast build` on that
+# scratch archive, with no prior, fills the
 # archive's pool (every experiment's own backtests, targets left out,
 # gen/fit/error_pool.h) and keeps it in the site's .perfcast-fits;
 # error_prior.py reads it back and reduces it to one row per model family
@@ -36,21 +37,17 @@ while [ $# -ge 2 ] && [ "$1" = --exclude ]; do excludes+=("$2"); shift 2; done
 work=$(mktemp -d) || die "no temporary folder"
 trap 'rm -rf "$work"' EXIT
 
-cp -r "$src/archive" "$work/arch"
+sets=()
 for set in "$src"/tests/fixtures/public/*.txt "$src"/tests/fixtures/public/heldout/*.txt \
     "$src"/tests/fixtures/public/heldout2/*.txt; do
-    name=public-$(basename "$set" .txt)
-    "$perfcast" import extrap "$set" --campaign "$name" --archive "$work/arch" > "$work/import.log" 2>&1 ||
-        { cat "$work/import.log" >&2; die "import of $set failed"; }
-    # The prior is the free laws' extrapolation errors (trend=free): the
-    # trend bound (models/trendbound.h) became the default with this prior,
-    # learned before it, and was scored so; bounded backtests err less and
-    # would narrow every interval (README, "Trend bound").
-    python3 "$here/error_prior.py" --split "$work/arch" "$name" trend=free ||
-        die "split of $set failed"
+    sets+=("public-$(basename "$set" .txt)=$set")
 done
-PERFCAST_ERROR_PRIOR=none "$perfcast" build --archive "$work/arch" --out "$work/site" --quiet \
-    > "$work/build.log" 2>&1 || { tail -20 "$work/build.log" >&2; die "perfcast build failed"; }
-python3 "$here/error_prior.py" "$work/site/.perfcast-fits" "${SCORES:-}" "${excludes[@]}" > "$work/prior.tsv" ||
+# The prior is the free laws' extrapolation errors (trend=free): the trend
+# bound (models/trendbound.h) became the default with this prior, learned
+# before it, and was scored so; bounded backtests err less and would
+# narrow every interval (README, "Trend bound").
+"$here/pool_build.sh" "$perfcast" "$work/pool" trend=free "${sets[@]}" ||
+    die "the pool's build failed"
+python3 "$here/error_prior.py" "$work/pool/site/.perfcast-fits" "${SCORES:-}" "${excludes[@]}" > "$work/prior.tsv" ||
     die "error_prior.py failed"
 mv "$work/prior.tsv" "$out"
