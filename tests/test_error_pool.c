@@ -5,9 +5,13 @@
  * campaign left out), and end to end on a two-campaign archive whose
  * widths are derived by hand: a planted sibling whose backtests hold out
  * the calibrated experiment's target must not reach its pool, the words
- * saying where the width came from, and byte-identical pages.
+ * saying where the width came from, and byte-identical pages; and a pool
+ * filled without one campaign (`fit`, `compare`) serves that campaign's
+ * experiments what the whole pool serves them.
  */
+#include "gen/fit/backtest_cache.h"
 #include "gen/fit/error_pool.h"
+#include "gen/fit/experiment_run.h"
 #include "models/calibrate.h"
 #include "tests/testutil.h"
 
@@ -170,6 +174,80 @@ static void test_pool_end_to_end(void)
     testutil_remove_dir(dir);
 }
 
+/* The scores of campaign name in pool's text (error_pool_write's lines
+ * start FAMILY TAB CAMPAIGN TAB). */
+static size_t pool_lines_of(const error_pool *pool, const char *name)
+{
+    rbuf text;
+    rbuf_init(&text);
+    CU_ASSERT_TRUE_FATAL(error_pool_write(pool, &text));
+    char key[64];
+    snprintf(key, sizeof key, "scopred\t%s\t", name);
+    size_t n = 0;
+    const char *line = rbuf_str(&text);
+    while (line && *line) {
+        n += strncmp(line, key, strlen(key)) == 0;
+        line = strchr(line, '\n');
+        line = line ? line + 1 : NULL;
+    }
+    rbuf_free(&text);
+    return n;
+}
+
+/* A pool filled without x (what `perfcast fit` and `compare` of x fill:
+ * no refit of x's siblings for nothing) holds none of x's scores and
+ * gives x's experiments the whole pool's model; asked for y, it takes x's
+ * in, and then gives y the whole pool's model too. */
+static void test_pool_without_own_campaign(void)
+{
+    char dir[256];
+    write_two_campaigns(dir, sizeof dir);
+    archive a;
+    diag_list d;
+    diag_init(&d);
+    CU_ASSERT_TRUE_FATAL(archive_load(dir, &a, &d));
+    const campaign *x = archive_campaign(&a, "x"), *y = archive_campaign(&a, "y");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(x);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(y);
+    backtest_cache *whole = backtest_cache_new(), *for_x = backtest_cache_new();
+    CU_ASSERT_TRUE_FATAL(whole && for_x);
+    CU_ASSERT_TRUE(experiment_fill_pool(&a, NULL, whole));
+    CU_ASSERT_TRUE(experiment_fill_pool(&a, x, for_x));
+    CU_ASSERT_TRUE(backtest_cache_pool_filled(for_x, x));
+    CU_ASSERT_FALSE(backtest_cache_pool_filled(for_x, y));
+    CU_ASSERT_TRUE(pool_lines_of(backtest_cache_pool(whole), "x") > 0);
+    CU_ASSERT_EQUAL(pool_lines_of(backtest_cache_pool(for_x), "x"), 0);
+    CU_ASSERT_EQUAL(pool_lines_of(backtest_cache_pool(for_x), "y"),
+                    pool_lines_of(backtest_cache_pool(whole), "y"));
+    const campaign *order[] = {x, y};
+    for (size_t i = 0; i < 2; i++) {
+        if (i == 1) { /* asked for y: x's scores come in */
+            CU_ASSERT_TRUE(experiment_fill_pool(&a, y, for_x));
+            CU_ASSERT_TRUE(backtest_cache_pool_filled(for_x, y));
+            CU_ASSERT_EQUAL(pool_lines_of(backtest_cache_pool(for_x), "x"),
+                            pool_lines_of(backtest_cache_pool(whole), "x"));
+        }
+        calibrate_model mw, mx;
+        size_t nw = 0, nx = 0, pw = 0, px = 0;
+        CU_ASSERT_EQUAL(error_pool_target(backtest_cache_pool(whole), "scopred", order[i],
+                                          CALIBRATE_POOL_BINS, 0.95, &mw, &nw, &pw),
+                        CALIBRATE_OK);
+        CU_ASSERT_EQUAL(error_pool_target(backtest_cache_pool(for_x), "scopred", order[i],
+                                          CALIBRATE_POOL_BINS, 0.95, &mx, &nx, &px),
+                        CALIBRATE_OK);
+        CU_ASSERT_TRUE(nw > 0);
+        CU_ASSERT_EQUAL(nx, nw);
+        CU_ASSERT_EQUAL(mx.nscores, mw.nscores);
+        CU_ASSERT_DOUBLE_EQUAL(mx.scale, mw.scale, 1e-12);
+        CU_ASSERT_DOUBLE_EQUAL(mx.robust_scale, mw.robust_scale, 1e-12);
+    }
+    backtest_cache_free(whole);
+    backtest_cache_free(for_x);
+    archive_free(&a);
+    diag_free(&d);
+    testutil_remove_dir(dir);
+}
+
 static void test_pool_deterministic(void)
 {
     char dir[256], *out = NULL;
@@ -241,6 +319,8 @@ int main(void)
     static const testutil_test archive_tests[] = {
         {"a planted sibling's backtests stay out; words and widths", test_pool_end_to_end},
         {"same archive, byte-identical pages", test_pool_deterministic},
+        {"a pool without the fitted campaign serves it as the whole pool",
+         test_pool_without_own_campaign},
         {"the advice footnote names where the width came from", test_advice_names_the_width},
         {NULL, NULL},
     };

@@ -160,7 +160,7 @@ static int advise(const advise_args *a, const rjopts_resource *res, size_t nres,
     backtest_cache *cache = rc == 0 ? backtest_cache_new() : NULL;
     char why[ERROR_PRIOR_ERROR_LEN] = "out of memory";
     if (rc == 0 && (!cache || !backtest_cache_load_prior(cache, why, sizeof why) ||
-                    !experiment_fill_pool(&arch, cache))) {
+                    !experiment_fill_pool(&arch, NULL, cache))) {
         fprintf(stderr, "perfcast advise: %s\n", why);
         rc = 1;
     }

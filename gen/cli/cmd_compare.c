@@ -155,7 +155,8 @@ static void print_result(text_out *text, const char *experiment, const compare_r
 
 /* Compare the experiments of c (only `only` when not NULL), as CSV or into
  * text (not NULL); exit status. One cache for them all: its pooled error
- * model, filled once from the archive as a build fills it, calibrates
+ * model, filled once from the archive's other campaigns (a build's pool
+ * serves c's experiments nothing else), calibrates
  * every candidate (gen/fit/compare.h), so the own model's numbers are the
  * site's and `perfcast fit`'s. */
 static int compare_campaign(const archive *a, const campaign *c, const char *only,
@@ -164,7 +165,8 @@ static int compare_campaign(const archive *a, const campaign *c, const char *onl
     compare_result *per = calloc(c->nexperiments ? c->nexperiments : 1, sizeof *per);
     backtest_cache *cache = backtest_cache_new();
     char why[ERROR_PRIOR_ERROR_LEN] = "out of memory";
-    if (!per || !cache || !backtest_cache_load_prior(cache, why, sizeof why)) {
+    if (!per || !cache || !backtest_cache_load_prior(cache, why, sizeof why) ||
+        !experiment_fill_pool(a, c, cache)) {
         free(per);
         backtest_cache_free(cache);
         fprintf(stderr, "perfcast: %s\n", why);

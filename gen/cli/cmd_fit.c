@@ -98,11 +98,13 @@ static int run_named(const cli_args *args, const char *usage, archive *a, experi
         return 1;
     }
     /* A cache of its own, so that the interval shrinks toward the archive's
-     * pooled backtests as the site's does (gen/fit/error_pool.h). */
+     * pooled backtests as the site's does (gen/fit/error_pool.h): the other
+     * campaigns' (an experiment's pool never holds its own campaign's). */
     backtest_cache *cache = backtest_cache_new();
-    char why[ERROR_PRIOR_ERROR_LEN];
-    if (!cache || !backtest_cache_load_prior(cache, why, sizeof why)) {
-        fprintf(stderr, "perfcast: %s\n", cache ? why : "out of memory");
+    char why[ERROR_PRIOR_ERROR_LEN] = "out of memory";
+    if (!cache || !backtest_cache_load_prior(cache, why, sizeof why) ||
+        !experiment_fill_pool(a, c, cache)) {
+        fprintf(stderr, "perfcast: %s\n", why);
         backtest_cache_free(cache);
         return 1;
     }

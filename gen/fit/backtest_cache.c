@@ -20,6 +20,7 @@ struct backtest_cache {
     size_t n;
     error_pool *pool;
     bool pool_filled;
+    const campaign *pool_without; /* the campaign filled without, NULL: none */
 };
 
 backtest_cache *backtest_cache_new(void)
@@ -46,14 +47,20 @@ bool backtest_cache_load_prior(backtest_cache *cache, char *err, size_t errlen)
     return true;
 }
 
-bool backtest_cache_pool_filled(const backtest_cache *cache)
+bool backtest_cache_pool_filled(const backtest_cache *cache, const campaign *camp)
 {
-    return cache && cache->pool_filled;
+    return cache && cache->pool_filled && (!cache->pool_without || cache->pool_without == camp);
 }
 
-void backtest_cache_set_pool_filled(backtest_cache *cache)
+const campaign *backtest_cache_pool_without(const backtest_cache *cache)
+{
+    return cache && cache->pool_filled ? cache->pool_without : NULL;
+}
+
+void backtest_cache_set_pool_filled(backtest_cache *cache, const campaign *without)
 {
     cache->pool_filled = true;
+    cache->pool_without = without;
 }
 
 void backtest_cache_free(backtest_cache *cache)

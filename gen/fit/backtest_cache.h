@@ -53,16 +53,22 @@ backtest_cache *backtest_cache_new(void);
 void backtest_cache_free(backtest_cache *cache);
 
 /* The build's pooled error model (empty until filled; NULL for a NULL
- * cache), and whether it was filled. */
+ * cache), and whether it was filled for experiments of camp: with every
+ * campaign's experiments, or with every one but camp's (a pool leaves an
+ * experiment's own campaign out, gen/fit/error_pool.h, so `fit` and
+ * `compare` of one campaign need not refit its siblings for it). */
 error_pool *backtest_cache_pool(backtest_cache *cache);
-bool backtest_cache_pool_filled(const backtest_cache *cache);
+bool backtest_cache_pool_filled(const backtest_cache *cache, const campaign *camp);
+/* The campaign the pool was filled without; NULL when none (or unfilled). */
+const campaign *backtest_cache_pool_without(const backtest_cache *cache);
 /* Give the pool the shipped prior (gen/fit/error_prior.h,
  * error_prior_load): none when the environment says so or none is
  * installed. False, with err "FILE:LINE:COL: what", when the prior named
  * or found cannot be read or parsed. */
 bool backtest_cache_load_prior(backtest_cache *cache, char *err, size_t errlen);
-/* Mark the pool filled (the caller has added every experiment). */
-void backtest_cache_set_pool_filled(backtest_cache *cache);
+/* Mark the pool filled: the caller has added every experiment, except
+ * those of without when it is not NULL. */
+void backtest_cache_set_pool_filled(backtest_cache *cache, const campaign *without);
 
 /* The backtests of e refitted with adapter on the configurations usable
  * marks (usable[0..n), NULL = all of them), or NULL when not cached yet. */

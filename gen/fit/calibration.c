@@ -644,7 +644,7 @@ static bool add_backtest_stat(const calib_ctx *c, report *rep)
 static bool pooled_models(calib_ctx *c, calibrate_model *pooled)
 {
     error_pool *pool =
-        backtest_cache_pool_filled(c->cache) ? backtest_cache_pool(c->cache) : NULL;
+        backtest_cache_pool_filled(c->cache, c->in->camp) ? backtest_cache_pool(c->cache) : NULL;
     for (size_t b = 0; b <= CALIBRATE_POOL_BINS; b++)
         if (error_pool_target(pool, c->in->exp->model, c->in->camp, b, CALIBRATE_LEVEL,
                               &pooled[b], &c->npool[b], &c->nprior[b]) == CALIBRATE_NOMEM)

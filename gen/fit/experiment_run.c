@@ -168,24 +168,37 @@ static void designs_free(experiment_designs *d)
     memset(d, 0, sizeof *d);
 }
 
-/* The build's pooled error model (gen/fit/error_pool.h), filled by the
- * first experiment run with cache (or by the build first), from every
- * experiment of the archive in its order, before any calibrated interval:
- * the same pool for each. */
-bool experiment_fill_pool(const archive *a, backtest_cache *cache)
+/* Add every usable experiment of campaign c to cache's pool. */
+static bool pool_add_campaign(const archive *a, const campaign *c, backtest_cache *cache)
 {
-    if (!cache || backtest_cache_pool_filled(cache))
-        return true;
     bool ok = true;
-    for (size_t i = 0; ok && i < a->ncampaigns; i++) {
-        const campaign *c = &a->campaigns[i];
-        for (size_t j = 0; ok && j < c->nexperiments; j++) {
-            const experiment_info *e = &c->experiments[j];
-            ok = e->problem || calibration_pool_add(a, c, e, experiment_adapter(e->model), cache);
-        }
+    for (size_t j = 0; ok && j < c->nexperiments; j++) {
+        const experiment_info *e = &c->experiments[j];
+        ok = e->problem || calibration_pool_add(a, c, e, experiment_adapter(e->model), cache);
     }
+    return ok;
+}
+
+/* The build's pooled error model (gen/fit/error_pool.h), filled once,
+ * from every experiment of the archive in its order (but skip's), before
+ * any calibrated interval: the same pool for each. */
+bool experiment_fill_pool(const archive *a, const campaign *skip, backtest_cache *cache)
+{
+    if (!cache || backtest_cache_pool_filled(cache, skip))
+        return true;
+    const campaign *missing = backtest_cache_pool_without(cache);
+    if (missing) { /* filled for another campaign's experiments: add what they left out */
+        bool ok = pool_add_campaign(a, missing, cache);
+        if (ok)
+            backtest_cache_set_pool_filled(cache, NULL);
+        return ok;
+    }
+    bool ok = true;
+    for (size_t i = 0; ok && i < a->ncampaigns; i++)
+        if (&a->campaigns[i] != skip)
+            ok = pool_add_campaign(a, &a->campaigns[i], cache);
     if (ok)
-        backtest_cache_set_pool_filled(cache);
+        backtest_cache_set_pool_filled(cache, skip);
     return ok;
 }
 
@@ -224,7 +237,9 @@ static bool fit_and_calibrate(const archive *a, const campaign *c, const experim
     res->input.designs = designs && designs_init(designs, &res->input) ? designs : NULL;
     double unit = NAN;
     pool_view view = {cache, c, &res->input, &unit};
-    bool pooled = experiment_fill_pool(a, cache);
+    /* Filled whole unless the caller filled it for c alone (`fit`, `compare`):
+     * a build's lazy first fill must not depend on which campaign came first. */
+    bool pooled = backtest_cache_pool_filled(cache, c) || experiment_fill_pool(a, NULL, cache);
     res->input.pooled_width = pooled && cache ? view_pooled_width : NULL;
     res->input.pooled_ctx = &view;
     bool fitted = run_adapter(res, false);

@@ -46,8 +46,16 @@ bool experiment_fit(const archive *a, const campaign *c, const experiment_info *
  * experiment of a, in its order, unless it is filled already (a build
  * that read the previous pool). experiment_run_shared does it before its
  * first calibrated interval; a build that keys cached fits on the pool
- * calls it first. False when out of memory. */
-bool experiment_fill_pool(const archive *a, backtest_cache *cache);
+ * calls it first. skip (NULL: none) is a campaign whose experiments are
+ * left out: a pool never serves an experiment its own campaign's
+ * backtests, so a command that runs the experiments of one campaign only
+ * (`fit`, `compare`) fills it without them — the same intervals, without
+ * refitting the siblings (a term search beside a given formula made a
+ * `fit` of the formula 100 times slower). A pool filled without skip and
+ * asked for another campaign gets skip's experiments added then (at the
+ * end: only a build's order is kept, and a build fills it whole).
+ * False when out of memory. */
+bool experiment_fill_pool(const archive *a, const campaign *skip, backtest_cache *cache);
 
 /* The campaign of a that lends e backtests (a multi-cluster experiment's
  * backtests_from), NULL when none does: e's results depend on its runs. */

@@ -206,9 +206,9 @@ bool site_fitcache_pool(site_fitcache *fc, backtest_cache *cache)
                             runs_close(runs, prev->runs) &&
                             error_pool_read(pool, fc->a, prev->body, prev->len);
     if (fc->stats.pool_reused) {
-        backtest_cache_set_pool_filled(cache);
+        backtest_cache_set_pool_filled(cache, NULL);
         filled_at = prev->runs;
-    } else if (!experiment_fill_pool(fc->a, cache)) {
+    } else if (!experiment_fill_pool(fc->a, NULL, cache)) {
         return false;
     }
     rbuf text;
