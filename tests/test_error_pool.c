@@ -194,6 +194,24 @@ static size_t pool_lines_of(const error_pool *pool, const char *name)
     return n;
 }
 
+/* The two pools give campaign camp's experiments the same model. */
+static void check_same_target(backtest_cache *whole, backtest_cache *other, const campaign *camp)
+{
+    calibrate_model mw, mo;
+    size_t nw = 0, no = 0, pw = 0, po = 0;
+    CU_ASSERT_EQUAL(error_pool_target(backtest_cache_pool(whole), "scopred", camp,
+                                      CALIBRATE_POOL_BINS, 0.95, &mw, &nw, &pw),
+                    CALIBRATE_OK);
+    CU_ASSERT_EQUAL(error_pool_target(backtest_cache_pool(other), "scopred", camp,
+                                      CALIBRATE_POOL_BINS, 0.95, &mo, &no, &po),
+                    CALIBRATE_OK);
+    CU_ASSERT_TRUE(nw > 0);
+    CU_ASSERT_EQUAL(no, nw);
+    CU_ASSERT_EQUAL(mo.nscores, mw.nscores);
+    CU_ASSERT_DOUBLE_EQUAL(mo.scale, mw.scale, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(mo.robust_scale, mw.robust_scale, 1e-12);
+}
+
 /* A pool filled without x (what `perfcast fit` and `compare` of x fill:
  * no refit of x's siblings for nothing) holds none of x's scores and
  * gives x's experiments the whole pool's model; asked for y, it takes x's
@@ -219,28 +237,13 @@ static void test_pool_without_own_campaign(void)
     CU_ASSERT_EQUAL(pool_lines_of(backtest_cache_pool(for_x), "x"), 0);
     CU_ASSERT_EQUAL(pool_lines_of(backtest_cache_pool(for_x), "y"),
                     pool_lines_of(backtest_cache_pool(whole), "y"));
-    const campaign *order[] = {x, y};
-    for (size_t i = 0; i < 2; i++) {
-        if (i == 1) { /* asked for y: x's scores come in */
-            CU_ASSERT_TRUE(experiment_fill_pool(&a, y, for_x));
-            CU_ASSERT_TRUE(backtest_cache_pool_filled(for_x, y));
-            CU_ASSERT_EQUAL(pool_lines_of(backtest_cache_pool(for_x), "x"),
-                            pool_lines_of(backtest_cache_pool(whole), "x"));
-        }
-        calibrate_model mw, mx;
-        size_t nw = 0, nx = 0, pw = 0, px = 0;
-        CU_ASSERT_EQUAL(error_pool_target(backtest_cache_pool(whole), "scopred", order[i],
-                                          CALIBRATE_POOL_BINS, 0.95, &mw, &nw, &pw),
-                        CALIBRATE_OK);
-        CU_ASSERT_EQUAL(error_pool_target(backtest_cache_pool(for_x), "scopred", order[i],
-                                          CALIBRATE_POOL_BINS, 0.95, &mx, &nx, &px),
-                        CALIBRATE_OK);
-        CU_ASSERT_TRUE(nw > 0);
-        CU_ASSERT_EQUAL(nx, nw);
-        CU_ASSERT_EQUAL(mx.nscores, mw.nscores);
-        CU_ASSERT_DOUBLE_EQUAL(mx.scale, mw.scale, 1e-12);
-        CU_ASSERT_DOUBLE_EQUAL(mx.robust_scale, mw.robust_scale, 1e-12);
-    }
+    check_same_target(whole, for_x, x);
+    /* Asked for y: x's scores come in. */
+    CU_ASSERT_TRUE(experiment_fill_pool(&a, y, for_x));
+    CU_ASSERT_TRUE(backtest_cache_pool_filled(for_x, y));
+    CU_ASSERT_EQUAL(pool_lines_of(backtest_cache_pool(for_x), "x"),
+                    pool_lines_of(backtest_cache_pool(whole), "x"));
+    check_same_target(whole, for_x, y);
     backtest_cache_free(whole);
     backtest_cache_free(for_x);
     archive_free(&a);

@@ -363,7 +363,8 @@ static bool load_campaigns(site_data *d, site_fit_fn fit, void *fit_ctx, char *e
     backtest_cache *cache = backtest_cache_new();
     bool ok = cache && backtest_cache_load_prior(cache, err, errlen) &&
               (!d->fitcache || site_fitcache_pool(d->fitcache, cache)) &&
-              load_each_campaign(d, fit, fit_ctx, cache) && experiment_fill_pool(&d->arch, NULL, cache) &&
+              load_each_campaign(d, fit, fit_ctx, cache) &&
+              experiment_fill_pool(&d->arch, NULL, cache) &&
               advice_scenarios_load(&d->arch, backtest_cache_pool(cache), &d->scenarios,
                                     &d->diags);
     backtest_cache_free(cache);
