@@ -1144,7 +1144,7 @@ static void loo_lanes(const ols_prefix *pre, const double *const *cols, size_t n
                       double *work, double *sse)
 {
     size_t g = pre->g, k = pre->k + 1, p = k + 1;
-    bool live[LANES], bad[LANES] = {false}, any_bad = false;
+    bool live[LANES], bad[LANES], any_bad = false;
     double scale[LANES], norm[LANES], cc[LANES] = {0}, rc[LANES] = {0};
     const double *col[LANES];
     for (size_t b = 0; b < LANES; b++) {
@@ -1153,16 +1153,24 @@ static void loo_lanes(const ols_prefix *pre, const double *const *cols, size_t n
             sse[b] = INFINITY;
     }
     /* One pass: check_values of each column, the weighted columns, and
-     * screen()'s sums of squares and products with the residual. */
-    for (size_t i = 0; i < g; i++)
-        for (size_t b = 0; b < LANES; b++) {
-            double v = col[b][i], w = v * pre->root[i];
-            bad[b] |= !(fabs(v) <= OLS_MAX_MAGNITUDE); /* NaN and infinities too */
-            c[i * LANES + b] = w;
-            cc[b] += w * w;
-            rc[b] += pre->resid[i] * w;
-        }
+     * screen()'s sums of squares and products with the residual. The
+     * lanes go one after the other, so that each one's sums and largest
+     * magnitude stay in registers (a flag stored per value, lanes
+     * interleaved, was a fifth of the pass). */
     for (size_t b = 0; b < LANES; b++) {
+        double largest = 0, total = 0, squares = 0, products = 0;
+        for (size_t i = 0; i < g; i++) {
+            double v = col[b][i], w = v * pre->root[i], m = fabs(v);
+            largest = m > largest ? m : largest;
+            total += v; /* a NaN, which no comparison keeps, stays here (values
+                           under the bound cannot sum to one) */
+            c[i * LANES + b] = w;
+            squares += w * w;
+            products += pre->resid[i] * w;
+        }
+        cc[b] = squares;
+        rc[b] = products;
+        bad[b] = !(largest <= OLS_MAX_MAGNITUDE) || isnan(total); /* infinities, NaN */
         live[b] = b < nb && !bad[b];
         any_bad |= !live[b];
     }
