@@ -194,6 +194,50 @@ static void test_shared_columns_refused(void)
     import_refused(path, "", "zero.txt:5:8: 0 is not a time (time_s must be > 0)");
 }
 
+/* A metric named with a time unit is converted to seconds (1600 ms is
+ * 1.6 as written, by hand), the campaign's README says so; a unit on a
+ * name that is not a time ("bytes_s", "speed [MB/s]") leaves the values
+ * as written; a bracketed time unit makes any name a time ("latency
+ * [us]"); an unknown unit on a time is refused where its data start. */
+static void test_metric_units(void)
+{
+    char path[1024];
+    write_text("units.txt",
+               "PARAMETER p\nPOINTS 2 4\nREGION a\nMETRIC time [ms]\nDATA 1600 1500\nDATA 800\n"
+               "REGION b\nMETRIC runtime_us\nDATA 2500000\nDATA 1250000\n"
+               "REGION c\nMETRIC bytes_s\nDATA 7\nDATA 9\nMETRIC speed [MB/s]\nDATA 3\nDATA 4\n",
+               path, sizeof path);
+    csv_doc doc;
+    import_ok(path, "units", "", &doc);
+    const char *const np2[] = {"np=2", "rep=1", NULL}, *const np4[] = {"np=4", "rep=1", NULL};
+    assert_cell(&doc, np2, "time_a_s", "1.6");
+    assert_cell(&doc, (const char *const[]){"np=2", "rep=2", NULL}, "time_a_s", "1.5");
+    assert_cell(&doc, np4, "time_a_s", "0.8");
+    assert_cell(&doc, np2, "time_b_s", "2.5");
+    assert_cell(&doc, np4, "time_b_s", "1.25");
+    assert_cell(&doc, np4, "metric_bytes_s_c", "9");
+    assert_cell(&doc, np2, "metric_speed_MB_s_c", "3");
+    csv_doc_free(&doc);
+    char readme[1024];
+    snprintf(readme, sizeof readme, "%s/a/units/README.md", tmp);
+    char *text = testutil_read_file(readme);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "`time_a_s`: region 'a', metric 'time [ms]', converted "
+                                        "to seconds."));
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "`metric_bytes_s_c`: region 'c', metric 'bytes_s'."));
+    free(text);
+    write_text("latency.txt", "PARAMETER p\nPOINTS 2 4\nMETRIC latency [us]\nDATA 1000\nDATA 2000\n",
+               path, sizeof path);
+    import_ok(path, "latency", "", &doc);
+    assert_cell(&doc, (const char *const[]){"np=4", NULL}, "time_s", "0.002");
+    csv_doc_free(&doc);
+    write_text("furlongs.txt",
+               "PARAMETER p\nPOINTS 2 4\nREGION a\nMETRIC time [furlongs]\nDATA 1\nDATA 2\n", path,
+               sizeof path);
+    import_refused(path, "", "furlongs.txt:5:1: metric 'time [furlongs]' is a time in a unit "
+                             "perfcast does not know, 'furlongs'");
+}
+
 /* Many regions and points: every cell lands in its own row and column
  * (the table is hashed; this checks the grouping, not the speed). */
 static void test_many_regions(void)
@@ -295,6 +339,7 @@ int main(void)
         {"NUL bytes refused at their position", test_nul_bytes},
         {"shared columns, repeated points, zero times refused", test_shared_columns_refused},
         {"many regions: every cell in its row", test_many_regions},
+        {"a metric's time unit converts, an unknown one is refused", test_metric_units},
         {"JSON, current layout", test_json_current},
         {"JSON, legacy layout", test_json_legacy},
         {"JSON Lines", test_json_lines},

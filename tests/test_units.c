@@ -63,6 +63,20 @@ static void test_unit_fields(void)
     CU_ASSERT_FALSE(units_time_factor("S", &f)); /* siemens, not seconds: as written only */
 }
 
+/* Converted by a whole divisor below a second: 9 ms is the double
+ * nearest 0.009, which 9 * 1e-3 is not (one unit in the last place
+ * above: "0.0090000000000000011" in a runs.csv). */
+static void test_in_seconds(void)
+{
+    volatile double nine = 9, milli = 1e-3; /* computed at run time */
+    CU_ASSERT_TRUE(nine * milli != 0.009); /* why the divisor */
+    CU_ASSERT_TRUE(units_in_seconds(9, 1e-3) == 0.009);
+    CU_ASSERT_TRUE(units_in_seconds(1600, 1e-3) == 1.6);
+    CU_ASSERT_TRUE(units_in_seconds(2500000, 1e-6) == 2.5);
+    CU_ASSERT_TRUE(units_in_seconds(2, 60) == 120);
+    CU_ASSERT_TRUE(units_in_seconds(0.25, 1) == 0.25);
+}
+
 static void test_duration_names(void)
 {
     CU_ASSERT_TRUE(units_name_is_duration("time"));
@@ -79,6 +93,7 @@ int main(void)
     static const testutil_test tests[] = {
         {"units in headers", test_headers},
         {"unit fields", test_unit_fields},
+        {"values in seconds", test_in_seconds},
         {"names that say duration", test_duration_names},
         {NULL, NULL},
     };

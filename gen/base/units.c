@@ -4,6 +4,7 @@
 #include "gen/base/units.h"
 
 #include <ctype.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
@@ -27,6 +28,11 @@ static bool factor_of(const char *unit, size_t n, double *to_seconds)
             return true;
         }
     return false;
+}
+
+double units_in_seconds(double value, double to_seconds)
+{
+    return to_seconds < 1 ? value / round(1 / to_seconds) : value * to_seconds;
 }
 
 bool units_time_factor(const char *unit, double *to_seconds)

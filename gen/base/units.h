@@ -21,6 +21,11 @@
  * false when unit is not a known time unit. */
 bool units_time_factor(const char *unit, double *to_seconds);
 
+/* value, given in a unit of to_seconds seconds, in seconds: divided by a
+ * whole number below a second, so 9 ms is 0.009 as written (9 * 1e-3 is
+ * one unit in the last place above). */
+double units_in_seconds(double value, double to_seconds);
+
 typedef enum {
     UNITS_NONE,     /* no unit written in the header */
     UNITS_TIME,     /* a known time unit: *to_seconds is set */

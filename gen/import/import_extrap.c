@@ -23,10 +23,14 @@
  * --map NAME=np names, else the one import_is_procs_name recognises; a
  * parameter named otherwise is never taken as np, even when it is the only
  * one), the others keep their names as identifiers. Each series becomes a
- * column: a time metric (time, runtime, walltime, elapsed, in seconds) is
- * `time_s` when it is the only one, else `time_<region>_s`; any other
- * metric is `metric_<metric>_<region>`. Two sources that would share a
- * column are refused, never merged.
+ * column: a time metric (time, runtime, walltime, elapsed: seconds, as
+ * Extra-P's own inputs give them) is `time_s` when it is the only one,
+ * else `time_<region>_s`; any other metric is `metric_<metric>_<region>`.
+ * A metric's name may carry a time unit (gen/base/units.h: "time [ms]",
+ * "runtime_us", "elapsed (min)"): its values are converted to seconds,
+ * and a bracketed unit perfcast does not know on a time's name is
+ * refused, never guessed. Two sources that would share a column are
+ * refused, never merged.
  */
 #include "gen/import/import.h"
 
@@ -38,6 +42,7 @@
 
 #include "gen/base/column_rules.h"
 #include "gen/base/csvread.h"
+#include "gen/base/units.h"
 #include "gen/base/fileio.h"
 #include "gen/base/hash.h"
 #include "gen/import/import_extrap_json.h"
@@ -535,10 +540,18 @@ static bool is_time_metric(const char *m)
     return false;
 }
 
+/* What a metric's name says: whether it is a time, and the unit of its
+ * values in seconds (1 for anything not converted). */
+typedef struct {
+    bool time;
+    double to_seconds;
+} metric_kind;
+
 /* The runs.csv columns: one per parameter, one per series. */
 typedef struct {
     char **params;
     char **series;
+    metric_kind *kinds; /* per series */
     size_t np; /* the parameter that is the process count */
 } extrap_columns;
 
@@ -550,6 +563,7 @@ static void columns_free(const extrap_reader *r, extrap_columns *c)
         free(c->series[i]);
     free(c->params);
     free(c->series);
+    free(c->kinds);
 }
 
 /* Where a diagnostic about something at at goes: its line and column,
@@ -594,9 +608,39 @@ static bool choose_np(const import_request *req, extrap_reader *r, size_t *np)
     return false;
 }
 
-/* The column of series s; malloc'ed, NULL when out of memory. */
+/* The kind of series s's metric (see the top of this file): a name
+ * without a unit is a time when is_time_metric says so; with a time unit,
+ * when its stem names a time or the unit is bracketed ("latency [us]");
+ * false (reported) for a bracketed unknown unit on a time's name. */
+static bool classify_metric(extrap_reader *r, size_t s, metric_kind *kind)
+{
+    const char *metric = r->metrics[s], *unit;
+    char stem[256];
+    size_t unit_len, n = strlen(metric);
+    double to_seconds = 1;
+    units_found found = units_in_header(metric, stem, sizeof stem, &to_seconds, &unit, &unit_len);
+    while (n && (metric[n - 1] == ' ' || metric[n - 1] == '\t'))
+        n--;
+    bool bracketed = n && (metric[n - 1] == ')' || metric[n - 1] == ']');
+    bool names_time = is_time_metric(stem) || units_name_is_duration(stem);
+    *kind = (metric_kind){is_time_metric(metric), 1};
+    if (found == UNITS_TIME && (names_time || bracketed))
+        *kind = (metric_kind){true, to_seconds};
+    if (found != UNITS_UNKNOWN || !names_time)
+        return true;
+    char message[700];
+    snprintf(message, sizeof message,
+             "metric '%s' is a time in a unit perfcast does not know, '%.*s' (it knows ns, us, "
+             "\xc2\xb5s, ms, s, min, h): it is not guessed; name the metric with one of these",
+             metric, (int)unit_len, unit);
+    report(r, r->series_at[s], "%s", message);
+    return false;
+}
+
+/* The column of series s (a time or not: time); malloc'ed, NULL when out
+ * of memory. */
 static char *series_column(const import_request *req, const extrap_reader *r, size_t s,
-                           size_t time_series)
+                           bool time, size_t time_series)
 {
     const char *region = r->regions[s], *metric = r->metrics[s];
     size_t n = strlen(region) + strlen(metric) + 2;
@@ -609,7 +653,6 @@ static char *series_column(const import_request *req, const extrap_reader *r, si
     free(pair);
     if (mapped != pair)
         return out;
-    bool time = is_time_metric(metric);
     if (time && time_series == 1)
         return strdup("time_s");
     char *reg = import_identifier(region[0] ? region : "all");
@@ -631,18 +674,25 @@ static bool name_columns(const import_request *req, extrap_reader *r, extrap_col
         return false;
     c->params = calloc(r->nparams, sizeof *c->params);
     c->series = calloc(r->nseries + 1, sizeof *c->series);
-    if (!c->params || !c->series)
+    c->kinds = calloc(r->nseries + 1, sizeof *c->kinds);
+    if (!c->params || !c->series || !c->kinds)
         return out_of_memory(r);
     for (size_t i = 0; i < r->nparams; i++)
         if (!(c->params[i] = i == c->np ? strdup("np")
                                         : import_identifier(import_mapped(req, r->params[i]))))
             return out_of_memory(r);
     size_t time_series = 0;
-    for (size_t s = 0; s < r->nseries; s++)
-        time_series += is_time_metric(r->metrics[s]);
-    for (size_t s = 0; s < r->nseries; s++)
-        if (!(c->series[s] = series_column(req, r, s, time_series)))
+    for (size_t s = 0; s < r->nseries; s++) {
+        if (!classify_metric(r, s, &c->kinds[s]))
+            return false;
+        time_series += c->kinds[s].time;
+    }
+    for (size_t s = 0; s < r->nseries; s++) {
+        if (!(c->series[s] = series_column(req, r, s, c->kinds[s].time, time_series)))
             return out_of_memory(r);
+        if (!column_is_time(c->series[s]))
+            c->kinds[s].to_seconds = 1; /* --map made it something else: as written */
+    }
     return true;
 }
 
@@ -760,7 +810,9 @@ static bool emit_point(extrap_reader *r, const extrap_cell *const *group, size_t
                 continue;
             if (!check_value(r, cell, c->series[cell->series], rep))
                 return false;
-            ok = import_rows_set_number(out, c->series[cell->series], cell->values[rep]);
+            ok = import_rows_set_number(out, c->series[cell->series],
+                                        units_in_seconds(cell->values[rep],
+                                                         c->kinds[cell->series].to_seconds));
         }
         if (!ok)
             return out_of_memory(r);
@@ -809,8 +861,9 @@ static bool describe(extrap_reader *r, const extrap_columns *c, import_rows *out
         ok = import_rows_note(out, "Extra-P parameter `%s` is the process count `np`.",
                               r->params[c->np]);
     for (size_t s = 0; ok && s < r->nseries; s++)
-        ok = import_rows_note(out, "`%s`: region '%s', metric '%s'.", c->series[s],
-                              r->regions[s], r->metrics[s]);
+        ok = import_rows_note(out, "`%s`: region '%s', metric '%s'%s.", c->series[s],
+                              r->regions[s], r->metrics[s],
+                              c->kinds[s].to_seconds != 1 ? ", converted to seconds" : "");
     return ok || out_of_memory(r);
 }
 

@@ -164,13 +164,6 @@ static bool cell_number(const table *tb, const char *text, double *v)
     return import_number(text, v);
 }
 
-/* A value in a unit of to_seconds seconds, in seconds: divided by a whole
- * number below a second, so 1600 ms is 1.6 exactly as written. */
-static double in_seconds(double v, double to_seconds)
-{
-    return to_seconds < 1 ? v / round(1 / to_seconds) : v * to_seconds;
-}
-
 static int compare_doubles(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
@@ -475,7 +468,7 @@ static bool set_cell(const table *tb, const char *text, const column_plan *p, im
     if (!text[0])
         return import_rows_set(out, p->name, NULL);
     if (p->to_seconds != 1 && cell_number(tb, text, &v))
-        return import_rows_set_number(out, p->name, in_seconds(v, p->to_seconds));
+        return import_rows_set_number(out, p->name, units_in_seconds(v, p->to_seconds));
     if (p->number && tb->decimal_comma && comma_to_point(text, buf, sizeof buf))
         return import_rows_set(out, p->name, buf);
     return import_rows_set(out, p->name, text);
