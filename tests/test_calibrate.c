@@ -397,7 +397,8 @@ static void test_embedded_archive(void)
     snprintf(path, sizeof path, "%s/site/accuracy.csv", tmp);
     char *csv = testutil_read_file(path);
     CU_ASSERT_PTR_NOT_NULL_FATAL(csv);
-    CU_ASSERT_PTR_NOT_NULL(strstr(csv, ",with_calibrated,inside_calibrated\n"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(csv, ",with_calibrated,inside_calibrated,"
+                                       "median_calibrated_width,mean_interval_score\n"));
     double held = 0, with = 0, inside = 0;
     for (char *line = strchr(csv, '\n'); line && line[1]; line = strchr(line + 1, '\n')) {
         double h = csv_field(line + 1, 3), w = csv_field(line + 1, 8);

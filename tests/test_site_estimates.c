@@ -205,10 +205,51 @@ static int by_double(const void *pa, const void *pb)
     return (a > b) - (a < b);
 }
 
+/* Per model, what the index's accuracy table summarises, gathered here
+ * from the predictions CSVs: every held-out |error|, and every calibrated
+ * interval's width (high/low) and interval score (log width plus 40 times
+ * the log distance of a miss outside it). */
+typedef struct {
+    double *err, *width, *score;
+    size_t n, nwidth;
+} model_sample;
+
+static void push(double **v, size_t n, double x)
+{
+    *v = realloc(*v, (n + 1) * sizeof **v);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(*v);
+    (*v)[n] = x;
+}
+
+static void sample_rows(const csv_doc *pred, model_sample *s)
+{
+    for (size_t r = 0; r + 1 < pred->nrows; r++) {
+        double v = num(pred, r, "error_pct"), k = num(pred, r, "n_measured");
+        if (!isfinite(v) || !(k > 0))
+            continue;
+        push(&s->err, s->n++, fabs(v));
+        double y = num(pred, r, "measured"), lo = num(pred, r, "cal_pi_low"),
+               hi = num(pred, r, "cal_pi_high");
+        if (!(lo > 0) || !isfinite(hi))
+            continue;
+        double miss = y < lo ? log(lo / y) : y > hi ? log(y / hi) : 0;
+        push(&s->width, s->nwidth, hi / lo);
+        push(&s->score, s->nwidth++, log(hi / lo) + 40 * miss);
+    }
+}
+
+static double median_of(double *v, size_t n)
+{
+    qsort(v, n, sizeof *v, by_double);
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
 /* The index's accuracy table: per model, the median |error| of the
- * held-out configurations, recomputed here from every experiment's
- * predictions CSV (its error_pct where measured) and experiments.csv's
- * model column, read with the test's CSV reader. */
+ * held-out configurations and the calibrated intervals' median width and
+ * mean interval score, recomputed here from every experiment's
+ * predictions CSV (its error_pct where measured, its measured mean and
+ * calibrated interval) and experiments.csv's model column, read with the
+ * test's CSV reader. CSV numbers carry 10 significant digits. */
 static void test_accuracy_medians(void)
 {
     static const char *const models[] = {"scopred", "strip", "block", "multicluster", "multicore"};
@@ -218,8 +259,7 @@ static void test_accuracy_medians(void)
                           0);
     free(out);
     CU_ASSERT_EQUAL_FATAL(testutil_run_command("ls archive/*/experiments.csv", &list), 0);
-    double *err[5] = {0};
-    size_t n[5] = {0};
+    model_sample sample[5] = {{0}};
     for (char *line = strtok(list, "\n"); line; line = strtok(NULL, "\n")) {
         csv_doc exps;
         CU_ASSERT_TRUE_FATAL(testutil_csv_load(line, &exps));
@@ -235,13 +275,7 @@ static void test_accuracy_medians(void)
             csv_doc pred;
             if (m < 0 || !testutil_csv_load(path, &pred))
                 continue;
-            for (size_t r = 0; r + 1 < pred.nrows; r++) {
-                double v = num(&pred, r, "error_pct"), k = num(&pred, r, "n_measured");
-                if (!isfinite(v) || !(k > 0))
-                    continue;
-                err[m] = realloc(err[m], (n[m] + 1) * sizeof *err[m]);
-                err[m][n[m]++] = fabs(v);
-            }
+            sample_rows(&pred, &sample[m]);
             csv_doc_free(&pred);
         }
         csv_doc_free(&exps);
@@ -250,19 +284,27 @@ static void test_accuracy_medians(void)
     csv_doc acc;
     snprintf(path, sizeof path, "%s/site/accuracy.csv", dir);
     CU_ASSERT_TRUE_FATAL(testutil_csv_load(path, &acc));
+    size_t checked = 0;
     for (size_t r = 0; r + 1 < acc.nrows; r++)
         for (int m = 0; m < 5; m++) {
-            if (strcmp(testutil_csv_cell(&acc, r, "model"), models[m]) != 0 || n[m] == 0)
+            model_sample *s = &sample[m];
+            if (strcmp(testutil_csv_cell(&acc, r, "model"), models[m]) != 0 || s->n == 0)
                 continue;
-            qsort(err[m], n[m], sizeof *err[m], by_double);
-            double median = n[m] % 2 ? err[m][n[m] / 2]
-                                     : (err[m][n[m] / 2 - 1] + err[m][n[m] / 2]) / 2;
-            CU_ASSERT_EQUAL(num(&acc, r, "held_out"), (double)n[m]);
+            double median = median_of(s->err, s->n);
+            CU_ASSERT_EQUAL(num(&acc, r, "held_out"), (double)s->n);
             CU_ASSERT_DOUBLE_EQUAL(num(&acc, r, "median_abs_error_pct"), median, 1e-6 * median);
+            CU_ASSERT_EQUAL_FATAL(num(&acc, r, "with_calibrated"), (double)s->nwidth);
+            double width = median_of(s->width, s->nwidth), score = 0;
+            for (size_t i = 0; i < s->nwidth; i++)
+                score += s->score[i] / (double)s->nwidth;
+            CU_ASSERT_DOUBLE_EQUAL(num(&acc, r, "median_calibrated_width"), width, 1e-6 * width);
+            CU_ASSERT_DOUBLE_EQUAL(num(&acc, r, "mean_interval_score"), score, 1e-6 * score);
+            checked++;
         }
+    CU_ASSERT_EQUAL(checked, 5);
     csv_doc_free(&acc);
     for (int m = 0; m < 5; m++)
-        free(err[m]);
+        free(sample[m].err), free(sample[m].width), free(sample[m].score);
     testutil_remove_dir(dir);
 }
 
@@ -271,7 +313,8 @@ int main(void)
     static const testutil_test tests[] = {
         {"every predicted job with its interval, as predict says", test_estimates},
         {"cluster cost tables: intervals, verdicts, oversubscription", test_cluster_costs},
-        {"the index's median errors, from every predictions CSV", test_accuracy_medians},
+        {"the index's median errors and widths, from every predictions CSV",
+         test_accuracy_medians},
         {NULL, NULL},
     };
     static const testutil_suite suites[] = {{"estimates page", tests}, {NULL, NULL}};

@@ -173,17 +173,22 @@ static bool accuracy_section(site_ctx *c, rbuf *md)
     md_text(md, "Held-out runs are targets of an experiment that were measured but not used "
                 "to fit it; the error is 100 (predicted \xE2\x88\x92 measured) / measured of "
                 "the mean of their repetitions; the median and the largest |error| over the "
-                "held-out configurations of each model.");
+                "held-out configurations of each model. Beside the calibrated interval's "
+                "coverage, its sharpness: the median width (high/low: 2 means within about "
+                "1.4 times either way) and the mean interval score (on log times: the log "
+                "width plus 40 times how far a miss lies outside; lower is better).");
     md_end_paragraph(md);
     static const char *const head[] = {"model", "experiments", "fitted", "held-out configurations",
                                        "median |error| (%)", "max |error| (%)",
-                                       "inside model's 95% PI", "inside calibrated 95% PI"};
+                                       "inside model's 95% PI", "inside calibrated 95% PI",
+                                       "calibrated width (high/low)", "interval score"};
     md_table t;
-    md_table_begin(&t, md, 8, head, "lrrrrrrr");
+    md_table_begin(&t, md, 10, head, "lrrrrrrrrr");
     rbuf csv, cell;
     rbuf_init(&csv), rbuf_init(&cell);
     rbuf_puts(&csv, "model,experiments,fitted,held_out,median_abs_error_pct,max_abs_error_pct,"
-                    "with_interval,inside_interval,with_calibrated,inside_calibrated\n");
+                    "with_interval,inside_interval,with_calibrated,inside_calibrated,"
+                    "median_calibrated_width,mean_interval_score\n");
     for (size_t m = 0; m < NMODELS; m++) {
         site_accuracy *a = &acc[m];
         double median = site_accuracy_median(a);
@@ -200,12 +205,21 @@ static bool accuracy_section(site_ctx *c, rbuf *md)
         rbuf_clear(&cell);
         site_inside_count(&cell, a->inside_calibrated, a->with_calibrated);
         md_table_text(&t, rbuf_str(&cell));
+        double width, score;
+        if (!site_accuracy_sharpness(a, &width, &score))
+            a->oom = true;
+        site_md_cell_number(&t, width);
+        site_md_cell_number(&t, score);
         rbuf_printf(&csv, "%s,%zu,%zu,%zu,", models[m], a->experiments, a->fitted, a->held_out);
         site_csv_num(&csv, median);
         rbuf_putc(&csv, ',');
         site_csv_num(&csv, max);
-        rbuf_printf(&csv, ",%zu,%zu,%zu,%zu\n", a->with_interval, a->inside, a->with_calibrated,
+        rbuf_printf(&csv, ",%zu,%zu,%zu,%zu,", a->with_interval, a->inside, a->with_calibrated,
                     a->inside_calibrated);
+        site_csv_num(&csv, width);
+        rbuf_putc(&csv, ',');
+        site_csv_num(&csv, score);
+        rbuf_putc(&csv, '\n');
     }
     md_table_end(&t);
     site_md_data_link(md, "accuracy.csv");

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "models/calibrate.h"
 #include "render/escape.h"
 #include "render/html.h"
 #include "render/markdown.h"
@@ -451,10 +452,36 @@ void site_accuracy_add(site_accuracy *a, const site_experiment *e)
             a->inside += tc->measured >= p->pi_low && tc->measured <= p->pi_high;
         }
         if (isfinite(p->cal_low) && isfinite(p->cal_high)) {
-            a->with_calibrated++;
+            if (!growth_reserve(&a->calibrated, &a->calibrated_cap, 4 * (a->with_calibrated + 1),
+                                sizeof *a->calibrated)) {
+                a->oom = true;
+                return;
+            }
+            double *q = a->calibrated + 4 * a->with_calibrated++;
+            q[0] = p->estimate, q[1] = tc->measured, q[2] = p->cal_low, q[3] = p->cal_high;
             a->inside_calibrated += tc->measured >= p->cal_low && tc->measured <= p->cal_high;
         }
     }
+}
+
+bool site_accuracy_sharpness(const site_accuracy *a, double *median_width, double *mean_score)
+{
+    size_t n = a->with_calibrated;
+    *median_width = *mean_score = NAN;
+    if (n == 0)
+        return true;
+    double *v = malloc(4 * n * sizeof *v);
+    if (!v)
+        return false;
+    for (size_t i = 0; i < n; i++)
+        for (size_t k = 0; k < 4; k++)
+            v[k * n + i] = a->calibrated[4 * i + k]; /* estimates, measured, lows, highs */
+    calibrate_scores sc;
+    bool ok = calibrate_score_targets(v, v + n, v + 2 * n, v + 3 * n, n, &sc) == CALIBRATE_OK;
+    if (ok)
+        *median_width = sc.median_width_ratio, *mean_score = sc.mean_interval_score;
+    free(v);
+    return ok;
 }
 
 static int by_value(const void *pa, const void *pb)
@@ -475,6 +502,7 @@ double site_accuracy_median(site_accuracy *a)
 void site_accuracy_free(site_accuracy *a)
 {
     free(a->abs_err);
+    free(a->calibrated);
     *a = (site_accuracy){0};
 }
 

@@ -162,13 +162,15 @@ void site_csv_text(rbuf *out, const char *s);
 /* How well experiments predicted their held-out (measured target)
  * configurations: add experiments with site_accuracy_add to a zeroed one,
  * release it with site_accuracy_free (it keeps every |error| for the
- * median). */
+ * median, and every calibrated interval for its sharpness). */
 typedef struct {
     size_t experiments, fitted, held_out, with_interval, inside;
     size_t with_calibrated, inside_calibrated; /* the calibrated 95% PI */
     double max_abs;          /* of |error| (%), over held_out */
     double *abs_err;         /* the held_out |error| values (%) */
     size_t cap;
+    double *calibrated;      /* with_calibrated x (estimate, measured, low, high) */
+    size_t calibrated_cap;
     bool oom;
 } site_accuracy;
 
@@ -176,6 +178,11 @@ void site_accuracy_add(site_accuracy *a, const site_experiment *e);
 /* The median |error| (%) of the held-out configurations, NAN when none
  * (sorts a's values in place). */
 double site_accuracy_median(site_accuracy *a);
+/* Sharpness beside coverage (issue 22 item 7): the calibrated intervals'
+ * median width (high/low) and mean interval score (models/calibrate.h,
+ * calibrate_score_targets); NAN each when there are none. False when out
+ * of memory. */
+bool site_accuracy_sharpness(const site_accuracy *a, double *median_width, double *mean_score);
 void site_accuracy_free(site_accuracy *a);
 /* "11 of 16" (inside of with), or "— (no intervals)" when with is 0. */
 void site_inside_count(rbuf *out, size_t inside, size_t with);
