@@ -137,6 +137,8 @@ static void test_completes_names(void)
         {"perfcast import --dec", 2, "--decimal-comma"},
         {"perfcast import --all", 2, "--allow-truncated"},
         {"perfcast import --delim", 2, "--delimiter"},
+        {"perfcast import --time", 2, "--time-unit"},
+        {"perfcast import --time-unit m", 3, "ms min"},
         {"perfcast import extrap --cluster dev-", 4, "dev-16core"},
         {"perfcast plan --cluster ci-", 3, "ci-2core"},
         {"perfcast plan --cluster ci-2core,sim-a", 3, "ci-2core,sim-a-fe"},

@@ -194,8 +194,9 @@ static void test_shared_columns_refused(void)
     import_refused(path, "", "zero.txt:5:8: 0 is not a time (time_s must be > 0)");
 }
 
-/* A metric named with a time unit is converted to seconds (1600 ms is
- * 1.6 as written, by hand), the campaign's README says so; a unit on a
+/* A metric named with a time unit, or given none under --time-unit, is
+ * converted to seconds (1600 ms is 1.6, by hand), the campaign's README
+ * says so; a unit on a
  * name that is not a time ("bytes_s", "speed [MB/s]") leaves the values
  * as written; a bracketed time unit makes any name a time ("latency
  * [us]"); an unknown unit on a time is refused where its data start. */
@@ -231,6 +232,23 @@ static void test_metric_units(void)
     import_ok(path, "latency", "", &doc);
     assert_cell(&doc, (const char *const[]){"np=4", NULL}, "time_s", "0.002");
     csv_doc_free(&doc);
+    /* --time-unit for a metric named without a unit; one that names its
+     * own (time_s) keeps it. */
+    write_text("plain.txt",
+               "PARAMETER p\nPOINTS 2 4\nREGION a\nMETRIC time\nDATA 1600 1500\nDATA 800\n"
+               "REGION b\nMETRIC time_s\nDATA 2\nDATA 1\n",
+               path, sizeof path);
+    import_ok(path, "plain", "--time-unit ms", &doc);
+    assert_cell(&doc, np2, "time_a_s", "1.6");
+    assert_cell(&doc, np4, "time_a_s", "0.8");
+    assert_cell(&doc, np4, "time_b_s", "1");
+    csv_doc_free(&doc);
+    snprintf(readme, sizeof readme, "%s/a/plain/README.md", tmp);
+    text = testutil_read_file(readme);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "`time_a_s`: region 'a', metric 'time', converted from ms "
+                                        "to seconds (--time-unit)."));
+    free(text);
     write_text("furlongs.txt",
                "PARAMETER p\nPOINTS 2 4\nREGION a\nMETRIC time [furlongs]\nDATA 1\nDATA 2\n", path,
                sizeof path);
@@ -339,7 +357,8 @@ int main(void)
         {"NUL bytes refused at their position", test_nul_bytes},
         {"shared columns, repeated points, zero times refused", test_shared_columns_refused},
         {"many regions: every cell in its row", test_many_regions},
-        {"a metric's time unit converts, an unknown one is refused", test_metric_units},
+        {"a metric's time unit (or --time-unit) converts, an unknown one is refused",
+         test_metric_units},
         {"JSON, current layout", test_json_current},
         {"JSON, legacy layout", test_json_legacy},
         {"JSON Lines", test_json_lines},

@@ -176,6 +176,46 @@ static void test_header_units(void)
     csv_doc_free(&doc);
 }
 
+/* --time-unit: a time column the source names without a unit is in that
+ * unit (1500 ms is 1.5 s, by hand); a column whose header names its unit
+ * (setup_time_s, "comm (us)") and one named seconds by rule (time_in_sec)
+ * keep theirs; the README says which was converted and why; an unknown
+ * unit is a usage error (exit 2) and writes nothing. */
+static void test_time_unit_option(void)
+{
+    char path[1024];
+    write_input(path, sizeof path, "ms.csv",
+                "np,time,setup_time_s,comm (us),phase\n2,1500,3,250,a\n4,800,2,500,a\n");
+    import_ok("csv", path, "ms", "--time-unit ms");
+    csv_doc doc;
+    CU_ASSERT_TRUE_FATAL(load_runs("ms", &doc));
+    testutil_assert_cell(&doc, 0, "time_s", "1.5");
+    testutil_assert_cell(&doc, 1, "time_s", "0.8");
+    testutil_assert_cell(&doc, 0, "time_setup_s", "3");
+    testutil_assert_cell(&doc, 1, "time_comm_s", "0.0005");
+    csv_doc_free(&doc);
+    char readme[1024];
+    snprintf(readme, sizeof readme, "%s/a/ms/README.md", tmp);
+    char *text = testutil_read_file(readme);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "`time_s` is the column 'time' of the source, converted "
+                                        "from ms (--time-unit) to seconds."));
+    free(text);
+    write_input(path, sizeof path, "sec.csv", "np,time_in_sec\n2,3\n4,2\n");
+    import_ok("csv", path, "sec", "--time-unit min");
+    CU_ASSERT_TRUE_FATAL(load_runs("sec", &doc));
+    testutil_assert_cell(&doc, 0, "time_s", "3");
+    csv_doc_free(&doc);
+    char *out = NULL;
+    CU_ASSERT_EQUAL(testutil_import(&out, tmp, "csv", path, "bad", "--time-unit furlong"), 2);
+    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "--time-unit wants ns, us, ms, s, min or h, got "
+                                              "furlong"));
+    free(out);
+    struct stat st;
+    snprintf(path, sizeof path, "%s/a/bad", tmp);
+    CU_ASSERT_NOT_EQUAL(stat(path, &st), 0);
+}
+
 /* A time in a unit perfcast does not know is refused at its header cell,
  * never guessed; so is a header that would be a second time_s or np. */
 static void test_unknown_unit_and_clashes(void)
@@ -388,6 +428,7 @@ int main(void)
         {"units in headers, and names that only look like units", test_header_units},
         {"unknown time units and two headers into one column refused",
          test_unknown_unit_and_clashes},
+        {"--time-unit for times given without a unit", test_time_unit_option},
         {"JUBE results and CSV results are measured columns", test_jube_results_measured},
         {"a pandas index is left out", test_pandas_index},
         {"a pandas index in any order, cells in their places", test_streamed_index_and_places},

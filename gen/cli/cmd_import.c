@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gen/base/units.h"
 #include "gen/cli/cli.h"
 #include "gen/import/import.h"
 #include "gen/import/import_lines.h"
@@ -25,7 +26,8 @@ static const char import_usage[] =
     "  extrap    Extra-P text input (PARAMETER, POINTS, REGION, METRIC, DATA lines),\n"
     "            Extra-P JSON or JSON Lines; a parameter not named like a process\n"
     "            count (p, np, procs, ranks, tasks, ...) needs --map NAME=np; a time\n"
-    "            metric is in seconds unless its name says ('METRIC time [ms]')\n"
+    "            metric is in seconds unless its name ('METRIC time [ms]') or\n"
+    "            --time-unit says otherwise\n"
     "  reframe   ReFrame performance log: ReFrame 4's default '|'-separated filelog\n"
     "            with its header line, ReFrame 3's, or a JSON run report\n"
     "  sacct     Slurm `sacct --parsable2` (or -p) output with Elapsed and NTasks:\n"
@@ -42,6 +44,9 @@ static const char import_usage[] =
     "  --response COLUMN   the column the default experiment predicts\n"
     "  --delimiter C       csv/jube: the field separator (default: detected, ',' or ';')\n"
     "  --decimal-comma     csv/jube: numbers are written 1,5 (default: detected with ';')\n"
+    "  --time-unit U       times the source gives without a unit (an Extra-P time\n"
+    "                      metric, a CSV or JUBE column named like a time) are in U:\n"
+    "                      ns, us, ms, s, min or h (default: s); converted to seconds\n"
     "  --allow-truncated   accept a file whose last line has no line end (refused by\n"
     "                      default: a file cut while written looks just like that)\n"
     "  --help              this text\n"
@@ -82,6 +87,7 @@ static int parse_args(int argc, char **argv, import_args *a)
                           : strcmp(arg, "--campaign") == 0   ? &a->req.campaign
                           : strcmp(arg, "--cluster") == 0    ? &a->req.cluster
                           : strcmp(arg, "--response") == 0   ? &a->req.response
+                          : strcmp(arg, "--time-unit") == 0  ? &a->req.time_unit
                           : NULL;
         bool is_map = strcmp(arg, "--map") == 0;
         bool is_delim = strcmp(arg, "--delimiter") == 0;
@@ -124,6 +130,9 @@ static int parse_args(int argc, char **argv, import_args *a)
         return cli_usage_error("import", "expected at least one FILE after", format);
     if (!a->req.campaign)
         return cli_usage_error("import", "--campaign NAME is required", NULL);
+    if (a->req.time_unit && !units_time_factor(a->req.time_unit, &a->req.time_unit_seconds))
+        return cli_usage_error("import", "--time-unit wants ns, us, ms, s, min or h, got",
+                               a->req.time_unit);
     return -1;
 }
 

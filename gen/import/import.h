@@ -83,6 +83,10 @@ typedef struct {
     char delimiter;           /* --delimiter for csv/jube: ',' or ';' etc.; 0 = detect */
     bool decimal_comma;       /* --decimal-comma: "1,5" is 1.5 (csv/jube) */
     bool allow_truncated;     /* --allow-truncated: accept a last line without a line end */
+    const char *time_unit;    /* --time-unit: the unit of times the source gives without
+                                 one (an Extra-P time metric, a CSV/JUBE "time" column);
+                                 NULL: seconds */
+    double time_unit_seconds; /* that unit in seconds (gen/base/units.h); 0 when NULL */
 } import_request;
 
 void import_rows_init(import_rows *t);
@@ -121,6 +125,10 @@ bool import_rows_note(import_rows *t, const char *fmt, ...) __attribute__((forma
 /* The runs.csv column a source name becomes: the --map target when one is
  * given, else the name itself. Borrowed from req or name. */
 const char *import_mapped(const import_request *req, const char *name);
+
+/* The length in seconds of the unit of a time the source gives without one:
+ * --time-unit's, else 1 (seconds). */
+double import_unitless_time(const import_request *req);
 
 /* A column name usable in formulas and filters, made from any text: letters,
  * digits and '_' kept, every other run of characters one '_', a leading

@@ -545,6 +545,7 @@ static bool is_time_metric(const char *m)
 typedef struct {
     bool time;
     double to_seconds;
+    bool by_option; /* the unit is --time-unit's (the name has none) */
 } metric_kind;
 
 /* The runs.csv columns: one per parameter, one per series. */
@@ -612,7 +613,8 @@ static bool choose_np(const import_request *req, extrap_reader *r, size_t *np)
  * without a unit is a time when is_time_metric says so; with a time unit,
  * when its stem names a time or the unit is bracketed ("latency [us]");
  * false (reported) for a bracketed unknown unit on a time's name. */
-static bool classify_metric(extrap_reader *r, size_t s, metric_kind *kind)
+static bool classify_metric(const import_request *req, extrap_reader *r, size_t s,
+                            metric_kind *kind)
 {
     const char *metric = r->metrics[s], *unit;
     char stem[256];
@@ -623,9 +625,11 @@ static bool classify_metric(extrap_reader *r, size_t s, metric_kind *kind)
         n--;
     bool bracketed = n && (metric[n - 1] == ')' || metric[n - 1] == ']');
     bool names_time = is_time_metric(stem) || units_name_is_duration(stem);
-    *kind = (metric_kind){is_time_metric(metric), 1};
+    *kind = (metric_kind){is_time_metric(metric), 1, false};
+    if (found == UNITS_NONE && kind->time && req->time_unit)
+        *kind = (metric_kind){true, import_unitless_time(req), true};
     if (found == UNITS_TIME && (names_time || bracketed))
-        *kind = (metric_kind){true, to_seconds};
+        *kind = (metric_kind){true, to_seconds, false};
     if (found != UNITS_UNKNOWN || !names_time)
         return true;
     char message[700];
@@ -683,7 +687,7 @@ static bool name_columns(const import_request *req, extrap_reader *r, extrap_col
             return out_of_memory(r);
     size_t time_series = 0;
     for (size_t s = 0; s < r->nseries; s++) {
-        if (!classify_metric(r, s, &c->kinds[s]))
+        if (!classify_metric(req, r, s, &c->kinds[s]))
             return false;
         time_series += c->kinds[s].time;
     }
@@ -849,7 +853,8 @@ static bool emit_cells(extrap_reader *r, const extrap_columns *c, import_rows *o
 }
 
 /* Responses (time_s first, then the others in file order) and README notes. */
-static bool describe(extrap_reader *r, const extrap_columns *c, import_rows *out)
+static bool describe(const import_request *req, extrap_reader *r, const extrap_columns *c,
+                     import_rows *out)
 {
     bool ok = true;
     for (size_t s = 0; ok && s < r->nseries; s++)
@@ -860,17 +865,24 @@ static bool describe(extrap_reader *r, const extrap_columns *c, import_rows *out
     if (ok && strcmp(r->params[c->np], "np") != 0)
         ok = import_rows_note(out, "Extra-P parameter `%s` is the process count `np`.",
                               r->params[c->np]);
-    for (size_t s = 0; ok && s < r->nseries; s++)
+    for (size_t s = 0; ok && s < r->nseries; s++) {
+        const metric_kind *k = &c->kinds[s];
+        char how[64] = "";
+        if (k->by_option && k->to_seconds != 1)
+            snprintf(how, sizeof how, ", converted from %s to seconds (--time-unit)",
+                     req->time_unit);
+        else if (k->to_seconds != 1)
+            snprintf(how, sizeof how, ", converted to seconds");
         ok = import_rows_note(out, "`%s`: region '%s', metric '%s'%s.", c->series[s],
-                              r->regions[s], r->metrics[s],
-                              c->kinds[s].to_seconds != 1 ? ", converted to seconds" : "");
+                              r->regions[s], r->metrics[s], how);
+    }
     return ok || out_of_memory(r);
 }
 
 static bool emit_rows(const import_request *req, extrap_reader *r, import_rows *out)
 {
     extrap_columns c = {0};
-    bool ok = name_columns(req, r, &c) && columns_distinct(r, &c) && describe(r, &c, out) &&
+    bool ok = name_columns(req, r, &c) && columns_distinct(r, &c) && describe(req, r, &c, out) &&
               emit_cells(r, &c, out);
     columns_free(r, &c);
     return ok;

@@ -319,6 +319,11 @@ const char *import_mapped(const import_request *req, const char *name)
     return name;
 }
 
+double import_unitless_time(const import_request *req)
+{
+    return req->time_unit ? req->time_unit_seconds : 1;
+}
+
 char *import_identifier(const char *text)
 {
     size_t n = strlen(text);

@@ -110,7 +110,7 @@ static const char *const jube_statistic_words[] = {"min", "max", "first", "last"
 typedef struct {
     char *name;        /* runs.csv column (malloc'ed); NULL: the column is left out */
     double to_seconds; /* a converted time's unit in seconds; 1: written as it is */
-    char unit[16];     /* the unit converted from, for the README note */
+    char unit[32];     /* the unit converted from, for the README note */
     bool number;       /* every cell is a number (or empty) */
     bool is_np, is_time, is_time_s; /* what its cells are checked for, said once */
 } column_plan;
@@ -343,6 +343,9 @@ static bool time_unit(const table *tb, size_t col, const header_unit *u, column_
     if (u->counts) {
         p->to_seconds = u->to_seconds;
         snprintf(p->unit, sizeof p->unit, "%.*s", (int)u->unit_len, u->unit);
+    } else if (u->found == UNITS_NONE && tb->req->time_unit) {
+        p->to_seconds = import_unitless_time(tb->req); /* --time-unit */
+        snprintf(p->unit, sizeof p->unit, "%s (--time-unit)", tb->req->time_unit);
     }
     return true;
 }
