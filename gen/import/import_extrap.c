@@ -27,8 +27,9 @@
  * Extra-P's own inputs give them) is `time_s` when it is the only one,
  * else `time_<region>_s`; any other metric is `metric_<metric>_<region>`.
  * A metric's name may carry a time unit (gen/base/units.h: "time [ms]",
- * "runtime_us", "elapsed (min)"): its values are converted to seconds,
- * and a bracketed unit perfcast does not know on a time's name is
+ * "runtime_us", "elapsed (min)"), or --time-unit give the unit of the
+ * time metrics whose names carry none: their values are converted to
+ * seconds, and a bracketed unit perfcast does not know on a time's name is
  * refused, never guessed. Two sources that would share a column are
  * refused, never merged.
  */
@@ -42,9 +43,9 @@
 
 #include "gen/base/column_rules.h"
 #include "gen/base/csvread.h"
-#include "gen/base/units.h"
 #include "gen/base/fileio.h"
 #include "gen/base/hash.h"
+#include "gen/base/units.h"
 #include "gen/import/import_extrap_json.h"
 #include "gen/import/import_lines.h"
 #include "gen/base/growth.h"
