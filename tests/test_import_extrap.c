@@ -219,14 +219,10 @@ static void test_metric_units(void)
     assert_cell(&doc, np4, "metric_bytes_s_c", "9");
     assert_cell(&doc, np2, "metric_speed_MB_s_c", "3");
     csv_doc_free(&doc);
-    char readme[1024];
-    snprintf(readme, sizeof readme, "%s/a/units/README.md", tmp);
-    char *text = testutil_read_file(readme);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(text);
-    CU_ASSERT_PTR_NOT_NULL(strstr(text, "`time_a_s`: region 'a', metric 'time [ms]', converted "
-                                        "to seconds."));
-    CU_ASSERT_PTR_NOT_NULL(strstr(text, "`metric_bytes_s_c`: region 'c', metric 'bytes_s'."));
-    free(text);
+    CU_ASSERT_TRUE(testutil_import_readme_has(
+        tmp, "units", "`time_a_s`: region 'a', metric 'time [ms]', converted to seconds."));
+    CU_ASSERT_TRUE(testutil_import_readme_has(
+        tmp, "units", "`metric_bytes_s_c`: region 'c', metric 'bytes_s'."));
     write_text("latency.txt", "PARAMETER p\nPOINTS 2 4\nMETRIC latency [us]\nDATA 1000\nDATA 2000\n",
                path, sizeof path);
     import_ok(path, "latency", "", &doc);
@@ -243,12 +239,9 @@ static void test_metric_units(void)
     assert_cell(&doc, np4, "time_a_s", "0.8");
     assert_cell(&doc, np4, "time_b_s", "1");
     csv_doc_free(&doc);
-    snprintf(readme, sizeof readme, "%s/a/plain/README.md", tmp);
-    text = testutil_read_file(readme);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(text);
-    CU_ASSERT_PTR_NOT_NULL(strstr(text, "`time_a_s`: region 'a', metric 'time', converted from ms "
-                                        "to seconds (--time-unit)."));
-    free(text);
+    CU_ASSERT_TRUE(testutil_import_readme_has(tmp, "plain",
+                                              "`time_a_s`: region 'a', metric 'time', converted "
+                                              "from ms to seconds (--time-unit)."));
     write_text("furlongs.txt",
                "PARAMETER p\nPOINTS 2 4\nREGION a\nMETRIC time [furlongs]\nDATA 1\nDATA 2\n", path,
                sizeof path);

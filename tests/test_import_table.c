@@ -194,13 +194,9 @@ static void test_time_unit_option(void)
     testutil_assert_cell(&doc, 0, "time_setup_s", "3");
     testutil_assert_cell(&doc, 1, "time_comm_s", "0.0005");
     csv_doc_free(&doc);
-    char readme[1024];
-    snprintf(readme, sizeof readme, "%s/a/ms/README.md", tmp);
-    char *text = testutil_read_file(readme);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(text);
-    CU_ASSERT_PTR_NOT_NULL(strstr(text, "`time_s` is the column 'time' of the source, converted "
-                                        "from ms (--time-unit) to seconds."));
-    free(text);
+    CU_ASSERT_TRUE(testutil_import_readme_has(tmp, "ms",
+                                              "`time_s` is the column 'time' of the source, "
+                                              "converted from ms (--time-unit) to seconds."));
     write_input(path, sizeof path, "sec.csv", "np,time_in_sec\n2,3\n4,2\n");
     import_ok("csv", path, "sec", "--time-unit min");
     CU_ASSERT_TRUE_FATAL(load_runs("sec", &doc));

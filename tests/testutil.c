@@ -82,6 +82,18 @@ char *testutil_read_file(const char *path)
     return fileio_read_file(path, NULL);
 }
 
+bool testutil_import_readme_has(const char *dir, const char *campaign, const char *text)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/a/%s/README.md", dir, campaign);
+    char *readme = testutil_read_file(path);
+    bool found = readme && strstr(readme, text);
+    if (!found)
+        fprintf(stderr, "\n%s lacks '%s':\n%s\n", path, text, readme ? readme : "(no file)");
+    free(readme);
+    return found;
+}
+
 bool testutil_write_file(const char *path, const char *text)
 {
     char cmd[4200];

@@ -57,6 +57,11 @@ bool testutil_write_file(const char *path, const char *text);
 int testutil_import(char **out, const char *dir, const char *format, const char *file,
                     const char *campaign, const char *extra);
 
+/* Whether the README.md of campaign in the import tests' archive (DIR/a)
+ * contains text; when it does not, the README (or its absence) goes to
+ * stderr. */
+bool testutil_import_readme_has(const char *dir, const char *campaign, const char *text);
+
 /* A one-campaign archive in dir: dir/clusters.csv, and campaign's
  * runs.csv, experiments.csv (experiments NULL: the header alone) and a
  * README.md; false on failure. */
