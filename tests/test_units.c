@@ -77,6 +77,17 @@ static void test_in_seconds(void)
     CU_ASSERT_TRUE(units_in_seconds(0.25, 1) == 0.25);
 }
 
+/* A bracketed unit at the end, blanks after it aside; a last "_U" word,
+ * a lone or unclosed bracket is none. */
+static void test_bracketed(void)
+{
+    CU_ASSERT_TRUE(units_bracketed("latency [us]"));
+    CU_ASSERT_TRUE(units_bracketed("time (ms)  "));
+    CU_ASSERT_FALSE(units_bracketed("time_ms"));
+    CU_ASSERT_FALSE(units_bracketed("time ms)"));
+    CU_ASSERT_FALSE(units_bracketed(")"));
+}
+
 static void test_duration_names(void)
 {
     CU_ASSERT_TRUE(units_name_is_duration("time"));
@@ -94,6 +105,7 @@ int main(void)
         {"units in headers", test_headers},
         {"unit fields", test_unit_fields},
         {"values in seconds", test_in_seconds},
+        {"bracketed units", test_bracketed},
         {"names that say duration", test_duration_names},
         {NULL, NULL},
     };

@@ -74,6 +74,12 @@ static bool bracketed(const char *h, size_t n, size_t *open, size_t *len)
     return true;
 }
 
+bool units_bracketed(const char *header)
+{
+    size_t open, len;
+    return bracketed(header, strlen(header), &open, &len);
+}
+
 units_found units_in_header(const char *header, char *stem, size_t stem_len, double *to_seconds,
                             const char **unit, size_t *unit_len)
 {

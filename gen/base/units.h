@@ -17,6 +17,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+/* The units, as a message lists them for someone who wrote another. */
+#define UNITS_KNOWN "ns, us, \xc2\xb5s, ms, s, min, h"
+
 /* The factor that turns a value in unit into seconds (1e-3 for "ms");
  * false when unit is not a known time unit. */
 bool units_time_factor(const char *unit, double *to_seconds);
@@ -40,6 +43,11 @@ typedef enum {
  * unit_len bytes). */
 units_found units_in_header(const char *header, char *stem, size_t stem_len, double *to_seconds,
                             const char **unit, size_t *unit_len);
+
+/* Whether header ends in a bracketed part, "(U)" or "[U]" (blanks after
+ * it aside): a unit there is meant as one ("latency [us]"), where a last
+ * "_U" word may only look like one. */
+bool units_bracketed(const char *header);
 
 /* Whether a source column's name (without its unit) says it holds a
  * duration: it contains "time", "runtime", "elapsed", "duration" or

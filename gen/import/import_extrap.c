@@ -619,24 +619,21 @@ static bool classify_metric(const import_request *req, extrap_reader *r, size_t 
 {
     const char *metric = r->metrics[s], *unit;
     char stem[256];
-    size_t unit_len, n = strlen(metric);
+    size_t unit_len;
     double to_seconds = 1;
     units_found found = units_in_header(metric, stem, sizeof stem, &to_seconds, &unit, &unit_len);
-    while (n && (metric[n - 1] == ' ' || metric[n - 1] == '\t'))
-        n--;
-    bool bracketed = n && (metric[n - 1] == ')' || metric[n - 1] == ']');
     bool names_time = is_time_metric(stem) || units_name_is_duration(stem);
     *kind = (metric_kind){is_time_metric(metric), 1, false};
     if (found == UNITS_NONE && kind->time && req->time_unit)
         *kind = (metric_kind){true, import_unitless_time(req), true};
-    if (found == UNITS_TIME && (names_time || bracketed))
+    if (found == UNITS_TIME && (names_time || units_bracketed(metric)))
         *kind = (metric_kind){true, to_seconds, false};
     if (found != UNITS_UNKNOWN || !names_time)
         return true;
     char message[700];
     snprintf(message, sizeof message,
-             "metric '%s' is a time in a unit perfcast does not know, '%.*s' (it knows ns, us, "
-             "\xc2\xb5s, ms, s, min, h): it is not guessed; name the metric with one of these",
+             "metric '%s' is a time in a unit perfcast does not know, '%.*s' (it knows "
+             UNITS_KNOWN "): it is not guessed; name the metric with one of these",
              metric, (int)unit_len, unit);
     report(r, r->series_at[s], "%s", message);
     return false;

@@ -29,9 +29,6 @@ bool import_reframe3_unit_is_time(const char *unit)
     return unit && units_time_factor(unit, &f);
 }
 
-/* The time units perfcast knows, for messages (gen/base/units.h). */
-#define TIME_UNITS "s, ms, us, \xc2\xb5s, ns, min, h"
-
 /* A unit that is a rate or ratio ("MB/s", "steps/s"): never a duration. */
 static bool is_rate(const char *unit)
 {
@@ -89,11 +86,11 @@ bool import_reframe3_set_perf(import_rows *out, const char *var, const char *val
         if (unit)
             diag_add(at->diags, at->file, at->line, at->column,
                      "%s looks like a time but its unit '%s' is not a time unit (%s): its "
-                     "scale cannot be known", var, unit, TIME_UNITS);
+                     "scale cannot be known", var, unit, UNITS_KNOWN);
         else
             diag_add(at->diags, at->file, at->line, at->column,
                      "%s looks like a time but no unit is given (a time unit: %s): its scale "
-                     "cannot be known", var, TIME_UNITS);
+                     "cannot be known", var, UNITS_KNOWN);
         return false;
     }
     char text[64] = "";

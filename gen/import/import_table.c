@@ -313,13 +313,10 @@ static void read_unit(const char *header, header_unit *u)
     u->to_seconds = 1;
     u->found = units_in_header(header, u->stem, sizeof u->stem, &u->to_seconds, &u->unit,
                                &u->unit_len);
-    size_t n = strlen(header);
-    while (n && (header[n - 1] == ' ' || header[n - 1] == '\t'))
-        n--;
-    bool bracketed = n && (header[n - 1] == ')' || header[n - 1] == ']');
     char *id = import_identifier(u->stem);
     u->counts = u->found == UNITS_TIME &&
-                (bracketed || u->to_seconds < 1 || (id && has_word(id, duration_words, false)));
+                (units_bracketed(header) || u->to_seconds < 1 ||
+                 (id && has_word(id, duration_words, false)));
     free(id);
     if (u->found != UNITS_TIME)
         u->to_seconds = 1;
@@ -337,8 +334,8 @@ static bool time_unit(const table *tb, size_t col, const header_unit *u, column_
 {
     if (u->found == UNITS_UNKNOWN)
         return refuse(tb, col,
-                      "a time in a unit perfcast does not know (it knows ns, us, \xc2\xb5s, ms, "
-                      "s, min, h): it is not guessed; give the column in one of these units",
+                      "a time in a unit perfcast does not know (it knows " UNITS_KNOWN
+                      "): it is not guessed; give the column in one of these units",
                       tb->head->fields[col].text);
     if (u->counts) {
         p->to_seconds = u->to_seconds;
