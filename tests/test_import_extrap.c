@@ -228,6 +228,20 @@ static void test_metric_units(void)
     import_ok(path, "latency", "", &doc);
     assert_cell(&doc, (const char *const[]){"np=4", NULL}, "time_s", "0.002");
     csv_doc_free(&doc);
+    /* The rule every importer follows (gen/base/units.h): a sub-second
+     * last word makes any name a time, a name that says duration is one
+     * without a unit, an instant or a longer word is not. */
+    write_text("rule.txt",
+               "PARAMETER p\nPOINTS 2 4\nREGION a\nMETRIC kernel_ns\nDATA 3000\nDATA 1500\n"
+               "REGION b\nMETRIC comm_time\nDATA 4\nDATA 2\nMETRIC start_time\nDATA 100\n"
+               "DATA 200\nMETRIC timestep_min\nDATA 5\nDATA 6\n",
+               path, sizeof path);
+    import_ok(path, "rule", "", &doc);
+    assert_cell(&doc, np4, "time_a_s", "0.0000015"); /* 1500 ns */
+    assert_cell(&doc, np4, "time_b_s", "2");
+    assert_cell(&doc, np4, "metric_start_time_b", "200");
+    assert_cell(&doc, np4, "metric_timestep_min_b", "6");
+    csv_doc_free(&doc);
     /* --time-unit for a metric named without a unit; one that names its
      * own (time_s) keeps it. */
     write_text("plain.txt",

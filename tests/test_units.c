@@ -95,8 +95,31 @@ static void test_duration_names(void)
     CU_ASSERT_TRUE(units_name_is_duration("solve_time_avg"));
     CU_ASSERT_TRUE(units_name_is_duration("Elapsed"));
     CU_ASSERT_TRUE(units_name_is_duration("t"));
+    CU_ASSERT_TRUE(units_name_is_duration("solve time"));
+    CU_ASSERT_TRUE(units_name_is_duration("comm_time"));
     CU_ASSERT_FALSE(units_name_is_duration("bandwidth"));
     CU_ASSERT_FALSE(units_name_is_duration("np"));
+    /* word by word: a longer word that contains one is not a duration */
+    CU_ASSERT_FALSE(units_name_is_duration("timestep"));
+    CU_ASSERT_FALSE(units_name_is_duration("lifetimes"));
+    CU_ASSERT_TRUE(units_is_duration_word("Walltime", 8));
+    CU_ASSERT_FALSE(units_is_duration_word("times", 5));
+    CU_ASSERT_TRUE(units_name_is_instant("start_time"));
+    CU_ASSERT_TRUE(units_name_is_instant("time limit"));
+    CU_ASSERT_FALSE(units_name_is_instant("solve_time"));
+}
+
+/* The one rule of when a time unit in a header makes it a time. */
+static void test_unit_makes_time(void)
+{
+    CU_ASSERT_TRUE(units_unit_makes_time("latency [us]", "latency", 1e-6)); /* bracketed */
+    CU_ASSERT_TRUE(units_unit_makes_time("bytes [s]", "bytes", 1));         /* bracketed */
+    CU_ASSERT_TRUE(units_unit_makes_time("kernel_ns", "kernel", 1e-9));     /* below a second */
+    CU_ASSERT_TRUE(units_unit_makes_time("walltime_min", "walltime", 60));  /* a duration's */
+    CU_ASSERT_TRUE(units_unit_makes_time("time_s", "time", 1));
+    CU_ASSERT_FALSE(units_unit_makes_time("n_min", "n", 60));
+    CU_ASSERT_FALSE(units_unit_makes_time("timestep_min", "timestep", 60));
+    CU_ASSERT_FALSE(units_unit_makes_time("bytes_s", "bytes", 1));
 }
 
 int main(void)
@@ -107,6 +130,7 @@ int main(void)
         {"values in seconds", test_in_seconds},
         {"bracketed units", test_bracketed},
         {"names that say duration", test_duration_names},
+        {"when a unit makes a header a time", test_unit_makes_time},
         {NULL, NULL},
     };
     static const testutil_suite suites[] = {{"units", tests}, {NULL, NULL}};

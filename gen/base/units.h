@@ -49,9 +49,31 @@ units_found units_in_header(const char *header, char *stem, size_t stem_len, dou
  * "_U" word may only look like one. */
 bool units_bracketed(const char *header);
 
-/* Whether a source column's name (without its unit) says it holds a
- * duration: it contains "time", "runtime", "elapsed", "duration" or
- * "walltime" (any case), or is "t". */
-bool units_name_is_duration(const char *stem);
+/* What is a time, the rule every importer follows (gen/import/: tables,
+ * Extra-P, ReFrame). Names are read word by word, a word being a run of
+ * letters and digits ("solve_time_avg", "solve time": "time" is a word of
+ * both; "timestep" is no duration).
+ *
+ * A duration word: time, runtime, walltime, elapsed, duration, t (any
+ * case). An instant word marks a point in time or a setting, not a
+ * duration: start, end, begin, stop, stamp, timestamp, date, epoch,
+ * limit ("start_time", "time_limit"). */
+bool units_is_duration_word(const char *word, size_t len);
+
+/* Whether some word of name is a duration word. */
+bool units_name_is_duration(const char *name);
+
+/* Whether some word of name is an instant word. */
+bool units_name_is_instant(const char *name);
+
+/* Whether the time unit units_in_header found in header (stem: the header
+ * without it; to_seconds: its factor) makes the header a time: the unit is
+ * bracketed ("latency [us]"), below a second (a last "_ms" word means
+ * milliseconds on any name: "kernel_ns"), or follows a name that says
+ * duration ("walltime_min"; "n_min" is a parameter, "timestep_min" a
+ * minimum). A header without a unit is a time when its name says duration
+ * and no word marks an instant (a table also asks that every cell be a
+ * number); its values are seconds, or --time-unit's unit. */
+bool units_unit_makes_time(const char *header, const char *stem, double to_seconds);
 
 #endif

@@ -23,13 +23,14 @@
  * --map NAME=np names, else the one import_is_procs_name recognises; a
  * parameter named otherwise is never taken as np, even when it is the only
  * one), the others keep their names as identifiers. Each series becomes a
- * column: a time metric (time, runtime, walltime, elapsed: seconds, as
- * Extra-P's own inputs give them) is `time_s` when it is the only one,
- * else `time_<region>_s`; any other metric is `metric_<metric>_<region>`.
- * A metric's name may carry a time unit (gen/base/units.h: "time [ms]",
- * "runtime_us", "elapsed (min)"), or --time-unit give the unit of the
- * time metrics whose names carry none: their values are converted to
- * seconds, and a bracketed unit perfcast does not know on a time's name is
+ * column: a time metric is `time_s` when it is the only one, else
+ * `time_<region>_s`; any other metric is `metric_<metric>_<region>`. What
+ * is a time is gen/base/units.h's rule, the one every importer follows: a
+ * name that says duration (time, runtime, comm_time; not start_time) is
+ * in seconds, as Extra-P's own inputs give them, or in --time-unit's
+ * unit; a name may carry its own unit ("time [ms]", "runtime_us",
+ * "elapsed (min)", "latency [us]", "kernel_ns"), and values are converted
+ * to seconds; a bracketed unit perfcast does not know on a time's name is
  * refused, never guessed. Two sources that would share a column are
  * refused, never merged.
  */
@@ -532,15 +533,6 @@ static bool json_measurement(void *ctx, const char *region, const char *metric,
 /* ------------------------------------------------------------------ */
 /* naming                                                              */
 
-static bool is_time_metric(const char *m)
-{
-    static const char *const names[] = {"time", "runtime", "walltime", "elapsed", "time_s"};
-    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-        if (strcasecmp(m, names[i]) == 0)
-            return true;
-    return false;
-}
-
 /* What a metric's name says: whether it is a time, and the unit of its
  * values in seconds (1 for anything not converted). */
 typedef struct {
@@ -610,10 +602,11 @@ static bool choose_np(const import_request *req, extrap_reader *r, size_t *np)
     return false;
 }
 
-/* The kind of series s's metric (see the top of this file): a name
- * without a unit is a time when is_time_metric says so; with a time unit,
- * when its stem names a time or the unit is bracketed ("latency [us]");
- * false (reported) for a bracketed unknown unit on a time's name. */
+/* The kind of series s's metric (see the top of this file), by
+ * gen/base/units.h's rule of what is a time: a name without a unit when
+ * it says duration and marks no instant; one with a time unit when
+ * units_unit_makes_time says so; false (reported) for a bracketed unknown
+ * unit on a name that says duration. */
 static bool classify_metric(const import_request *req, extrap_reader *r, size_t s,
                             metric_kind *kind)
 {
@@ -622,11 +615,12 @@ static bool classify_metric(const import_request *req, extrap_reader *r, size_t 
     size_t unit_len;
     double to_seconds = 1;
     units_found found = units_in_header(metric, stem, sizeof stem, &to_seconds, &unit, &unit_len);
-    bool names_time = is_time_metric(stem) || units_name_is_duration(stem);
-    *kind = (metric_kind){is_time_metric(metric), 1, false};
-    if (found == UNITS_NONE && kind->time && req->time_unit)
+    bool names_time = units_name_is_duration(stem);
+    *kind = (metric_kind){found == UNITS_NONE && names_time && !units_name_is_instant(stem), 1,
+                          false};
+    if (kind->time && req->time_unit)
         *kind = (metric_kind){true, import_unitless_time(req), true};
-    if (found == UNITS_TIME && (names_time || units_bracketed(metric)))
+    if (found == UNITS_TIME && units_unit_makes_time(metric, stem, to_seconds))
         *kind = (metric_kind){true, to_seconds, false};
     if (found != UNITS_UNKNOWN || !names_time)
         return true;

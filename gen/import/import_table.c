@@ -31,7 +31,8 @@
  *      is np. No other column becomes np without --map.
  *   4. nodes, nnodes, num_nodes are nodes; cluster, system, machine are
  *      cluster; time_in_sec, time_in_seconds, seconds are time_s.
- *   5. A time. A header with a time unit (gen/base/units.h: "time (ms)",
+ *   5. A time (gen/base/units.h: the rule every importer follows). A
+ *      header with a time unit ("time (ms)",
  *      "time[ms]", "Runtime(ms)", "solve_time_avg[ms]", "kernel_ns") is
  *      time_<part>_s with its values converted to seconds; <part> is the
  *      name's words less one duration word (time, runtime, walltime,
@@ -94,10 +95,6 @@ static const struct {
     {"time_in_sec", "time_s"}, {"time_in_seconds", "time_s"}, {"seconds", "time_s"},
 };
 
-static const char *const duration_words[] = {"time", "runtime", "walltime", "elapsed",
-                                             "duration", "t", NULL};
-static const char *const instant_words[] = {"start", "end", "begin", "stop", "stamp",
-                                            "timestamp", "date", "epoch", "limit", NULL};
 static const char *const result_words[] = {
     "rate",    "bandwidth", "bw",         "flops",    "gflops", "mflops", "tflops",
     "throughput", "perf",   "performance", "speedup", "efficiency", "residual", "error",
@@ -272,7 +269,7 @@ static char *time_name(const char *stem)
     bool dropped = false;
     for (const char *p = id; *p;) {
         size_t n = word_len(p);
-        if (n && !dropped && in_list(p, n, duration_words))
+        if (n && !dropped && units_is_duration_word(p, n))
             dropped = true;
         else if (n)
             sprintf(out + strlen(out), "_%.*s", (int)n, p);
@@ -313,11 +310,7 @@ static void read_unit(const char *header, header_unit *u)
     u->to_seconds = 1;
     u->found = units_in_header(header, u->stem, sizeof u->stem, &u->to_seconds, &u->unit,
                                &u->unit_len);
-    char *id = import_identifier(u->stem);
-    u->counts = u->found == UNITS_TIME &&
-                (units_bracketed(header) || u->to_seconds < 1 ||
-                 (id && has_word(id, duration_words, false)));
-    free(id);
+    u->counts = u->found == UNITS_TIME && units_unit_makes_time(header, u->stem, u->to_seconds);
     if (u->found != UNITS_TIME)
         u->to_seconds = 1;
 }
@@ -356,8 +349,8 @@ static bool plan_by_content(const table *tb, size_t col, const header_unit *u, c
     char *id = import_identifier(header);
     if (!id)
         return false;
-    bool duration = has_word(id, duration_words, false) && !has_word(id, instant_words, false);
-    bool lone_duration = !id[word_len(id)] && in_list(id, strlen(id), duration_words);
+    bool duration = units_name_is_duration(id) && !units_name_is_instant(id);
+    bool lone_duration = !id[word_len(id)] && units_is_duration_word(id, strlen(id));
     bool result = has_word(id, result_words, false) || has_word(id, statistic_words, true) ||
                   (tb->jube && (u->found == UNITS_UNKNOWN ||
                                 has_word(id, jube_statistic_words, true)));
