@@ -207,6 +207,15 @@ static void test_time_unit_option(void)
     CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "--time-unit wants ns, us, ms, s, min or h, got "
                                               "furlong"));
     free(out);
+    /* An option the format does not read is refused, never ignored. */
+    out = NULL;
+    CU_ASSERT_EQUAL(testutil_import(&out, tmp, "reframe", path, "bad", "--time-unit ms"), 2);
+    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "--time-unit applies to extrap, csv and jube"));
+    free(out);
+    out = NULL;
+    CU_ASSERT_EQUAL(testutil_import(&out, tmp, "extrap", path, "bad", "--decimal-comma"), 2);
+    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "apply to csv and jube, not to extrap"));
+    free(out);
     struct stat st;
     snprintf(path, sizeof path, "%s/a/bad", tmp);
     CU_ASSERT_NOT_EQUAL(stat(path, &st), 0);

@@ -47,6 +47,7 @@ static const char import_usage[] =
     "  --time-unit U       times the source gives without a unit (an Extra-P time\n"
     "                      metric, a CSV or JUBE column named like a time) are in U:\n"
     "                      ns, us, ms, s, min or h (default: s); converted to seconds\n"
+    "                      (an option a format does not read is refused, not ignored)\n"
     "  --allow-truncated   accept a file whose last line has no line end (refused by\n"
     "                      default: a file cut while written looks just like that)\n"
     "  --help              this text\n"
@@ -75,6 +76,25 @@ static bool parse_maps(char *text, import_args *a)
 }
 
 /* Returns -1 when parsed, else the exit status to return. */
+/* An option the format's reader never reads is refused, not ignored: a
+ * user who writes --time-unit ms for a ReFrame log believes its times are
+ * converted. -1 when every option given applies (an unknown format is
+ * reported later, as such). */
+static int refuse_unread_options(const import_args *a)
+{
+    const char *f = a->req.format;
+    bool reframe_or_sacct = strcmp(f, "reframe") == 0 || strcmp(f, "sacct") == 0;
+    if (a->req.time_unit && reframe_or_sacct)
+        return cli_usage_error("import",
+                               "--time-unit applies to extrap, csv and jube (a ReFrame log "
+                               "gives every time's unit, sacct its own clock), not to",
+                               f);
+    if ((a->req.delimiter || a->req.decimal_comma) && (reframe_or_sacct || !strcmp(f, "extrap")))
+        return cli_usage_error("import",
+                               "--delimiter and --decimal-comma apply to csv and jube, not to", f);
+    return -1;
+}
+
 static int parse_args(int argc, char **argv, import_args *a)
 {
     memset(a, 0, sizeof *a);
@@ -133,7 +153,7 @@ static int parse_args(int argc, char **argv, import_args *a)
     if (a->req.time_unit && !units_time_factor(a->req.time_unit, &a->req.time_unit_seconds))
         return cli_usage_error("import", "--time-unit wants ns, us, ms, s, min or h, got",
                                a->req.time_unit);
-    return -1;
+    return refuse_unread_options(a);
 }
 
 typedef bool (*import_reader)(const import_request *, const char *, import_rows *, diag_list *);
