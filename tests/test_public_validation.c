@@ -1251,6 +1251,23 @@ static const double heldout16_median[NHELDOUT16] = {7.31, 10.55, 5.53, 1.00, 7.1
  * (Extra-P 19.43%), 172 covered (94.0%), x3.24 — all but the width (one
  * eval_public.sh run over the ten rounds; the same three medians as rounds
  * 7-10's, because the same two targets sit in the middle). */
+/* What a pool of rounds must give again: eval_public.sh's pooled row. */
+typedef struct {
+    const char *label;
+    size_t targets, inside;
+    double median, width; /* median |error| in percent; median high/low */
+} pooled_want;
+
+static void assert_pool(const tally *pool, const pooled_want *want)
+{
+    print_row(want->label, pool);
+    printf("\n");
+    CU_ASSERT_EQUAL(pool->targets, want->targets);
+    CU_ASSERT_DOUBLE_EQUAL(median_error(pool), want->median, 0.01);
+    CU_ASSERT_EQUAL(pool->inside, want->inside);
+    CU_ASSERT_DOUBLE_EQUAL(median_of(pool->width, pool->nwidth), want->width, 0.005);
+}
+
 static void test_heldout7_to_16_sets(void)
 {
     static const heldout_round seventh = {heldout7_sets, NHELDOUT7, heldout7_regions,
@@ -1261,54 +1278,35 @@ static void test_heldout7_to_16_sets(void)
                                         heldout9_regions, heldout9_median, 11.29, 47, 4.57};
     static const heldout_round tenth = {heldout10_sets, NHELDOUT10, heldout10_regions,
                                         heldout10_regions, heldout10_median, 7.68, 26, 2.24};
-    tally rounds;
-    memset(&rounds, 0, sizeof rounds);
-    score_round_into(&seventh, &rounds);
-    score_round_into(&eighth, &rounds);
-    score_round_into(&ninth, &rounds);
-    score_round_into(&tenth, &rounds);
-    print_row("rounds 7-10", &rounds);
-    printf("\n");
-    CU_ASSERT_EQUAL(rounds.targets, 95);
-    CU_ASSERT_DOUBLE_EQUAL(median_error(&rounds), 8.88, 0.01);
-    CU_ASSERT_EQUAL(rounds.inside, 89);
-    CU_ASSERT_DOUBLE_EQUAL(median_of(rounds.width, rounds.nwidth), 3.24, 0.005);
     static const heldout_round eleventh = {heldout11_sets, NHELDOUT11, heldout11_regions,
                                            heldout11_regions, heldout11_median, 1.68, 13, 2.72};
     static const heldout_round twelfth = {heldout12_sets, NHELDOUT12, heldout12_regions,
                                           heldout12_regions, heldout12_median, 16.30, 12, 4.03};
-    score_round_into(&eleventh, &rounds);
-    score_round_into(&twelfth, &rounds);
-    print_row("rounds 7-12", &rounds);
-    printf("\n");
-    CU_ASSERT_EQUAL(rounds.targets, 120);
-    CU_ASSERT_DOUBLE_EQUAL(median_error(&rounds), 8.14, 0.01);
-    CU_ASSERT_EQUAL(rounds.inside, 114);
-    CU_ASSERT_DOUBLE_EQUAL(median_of(rounds.width, rounds.nwidth), 3.23, 0.005);
     static const heldout_round thirteenth = {heldout13_sets, NHELDOUT13, heldout13_regions,
                                              heldout13_regions, heldout13_median, 14.63, 29, 3.46};
     static const heldout_round fourteenth = {heldout14_sets, NHELDOUT14, heldout14_regions,
                                              heldout14_regions, heldout14_median, 10.55, 8, 3.62};
-    score_round_into(&thirteenth, &rounds);
-    score_round_into(&fourteenth, &rounds);
-    print_row("rounds 7-14", &rounds);
-    printf("\n");
-    CU_ASSERT_EQUAL(rounds.targets, 162);
-    CU_ASSERT_DOUBLE_EQUAL(median_error(&rounds), 9.08, 0.01);
-    CU_ASSERT_EQUAL(rounds.inside, 151);
-    CU_ASSERT_DOUBLE_EQUAL(median_of(rounds.width, rounds.nwidth), 3.39, 0.005);
     static const heldout_round fifteenth = {heldout15_sets, NHELDOUT15, heldout15_regions,
                                             heldout15_regions, heldout15_median, 20.52, 7, 6.74};
     static const heldout_round sixteenth = {heldout16_sets, NHELDOUT16, heldout16_regions,
                                             heldout16_regions, heldout16_median, 5.42, 14, 2.22};
-    score_round_into(&fifteenth, &rounds);
-    score_round_into(&sixteenth, &rounds);
-    print_row("rounds 7-16", &rounds);
-    printf("\n");
-    CU_ASSERT_EQUAL(rounds.targets, 183);
-    CU_ASSERT_DOUBLE_EQUAL(median_error(&rounds), 8.88, 0.01);
-    CU_ASSERT_EQUAL(rounds.inside, 172);
-    CU_ASSERT_DOUBLE_EQUAL(median_of(rounds.width, rounds.nwidth), 3.24, 0.005);
+    /* Each step adds the rounds scored together and checks the pool so far. */
+    static const struct {
+        const heldout_round *add[4];
+        pooled_want want;
+    } steps[] = {
+        {{&seventh, &eighth, &ninth, &tenth}, {"rounds 7-10", 95, 89, 8.88, 3.24}},
+        {{&eleventh, &twelfth}, {"rounds 7-12", 120, 114, 8.14, 3.23}},
+        {{&thirteenth, &fourteenth}, {"rounds 7-14", 162, 151, 9.08, 3.39}},
+        {{&fifteenth, &sixteenth}, {"rounds 7-16", 183, 172, 8.88, 3.24}},
+    };
+    tally rounds;
+    memset(&rounds, 0, sizeof rounds);
+    for (size_t i = 0; i < sizeof steps / sizeof steps[0]; i++) {
+        for (size_t k = 0; k < 4 && steps[i].add[k]; k++)
+            score_round_into(steps[i].add[k], &rounds);
+        assert_pool(&rounds, &steps[i].want);
+    }
 }
 
 /* tests/fixtures/public/width_sim.py is a second implementation of the
