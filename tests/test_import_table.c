@@ -162,16 +162,20 @@ static void test_header_units(void)
         testutil_assert_cell(&doc, 1, cases[i].column, cases[i].value);
         csv_doc_free(&doc);
     }
-    /* Not units: a parameter n_min, a block_s, a time_limit setting. */
+    /* Not units: a parameter n_min, a block_s, a time_limit setting, and
+     * not times: a minimum timestep, an instant in ms (units.h's rule). */
     char path[1024];
     write_input(path, sizeof path, "notunits.csv",
-                "np,n_min,block_s,time_limit,time\n2,3,4,600,10\n4,3,4,600,5\n");
+                "np,n_min,block_s,time_limit,timestep_min,start_time_ms,time\n"
+                "2,3,4,600,0.5,1700,10\n4,3,4,600,0.5,1700,5\n");
     import_ok("csv", path, "nu", "");
     csv_doc doc;
     CU_ASSERT_TRUE_FATAL(load_runs("nu", &doc));
     testutil_assert_cell(&doc, 0, "n_min", "3");
     testutil_assert_cell(&doc, 0, "block_s", "4");
     testutil_assert_cell(&doc, 0, "time_limit", "600");
+    testutil_assert_cell(&doc, 0, "timestep_min", "0.5");
+    testutil_assert_cell(&doc, 0, "start_time_ms", "1700");
     testutil_assert_cell(&doc, 0, "time_s", "10");
     csv_doc_free(&doc);
 }

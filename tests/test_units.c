@@ -120,6 +120,8 @@ static void test_unit_makes_time(void)
     CU_ASSERT_FALSE(units_unit_makes_time("n_min", "n", 60));
     CU_ASSERT_FALSE(units_unit_makes_time("timestep_min", "timestep", 60));
     CU_ASSERT_FALSE(units_unit_makes_time("bytes_s", "bytes", 1));
+    CU_ASSERT_FALSE(units_unit_makes_time("start_time_ms", "start_time", 1e-3));
+    CU_ASSERT_FALSE(units_unit_makes_time("time_limit [min]", "time_limit", 60));
 }
 
 int main(void)

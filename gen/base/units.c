@@ -152,5 +152,7 @@ bool units_name_is_instant(const char *name)
 
 bool units_unit_makes_time(const char *header, const char *stem, double to_seconds)
 {
+    if (units_name_is_instant(stem))
+        return false; /* "start_time_ms" is a point in time, "time_limit [min]" a setting */
     return units_bracketed(header) || to_seconds < 1 || units_name_is_duration(stem);
 }

@@ -67,11 +67,12 @@ bool units_name_is_duration(const char *name);
 bool units_name_is_instant(const char *name);
 
 /* Whether the time unit units_in_header found in header (stem: the header
- * without it; to_seconds: its factor) makes the header a time: the unit is
- * bracketed ("latency [us]"), below a second (a last "_ms" word means
- * milliseconds on any name: "kernel_ns"), or follows a name that says
- * duration ("walltime_min"; "n_min" is a parameter, "timestep_min" a
- * minimum). A header without a unit is a time when its name says duration
+ * without it; to_seconds: its factor) makes the header a time: no word of
+ * the name marks an instant ("start_time_ms", "time_limit [min]": a point
+ * in time, a setting), and the unit is bracketed ("latency [us]"), below a
+ * second (a last "_ms" word means milliseconds on any name: "kernel_ns"),
+ * or follows a name that says duration ("walltime_min"; "n_min" is a
+ * parameter, "timestep_min" a minimum). A header without a unit is a time when its name says duration
  * and no word marks an instant (a table also asks that every cell be a
  * number); its values are seconds, or --time-unit's unit. */
 bool units_unit_makes_time(const char *header, const char *stem, double to_seconds);
