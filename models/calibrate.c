@@ -160,9 +160,14 @@ double calibrate_roughness(double *dev, size_t n)
 
 double calibrate_roughness_unit(double roughness)
 {
+    return calibrate_roughness_unit_with(roughness, CALIBRATE_SMOOTH_ROUGHNESS);
+}
+
+double calibrate_roughness_unit_with(double roughness, double floor)
+{
     if (!isfinite(roughness))
-        return CALIBRATE_SMOOTH_ROUGHNESS;
-    return hypot(roughness, CALIBRATE_SMOOTH_ROUGHNESS);
+        return floor;
+    return hypot(roughness, floor);
 }
 
 size_t calibrate_distance_bin(double distance)

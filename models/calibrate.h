@@ -254,6 +254,12 @@ double calibrate_roughness(double *dev, size_t n);
  * for a roughness that is not finite (unknown). */
 double calibrate_roughness_unit(double roughness);
 
+/* The same with another floor: sqrt(r^2 + floor^2), floor when r is not
+ * finite. The shipped prior may carry a floor learnt from its backtests
+ * for a family (gen/fit/error_prior.h, "floor" rows); without one the
+ * floor is CALIBRATE_SMOOTH_ROUGHNESS. */
+double calibrate_roughness_unit_with(double roughness, double floor);
+
 /* Deterministic generator (xorshift64*) for the bootstrap. */
 typedef struct {
     uint64_t state;

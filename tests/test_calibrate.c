@@ -71,6 +71,9 @@ static void test_roughness_by_hand(void)
     CU_ASSERT_DOUBLE_EQUAL(calibrate_roughness_unit(0.3), sqrt(0.1), 1e-12);
     CU_ASSERT_DOUBLE_EQUAL(calibrate_roughness_unit(0), 0.1, 1e-15);
     CU_ASSERT_DOUBLE_EQUAL(calibrate_roughness_unit(NAN), 0.1, 1e-15);
+    /* another floor: sqrt(0.03^2 + 0.04^2) = 0.05, the floor when unknown */
+    CU_ASSERT_DOUBLE_EQUAL(calibrate_roughness_unit_with(0.03, 0.04), 0.05, 1e-15);
+    CU_ASSERT_DOUBLE_EQUAL(calibrate_roughness_unit_with(NAN, 0.04), 0.04, 1e-15);
     /* Per unit: z = ln2 / (1 * 0.5), -ln2 / (0.5 * 0.25), 0 / (2 * 1)
      * (unit 0 counts as 1) = 2 ln2, -8 ln2, 0; calibrate_fit ignores units. */
     calibrate_score sc[] = {

@@ -27,7 +27,7 @@
 static void test_rows_and_lookup(void)
 {
     static const char text[] = "# a comment\n\nscopred\tall\t20\t0.3\nscopred\t1\t5\t0.5\n"
-                               "strip\t0\t4\t0.05\n";
+                               "strip\t0\t4\t0.05\nscopred\tfloor\t20\t0.04\n";
     char err[ERROR_PRIOR_ERROR_LEN] = "";
     error_prior *p = error_prior_parse("p.tsv", text, strlen(text), err, sizeof err);
     CU_ASSERT_PTR_NOT_NULL_FATAL(p);
@@ -45,6 +45,10 @@ static void test_rows_and_lookup(void)
     CU_ASSERT_EQUAL(error_prior_model(p, "strip", 1, 0.95, &m), CALIBRATE_NO_SCORES);
     CU_ASSERT_EQUAL(error_prior_model(p, "block", 0, 0.95, &m), CALIBRATE_NO_SCORES);
     CU_ASSERT_EQUAL(error_prior_model(NULL, "scopred", 0, 0.95, &m), CALIBRATE_NO_SCORES);
+    /* a "floor" row is the family's unit floor, not a scale; others keep 0.1 */
+    CU_ASSERT_DOUBLE_EQUAL(error_prior_floor(p, "scopred"), 0.04, 0);
+    CU_ASSERT_DOUBLE_EQUAL(error_prior_floor(p, "strip"), CALIBRATE_SMOOTH_ROUGHNESS, 0);
+    CU_ASSERT_DOUBLE_EQUAL(error_prior_floor(NULL, "scopred"), CALIBRATE_SMOOTH_ROUGHNESS, 0);
     CU_ASSERT_NOT_EQUAL(error_prior_digest(p), 0);
     CU_ASSERT_STRING_EQUAL(error_prior_where(p), "p.tsv");
     error_prior *q = error_prior_parse("q.tsv", text, strlen(text) - 1, err, sizeof err);
@@ -60,7 +64,7 @@ static void test_bad_rows(void)
         const char *text, *want;
     } cases[] = {
         {"scopred\tall\t20\n", "b.tsv:1:1: expected four tab-separated fields"},
-        {"# c\nscopred\t3\t20\t0.3\n", "b.tsv:2:9: the bin must be 0, 1, 2 or all"},
+        {"# c\nscopred\t3\t20\t0.3\n", "b.tsv:2:9: the bin must be 0, 1, 2, all or floor"},
         {"scopred\tall\tx\t0.3\n", "b.tsv:1:13: the number of scores must be a positive integer"},
         {"scopred\tall\t0\t0.3\n", "b.tsv:1:13: the number of scores must be a positive integer"},
         {"scopred\tall\t20\tnan\n", "b.tsv:1:16: the scale must be a finite positive number"},

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "gen/base/config_index.h"
+#include "gen/fit/error_pool.h"
 #include "gen/ingest/run_layout.h"
 #include "models/calibrate.h"
 
@@ -42,6 +43,8 @@ typedef struct {
     char regime[320];     /* a change of regime found at the top, "" none */
     double unit;          /* the roughness unit of its usable training runs
                              (training_unit, models/calibrate.h) */
+    double unit_floor;    /* that unit's floor (the shipped prior's for the
+                             family, else CALIBRATE_SMOOTH_ROUGHNESS) */
     /* per pool bin (error_pool_target): the archive pool's and the
        shipped prior's scores in what the experiment shrinks toward */
     size_t npool[CALIBRATE_POOL_BINS + 1], nprior[CALIBRATE_POOL_BINS + 1];
@@ -242,9 +245,18 @@ static void line_deviations(const calib_ctx *c, size_t col, config_line_point *p
     }
 }
 
+/* The floor of c's roughness unit: the one the shipped prior learnt for
+ * its model family (gen/fit/error_prior.h), else CALIBRATE_SMOOTH_ROUGHNESS
+ * (also without a cache, where no prior is in use). */
+static double unit_floor(const calib_ctx *c)
+{
+    const error_pool *pool = c->cache ? backtest_cache_pool(c->cache) : NULL;
+    return error_prior_floor(pool ? error_pool_prior(pool) : NULL, c->in->exp->model);
+}
+
 /* How rough c's usable training runs are, as the unit of its errors
- * (models/calibrate.h, calibrate_roughness_unit): the second differences
- * along every scale column. False only when out of memory. */
+ * (models/calibrate.h, calibrate_roughness_unit_with): the second
+ * differences along every scale column. False only when out of memory. */
 static bool training_unit(calib_ctx *c)
 {
     config_line_point *pts = malloc((c->ncfgs ? c->ncfgs : 1) * sizeof *pts);
@@ -254,7 +266,8 @@ static bool training_unit(calib_ctx *c)
     bool ok = pts && dev;
     for (size_t i = 0; ok && i < c->ncols; i++)
         line_deviations(c, c->cols[i], pts, dev, &n);
-    c->unit = calibrate_roughness_unit(ok ? calibrate_roughness(dev, n) : NAN);
+    c->unit_floor = unit_floor(c);
+    c->unit = calibrate_roughness_unit_with(ok ? calibrate_roughness(dev, n) : NAN, c->unit_floor);
     free(pts);
     free(dev);
     return ok;
@@ -770,7 +783,7 @@ static void unit_words(const calib_ctx *c, char *text, size_t len)
     snprintf(text, len,
              "u = %.3g (sqrt(r^2 + %g^2), r the robust spread of the training runs' log times "
              "about the line through their neighbours)",
-             c->unit, (double)CALIBRATE_SMOOTH_ROUGHNESS);
+             c->unit, c->unit_floor);
 }
 
 static bool apply_backtest(calib_ctx *c, report *rep, const calibrate_model *m,

@@ -18,9 +18,12 @@
 #include "gen/base/hash.h"
 #include "gen/base/share_path.h"
 
+/* The bin of a "floor" row (after the distance bins and "all"). */
+#define FLOOR_BIN (CALIBRATE_POOL_BINS + 1)
+
 typedef struct {
     char *family;
-    size_t bin; /* CALIBRATE_POOL_BINS: all */
+    size_t bin; /* CALIBRATE_POOL_BINS: all; FLOOR_BIN: the unit's floor in scale */
     size_t nscores;
     double scale;
 } prior_row;
@@ -51,11 +54,11 @@ static const prior_row *find_row(const error_prior *prior, const char *family, s
     return NULL;
 }
 
-/* BIN: 0, 1, 2 or "all" (CALIBRATE_POOL_BINS). */
+/* BIN: 0, 1, 2, "all" (CALIBRATE_POOL_BINS) or "floor" (FLOOR_BIN). */
 static bool parse_bin(const char *s, size_t *bin)
 {
-    if (strcmp(s, "all") == 0) {
-        *bin = CALIBRATE_POOL_BINS;
+    if (strcmp(s, "all") == 0 || strcmp(s, "floor") == 0) {
+        *bin = s[0] == 'a' ? CALIBRATE_POOL_BINS : FLOOR_BIN;
         return true;
     }
     *bin = (size_t)(s[0] - '0');
@@ -81,7 +84,7 @@ static bool parse_row(error_prior *prior, char *line, size_t *col, const char **
         return false;
     prior_row r = {.family = field[0]};
     char *end;
-    *col = start[1], *what = "the bin must be 0, 1, 2 or all";
+    *col = start[1], *what = "the bin must be 0, 1, 2, all or floor";
     if (!parse_bin(field[1], &r.bin))
         return false;
     *col = start[2], *what = "the number of scores must be a positive integer";
@@ -178,6 +181,12 @@ calibrate_status error_prior_model(const error_prior *prior, const char *family,
     out->scale = out->robust_scale = r->scale;
     out->t = gsl_cdf_tdist_Pinv(1 - (1 - level) / 2, (double)r->nscores);
     return CALIBRATE_OK;
+}
+
+double error_prior_floor(const error_prior *prior, const char *family)
+{
+    const prior_row *r = prior && family ? find_row(prior, family, FLOOR_BIN) : NULL;
+    return r ? r->scale : CALIBRATE_SMOOTH_ROUGHNESS;
 }
 
 uint64_t error_prior_digest(const error_prior *prior)

@@ -23,6 +23,10 @@
  * embedded archive and the public sets of tests/fixtures/public and its
  * heldout/ and heldout2/ (each region a campaign of its own, every experiment's own backtests, no
  * target ever scored), so it is reproducible from the source tree.
+ * A row whose BIN is "floor" gives, in its SCALE column, the floor of the
+ * family's roughness unit (models/calibrate.h, calibrate_roughness_unit_with)
+ * learnt from SCORES backtests, and the family's scales are per unit with
+ * that floor; without such a row the floor is CALIBRATE_SMOOTH_ROUGHNESS.
  * Lines starting with '#' and empty lines are comments.
  *
  * Its weight: as a scaled inverse chi-square prior on the variance of z,
@@ -59,7 +63,7 @@ typedef struct error_prior error_prior;
 
 /* The prior in text[0..len), named name in errors. NULL, with err
  * "NAME:LINE:COL: ..." (or "out of memory"), when a row does not parse:
- * not four fields, an unknown bin, a count that is not a positive
+ * not four fields, an unknown bin (0, 1, 2, all or floor), a count that is not a positive
  * integer, a scale that is not finite and positive, or a family and bin
  * given twice. */
 error_prior *error_prior_parse(const char *name, const char *text, size_t len, char *err,
@@ -79,6 +83,10 @@ void error_prior_free(error_prior *prior);
  * no row or prior is NULL: its intervals are as without a prior. */
 calibrate_status error_prior_model(const error_prior *prior, const char *family, size_t bin,
                                    double level, calibrate_model *out);
+
+/* The floor of family's roughness unit: its "floor" row's, else
+ * CALIBRATE_SMOOTH_ROUGHNESS (also for a NULL prior). */
+double error_prior_floor(const error_prior *prior, const char *family);
 
 /* A hash of the prior's text (0 for NULL): fits calibrated with it are
  * cached under it (gen/site/site_fitcache.h). */

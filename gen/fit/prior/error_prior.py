@@ -1,6 +1,6 @@
 """error_prior.py — reduce a build's pooled backtests to the shipped prior.
 
-    python3 error_prior.py SITE/.perfcast-fits SCORES.tsv|"" [EXCLUDE ...]
+    python3 error_prior.py [--learn-floor] [--made-with FLAGS] SITE/.perfcast-fits SCORES.tsv|"" [EXCLUDE ...]
     python3 error_prior.py --split ARCHIVE CAMPAIGN [OPTIONS]
 
 --split makes an imported public set CAMPAIGN of ARCHIVE one campaign per
@@ -25,6 +25,14 @@ a family's errors say nothing of another's (the strip model's are a tenth
 of the term search's). EXCLUDE: campaigns left out, by name or by the name their
 one-region copies (NAME-rNN, make_error_prior.sh) start with. SCORES, when
 named, receives the decoded scores (family, campaign, bin, distance, z).
+
+--learn-floor: the term search's roughness unit gets a floor learnt from
+its backtests instead of models/calibrate.h's CALIBRATE_SMOOTH_ROUGHNESS
+(learn_floor below), its scale is per unit with that floor, and a row
+"scopred floor SCORES FLOOR" says so (gen/fit/error_prior.h). The cache's
+units were computed with no prior, so with CALIBRATE_SMOOTH_ROUGHNESS:
+each score's roughness is recovered from its unit (roughness_of).
+--made-with: make_error_prior.sh's options, for the file's header.
 """
 import csv, math, os, re, shutil, struct, sys
 
@@ -79,31 +87,87 @@ def median(v):
     return v[n // 2] if n % 2 else (v[n // 2 - 1] + v[n // 2]) / 2
 
 
+def smooth_roughness():
+    """CALIBRATE_SMOOTH_ROUGHNESS as models/calibrate.h defines it: the floor
+    of the units of a cache built with no prior."""
+    here = os.path.dirname(os.path.realpath(__file__))
+    with open(os.path.join(here, "..", "..", "..", "models", "calibrate.h")) as f:
+        m = re.search(r"^#define CALIBRATE_SMOOTH_ROUGHNESS ([0-9.]+)$", f.read(), re.M)
+    return float(m.group(1))
+
+
+def roughness_of(unit, floor):
+    """The roughness r of a unit sqrt(r^2 + floor^2) (0 where the unit is the floor)."""
+    return math.sqrt(max(unit * unit - floor * floor, 0.0))
+
+
+def learn_floor(points):
+    """The floor c at which the smoother and the rougher half of points
+    (r, |log error| / max(d, 0.5)), split at their median r, have the same
+    robust scale per unit sqrt(r^2 + c^2) (bisection on a log scale in
+    [1e-4, 2]): a unit that follows the roughness, as far as the backtests
+    say, and no further. README, "A learned roughness floor"."""
+    rs = sorted(r for r, _ in points)
+    mid = rs[len(rs) // 2]
+    smooth = [p for p in points if p[0] < mid]
+    rough = [p for p in points if p[0] >= mid]
+    gap = lambda c: (median([z / math.hypot(r, c) for r, z in smooth]) -
+                     median([z / math.hypot(r, c) for r, z in rough]))
+    lo, hi = 1e-4, 2.0
+    if not smooth or gap(lo) < 0:
+        return lo
+    for _ in range(60):
+        m = math.sqrt(lo * hi)
+        lo, hi = (m, hi) if gap(m) > 0 else (lo, m)
+    return lo
+
+
 def main():
-    path, scores_out, excludes = sys.argv[1], sys.argv[2], sys.argv[3:]
+    args, learn, made_with = sys.argv[1:], False, ""
+    while args and args[0] in ("--learn-floor", "--made-with"):
+        if args[0] == "--learn-floor":
+            learn, args = True, args[1:]
+        else:
+            made_with, args = args[1], args[2:]
+    path, scores_out, excludes = args[0], args[1], args[2:]
     left_out = lambda camp: any(camp in (x, "public-" + x) or
                                 re.match(re.escape(x) + r"-r\d+$", camp) or
                                 re.match(re.escape("public-" + x) + r"-r\d+$", camp)
                                 for x in excludes)
-    z = {}
-    out = open(scores_out, "w") if scores_out else None
+    scores = []  # (family, campaign, distance, |log error| per doubling, unit)
     for line in pool_text(path).splitlines():
         family, camp, _config, _fold, pred, meas, dist, unit, _depth = line.split("\t")
         p, m, d, u = bits(pred), bits(meas), bits(dist), bits(unit)
         if left_out(camp) or not (p > 0 and m > 0 and math.isfinite(p) and math.isfinite(m)
                                   and math.isfinite(d) and d >= 0):
             continue
-        v = abs(math.log(p / m)) / (max(d, MIN_DISTANCE) * (u if u > 0 else 1))
+        scores.append((family, camp, d, abs(math.log(p / m)) / max(d, MIN_DISTANCE), u))
+    floor = {}
+    if learn:
+        built = smooth_roughness()
+        floor["scopred"] = learn_floor([(roughness_of(u, built), e)
+                                        for f, _, _, e, u in scores if f == "scopred"])
+        unit_of = lambda f, u: (math.hypot(roughness_of(u, built), floor[f]) if f in floor
+                                else u)
+    else:
+        unit_of = lambda f, u: u
+    z = {}
+    out = open(scores_out, "w") if scores_out else None
+    for family, camp, d, e, u in scores:
+        u = unit_of(family, u)
+        v = e / (u if u > 0 else 1)
         z.setdefault((family, "all"), []).append(v)
         if out:
             out.write(f"{family}\t{camp}\t{bin_of(d)}\t{d!r}\t{v!r}\n")
     print("# perfcast's shipped error prior (gen/fit/error_prior.h), written by")
-    print("# gen/fit/prior/make_error_prior.sh" + (" --exclude " + " --exclude ".join(excludes)
-                                          if excludes else "") + "; do not edit.")
+    print("# gen/fit/prior/make_error_prior.sh" + (" " + made_with if made_with else "") +
+          (" --exclude " + " --exclude ".join(excludes) if excludes else "") + "; do not edit.")
     print("# family\tbin\tscores\tscale (median |log error per doubling per unit of roughness| / 0.6745)")
     for fam, b in sorted(z, key=lambda k: (k[0], k[1] == "all", k[1])):
         v = z[(fam, b)]
         print(f"{fam}\t{b}\t{len(v)}\t{median(v) / MAD_NORMAL:.17g}")
+        if fam in floor and b == "all":
+            print(f"{fam}\tfloor\t{len(v)}\t{floor[fam]:.17g}")
 
 
 if __name__ == "__main__":

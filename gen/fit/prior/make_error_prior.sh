@@ -7,12 +7,19 @@
 # a campaign of its own that trains on every point below the largest process
 # count and predicts the largest (the split of heldout/eval_public.sh).
 #
-#   gen/fit/prior/make_error_prior.sh PERFCAST [OUT.tsv] [--exclude CAMPAIGN ...]
+#   gen/fit/prior/make_error_prior.sh PERFCAST [OUT.tsv] [--all-rounds] [--learn-floor]
+#                                     [--exclude CAMPAIGN ...]
 #
 # PERFCAST: the perfcast binary (e.g. build/plain/perfcast). OUT.tsv:
 # default gen/fit/prior/error_prior.tsv. --exclude leaves a campaign's backtests out
 # of the prior (a leave-one-set-out check: the set scored must not be in
-# the prior it is scored with). SCORES=FILE keeps the decoded backtest
+# the prior it is scored with). --all-rounds: the public sets of every
+# held-back round in tests/fixtures/public (heldout/, heldout2/ … : each
+# scored once, design data since) instead of heldout/ and heldout2/ only.
+# --learn-floor: the term search's roughness unit gets a floor learnt
+# from its backtests (error_prior.py) instead of 0.1, written as a
+# "scopred floor" row. Neither is the shipped file's (README, issue 22:
+# the candidates A and B of rounds 17 and 18). SCORES=FILE keeps the decoded backtest
 # scores (family, campaign, bin, distance, log error) as TSV.
 #
 # How (pool_build.sh, which width_sim.sh shares): `perfcast build` on that
@@ -31,16 +38,23 @@ here=$(dirname "$(realpath "$0")")
 src=$(cd "$here/../../.." && pwd)
 out="$here/error_prior.tsv"
 if [ $# -ge 1 ] && [ "$1" != --exclude ]; then out=$1; shift; fi
-excludes=()
-while [ $# -ge 2 ] && [ "$1" = --exclude ]; do excludes+=("$2"); shift 2; done
-[ $# -eq 0 ] || die "unexpected argument $1"
+excludes=() flags=() rounds="heldout heldout2"
+while [ $# -ge 1 ]; do
+    case $1 in
+    --all-rounds) flags+=("$1"); rounds=$(cd "$src/tests/fixtures/public" && ls -d heldout*/ | tr -d / | sort -V); shift ;;
+    --learn-floor) flags+=("$1"); shift ;;
+    --exclude) [ $# -ge 2 ] || die "--exclude wants a campaign"; excludes+=("$2"); shift 2 ;;
+    *) die "unexpected argument $1" ;;
+    esac
+done
 work=$(mktemp -d) || die "no temporary folder"
 trap 'rm -rf "$work"' EXIT
 
 sets=()
-for set in "$src"/tests/fixtures/public/*.txt "$src"/tests/fixtures/public/heldout/*.txt \
-    "$src"/tests/fixtures/public/heldout2/*.txt; do
-    sets+=("public-$(basename "$set" .txt)=$set")
+files=("$src"/tests/fixtures/public/*.txt)
+for r in $rounds; do files+=("$src"/tests/fixtures/public/"$r"/*.txt); done
+for set in "${files[@]}"; do
+    sets+=("public-$(basename "$set" .txt | tr A-Z a-z)=$set")
 done
 # The prior is the free laws' extrapolation errors (trend=free): the trend
 # bound (models/trendbound.h) became the default with this prior, learned
@@ -48,6 +62,9 @@ done
 # narrow every interval (README, "Trend bound").
 "$here/pool_build.sh" "$perfcast" "$work/pool" trend=free "${sets[@]}" ||
     die "the pool's build failed"
-python3 "$here/error_prior.py" "$work/pool/site/.perfcast-fits" "${SCORES:-}" "${excludes[@]}" > "$work/prior.tsv" ||
+learn=()
+for f in "${flags[@]}"; do [ "$f" = --learn-floor ] && learn=(--learn-floor); done
+python3 "$here/error_prior.py" "${learn[@]}" --made-with "${flags[*]}" \
+    "$work/pool/site/.perfcast-fits" "${SCORES:-}" "${excludes[@]}" > "$work/prior.tsv" ||
     die "error_prior.py failed"
 mv "$work/prior.tsv" "$out"
