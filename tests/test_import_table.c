@@ -79,21 +79,29 @@ static void import_ok(const char *format, const char *file, const char *campaign
     free(out);
 }
 
-/* The import fails (exit 1) saying want, and writes no campaign. */
-static void import_refused(const char *format, const char *file, const char *campaign,
-                           const char *extra, const char *want)
+/* The import fails with exit status status saying want, and writes no
+ * campaign. */
+static void import_fails(int status, const char *format, const char *file, const char *campaign,
+                         const char *extra, const char *want)
 {
     char *out = NULL;
     int rc = testutil_import(&out, tmp, format, file, campaign, extra);
-    if (rc != 1 || !out || !strstr(out, want))
+    if (rc != status || !out || !strstr(out, want))
         fprintf(stderr, "\nwant: %s\ngot (%d):  %s\n", want, rc, out ? out : "");
-    CU_ASSERT_EQUAL(rc, 1);
+    CU_ASSERT_EQUAL(rc, status);
     CU_ASSERT_PTR_NOT_NULL(out && strstr(out, want));
     free(out);
     char path[1024];
     struct stat st;
     snprintf(path, sizeof path, "%s/a/%s", tmp, campaign);
     CU_ASSERT_NOT_EQUAL(stat(path, &st), 0);
+}
+
+/* Refused as input (exit 1). */
+static void import_refused(const char *format, const char *file, const char *campaign,
+                           const char *extra, const char *want)
+{
+    import_fails(1, format, file, campaign, extra, want);
 }
 
 /* Real JUBE 2.7.1 tables, csv and pretty (with its title line
@@ -206,23 +214,12 @@ static void test_time_unit_option(void)
     CU_ASSERT_TRUE_FATAL(load_runs("sec", &doc));
     testutil_assert_cell(&doc, 0, "time_s", "3");
     csv_doc_free(&doc);
-    char *out = NULL;
-    CU_ASSERT_EQUAL(testutil_import(&out, tmp, "csv", path, "bad", "--time-unit furlong"), 2);
-    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "--time-unit wants ns, us, ms, s, min or h, got "
-                                              "furlong"));
-    free(out);
-    /* An option the format does not read is refused, never ignored. */
-    out = NULL;
-    CU_ASSERT_EQUAL(testutil_import(&out, tmp, "reframe", path, "bad", "--time-unit ms"), 2);
-    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "--time-unit applies to extrap, csv and jube"));
-    free(out);
-    out = NULL;
-    CU_ASSERT_EQUAL(testutil_import(&out, tmp, "extrap", path, "bad", "--decimal-comma"), 2);
-    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "apply to csv and jube, not to extrap"));
-    free(out);
-    struct stat st;
-    snprintf(path, sizeof path, "%s/a/bad", tmp);
-    CU_ASSERT_NOT_EQUAL(stat(path, &st), 0);
+    import_fails(2, "csv", path, "bad", "--time-unit furlong",
+                 "--time-unit wants ns, us, ms, s, min or h, got furlong");
+    /* An option the format does not read is refused (a usage error), never ignored. */
+    import_fails(2, "reframe", path, "bad", "--time-unit ms",
+                 "--time-unit applies to extrap, csv and jube");
+    import_fails(2, "extrap", path, "bad", "--decimal-comma", "apply to csv and jube, not to extrap");
 }
 
 /* A time in a unit perfcast does not know is refused at its header cell,
