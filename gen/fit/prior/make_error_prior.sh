@@ -38,11 +38,11 @@ here=$(dirname "$(realpath "$0")")
 src=$(cd "$here/../../.." && pwd)
 out="$here/error_prior.tsv"
 if [ $# -ge 1 ] && [ "$1" != --exclude ]; then out=$1; shift; fi
-excludes=() flags=() rounds="heldout heldout2"
+excludes=() flags=() learn=() rounds="heldout heldout2"
 while [ $# -ge 1 ]; do
     case $1 in
     --all-rounds) flags+=("$1"); rounds=$(cd "$src/tests/fixtures/public" && ls -d heldout*/ | tr -d / | sort -V); shift ;;
-    --learn-floor) flags+=("$1"); shift ;;
+    --learn-floor) flags+=("$1"); learn=(--learn-floor); shift ;;
     --exclude) [ $# -ge 2 ] || die "--exclude wants a campaign"; excludes+=("$2"); shift 2 ;;
     *) die "unexpected argument $1" ;;
     esac
@@ -62,8 +62,6 @@ done
 # narrow every interval (README, "Trend bound").
 "$here/pool_build.sh" "$perfcast" "$work/pool" trend=free "${sets[@]}" ||
     die "the pool's build failed"
-learn=()
-for f in "${flags[@]}"; do [ "$f" = --learn-floor ] && learn=(--learn-floor); done
 python3 "$here/error_prior.py" "${learn[@]}" --made-with "${flags[*]}" \
     "$work/pool/site/.perfcast-fits" "${SCORES:-}" "${excludes[@]}" > "$work/prior.tsv" ||
     die "error_prior.py failed"
