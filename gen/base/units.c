@@ -2,12 +2,12 @@
  * units.c — see units.h.
  */
 #include "gen/base/units.h"
+#include "gen/base/words.h"
 
 #include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-#include <strings.h>
 
 static const struct {
     const char *unit;
@@ -111,43 +111,25 @@ units_found units_in_header(const char *header, char *stem, size_t stem_len, dou
     return UNITS_NONE;
 }
 
-/* Whether some word of name (split at every character that is not a
- * letter or digit) is, in any case, one of words. */
-static bool has_word_of(const char *name, const char *const *words, size_t nwords)
-{
-    for (const char *p = name; *p;) {
-        size_t n = 0;
-        while (isalnum((unsigned char)p[n]))
-            n++;
-        for (size_t i = 0; i < nwords && n; i++)
-            if (strlen(words[i]) == n && strncasecmp(p, words[i], n) == 0)
-                return true;
-        p += n ? n : 1;
-    }
-    return false;
-}
-
-static const char *const duration_words[] = {"time",     "runtime", "walltime",
-                                             "elapsed",  "duration", "t"};
-static const char *const instant_words[] = {"start", "end",       "begin", "stop", "stamp",
-                                            "timestamp", "date", "epoch", "limit"};
+static const char *const duration_words[] = {"time",    "runtime",  "walltime",
+                                             "elapsed", "duration", "t",
+                                             NULL};
+static const char *const instant_words[] = {"start",     "end",  "begin", "stop",  "stamp",
+                                            "timestamp", "date", "epoch", "limit", NULL};
 
 bool units_is_duration_word(const char *word, size_t len)
 {
-    for (size_t i = 0; i < sizeof duration_words / sizeof duration_words[0]; i++)
-        if (strlen(duration_words[i]) == len && strncasecmp(word, duration_words[i], len) == 0)
-            return true;
-    return false;
+    return words_is_one_of(word, len, duration_words);
 }
 
 bool units_name_is_duration(const char *name)
 {
-    return has_word_of(name, duration_words, sizeof duration_words / sizeof duration_words[0]);
+    return words_any_in(name, duration_words);
 }
 
 bool units_name_is_instant(const char *name)
 {
-    return has_word_of(name, instant_words, sizeof instant_words / sizeof instant_words[0]);
+    return words_any_in(name, instant_words);
 }
 
 bool units_unit_makes_time(const char *header, const char *stem, double to_seconds)

@@ -82,6 +82,7 @@
 #include "gen/base/csvread.h"
 #include "gen/base/fileio.h"
 #include "gen/base/units.h"
+#include "gen/base/words.h"
 #include "gen/import/import_lines.h"
 #include "gen/base/growth.h"
 
@@ -229,32 +230,6 @@ static void facts_free(column_facts *f)
 
 /* ---- names ------------------------------------------------------------- */
 
-/* The '_'-separated word of id starting at p: its length. */
-static size_t word_len(const char *p)
-{
-    return strcspn(p, "_");
-}
-
-static bool in_list(const char *word, size_t n, const char *const *list)
-{
-    for (; *list; list++)
-        if (strlen(*list) == n && strncasecmp(word, *list, n) == 0)
-            return true;
-    return false;
-}
-
-/* Whether any '_'-separated word of id (or only its last, when last) is in list. */
-static bool has_word(const char *id, const char *const *list, bool last)
-{
-    for (const char *p = id; *p;) {
-        size_t n = word_len(p);
-        if (n && (!last || !p[n]) && in_list(p, n, list))
-            return true;
-        p += n + (p[n] != '\0');
-    }
-    return false;
-}
-
 /* "time_s", or "time_<part>_s" with part the words of stem's identifier
  * less its first duration word. Malloc'ed; NULL when out of memory. */
 static char *time_name(const char *stem)
@@ -268,7 +243,7 @@ static char *time_name(const char *stem)
     strcpy(out, "time");
     bool dropped = false;
     for (const char *p = id; *p;) {
-        size_t n = word_len(p);
+        size_t n = words_len(p);
         if (n && !dropped && units_is_duration_word(p, n))
             dropped = true;
         else if (n)
@@ -350,10 +325,10 @@ static bool plan_by_content(const table *tb, size_t col, const header_unit *u, c
     if (!id)
         return false;
     bool duration = units_name_is_duration(id) && !units_name_is_instant(id);
-    bool lone_duration = !id[word_len(id)] && units_is_duration_word(id, strlen(id));
-    bool result = has_word(id, result_words, false) || has_word(id, statistic_words, true) ||
+    bool lone_duration = !id[words_len(id)] && units_is_duration_word(id, strlen(id));
+    bool result = words_any_in(id, result_words) || words_last_in(id, statistic_words) ||
                   (tb->jube && (u->found == UNITS_UNKNOWN ||
-                                has_word(id, jube_statistic_words, true)));
+                                words_last_in(id, jube_statistic_words)));
     if (u->counts)
         p->name = time_name(u->stem);
     else if (lone_duration || (duration && p->number && u->found == UNITS_NONE))
