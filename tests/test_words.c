@@ -51,6 +51,16 @@ static void test_last_word(void)
     CU_ASSERT_FALSE(words_last_in("_", colours));
 }
 
+static void test_free_text(void)
+{
+    CU_ASSERT_TRUE(words_text_contains("10GbE", "gbe")); /* a substring counts here */
+    CU_ASSERT_TRUE(words_text_contains("Oversubscribed: 4 on 2", "oversubscribed"));
+    CU_ASSERT_TRUE(words_text_contains("x", ""));
+    CU_ASSERT_FALSE(words_text_contains("ether", "ethernet"));
+    CU_ASSERT_FALSE(words_text_contains(NULL, "gige"));
+    CU_ASSERT_FALSE(words_text_contains("", "gige"));
+}
+
 int main(void)
 {
     static const testutil_test tests[] = {
@@ -58,6 +68,7 @@ int main(void)
         {"a word among a list", test_one_of},
         {"some word of a name", test_any_word},
         {"the last word of a name", test_last_word},
+        {"a needle in free text", test_free_text},
         {NULL, NULL},
     };
     static const testutil_suite suites[] = {{"words", tests}, {NULL, NULL}};

@@ -7,9 +7,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "gen/advice/runnable.h"
+#include "gen/base/words.h"
 #include "gen/fit/meshrows.h"
 #include "gen/fit/multicluster_pi.h"
 #include "gen/fit/pooled_width.h"
@@ -24,20 +24,10 @@ bool advise_same_machine(const char *a, const char *b)
     return da && db && da - a == db - b && strncmp(a, b, (size_t)(da - a)) == 0;
 }
 
-/* Case-insensitive substring test (interconnect names are free text). */
-static bool contains_word(const char *text, const char *word)
-{
-    size_t n = strlen(word);
-    for (const char *p = text; *p; p++)
-        if (strncasecmp(p, word, n) == 0)
-            return true;
-    return false;
-}
-
 static bool ethernet_class(const char *interconnect)
 {
-    return !interconnect || !*interconnect || contains_word(interconnect, "ethernet") ||
-           contains_word(interconnect, "gige") || contains_word(interconnect, "gbe");
+    return !interconnect || !*interconnect || words_text_contains(interconnect, "ethernet") ||
+           words_text_contains(interconnect, "gige") || words_text_contains(interconnect, "gbe");
 }
 
 bool advise_pair_can_run(const cluster_info *a, const cluster_info *b)

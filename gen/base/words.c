@@ -48,3 +48,12 @@ bool words_last_in(const char *name, const char *const *list)
     }
     return last && words_is_one_of(last, last_len, list);
 }
+
+bool words_text_contains(const char *text, const char *needle)
+{
+    size_t n = strlen(needle);
+    for (const char *p = text; p && *p; p++)
+        if (strncasecmp(p, needle, n) == 0)
+            return true;
+    return false;
+}

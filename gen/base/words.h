@@ -10,6 +10,9 @@
  * "does this name contain one of these words"; one splitter keeps their
  * answers consistent.
  *
+ * The same module answers the one free-text question the rules ask
+ * (words_text_contains), so no caller loops over strncasecmp itself.
+ *
  * Pure: no I/O, no allocation, no state.
  */
 #ifndef PERFCAST_WORDS_H
@@ -31,5 +34,10 @@ bool words_any_in(const char *name, const char *const *list);
 /* Whether the last word of name is one of list (false when name has no
  * word). */
 bool words_last_in(const char *name, const char *const *list);
+
+/* Free text (an interconnect, a note): whether needle occurs anywhere in
+ * text, in any case. A substring, not a word: "10GbE" contains "gbe".
+ * False when text is NULL. */
+bool words_text_contains(const char *text, const char *needle);
 
 #endif

@@ -5,7 +5,8 @@
 #include "gen/ingest/run_layout.h"
 
 #include <math.h>
-#include <strings.h>
+
+#include "gen/base/words.h"
 
 static const cluster_info *cluster_of(const archive *a, const campaign *c, size_t row)
 {
@@ -32,11 +33,7 @@ double run_processes_per_node(const archive *a, const campaign *c, size_t row)
  * "Oversubscribed". */
 static bool note_says_oversubscribed(const char *note)
 {
-    static const char word[] = "oversubscribed";
-    for (const char *p = note; p && *p; p++)
-        if (strncasecmp(p, word, sizeof word - 1) == 0)
-            return true;
-    return false;
+    return words_text_contains(note, "oversubscribed");
 }
 
 bool run_oversubscribed(const archive *a, const campaign *c, size_t row, double *ppn,
