@@ -52,7 +52,7 @@
 #define MAX_PARAMS 2
 #define MAX_COORDS 32
 #define MAX_REGIONS 32
-#define MAX_TARGETS 256
+#define MAX_TARGETS 512
 
 /* ------------------------------------------------------------------ */
 /* An Extra-P text reader of its own (PARAMETER, POINTS "( a b )", REGION,
@@ -562,11 +562,13 @@ static void merge(tally *into, const tally *t)
     into->predicted += t->predicted;
     into->inside += t->inside;
     into->nonpositive += t->nonpositive;
-    for (size_t i = 0; i < t->targets && into->targets < MAX_TARGETS; i++) {
+    /* A pool that outgrew the arrays would give medians of a part of it. */
+    CU_ASSERT_FATAL(into->targets + t->targets <= MAX_TARGETS);
+    CU_ASSERT_FATAL(into->nwidth + t->nwidth <= MAX_TARGETS);
+    for (size_t i = 0; i < t->targets; i++)
         into->abs_err[into->targets++] = t->abs_err[i];
-    }
     into->wide += t->wide;
-    for (size_t i = 0; i < t->nwidth && into->nwidth < MAX_TARGETS; i++)
+    for (size_t i = 0; i < t->nwidth; i++)
         into->width[into->nwidth++] = t->width[i];
 }
 
@@ -1278,6 +1280,41 @@ enum { NHELDOUT18 = sizeof heldout18_sets / sizeof heldout18_sets[0] };
 static const size_t heldout18_regions[NHELDOUT18] = {3, 3, 5, 5, 5, 5};
 static const double heldout18_median[NHELDOUT18] = {10.73, 42.25, 18.58, 6.52, 7.28, 40.25};
 
+/* tests/fixtures/public/heldout21/README.md: the twenty-first round,
+ * twelve strong-scaling sets of three sparse solver libraries (AMGCL,
+ * Trilinos ML, PETSc) on SuperMUC, MareNostrum 4 and one workstation, from
+ * the tables behind AMGCL's benchmark page, collected by a session that
+ * designed nothing, kept outside every work tree and scored once at
+ * e7a3aab with the shipped method (no candidate was ready): 27.90%
+ * (Extra-P 50.04%), 23 of 24, x9.71 — the worst round yet: the solvers'
+ * times flatten or rise at the largest counts, which the laws fitted below
+ * them do not foresee (19 of 24 estimates below the measured time). */
+static const data_set heldout21_sets[] = {
+    {"heldout21/amgcl_nsschur_mn4_strong.txt", "amgcl-nsschur", "mn4", {"np", NULL}},
+    {"heldout21/amgcl_poisson256_supermuc_strong.txt", "amgcl-poisson256", "supermuc",
+     {"np", NULL}},
+    {"heldout21/amgcl_poisson512const_mn4_strong.txt", "amgcl-poisson512const", "mn4",
+     {"np", NULL}},
+    {"heldout21/amgcl_poisson512lin_mn4_strong.txt", "amgcl-poisson512lin", "mn4", {"np", NULL}},
+    {"heldout21/petsc_ns_workstation_strong.txt", "petsc-ns", "workstation", {"np", NULL}},
+    {"heldout21/petsc_poisson150_workstation_strong.txt", "petsc-poisson150", "workstation",
+     {"np", NULL}},
+    {"heldout21/trilinos_ns_mn4_strong.txt", "trilinos-ns-mn4", "mn4", {"np", NULL}},
+    {"heldout21/trilinos_ns_workstation_strong.txt", "trilinos-ns-workstation", "workstation",
+     {"np", NULL}},
+    {"heldout21/trilinos_poisson150_workstation_strong.txt", "trilinos-poisson150",
+     "workstation", {"np", NULL}},
+    {"heldout21/trilinos_poisson256_supermuc_strong.txt", "trilinos-poisson256", "supermuc",
+     {"np", NULL}},
+    {"heldout21/trilinos_poisson512_mn4_strong.txt", "trilinos-poisson512", "mn4", {"np", NULL}},
+    {"heldout21/trilinos_poisson512ddml_mn4_strong.txt", "trilinos-poisson512ddml", "mn4",
+     {"np", NULL}},
+};
+enum { NHELDOUT21 = sizeof heldout21_sets / sizeof heldout21_sets[0] };
+static const size_t heldout21_regions[NHELDOUT21] = {2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2};
+static const double heldout21_median[NHELDOUT21] = {47.03, 26.70, 37.55, 49.37, 4.56, 12.47,
+                                                    26.95, 6.65,  16.92, 61.77, 63.07, 40.75};
+
 /* Rounds 7 to 10, each as scored once (7 and 8 with trend=bound, which
  * they chose), and pooled over the four: 95 targets, median |error| 8.88%
  * (Extra-P 19.43% on the same targets), 89 covered (93.7%), median width
@@ -1292,7 +1329,8 @@ static const double heldout18_median[NHELDOUT18] = {10.73, 42.25, 18.58, 6.52, 7
  * eval_public.sh run over the ten rounds; the same three medians as rounds
  * 7-10's, because the same two targets sit in the middle). With rounds 17
  * and 18: 237 targets, 10.99% (Extra-P 20.99%), 226 covered (95.4%), x3.49
- * — all but the width. */
+ * — all but the width. With round 21: 261 targets, 12.68% (Extra-P
+ * 23.98%), 249 covered (95.4%), x3.84 — the error and the width fail. */
 /* What a pool of rounds must give again: eval_public.sh's pooled row. */
 typedef struct {
     const char *label;
@@ -1310,7 +1348,7 @@ static void assert_pool(const tally *pool, const pooled_want *want)
     CU_ASSERT_DOUBLE_EQUAL(median_of(pool->width, pool->nwidth), want->width, 0.005);
 }
 
-static void test_heldout7_to_18_sets(void)
+static void test_heldout7_to_21_sets(void)
 {
     static const heldout_round seventh = {heldout7_sets, NHELDOUT7, heldout7_regions,
                                           heldout7_regions, heldout7_median, 13.09, 8, 4.99};
@@ -1336,6 +1374,8 @@ static void test_heldout7_to_18_sets(void)
                                               heldout17_regions, heldout17_median, 15.19, 28, 4.71};
     static const heldout_round eighteenth = {heldout18_sets, NHELDOUT18, heldout18_regions,
                                              heldout18_regions, heldout18_median, 15.69, 26, 4.52};
+    static const heldout_round twentyfirst = {heldout21_sets, NHELDOUT21, heldout21_regions,
+                                              heldout21_regions, heldout21_median, 27.90, 23, 9.71};
     /* Each step adds the rounds scored together and checks the pool so far. */
     static const struct {
         const heldout_round *add[4];
@@ -1346,6 +1386,7 @@ static void test_heldout7_to_18_sets(void)
         {{&thirteenth, &fourteenth}, {"rounds 7-14", 162, 151, 9.08, 3.39}},
         {{&fifteenth, &sixteenth}, {"rounds 7-16", 183, 172, 8.88, 3.24}},
         {{&seventeenth, &eighteenth}, {"rounds 7-18", 237, 226, 10.99, 3.49}},
+        {{&twentyfirst}, {"rounds 7-18 and 21", 261, 249, 12.68, 3.84}},
     };
     tally rounds;
     memset(&rounds, 0, sizeof rounds);
@@ -1403,11 +1444,11 @@ int main(void)
         {"the fifth round (Castro, tinyMD, miniMD), scored once at 28c0ef4", test_heldout5_sets},
         {"the sixth round (CASTEP, CP2K, GROMACS, OpenSBLI), scored once at 8bb021a",
          test_heldout6_sets},
-        {"rounds 7-16 (CP2K; 3D FFTs; sorts 19-25; JUPITER codes; weak JUPITER codes and "
+        {"rounds 7-18 (CP2K; 3D FFTs; sorts 19-25; JUPITER codes; weak JUPITER codes and "
          "OpenFOAM; Graph500 and GROMACS; Cholla and EPIC; VASP, CASINO, Molpro, FVCOM; "
          "NPB and CP2K; LAMMPS and Carpet; GROMACS, OpenFOAM, CASTEP, CP2K; WRF and "
-         "OpenFOAM) scored once, and pooled",
-         test_heldout7_to_18_sets},
+         "OpenFOAM) and 21 (AMGCL, Trilinos ML, PETSc) scored once, and pooled",
+         test_heldout7_to_21_sets},
         {"width_sim.py, a second implementation of the width, agrees on rounds 3-6",
          test_width_sim_agrees},
         {NULL, NULL},
