@@ -37,16 +37,9 @@ static bool load_runs(const char *campaign, csv_doc *doc)
 {
     char path[1024];
     snprintf(path, sizeof path, "%s/a/%s/runs.csv", tmp, campaign);
-    diag_list d;
-    diag_init(&d);
-    bool ok = csv_read_file(path, path, doc, &d) && d.count == 0;
-    diag_free(&d);
-    return ok;
+    return testutil_csv_load(path, doc);
 }
 
-
-
-/* check passes and every experiment of the campaign predicts. */
 /* Import file as format into campaign (extra: more options) and load its
  * runs.csv into doc; said: text the import must print, or NULL. */
 static void import_and_load(const char *format, const char *file, const char *campaign,

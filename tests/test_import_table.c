@@ -52,15 +52,8 @@ static bool load_runs(const char *campaign, csv_doc *doc)
 {
     char path[1024];
     snprintf(path, sizeof path, "%s/a/%s/runs.csv", tmp, campaign);
-    diag_list d;
-    diag_init(&d);
-    bool ok = csv_read_file(path, path, doc, &d) && d.count == 0;
-    diag_free(&d);
-    return ok;
+    return testutil_csv_load(path, doc);
 }
-
-
-
 
 /* The import succeeds and `perfcast check` accepts the archive. */
 static void import_ok(const char *format, const char *file, const char *campaign,
