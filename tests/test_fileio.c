@@ -197,6 +197,32 @@ static int teardown(void)
     return 0;
 }
 
+/* fileio_remove_tree removes a staging folder, two levels deep, and the
+ * links in it, but never what a link points to: a file outside, and a
+ * folder outside reached through a link to it. */
+static void test_remove_tree_keeps_link_targets(void)
+{
+    char *stage = path_in("stage");
+    char *deep = path_in("stage/a/b/page.html");
+    char *kept = path_in("kept/keep.txt"), *kept_dir = path_in("kept");
+    char *link_file = path_in("stage/a/to-file"), *link_dir = path_in("stage/to-dir");
+    CU_ASSERT_TRUE_FATAL(testutil_write_file(deep, "<p>x</p>\n"));
+    CU_ASSERT_TRUE_FATAL(testutil_write_file(kept, "keep\n"));
+    CU_ASSERT_EQUAL(symlink(kept, link_file), 0);
+    CU_ASSERT_EQUAL(symlink(kept_dir, link_dir), 0);
+    CU_ASSERT_TRUE(fileio_remove_tree(stage));
+    struct stat st;
+    CU_ASSERT_EQUAL(lstat(stage, &st), -1);
+    CU_ASSERT_EQUAL(stat(kept, &st), 0);
+    CU_ASSERT_TRUE(fileio_remove_tree(stage)); /* already gone: nothing to do */
+    free(stage);
+    free(deep);
+    free(kept);
+    free(kept_dir);
+    free(link_file);
+    free(link_dir);
+}
+
 int main(void)
 {
     static const testutil_test tests[] = {
@@ -204,6 +230,7 @@ int main(void)
         {"FIFO refused at once", test_fifo_returns_at_once},
         {"/dev/zero and a sparse huge file", test_device_and_huge_file},
         {"links stay inside the root", test_links_stay_inside},
+        {"removing a staging tree keeps what links point to", test_remove_tree_keeps_link_targets},
         {"check: README linked to /etc/passwd", test_check_refuses_link_out_of_archive},
         {"check: campaign folder linked from outside", test_check_refuses_linked_campaign_folder},
         {"check: FIFO and /dev/zero runs.csv", test_check_special_runs_files},

@@ -6,10 +6,12 @@
  * what was checked. The open uses O_NONBLOCK: opening a FIFO for reading
  * would otherwise wait for a writer.
  */
+#define _XOPEN_SOURCE 700 /* nftw */
 #include "gen/base/fileio.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <ftw.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -358,4 +360,17 @@ bool fileio_write_atomic(const char *path, const void *data, size_t len)
         errno = saved;
     }
     return ok;
+}
+
+static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+    (void)st, (void)flag, (void)ftw;
+    return remove(path);
+}
+
+bool fileio_remove_tree(const char *dir)
+{
+    /* FTW_DEPTH: a folder after its entries; FTW_PHYS: a link is an entry
+     * to remove, never a way into another tree. */
+    return nftw(dir, remove_entry, 32, FTW_DEPTH | FTW_PHYS) == 0 || errno == ENOENT;
 }

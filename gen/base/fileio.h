@@ -79,4 +79,9 @@ bool fileio_write_atomic(const char *path, const void *data, size_t len);
 /* dir/name; NULL when out of memory. */
 char *fileio_join(const char *dir, const char *name);
 
+/* Remove dir and everything under it. Symbolic links are removed, never
+ * followed. Only for folders this program made (staging folders): it asks
+ * nothing. True when dir is gone (or was never there). */
+bool fileio_remove_tree(const char *dir);
+
 #endif

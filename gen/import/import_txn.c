@@ -155,30 +155,6 @@ static bool lock_runs(import_txn *t, diag_list *diags)
 /* ------------------------------------------------------------------ */
 /* Staging folders                                                     */
 
-/* Remove a staging folder: its files and its one level of folders (a
- * staging folder holds no deeper ones). Links are removed, never followed. */
-static void remove_stage(const char *dir, int depth)
-{
-    DIR *d = opendir(dir);
-    struct dirent *e;
-    while (d && (e = readdir(d)) != NULL) {
-        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
-            continue;
-        char *p = fileio_join(dir, e->d_name);
-        struct stat st;
-        if (p && lstat(p, &st) == 0) {
-            if (S_ISDIR(st.st_mode) && depth < 1)
-                remove_stage(p, depth + 1);
-            else if (!S_ISDIR(st.st_mode))
-                unlink(p);
-        }
-        free(p);
-    }
-    if (d)
-        closedir(d);
-    rmdir(dir);
-}
-
 /* Under the archive lock a staging folder belongs to an import that died. */
 static void remove_stale_stages(const import_txn *t)
 {
@@ -190,7 +166,7 @@ static void remove_stale_stages(const import_txn *t)
         char *p = fileio_join(t->archive, e->d_name);
         struct stat st;
         if (p && lstat(p, &st) == 0 && S_ISDIR(st.st_mode))
-            remove_stage(p, 0);
+            fileio_remove_tree(p);
         else if (p)
             unlink(p);
         free(p);
@@ -363,7 +339,7 @@ bool import_txn_commit(import_txn *t, const char *const *order, size_t n, diag_l
 void import_txn_end(import_txn *t, bool committed)
 {
     if (t->stage)
-        remove_stage(t->stage, 0);
+        fileio_remove_tree(t->stage);
     if (!committed && t->made_archive && t->archive)
         rmdir(t->archive); /* only when still empty */
     if (t->runs_fd >= 0)

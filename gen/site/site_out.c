@@ -2,15 +2,12 @@
  * site_out.c — the staging folder, keeping unchanged files, and moving
  * the new ones into place (see site_out.h).
  */
-#define _XOPEN_SOURCE 700 /* nftw */
-
 #include "gen/site/site_out.h"
 #include "gen/base/hash.h"
 
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <limits.h>
 #include <pthread.h>
 #include <signal.h>
@@ -110,18 +107,6 @@ void site_out_get_stats(site_out *o, site_out_stats *s)
     pthread_mutex_unlock(&o->lock);
 }
 
-static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-    (void)st, (void)flag, (void)ftw;
-    return remove(path);
-}
-
-/* Only ever called on a staging folder: everything in it is this
- * program's. */
-static bool remove_tree(const char *dir)
-{
-    return nftw(dir, remove_entry, 32, FTW_DEPTH | FTW_PHYS) == 0 || errno == ENOENT;
-}
 
 /* The whole regular file at path when it has exactly size bytes, else
  * NULL. Links are not followed: a page replaced by a link is not ours. */
@@ -524,7 +509,7 @@ static void remove_stale(const char *parent, const char *base)
             char *mark = full ? fileio_join(full, site_commit_staging_mark) : NULL;
             struct stat st;
             if (mark && lstat(mark, &st) == 0 && S_ISREG(st.st_mode))
-                remove_tree(full);
+                fileio_remove_tree(full); /* a staging folder: all of it ours */
             free(mark);
             free(full);
         }
@@ -671,7 +656,7 @@ void site_out_abort(site_out *o)
     if (!o)
         return;
     if (o->tmp_dir)
-        remove_tree(o->tmp_dir);
+        fileio_remove_tree(o->tmp_dir);
     release(o);
 }
 
