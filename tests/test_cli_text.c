@@ -1,8 +1,9 @@
 /*
  * test_cli_text.c — the text the CLI prints for people (issue 24 item 10):
  * `predict`, `compare` and `fit` in aligned columns, numbers never in
- * e-notation, a row's long note under the table as [n], and an interval
- * too wide to plan on named as such. Read with plain string scanning, on
+ * e-notation, a row's long note under the table as [n], an interval
+ * too wide to plan on named as such, and a model's interval that reaches
+ * below zero marked and explained. Read with plain string scanning, on
  * the embedded archive.
  */
 #include "tests/testutil.h"
@@ -65,6 +66,22 @@ static void test_predict_text(void)
     CU_ASSERT_PTR_NOT_NULL(strstr(out, "calibrated 95% PI"));
     CU_ASSERT_PTR_NOT_NULL(strstr(out, "\n[1] beyond the training range: np 32"));
     expect_notes_aligned(out, "cluster ");
+    CU_ASSERT_PTR_NULL(strstr(out, "reaches below zero")); /* every PI above zero here */
+    free(out);
+}
+
+/* ScoPred's textbook PI for NPB FT at 64 processes is -0.047 s to 1.32 s
+ * (symmetric in seconds): marked, and said under the table, once. */
+static void test_predict_below_zero(void)
+{
+    char *out = NULL;
+    CU_ASSERT_EQUAL_FATAL(testutil_perfcast_run(&out, "predict scopred-ft table6b"), 0);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(out);
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "1.323 s \xE2\x80\xA0"));
+    const char *note = strstr(out, "\n\xE2\x80\xA0 The model's interval reaches below zero");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(note);
+    const char *said = strstr(note, "reaches below zero");
+    CU_ASSERT_PTR_NULL(strstr(said + 1, "reaches below zero"));
     free(out);
 }
 
@@ -100,6 +117,7 @@ int main(void)
 {
     static const testutil_test tests[] = {
         {"predict: aligned, notes under the table", test_predict_text},
+        {"predict: a model's interval below zero marked and explained", test_predict_below_zero},
         {"compare: aligned, absurd widths named", test_compare_text},
         {"fit: no e-notation", test_fit_text},
         {NULL, NULL},

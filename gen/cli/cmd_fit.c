@@ -60,7 +60,8 @@ static const char predict_usage[] =
     "csv repeats them as the last columns of every row. Text and json also say\n"
     "when the training runs change at their top level beyond the model's law\n"
     "(regime_change: a step or knee the model would extrapolate through), as the\n"
-    "verdict does.\n"
+    "verdict does. In text, a model's own interval of a time that reaches below\n"
+    "zero is marked \xE2\x80\xA0 and explained under the table (its value is kept).\n"
     "\n"
     "  --archive DIR   the archive folder (default: archive)\n"
     "  --format F      text (default), csv or json\n"
@@ -507,8 +508,15 @@ static bool response_is_time(const experiment_input *in)
     return in->nresponses > 0;
 }
 
+/* Under the table when some model's PI of a time reaches below zero (the
+ * site says the same, site_clip_note; here the computed value stays). */
+static const char below_zero_note[] =
+    "\xE2\x80\xA0 The model's interval reaches below zero, which a time cannot: it "
+    "is built in seconds around the estimate, as its textbook does. The calibrated "
+    "interval is relative and stays above zero.";
+
 static void text_cells_of_row(const experiment_result *res, const report_prediction *p,
-                              text_table *t, rbuf *b, size_t *nnotes)
+                              text_table *t, rbuf *b, size_t *nnotes, bool *below_zero)
 {
     const table *runs = &res->input.camp->runs;
     const target_config *tc = &res->input.targets[p->config];
@@ -526,7 +534,12 @@ static void text_cells_of_row(const experiment_result *res, const report_predict
     }
     rbuf_clear(b), human_value(b, p->estimate, time), text_table_cell(t, rbuf_str(b));
     rbuf_clear(b), human_range(b, p->cal_low, p->cal_high, time), text_table_cell(t, rbuf_str(b));
-    rbuf_clear(b), human_range(b, p->pi_low, p->pi_high, time), text_table_cell(t, rbuf_str(b));
+    rbuf_clear(b), human_range(b, p->pi_low, p->pi_high, time);
+    if (time && p->pi_low < 0 && isfinite(p->pi_high)) {
+        rbuf_puts(b, " \xE2\x80\xA0");
+        *below_zero = true;
+    }
+    text_table_cell(t, rbuf_str(b));
     rbuf_clear(b), human_value(b, tc->measured, time), text_table_cell(t, rbuf_str(b));
     rbuf_clear(b), site_fmt_pct(b, tc->error_pct);
     if (isfinite(tc->error_pct))
@@ -566,8 +579,9 @@ static void print_predictions_text(const experiment_result *res, FILE *out)
     rbuf b;
     rbuf_init(&b);
     size_t nnotes = 0;
+    bool below_zero = false;
     for (size_t i = 0; i < res->rep.npreds; i++)
-        text_cells_of_row(res, &res->rep.preds[i], &t, &b, &nnotes);
+        text_cells_of_row(res, &res->rep.preds[i], &t, &b, &nnotes, &below_zero);
     text_table_print(&t, out);
     text_table_free(&t);
     nnotes = 0;
@@ -583,6 +597,8 @@ static void print_predictions_text(const experiment_result *res, FILE *out)
                 beyond ? p->beyond : "");
         nnotes++;
     }
+    if (below_zero)
+        fprintf(out, "\n%s\n", below_zero_note);
     rbuf_free(&b);
 }
 
