@@ -1286,9 +1286,9 @@ static const double heldout18_median[NHELDOUT18] = {10.73, 42.25, 18.58, 6.52, 7
  * the tables behind AMGCL's benchmark page, collected by a session that
  * designed nothing, kept outside every work tree and scored once at
  * e7a3aab with the shipped method (no candidate was ready): 27.90%
- * (Extra-P 50.04%), 23 of 24, x9.71 — the worst round yet: the solvers'
- * times flatten or rise at the largest counts, which the laws fitted below
- * them do not foresee (19 of 24 estimates below the measured time). */
+ * (Extra-P 50.04%), 23 of 24, x9.71 — the worst since round 3: at the
+ * largest counts the solvers' times fall less than the laws fitted below
+ * them say, or rise (20 of 24 estimates below the measured time). */
 static const data_set heldout21_sets[] = {
     {"heldout21/amgcl_nsschur_mn4_strong.txt", "amgcl-nsschur", "mn4", {"np", NULL}},
     {"heldout21/amgcl_poisson256_supermuc_strong.txt", "amgcl-poisson256", "supermuc",
