@@ -50,9 +50,9 @@ units_found units_in_header(const char *header, char *stem, size_t stem_len, dou
 bool units_bracketed(const char *header);
 
 /* What is a time, the rule every importer follows (gen/import/: tables,
- * Extra-P, ReFrame). Names are read word by word, a word being a run of
- * letters and digits ("solve_time_avg", "solve time": "time" is a word of
- * both; "timestep" is no duration).
+ * Extra-P, ReFrame). Names are read word by word (gen/base/words.h: a
+ * word is a run of letters and digits; "solve_time_avg", "solve time":
+ * "time" is a word of both; "timestep" is no duration).
  *
  * A duration word: time, runtime, walltime, elapsed, duration, t (any
  * case). An instant word marks a point in time or a setting, not a
@@ -72,9 +72,10 @@ bool units_name_is_instant(const char *name);
  * in time, a setting), and the unit is bracketed ("latency [us]"), below a
  * second (a last "_ms" word means milliseconds on any name: "kernel_ns"),
  * or follows a name that says duration ("walltime_min"; "n_min" is a
- * parameter, "timestep_min" a minimum). A header without a unit is a time when its name says duration
- * and no word marks an instant (a table also asks that every cell be a
- * number); its values are seconds, or --time-unit's unit. */
+ * parameter, "timestep_min" a minimum). A header without a unit is a time
+ * when its name says duration and no word marks an instant (a table also
+ * asks that every cell be a number); its values are seconds, or
+ * --time-unit's unit. */
 bool units_unit_makes_time(const char *header, const char *stem, double to_seconds);
 
 #endif

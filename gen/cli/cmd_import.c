@@ -75,7 +75,6 @@ static bool parse_maps(char *text, import_args *a)
     return true;
 }
 
-/* Returns -1 when parsed, else the exit status to return. */
 /* An option the format's reader never reads is refused, not ignored: a
  * user who writes --time-unit ms for a ReFrame log believes its times are
  * converted. -1 when every option given applies (an unknown format is
@@ -95,6 +94,7 @@ static int refuse_unread_options(const import_args *a)
     return -1;
 }
 
+/* Returns -1 when parsed, else the exit status to return. */
 static int parse_args(int argc, char **argv, import_args *a)
 {
     memset(a, 0, sizeof *a);
