@@ -4,6 +4,7 @@
 #include "models/report.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -26,6 +27,7 @@ void report_free(report *r)
     free(r->equation);
     free(r->interval_method);
     free(r->regime);
+    free(r->gain_stop);
     for (size_t i = 0; i < r->nparts; i++)
         free(r->parts[i].response);
     free(r->parts);
@@ -56,6 +58,20 @@ bool report_set_text(char **field, const char *text)
     free(*field);
     *field = copy;
     return true;
+}
+
+bool report_append_note(report_prediction *p, const char *text)
+{
+    if (!p->note || !p->note[0])
+        return report_set_text(&p->note, text);
+    size_t len = strlen(p->note) + strlen(text) + 3;
+    char *joined = malloc(len);
+    if (!joined)
+        return false;
+    snprintf(joined, len, "%s; %s", p->note, text);
+    bool ok = report_set_text(&p->note, joined);
+    free(joined);
+    return ok;
 }
 
 /* Make room for one more element of size elem in *items (count n). */

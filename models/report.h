@@ -75,6 +75,9 @@ typedef struct {
     char *interval_method;   /* how cal_low/cal_high were made (calibration), may be NULL */
     char *regime;            /* a change of regime at the top of the training range that
                                 the calibration's backtests found, in words; NULL none */
+    char *gain_stop;         /* where the training runs stopped gaining along the line a
+                                target continues (models/gainstop.h, gen/fit/gain_stop.h),
+                                in words; NULL none */
     report_part *parts;      size_t nparts;       /* per-component predictions, may be none */
     double cal_inside_log_half_width; /* the calibrated log half-width of a configuration
                                          inside the trained range (distance 0), what the
@@ -92,6 +95,8 @@ bool report_add_coef(report *r, const char *term, double coefficient,
 bool report_add_stat(report *r, const char *name, double value, const char *text);
 /* Copies p->note; the calibration fields start absent whatever p holds. */
 bool report_add_prediction(report *r, const report_prediction *p);
+/* Append text to p's note, after "; " when it holds one already. */
+bool report_append_note(report_prediction *p, const char *text);
 bool report_add_diagnostic(report *r, const char *line);
 bool report_add_part(report *r, const report_part *p); /* copies p->response */
 

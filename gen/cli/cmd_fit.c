@@ -59,8 +59,9 @@ static const char predict_usage[] =
     "the same model in the archive's other campaigns where there are any) once;\n"
     "csv repeats them as the last columns of every row. Text and json also say\n"
     "when the training runs change at their top level beyond the model's law\n"
-    "(regime_change: a step or knee the model would extrapolate through), as the\n"
-    "verdict does. In text, a model's own interval of a time that reaches below\n"
+    "(regime_change: a step or knee the model would extrapolate through) and\n"
+    "where the runs a target extends stopped gaining (gain_stop: none of the larger\n"
+    "runs was 10% faster), as the verdict does. In text, a model's own interval of a time that reaches below\n"
     "zero is marked \xE2\x80\xA0 and explained under the table (its value is kept).\n"
     "\n"
     "  --archive DIR   the archive folder (default: archive)\n"
@@ -175,6 +176,8 @@ static void print_fit_text(const experiment_result *res, FILE *out)
     }
     if (r->regime)
         fprintf(out, "warning: %s\n", r->regime);
+    if (r->gain_stop)
+        fprintf(out, "warning: %s\n", r->gain_stop);
     rbuf_free(&b);
 }
 
@@ -212,6 +215,7 @@ static void print_fit_json(const experiment_result *res, FILE *out)
     print_json_strings(out, "diagnostics", r->diagnostics, r->ndiagnostics);
     print_json_strings(out, "warnings", r->warnings, r->nwarnings);
     textout_json_text_member(out, ",\n  ", "regime_change", r->regime);
+    textout_json_text_member(out, ",\n  ", "gain_stop", r->gain_stop);
     fputs("\n}\n", out);
 }
 
@@ -379,6 +383,8 @@ static void print_fit_summary(const experiment_result *res, out_format f, FILE *
             fprintf(out, "calibrated interval: %s\n", r->interval_method);
         if (r->regime)
             fprintf(out, "warning:   %s\n", r->regime);
+        if (r->gain_stop)
+            fprintf(out, "warning:   %s\n", r->gain_stop);
         fputc('\n', out);
         return;
     }
@@ -391,6 +397,7 @@ static void print_fit_summary(const experiment_result *res, out_format f, FILE *
     textout_json_text_member(out, ",\n  ", "interval_method", interval_method(e->model));
     textout_json_text_member(out, ",\n  ", "calibration_method", r->interval_method);
     textout_json_text_member(out, ",\n  ", "regime_change", r->regime);
+    textout_json_text_member(out, ",\n  ", "gain_stop", r->gain_stop);
     fputs(",\n  \"predictions\": [", out);
 }
 

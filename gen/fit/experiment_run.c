@@ -1,10 +1,12 @@
 /*
  * experiment_run.c — an experiment from selection to calibrated report:
  * experiment_prepare (gen/ingest/experiment.h), the model's adapter
- * (gen/fit/model_adapters.h), the errors, a word beside any time estimate of
- * zero or less, and the calibrated intervals (gen/fit/calibration.h) with the
- * lender of backtests the model names. Kept apart from experiment.c so that the selection
- * code, which the calibration's refits call, does not depend on them.
+ * (gen/fit/model_adapters.h), the errors, a word beside any time estimate
+ * of zero or less and where the runs stopped gaining (gen/fit/gain_stop.h),
+ * and the calibrated intervals (gen/fit/calibration.h) with the lender of
+ * backtests the model names. Kept apart from experiment.c so that the
+ * selection code, which the calibration's refits call, does not depend on
+ * them.
  */
 #include "gen/fit/experiment_run.h"
 
@@ -15,6 +17,7 @@
 
 #include "gen/base/column_rules.h"
 #include "gen/fit/calibration.h"
+#include "gen/fit/gain_stop.h"
 #include "gen/fit/model_adapters.h"
 #include "gen/fit/pooled_width.h"
 
@@ -66,21 +69,6 @@ const campaign *experiment_lender_campaign(const archive *a, const experiment_in
     return lender_of(a, e, &lender) ? lender.camp : NULL;
 }
 
-/* Append text to a prediction's note ("; " after what it holds). */
-static bool append_note(report_prediction *p, const char *text)
-{
-    if (!p->note || !p->note[0])
-        return report_set_text(&p->note, text);
-    size_t len = strlen(p->note) + strlen(text) + 3;
-    char *joined = malloc(len);
-    if (!joined)
-        return false;
-    snprintf(joined, len, "%s; %s", p->note, text);
-    bool ok = report_set_text(&p->note, joined);
-    free(joined);
-    return ok;
-}
-
 /* A time of zero or less is no prediction: say so beside each such
  * estimate and once among the warnings. The response is a time when every
  * column summed into it is a time_* column (a metric may be negative).
@@ -98,7 +86,7 @@ static bool flag_nonpositive_times(experiment_result *res)
         if (!(isfinite(p->estimate) && p->estimate <= 0))
             continue;
         n++;
-        ok = append_note(p, "a time of zero or less: the model does not hold at this target");
+        ok = report_append_note(p, "a time of zero or less: the model does not hold at this target");
     }
     char line[200];
     snprintf(line, sizeof line,
@@ -128,7 +116,7 @@ static bool run_adapter(experiment_result *res, bool estimates_only)
         return false;
     }
     experiment_compute_errors(res);
-    if (!estimates_only && !flag_nonpositive_times(res)) {
+    if (!estimates_only && !(flag_nonpositive_times(res) && gain_stop_note(res))) {
         res->ok = false;
         snprintf(res->error, sizeof res->error, "out of memory");
         return false;

@@ -73,7 +73,8 @@ static void put_estimate(rbuf *out, double estimate, double ci_low, double ci_hi
 
 static void write_report(const report *r, rbuf *out)
 {
-    const char *texts[] = {r->model, r->formula, r->equation, r->interval_method, r->regime};
+    const char *texts[] = {r->model, r->formula, r->equation, r->interval_method, r->regime,
+                           r->gain_stop};
     rbuf_puts(out, "report");
     for (size_t i = 0; i < sizeof texts / sizeof texts[0]; i++)
         put_text(out, texts[i]);
@@ -391,15 +392,16 @@ static bool read_report_item(reader *r, report *rep)
 static void read_report(reader *r, report *rep)
 {
     report_free(rep);
-    if (!next_line(r) || !is(r, "report", 6)) {
+    char **texts[] = {&rep->model, &rep->formula, &rep->equation, &rep->interval_method,
+                      &rep->regime, &rep->gain_stop}; /* write_report's order */
+    size_t ntexts = sizeof texts / sizeof texts[0];
+    if (!next_line(r) || !is(r, "report", ntexts + 1)) { /* the texts, then one number */
         r->ok = false;
         return;
     }
-    char **texts[] = {&rep->model, &rep->formula, &rep->equation, &rep->interval_method,
-                      &rep->regime}; /* write_report's order */
-    for (size_t i = 0; i < sizeof texts / sizeof texts[0]; i++)
+    for (size_t i = 0; i < ntexts; i++)
         *texts[i] = get_text(r, i + 1);
-    rep->cal_inside_log_half_width = get_double(r, 6);
+    rep->cal_inside_log_half_width = get_double(r, ntexts + 1);
     while (next_line(r) && read_report_item(r, rep))
         ;
 }

@@ -278,10 +278,12 @@ bool verdict_judge(const experiment_result *res, verdict *out)
         else
             weigh(&out->level, VERDICT_NOT_VERIFIED, &why, "no held-out target was measured");
         warning_signs(&ev, &out->level, &why);
+        verdict_level warned =
+            out->level == VERDICT_NOT_VERIFIED ? VERDICT_NOT_VERIFIED : VERDICT_UNCERTAIN;
         if (res->rep.regime) /* calibration's backtests saw a step at the top */
-            weigh(&out->level,
-                  out->level == VERDICT_NOT_VERIFIED ? VERDICT_NOT_VERIFIED : VERDICT_UNCERTAIN,
-                  &why, res->rep.regime);
+            weigh(&out->level, warned, &why, res->rep.regime);
+        if (res->rep.gain_stop) /* targets continue runs that stopped gaining */
+            weigh(&out->level, warned, &why, res->rep.gain_stop);
     }
     if (why.oom) {
         rbuf_free(&why);

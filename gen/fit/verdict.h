@@ -19,7 +19,10 @@
  *                 calibration's backtests, models/calibrate.h: the model
  *                 fitted below the top level misses it), an estimate held
  *                 to the runs' trend (models/trendbound.h: the searched
- *                 law leaves the trend of the runs' last steps there);
+ *                 law leaves the trend of the runs' last steps there),
+ *                 targets beyond where the runs stopped gaining
+ *                 (gen/fit/gain_stop.h: a plateau's continuation is not
+ *                 tested by the runs);
  *   unreliable    the fit failed, or median |error| > 20%, or some |error|
  *                 > 50% (a poor coverage alone makes it uncertain: with a
  *                 few targets one miss is a third of them);

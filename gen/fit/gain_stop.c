@@ -1,0 +1,98 @@
+/*
+ * gain_stop.c — see gain_stop.h.
+ */
+#include "gen/fit/gain_stop.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "gen/base/column_rules.h"
+#include "gen/fit/trend_line.h"
+#include "models/gainstop.h"
+
+static bool response_is_time(const experiment_input *in)
+{
+    for (size_t r = 0; r < in->nresponses; r++)
+        if (!column_is_time(in->responses[r]))
+            return false;
+    return in->nresponses > 0;
+}
+
+/* The index of the training runs' lines, on the experiment's response. */
+static bool index_training_runs(const experiment_input *in, trend_index *ix)
+{
+    double *y = malloc((in->ntrain + 1) * sizeof *y);
+    for (size_t i = 0; y && i < in->ntrain; i++)
+        y[i] = experiment_row_response(&in->camp->runs, in->train_rows[i], in->responses,
+                                       in->nresponses);
+    bool ok = y && trend_index_build(&in->camp->runs, in->train_rows, y, in->ntrain, ix);
+    free(y);
+    return ok;
+}
+
+/* The stop on target t's line, if any (false: none, or out of memory,
+ * which *nomem says). */
+static bool stop_of_target(const experiment_input *in, const trend_index *ix, size_t t,
+                           gainstop_result *stop, const char **column, bool *nomem)
+{
+    trend_line line;
+    bool found = false;
+    if (!trend_line_find(ix, in->targets[t].rows[0], &line)) {
+        *nomem = true;
+    } else if (line.n > 0 && gainstop_find(line.x, line.y, line.n, stop) == GAINSTOP_OK &&
+               stop->found) {
+        *column = in->camp->runs.cols[line.column].name;
+        found = true;
+    }
+    trend_line_free(&line);
+    return found;
+}
+
+static bool set_report_text(report *rep, const char *column, const gainstop_result *s,
+                            size_t beyond, size_t ntargets)
+{
+    char text[600];
+    snprintf(text, sizeof text,
+             "the runs stopped gaining at %s = %g: none of the larger runs, up to %s = %g "
+             "(%.3gx), was %.0f%% faster (the best ran %.3gx the time at %g, the largest "
+             "%.3gx); beyond %g the runs do not show that a larger %s shortens the time, while "
+             "the resources grow with it; %zu of %zu target%s beyond it",
+             column, s->x_stop, column, s->x_last, s->x_last / s->x_stop, 100 * GAINSTOP_MIN_GAIN,
+             s->best_ratio, s->x_stop, s->last_ratio, s->x_stop, column, beyond, ntargets,
+             ntargets == 1 ? " lies" : "s lie");
+    return report_set_text(&rep->gain_stop, text);
+}
+
+bool gain_stop_note(experiment_result *res)
+{
+    const experiment_input *in = &res->input;
+    trend_index ix = {0};
+    if (!response_is_time(in) || in->ntargets == 0)
+        return true;
+    bool ok = index_training_runs(in, &ix);
+    gainstop_result first = {0};
+    const char *first_column = NULL;
+    size_t beyond = 0;
+    for (size_t i = 0; ok && i < res->rep.npreds; i++) {
+        report_prediction *p = &res->rep.preds[i];
+        gainstop_result stop;
+        const char *column = NULL;
+        bool nomem = false;
+        if (p->config >= in->ntargets ||
+            !stop_of_target(in, &ix, p->config, &stop, &column, &nomem)) {
+            ok = !nomem;
+            continue;
+        }
+        char note[200];
+        snprintf(note, sizeof note, "beyond where the runs stopped gaining (%s = %g)", column,
+                 stop.x_stop);
+        ok = report_append_note(p, note);
+        if (beyond++ == 0)
+            first = stop, first_column = column;
+    }
+    ok = ok && (beyond == 0 || set_report_text(&res->rep, first_column, &first, beyond,
+                                               res->rep.npreds));
+    trend_index_free(&ix);
+    return ok;
+}
