@@ -5,18 +5,7 @@
 
 #include <math.h>
 
-static bool positive(double v)
-{
-    return isfinite(v) && v > 0;
-}
-
-static bool levels_valid(const double *x, const double *y, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        if (!positive(x[i]) || !positive(y[i]) || (i > 0 && !(x[i] > x[i - 1])))
-            return false;
-    return true;
-}
+#include "models/levels.h"
 
 /* The smallest y[i] / y[j] over the levels i above j. */
 static double best_after(const double *y, size_t n, size_t j)

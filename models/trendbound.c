@@ -5,18 +5,7 @@
 
 #include <math.h>
 
-static bool positive(double v)
-{
-    return isfinite(v) && v > 0;
-}
-
-static bool levels_valid(const double *x, const double *y, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        if (!positive(x[i]) || !positive(y[i]) || (i > 0 && !(x[i] > x[i - 1])))
-            return false;
-    return true;
-}
+#include "models/levels.h"
 
 /* Slope per doubling between levels a and b: ln(y_b / y_a) / log2(x_b / x_a). */
 static double slope(const double *x, const double *y, size_t a, size_t b)
@@ -31,8 +20,8 @@ trendbound_status trendbound_apply(const double *x, const double *y, size_t n, d
         return TRENDBOUND_BAD_INPUT;
     if (n < TRENDBOUND_RECENT + 1)
         return TRENDBOUND_FEW_LEVELS;
-    if (!levels_valid(x, y, n) || !positive(x_target) || !(x_target > x[n - 1]) ||
-        !positive(estimate))
+    if (!levels_valid(x, y, n) || !levels_positive(x_target) || !(x_target > x[n - 1]) ||
+        !levels_positive(estimate))
         return TRENDBOUND_BAD_INPUT;
     double low = 0, high = 0;
     for (size_t i = n - TRENDBOUND_RECENT; i < n; i++) {
