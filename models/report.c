@@ -122,6 +122,8 @@ bool report_add_prediction(report *r, const report_prediction *p)
     copy.note = NULL;
     copy.cal_low = copy.cal_high = copy.distance = NAN;
     copy.beyond = copy.cal_source = NULL;
+    copy.gain_stop_at = 0;
+    copy.gain_stop_column = 0;
     if (p->note && !(copy.note = strdup(p->note)))
         return false;
     r->preds[r->npreds++] = copy;

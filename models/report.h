@@ -52,6 +52,12 @@ typedef struct {
     char *cal_source;         /* where a pooled width came from: "x/÷1.8: 3 own backtests
                                  shrunk toward 41 strip backtests elsewhere (1-2 doublings)";
                                  NULL when the archive has no pool for it */
+    /* Filled after the model by gen/fit/gain_stop.h; report_add_prediction
+     * sets them absent (0). */
+    double gain_stop_at;      /* the level where the runs this target extends stopped
+                                 gaining (models/gainstop.h); 0 = none */
+    size_t gain_stop_column;  /* the column of the runs that level is a value of (the
+                                 line's, gen/fit/trend_line.h); only when gain_stop_at > 0 */
 } report_prediction;
 
 /* One component's prediction at a target when the response is a sum of

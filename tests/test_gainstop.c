@@ -141,8 +141,9 @@ static void test_no_word_without_a_stop(void)
     expect_no_word("gflops", plateau);
 }
 
-/* The verdict's reasons carry it, on a first build and on a second one
- * that reads every fit from the cache. */
+/* The verdict's reasons and the job on "my job" (page and CSV) carry it,
+ * on a first build and on a second one that reads every fit from the
+ * cache. */
 static void test_verdict_from_cache(void)
 {
     char dir[256], sites[256], *out = NULL;
@@ -162,6 +163,20 @@ static void test_verdict_from_cache(void)
         CU_ASSERT_PTR_NOT_NULL_FATAL(html);
         CU_ASSERT_PTR_NOT_NULL(strstr(html, "the runs stopped gaining at np = 4"));
         free(html);
+        /* "my job" marks the job, and its CSV gives the level */
+        snprintf(page, sizeof page, "%s/s%d/estimates.html", sites, b);
+        html = testutil_read_file(page);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(html);
+        CU_ASSERT_PTR_NOT_NULL(strstr(html, "64 processes (beyond where its runs stopped "
+                                            "gaining, np = 4)"));
+        free(html);
+        snprintf(page, sizeof page, "%s/s%d/estimates.csv", sites, b);
+        char *csv = testutil_read_file(page);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(csv);
+        CU_ASSERT_PTR_NOT_NULL(strstr(csv, ",verdict,oversubscribed,gain_stop_at\n"));
+        /* 21.26 s predicted against 30 s measured: -29%, unreliable */
+        CU_ASSERT_PTR_NOT_NULL(strstr(csv, ",unreliable,0,4\n"));
+        free(csv);
     }
     testutil_remove_dir(dir);
     testutil_remove_dir(sites);

@@ -106,6 +106,8 @@ static void write_report(const report *r, rbuf *out)
         put_text(out, p->beyond);
         put_text(out, p->cal_source);
         put_size(out, p->held_to_trend);
+        put_double(out, p->gain_stop_at);
+        put_size(out, p->gain_stop_column);
     }
     for (size_t i = 0; i < r->nparts; i++) {
         const report_part *p = &r->parts[i];
@@ -334,6 +336,8 @@ static void read_prediction(reader *r, report *rep)
                            .ci_low = get_double(r, 3), .ci_high = get_double(r, 4),
                            .pi_low = get_double(r, 5), .pi_high = get_double(r, 6),
                            .extrapolation = get_bool(r, 7), .held_to_trend = get_bool(r, 14)};
+    double gain_stop_at = get_double(r, 15);
+    size_t gain_stop_column = get_size(r, 16);
     p.note = field_text(r, 8);
     double cal_low = get_double(r, 9), cal_high = get_double(r, 10), distance = get_double(r, 11);
     char *beyond = get_text(r, 12), *source = get_text(r, 13);
@@ -348,6 +352,7 @@ static void read_prediction(reader *r, report *rep)
     }
     q->cal_low = cal_low, q->cal_high = cal_high, q->distance = distance;
     q->beyond = beyond, q->cal_source = source;
+    q->gain_stop_at = gain_stop_at, q->gain_stop_column = gain_stop_column;
 }
 
 static void read_part(reader *r, report *rep)
@@ -373,7 +378,7 @@ static bool read_report_item(reader *r, report *rep)
         double v = get_double(r, 2);
         const char *name = need_text(r, 1), *text = field_text(r, 3);
         r->ok = r->ok && report_add_stat(rep, name, v, text);
-    } else if (is(r, "pred", 14)) {
+    } else if (is(r, "pred", 16)) {
         read_prediction(r, rep);
     } else if (is(r, "part", 7)) {
         read_part(r, rep);

@@ -31,10 +31,10 @@ static bool index_training_runs(const experiment_input *in, trend_index *ix)
     return ok;
 }
 
-/* The stop on target t's line, if any (false: none, or out of memory,
- * which *nomem says). */
+/* The stop on target t's line, if any, and the line's column (false:
+ * none, or out of memory, which *nomem says). */
 static bool stop_of_target(const experiment_input *in, const trend_index *ix, size_t t,
-                           gainstop_result *stop, const char **column, bool *nomem)
+                           gainstop_result *stop, size_t *column, bool *nomem)
 {
     trend_line line;
     bool found = false;
@@ -42,7 +42,7 @@ static bool stop_of_target(const experiment_input *in, const trend_index *ix, si
         *nomem = true;
     } else if (line.n > 0 && gainstop_find(line.x, line.y, line.n, stop) == GAINSTOP_OK &&
                stop->found) {
-        *column = in->camp->runs.cols[line.column].name;
+        *column = (size_t)line.column;
         found = true;
     }
     trend_line_free(&line);
@@ -71,28 +71,31 @@ bool gain_stop_note(experiment_result *res)
     if (!response_is_time(in) || in->ntargets == 0)
         return true;
     bool ok = index_training_runs(in, &ix);
-    gainstop_result first = {0};
-    const char *first_column = NULL;
+    gainstop_result first_stop = {0};
+    size_t first_column = 0;
     size_t beyond = 0;
     for (size_t i = 0; ok && i < res->rep.npreds; i++) {
         report_prediction *p = &res->rep.preds[i];
         gainstop_result stop;
-        const char *column = NULL;
+        size_t column = 0;
         bool nomem = false;
         if (p->config >= in->ntargets ||
             !stop_of_target(in, &ix, p->config, &stop, &column, &nomem)) {
             ok = !nomem;
             continue;
         }
+        p->gain_stop_at = stop.x_stop;
+        p->gain_stop_column = column;
         char note[200];
-        snprintf(note, sizeof note, "beyond where the runs stopped gaining (%s = %g)", column,
-                 stop.x_stop);
+        snprintf(note, sizeof note, "beyond where the runs stopped gaining (%s = %g)",
+                 in->camp->runs.cols[column].name, stop.x_stop);
         ok = report_append_note(p, note);
         if (beyond++ == 0)
-            first = stop, first_column = column;
+            first_stop = stop, first_column = column;
     }
-    ok = ok && (beyond == 0 || set_report_text(&res->rep, first_column, &first, beyond,
-                                               res->rep.npreds));
+    ok = ok && (beyond == 0 ||
+                set_report_text(&res->rep, in->camp->runs.cols[first_column].name,
+                                &first_stop, beyond, res->rep.npreds));
     trend_index_free(&ix);
     return ok;
 }

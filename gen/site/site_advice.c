@@ -449,7 +449,7 @@ static void problem_rows(const site_data *d, const ranked *r, size_t n, md_table
             rbuf_putc(csv, ','), site_csv_num(csv, w[k]);
         rbuf_putc(csv, ',');
         site_csv_text(csv, verdict_name(d->camps[o->camp].exps[o->exp].verdict.level));
-        rbuf_puts(csv, o->oversubscribed ? ",1\n" : ",0\n");
+        site_option_csv_flags(o, csv);
     }
 }
 
@@ -467,7 +467,8 @@ static bool predicted_options(site_ctx *c, rbuf *md)
     rbuf csv;
     rbuf_init(&csv);
     rbuf_puts(&csv, "problem,cluster,np,time_s,core_hours,cost,currency,fastest,cheapest,"
-                    "cal_pi_low_s,cal_pi_high_s,cost_low,cost_high,verdict,oversubscribed\n");
+                    "cal_pi_low_s,cal_pi_high_s,cost_low,cost_high,verdict,"
+                    SITE_OPTION_CSV_FLAGS "\n");
     ranked *r = malloc((d->noptions + 1) * sizeof *r);
     bool ok = r != NULL;
     if (ok && d->noptions == 0) {

@@ -120,7 +120,7 @@ static void cost_csv_row(const site_data *d, const site_option *o, rbuf *csv)
         rbuf_putc(csv, ','), site_csv_num(csv, v[i]);
     rbuf_putc(csv, ',');
     site_csv_text(csv, verdict_name(sc->exps[o->exp].verdict.level));
-    rbuf_puts(csv, o->oversubscribed ? ",1\n" : ",0\n");
+    site_option_csv_flags(o, csv);
 }
 
 /* Key columns first: the job, its time and cost with their calibrated
@@ -227,7 +227,8 @@ static bool cost_section(site_ctx *c, const site_cluster *k, const char *dir, rb
     md_table_begin(&t, md, 9, head, "lrrrrlrll");
     bool clipped = false;
     rbuf_puts(&csv, "campaign,experiment,configuration,job,np,time_s,core_hours,cost,"
-                    "cal_pi_low_s,cal_pi_high_s,cost_low,cost_high,verdict,oversubscribed\n");
+                    "cal_pi_low_s,cal_pi_high_s,cost_low,cost_high,verdict,"
+                    SITE_OPTION_CSV_FLAGS "\n");
     for (size_t i = 0; i < d->noptions; i++)
         if (d->options[i].cluster == idx) {
             cost_table_row(c, &d->options[i], &t, &clipped);

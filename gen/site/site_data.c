@@ -422,6 +422,10 @@ static bool add_option(site_data *d, size_t ci, size_t ei, const report_predicti
                        .cal_high = p->cal_high, .core_hours = cost.core_hours,
                        .cost = cost.cost};
     o->oversubscribed = run_oversubscribed(&d->arch, sc->camp, row, &o->ppn, &o->cores);
+    if (p->gain_stop_at > 0 && p->gain_stop_column < t->ncols) {
+        o->gain_stop_at = p->gain_stop_at;
+        o->gain_stop_column = t->cols[p->gain_stop_column].name;
+    }
     d->noptions++;
     rbuf label;
     rbuf_init(&label);

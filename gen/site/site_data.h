@@ -75,6 +75,10 @@ typedef struct {
     double ppn, cores;        /* processes per node and the node's cores, NAN when
                                  unknown (gen/ingest/run_layout.h) */
     bool oversubscribed;      /* ppn > cores: the time is that of a crowded node */
+    double gain_stop_at;      /* where the runs this job extends stopped gaining
+                                 (report_prediction's); 0 = they did not */
+    const char *gain_stop_column; /* the runs' column of that value (the archive's
+                                     text), NULL when gain_stop_at is 0 */
     double core_hours;        /* np * time / 3600 */
     double cost;              /* core_hours * rate; NAN when the rate is unknown */
     char *config;             /* its configuration without the cluster */

@@ -103,7 +103,7 @@ static void csv_row(const site_data *d, const site_option *o, rbuf *csv, rbuf *c
         site_csv_num(csv, v[i]), rbuf_putc(csv, ',');
     site_csv_text(csv, currency ? currency : "units"), rbuf_putc(csv, ',');
     site_csv_text(csv, verdict_name(experiment_of(d, o)->verdict.level));
-    rbuf_puts(csv, o->oversubscribed ? ",1\n" : ",0\n");
+    site_option_csv_flags(o, csv);
 }
 
 static void cluster_section(const site_data *d, size_t k, rbuf *md, rbuf *csv, bool *clipped)
@@ -144,7 +144,7 @@ bool site_write_estimates(site_ctx *c)
     md_end_paragraph(&md);
     contents(d, &md);
     rbuf_puts(&csv, "cluster,campaign,experiment,job,np,time_s,cal_pi_low_s,cal_pi_high_s,cost,"
-                    "cost_low,cost_high,currency,verdict,oversubscribed\n");
+                    "cost_low,cost_high,currency,verdict," SITE_OPTION_CSV_FLAGS "\n");
     bool clipped = false;
     for (size_t k = 0; k < d->nclusters; k++)
         if (has_options(d, k))

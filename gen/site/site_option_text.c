@@ -17,6 +17,24 @@ void site_option_job_flagged(const site_option *o, rbuf *out)
 {
     site_option_job(o, out);
     site_option_crowding(o, out);
+    site_option_gain_stop(o, out);
+}
+
+void site_option_csv_flags(const site_option *o, rbuf *csv)
+{
+    rbuf_puts(csv, o->oversubscribed ? ",1," : ",0,");
+    if (o->gain_stop_at > 0)
+        site_csv_num(csv, o->gain_stop_at);
+    rbuf_putc(csv, '\n');
+}
+
+void site_option_gain_stop(const site_option *o, rbuf *out)
+{
+    if (!(o->gain_stop_at > 0) || !o->gain_stop_column)
+        return;
+    rbuf_printf(out, " (beyond where its runs stopped gaining, %s = ", o->gain_stop_column);
+    rbuf_number(out, o->gain_stop_at);
+    rbuf_putc(out, ')');
 }
 
 void site_option_crowding(const site_option *o, rbuf *out)

@@ -21,8 +21,21 @@ void site_option_job(const site_option *o, rbuf *out);
  * more processes on a node than it has cores; nothing otherwise. */
 void site_option_crowding(const site_option *o, rbuf *out);
 
-/* The job's name, then site_option_crowding. */
+/* " (beyond where its runs stopped gaining, np = 768)" when the runs the
+ * job extends stopped gaining (gen/fit/gain_stop.h); nothing otherwise. */
+void site_option_gain_stop(const site_option *o, rbuf *out);
+
+/* The job's name, then site_option_crowding and site_option_gain_stop. */
 void site_option_job_flagged(const site_option *o, rbuf *out);
+
+/* The columns every CSV of jobs ends with: oversubscribed (1 or 0) and
+ * gain_stop_at (where the runs the job extends stopped gaining, empty
+ * when they did not), as site_option_csv_flags writes them. */
+#define SITE_OPTION_CSV_FLAGS "oversubscribed,gain_stop_at"
+
+/* ",1" or ",0", then "," and gain_stop_at (nothing when 0), and the
+ * newline that ends the row. */
+void site_option_csv_flags(const site_option *o, rbuf *csv);
 
 /* The cost interval that the calibrated time interval gives
  * (site_option_cost_at), "0.12 units – 0.31 units"; "—" when the rate or
