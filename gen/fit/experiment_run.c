@@ -15,7 +15,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gen/base/column_rules.h"
 #include "gen/fit/calibration.h"
 #include "gen/fit/gain_stop.h"
 #include "gen/fit/model_adapters.h"
@@ -70,15 +69,13 @@ const campaign *experiment_lender_campaign(const archive *a, const experiment_in
 }
 
 /* A time of zero or less is no prediction: say so beside each such
- * estimate and once among the warnings. The response is a time when every
- * column summed into it is a time_* column (a metric may be negative).
- * False when out of memory. */
+ * estimate and once among the warnings (a response that is no time,
+ * experiment_response_is_time, may be negative). False when out of
+ * memory. */
 static bool flag_nonpositive_times(experiment_result *res)
 {
-    const experiment_input *in = &res->input;
-    for (size_t r = 0; r < in->nresponses; r++)
-        if (!column_is_time(in->responses[r]))
-            return true;
+    if (!experiment_response_is_time(&res->input))
+        return true;
     size_t n = 0;
     bool ok = true;
     for (size_t i = 0; ok && i < res->rep.npreds; i++) {

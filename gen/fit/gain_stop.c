@@ -3,21 +3,11 @@
  */
 #include "gen/fit/gain_stop.h"
 
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "gen/base/column_rules.h"
 #include "gen/fit/trend_line.h"
 #include "models/gainstop.h"
-
-static bool response_is_time(const experiment_input *in)
-{
-    for (size_t r = 0; r < in->nresponses; r++)
-        if (!column_is_time(in->responses[r]))
-            return false;
-    return in->nresponses > 0;
-}
 
 /* The index of the training runs' lines, on the experiment's response. */
 static bool index_training_runs(const experiment_input *in, trend_index *ix)
@@ -49,6 +39,8 @@ static bool stop_of_target(const experiment_input *in, const trend_index *ix, si
     return found;
 }
 
+/* The report's gain_stop text from the first target's stop s, along
+ * column; beyond of ntargets targets lie past a stop. */
 static bool set_report_text(report *rep, const char *column, const gainstop_result *s,
                             size_t beyond, size_t ntargets)
 {
@@ -68,7 +60,7 @@ bool gain_stop_note(experiment_result *res)
 {
     const experiment_input *in = &res->input;
     trend_index ix = {0};
-    if (!response_is_time(in) || in->ntargets == 0)
+    if (!experiment_response_is_time(in) || in->ntargets == 0)
         return true;
     bool ok = index_training_runs(in, &ix);
     gainstop_result first_stop = {0};

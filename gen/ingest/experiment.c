@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gen/base/column_rules.h"
 #include "gen/base/config_index.h"
 #include "models/expr.h"
 
@@ -85,6 +86,14 @@ double experiment_row_response(const table *runs, size_t row, char *const *respo
         sum += v;
     }
     return sum;
+}
+
+bool experiment_response_is_time(const experiment_input *in)
+{
+    for (size_t r = 0; r < in->nresponses; r++)
+        if (!column_is_time(in->responses[r]))
+            return false;
+    return in->nresponses > 0;
 }
 
 /* The response columns of the experiment, found once: a name is hashed

@@ -142,6 +142,11 @@ void experiment_compute_errors(experiment_result *res);
 double experiment_row_response(const table *runs, size_t row, char *const *responses,
                                size_t nresponses);
 
+/* True when the experiment's response is a time: every column summed into
+ * it is a time_* column (gen/base/column_rules.h; a metric may be
+ * negative, a rate may rise). */
+bool experiment_response_is_time(const experiment_input *in);
+
 /* Record that the failure an adapter is about to return lies at character
  * offset of cell (see experiment_where); does nothing when in->where is NULL. */
 void experiment_point_at(const experiment_input *in, const char *cell, int offset);
