@@ -71,6 +71,10 @@ static void test_estimates(void)
         double t = num(&doc, r, "time_s"), lo = num(&doc, r, "cal_pi_low_s"),
                hi = num(&doc, r, "cal_pi_high_s"), cost = num(&doc, r, "cost");
         CU_ASSERT(t > 0);
+        /* README ("Runs that stopped gaining"): no embedded job extends runs
+         * that stopped gaining; the column is there, empty */
+        const char *stop = testutil_csv_cell(&doc, r, "gain_stop_at");
+        CU_ASSERT(stop && !*stop);
         if (isfinite(lo) && isfinite(hi))
             CU_ASSERT(lo <= t * (1 + 1e-9) && t <= hi * (1 + 1e-9));
         if (isfinite(cost) && isfinite(lo) && isfinite(hi)) {
