@@ -134,6 +134,31 @@ static void expect_no_word(const char *response, const char *runs)
     testutil_remove_dir(dir);
 }
 
+/* Two lines (sizes N 10 and 20) stop at different levels: the report
+ * names the first target's and counts the other apart; each note names
+ * its own. N 10: np 1-16, 80 40 20 20 20.5: stop at np 4 (np 2 is beaten
+ * by np 4); N 20: np 1-32, 160 80 40 20 20.2 20.5: stop at np 8. */
+static void test_two_lines(void)
+{
+    char dir[256], *out = NULL;
+    CU_ASSERT_TRUE_FATAL(testutil_temp_dir(dir, sizeof dir));
+    CU_ASSERT_TRUE_FATAL(testutil_write_archive(
+        dir, "cluster\nc\n", "x",
+        "name,model,response,formula,train,target\ne,scopred,time_s,,np < 64,np == 64\n",
+        "cluster,np,N,time_s\n"
+        "c,1,10,80\nc,2,10,40\nc,4,10,20\nc,8,10,20\nc,16,10,20.5\nc,64,10,25\n"
+        "c,1,20,160\nc,2,20,80\nc,4,20,40\nc,8,20,20\nc,16,20,20.2\nc,32,20,20.5\n"
+        "c,64,20,22\n"));
+    CU_ASSERT_EQUAL(testutil_perfcast_run(&out, "predict --archive %s x e", dir), 0);
+    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "the runs stopped gaining at np = 4:"));
+    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "1 of 2 targets lies beyond it; 1 more lies beyond "
+                                             "where their own runs stopped gaining"));
+    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "beyond where the runs stopped gaining (np = 4)"));
+    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "beyond where the runs stopped gaining (np = 8)"));
+    free(out);
+    testutil_remove_dir(dir);
+}
+
 static void test_no_word_without_a_stop(void)
 {
     expect_no_word("time_s", scaling);
@@ -192,6 +217,7 @@ int main(void)
     };
     static const testutil_test end_tests[] = {
         {"predict names the stop", test_predict_names_the_stop},
+        {"two lines that stop at different levels", test_two_lines},
         {"no word without a stop, or for a rate", test_no_word_without_a_stop},
         {"the verdict says so, also from the cache of fits", test_verdict_from_cache},
         {NULL, NULL},

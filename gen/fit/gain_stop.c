@@ -39,21 +39,52 @@ static bool stop_of_target(const experiment_input *in, const trend_index *ix, si
     return found;
 }
 
-/* The report's gain_stop text from the first target's stop s, along
- * column; beyond of ntargets targets lie past a stop. */
-static bool set_report_text(report *rep, const char *column, const gainstop_result *s,
-                            size_t beyond, size_t ntargets)
+/* What the report says: the first target's stop s along column; beyond
+ * of ntargets targets lie past it, elsewhere more lie past stops of their
+ * own lines at other levels. */
+typedef struct {
+    gainstop_result s;
+    size_t column;
+    size_t beyond, elsewhere;
+} first_stop;
+
+static bool set_report_text(report *rep, const char *column, const first_stop *f,
+                            size_t ntargets)
 {
-    char text[600];
+    const gainstop_result *s = &f->s;
+    char text[700], more[160] = "";
+    if (f->elsewhere)
+        snprintf(more, sizeof more, "; %zu more lie%s beyond where their own runs stopped "
+                 "gaining, at other levels (their notes say where)",
+                 f->elsewhere, f->elsewhere == 1 ? "s" : "");
     snprintf(text, sizeof text,
              "the runs stopped gaining at %s = %g: none of the larger runs, up to %s = %g "
              "(%.3gx), was %.0f%% faster (the best ran %.3gx the time at %g, the largest "
              "%.3gx); beyond %g the runs do not show that a larger %s shortens the time, while "
-             "the resources grow with it; %zu of %zu target%s beyond it",
+             "the resources grow with it; %zu of %zu target%s %s beyond it%s",
              column, s->x_stop, column, s->x_last, s->x_last / s->x_stop, 100 * GAINSTOP_MIN_GAIN,
-             s->best_ratio, s->x_stop, s->last_ratio, s->x_stop, column, beyond, ntargets,
-             ntargets == 1 ? " lies" : "s lie");
+             s->best_ratio, s->x_stop, s->last_ratio, s->x_stop, column, f->beyond, ntargets,
+             ntargets == 1 ? "" : "s", f->beyond == 1 ? "lies" : "lie", more);
     return report_set_text(&rep->gain_stop, text);
+}
+
+/* Mark prediction p, whose line stops at stop along column, and count it
+ * for the report. False when out of memory. */
+static bool mark_prediction(const experiment_input *in, report_prediction *p,
+                            const gainstop_result *stop, size_t column, first_stop *f)
+{
+    p->gain_stop_at = stop->x_stop;
+    p->gain_stop_column = column;
+    if (f->beyond == 0)
+        f->s = *stop, f->column = column;
+    if (column == f->column && stop->x_stop == f->s.x_stop)
+        f->beyond++;
+    else
+        f->elsewhere++;
+    char note[200];
+    snprintf(note, sizeof note, "beyond where the runs stopped gaining (%s = %g)",
+             in->camp->runs.cols[column].name, stop->x_stop);
+    return report_append_note(p, note);
 }
 
 bool gain_stop_note(experiment_result *res)
@@ -63,31 +94,20 @@ bool gain_stop_note(experiment_result *res)
     if (!experiment_response_is_time(in) || in->ntargets == 0)
         return true;
     bool ok = index_training_runs(in, &ix);
-    gainstop_result first_stop = {0};
-    size_t first_column = 0;
-    size_t beyond = 0;
+    first_stop f = {0};
     for (size_t i = 0; ok && i < res->rep.npreds; i++) {
         report_prediction *p = &res->rep.preds[i];
         gainstop_result stop;
         size_t column = 0;
         bool nomem = false;
-        if (p->config >= in->ntargets ||
-            !stop_of_target(in, &ix, p->config, &stop, &column, &nomem)) {
+        if (p->config < in->ntargets && stop_of_target(in, &ix, p->config, &stop, &column, &nomem))
+            ok = mark_prediction(in, p, &stop, column, &f);
+        else
             ok = !nomem;
-            continue;
-        }
-        p->gain_stop_at = stop.x_stop;
-        p->gain_stop_column = column;
-        char note[200];
-        snprintf(note, sizeof note, "beyond where the runs stopped gaining (%s = %g)",
-                 in->camp->runs.cols[column].name, stop.x_stop);
-        ok = report_append_note(p, note);
-        if (beyond++ == 0)
-            first_stop = stop, first_column = column;
     }
-    ok = ok && (beyond == 0 ||
-                set_report_text(&res->rep, in->camp->runs.cols[first_column].name,
-                                &first_stop, beyond, res->rep.npreds));
+    ok = ok && (f.beyond == 0 ||
+                set_report_text(&res->rep, in->camp->runs.cols[f.column].name, &f,
+                                res->rep.npreds));
     trend_index_free(&ix);
     return ok;
 }
