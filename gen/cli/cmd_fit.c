@@ -11,7 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gen/base/column_rules.h"
 #include "gen/base/config_index.h"
 #include "gen/base/run_engine.h"
 #include "gen/base/textout.h"
@@ -61,8 +60,9 @@ static const char predict_usage[] =
     "when the training runs change at their top level beyond the model's law\n"
     "(regime_change: a step or knee the model would extrapolate through) and\n"
     "where the runs a target extends stopped gaining (gain_stop: none of the larger\n"
-    "runs was 10% faster), as the verdict does. In text, a model's own interval of a time that reaches below\n"
-    "zero is marked \xE2\x80\xA0 and explained under the table (its value is kept).\n"
+    "runs was 10% faster), as the verdict does. In text, a model's own interval of\n"
+    "a time that reaches below zero is marked \xE2\x80\xA0 and explained under the\n"
+    "table (its value is kept).\n"
     "\n"
     "  --archive DIR   the archive folder (default: archive)\n"
     "  --format F      text (default), csv or json\n"
@@ -506,15 +506,6 @@ static void human_range(rbuf *b, double lo, double hi, bool time)
         rbuf_printf(b, " (absurdly wide: \xC3\x97/\xC3\xB7 %.0f)", sqrt(hi / lo));
 }
 
-/* Whether every response column of the experiment is a time in seconds. */
-static bool response_is_time(const experiment_input *in)
-{
-    for (size_t r = 0; r < in->nresponses; r++)
-        if (!column_is_time(in->responses[r]))
-            return false;
-    return in->nresponses > 0;
-}
-
 /* Under the table when some model's PI of a time reaches below zero (the
  * site says the same, site_clip_note; here the computed value stays). */
 static const char below_zero_note[] =
@@ -527,7 +518,7 @@ static void text_cells_of_row(const experiment_result *res, const report_predict
 {
     const table *runs = &res->input.camp->runs;
     const target_config *tc = &res->input.targets[p->config];
-    bool time = response_is_time(&res->input);
+    bool time = experiment_response_is_time(&res->input);
     for (size_t c = 0; c < runs->ncols; c++) {
         if (!config_column_identifies(&runs->cols[c]))
             continue;
