@@ -12,6 +12,7 @@
 #include <time.h>
 
 #include "gen/base/config_index.h"
+#include "gen/base/growth.h"
 #include "gen/base/slug.h"
 #include "gen/fit/experiment_run.h"
 #include "gen/fit/fit_record.h"
@@ -405,10 +406,8 @@ static bool add_option(site_data *d, size_t ci, size_t ei, const report_predicti
     double np = nc >= 0 ? table_number(t, row, (size_t)nc) : NAN;
     if (k < 0 || !(np >= 1) || !(p->estimate > 0) || !isfinite(p->estimate))
         return true; /* nothing to cost */
-    site_option *more = realloc(d->options, (d->noptions + 1) * sizeof *more);
-    if (!more)
+    if (!growth_reserve(&d->options, &d->options_cap, d->noptions + 1, sizeof *d->options))
         return false;
-    d->options = more;
     site_option *o = &d->options[d->noptions];
     const cluster_info *info = d->clusters[k].info;
     costing_cluster rates = {info->name, info->mem_per_core_gb, info->rate_per_core_hour,

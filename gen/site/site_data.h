@@ -126,7 +126,7 @@ typedef struct {
     site_cluster *clusters;   /* clusters.csv order */
     size_t nclusters;
     site_option *options;
-    size_t noptions;
+    size_t noptions, options_cap; /* options_cap: room in options (gen/base/growth.h) */
     size_t *by_job;           /* option indices sorted by job, then cluster */
     acknowledgements acks;    /* acknowledgements.csv */
     site_alert *alerts;       /* open and acknowledged, in prediction order */
