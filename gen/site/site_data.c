@@ -654,7 +654,7 @@ static bool load_data(site_data *d, const char *archive_dir, long long source_da
         return false;
     }
     if (reuse && !(d->fitcache = site_fitcache_open(previous_dir, &d->arch, site_program_key(),
-                                                     refresh_pool))) {
+                                                     refresh_pool, jobs > 1))) {
         snprintf(err, errlen, "out of memory");
         return false;
     }

@@ -5,6 +5,7 @@
  */
 #include "gen/site/site_fitcache.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,6 +47,10 @@ struct site_fitcache {
     pool_entry pool;       /* its pool */
     uint64_t pool_digest;  /* of the pool this build uses */
     uint64_t archive_key;  /* the archive's own files */
+    uint64_t *folder_keys; /* each campaign's files (site_inputs_folder_key, seed 0),
+                              in a->campaigns order; NULL when out of memory */
+    pthread_t hasher;      /* hashing folder_keys, while hashing */
+    bool hashing;
     rbuf out;              /* the new file */
     site_fitcache_stats stats;
 };
@@ -127,14 +132,46 @@ static bool parse_previous(site_fitcache *fc, char *text, size_t len)
     return true;
 }
 
+/* Every campaign folder's key: read again from disk (the archive loaded
+ * them already, but a key must cover every file of the folder, not only
+ * those perfcast parses). */
+static void *hash_folders(void *arg)
+{
+    site_fitcache *fc = arg;
+    for (size_t i = 0; i < fc->a->ncampaigns; i++)
+        fc->folder_keys[i] = site_inputs_folder_key(fc->a->campaigns[i].dir, false, 0);
+    return NULL;
+}
+
+/* Start hashing the campaign folders: on a thread of its own when the
+ * build may use a second one (so that it overlaps reading the previous
+ * file and settling the pool, which need none of it), else here. */
+static void start_hashing_folders(site_fitcache *fc, bool threaded)
+{
+    fc->folder_keys = calloc(fc->a->ncampaigns ? fc->a->ncampaigns : 1, sizeof *fc->folder_keys);
+    if (!fc->folder_keys)
+        return; /* every key is then 0: nothing is reused */
+    fc->hashing = threaded && pthread_create(&fc->hasher, NULL, hash_folders, fc) == 0;
+    if (!fc->hashing)
+        hash_folders(fc);
+}
+
+static void finish_hashing_folders(site_fitcache *fc)
+{
+    if (fc->hashing)
+        pthread_join(fc->hasher, NULL);
+    fc->hashing = false;
+}
+
 site_fitcache *site_fitcache_open(const char *out_dir, const archive *a, uint64_t program,
-                                  bool refresh_pool)
+                                  bool refresh_pool, bool threaded)
 {
     site_fitcache *fc = calloc(1, sizeof *fc);
     if (!fc)
         return NULL;
     *fc = (site_fitcache){.a = a, .program = program, .refresh_pool = refresh_pool};
     rbuf_init(&fc->out);
+    start_hashing_folders(fc, threaded);
     fc->archive_key = site_inputs_folder_key(a->dir, true, 0);
     char *path = out_dir ? fileio_join(out_dir, site_fitcache_name) : NULL;
     size_t len = 0;
@@ -153,6 +190,8 @@ void site_fitcache_free(site_fitcache *fc)
 {
     if (!fc)
         return;
+    finish_hashing_folders(fc);
+    free(fc->folder_keys);
     free(fc->previous);
     free(fc->fits);
     rbuf_free(&fc->out);
@@ -198,6 +237,7 @@ static bool runs_close(size_t now, size_t filled_at)
 
 bool site_fitcache_pool(site_fitcache *fc, backtest_cache *cache)
 {
+    finish_hashing_folders(fc); /* every key needs them, and keys follow the pool */
     error_pool *pool = backtest_cache_pool(cache);
     size_t runs = archive_runs(fc->a), filled_at = runs;
     uint64_t shape = archive_shape(fc->a);
@@ -231,17 +271,25 @@ bool site_fitcache_pool(site_fitcache *fc, backtest_cache *cache)
 /* ------------------------------------------------------------------ */
 /* Records                                                             */
 
+/* h chained with the key of c's folder (c one of the archive's
+ * campaigns); 0 when it could not be read. */
+static uint64_t folder_key(const site_fitcache *fc, const campaign *c, uint64_t h)
+{
+    size_t i = (size_t)(c - fc->a->campaigns);
+    uint64_t k = fc->folder_keys && i < fc->a->ncampaigns ? fc->folder_keys[i] : 0;
+    return k ? hash_bytes(&k, sizeof k, h) : 0;
+}
+
 uint64_t site_fitcache_key(const site_fitcache *fc, const campaign *c)
 {
     uint64_t h = hash_bytes(format_version, sizeof format_version, fc->program);
     h = hash_bytes(&fc->pool_digest, sizeof fc->pool_digest, h);
     h = hash_bytes(&fc->archive_key, sizeof fc->archive_key, h);
-    h = site_inputs_folder_key(c->dir, false, h);
+    h = folder_key(fc, c, h);
     for (size_t i = 0; h && i < c->nexperiments; i++) {
         const campaign *lender = experiment_lender_campaign(fc->a, &c->experiments[i]);
         if (lender)
-            h = site_inputs_folder_key(lender->dir, false,
-                                       hash_bytes(lender->name, strlen(lender->name) + 1, h));
+            h = folder_key(fc, lender, hash_bytes(lender->name, strlen(lender->name) + 1, h));
     }
     /* Without the program or an archive file read, nothing may match. */
     return fc->program && fc->archive_key && fc->pool_digest ? h : 0;

@@ -56,7 +56,8 @@
  *
  * Ownership: site_fitcache_open returns a cache freed by
  * site_fitcache_free; site_fitcache_find returns a pointer into it, valid
- * until the free. Not thread-safe: one per build.
+ * until the free. Not thread-safe: one per build (its only thread of its
+ * own is the folder hasher of site_fitcache_open).
  */
 #ifndef PERFCAST_SITE_FITCACHE_H
 #define PERFCAST_SITE_FITCACHE_H
@@ -84,9 +85,12 @@ typedef struct {
 /* The cache of out_dir's previous build (none when out_dir is NULL, new,
  * or its cache is unreadable), for a build of a by the program with key
  * program (site_program_key; 0: nothing is reused). With refresh_pool the
- * previous pool is not reused. NULL when out of memory. */
+ * previous pool is not reused. With threaded, the campaigns' folders are
+ * hashed for their keys on a thread of its own until site_fitcache_pool
+ * (the only other thread the cache uses; it is joined there or by the
+ * free). NULL when out of memory. */
 site_fitcache *site_fitcache_open(const char *out_dir, const archive *a, uint64_t program,
-                                  bool refresh_pool);
+                                  bool refresh_pool, bool threaded);
 void site_fitcache_free(site_fitcache *fc);
 
 /* Put the pool into cache (backtest_cache_pool): the previous build's
