@@ -248,6 +248,49 @@ static void test_damaged_cache(void)
     testutil_remove_dir(dir);
 }
 
+/* The cache comes with the release it was made for (a --previous build
+ * leaves the previous release's own cache as it was: same inode, same
+ * bytes), and a cache whose place a folder takes fails nothing: the site
+ * is built, a warning says the cache was not written, the folder stays. */
+static void test_cache_with_release(void)
+{
+    setup();
+    CU_ASSERT_TRUE_FATAL(build("s1", "").ok);
+    char *before = NULL;
+    testutil_run_commandf(&before, "cd %s && ls -i s1/.perfcast-fits && sha256sum s1/.perfcast-fits",
+                          dir);
+    new_run("0002", "3.71");
+    char prev[400];
+    snprintf(prev, sizeof prev, "--previous %s/s1", dir);
+    fits_line f = build("s2", prev);
+    CU_ASSERT_TRUE_FATAL(f.ok);
+    CU_ASSERT_EQUAL(f.fitted, 1);
+    char *after = NULL;
+    testutil_run_commandf(&after, "cd %s && ls -i s1/.perfcast-fits && sha256sum s1/.perfcast-fits",
+                          dir);
+    CU_ASSERT_TRUE(before && after && strcmp(before, after) == 0);
+    free(before);
+    free(after);
+    /* s2's cache is its own file, and the next release reads it. */
+    CU_ASSERT_EQUAL(sh("test $(stat -c %%h %s/.perfcast-fits) = 1%s", "s2", ""), 0);
+    new_run("0002", "3.72");
+    snprintf(prev, sizeof prev, "--previous %s/s2", dir);
+    f = build("s3", prev);
+    CU_ASSERT_TRUE(f.ok && f.fitted == 1 && f.reused == 2);
+
+    /* In place, the cache's place taken by a folder. */
+    CU_ASSERT_EQUAL_FATAL(sh("rm %1$s/.perfcast-fits && mkdir %1$s/.perfcast-fits%2$s", "s3", ""), 0);
+    new_run("0002", "3.73");
+    char *out = NULL;
+    int rc = testutil_perfcast_run(&out, "build --archive %s/A --out %s/s3", dir, dir);
+    CU_ASSERT_EQUAL(rc, 0);
+    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "warning: the cache of fits"));
+    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "3 experiments fitted, 0 read back")); /* none to read */
+    free(out);
+    CU_ASSERT_EQUAL(sh("test -d %s/.perfcast-fits%s", "s3", ""), 0);
+    testutil_remove_dir(dir);
+}
+
 static void test_pool_refresh(void)
 {
     setup();
@@ -375,6 +418,8 @@ int main(void)
     static const testutil_test tests[] = {
         {"one new run refits its campaign, bytes as a full refit", test_one_new_run},
         {"a damaged cache entry or file is ignored", test_damaged_cache},
+        {"the cache comes with its release; a taken place fails nothing",
+         test_cache_with_release},
         {"the pool's refresh rule", test_pool_refresh},
         {"campaign pages kept by key, bytes as a full build", test_pages_by_key},
         {NULL, NULL},

@@ -11,6 +11,8 @@
  *     place is taken by a user's file stops the build before any change;
  *   - a page or chart changed in place at the same size is found by
  *     site_verify and rewritten by the next build;
+ *   - perfcast's own hidden file (the cache of fits) comes with the
+ *     commit, never under a page's name, and fails no build;
  *   - a build killed while moving files into place leaves a manifest that
  *     claims every file it may have placed, and the next build finishes;
  *   - exit status 1 (not 2, which is usage) for a bad clusters.csv, a
@@ -285,6 +287,67 @@ static bool file_is(const char *dir, const char *name, const char *text)
     return same;
 }
 
+/* perfcast's own hidden file beside the pages (the cache of fits):
+ * staged, then put in place by the commit, with a new folder or in
+ * place; refused under a page's or perfcast's other names; a build that
+ * fails leaves the previous one; one whose place is a folder fails
+ * nothing and leaves the folder. */
+static bool stage_and_commit(const char *out_dir, const char *previous, const char *text,
+                             bool *placed)
+{
+    char err[512];
+    site_out_options opt = {.fail_after = -1, .previous_dir = previous};
+    site_out *o = site_out_begin(out_dir, &opt, err, sizeof err);
+    if (!o)
+        return false;
+    site_out_write(o, "a.txt", text, strlen(text));
+    bool staged = site_out_stage_private(o, ".own", text, strlen(text), placed);
+    return site_out_commit(o, err, sizeof err) && staged;
+}
+
+static void test_private_file(void)
+{
+    char dir[512], next[512], err[512];
+    snprintf(dir, sizeof dir, "%s/private", work);
+    snprintf(next, sizeof next, "%s/private-next", work);
+    bool placed = true;
+    CU_ASSERT_TRUE(stage_and_commit(dir, NULL, "one", &placed));
+    CU_ASSERT_TRUE(placed); /* came with the new folder */
+    CU_ASSERT_TRUE(file_is(dir, ".own", "one"));
+    placed = false;
+    CU_ASSERT_TRUE(stage_and_commit(dir, NULL, "two", &placed));
+    CU_ASSERT_TRUE(placed); /* moved in after an in-place commit */
+    CU_ASSERT_TRUE(file_is(dir, ".own", "two"));
+    placed = false;
+    CU_ASSERT_TRUE(stage_and_commit(next, dir, "three", &placed));
+    CU_ASSERT_TRUE(placed && file_is(next, ".own", "three") && file_is(dir, ".own", "two"));
+
+    site_out *o = site_out_begin(dir, NULL, err, sizeof err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(o);
+    static const char *const refused[] = {"own", ".a/b", ".perfcast-manifest",
+                                          ".perfcast-staging", NULL};
+    for (size_t i = 0; refused[i]; i++) {
+        CU_ASSERT_FALSE(site_out_stage_private(o, refused[i], "x", 1, &placed));
+        CU_ASSERT_FALSE(placed);
+    }
+    CU_ASSERT_TRUE(site_out_stage_private(o, ".own", "four", 4, &placed));
+    CU_ASSERT_FALSE(site_out_stage_private(o, ".other", "x", 1, &placed)); /* one per build */
+    site_out_abort(o);
+    CU_ASSERT_TRUE(file_is(dir, ".own", "two")); /* a failed build leaves the previous */
+
+    /* Its place taken by a folder: the site is committed, the folder kept. */
+    char own[600];
+    snprintf(own, sizeof own, "%s/.own", dir);
+    CU_ASSERT_EQUAL_FATAL(unlink(own), 0);
+    CU_ASSERT_EQUAL_FATAL(mkdir(own, 0755), 0);
+    placed = true;
+    CU_ASSERT_TRUE(stage_and_commit(dir, NULL, "five", &placed));
+    CU_ASSERT_FALSE(placed);
+    struct stat st;
+    CU_ASSERT_TRUE(stat(own, &st) == 0 && S_ISDIR(st.st_mode));
+    CU_ASSERT_TRUE(file_is(dir, "a.txt", "five"));
+}
+
 static void test_killed_while_moving(void)
 {
     char dir[512], err[512];
@@ -526,6 +589,8 @@ int main(void)
         {"a page whose place a user's file takes stops the build", test_place_taken},
         {"links in the site are not followed to write or remove", test_links_not_followed},
         {"a same-size change in place is found and repaired", test_same_size_change},
+        {"perfcast's own hidden file comes with the commit, or fails nothing",
+         test_private_file},
         {"killed while moving: nothing unclaimed, the next build finishes",
          test_killed_while_moving},
         {"exit 1 for a bad clusters.csv, an unwritable stdout, a site another build holds; 2 "

@@ -272,8 +272,47 @@ static site_out *begin_output(const site_options *opt, char *err, size_t errlen)
     return site_out_begin(opt->out_dir, &oo, err, errlen);
 }
 
-/* Write every page of d into out, and commit it (or abort: out is
- * released either way). */
+/* The cache of fits for the next build, staged beside the pages
+ * (site_out_stage_private): on a thread of its own while they are written
+ * when the build has a second one (its megabytes were the longest step
+ * after the commit), else before them. placed says, after the commit,
+ * whether it is in place. */
+typedef struct {
+    site_out *out;
+    const site_fitcache *fits;
+    bool *placed;
+    pthread_t thread;
+    bool started;
+} fits_job;
+
+static void *stage_fits(void *arg)
+{
+    fits_job *f = arg;
+    size_t len;
+    const char *text = site_fitcache_text(f->fits, &len);
+    if (text)
+        site_out_stage_private(f->out, site_fitcache_name, text, len, f->placed);
+    return NULL;
+}
+
+static void start_staging_fits(fits_job *f, size_t nthreads)
+{
+    if (!f->fits)
+        return;
+    f->started = nthreads > 1 && pthread_create(&f->thread, NULL, stage_fits, f) == 0;
+    if (!f->started)
+        stage_fits(f);
+}
+
+static void finish_staging_fits(fits_job *f)
+{
+    if (f->started)
+        pthread_join(f->thread, NULL);
+    f->started = false;
+}
+
+/* Write every page of d into out, with d's cache of fits when it has one,
+ * and commit it (or abort: out is released either way). */
 static bool write_into(site_out *out, const templates *t, const site_data *d,
                        const site_options *opt, site_stats *stats, char *err, size_t errlen)
 {
@@ -282,7 +321,10 @@ static bool write_into(site_out *out, const templates *t, const site_data *d,
                   .program_key = site_program_key()};
     rbuf_init(&c.html);
     rbuf_init(&c.page);
+    fits_job fits = {.out = out, .fits = d->fitcache, .placed = &stats->fits_saved};
+    start_staging_fits(&fits, thread_count(opt));
     bool ok = write_pages(&c, t->css, thread_count(opt));
+    finish_staging_fits(&fits);
     rbuf_free(&c.html);
     rbuf_free(&c.page);
     count(d, &c, stats);
@@ -315,17 +357,15 @@ bool site_write(const site_data *d, const site_options *opt, site_stats *stats, 
     return ok;
 }
 
-/* The fits the build reused and made, and the cache of them kept for the
- * next build: written once the site is in place, so that a build that
- * fails leaves the previous cache beside the previous site. */
-static void fits_of(const site_data *d, const char *out_dir, site_stats *s)
+/* The fits the build reused and made (the cache of them for the next
+ * build came with the site: write_into). */
+static void fits_of(const site_data *d, site_stats *s)
 {
     site_fitcache_stats fs;
     site_fitcache_get_stats(d->fitcache, &fs);
     s->experiments_fitted = fs.experiments_fitted;
     s->experiments_reused = fs.experiments_reused;
     s->pool_reused = fs.pool_reused;
-    s->fits_saved = site_fitcache_save(d->fitcache, out_dir);
 }
 
 /* The key of opt's inputs (0 under fault injection: never skip then). */
@@ -383,8 +423,8 @@ static void *work_out_key(void *arg)
     return NULL;
 }
 
-/* Load the archive and write the site into out (begun by the caller,
- * released here), then keep the fits for the next build. The previous
+/* Load the archive and write the site, with the cache of fits for the
+ * next build, into out (begun by the caller, released here). The previous
  * site's files are checked on a second thread meanwhile (most of what a
  * night spends on the files it keeps); opt->inputs_key is key's, once it
  * is worked out. */
@@ -406,7 +446,7 @@ static bool load_and_write(site_out *out, const templates *t, site_options *opt,
         site_out_abort(out);
     ok = ok && write_into(out, t, &d, opt, stats, err, errlen);
     if (ok)
-        fits_of(&d, opt->out_dir, stats);
+        fits_of(&d, stats);
     if (diags)
         export_diags(&d, diags, ndiags);
     site_data_free(&d);

@@ -331,10 +331,8 @@ void site_fitcache_get_stats(const site_fitcache *fc, site_fitcache_stats *s)
     *s = fc->stats;
 }
 
-bool site_fitcache_save(const site_fitcache *fc, const char *out_dir)
+const char *site_fitcache_text(const site_fitcache *fc, size_t *len)
 {
-    char *path = fileio_join(out_dir, site_fitcache_name);
-    bool ok = path && fileio_write_atomic(path, fc->out.data, fc->out.len);
-    free(path);
-    return ok;
+    *len = fc->out.len;
+    return fc->out.oom ? NULL : fc->out.data;
 }

@@ -41,9 +41,12 @@
  * A refilled pool changes every key: that build refits everything.
  *
  * The file: OUT/.perfcast-fits (hidden, so never published as a page nor
- * listed in the manifest), replaced atomically after the site is
- * committed (a build killed before leaves the previous cache, whose
- * entries still match only their own inputs):
+ * listed in the manifest), written beside the staged site while its pages
+ * are and put in place by the commit (gen/site/site_out.h,
+ * site_out_stage_private: it comes with a new folder, or replaces the
+ * previous file in one rename right after an in-place commit; a build
+ * killed before leaves the previous cache, whose entries still match only
+ * their own inputs):
  *
  *     perfcast-fits 1 PROGRAM
  *     pool RUNS SHAPE HASH LEN        then LEN bytes: error_pool_write's text
@@ -114,7 +117,10 @@ bool site_fitcache_keep(site_fitcache *fc, const campaign *c, size_t index, uint
 
 void site_fitcache_get_stats(const site_fitcache *fc, site_fitcache_stats *s);
 
-/* Replace out_dir's cache file with what was kept. False with errno set. */
-bool site_fitcache_save(const site_fitcache *fc, const char *out_dir);
+/* What was kept, the next build's cache file (*len bytes; the build
+ * writes it as site_fitcache_name with its site: gen/site/site.c): a
+ * pointer into fc, valid until the next keep or the free; NULL when out
+ * of memory. */
+const char *site_fitcache_text(const site_fitcache *fc, size_t *len);
 
 #endif

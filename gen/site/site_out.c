@@ -47,6 +47,8 @@ struct site_out {
     pthread_t checker;   /* site_out_check_ahead's thread, while checking */
     bool checking;       /* the checker was started and not yet joined */
     bool stop_checking;  /* asks the checker to stop (under lock) */
+    char *private_name;  /* site_out_stage_private's file in tmp_dir, NULL: none */
+    bool *private_placed; /* set true once it is at out_dir/private_name */
 };
 
 /* ------------------------------------------------------------------ */
@@ -648,6 +650,7 @@ static void release(site_out *o)
     free(o->out_dir);
     free(o->tmp_dir);
     free(o->old_dir);
+    free(o->private_name);
     free(o);
 }
 
@@ -663,6 +666,50 @@ void site_out_abort(site_out *o)
 /* ------------------------------------------------------------------ */
 /* Commit (gen/site/site_out_commit.c does the moving)                      */
 
+bool site_out_stage_private(site_out *o, const char *name, const void *data, size_t len,
+                            bool *placed)
+{
+    *placed = false;
+    if (name[0] != '.' || strchr(name, '/') || strcmp(name, site_manifest_name) == 0 ||
+        strcmp(name, site_commit_staging_mark) == 0)
+        return false;
+    pthread_mutex_lock(&o->lock);
+    bool free_to_stage = !failed(o) && !o->private_name;
+    pthread_mutex_unlock(&o->lock);
+    char *full = free_to_stage ? fileio_join(o->tmp_dir, name) : NULL;
+    char *copy = full ? strdup(name) : NULL;
+    bool ok = copy && site_commit_write_file(full, data, len);
+    if (!ok && full)
+        unlink(full); /* a part would otherwise come with a new output folder */
+    if (ok) {
+        pthread_mutex_lock(&o->lock);
+        o->private_name = copy, copy = NULL;
+        o->private_placed = placed;
+        pthread_mutex_unlock(&o->lock);
+    }
+    free(copy);
+    free(full);
+    return ok;
+}
+
+/* After a commit: the staged private file came with a new output folder,
+ * or is moved into the existing one (replacing the previous file in one
+ * rename). Its failure leaves the site as committed. */
+static void place_private(site_out *o)
+{
+    if (!o->private_name)
+        return;
+    if (!o->out_exists) {
+        *o->private_placed = true;
+        return;
+    }
+    char *from = fileio_join(o->tmp_dir, o->private_name);
+    char *to = fileio_join(o->out_dir, o->private_name);
+    *o->private_placed = from && to && rename(from, to) == 0;
+    free(from);
+    free(to);
+}
+
 bool site_out_commit(site_out *o, char *err, size_t errlen)
 {
     stop_checker(o);
@@ -673,7 +720,8 @@ bool site_out_commit(site_out *o, char *err, size_t errlen)
     if (!failed(o)) {
         site_commit job = {o->out_dir, o->tmp_dir, o->out_exists, &o->old, &o->now,
                            o->opt.kill_after_moves, o->error, sizeof o->error};
-        site_commit_run(&job);
+        if (site_commit_run(&job))
+            place_private(o);
     }
     bool ok = !failed(o);
     if (!ok)

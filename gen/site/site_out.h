@@ -137,6 +137,20 @@ void site_out_check_ahead(site_out *o);
 bool site_out_write_keyed(site_out *o, const char *path, uint64_t key, const void *data,
                           size_t len);
 
+/* Stage perfcast's own hidden file name (".perfcast-fits": no page, never
+ * in the manifest, never a user's file) with len bytes of data, to be put
+ * at out_dir/name once the site is committed: it comes with a new output
+ * folder, or replaces the previous file of an existing one in one rename
+ * right after the commit. Unlike a page's, its failure (here, or when it
+ * is put in place) fails nothing: *placed, false until then, is set true
+ * by the commit once the file is there. One such file per build. False
+ * when it could not be staged (name not hidden or taken by perfcast's own
+ * files, a second one, a write error, or the build has failed); may run
+ * on a thread of its own beside the page writers, whose paths are never
+ * hidden. */
+bool site_out_stage_private(site_out *o, const char *name, const void *data, size_t len,
+                            bool *placed);
+
 /* Record in the manifest that this build read inputs with hash key and
  * ended with the summary numbers (at most SITE_MANIFEST_SUMMARY_MAX):
  * see site_out_up_to_date. Written only once every file is in place. */
