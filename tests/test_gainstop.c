@@ -3,8 +3,9 @@
  * gen/fit/gain_stop.h): the rule worked by hand on small series, then end
  * to end: `perfcast predict` names the stop and marks the target beyond
  * it, its JSON carries it, the verdict weighs it (also when read back from
- * the cache of fits), and runs that never stopped gaining, or whose
- * response is no time, get no word.
+ * the cache of fits), and runs that never stopped gaining, whose
+ * response is no time, or whose experiment declares weak scaling
+ * (scaling=weak), get no word.
  */
 #include "models/gainstop.h"
 #include "tests/testutil.h"
@@ -159,6 +160,40 @@ static void test_two_lines(void)
     testutil_remove_dir(dir);
 }
 
+/* Declared weak scaling (option scaling=weak): the plateau is the aim of
+ * such runs, no stop is named; a misspelt value is a problem `check`
+ * names, with its place. */
+static void test_weak_scaling(void)
+{
+    char dir[256], *out = NULL;
+    CU_ASSERT_TRUE_FATAL(testutil_temp_dir(dir, sizeof dir));
+    static const char header[] = "name,model,response,formula,train,target,options\n";
+    char experiments[300], runs[600];
+    snprintf(runs, sizeof runs, "cluster,np,time_s\n%s", plateau);
+    snprintf(experiments, sizeof experiments, "%se,scopred,time_s,,np < 64,np == 64,scaling=weak\n",
+             header);
+    CU_ASSERT_TRUE_FATAL(testutil_write_archive(dir, "cluster\nc\n", "x", experiments, runs));
+    CU_ASSERT_EQUAL(testutil_perfcast_run(&out, "predict --archive %s x e", dir), 0);
+    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "x/e (scopred)")); /* predicted */
+    CU_ASSERT_PTR_NULL(out ? strstr(out, "stopped gaining") : "no output");
+    free(out);
+    /* scaling=strong is the default's word: the stop is named again */
+    snprintf(experiments, sizeof experiments,
+             "%se,scopred,time_s,,np < 64,np == 64,scaling = strong\n", header);
+    CU_ASSERT_TRUE_FATAL(testutil_write_archive(dir, "cluster\nc\n", "x", experiments, runs));
+    CU_ASSERT_EQUAL(testutil_perfcast_run(&out, "predict --archive %s x e", dir), 0);
+    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "the runs stopped gaining at np = 4"));
+    free(out);
+    snprintf(experiments, sizeof experiments, "%se,scopred,time_s,,np < 64,np == 64,scaling=wek\n",
+             header);
+    CU_ASSERT_TRUE_FATAL(testutil_write_archive(dir, "cluster\nc\n", "x", experiments, runs));
+    CU_ASSERT_EQUAL(testutil_perfcast_run(&out, "check --archive %s", dir), 1);
+    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "x/experiments.csv:2:"));
+    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "scaling=wek: expected strong"));
+    free(out);
+    testutil_remove_dir(dir);
+}
+
 static void test_no_word_without_a_stop(void)
 {
     expect_no_word("time_s", scaling);
@@ -219,6 +254,7 @@ int main(void)
         {"predict names the stop", test_predict_names_the_stop},
         {"two lines that stop at different levels", test_two_lines},
         {"no word without a stop, or for a rate", test_no_word_without_a_stop},
+        {"none for weak scaling; a misspelt scaling named", test_weak_scaling},
         {"the verdict says so, also from the cache of fits", test_verdict_from_cache},
         {NULL, NULL},
     };

@@ -957,7 +957,7 @@ static void test_adapter_errors(void)
     static const struct { const char *experiment, *message; } cases[] = {
         {"nobw", "factor mbw_read needs mbw_read_gbs > 0 in clusters.csv for cluster gamma"},
         {"badopt", "option starts=0: expected a whole number from 1 to 1000"},
-        {"badkey", "unknown multicore option 'colour' (known: starts, max_iter, residuals)"},
+        {"badkey", "unknown multicore option 'colour' (known: starts, max_iter, residuals, scaling)"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         adapter_case ac;

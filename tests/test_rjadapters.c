@@ -220,7 +220,7 @@ static void expect_failure(const char *experiments, const char *name, const char
 static void test_adapter_errors(void)
 {
     expect_failure("name,model,train,target,options\nx,strip,np <= 8,np >= 64,bogus=1\n", "x",
-                   "unknown option 'bogus' (known: np0, work_tol, tcomp, contention, overhead)");
+                   "unknown option 'bogus' (known: np0, work_tol, tcomp, contention, overhead, scaling)");
     expect_failure("name,model,train,target,options\nx,strip,np <= 8,np >= 64,tcomp=maybe\n", "x",
                    "expected exact or interpolate");
     expect_failure("name,model,train,target,options\nx,strip,np <= 8,np >= 64,np0=4;np0=8\n", "x",

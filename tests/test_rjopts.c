@@ -34,7 +34,8 @@ static void test_key_values(void)
     CU_ASSERT_PTR_NOT_NULL(strstr(err, "expected key=value"));
     CU_ASSERT_FALSE(rjopts_parse("np0=4", rjopts_keys("block"), &o, err, sizeof err));
     CU_ASSERT_PTR_NOT_NULL(
-        strstr(err, "unknown option 'np0' (known: nps, work_tol, t22, contention, overhead, network, jobnp, between)"));
+        strstr(err, "unknown option 'np0' (known: nps, work_tol, t22, contention, overhead, network, jobnp, "
+               "between, scaling)"));
     CU_ASSERT_FALSE(rjopts_parse("t22=a;t22=b", rjopts_keys("block"), &o, err, sizeof err));
     CU_ASSERT_PTR_NOT_NULL(strstr(err, "given twice"));
     CU_ASSERT_TRUE(rjopts_parse("t22=exact", rjopts_keys("block"), &o, err, sizeof err));
@@ -43,6 +44,9 @@ static void test_key_values(void)
     rjopts_free(&o);
     CU_ASSERT_TRUE(rjopts_parse("tcomp=sometimes", rjopts_keys("multicluster"), &o, err, sizeof err));
     CU_ASSERT_FALSE(rjopts_exact(&o, "tcomp", &exact, err, sizeof err));
+    rjopts_free(&o);
+    /* every model's own option (gen/fit/scaling_option.h) */
+    CU_ASSERT_TRUE(rjopts_parse("scaling=weak", rjopts_keys("strip"), &o, err, sizeof err));
     rjopts_free(&o);
     CU_ASSERT_PTR_NULL(rjopts_keys("scopred"));
     CU_ASSERT_PTR_NULL(rjopts_keys(NULL));

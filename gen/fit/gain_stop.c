@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "gen/fit/scaling_option.h"
 #include "gen/fit/trend_line.h"
 #include "models/gainstop.h"
 
@@ -87,11 +88,20 @@ static bool mark_prediction(const experiment_input *in, report_prediction *p,
     return report_append_note(p, note);
 }
 
+/* Whether the experiment says its problem grows with the process count
+ * (an option that does not parse was reported by `check`: strong). */
+static bool weak_scaling(const experiment_input *in)
+{
+    bool weak = false;
+    char err[200];
+    return in->exp && scaling_option_weak(in->exp->options, &weak, err, sizeof err) && weak;
+}
+
 bool gain_stop_note(experiment_result *res)
 {
     const experiment_input *in = &res->input;
     trend_index ix = {0};
-    if (!experiment_response_is_time(in) || in->ntargets == 0)
+    if (!experiment_response_is_time(in) || in->ntargets == 0 || weak_scaling(in))
         return true;
     bool ok = index_training_runs(in, &ix);
     first_stop f = {0};

@@ -11,7 +11,9 @@
  *     where the runs stopped, how far the larger runs reach, what the best
  *     of them did, and how many targets lie beyond; `fit`, `predict` and
  *     the verdict (gen/fit/verdict.h) show it.
- * Any model: the stop is a property of the runs, not of a law.
+ * Any model: the stop is a property of the runs, not of a law. None is
+ * looked for when the experiment declares weak scaling (option
+ * scaling=weak, gen/fit/scaling_option.h): a flat time is then the aim.
  *
  * Ownership: the strings go into res->rep (released by report_free).
  */

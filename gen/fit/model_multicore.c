@@ -39,6 +39,7 @@
  *   diagnostics  the fit's convergence line and one Table II line per group.
  */
 #include "gen/fit/model_adapters.h"
+#include "gen/fit/scaling_option.h"
 #include "gen/ingest/run_layout.h"
 
 #include <math.h>
@@ -96,9 +97,10 @@ static bool parse_option(const char *s, size_t len, multicore_options *o, char *
             o->residuals = MULTICORE_ABSOLUTE;
         else
             return failf(err, errlen, "option residuals=%s: expected relative or absolute", value);
-    } else
-        return failf(err, errlen, "unknown multicore option '%.*s' (known: starts, max_iter, residuals)",
-                     (int)klen, s);
+    } else if (!scaling_option_is_key(s, klen)) { /* every model's, checked apart */
+        return failf(err, errlen, "unknown multicore option '%.*s' (known: starts, max_iter, "
+                     "residuals, scaling)", (int)klen, s);
+    }
     return true;
 }
 

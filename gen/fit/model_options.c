@@ -8,9 +8,13 @@
 #include <string.h>
 
 #include "gen/fit/rjopts.h"
+#include "gen/fit/scaling_option.h"
 
 bool model_check_options(const campaign *c, const experiment_info *e, char *err, size_t errlen)
 {
+    bool weak;
+    if (!scaling_option_weak(e->options, &weak, err, errlen))
+        return false; /* the one option of every model, checked once here */
     if (strcmp(e->model, "scopred") == 0)
         return model_scopred_check_options(&c->runs, e->options, err, errlen);
     if (strcmp(e->model, "multicore") == 0) {

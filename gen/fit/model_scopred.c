@@ -69,6 +69,7 @@
  */
 #include "gen/base/config_index.h"
 #include "gen/fit/model_adapters.h"
+#include "gen/fit/scaling_option.h"
 #include "gen/fit/trend_line.h"
 
 #include <gsl/gsl_cdf.h>
@@ -270,7 +271,7 @@ bool model_scopred_check_options(const table *runs, const char *options, char *e
             name_len--;
         bool known = (name_len == 6 && strncmp(s, "params", 6) == 0) ||
                      (name_len == 9 && strncmp(s, "max_terms", 9) == 0) ||
-                     search_option_known(s, name_len);
+                     search_option_known(s, name_len) || scaling_option_is_key(s, name_len);
         if (!known && name_len > 8 && strncmp(s, "formula_", 8) == 0) {
             char column[128];
             snprintf(column, sizeof column, "%.*s", (int)(name_len - 8), s + 8);
@@ -280,7 +281,7 @@ bool model_scopred_check_options(const table *runs, const char *options, char *e
             return fail(err, errlen,
                         "options: unknown key '%.*s' (scopred knows formula_<response column>, "
                         "params, max_terms, alpha, min_gain, exponents, selection, scale, total, "
-                        "trend)",
+                        "trend, scaling)",
                         (int)name_len, s);
         s += len;
     }

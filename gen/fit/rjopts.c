@@ -12,11 +12,15 @@
 
 const char *const *rjopts_keys(const char *model)
 {
-    static const char *const strip[] = {"np0", "work_tol", "tcomp", "contention", "overhead", NULL};
-    static const char *const block[] = {"nps", "work_tol", "t22", "contention", "overhead",
-                                        "network", "jobnp", "between", NULL};
-    static const char *const multicluster[] = {"cluster_b", "np0", "work_tol", "tcomp", "quantum",
-                                               "backtests_from", "link", "contention", NULL};
+    /* "scaling" is every model's (gen/fit/scaling_option.h). */
+    static const char *const strip[] = {"np0",      "work_tol", "tcomp", "contention",
+                                        "overhead", "scaling",  NULL};
+    static const char *const block[] = {"nps",     "work_tol", "t22",     "contention", "overhead",
+                                        "network", "jobnp",    "between", "scaling",    NULL};
+    static const char *const multicluster[] = {"cluster_b", "np0",        "work_tol",
+                                               "tcomp",     "quantum",    "backtests_from",
+                                               "link",      "contention", "scaling",
+                                               NULL};
     if (!model)
         return NULL;
     if (strcmp(model, "strip") == 0)

@@ -1,0 +1,56 @@
+/*
+ * scaling_option.c — see scaling_option.h.
+ */
+#include "gen/fit/scaling_option.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static const char key_name[] = "scaling";
+
+bool scaling_option_is_key(const char *key, size_t len)
+{
+    return len == sizeof key_name - 1 && strncmp(key, key_name, len) == 0;
+}
+
+/* s[0..*len) without the blanks around it. */
+static const char *trimmed(const char *s, size_t *len)
+{
+    while (*len > 0 && (*s == ' ' || *s == '\t'))
+        s++, (*len)--;
+    while (*len > 0 && (s[*len - 1] == ' ' || s[*len - 1] == '\t'))
+        (*len)--;
+    return s;
+}
+
+bool scaling_option_weak(const char *options, bool *weak, char *err, size_t errlen)
+{
+    *weak = false;
+    bool seen = false;
+    for (const char *s = options ? options : ""; *s;) {
+        size_t item = strcspn(s, ";");
+        const char *eq = memchr(s, '=', item);
+        size_t klen = eq ? (size_t)(eq - s) : item;
+        const char *key = trimmed(s, &klen);
+        if (scaling_option_is_key(key, klen)) {
+            size_t vlen = eq ? item - (size_t)(eq + 1 - s) : 0;
+            const char *value = eq ? trimmed(eq + 1, &vlen) : "";
+            bool is_weak = vlen == 4 && strncmp(value, "weak", 4) == 0;
+            bool is_strong = vlen == 6 && strncmp(value, "strong", 6) == 0;
+            if (seen) {
+                snprintf(err, errlen, "options: scaling is given twice");
+                return false;
+            }
+            if (!is_weak && !is_strong) {
+                snprintf(err, errlen, "options: scaling=%.*s: expected strong (a fixed problem) "
+                         "or weak (a problem that grows with the process count)", (int)vlen, value);
+                return false;
+            }
+            seen = true;
+            *weak = is_weak;
+        }
+        s += item;
+        s += *s == ';';
+    }
+    return true;
+}
