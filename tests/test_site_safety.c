@@ -290,8 +290,8 @@ static bool file_is(const char *dir, const char *name, const char *text)
 /* perfcast's own hidden file beside the pages (the cache of fits):
  * staged, then put in place by the commit, with a new folder or in
  * place; refused under a page's or perfcast's other names; a build that
- * fails leaves the previous one; one whose place is a folder fails
- * nothing and leaves the folder. */
+ * fails leaves the previous one; one whose place is a folder or a link
+ * fails nothing and leaves it. */
 static bool stage_and_commit(const char *out_dir, const char *previous, const char *text,
                              bool *placed)
 {
@@ -346,6 +346,14 @@ static void test_private_file(void)
     struct stat st;
     CU_ASSERT_TRUE(stat(own, &st) == 0 && S_ISDIR(st.st_mode));
     CU_ASSERT_TRUE(file_is(dir, "a.txt", "five"));
+    /* ... or by a link: kept, not followed */
+    CU_ASSERT_EQUAL_FATAL(rmdir(own), 0);
+    CU_ASSERT_EQUAL_FATAL(symlink("a.txt", own), 0);
+    placed = true;
+    CU_ASSERT_TRUE(stage_and_commit(dir, NULL, "six", &placed));
+    CU_ASSERT_FALSE(placed);
+    CU_ASSERT_TRUE(lstat(own, &st) == 0 && S_ISLNK(st.st_mode));
+    CU_ASSERT_TRUE(file_is(dir, "a.txt", "six"));
 }
 
 static void test_killed_while_moving(void)

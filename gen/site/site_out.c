@@ -705,7 +705,11 @@ static void place_private(site_out *o)
     }
     char *from = fileio_join(o->tmp_dir, o->private_name);
     char *to = fileio_join(o->out_dir, o->private_name);
-    *o->private_placed = from && to && rename(from, to) == 0;
+    /* A link or a folder in its place is left as it is (never replaced,
+     * never followed), like every path perfcast did not write. */
+    struct stat st;
+    bool taken = to && lstat(to, &st) == 0 && !S_ISREG(st.st_mode);
+    *o->private_placed = from && to && !taken && rename(from, to) == 0;
     free(from);
     free(to);
 }

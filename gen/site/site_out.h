@@ -141,7 +141,8 @@ bool site_out_write_keyed(site_out *o, const char *path, uint64_t key, const voi
  * in the manifest, never a user's file) with len bytes of data, to be put
  * at out_dir/name once the site is committed: it comes with a new output
  * folder, or replaces the previous file of an existing one in one rename
- * right after the commit. Unlike a page's, its failure (here, or when it
+ * right after the commit (not over a link or a folder in its place,
+ * which is left as it is). Unlike a page's, its failure (here, or when it
  * is put in place) fails nothing: *placed, false until then, is set true
  * by the commit once the file is there. One such file per build. False
  * when it could not be staged (name not hidden or taken by perfcast's own
