@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "gen/base/fileio.h"
+#include "gen/base/growth.h"
 #include "gen/base/hash.h"
 #include "gen/fit/error_pool.h"
 #include "gen/fit/experiment_run.h"
@@ -43,7 +44,7 @@ struct site_fitcache {
     bool refresh_pool;
     char *previous;        /* the previous file's text */
     fit_entry *fits;       /* its records, bodies pointing into previous */
-    size_t nfits;
+    size_t nfits, fits_cap;
     pool_entry pool;       /* its pool */
     uint64_t pool_digest;  /* of the pool this build uses */
     uint64_t archive_key;  /* the archive's own files */
@@ -95,10 +96,8 @@ static bool add_entry(site_fitcache *fc, char **tok, size_t n, const char *body,
     }
     if (!(n == 6 && strcmp(tok[0], "fit") == 0 && hex_of(tok[2], &a) && hex_of(tok[3], &b)))
         return true; /* not an entry this perfcast knows: ignored */
-    fit_entry *more = realloc(fc->fits, (fc->nfits + 1) * sizeof *more);
-    if (!more)
+    if (!growth_reserve(&fc->fits, &fc->fits_cap, fc->nfits + 1, sizeof *fc->fits))
         return false;
-    fc->fits = more;
     fc->fits[fc->nfits++] = (fit_entry){tok[1], (size_t)a, b, body, len};
     return true;
 }
@@ -178,6 +177,9 @@ site_fitcache *site_fitcache_open(const char *out_dir, const archive *a, uint64_
     fc->previous = path && program ? fileio_read_file(path, &len) : NULL;
     free(path);
     bool ok = !fc->previous || parse_previous(fc, fc->previous, len);
+    /* The new file is mostly the previous one's records again: room for
+     * them at once, not a dozen doublings each copying what came before. */
+    ok = ok && rbuf_reserve(&fc->out, len);
     rbuf_printf(&fc->out, "%s %016llx\n", format_version, (unsigned long long)program);
     if (!ok || fc->out.oom) {
         site_fitcache_free(fc);
