@@ -163,6 +163,32 @@ static void test_process_count_by_name_only(void)
     import_refused(path, "", "none.txt:1:11: no parameter is named like a process count");
 }
 
+/* --scaling: written into the default experiment's options, where
+ * `perfcast check` reads it back (0 problems); any other value is a usage
+ * error (exit 2) that writes nothing. */
+static void test_scaling_option(void)
+{
+    char path[1024], exps[1024], *out = NULL;
+    write_text("weak.txt", "PARAMETER p\nPOINTS 2 4 8 16\nMETRIC time\nDATA 1\nDATA 1.1\n"
+                           "DATA 1.2\nDATA 1.2\n", path, sizeof path);
+    csv_doc doc;
+    import_ok(path, "weak", "--scaling weak", &doc);
+    csv_doc_free(&doc);
+    snprintf(exps, sizeof exps, "%s/a/weak/experiments.csv", tmp);
+    char *text = testutil_read_file(exps);
+    CU_ASSERT_PTR_NOT_NULL(text && strstr(text, ",scaling=weak\n"));
+    free(text);
+    CU_ASSERT_EQUAL(testutil_perfcast_run(&out, "check --archive %s/a", tmp), 0);
+    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "0 problems"));
+    free(out);
+    CU_ASSERT_EQUAL(testutil_import(&out, tmp, "extrap", path, "refused", "--scaling wek"), 2);
+    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "--scaling wants strong or weak, got wek"));
+    free(out);
+    struct stat st;
+    snprintf(path, sizeof path, "%s/a/refused", tmp);
+    CU_ASSERT_NOT_EQUAL(stat(path, &st), 0);
+}
+
 static void test_nul_bytes(void)
 {
     char path[1024];
@@ -360,6 +386,7 @@ int main(void)
 {
     static const testutil_test tests[] = {
         {"every parameter is a column", test_every_parameter_a_column},
+        {"--scaling goes into the default experiment's options", test_scaling_option},
         {"the process count by name or --map only", test_process_count_by_name_only},
         {"NUL bytes refused at their position", test_nul_bytes},
         {"shared columns, repeated points, zero times refused", test_shared_columns_refused},

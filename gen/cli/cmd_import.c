@@ -13,12 +13,14 @@
 
 #include "gen/base/units.h"
 #include "gen/cli/cli.h"
+#include "gen/fit/scaling_option.h"
 #include "gen/import/import.h"
 #include "gen/import/import_lines.h"
 
 static const char import_usage[] =
     "usage: perfcast import FORMAT FILE... --campaign NAME [--archive DIR]\n"
     "                       [--cluster NAME] [--map FROM=TO]... [--response COLUMN]\n"
+    "                       [--scaling strong|weak]\n"
     "\n"
     "Turns benchmark results into an archive campaign (runs.csv, experiments.csv,\n"
     "README.md), creating it or adding to it. Rows already there are never changed\n"
@@ -48,6 +50,11 @@ static const char import_usage[] =
     "                      metric, a CSV or JUBE column named like a time) are in U:\n"
     "                      ns, us, ms, s, min or h (default: s); converted to seconds\n"
     "                      (an option a format does not read is refused, not ignored)\n"
+    "  --scaling strong|weak\n"
+    "                      what a larger process count does to the problem: fixed\n"
+    "                      (strong) or grown with it (weak: no \"stopped gaining\"\n"
+    "                      word for a flat time); written into the options of the\n"
+    "                      default experiments the import adds (default: none, strong)\n"
     "  --allow-truncated   accept a file whose last line has no line end (refused by\n"
     "                      default: a file cut while written looks just like that)\n"
     "  --help              this text\n"
@@ -94,6 +101,17 @@ static int refuse_unread_options(const import_args *a)
     return -1;
 }
 
+/* Whether --scaling's value is one the option takes (its one parser:
+ * gen/fit/scaling_option.h). */
+static bool scaling_ok(const char *value)
+{
+    char text[64], err[200];
+    bool weak;
+    snprintf(text, sizeof text, "scaling=%s", value);
+    return strlen(value) < 20 && !strchr(value, ';') &&
+           scaling_option_weak(text, &weak, err, sizeof err);
+}
+
 /* Returns -1 when parsed, else the exit status to return. */
 static int parse_args(int argc, char **argv, import_args *a)
 {
@@ -108,6 +126,7 @@ static int parse_args(int argc, char **argv, import_args *a)
                           : strcmp(arg, "--cluster") == 0    ? &a->req.cluster
                           : strcmp(arg, "--response") == 0   ? &a->req.response
                           : strcmp(arg, "--time-unit") == 0  ? &a->req.time_unit
+                          : strcmp(arg, "--scaling") == 0    ? &a->req.scaling
                           : NULL;
         bool is_map = strcmp(arg, "--map") == 0;
         bool is_delim = strcmp(arg, "--delimiter") == 0;
@@ -153,6 +172,8 @@ static int parse_args(int argc, char **argv, import_args *a)
     if (a->req.time_unit && !units_time_factor(a->req.time_unit, &a->req.time_unit_seconds))
         return cli_usage_error("import", "--time-unit wants ns, us, ms, s, min or h, got",
                                a->req.time_unit);
+    if (a->req.scaling && !scaling_ok(a->req.scaling))
+        return cli_usage_error("import", "--scaling wants strong or weak, got", a->req.scaling);
     return refuse_unread_options(a);
 }
 

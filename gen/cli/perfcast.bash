@@ -75,6 +75,10 @@ _perfcast()
             COMPREPLY=($(compgen -W "ns us ms s min h" -- "$cur"))
             return
             ;;
+        --scaling)
+            COMPREPLY=($(compgen -W "strong weak" -- "$cur"))
+            return
+            ;;
         --campaign)
             COMPREPLY=($(compgen -W "$(_perfcast_names campaigns "$archive")" -- "$cur"))
             return
@@ -107,7 +111,7 @@ _perfcast()
             fit | predict | compare) opts="--archive --format --help" ;;
             advise) opts="--free --size --maximize-size --deadline --budget --code --campaign --bytes-per-point --quantum --archive --format --help" ;;
             plan) opts="--model --target --np --grid --rows --cluster --np0 --nps --levels --reps --format --code --campaign --archive --mgbench --extra --side --cores --ppn --time --margin --bytes-per-point --launcher --mpi --partition --account --modules --output --job-name --help" ;;
-            import) opts="--campaign --archive --cluster --map --response --delimiter --decimal-comma --time-unit --allow-truncated --help" ;;
+            import) opts="--campaign --archive --cluster --map --response --delimiter --decimal-comma --time-unit --scaling --allow-truncated --help" ;;
         esac
         COMPREPLY=($(compgen -W "$opts" -- "$cur"))
         return

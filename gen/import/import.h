@@ -87,6 +87,9 @@ typedef struct {
                                  one (an Extra-P time metric, a CSV/JUBE "time" column);
                                  NULL: seconds */
     double time_unit_seconds; /* that unit in seconds (gen/base/units.h); 0 when NULL */
+    const char *scaling;      /* --scaling: "strong" or "weak" (checked by the caller,
+                                 gen/fit/scaling_option.h), written into the options of the
+                                 default experiments it adds; NULL: none */
 } import_request;
 
 void import_rows_init(import_rows *t);

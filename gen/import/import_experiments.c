@@ -226,6 +226,8 @@ static void experiment_values(const import_request *req, const char *resp, const
     }
     rbuf_printf(&v[6], "%s against the process count%s%s (imported from %s)", resp,
                 label[0] ? " for " : "", label, req->format);
+    if (req->scaling)
+        rbuf_printf(&v[7], "scaling=%s", req->scaling);
 }
 
 static bool add_experiment(csv_text *e, rbuf v[8])

@@ -10,7 +10,8 @@
  * the process count and tag_* labels, and each group gets its own
  * experiment, named "scaling" (or "scaling-RESPONSE") when there is one
  * group, "scaling-1", "scaling-2", ... (with the group in its title) when
- * there are several. More than IMPORT_MAX_GROUPS groups get no default
+ * there are several; with --scaling (import_request.scaling) its options
+ * say scaling=strong or weak. More than IMPORT_MAX_GROUPS groups get no default
  * experiment, and a README note says so. An experiment already there (by
  * name) is kept as it is.
  *
