@@ -101,17 +101,6 @@ static int refuse_unread_options(const import_args *a)
     return -1;
 }
 
-/* Whether --scaling's value is one the option takes (its one parser:
- * gen/fit/scaling_option.h). */
-static bool scaling_ok(const char *value)
-{
-    char text[64], err[200];
-    bool weak;
-    snprintf(text, sizeof text, "scaling=%s", value);
-    return strlen(value) < 20 && !strchr(value, ';') &&
-           scaling_option_weak(text, &weak, err, sizeof err);
-}
-
 /* Returns -1 when parsed, else the exit status to return. */
 static int parse_args(int argc, char **argv, import_args *a)
 {
@@ -172,7 +161,8 @@ static int parse_args(int argc, char **argv, import_args *a)
     if (a->req.time_unit && !units_time_factor(a->req.time_unit, &a->req.time_unit_seconds))
         return cli_usage_error("import", "--time-unit wants ns, us, ms, s, min or h, got",
                                a->req.time_unit);
-    if (a->req.scaling && !scaling_ok(a->req.scaling))
+    bool weak;
+    if (a->req.scaling && !scaling_option_value(a->req.scaling, strlen(a->req.scaling), &weak))
         return cli_usage_error("import", "--scaling wants strong or weak, got", a->req.scaling);
     return refuse_unread_options(a);
 }

@@ -13,6 +13,15 @@ bool scaling_option_is_key(const char *key, size_t len)
     return len == sizeof key_name - 1 && strncmp(key, key_name, len) == 0;
 }
 
+bool scaling_option_value(const char *value, size_t len, bool *weak)
+{
+    bool is_weak = len == 4 && strncmp(value, "weak", 4) == 0;
+    bool is_strong = len == 6 && strncmp(value, "strong", 6) == 0;
+    if (is_weak || is_strong)
+        *weak = is_weak;
+    return is_weak || is_strong;
+}
+
 /* s[0..*len) without the blanks around it. */
 static const char *trimmed(const char *s, size_t *len)
 {
@@ -35,19 +44,16 @@ bool scaling_option_weak(const char *options, bool *weak, char *err, size_t errl
         if (scaling_option_is_key(key, klen)) {
             size_t vlen = eq ? item - (size_t)(eq + 1 - s) : 0;
             const char *value = eq ? trimmed(eq + 1, &vlen) : "";
-            bool is_weak = vlen == 4 && strncmp(value, "weak", 4) == 0;
-            bool is_strong = vlen == 6 && strncmp(value, "strong", 6) == 0;
             if (seen) {
                 snprintf(err, errlen, "options: scaling is given twice");
                 return false;
             }
-            if (!is_weak && !is_strong) {
+            if (!scaling_option_value(value, vlen, weak)) {
                 snprintf(err, errlen, "options: scaling=%.*s: expected strong (a fixed problem) "
                          "or weak (a problem that grows with the process count)", (int)vlen, value);
                 return false;
             }
             seen = true;
-            *weak = is_weak;
         }
         s += item;
         s += *s == ';';

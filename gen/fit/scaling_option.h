@@ -25,6 +25,11 @@
 /* Whether key[0..len) is this option's key. */
 bool scaling_option_is_key(const char *key, size_t len);
 
+/* Whether value[0..len) is one the option takes ("strong" or "weak"):
+ * then *weak says which (unchanged otherwise). The one rule of its values,
+ * for the options cell and `perfcast import --scaling`. */
+bool scaling_option_value(const char *value, size_t len, bool *weak);
+
 /* Whether options ("key=value;key=value", NULL or "" = none) say
  * scaling=weak: *weak. False with err when its value is neither strong
  * nor weak, or it is given twice. */
