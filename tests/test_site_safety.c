@@ -301,7 +301,9 @@ static bool stage_and_commit(const char *out_dir, const char *previous, const ch
     if (!o)
         return false;
     site_out_write(o, "a.txt", text, strlen(text));
-    bool staged = site_out_stage_private(o, ".own", text, strlen(text), placed);
+    /* In three parts (one empty): the file is their bytes in order. */
+    fileio_part parts[] = {{text, 1}, {text + 1, 0}, {text + 1, strlen(text) - 1}};
+    bool staged = site_out_stage_private(o, ".own", parts, 3, placed);
     return site_out_commit(o, err, sizeof err) && staged;
 }
 
@@ -326,12 +328,13 @@ static void test_private_file(void)
     CU_ASSERT_PTR_NOT_NULL_FATAL(o);
     static const char *const refused[] = {"own", ".a/b", ".perfcast-manifest",
                                           ".perfcast-staging", NULL};
+    fileio_part x = {"x", 1}, four = {"four", 4};
     for (size_t i = 0; refused[i]; i++) {
-        CU_ASSERT_FALSE(site_out_stage_private(o, refused[i], "x", 1, &placed));
+        CU_ASSERT_FALSE(site_out_stage_private(o, refused[i], &x, 1, &placed));
         CU_ASSERT_FALSE(placed);
     }
-    CU_ASSERT_TRUE(site_out_stage_private(o, ".own", "four", 4, &placed));
-    CU_ASSERT_FALSE(site_out_stage_private(o, ".other", "x", 1, &placed)); /* one per build */
+    CU_ASSERT_TRUE(site_out_stage_private(o, ".own", &four, 1, &placed));
+    CU_ASSERT_FALSE(site_out_stage_private(o, ".other", &x, 1, &placed)); /* one per build */
     site_out_abort(o);
     CU_ASSERT_TRUE(file_is(dir, ".own", "two")); /* a failed build leaves the previous */
 

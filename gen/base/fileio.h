@@ -76,6 +76,14 @@ bool fileio_folders_overlap(const char *a, const char *b);
  * removed then. */
 bool fileio_write_atomic(const char *path, const void *data, size_t len);
 
+/* A file's bytes in pieces, written in order (site_commit_write_parts):
+ * a file made mostly of another's bytes is written from them, not from a
+ * copy. */
+typedef struct {
+    const void *data;
+    size_t len;
+} fileio_part;
+
 /* dir/name; NULL when out of memory. */
 char *fileio_join(const char *dir, const char *name);
 

@@ -288,10 +288,11 @@ typedef struct {
 static void *stage_fits(void *arg)
 {
     fits_job *f = arg;
-    size_t len;
-    const char *text = site_fitcache_text(f->fits, &len);
-    if (text)
-        site_out_stage_private(f->out, site_fitcache_name, text, len, f->placed);
+    size_t n;
+    fileio_part *parts = site_fitcache_parts(f->fits, &n);
+    if (parts)
+        site_out_stage_private(f->out, site_fitcache_name, parts, n, f->placed);
+    free(parts);
     return NULL;
 }
 

@@ -1,7 +1,11 @@
 /*
  * site_fitcache.c — see site_fitcache.h. The previous file is read whole
  * (a few hundred bytes per experiment) and indexed; the new one is built
- * in memory as the experiments are run or reused.
+ * as the experiments are run or reused: a list of parts, its own text
+ * (headers, new records) and the previous file's records kept as they
+ * were, referred to, not copied (on a nightly rebuild nearly every
+ * record is kept, and copying megabytes of them was a measurable part of
+ * the build's one thread).
  */
 #include "gen/site/site_fitcache.h"
 
@@ -30,6 +34,13 @@ typedef struct {
     size_t len;
 } fit_entry;
 
+/* A part of the new file: bytes off..off+len of the previous file's
+ * text, or of the new file's own text. */
+typedef struct {
+    bool previous;
+    size_t off, len;
+} out_part;
+
 typedef struct {
     bool present;
     size_t runs;
@@ -43,6 +54,7 @@ struct site_fitcache {
     uint64_t program;
     bool refresh_pool;
     char *previous;        /* the previous file's text */
+    size_t previous_len;
     fit_entry *fits;       /* its records, bodies pointing into previous */
     size_t nfits, fits_cap;
     pool_entry pool;       /* its pool */
@@ -52,7 +64,10 @@ struct site_fitcache {
                               in a->campaigns order; NULL when out of memory */
     pthread_t hasher;      /* hashing folder_keys, while hashing */
     bool hashing;
-    rbuf out;              /* the new file */
+    rbuf own;              /* the new file's own text */
+    out_part *parts;       /* the new file: its parts in order */
+    size_t nparts, parts_cap;
+    bool oom;
     site_fitcache_stats stats;
 };
 
@@ -131,6 +146,45 @@ static bool parse_previous(site_fitcache *fc, char *text, size_t len)
     return true;
 }
 
+/* ------------------------------------------------------------------ */
+/* The new file                                                        */
+
+static bool add_part(site_fitcache *fc, bool previous, size_t off, size_t len)
+{
+    out_part *last = fc->nparts ? &fc->parts[fc->nparts - 1] : NULL;
+    if (last && last->previous == previous && last->off + last->len == off) {
+        last->len += len; /* the own text grows in place: one part */
+        return true;
+    }
+    if (!growth_reserve(&fc->parts, &fc->parts_cap, fc->nparts + 1, sizeof *fc->parts)) {
+        fc->oom = true;
+        return false;
+    }
+    fc->parts[fc->nparts++] = (out_part){previous, off, len};
+    return true;
+}
+
+/* The own text appended since start is the new file's next part. */
+static bool add_own(site_fitcache *fc, size_t start)
+{
+    if (fc->own.oom)
+        fc->oom = true;
+    return !fc->oom && add_part(fc, false, start, fc->own.len - start);
+}
+
+/* Bytes record..record+len as the new file's next part: referred to when
+ * they lie in the previous file's text (a kept record), else copied. */
+static bool add_bytes(site_fitcache *fc, const char *record, size_t len)
+{
+    const char *prev = fc->previous;
+    if (prev && record >= prev && len <= fc->previous_len &&
+        (size_t)(record - prev) <= fc->previous_len - len)
+        return !fc->oom && add_part(fc, true, (size_t)(record - prev), len);
+    size_t start = fc->own.len;
+    rbuf_put(&fc->own, record, len);
+    return add_own(fc, start);
+}
+
 /* Every campaign folder's key: read again from disk (the archive loaded
  * them already, but a key must cover every file of the folder, not only
  * those perfcast parses). */
@@ -169,19 +223,18 @@ site_fitcache *site_fitcache_open(const char *out_dir, const archive *a, uint64_
     if (!fc)
         return NULL;
     *fc = (site_fitcache){.a = a, .program = program, .refresh_pool = refresh_pool};
-    rbuf_init(&fc->out);
+    rbuf_init(&fc->own);
     start_hashing_folders(fc, threaded);
     fc->archive_key = site_inputs_folder_key(a->dir, true, 0);
     char *path = out_dir ? fileio_join(out_dir, site_fitcache_name) : NULL;
     size_t len = 0;
     fc->previous = path && program ? fileio_read_file(path, &len) : NULL;
+    fc->previous_len = fc->previous ? len : 0;
     free(path);
     bool ok = !fc->previous || parse_previous(fc, fc->previous, len);
-    /* The new file is mostly the previous one's records again: room for
-     * them at once, not a dozen doublings each copying what came before. */
-    ok = ok && rbuf_reserve(&fc->out, len);
-    rbuf_printf(&fc->out, "%s %016llx\n", format_version, (unsigned long long)program);
-    if (!ok || fc->out.oom) {
+    size_t start = fc->own.len;
+    rbuf_printf(&fc->own, "%s %016llx\n", format_version, (unsigned long long)program);
+    if (!ok || !add_own(fc, start)) {
         site_fitcache_free(fc);
         return NULL;
     }
@@ -196,7 +249,8 @@ void site_fitcache_free(site_fitcache *fc)
     free(fc->folder_keys);
     free(fc->previous);
     free(fc->fits);
-    rbuf_free(&fc->out);
+    rbuf_free(&fc->own);
+    free(fc->parts);
     free(fc);
 }
 
@@ -263,11 +317,13 @@ bool site_fitcache_pool(site_fitcache *fc, backtest_cache *cache)
     uint64_t prior = error_prior_digest(error_pool_prior(pool));
     digest = hash_bytes(&prior, sizeof prior, digest);
     fc->pool_digest = ok ? (digest ? digest : 1) : 0;
-    rbuf_printf(&fc->out, "pool %zx %016llx %016llx %zx\n", filled_at, (unsigned long long)shape,
+    size_t start = fc->own.len;
+    rbuf_printf(&fc->own, "pool %zx %016llx %016llx %zx\n", filled_at, (unsigned long long)shape,
                 (unsigned long long)hash_bytes(text.data, text.len, 0), text.len);
-    ok = ok && rbuf_put(&fc->out, text.data, text.len);
+    rbuf_put(&fc->own, text.data, text.len);
+    ok = add_own(fc, start) && ok;
     rbuf_free(&text);
-    return ok && !fc->out.oom;
+    return ok;
 }
 
 /* ------------------------------------------------------------------ */
@@ -320,12 +376,12 @@ bool site_fitcache_keep(site_fitcache *fc, const campaign *c, size_t index, uint
         fc->stats.experiments_reused++;
     else
         fc->stats.experiments_fitted++;
-    rbuf_puts(&fc->out, "fit ");
-    put_name(&fc->out, c->name);
-    rbuf_printf(&fc->out, " %zx %016llx %016llx %zx\n", index, (unsigned long long)key,
+    size_t start = fc->own.len;
+    rbuf_puts(&fc->own, "fit ");
+    put_name(&fc->own, c->name);
+    rbuf_printf(&fc->own, " %zx %016llx %016llx %zx\n", index, (unsigned long long)key,
                 (unsigned long long)hash_bytes(record, len, 0), len);
-    rbuf_put(&fc->out, record, len);
-    return !fc->out.oom;
+    return add_own(fc, start) && add_bytes(fc, record, len);
 }
 
 void site_fitcache_get_stats(const site_fitcache *fc, site_fitcache_stats *s)
@@ -333,8 +389,13 @@ void site_fitcache_get_stats(const site_fitcache *fc, site_fitcache_stats *s)
     *s = fc->stats;
 }
 
-const char *site_fitcache_text(const site_fitcache *fc, size_t *len)
+fileio_part *site_fitcache_parts(const site_fitcache *fc, size_t *n)
 {
-    *len = fc->out.len;
-    return fc->out.oom ? NULL : fc->out.data;
+    fileio_part *parts = fc->oom ? NULL : malloc((fc->nparts ? fc->nparts : 1) * sizeof *parts);
+    for (size_t i = 0; parts && i < fc->nparts; i++) {
+        const out_part *p = &fc->parts[i];
+        parts[i] = (fileio_part){(p->previous ? fc->previous : fc->own.data) + p->off, p->len};
+    }
+    *n = parts ? fc->nparts : 0;
+    return parts;
 }

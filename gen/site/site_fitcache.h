@@ -68,6 +68,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "gen/base/fileio.h"
 #include "gen/fit/backtest_cache.h"
 #include "gen/ingest/archive.h"
 
@@ -117,10 +118,10 @@ bool site_fitcache_keep(site_fitcache *fc, const campaign *c, size_t index, uint
 
 void site_fitcache_get_stats(const site_fitcache *fc, site_fitcache_stats *s);
 
-/* What was kept, the next build's cache file (*len bytes; the build
- * writes it as site_fitcache_name with its site: gen/site/site.c): a
- * pointer into fc, valid until the next keep or the free; NULL when out
- * of memory. */
-const char *site_fitcache_text(const site_fitcache *fc, size_t *len);
+/* What was kept, the next build's cache file (the build writes it as
+ * site_fitcache_name with its site: gen/site/site.c), as *n parts in
+ * order: a new array owned by the caller (free), whose parts point into
+ * fc, valid until the next keep or the free; NULL when out of memory. */
+fileio_part *site_fitcache_parts(const site_fitcache *fc, size_t *n);
 
 #endif

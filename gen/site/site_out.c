@@ -666,7 +666,7 @@ void site_out_abort(site_out *o)
 /* ------------------------------------------------------------------ */
 /* Commit (gen/site/site_out_commit.c does the moving)                      */
 
-bool site_out_stage_private(site_out *o, const char *name, const void *data, size_t len,
+bool site_out_stage_private(site_out *o, const char *name, const fileio_part *parts, size_t n,
                             bool *placed)
 {
     *placed = false;
@@ -678,7 +678,7 @@ bool site_out_stage_private(site_out *o, const char *name, const void *data, siz
     pthread_mutex_unlock(&o->lock);
     char *full = free_to_stage ? fileio_join(o->tmp_dir, name) : NULL;
     char *copy = full ? strdup(name) : NULL;
-    bool ok = copy && site_commit_write_file(full, data, len);
+    bool ok = copy && site_commit_write_parts(full, parts, n);
     if (!ok && full)
         unlink(full); /* a part would otherwise come with a new output folder */
     if (ok) {

@@ -71,6 +71,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "gen/base/fileio.h"
 
 typedef struct site_out site_out;
 
@@ -138,9 +139,9 @@ bool site_out_write_keyed(site_out *o, const char *path, uint64_t key, const voi
                           size_t len);
 
 /* Stage perfcast's own hidden file name (".perfcast-fits": no page, never
- * in the manifest, never a user's file) with len bytes of data, to be put
- * at out_dir/name once the site is committed: it comes with a new output
- * folder, or replaces the previous file of an existing one in one rename
+ * in the manifest, never a user's file) with the bytes of its n parts, in
+ * order (written from them: no copy is made), to be put at out_dir/name
+ * once the site is committed: it comes with a new output folder, or replaces the previous file of an existing one in one rename
  * right after the commit (not over a link or a folder in its place,
  * which is left as it is). Unlike a page's, its failure (here, or when it
  * is put in place) fails nothing: *placed, false until then, is set true
@@ -149,7 +150,7 @@ bool site_out_write_keyed(site_out *o, const char *path, uint64_t key, const voi
  * files, a second one, a write error, or the build has failed); may run
  * on a thread of its own beside the page writers, whose paths are never
  * hidden. */
-bool site_out_stage_private(site_out *o, const char *name, const void *data, size_t len,
+bool site_out_stage_private(site_out *o, const char *name, const fileio_part *parts, size_t n,
                             bool *placed);
 
 /* Record in the manifest that this build read inputs with hash key and

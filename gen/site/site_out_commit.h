@@ -25,6 +25,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "gen/base/fileio.h"
 #include "gen/site/site_manifest.h"
 
 /* The empty file that marks a staging folder as perfcast's (only such
@@ -52,5 +53,8 @@ bool site_commit_run(const site_commit *job);
 /* Write data to path as a new file (never through an existing entry).
  * False with errno set. */
 bool site_commit_write_file(const char *path, const void *data, size_t len);
+
+/* The same, with the file's bytes in n parts, in order. */
+bool site_commit_write_parts(const char *path, const fileio_part *parts, size_t n);
 
 #endif
