@@ -19,6 +19,7 @@ void chart_files_init(chart_files *f)
     rbuf_init(&f->svg);
     rbuf_init(&f->png);
     f->cr = NULL;
+    f->size_only = false;
     f->height = 0;
 }
 
@@ -161,9 +162,12 @@ static plot_layer slice(plot_layer_kind kind, const columns *c, size_t g)
                         .hi = c->hi + from, .n = c->start[g + 1] - from};
 }
 
-/* Both files, or the vector drawing onto out->cr (chart.h). */
+/* Both files, the vector drawing onto out->cr, or only the height
+ * (chart.h). */
 static bool render_chart(const plot_spec *spec, chart_files *out, char *err, size_t errlen)
 {
+    if (out->size_only)
+        return plot_measure(spec, &out->height, err, errlen);
     if (out->cr)
         return plot_draw(spec, out->cr, &out->height, err, errlen);
     return plot_render(spec, PLOT_SVG, &out->svg, err, errlen) &&

@@ -30,6 +30,9 @@ typedef struct {
      * PLOT_WIDTH (render/plot.h) units wide and `height` units tall (set by
      * the drawing); svg and png stay empty. The caller owns cr. */
     cairo_t *cr;
+    /* Set by the caller (with cr NULL): only set height, drawing and
+     * filling nothing (measuring a chart before placing it). */
+    bool size_only;
     int height;
 } chart_files;
 

@@ -73,13 +73,14 @@ typedef struct {
 void pdfdoc_table(pdfdoc *d, const pdfdoc_table_spec *t);
 
 /* Draws a figure onto cr with its top-left corner at the origin and sets
- * *width and *height to its size in PDF units (points); false with a
- * reason in err when it cannot be drawn. */
+ * *width and *height to its size in PDF units (points); with cr NULL,
+ * only sets the size, drawing nothing. False with a reason in err when
+ * it cannot be drawn (or measured). */
 typedef bool (*pdfdoc_draw_fn)(const void *ctx, cairo_t *cr, double *width, double *height,
                                char *err, size_t errlen);
 
-/* A figure, centred: draw is called twice (measured, then drawn) and
- * must draw the same both times. Returns false with err when draw
+/* A figure, centred: draw is called twice (measured with cr NULL, then
+ * drawn) and must give the same size both times. Returns false with err when draw
  * failed (the document goes on without the figure; the caller may say
  * why in a paragraph). */
 bool pdfdoc_figure(pdfdoc *d, pdfdoc_draw_fn draw, const void *ctx, char *err, size_t errlen);

@@ -842,11 +842,19 @@ static bool make_layout(const plot_spec *s, layout *lay, char *err, size_t errle
     return true;
 }
 
-int plot_height(const plot_spec *spec)
+bool plot_measure(const plot_spec *spec, int *height, char *err, size_t errlen)
 {
     layout lay;
+    bool ok = make_layout(spec, &lay, err, errlen);
+    *height = ok ? lay.height : 0;
+    return ok;
+}
+
+int plot_height(const plot_spec *spec)
+{
+    int height;
     char err[64];
-    return make_layout(spec, &lay, err, sizeof err) ? lay.height : 0;
+    return plot_measure(spec, &height, err, sizeof err) ? height : 0;
 }
 
 static bool draw_plot(const canvas *cv, const plot_spec *s, const layout *lay, char *err,

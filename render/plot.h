@@ -83,6 +83,9 @@ typedef enum { PLOT_SVG, PLOT_PNG } plot_format;
 /* The height in px of the drawing of spec (0 when it cannot be drawn). */
 int plot_height(const plot_spec *spec);
 
+/* The same, with the reason in err when it cannot be drawn (false). */
+bool plot_measure(const plot_spec *spec, int *height, char *err, size_t errlen);
+
 /* Draw the plot and append the file's bytes to out. Returns false with a
  * reason in err when Cairo fails or memory runs out. */
 bool plot_render(const plot_spec *spec, plot_format format, rbuf *out, char *err, size_t errlen);

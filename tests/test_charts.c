@@ -30,6 +30,7 @@
  */
 #include "tests/testutil.h"
 
+#include "render/chart.h"
 #include "render/plot.h"
 
 #include <libxml/parser.h>
@@ -654,6 +655,33 @@ static void test_checker_fails_on_bad_svg(void)
     CU_ASSERT_EQUAL(c.close_hues, 1);
 }
 
+/* A chart measured only (chart_files.size_only, as the PDF report
+ * measures a figure before placing it) has the height its drawing has
+ * (here read from the SVG's own height attribute), and nothing is drawn. */
+static void test_size_only(void)
+{
+    chart_cost_point p[40];
+    char groups[40][16];
+    for (size_t i = 0; i < 40; i++) {
+        snprintf(groups[i], sizeof groups[i], "campaign-%02zu", i / 2); /* 20 legend entries */
+        p[i] = (chart_cost_point){groups[i], 10.0 * (double)(i + 1), 2.0 + (double)i};
+    }
+    char err[128];
+    chart_files drawn, measured;
+    chart_files_init(&drawn), chart_files_init(&measured);
+    measured.size_only = true;
+    CU_ASSERT_TRUE_FATAL(chart_cost_time("t", "cost", p, 40, &drawn, err, sizeof err));
+    CU_ASSERT_TRUE_FATAL(chart_cost_time("t", "cost", p, 40, &measured, err, sizeof err));
+    const char *h = strstr(rbuf_str(&drawn.svg), " height=\"");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(h);
+    int svg_height = atoi(h + strlen(" height=\""));
+    CU_ASSERT_TRUE(svg_height > 300); /* the legend's rows are part of it */
+    CU_ASSERT_EQUAL(measured.height, svg_height);
+    CU_ASSERT_EQUAL(measured.svg.len, 0);
+    CU_ASSERT_EQUAL(measured.png.len, 0);
+    chart_files_free(&drawn), chart_files_free(&measured);
+}
+
 /* A legend entry wider than the drawing breaks after a comma onto a second
  * line (the drawing grows by one legend row, 17 px) instead of being cut. */
 static void test_long_legend_wraps(void)
@@ -704,6 +732,7 @@ int main(void)
         {"small archive: panels, ticks, curve, band", test_small_archive_panels},
         {"small archive: every SVG", test_small_archive_svgs},
         {"embedded site: every SVG", test_embedded_site_svgs},
+        {"a chart measured only: its drawing's height, nothing drawn", test_size_only},
         {"a long legend entry wraps (draws last: it releases the fonts)", test_long_legend_wraps},
         {NULL, NULL}};
     static const testutil_suite suites[] = {{"charts", tests}, {NULL, NULL}};

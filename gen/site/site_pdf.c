@@ -330,6 +330,7 @@ static bool draw_cost_figure(const void *ctx, cairo_t *cr, double *width, double
     chart_files f;
     chart_files_init(&f);
     f.cr = cr;
+    f.size_only = !cr;
     bool ok = site_draw_cost(ctx, &f, err, errlen);
     *width = PLOT_WIDTH;
     *height = f.height;
