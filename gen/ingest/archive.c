@@ -14,7 +14,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <math.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,6 +21,7 @@
 
 #include "gen/base/csvread.h"
 #include "gen/base/fileio.h"
+#include "gen/base/parallel.h"
 #include "gen/base/run_engine.h"
 #include "gen/ingest/campaign_settings.h"
 #include "gen/ingest/experiment_check.h"
@@ -428,29 +428,21 @@ static char **list_campaigns(const char *dir, size_t *count, diag_list *d)
     return names;
 }
 
-/* Campaigns read on several threads: each into its own slot with its own
- * problems, taken in turn; the caller merges them in the names' order. */
+/* Campaigns read on several threads (gen/base/parallel.h): each into its
+ * own slot with its own problems; the caller merges them in the names'
+ * order. */
 typedef struct {
     const archive *a;
     char **names;
     campaign *camps;
     diag_list *diags;
     bool *loaded;
-    size_t n, next;
-    pthread_mutex_t lock;
 } campaign_loader;
 
-static void *load_campaigns_in_turn(void *arg)
+static void load_campaign_item(void *arg, size_t i)
 {
     campaign_loader *l = arg;
-    for (;;) {
-        pthread_mutex_lock(&l->lock);
-        size_t i = l->next++;
-        pthread_mutex_unlock(&l->lock);
-        if (i >= l->n)
-            return NULL;
-        l->loaded[i] = load_campaign(l->a, l->names[i], &l->camps[i], &l->diags[i]);
-    }
+    l->loaded[i] = load_campaign(l->a, l->names[i], &l->camps[i], &l->diags[i]);
 }
 
 /* Campaign i of names, its problems appended to d: kept in a->campaigns,
@@ -471,25 +463,16 @@ static void place_campaign(archive *a, char **names, size_t i, campaign *c, bool
 }
 
 /* Every campaign of names on up to jobs threads; false (nothing done)
- * when the threads' memory cannot be had. */
+ * when the slots' memory cannot be had. */
 static bool load_in_parallel(archive *a, char **names, size_t n, int jobs, diag_list *d)
 {
-    campaign_loader l = {.a = a, .names = names, .n = n};
+    campaign_loader l = {.a = a, .names = names};
     l.camps = calloc(n, sizeof *l.camps);
     l.diags = calloc(n, sizeof *l.diags);
     l.loaded = calloc(n, sizeof *l.loaded);
-    pthread_t *threads = calloc((size_t)jobs, sizeof *threads);
-    bool ok = l.camps && l.diags && l.loaded && threads && a->campaigns;
+    bool ok = l.camps && l.diags && l.loaded && a->campaigns;
     if (ok) {
-        pthread_mutex_init(&l.lock, NULL);
-        int started = 0;
-        while (started < jobs - 1 &&
-               pthread_create(&threads[started], NULL, load_campaigns_in_turn, &l) == 0)
-            started++;
-        load_campaigns_in_turn(&l);
-        for (int t = 0; t < started; t++)
-            pthread_join(threads[t], NULL);
-        pthread_mutex_destroy(&l.lock);
+        parallel_for(n, jobs, load_campaign_item, &l);
         for (size_t i = 0; i < n; i++) {
             diag_append(d, &l.diags[i]);
             place_campaign(a, names, i, &l.camps[i], l.loaded[i]);
@@ -498,7 +481,6 @@ static bool load_in_parallel(archive *a, char **names, size_t n, int jobs, diag_
     free(l.camps);
     free(l.diags);
     free(l.loaded);
-    free(threads);
     return ok;
 }
 

@@ -1,0 +1,55 @@
+/*
+ * parallel.c — see parallel.h. A shared counter under a mutex hands out
+ * the items: they differ in cost (one campaign is refitted, the others
+ * read back), so a fixed split would leave a thread idle.
+ */
+#include "gen/base/parallel.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+
+#define PARALLEL_MAX_THREADS 64
+
+typedef struct {
+    parallel_item_fn fn;
+    void *ctx;
+    size_t n, next;
+    pthread_mutex_t lock;
+} item_queue;
+
+static void *run_items(void *arg)
+{
+    item_queue *q = arg;
+    for (;;) {
+        pthread_mutex_lock(&q->lock);
+        size_t i = q->next++;
+        pthread_mutex_unlock(&q->lock);
+        if (i >= q->n)
+            return NULL;
+        q->fn(q->ctx, i);
+    }
+}
+
+void parallel_for(size_t n, int jobs, parallel_item_fn fn, void *ctx)
+{
+    size_t helpers = jobs > 1 ? (size_t)jobs - 1 : 0;
+    if (helpers > PARALLEL_MAX_THREADS)
+        helpers = PARALLEL_MAX_THREADS;
+    if (helpers >= n)
+        helpers = n ? n - 1 : 0; /* no thread without an item to take */
+    if (helpers == 0) {
+        for (size_t i = 0; i < n; i++)
+            fn(ctx, i);
+        return;
+    }
+    item_queue q = {.fn = fn, .ctx = ctx, .n = n};
+    pthread_mutex_init(&q.lock, NULL);
+    pthread_t threads[PARALLEL_MAX_THREADS];
+    size_t started = 0;
+    while (started < helpers && pthread_create(&threads[started], NULL, run_items, &q) == 0)
+        started++;
+    run_items(&q);
+    for (size_t t = 0; t < started; t++)
+        pthread_join(threads[t], NULL);
+    pthread_mutex_destroy(&q.lock);
+}

@@ -1,0 +1,89 @@
+/*
+ * test_parallel.c — the one parallel loop (gen/base/parallel.h): every
+ * item runs exactly once whatever the number of threads, on several
+ * threads when asked and items are many, and in order on the calling
+ * thread with one job.
+ */
+#include "tests/testutil.h"
+
+#include "gen/base/parallel.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+
+typedef struct {
+    int *runs;          /* how many times each item ran */
+    pthread_t *thread;  /* which thread ran it */
+    size_t *order;      /* the items in the order they ran (one job only) */
+    size_t done;
+} record;
+
+static void count_item(void *ctx, size_t i)
+{
+    record *r = ctx;
+    __atomic_add_fetch(&r->runs[i], 1, __ATOMIC_RELAXED);
+    r->thread[i] = pthread_self();
+    /* A little work, so that a helper thread gets items too. */
+    volatile double x = 0;
+    for (int k = 0; k < 20000; k++)
+        x += (double)k;
+}
+
+static void order_item(void *ctx, size_t i)
+{
+    record *r = ctx;
+    r->order[r->done++] = i;
+}
+
+/* elsewhere: 1 some items ran on other threads, 0 none did, -1 either. */
+static void check_each_once(size_t n, int jobs, int elsewhere_wanted)
+{
+    record r = {calloc(n ? n : 1, sizeof *r.runs), calloc(n ? n : 1, sizeof *r.thread), NULL, 0};
+    CU_ASSERT_PTR_NOT_NULL_FATAL(r.runs);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(r.thread);
+    parallel_for(n, jobs, count_item, &r);
+    size_t once = 0, elsewhere = 0;
+    for (size_t i = 0; i < n; i++) {
+        once += r.runs[i] == 1;
+        elsewhere += !pthread_equal(r.thread[i], pthread_self());
+    }
+    CU_ASSERT_EQUAL(once, n);
+    if (elsewhere_wanted >= 0)
+        CU_ASSERT_EQUAL(elsewhere > 0, elsewhere_wanted == 1);
+    free(r.runs);
+    free(r.thread);
+}
+
+static void test_each_item_once(void)
+{
+    check_each_once(0, 4, 0);
+    check_each_once(1, 4, 0); /* one item: no thread is started for nothing */
+    check_each_once(1000, 1, 0);
+    check_each_once(1000, 0, 0);
+    check_each_once(1000, 2, 1);
+    check_each_once(1000, 8, 1);
+    check_each_once(3, 1000, -1); /* more jobs than items: as many threads as items */
+}
+
+static void test_one_job_in_order(void)
+{
+    size_t order[50];
+    record r = {NULL, NULL, order, 0};
+    parallel_for(50, 1, order_item, &r);
+    CU_ASSERT_EQUAL(r.done, 50);
+    size_t in_place = 0;
+    for (size_t i = 0; i < r.done; i++)
+        in_place += order[i] == i;
+    CU_ASSERT_EQUAL(in_place, 50);
+}
+
+int main(void)
+{
+    static const testutil_test tests[] = {
+        {"every item exactly once, on several threads", test_each_item_once},
+        {"one job: in order, on the calling thread", test_one_job_in_order},
+        {NULL, NULL},
+    };
+    static const testutil_suite suites[] = {{"parallel", tests}, {NULL, NULL}};
+    return testutil_run_suites(suites);
+}
