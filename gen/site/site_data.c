@@ -13,6 +13,7 @@
 
 #include "gen/base/config_index.h"
 #include "gen/base/growth.h"
+#include "gen/base/parallel.h"
 #include "gen/base/slug.h"
 #include "gen/fit/experiment_run.h"
 #include "gen/fit/fit_record.h"
@@ -205,22 +206,57 @@ static void refuse_experiment(const archive *a, const campaign *c, const experim
     snprintf(res->error, sizeof res->error, "%s", e->problem);
 }
 
+/* Read the record old (len bytes) of e's results back into e: true when
+ * it read back whole; else e holds nothing and is to be fitted. */
+static bool read_back(const site_data *d, const campaign *c, const char *old, size_t len,
+                      site_experiment *e)
+{
+    experiment_prepare(&d->arch, c, e->info, &e->res); /* its failure is recorded too */
+    if (fit_record_read(old, len, &e->res, &e->compare))
+        return true;
+    experiment_result_free(&e->res);
+    compare_result_free(&e->compare);
+    return false;
+}
+
+/* The experiments of campaign i (one of the archive's), with every
+ * result the previous build's cache holds for them read back
+ * (parallel_for over the campaigns: each writes its own experiments
+ * only). Memory that cannot be had is left NULL, for load_experiments to
+ * report. */
+static void read_cached_fits(void *ctx, size_t i)
+{
+    const site_data *d = ctx;
+    site_campaign *sc = &d->camps[i];
+    const campaign *c = sc->camp;
+    if (!(sc->exps = calloc(c->nexperiments ? c->nexperiments : 1, sizeof *sc->exps)))
+        return;
+    sc->nexps = c->nexperiments; /* each one's memory is the campaign's to free */
+    uint64_t key = site_fitcache_key(d->fitcache, c);
+    for (size_t j = 0; j < c->nexperiments; j++) {
+        site_experiment *e = &sc->exps[j];
+        e->info = &c->experiments[j];
+        size_t len = 0;
+        const char *old = e->info->problem ? NULL
+                                           : site_fitcache_find(d->fitcache, c, j, key, &len);
+        e->read_back = old && read_back(d, c, old, len, e);
+    }
+}
+
 /* Experiment index of campaign c fitted and compared through the build's
- * fit cache: read back when the previous build kept it under key (the
- * record must read back whole, else it is refitted), run otherwise; kept
- * for the next build either way. False only when out of memory. */
+ * fit cache: read back when the previous build kept it under key (already
+ * done when e->read_back: read_cached_fits; the record must read back
+ * whole, else it is refitted), run otherwise; kept for the next build
+ * either way. False only when out of memory. */
 static bool run_cached(site_data *d, const campaign *c, size_t index, uint64_t key,
                        backtest_cache *cache, site_experiment *e)
 {
     size_t len = 0;
     const char *old = site_fitcache_find(d->fitcache, c, index, key, &len);
-    if (old) {
-        experiment_prepare(&d->arch, c, e->info, &e->res); /* its failure is recorded too */
-        if (fit_record_read(old, len, &e->res, &e->compare))
-            return site_fitcache_keep(d->fitcache, c, index, key, old, len, true);
-        experiment_result_free(&e->res);
-        compare_result_free(&e->compare);
-    }
+    if (old && !e->read_back)
+        e->read_back = read_back(d, c, old, len, e);
+    if (old && e->read_back)
+        return site_fitcache_keep(d->fitcache, c, index, key, old, len, true);
     experiment_run_shared(&d->arch, c, e->info, cache, &e->res);
     if (!compare_experiment_run(&d->arch, c, e->info, &e->res, false, cache, &e->compare))
         return false;
@@ -256,14 +292,17 @@ static bool load_experiments(site_data *d, site_campaign *sc, site_fit_fn fit, v
                              backtest_cache *cache)
 {
     const campaign *c = sc->camp;
-    sc->exps = calloc(c->nexperiments ? c->nexperiments : 1, sizeof *sc->exps);
+    if (!sc->exps) /* else made by read_cached_fits */
+        sc->exps = calloc(c->nexperiments ? c->nexperiments : 1, sizeof *sc->exps);
     if (!sc->exps)
         return false;
     uint64_t key = d->fitcache ? site_fitcache_key(d->fitcache, c) : 0;
     sc->inputs_key = key;
     for (size_t i = 0; i < c->nexperiments; i++) {
-        site_experiment *e = &sc->exps[sc->nexps++];
+        site_experiment *e = &sc->exps[i];
         e->info = &c->experiments[i];
+        if (sc->nexps <= i)
+            sc->nexps = i + 1;
         if (!run_experiment(d, c, i, key, fit, fit_ctx, cache, e) ||
             !(e->anchor = make_anchor(e->info->name)) || !choose_columns(e) ||
             !verdict_judge(&e->res, &e->verdict))
@@ -317,7 +356,7 @@ static int compare_campaigns(const void *a, const void *b)
 }
 
 static bool load_each_campaign(site_data *d, site_fit_fn fit, void *fit_ctx,
-                               backtest_cache *cache)
+                               backtest_cache *cache, int jobs)
 {
     const archive *a = &d->arch;
     size_t n = a->ncampaigns + a->nskipped;
@@ -331,7 +370,15 @@ static bool load_each_campaign(site_data *d, site_fit_fn fit, void *fit_ctx,
         sc->name = loaded ? sc->camp->name : a->skipped[i - a->ncampaigns];
         if (!(sc->slug = make_slug(sc->name)))
             return false;
-        if (loaded) {
+    }
+    /* Reading records back depends on nothing another campaign does:
+     * done first, on the build's threads; fitting (which lends backtests
+     * between campaigns) and keeping stay in the archive's order. */
+    if (d->fitcache && !fit)
+        parallel_for(a->ncampaigns, jobs, read_cached_fits, d);
+    for (size_t i = 0; i < n; i++) {
+        site_campaign *sc = &d->camps[i];
+        if (sc->camp) {
             newest_date(d, &sc->camp->runs, sc->last_date, &sc->nmeasured);
             if (strcmp(sc->last_date, d->last_date) > 0)
                 memcpy(d->last_date, sc->last_date, 11);
@@ -357,14 +404,14 @@ static bool load_each_campaign(site_data *d, site_fit_fn fit, void *fit_ctx,
  * intervals from the same pool, as `perfcast advise` does
  * (gen/advice/advice_scenarios.h). False with err: the prior named or
  * found is damaged (err says where), or out of memory. */
-static bool load_campaigns(site_data *d, site_fit_fn fit, void *fit_ctx, char *err,
+static bool load_campaigns(site_data *d, site_fit_fn fit, void *fit_ctx, int jobs, char *err,
                            size_t errlen)
 {
     snprintf(err, errlen, "out of memory"); /* unless the prior says what is wrong */
     backtest_cache *cache = backtest_cache_new();
     bool ok = cache && backtest_cache_load_prior(cache, err, errlen) &&
               (!d->fitcache || site_fitcache_pool(d->fitcache, cache)) &&
-              load_each_campaign(d, fit, fit_ctx, cache) &&
+              load_each_campaign(d, fit, fit_ctx, cache, jobs) &&
               experiment_fill_pool(&d->arch, NULL, cache) &&
               advice_scenarios_load(&d->arch, backtest_cache_pool(cache), &d->scenarios,
                                     &d->diags);
@@ -394,6 +441,8 @@ static char *job_key(const site_campaign *sc, size_t row, bool with_processes)
     return rbuf_take(&b);
 }
 
+/* The option of prediction p, its numbers only (its texts come after,
+ * label_option); none when there is nothing to cost. */
 static bool add_option(site_data *d, size_t ci, size_t ei, const report_prediction *p)
 {
     const site_campaign *sc = &d->camps[ci];
@@ -426,6 +475,18 @@ static bool add_option(site_data *d, size_t ci, size_t ei, const report_predicti
         o->gain_stop_column = t->cols[p->gain_stop_column].name;
     }
     d->noptions++;
+    return true;
+}
+
+/* The texts of option i (parallel_for: it writes option i only and reads
+ * what no option writes); a text left NULL says memory ran out. */
+static void label_option(void *ctx, size_t i)
+{
+    const site_data *d = ctx;
+    site_option *o = &d->options[i];
+    const site_campaign *sc = &d->camps[o->camp];
+    const site_experiment *e = &sc->exps[o->exp];
+    size_t row = e->res.input.targets[o->target].rows[0];
     rbuf label;
     rbuf_init(&label);
     site_config_label(e, row, false, -1, &label);
@@ -446,7 +507,20 @@ static bool add_option(site_data *d, size_t ci, size_t ei, const report_predicti
     o->job_label = rbuf_take(&label);
     o->job = job_key(sc, row, true);
     o->problem = job_key(sc, row, false);
-    return o->config && o->job && o->problem && o->problem_label && o->job_label;
+}
+
+/* Every option's texts, on up to jobs threads (they are ~12,000 strings
+ * of a thousand campaigns' options: a tenth of a nightly rebuild on its
+ * one thread). False when out of memory. */
+static bool label_options(site_data *d, int jobs)
+{
+    parallel_for(d->noptions, jobs, label_option, d);
+    for (size_t i = 0; i < d->noptions; i++) {
+        const site_option *o = &d->options[i];
+        if (!(o->config && o->job && o->problem && o->problem_label && o->job_label))
+            return false;
+    }
+    return true;
 }
 
 double site_option_cost_at(const site_option *o, double t)
@@ -549,7 +623,7 @@ static bool index_jobs(site_data *d)
     return true;
 }
 
-static bool derive(site_data *d)
+static bool derive(site_data *d, int jobs)
 {
     for (size_t ci = 0; ci < d->ncamps; ci++)
         for (size_t ei = 0; ei < d->camps[ci].nexps; ei++) {
@@ -564,7 +638,7 @@ static bool derive(site_data *d)
                     return false;
             }
         }
-    return index_jobs(d);
+    return label_options(d, jobs) && index_jobs(d);
 }
 
 /* ------------------------------------------------------------------ */
@@ -662,10 +736,10 @@ static bool load_data(site_data *d, const char *archive_dir, long long source_da
         snprintf(err, errlen, "out of memory");
         return false;
     }
-    if (!load_campaigns(d, fit, fit_ctx, err, errlen))
+    if (!load_campaigns(d, fit, fit_ctx, jobs, err, errlen))
         return false;
     if (!acknowledgements_load(&d->arch, &d->acks, &d->diags) || !archive_problems(d) ||
-        !derive(d) || !load_published(d)) {
+        !derive(d, jobs) || !load_published(d)) {
         snprintf(err, errlen, "out of memory");
         return false;
     }

@@ -41,6 +41,8 @@ typedef struct {
     axis_scale x_scale;     /* SCALE_LOG2 for process counts */
     verdict verdict;        /* how far its predictions can be trusted */
     compare_result compare; /* every model that applies on its split (no term search) */
+    bool read_back;         /* res and compare were read back from the previous
+                               build's cache of fits (site_fitcache.h), not fitted */
 } site_experiment;
 
 typedef struct {
