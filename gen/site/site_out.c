@@ -148,8 +148,26 @@ static char *read_exact(const char *path, size_t size)
  * path is written by one thread only (a second write of a path fails on
  * the existing file). */
 
-/* Make the folders of path inside the staging folder (mkdir is harmless
- * when another thread made one first). */
+/* Make the folder of the first n bytes of path inside the staging folder,
+ * and its parents when they are missing: the deepest first, since its
+ * parents usually exist (mkdir is harmless when another thread made one
+ * first, and each one walks the whole path). */
+static bool make_folder(site_out *o, const char *path, size_t n)
+{
+    char dir[4096 + 512];
+    snprintf(dir, sizeof dir, "%s/%.*s", o->tmp_dir, (int)n, path);
+    if (mkdir(dir, 0755) == 0 || errno == EEXIST)
+        return true;
+    size_t parent = n;
+    while (parent > 0 && path[parent - 1] != '/')
+        parent--;
+    if (errno == ENOENT && parent > 1 && make_folder(o, path, parent - 1) &&
+        (mkdir(dir, 0755) == 0 || errno == EEXIST))
+        return true;
+    return fail_shared(o, "cannot make %s: %s", dir, strerror(errno));
+}
+
+/* Make the folders of path inside the staging folder. */
 static bool make_parents(site_out *o, const char *path)
 {
     const char *slash = strrchr(path, '/');
@@ -163,14 +181,8 @@ static bool make_parents(site_out *o, const char *path)
     pthread_mutex_unlock(&o->lock);
     if (known)
         return true;
-    char dir[4096 + 512];
-    for (size_t i = 0; i <= n; i++) {
-        if (i < n && path[i] != '/')
-            continue;
-        snprintf(dir, sizeof dir, "%s/%.*s", o->tmp_dir, (int)i, path);
-        if (mkdir(dir, 0755) != 0 && errno != EEXIST)
-            return fail_shared(o, "cannot make %s: %s", dir, strerror(errno));
-    }
+    if (!make_folder(o, path, n))
+        return false;
     pthread_mutex_lock(&o->lock);
     memcpy(o->made_dir, path, n);
     o->made_dir[n] = '\0';
@@ -345,13 +357,68 @@ static bool link_old_file(site_out *o, const site_manifest_entry *e)
     return ok;
 }
 
+/* A kept folder's two ends, each open once, so that its files are linked
+ * by their names alone: a link by full paths walks both paths again, and
+ * with a new folder's mkdir that was a third of a night's pages. */
+typedef struct {
+    int old_fd, new_fd; /* -1: not open, every file goes the general way */
+    size_t dirlen;      /* the folder's path, up to its '/', in the entries' paths */
+} folder_links;
+
+static int open_folder(const char *root, const char *dir, size_t dirlen)
+{
+    char path[4096 + 512];
+    snprintf(path, sizeof path, "%s/%.*s", root, (int)(dirlen - 1), dir); /* no '/' at the end:
+                                                                             it would follow a link */
+    return open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+}
+
+/* Open the kept folder dir (its path ending in '/') of the previous build
+ * and make it in the staging folder, whose first kept file is
+ * first_path. With anything amiss, both stay closed. */
+static void open_folder_links(site_out *o, const char *dir, size_t dirlen, const char *first_path,
+                              folder_links *f)
+{
+    *f = (folder_links){-1, -1, dirlen};
+    if (!o->link_kept || dirlen < 2 || !make_parents(o, first_path))
+        return;
+    f->old_fd = open_folder(o->old_dir, dir, dirlen);
+    f->new_fd = f->old_fd >= 0 ? open_folder(o->tmp_dir, dir, dirlen) : -1;
+}
+
+static void close_folder_links(folder_links *f)
+{
+    if (f->old_fd >= 0)
+        close(f->old_fd);
+    if (f->new_fd >= 0)
+        close(f->new_fd);
+}
+
+/* Link the kept file e into the staging folder: by its name in f's
+ * folders (f may be NULL), else, or when that fails, the general way,
+ * which makes parents, copies across file systems and says what failed. */
+static bool link_kept_file(site_out *o, const folder_links *f, const site_manifest_entry *e)
+{
+    const char *name = f ? e->path + f->dirlen : NULL;
+    if (f && f->new_fd >= 0 && !strchr(name, '/') &&
+        linkat(f->old_fd, name, f->new_fd, name, 0) == 0)
+        return true;
+    return link_old_file(o, e);
+}
+
 /* List the previous build's file e in this build's manifest, made from
  * key: in place, or linked into the staging folder when the output
- * folder is new. */
+ * folder is new (through f, a folder of them, when not NULL). */
+static bool keep_from(site_out *o, const site_manifest_entry *e, uint64_t key,
+                      const folder_links *f)
+{
+    return (!o->link_kept || link_kept_file(o, f, e)) &&
+           record(o, e->path, e->hash, key, e->size, false);
+}
+
 static bool keep(site_out *o, const site_manifest_entry *e, uint64_t key)
 {
-    return (!o->link_kept || link_old_file(o, e)) &&
-           record(o, e->path, e->hash, key, e->size, false);
+    return keep_from(o, e, key, NULL);
 }
 
 /* Write path, or keep the previous file when it has the same bytes,
@@ -415,14 +482,18 @@ bool site_out_reuse_folder(site_out *o, const char *dir, const char *marker, uin
         if (!old_file_intact(o, &o->old.items[end]))
             return false;
     size_t extlen = strlen(ext);
-    for (size_t i = first; i < end; i++) {
+    folder_links f = {-1, -1, dirlen};
+    if (end > first)
+        open_folder_links(o, dir, dirlen, o->old.items[first].path, &f);
+    bool ok = true;
+    for (size_t i = first; ok && i < end; i++) {
         const site_manifest_entry *e = &o->old.items[i];
         size_t len = strlen(e->path);
-        if (!begin_file(o, e->path) || !keep(o, e, e->key))
-            return false;
-        *counted += len >= extlen && strcmp(e->path + len - extlen, ext) == 0;
+        ok = begin_file(o, e->path) && keep_from(o, e, e->key, &f);
+        *counted += ok && len >= extlen && strcmp(e->path + len - extlen, ext) == 0;
     }
-    return true;
+    close_folder_links(&f);
+    return ok;
 }
 
 void site_out_record_inputs(site_out *o, uint64_t key, const size_t *summary, size_t n)
