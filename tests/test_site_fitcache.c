@@ -377,6 +377,15 @@ static void test_pages_by_key(void)
                           0);
     CU_ASSERT_TRUE_FATAL(build("s4", "").ok);
     CU_ASSERT_EQUAL(sh("diff -r %s %s > /dev/null", "s4", "s3"), 0);
+    /* The same at the same size (one byte changed): found by its hash. */
+    seed("s2", "s4b");
+    CU_ASSERT_EQUAL_FATAL(sh("cd %1$s/campaigns/synthetic-0001 && cp scaling-predictions.csv t && "
+                             "printf Z | dd of=t bs=1 seek=3 conv=notrunc 2>/dev/null && "
+                             "! cmp -s t scaling-predictions.csv && mv t scaling-predictions.csv%2$s",
+                             "s4b", ""),
+                          0);
+    CU_ASSERT_TRUE_FATAL(build("s4b", "").ok);
+    CU_ASSERT_EQUAL(sh("diff -r %s %s > /dev/null", "s4b", "s3"), 0);
 
     /* A changed template makes every page again, with it. */
     char source[512] = "", *cwd = getcwd(NULL, 0); /* the tests run in the repository */

@@ -110,6 +110,35 @@ void site_out_get_stats(site_out *o, site_out_stats *s)
 }
 
 
+/* Whether the regular file at path has exactly size bytes, and they are
+ * data's (data not NULL) or hash to hash. Read a block at a time, never
+ * whole: a night checks every file of the last release (15,000 of them,
+ * 230 MB on the bench's archive), and a buffer per file, fresh memory for
+ * the large ones, cost a page fault per 4 KB. Links are not followed: a
+ * page replaced by a link is not ours. */
+static bool file_has(const char *path, size_t size, const void *data, uint64_t hash)
+{
+    int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0)
+        return false;
+    struct stat st;
+    bool same = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && (size_t)st.st_size == size;
+    hash_stream h;
+    hash_stream_begin(&h, size, 0);
+    unsigned char block[1 << 16];
+    for (size_t got = 0; same && got < size;) {
+        size_t want = size - got < sizeof block ? size - got : sizeof block;
+        ssize_t n = read(fd, block, want);
+        if (n < 0 && errno == EINTR)
+            continue;
+        same = n > 0 && (data ? memcmp(block, (const char *)data + got, (size_t)n) == 0
+                              : (hash_stream_add(&h, block, (size_t)n), true));
+        got += same ? (size_t)n : 0;
+    }
+    close(fd);
+    return same && (data || hash_stream_end(&h) == hash);
+}
+
 /* The whole regular file at path when it has exactly size bytes, else
  * NULL. Links are not followed: a page replaced by a link is not ours. */
 static char *read_exact(const char *path, size_t size)
@@ -224,10 +253,7 @@ static bool write_new_file(site_out *o, const char *dir, const char *path, const
 static bool old_file_matches(const site_out *o, const site_manifest_entry *e, const void *data)
 {
     char *full = fileio_join(o->old_dir, e->path);
-    char *bytes = full ? read_exact(full, e->size) : NULL;
-    bool same = bytes && (data ? memcmp(bytes, data, e->size) == 0
-                               : hash_bytes(bytes, e->size, 0) == e->hash);
-    free(bytes);
+    bool same = full && file_has(full, e->size, data, e->hash);
     free(full);
     return same;
 }
@@ -512,9 +538,7 @@ bool site_out_up_to_date(const char *out_dir, uint64_t key, size_t *summary, siz
     bool ok = key && site_manifest_load(out_dir, &m) && m.inputs == key && m.nsummary == n;
     for (size_t i = 0; ok && i < m.n; i++) {
         char *full = fileio_join(out_dir, m.items[i].path);
-        char *bytes = full ? read_exact(full, m.items[i].size) : NULL;
-        ok = bytes && hash_bytes(bytes, m.items[i].size, 0) == m.items[i].hash;
-        free(bytes);
+        ok = full && file_has(full, m.items[i].size, NULL, m.items[i].hash);
         free(full);
     }
     if (ok) {
