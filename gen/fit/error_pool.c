@@ -147,8 +147,16 @@ static const char *archive_family(const archive *a, const char *family)
     return NULL;
 }
 
+/* The family and campaign of the line before: lines come grouped by
+ * campaign, and finding a campaign by name scans the archive (a pool of a
+ * thousand campaigns spent most of its reading there). */
+typedef struct {
+    const char *family;
+    const campaign *camp;
+} last_names;
+
 /* One line (NUL-terminated, no newline) into pool; false when it does not parse. */
-static bool read_score(error_pool *pool, const archive *a, char *line)
+static bool read_score(error_pool *pool, const archive *a, char *line, last_names *last)
 {
     char *field[9], *save = NULL;
     size_t n = 0;
@@ -156,8 +164,12 @@ static bool read_score(error_pool *pool, const archive *a, char *line)
         field[n++] = f;
     if (n != 9 || strtok_r(NULL, "\t", &save))
         return false;
-    const char *family = archive_family(a, field[0]);
-    const campaign *camp = archive_campaign(a, field[1]);
+    if (!last->family || strcmp(last->family, field[0]) != 0)
+        last->family = archive_family(a, field[0]);
+    if (!last->camp || strcmp(last->camp->name, field[1]) != 0)
+        last->camp = archive_campaign(a, field[1]);
+    const char *family = last->family;
+    const campaign *camp = last->camp;
     /* CONFIG, FOLD and DEPTH: whole numbers, nothing after them. */
     char *whole[3] = {field[2], field[3], field[8]}, *end[3];
     pooled_score p = {family, camp,
@@ -187,10 +199,11 @@ bool error_pool_read(error_pool *pool, const archive *a, const char *text, size_
         copy[len] = '\0';
         ok = strlen(copy) == len && (len == 0 || copy[len - 1] == '\n');
     }
+    last_names last = {NULL, NULL};
     for (char *line = copy; ok && *line;) {
         char *nl = strchr(line, '\n');
         *nl = '\0';
-        ok = read_score(pool, a, line);
+        ok = read_score(pool, a, line, &last);
         line = nl + 1;
     }
     free(copy);
