@@ -222,7 +222,7 @@ static bool read_back(const site_data *d, const campaign *c, const char *old, si
 /* The experiments of campaign i (one of the archive's), with every
  * result the previous build's cache holds for them read back
  * (parallel_for over the campaigns: each writes its own experiments
- * only). Memory that cannot be had is left NULL, for load_experiments to
+ * only). Memory that cannot be had is left NULL, for fit_experiments to
  * report. */
 static void read_cached_fits(void *ctx, size_t i)
 {
@@ -288,8 +288,8 @@ static bool run_experiment(site_data *d, const campaign *c, size_t index, uint64
 
 /* Run the campaign's experiments; lent backtests are shared through
  * cache by every experiment of the build. */
-static bool load_experiments(site_data *d, site_campaign *sc, site_fit_fn fit, void *fit_ctx,
-                             backtest_cache *cache)
+static bool fit_experiments(site_data *d, site_campaign *sc, site_fit_fn fit, void *fit_ctx,
+                            backtest_cache *cache)
 {
     const campaign *c = sc->camp;
     if (!sc->exps) /* else made by read_cached_fits */
@@ -303,12 +303,50 @@ static bool load_experiments(site_data *d, site_campaign *sc, site_fit_fn fit, v
         e->info = &c->experiments[i];
         if (sc->nexps <= i)
             sc->nexps = i + 1;
-        if (!run_experiment(d, c, i, key, fit, fit_ctx, cache, e) ||
-            !(e->anchor = make_anchor(e->info->name)) || !choose_columns(e) ||
+        if (!run_experiment(d, c, i, key, fit, fit_ctx, cache, e))
+            return false;
+    }
+    return true;
+}
+
+/* What the pages show of a fitted campaign's experiments, from their
+ * results alone: anchors, columns, verdicts. */
+static bool judge_experiments(site_campaign *sc)
+{
+    for (size_t i = 0; i < sc->nexps; i++) {
+        site_experiment *e = &sc->exps[i];
+        if (!(e->anchor = make_anchor(e->info->name)) || !choose_columns(e) ||
             !verdict_judge(&e->res, &e->verdict))
             return false;
     }
     return judge_campaign(sc);
+}
+
+/* Campaigns judged on the build's threads (parallel_for: each writes its
+ * own experiments only); judged[i] false when memory ran out. */
+typedef struct {
+    site_data *d;
+    bool *judged;
+} judge_job;
+
+static void judge_item(void *ctx, size_t i)
+{
+    judge_job *j = ctx;
+    site_campaign *sc = &j->d->camps[i];
+    j->judged[i] = !sc->camp || judge_experiments(sc);
+}
+
+static bool judge_every_campaign(site_data *d, int jobs)
+{
+    judge_job j = {d, calloc(d->ncamps ? d->ncamps : 1, sizeof *j.judged)};
+    if (!j.judged)
+        return false;
+    parallel_for(d->ncamps, jobs, judge_item, &j);
+    bool ok = true;
+    for (size_t i = 0; i < d->ncamps; i++)
+        ok = ok && j.judged[i];
+    free(j.judged);
+    return ok;
 }
 
 /* "file:line:col: message" with the file relative to prefix. */
@@ -382,7 +420,7 @@ static bool load_each_campaign(site_data *d, site_fit_fn fit, void *fit_ctx,
             newest_date(d, &sc->camp->runs, sc->last_date, &sc->nmeasured);
             if (strcmp(sc->last_date, d->last_date) > 0)
                 memcpy(d->last_date, sc->last_date, 11);
-            if (!load_experiments(d, sc, fit, fit_ctx, cache))
+            if (!fit_experiments(d, sc, fit, fit_ctx, cache))
                 return false;
         }
         rbuf prefix;
@@ -394,6 +432,8 @@ static bool load_each_campaign(site_data *d, site_fit_fn fit, void *fit_ctx,
         if (!ok)
             return false;
     }
+    if (!judge_every_campaign(d, jobs))
+        return false;
     qsort(d->camps, d->ncamps, sizeof *d->camps, compare_campaigns);
     return true;
 }
