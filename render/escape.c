@@ -208,6 +208,15 @@ bool esc_markdown(rbuf *b, const char *s, bool trim)
             continue;
         }
         in_blanks = false;
+        if (is_alnum(c)) { /* never markup: a run of them in one copy */
+            size_t end = i + 1;
+            while (end < len && is_alnum((unsigned char)s[end]))
+                end++;
+            rbuf_put(b, s + i, end - i);
+            prev = (unsigned char)s[end - 1];
+            i = end;
+            continue;
+        }
         bool list_number = i == digits && digits > 0 && (c == '.' || c == ')') &&
                            (i + 1 >= len || is_blank((unsigned char)s[i + 1]));
         if (c < 0x80) {
