@@ -49,10 +49,6 @@ char *fileio_read_stream(FILE *stream, size_t *len)
     return buf;
 }
 
-/* Read all of fd (a regular file of about size bytes) into *out; more
- * than max_bytes (the file grew) is FILEIO_TOO_LARGE. The buffer has one
- * byte to spare beyond size and the NUL, so a file that did not change
- * is read without growing it. */
 /* Files from this size up are read into memory asked for in huge pages. */
 #define HUGE_READ ((size_t)4 << 20)
 #define HUGE_PAGE ((size_t)2 << 20)
@@ -75,6 +71,10 @@ static char *read_buffer(size_t cap)
     return buf;
 }
 
+/* Read all of fd (a regular file of about size bytes) into *out; more
+ * than max_bytes (the file grew) is FILEIO_TOO_LARGE. The buffer has one
+ * byte to spare beyond size and the NUL, so a file that did not change
+ * is read without growing it. */
 static fileio_status read_descriptor(int fd, size_t size, size_t max_bytes, char **out, size_t *len)
 {
     size_t cap = size + 2, used = 0;
@@ -338,14 +338,18 @@ char *fileio_join(const char *dir, const char *name)
     return path;
 }
 
-static bool write_all(int fd, const char *p, size_t len)
+bool fileio_write_all(int fd, const void *data, size_t len)
 {
+    const char *p = data;
     while (len > 0) {
         ssize_t n = write(fd, p, len);
         if (n < 0 && errno == EINTR)
             continue;
-        if (n <= 0)
+        if (n <= 0) {
+            if (n == 0)
+                errno = EIO; /* nothing written and no error: say so */
             return false;
+        }
         p += n, len -= (size_t)n;
     }
     return true;
@@ -372,7 +376,7 @@ bool fileio_write_atomic(const char *path, const void *data, size_t len)
     int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
     if (fd < 0)
         return false;
-    bool ok = write_all(fd, data, len) && fsync(fd) == 0;
+    bool ok = fileio_write_all(fd, data, len) && fsync(fd) == 0;
     int saved = errno;
     if (close(fd) != 0 && ok)
         ok = false, saved = errno;

@@ -76,6 +76,10 @@ bool fileio_folders_overlap(const char *a, const char *b);
  * removed then. */
 bool fileio_write_atomic(const char *path, const void *data, size_t len);
 
+/* All len bytes of data to fd, however many writes it takes (an
+ * interrupted one is retried). False with errno set. */
+bool fileio_write_all(int fd, const void *data, size_t len);
+
 /* A file's bytes in pieces, written in order (site_commit_write_parts):
  * a file made mostly of another's bytes is written from them, not from a
  * copy. */

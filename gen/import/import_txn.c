@@ -226,20 +226,6 @@ bool import_txn_begin(import_txn *t, const char *archive, const char *campaign,
 /* ------------------------------------------------------------------ */
 /* Stage and commit                                                    */
 
-static bool write_all(int fd, const char *data, size_t len)
-{
-    while (len > 0) {
-        ssize_t n = write(fd, data, len);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            return false;
-        data += n;
-        len -= (size_t)n;
-    }
-    return true;
-}
-
 bool import_txn_stage(import_txn *t, const char *name, bool top, const char *data, size_t len,
                       diag_list *diags)
 {
@@ -250,7 +236,7 @@ bool import_txn_stage(import_txn *t, const char *name, bool top, const char *dat
     if (!path)
         return false;
     int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
-    bool ok = fd >= 0 && write_all(fd, data, len) && fsync(fd) == 0;
+    bool ok = fd >= 0 && fileio_write_all(fd, data, len) && fsync(fd) == 0;
     if (!ok)
         diag_add(diags, path, 0, 0, "cannot write: %s", strerror(errno));
     if (fd >= 0 && close(fd) != 0 && ok) {

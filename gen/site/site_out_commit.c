@@ -31,30 +31,12 @@ static bool fail(const site_commit *j, const char *fmt, ...)
     return false;
 }
 
-/* All of len bytes at p to fd; false with errno set. */
-static bool write_all(int fd, const char *p, size_t len)
-{
-    while (len > 0) {
-        ssize_t n = write(fd, p, len);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0) {
-            if (n == 0)
-                errno = EIO;
-            return false;
-        }
-        p += n;
-        len -= (size_t)n;
-    }
-    return true;
-}
-
 bool site_commit_write_parts(const char *path, const fileio_part *parts, size_t n)
 {
     int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
     bool ok = fd >= 0;
     for (size_t i = 0; ok && i < n; i++)
-        ok = write_all(fd, parts[i].data, parts[i].len);
+        ok = fileio_write_all(fd, parts[i].data, parts[i].len);
     int saved = errno;
     if (fd >= 0 && close(fd) != 0 && ok) {
         ok = false;
