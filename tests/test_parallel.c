@@ -2,7 +2,7 @@
  * test_parallel.c — the one parallel loop (gen/base/parallel.h): every
  * item runs exactly once whatever the number of threads, on several
  * threads when asked and items are many, and in order on the calling
- * thread with one job.
+ * thread with one job; and the task beside the caller.
  */
 #include "tests/testutil.h"
 
@@ -77,11 +77,44 @@ static void test_one_job_in_order(void)
     CU_ASSERT_EQUAL(in_place, 50);
 }
 
+typedef struct {
+    pthread_t ran_on;
+    int runs;
+} task_record;
+
+static void *note_thread(void *arg)
+{
+    task_record *r = arg;
+    r->ran_on = pthread_self();
+    r->runs++;
+    return NULL;
+}
+
+/* A task beside the caller: on another thread when asked, done once
+ * finished; in place, at once, when not. Finishing twice waits once. */
+static void test_task(void)
+{
+    task_record r = {0};
+    parallel_task t;
+    parallel_task_start(&t, true, note_thread, &r);
+    parallel_task_finish(&t);
+    parallel_task_finish(&t);
+    CU_ASSERT_EQUAL(r.runs, 1);
+    CU_ASSERT_FALSE(pthread_equal(r.ran_on, pthread_self()));
+    task_record here = {0};
+    parallel_task_start(&t, false, note_thread, &here);
+    CU_ASSERT_EQUAL(here.runs, 1); /* already done before the finish */
+    CU_ASSERT_TRUE(pthread_equal(here.ran_on, pthread_self()));
+    parallel_task_finish(&t);
+    CU_ASSERT_EQUAL(here.runs, 1);
+}
+
 int main(void)
 {
     static const testutil_test tests[] = {
         {"every item exactly once, on several threads", test_each_item_once},
         {"one job: in order, on the calling thread", test_one_job_in_order},
+        {"a task beside the caller, threaded or in place", test_task},
         {NULL, NULL},
     };
     static const testutil_suite suites[] = {{"parallel", tests}, {NULL, NULL}};

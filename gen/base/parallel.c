@@ -53,3 +53,17 @@ void parallel_for(size_t n, int jobs, parallel_item_fn fn, void *ctx)
         pthread_join(threads[t], NULL);
     pthread_mutex_destroy(&q.lock);
 }
+
+void parallel_task_start(parallel_task *t, bool threaded, void *(*fn)(void *), void *arg)
+{
+    t->started = threaded && pthread_create(&t->thread, NULL, fn, arg) == 0;
+    if (!t->started)
+        fn(arg);
+}
+
+void parallel_task_finish(parallel_task *t)
+{
+    if (t->started)
+        pthread_join(t->thread, NULL);
+    t->started = false;
+}

@@ -3,6 +3,7 @@
  */
 #include "gen/site/site.h"
 #include "gen/base/hash.h"
+#include "gen/base/parallel.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -281,8 +282,7 @@ typedef struct {
     site_out *out;
     const site_fitcache *fits;
     bool *placed;
-    pthread_t thread;
-    bool started;
+    parallel_task task;
 } fits_job;
 
 static void *stage_fits(void *arg)
@@ -296,22 +296,6 @@ static void *stage_fits(void *arg)
     return NULL;
 }
 
-static void start_staging_fits(fits_job *f, size_t nthreads)
-{
-    if (!f->fits)
-        return;
-    f->started = nthreads > 1 && pthread_create(&f->thread, NULL, stage_fits, f) == 0;
-    if (!f->started)
-        stage_fits(f);
-}
-
-static void finish_staging_fits(fits_job *f)
-{
-    if (f->started)
-        pthread_join(f->thread, NULL);
-    f->started = false;
-}
-
 /* Write every page of d into out, with d's cache of fits when it has one,
  * and commit it (or abort: out is released either way). */
 static bool write_into(site_out *out, const templates *t, const site_data *d,
@@ -323,9 +307,10 @@ static bool write_into(site_out *out, const templates *t, const site_data *d,
     rbuf_init(&c.html);
     rbuf_init(&c.page);
     fits_job fits = {.out = out, .fits = d->fitcache, .placed = &stats->fits_saved};
-    start_staging_fits(&fits, thread_count(opt));
+    if (fits.fits)
+        parallel_task_start(&fits.task, thread_count(opt) > 1, stage_fits, &fits);
     bool ok = write_pages(&c, t->css, thread_count(opt));
-    finish_staging_fits(&fits);
+    parallel_task_finish(&fits.task);
     rbuf_free(&c.html);
     rbuf_free(&c.page);
     count(d, &c, stats);
@@ -413,8 +398,7 @@ static bool folders_usable(const site_options *opt, char *err, size_t errlen)
 typedef struct {
     const site_options *opt;
     uint64_t key;
-    pthread_t thread;
-    bool started;
+    parallel_task task;
 } key_job;
 
 static void *work_out_key(void *arg)
@@ -439,8 +423,8 @@ static bool load_and_write(site_out *out, const templates *t, site_options *opt,
     bool ok = site_data_load_reusing(&d, opt->archive_dir, opt->source_date_epoch,
                                      previous_site(opt), opt->refresh_pool,
                                      (int)thread_count(opt), err, errlen);
-    if (key->started) {
-        pthread_join(key->thread, NULL);
+    if (key->task.started) {
+        parallel_task_finish(&key->task);
         opt->inputs_key = key->key;
     }
     if (!ok)
@@ -464,11 +448,10 @@ bool site_build(const site_options *opt, site_stats *stats, char ***diags, size_
         return false;
     site_options o = *opt;
     key_job key = {.opt = opt};
-    if (opt->previous_dir && thread_count(opt) > 1)
-        key.started = pthread_create(&key.thread, NULL, work_out_key, &key) == 0;
-    if (!key.started) {
+    parallel_task_start(&key.task, opt->previous_dir && thread_count(opt) > 1, work_out_key, &key);
+    if (!key.task.started) { /* worked out here, now */
         size_t summary[SUMMARY_N], nfiles;
-        o.inputs_key = inputs_key(opt);
+        o.inputs_key = key.key;
         if (!opt->refresh_pool &&
             site_out_up_to_date(opt->out_dir, o.inputs_key, summary, SUMMARY_N, &nfiles)) {
             stats_of(summary, nfiles, stats);
@@ -479,8 +462,8 @@ bool site_build(const site_options *opt, site_stats *stats, char ***diags, size_
     bool have_templates = templates_load(opt->templates_dir, &t, err, errlen);
     site_out *out = have_templates ? begin_output(&o, err, errlen) : NULL;
     bool ok = out && load_and_write(out, &t, &o, &key, stats, diags, ndiags, err, errlen);
-    if (!out && key.started)
-        pthread_join(key.thread, NULL);
+    if (!out)
+        parallel_task_finish(&key.task);
     if (have_templates)
         templates_free(&t);
     return ok;

@@ -9,7 +9,6 @@
  */
 #include "gen/site/site_fitcache.h"
 
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +16,7 @@
 #include "gen/base/fileio.h"
 #include "gen/base/growth.h"
 #include "gen/base/hash.h"
+#include "gen/base/parallel.h"
 #include "gen/fit/error_pool.h"
 #include "gen/fit/experiment_run.h"
 #include "gen/site/site_inputs.h"
@@ -62,8 +62,7 @@ struct site_fitcache {
     uint64_t archive_key;  /* the archive's own files */
     uint64_t *folder_keys; /* each campaign's files (site_inputs_folder_key, seed 0),
                               in a->campaigns order; NULL when out of memory */
-    pthread_t hasher;      /* hashing folder_keys, while hashing */
-    bool hashing;
+    parallel_task hasher;  /* hashing folder_keys, until site_fitcache_pool */
     rbuf own;              /* the new file's own text */
     out_part *parts;       /* the new file: its parts in order */
     size_t nparts, parts_cap;
@@ -204,16 +203,7 @@ static void start_hashing_folders(site_fitcache *fc, bool threaded)
     fc->folder_keys = calloc(fc->a->ncampaigns ? fc->a->ncampaigns : 1, sizeof *fc->folder_keys);
     if (!fc->folder_keys)
         return; /* every key is then 0: nothing is reused */
-    fc->hashing = threaded && pthread_create(&fc->hasher, NULL, hash_folders, fc) == 0;
-    if (!fc->hashing)
-        hash_folders(fc);
-}
-
-static void finish_hashing_folders(site_fitcache *fc)
-{
-    if (fc->hashing)
-        pthread_join(fc->hasher, NULL);
-    fc->hashing = false;
+    parallel_task_start(&fc->hasher, threaded, hash_folders, fc);
 }
 
 site_fitcache *site_fitcache_open(const char *out_dir, const archive *a, uint64_t program,
@@ -245,7 +235,7 @@ void site_fitcache_free(site_fitcache *fc)
 {
     if (!fc)
         return;
-    finish_hashing_folders(fc);
+    parallel_task_finish(&fc->hasher);
     free(fc->folder_keys);
     free(fc->previous);
     free(fc->fits);
@@ -293,7 +283,7 @@ static bool runs_close(size_t now, size_t filled_at)
 
 bool site_fitcache_pool(site_fitcache *fc, backtest_cache *cache)
 {
-    finish_hashing_folders(fc); /* every key needs them, and keys follow the pool */
+    parallel_task_finish(&fc->hasher); /* every key needs them, and keys follow the pool */
     error_pool *pool = backtest_cache_pool(cache);
     size_t runs = archive_runs(fc->a), filled_at = runs;
     uint64_t shape = archive_shape(fc->a);
