@@ -9,6 +9,7 @@
  */
 #include "gen/site/site_fitcache.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,6 +33,7 @@ typedef struct {
     uint64_t key;
     const char *body;
     size_t len;
+    uint64_t hash; /* of the body, as its header says and reading checked */
 } fit_entry;
 
 /* A part of the new file: bytes off..off+len of the previous file's
@@ -100,8 +102,9 @@ static bool hex_of(const char *s, uint64_t *v)
     return end != s && !*end && *s != '-';
 }
 
-/* Index an entry: header tok[0..n) and its body. */
-static bool add_entry(site_fitcache *fc, char **tok, size_t n, const char *body, size_t len)
+/* Index an entry: header tok[0..n) and its body, which hashes to hash. */
+static bool add_entry(site_fitcache *fc, char **tok, size_t n, const char *body, size_t len,
+                      uint64_t hash)
 {
     uint64_t a = 0, b = 0;
     if (n == 5 && strcmp(tok[0], "pool") == 0 && hex_of(tok[1], &a) && hex_of(tok[2], &b)) {
@@ -112,7 +115,7 @@ static bool add_entry(site_fitcache *fc, char **tok, size_t n, const char *body,
         return true; /* not an entry this perfcast knows: ignored */
     if (!growth_reserve(&fc->fits, &fc->fits_cap, fc->nfits + 1, sizeof *fc->fits))
         return false;
-    fc->fits[fc->nfits++] = (fit_entry){tok[1], (size_t)a, b, body, len};
+    fc->fits[fc->nfits++] = (fit_entry){tok[1], (size_t)a, b, body, len, hash};
     return true;
 }
 
@@ -138,7 +141,7 @@ static bool parse_previous(site_fitcache *fc, char *text, size_t len)
             blen > (uint64_t)(end - (nl + 1)))
             break;
         const char *body = nl + 1;
-        if (hash_bytes(body, (size_t)blen, 0) == hash && !add_entry(fc, tok, n, body, blen))
+        if (hash_bytes(body, (size_t)blen, 0) == hash && !add_entry(fc, tok, n, body, blen, hash))
             return false;
         p = nl + 1 + blen;
     }
@@ -171,14 +174,43 @@ static bool add_own(site_fitcache *fc, size_t start)
     return !fc->oom && add_part(fc, false, start, fc->own.len - start);
 }
 
+/* Whether record..record+len lies in the previous file's text (a kept
+ * record), and where (compared as addresses: record may be any memory). */
+static bool in_previous(const site_fitcache *fc, const char *record, size_t len, size_t *off)
+{
+    uintptr_t p = (uintptr_t)fc->previous, r = (uintptr_t)record;
+    if (!fc->previous || r < p || len > fc->previous_len || r - p > fc->previous_len - len)
+        return false;
+    *off = (size_t)(r - p);
+    return true;
+}
+
+/* The hash of a record: its previous entry's (checked when the file was
+ * read: hashing the kept megabytes again was work done twice) when it is
+ * one, else worked out. The entries lie in the file's order. */
+static uint64_t record_hash(const site_fitcache *fc, const char *record, size_t len)
+{
+    size_t off, lo = 0, hi = fc->nfits;
+    if (!in_previous(fc, record, len, &off))
+        return hash_bytes(record, len, 0);
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if ((size_t)(fc->fits[mid].body - fc->previous) < off)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    const fit_entry *f = lo < fc->nfits ? &fc->fits[lo] : NULL;
+    return f && f->body == record && f->len == len ? f->hash : hash_bytes(record, len, 0);
+}
+
 /* Bytes record..record+len as the new file's next part: referred to when
  * they lie in the previous file's text (a kept record), else copied. */
 static bool add_bytes(site_fitcache *fc, const char *record, size_t len)
 {
-    const char *prev = fc->previous;
-    if (prev && record >= prev && len <= fc->previous_len &&
-        (size_t)(record - prev) <= fc->previous_len - len)
-        return !fc->oom && add_part(fc, true, (size_t)(record - prev), len);
+    size_t off;
+    if (in_previous(fc, record, len, &off))
+        return !fc->oom && add_part(fc, true, off, len);
     size_t start = fc->own.len;
     rbuf_put(&fc->own, record, len);
     return add_own(fc, start);
@@ -370,7 +402,7 @@ bool site_fitcache_keep(site_fitcache *fc, const campaign *c, size_t index, uint
     rbuf_puts(&fc->own, "fit ");
     put_name(&fc->own, c->name);
     rbuf_printf(&fc->own, " %zx %016llx %016llx %zx\n", index, (unsigned long long)key,
-                (unsigned long long)hash_bytes(record, len, 0), len);
+                (unsigned long long)record_hash(fc, record, len), len);
     return add_own(fc, start) && add_bytes(fc, record, len);
 }
 
