@@ -296,13 +296,12 @@ static bool fit_experiments(site_data *d, site_campaign *sc, site_fit_fn fit, vo
         sc->exps = calloc(c->nexperiments ? c->nexperiments : 1, sizeof *sc->exps);
     if (!sc->exps)
         return false;
+    sc->nexps = c->nexperiments; /* zeroed until run: each is the campaign's to free */
     uint64_t key = d->fitcache ? site_fitcache_key(d->fitcache, c) : 0;
     sc->inputs_key = key;
     for (size_t i = 0; i < c->nexperiments; i++) {
         site_experiment *e = &sc->exps[i];
         e->info = &c->experiments[i];
-        if (sc->nexps <= i)
-            sc->nexps = i + 1;
         if (!run_experiment(d, c, i, key, fit, fit_ctx, cache, e))
             return false;
     }
