@@ -3,6 +3,7 @@
  * (see pdfdoc.h).
  */
 #include "render/pdfdoc.h"
+#include "render/drawlock.h"
 
 #include <cairo-pdf.h>
 #include <math.h>
@@ -426,7 +427,7 @@ static void set_dates(cairo_surface_t *surface, const char *date)
     cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_MOD_DATE, iso);
 }
 
-pdfdoc *pdfdoc_begin(rbuf *out, const char *title, const char *date, char *err, size_t errlen)
+static pdfdoc *begin_doc(rbuf *out, const char *title, const char *date, char *err, size_t errlen)
 {
     pdfdoc *d = calloc(1, sizeof *d);
     char *t = strdup(title ? title : "");
@@ -464,7 +465,7 @@ pdfdoc *pdfdoc_begin(rbuf *out, const char *title, const char *date, char *err, 
     return d;
 }
 
-void pdfdoc_title(pdfdoc *d, const char *text)
+static void put_title(pdfdoc *d, const char *text)
 {
     text_block(d, text, &styles[TITLE]);
     d->y += block_gap;
@@ -478,7 +479,7 @@ static int add_outline(pdfdoc *d, int parent, const char *text)
     return cairo_pdf_surface_add_outline(d->surface, parent, text, dest, 0);
 }
 
-void pdfdoc_heading(pdfdoc *d, int level, const char *text)
+static void put_heading(pdfdoc *d, int level, const char *text)
 {
     if (failed(d))
         return;
@@ -498,7 +499,7 @@ void pdfdoc_heading(pdfdoc *d, int level, const char *text)
     d->y += block_gap / 2;
 }
 
-void pdfdoc_paragraph(pdfdoc *d, const char *text)
+static void put_paragraph(pdfdoc *d, const char *text)
 {
     text_block(d, text, &styles[BODY]);
     d->y += block_gap;
@@ -600,7 +601,7 @@ static void table_head(pdfdoc *d, const pdfdoc_table_spec *t, const double *w, d
     d->page_empty = false;
 }
 
-void pdfdoc_table(pdfdoc *d, const pdfdoc_table_spec *t)
+static void put_table(pdfdoc *d, const pdfdoc_table_spec *t)
 {
     if (failed(d) || t->ncols == 0)
         return;
@@ -649,19 +650,10 @@ static bool measure_figure(pdfdoc_draw_fn draw, const void *ctx, double *w, doub
     return ok;
 }
 
-bool pdfdoc_figure(pdfdoc *d, pdfdoc_draw_fn draw, const void *ctx, char *err, size_t errlen)
+/* Place a figure of w x h (measured) at the cursor, drawn by draw. */
+static bool place_figure(pdfdoc *d, pdfdoc_draw_fn draw, const void *ctx, double w, double h,
+                         char *err, size_t errlen)
 {
-    if (failed(d)) {
-        snprintf(err, errlen, "the document failed before the figure");
-        return false;
-    }
-    /* Measured first, then drawn again straight onto the page: painting
-     * the recording surface onto the page would draw once, but with Cairo
-     * 1.16 it leaves font cache entries alive after the document is
-     * destroyed, and plot_release_fonts then aborts on them. */
-    double w, h;
-    if (!measure_figure(draw, ctx, &w, &h, err, errlen))
-        return false;
     double avail_h = text_bottom() - margin;
     double scale = fmin(1, fmin(text_width_avail() / w, avail_h / h));
     need(d, h * scale);
@@ -677,7 +669,7 @@ bool pdfdoc_figure(pdfdoc *d, pdfdoc_draw_fn draw, const void *ctx, char *err, s
     return ok;
 }
 
-bool pdfdoc_end(pdfdoc *d, size_t *pages, char *err, size_t errlen)
+static bool end_doc(pdfdoc *d, size_t *pages, char *err, size_t errlen)
 {
     bool ok = !failed(d);
     if (ok)
@@ -699,5 +691,73 @@ bool pdfdoc_end(pdfdoc *d, size_t *pages, char *err, size_t errlen)
         free(d->runs[i].glyphs);
     free(d->title);
     free(d);
+    return ok;
+}
+
+/* ------------------------------------------------------------------ */
+/* Entry points: each holds the drawing lock while it calls Cairo      */
+/* (render/drawlock.h).                                                */
+
+pdfdoc *pdfdoc_begin(rbuf *out, const char *title, const char *date, char *err, size_t errlen)
+{
+    drawlock_enter();
+    pdfdoc *d = begin_doc(out, title, date, err, errlen);
+    drawlock_leave();
+    return d;
+}
+
+void pdfdoc_title(pdfdoc *d, const char *text)
+{
+    drawlock_enter();
+    put_title(d, text);
+    drawlock_leave();
+}
+
+void pdfdoc_heading(pdfdoc *d, int level, const char *text)
+{
+    drawlock_enter();
+    put_heading(d, level, text);
+    drawlock_leave();
+}
+
+void pdfdoc_paragraph(pdfdoc *d, const char *text)
+{
+    drawlock_enter();
+    put_paragraph(d, text);
+    drawlock_leave();
+}
+
+void pdfdoc_table(pdfdoc *d, const pdfdoc_table_spec *t)
+{
+    drawlock_enter();
+    put_table(d, t);
+    drawlock_leave();
+}
+
+/* Measured first, without the lock (measuring takes it: plot_measure),
+ * then drawn straight onto the page under it: painting a recording
+ * surface onto the page would draw once, but with Cairo 1.16 it leaves
+ * font cache entries alive after the document is destroyed, and
+ * plot_release_fonts then aborts on them. */
+bool pdfdoc_figure(pdfdoc *d, pdfdoc_draw_fn draw, const void *ctx, char *err, size_t errlen)
+{
+    if (failed(d)) {
+        snprintf(err, errlen, "the document failed before the figure");
+        return false;
+    }
+    double w, h;
+    if (!measure_figure(draw, ctx, &w, &h, err, errlen))
+        return false;
+    drawlock_enter();
+    bool ok = place_figure(d, draw, ctx, w, h, err, errlen);
+    drawlock_leave();
+    return ok;
+}
+
+bool pdfdoc_end(pdfdoc *d, size_t *pages, char *err, size_t errlen)
+{
+    drawlock_enter();
+    bool ok = end_doc(d, pages, err, errlen);
+    drawlock_leave();
     return ok;
 }

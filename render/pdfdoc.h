@@ -15,10 +15,14 @@
  * glyphs; a page's texts are drawn when the page ends, one Cairo call per
  * style (Cairo's PDF surface replays every call of a page twice, and a
  * 1,000-row table drawn cell by cell was most of a report's time). A
- * figure is drawn twice: onto a scratch recording surface, so its size
- * is known before it is placed (scaled down to fit a page when it is
- * larger), then onto the page, where the PDF keeps it as vectors and its
- * text as text, which tools such as pdftotext extract.
+ * figure is measured first (its callback asked for its size only), so it
+ * can be placed (scaled down to fit a page when it is larger), then drawn
+ * onto the page, where the PDF keeps it as vectors and its text as text,
+ * which tools such as pdftotext extract.
+ *
+ * Threads: every function holds the drawing lock (render/drawlock.h)
+ * while it calls Cairo, so documents and charts may be made on several
+ * threads at once (one document per thread).
  *
  * Deterministic: the same calls give the same bytes. Cairo would stamp
  * the PDF with the time it was made; the document's date is the caller's
@@ -80,7 +84,9 @@ typedef bool (*pdfdoc_draw_fn)(const void *ctx, cairo_t *cr, double *width, doub
                                char *err, size_t errlen);
 
 /* A figure, centred: draw is called twice (measured with cr NULL, then
- * drawn) and must give the same size both times. Returns false with err when draw
+ * drawn) and must give the same size both times. It is measured without
+ * the drawing lock (render/drawlock.h: measuring may take it) and drawn
+ * with it held (it must not take it then). Returns false with err when draw
  * failed (the document goes on without the figure; the caller may say
  * why in a paragraph). */
 bool pdfdoc_figure(pdfdoc *d, pdfdoc_draw_fn draw, const void *ctx, char *err, size_t errlen);

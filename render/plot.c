@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "render/drawlock.h"
 #include "render/escape.h"
 #include "render/png.h"
 
@@ -100,12 +101,21 @@ static void set_color(cairo_t *cr, unsigned rgb, double alpha)
                           (rgb & 0xFF) / 255.0, alpha);
 }
 
-/* Where text goes: Cairo glyphs on the PNG; <text> elements on the SVG,
+/* Where drawing goes. Graphics go to cr. Text is measured and drawn on
+ * text, a second context on the same surface, each use of it between
+ * text_begin and text_end: Cairo's fonts are shared between threads and
+ * touched only under the drawing lock (render/drawlock.h), so the
+ * graphics, most of a chart's time, are drawn without it. Drawing onto a
+ * caller's context (plot_draw), text is cr and the caller holds the lock.
+ *
+ * Text becomes Cairo glyphs on the PNG; <text> elements on the SVG,
  * collected in svg_text and added after Cairo has written the graphics
  * (Cairo would write every glyph as an outline, which is most of the
  * file and of the time, and unreadable to screen readers and search). */
 typedef struct {
     cairo_t *cr;
+    cairo_t *text;
+    bool take_lock; /* text_begin takes the drawing lock (false: the caller holds it) */
     rbuf *svg_text; /* NULL when drawing the PNG */
 } canvas;
 
@@ -254,11 +264,25 @@ static void svg_text(rbuf *out, double x, double y, const char *text, align a, d
     rbuf_puts(out, "</text>\n");
 }
 
+/* cv's text context, the drawing lock held until text_end. */
+static cairo_t *text_begin(const canvas *cv)
+{
+    if (cv->take_lock)
+        drawlock_enter();
+    return cv->text;
+}
+
+static void text_end(const canvas *cv)
+{
+    if (cv->take_lock)
+        drawlock_leave();
+}
+
 /* Text at (x, y), aligned on x; vertical text reads bottom to top. */
 static void draw_text(const canvas *cv, double x, double y, const char *text, align a,
                       double size, bool bold, double max_width, unsigned rgb, bool vertical)
 {
-    cairo_t *cr = cv->cr;
+    cairo_t *cr = text_begin(cv);
     cairo_select_font_face(cr, font_family, CAIRO_FONT_SLANT_NORMAL,
                            bold ? CAIRO_FONT_WEIGHT_BOLD : CAIRO_FONT_WEIGHT_NORMAL);
     cairo_set_font_size(cr, size);
@@ -280,6 +304,7 @@ static void draw_text(const canvas *cv, double x, double y, const char *text, al
         cairo_show_text(cr, rbuf_str(&t));
         cairo_restore(cr);
     }
+    text_end(cv);
     rbuf_free(&t);
 }
 
@@ -660,7 +685,8 @@ static void draw_legend(const canvas *cv, const plot_spec *s, const legend_layou
         double y = top + (double)(slot % g->rows) * LEGEND_ROW + 8;
         legend_symbol(cv->cr, l, x, y);
         size_t starts[LEGEND_MAX_LINES];
-        size_t n = legend_lines(cv->cr, l->legend, legend_text_room(g), starts);
+        size_t n = legend_lines(text_begin(cv), l->legend, legend_text_room(g), starts);
+        text_end(cv);
         for (size_t j = 0; j < n; j++) {
             size_t end = j + 1 < n ? starts[j + 1] - 1 : strlen(l->legend);
             size_t len = end - starts[j] < sizeof line ? end - starts[j] : sizeof line - 1;
@@ -683,7 +709,8 @@ static void draw_x_tick_labels(const canvas *cv, const frame *f)
     double last_right = -1e9;
     for (size_t i = 0; i < f->x.ticks.n; i++) {
         double px = to_px(&f->x, f->x.ticks.at[i]);
-        double half = text_width(cv->cr, f->x.ticks.label[i], FONT_TICK) / 2;
+        double half = text_width(text_begin(cv), f->x.ticks.label[i], FONT_TICK) / 2;
+        text_end(cv);
         if (px - half < last_right + 3)
             continue;
         draw_text(cv, px, f->bottom + 16, f->x.ticks.label[i], ALIGN_CENTER, FONT_TICK, false, 0,
@@ -845,7 +872,9 @@ static bool make_layout(const plot_spec *s, layout *lay, char *err, size_t errle
 bool plot_measure(const plot_spec *spec, int *height, char *err, size_t errlen)
 {
     layout lay;
+    drawlock_enter();
     bool ok = make_layout(spec, &lay, err, errlen);
+    drawlock_leave();
     *height = ok ? lay.height : 0;
     return ok;
 }
@@ -861,7 +890,6 @@ static bool draw_plot(const canvas *cv, const plot_spec *s, const layout *lay, c
                       size_t errlen)
 {
     cairo_t *cr = cv->cr;
-    set_font_options(cr);
     set_color(cr, light.bg, 1);
     cairo_paint(cr);
     const frame *f = &lay->f;
@@ -884,11 +912,32 @@ static bool draw_plot(const canvas *cv, const plot_spec *s, const layout *lay, c
                   light.text_muted, false);
     }
     cairo_status_t st = cairo_status(cr);
+    if (st == CAIRO_STATUS_SUCCESS)
+        st = cairo_status(cv->text);
     if (st != CAIRO_STATUS_SUCCESS) {
         snprintf(err, errlen, "cairo: %s", cairo_status_to_string(st));
         return false;
     }
     return true;
+}
+
+/* A canvas of two contexts on surface (see canvas); close_canvas ends it. */
+static canvas open_canvas(cairo_surface_t *surface, rbuf *svg_text)
+{
+    canvas cv = {cairo_create(surface), NULL, true, svg_text};
+    drawlock_enter();
+    cv.text = cairo_create(surface);
+    set_font_options(cv.text);
+    drawlock_leave();
+    return cv;
+}
+
+static void close_canvas(canvas *cv)
+{
+    cairo_destroy(cv->cr);
+    drawlock_enter(); /* releases the fonts it used */
+    cairo_destroy(cv->text);
+    drawlock_leave();
 }
 
 /* ------------------------------------------------------------------ */
@@ -1001,6 +1050,7 @@ static void finish_svg(const char *raw, const char *end, const rbuf *texts, rbuf
     rbuf_free(&ids);
 }
 
+/* The SVG: Cairo's graphics with the text elements added. */
 static bool render_svg(const plot_spec *spec, const layout *lay, rbuf *out, char *err,
                        size_t errlen)
 {
@@ -1014,9 +1064,9 @@ static bool render_svg(const plot_spec *spec, const layout *lay, rbuf *out, char
 #endif
     rbuf texts;
     rbuf_init(&texts);
-    canvas cv = {cairo_create(surface), &texts};
+    canvas cv = open_canvas(surface, &texts);
     bool ok = draw_plot(&cv, spec, lay, err, errlen);
-    cairo_destroy(cv.cr);
+    close_canvas(&cv);
     cairo_surface_finish(surface);
     cairo_status_t st = cairo_surface_status(surface);
     cairo_surface_destroy(surface);
@@ -1041,9 +1091,9 @@ static bool render_png(const plot_spec *spec, const layout *lay, rbuf *out, char
 {
     cairo_surface_t *surface =
         cairo_image_surface_create(CAIRO_FORMAT_RGB24, PLOT_WIDTH, lay->height);
-    canvas cv = {cairo_create(surface), NULL};
+    canvas cv = open_canvas(surface, NULL);
     bool ok = draw_plot(&cv, spec, lay, err, errlen);
-    cairo_destroy(cv.cr);
+    close_canvas(&cv);
     cairo_surface_flush(surface);
     if (ok && cairo_surface_status(surface) != CAIRO_STATUS_SUCCESS) {
         snprintf(err, errlen, "cairo: %s", cairo_status_to_string(cairo_surface_status(surface)));
@@ -1067,7 +1117,8 @@ bool plot_draw(const plot_spec *spec, cairo_t *cr, int *height, char *err, size_
     cairo_save(cr);
     cairo_rectangle(cr, 0, 0, PLOT_WIDTH, lay.height);
     cairo_clip(cr);
-    canvas cv = {cr, NULL};
+    set_font_options(cr);
+    canvas cv = {cr, cr, false, NULL};
     bool ok = draw_plot(&cv, spec, &lay, err, errlen);
     cairo_restore(cr);
     *height = lay.height;
@@ -1077,7 +1128,10 @@ bool plot_draw(const plot_spec *spec, cairo_t *cr, int *height, char *err, size_
 bool plot_render(const plot_spec *spec, plot_format format, rbuf *out, char *err, size_t errlen)
 {
     layout lay;
-    if (!make_layout(spec, &lay, err, errlen))
+    drawlock_enter();
+    bool ok = make_layout(spec, &lay, err, errlen);
+    drawlock_leave();
+    if (!ok)
         return false;
     return format == PLOT_SVG ? render_svg(spec, &lay, out, err, errlen)
                               : render_png(spec, &lay, out, err, errlen);

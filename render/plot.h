@@ -94,7 +94,9 @@ bool plot_render(const plot_spec *spec, plot_format format, rbuf *out, char *err
  * the same drawing as the PNG's, Cairo glyphs included, its top-left
  * corner at cr's origin, PLOT_WIDTH units wide; *height receives its
  * height. cr's state is restored afterwards. Returns false with a reason in
- * err when the plot cannot be laid out or Cairo fails. */
+ * err when the plot cannot be laid out or Cairo fails. The caller, who owns
+ * cr, holds the drawing lock (render/drawlock.h) around it; plot_render and
+ * plot_measure take it themselves. */
 bool plot_draw(const plot_spec *spec, cairo_t *cr, int *height, char *err, size_t errlen);
 
 /* Release the font caches Cairo and fontconfig keep for the life of the

@@ -61,3 +61,11 @@ endif
 # libxml2.
 $(B)/tests/test_schema_forgiving: $(VERIFY_OBJ)
 $(B)/tests/test_schema_forgiving: PKG_LIBS += $(XML_LIBS)
+
+# tests/test_drawlock.c counts render/'s calls of Cairo's font functions
+# made with and without the drawing lock: those calls, and the lock's,
+# reach the test's __wrap_ functions.
+DRAWLOCK_WRAPPED := drawlock_enter drawlock_leave cairo_select_font_face cairo_set_font_size \
+    cairo_set_font_options cairo_text_extents cairo_show_text cairo_show_glyphs \
+    cairo_get_scaled_font cairo_show_page cairo_destroy cairo_surface_finish cairo_surface_destroy
+$(B)/tests/test_drawlock: LDFLAGS += $(foreach f,$(DRAWLOCK_WRAPPED),-Wl,--wrap=$(f))
