@@ -68,4 +68,4 @@ $(B)/tests/test_schema_forgiving: PKG_LIBS += $(XML_LIBS)
 DRAWLOCK_WRAPPED := drawlock_enter drawlock_leave cairo_select_font_face cairo_set_font_size \
     cairo_set_font_options cairo_text_extents cairo_show_text cairo_show_glyphs \
     cairo_get_scaled_font cairo_show_page cairo_destroy cairo_surface_finish cairo_surface_destroy
-$(B)/tests/test_drawlock: LDFLAGS += $(foreach f,$(DRAWLOCK_WRAPPED),-Wl,--wrap=$(f))
+$(B)/tests/test_drawlock: PKG_LIBS += $(foreach f,$(DRAWLOCK_WRAPPED),-Wl,--wrap=$(f))
