@@ -59,6 +59,7 @@ struct site_fitcache {
     size_t previous_len;
     fit_entry *fits;       /* its records, bodies pointing into previous */
     size_t nfits, fits_cap;
+    const fit_entry **by_key; /* the same, ordered by key (site_fitcache_find) */
     pool_entry pool;       /* its pool */
     uint64_t pool_digest;  /* of the pool this build uses */
     uint64_t archive_key;  /* the archive's own files */
@@ -185,6 +186,32 @@ static bool in_previous(const site_fitcache *fc, const char *record, size_t len,
     return true;
 }
 
+/* By key, then in the file's order (the first of equal entries is found,
+ * as a scan found it). */
+static int compare_keys(const void *a, const void *b)
+{
+    const fit_entry *e = *(const fit_entry *const *)a, *f = *(const fit_entry *const *)b;
+    if (e->key != f->key)
+        return e->key < f->key ? -1 : 1;
+    return (e > f) - (e < f);
+}
+
+/* The records ordered by key: a build looks each kept experiment up, and
+ * a scan of every record for each was quadratic in the archive. False
+ * only when out of memory. */
+static bool index_by_key(site_fitcache *fc)
+{
+    if (fc->nfits == 0)
+        return true;
+    fc->by_key = malloc(fc->nfits * sizeof *fc->by_key);
+    if (!fc->by_key)
+        return false;
+    for (size_t i = 0; i < fc->nfits; i++)
+        fc->by_key[i] = &fc->fits[i];
+    qsort(fc->by_key, fc->nfits, sizeof *fc->by_key, compare_keys);
+    return true;
+}
+
 /* The hash of a record: its previous entry's (checked when the file was
  * read: hashing the kept megabytes again was work done twice) when it is
  * one, else worked out. The entries lie in the file's order. */
@@ -253,7 +280,7 @@ site_fitcache *site_fitcache_open(const char *out_dir, const archive *a, uint64_
     fc->previous = path && program ? fileio_read_file(path, &len) : NULL;
     fc->previous_len = fc->previous ? len : 0;
     free(path);
-    bool ok = !fc->previous || parse_previous(fc, fc->previous, len);
+    bool ok = !fc->previous || (parse_previous(fc, fc->previous, len) && index_by_key(fc));
     size_t start = fc->own.len;
     rbuf_printf(&fc->own, "%s %016llx\n", format_version, (unsigned long long)program);
     if (!ok || !add_own(fc, start)) {
@@ -271,6 +298,7 @@ void site_fitcache_free(site_fitcache *fc)
     free(fc->folder_keys);
     free(fc->previous);
     free(fc->fits);
+    free(fc->by_key);
     rbuf_free(&fc->own);
     free(fc->parts);
     free(fc);
@@ -378,13 +406,22 @@ uint64_t site_fitcache_key(const site_fitcache *fc, const campaign *c)
 const char *site_fitcache_find(const site_fitcache *fc, const campaign *c, size_t index,
                                uint64_t key, size_t *len)
 {
+    size_t lo = 0, hi = fc->nfits;
+    while (lo < hi) { /* the first record of key */
+        size_t mid = lo + (hi - lo) / 2;
+        if (fc->by_key[mid]->key < key)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
     rbuf name;
     rbuf_init(&name);
     put_name(&name, c->name);
     const char *body = NULL;
-    for (size_t i = 0; key && !name.oom && !body && i < fc->nfits; i++) {
-        const fit_entry *f = &fc->fits[i];
-        if (f->key == key && f->index == index && strcmp(f->campaign, rbuf_str(&name)) == 0)
+    for (size_t i = lo; key && !name.oom && !body && i < fc->nfits && fc->by_key[i]->key == key;
+         i++) {
+        const fit_entry *f = fc->by_key[i];
+        if (f->index == index && strcmp(f->campaign, rbuf_str(&name)) == 0)
             body = f->body, *len = f->len;
     }
     rbuf_free(&name);
