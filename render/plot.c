@@ -82,6 +82,25 @@ enum {
 
 static const char *const font_family = "DejaVu Sans";
 
+bool plot_font_installed(char *found, size_t len)
+{
+    snprintf(found, len, "%s", "");
+    FcPattern *want = FcNameParse((const FcChar8 *)font_family);
+    if (!want)
+        return false;
+    FcConfigSubstitute(NULL, want, FcMatchPattern);
+    FcDefaultSubstitute(want);
+    FcResult result;
+    FcPattern *match = FcFontMatch(NULL, want, &result);
+    FcChar8 *family = NULL;
+    if (match && FcPatternGetString(match, FC_FAMILY, 0, &family) == FcResultMatch)
+        snprintf(found, len, "%s", (const char *)family);
+    if (match)
+        FcPatternDestroy(match);
+    FcPatternDestroy(want);
+    return strcmp(found, font_family) == 0;
+}
+
 void plot_release_fonts(void)
 {
     cairo_debug_reset_static_data();

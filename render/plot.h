@@ -99,6 +99,13 @@ bool plot_render(const plot_spec *spec, plot_format format, rbuf *out, char *err
  * plot_measure take it themselves. */
 bool plot_draw(const plot_spec *spec, cairo_t *cr, int *height, char *err, size_t errlen);
 
+/* Whether the charts' font, DejaVu Sans, is installed (asked of
+ * fontconfig as Cairo asks it). False with the family fontconfig would
+ * use instead in found ("" when it has no font at all): charts and PDFs
+ * are still drawn, but laid out with another font's metrics (their bytes
+ * differ from other machines') or with no text at all. */
+bool plot_font_installed(char *found, size_t len);
+
 /* Release the font caches Cairo and fontconfig keep for the life of the
  * process, so leak checkers see a clean exit. Call once, after the last
  * drawing of the process (no drawing may follow). */

@@ -36,6 +36,7 @@ static void test_embedded_archive(void)
         fprintf(stderr, "\n%s\n", out ? out : "");
     CU_ASSERT_EQUAL(rc, 0);
     CU_ASSERT_PTR_NOT_NULL(strstr(out, "; 0 problems"));
+    CU_ASSERT_PTR_NULL(strstr(out, "font")); /* DejaVu Sans is installed (make deps) */
     /* The log counts the alerts the page and alerts.csv list (one per
      * configuration; it counted the runs outside their interval). */
     const char *count = out ? strstr(out, " alerts; ") : NULL;
@@ -78,6 +79,31 @@ static void test_identical_builds(void)
     CU_ASSERT_EQUAL(testutil_perfcast_run(NULL, "build --archive %s --out %s/b --jobs 1 --quiet",
                                           fixture, work), 0);
     CU_ASSERT_EQUAL(testutil_run_commandf(NULL, "diff -r '%s/a' '%s/b'", work, work), 0);
+}
+
+/* A machine without the charts' font: the site is still built, with a
+ * warning that says which font is missing and how to install it. */
+static void test_missing_font_warned(void)
+{
+    char conf[512], *out = NULL;
+    snprintf(conf, sizeof conf, "%s/fonts.conf", work);
+    CU_ASSERT_TRUE_FATAL(testutil_write_file(
+        conf, "<?xml version=\"1.0\"?>\n<fontconfig><dir>/nonexistent-fonts</dir>"
+              "<cachedir>/nonexistent-fonts/cache</cachedir></fontconfig>\n"));
+    int rc = testutil_run_commandf(&out, "FONTCONFIG_FILE='%s' %s build --archive %s --out %s/f "
+                                         "--quiet 2>&1", conf, testutil_perfcast(), fixture, work);
+    CU_ASSERT_EQUAL(rc, 0);
+    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "warning: the charts' font DejaVu Sans is not "
+                                              "installed (fontconfig finds no font at all)"));
+    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "apt-get install fonts-dejavu-core"));
+    free(out);
+    /* Nothing drawn, nothing to warn about. */
+    rc = testutil_run_commandf(&out, "FONTCONFIG_FILE='%s' %s build --archive %s --out %s/f 2>&1",
+                               conf, testutil_perfcast(), fixture, work);
+    CU_ASSERT_EQUAL(rc, 0);
+    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "(0 drawn)"));
+    CU_ASSERT_PTR_NULL(out && strstr(out, "font"));
+    free(out);
 }
 
 static bool stale_build_dir(void)
@@ -155,6 +181,7 @@ int main(void)
         {"usage", test_usage},
         {"the embedded archive builds and verifies", test_embedded_archive},
         {"two builds are identical, the second writes nothing", test_identical_builds},
+        {"a missing chart font is warned about", test_missing_font_warned},
         {"a killed build leaves the previous site; the next cleans up", test_killed_build_keeps_site},
         {"an unusable archive or template leaves the site alone", test_unusable_archive_keeps_site},
         {"valgrind-clean build", test_valgrind_clean},

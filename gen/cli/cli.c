@@ -3,6 +3,8 @@
  */
 #include "gen/cli/cli.h"
 
+#include "render/plot.h"
+
 #include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
@@ -184,4 +186,20 @@ long long cli_env_number(const char *cmd, const char *name, long long fallback)
         return fallback;
     }
     return v;
+}
+
+void cli_warn_missing_font(const char *cmd)
+{
+    char found[256];
+    if (plot_font_installed(found, sizeof found))
+        return;
+    if (found[0])
+        fprintf(stderr, "perfcast %s: warning: the charts' font DejaVu Sans is not installed "
+                "(fontconfig gives %s): their text is laid out with that font, and the charts "
+                "and PDFs differ from other machines' (Debian: apt-get install "
+                "fonts-dejavu-core)\n", cmd, found);
+    else
+        fprintf(stderr, "perfcast %s: warning: the charts' font DejaVu Sans is not installed "
+                "(fontconfig finds no font at all): the charts and PDFs have no text (Debian: "
+                "apt-get install fonts-dejavu-core)\n", cmd);
 }

@@ -60,4 +60,9 @@ const char *cli_parse_options(int argc, char **argv, const cli_option *options, 
  * stderr. */
 long long cli_env_number(const char *cmd, const char *name, long long fallback);
 
+/* Warn on stderr ("perfcast CMD: warning: ...") when the charts' font is
+ * not installed (render/plot.h, plot_font_installed): what was drawn is
+ * laid out with another font, or has no text at all. */
+void cli_warn_missing_font(const char *cmd);
+
 #endif

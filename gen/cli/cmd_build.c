@@ -222,6 +222,8 @@ int cmd_build(int argc, char **argv)
         fprintf(stderr, "perfcast build: warning: the cache of fits %s/.perfcast-fits could "
                 "not be written (the site is built; the next build refits everything)\n",
                 opt.out_dir);
+    if (st.charts_drawn)
+        cli_warn_missing_font("build");
     bool verified = !verify || verify_site(opt.out_dir, quiet);
     plot_release_fonts(); /* nothing is drawn after this */
     if (!verified)

@@ -101,6 +101,8 @@ int cmd_report(int argc, char **argv)
     else
         diag_print(&d.diags, stderr); /* shown, as build shows them; the report is still made */
     ok = ok && write_report(&d, cluster, out);
+    if (ok)
+        cli_warn_missing_font("report");
     site_data_free(&d);
     plot_release_fonts(); /* nothing is drawn after this */
     return ok ? 0 : 1;
