@@ -96,10 +96,9 @@ int cmd_report(int argc, char **argv)
     char err[1024] = "";
     long long epoch = cli_env_number("report", "SOURCE_DATE_EPOCH", -1);
     bool ok = site_data_load(&d, archive_dir, epoch, NULL, NULL, err, sizeof err);
+    diag_print(&d.diags, stderr); /* shown, as build shows them; the report is still made */
     if (!ok)
         fprintf(stderr, "perfcast report: %s\n", err);
-    else
-        diag_print(&d.diags, stderr); /* shown, as build shows them; the report is still made */
     ok = ok && write_report(&d, cluster, out);
     if (ok)
         cli_warn_missing_font("report");

@@ -767,14 +767,16 @@ static bool load_data(site_data *d, const char *archive_dir, long long source_da
     diag_init(&d->diags);
     date_of_epoch(source_date_epoch, d->build_date);
     if (!archive_load_jobs(archive_dir, &d->arch, &d->diags, jobs)) {
-        rbuf b;
-        rbuf_init(&b);
-        for (size_t i = 0; i < d->diags.count; i++)
-            rbuf_printf(&b, "%s%s: %s", i ? "; " : "", d->diags.items[i].file,
-                        d->diags.items[i].message);
-        snprintf(err, errlen, "cannot load the archive %s: %s", archive_dir,
-                 d->diags.count ? rbuf_str(&b) : "unreadable");
-        rbuf_free(&b);
+        /* The problems themselves are the caller's to show (with file,
+         * line and column), before this: printed here too, each was said
+         * twice. */
+        if (d->diags.count == 1)
+            snprintf(err, errlen, "cannot load the archive %s (the problem above)", archive_dir);
+        else if (d->diags.count)
+            snprintf(err, errlen, "cannot load the archive %s (the %zu problems above)",
+                     archive_dir, d->diags.count);
+        else
+            snprintf(err, errlen, "cannot load the archive %s: unreadable", archive_dir);
         return false;
     }
     if (reuse && !(d->fitcache = site_fitcache_open(previous_dir, &d->arch, site_program_key(),

@@ -150,7 +150,9 @@ typedef bool (*site_fit_fn)(void *ctx, const archive *a, const campaign *c,
 /* Load the archive and run every experiment with fit (NULL = experiment_run).
  * Returns false with a reason in err only when nothing can be shown (no
  * archive, out of memory); problems with single campaigns are kept in the
- * data and shown. site_data_free must be called in every case. */
+ * data and shown. When the archive cannot be loaded, err refers to the
+ * problems in d->diags ("the problem above"): the caller shows them first.
+ * site_data_free must be called in every case. */
 bool site_data_load(site_data *d, const char *archive_dir, long long source_date_epoch,
                     site_fit_fn fit, void *fit_ctx, char *err, size_t errlen);
 
