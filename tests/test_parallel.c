@@ -2,7 +2,8 @@
  * test_parallel.c — the one parallel loop (gen/base/parallel.h): every
  * item runs exactly once whatever the number of threads, on several
  * threads when asked and items are many, and in order on the calling
- * thread with one job; and the task beside the caller.
+ * thread with one job; the workers' numbers (0 the calling thread, one
+ * thread per number); and the task beside the caller.
  */
 #include "tests/testutil.h"
 
@@ -10,6 +11,63 @@
 
 #include <pthread.h>
 #include <stdlib.h>
+
+/* Which worker and thread ran each item (parallel_for_workers). */
+typedef struct {
+    size_t *worker;
+    pthread_t *thread;
+    int *runs;
+} worker_record;
+
+static void note_worker(void *ctx, size_t worker, size_t i)
+{
+    worker_record *r = ctx;
+    r->worker[i] = worker;
+    r->thread[i] = pthread_self();
+    __atomic_add_fetch(&r->runs[i], 1, __ATOMIC_RELAXED);
+    volatile double x = 0; /* a little work, so that helpers get items too */
+    for (int k = 0; k < 20000; k++)
+        x += (double)k;
+}
+
+/* Every item once; worker numbers below jobs, 0 being the calling thread,
+ * and one thread per number (per-worker scratch is never shared). */
+static void check_workers(size_t n, int jobs)
+{
+    worker_record r = {calloc(n, sizeof *r.worker), calloc(n, sizeof *r.thread),
+                       calloc(n, sizeof *r.runs)};
+    CU_ASSERT_TRUE_FATAL(r.worker && r.thread && r.runs);
+    parallel_for_workers(n, jobs, note_worker, &r);
+    size_t once = 0, in_range = 0, consistent = 0, others = 0;
+    size_t limit = jobs > 1 ? (size_t)jobs : 1;
+    for (size_t i = 0; i < n; i++) {
+        once += r.runs[i] == 1;
+        in_range += r.worker[i] < limit;
+        bool here = pthread_equal(r.thread[i], pthread_self());
+        others += !here;
+        bool same = (r.worker[i] == 0) == here;
+        for (size_t j = 0; j < i && same; j++)
+            if (r.worker[j] == r.worker[i])
+                same = pthread_equal(r.thread[j], r.thread[i]);
+        consistent += same;
+    }
+    CU_ASSERT_EQUAL(once, n);
+    CU_ASSERT_EQUAL(in_range, n);
+    CU_ASSERT_EQUAL(consistent, n);
+    if (jobs <= 1)
+        CU_ASSERT_EQUAL(others, 0);
+    free(r.worker);
+    free(r.thread);
+    free(r.runs);
+}
+
+static void test_workers(void)
+{
+    check_workers(500, 1);
+    check_workers(500, 2);
+    check_workers(500, 4);
+    check_workers(3, 8); /* fewer items than jobs */
+}
 
 typedef struct {
     int *runs;          /* how many times each item ran */
@@ -115,6 +173,7 @@ int main(void)
         {"every item exactly once, on several threads", test_each_item_once},
         {"one job: in order, on the calling thread", test_one_job_in_order},
         {"a task beside the caller, threaded or in place", test_task},
+        {"workers numbered from the calling thread, one thread each", test_workers},
         {NULL, NULL},
     };
     static const testutil_suite suites[] = {{"parallel", tests}, {NULL, NULL}};

@@ -26,6 +26,13 @@ typedef void (*parallel_item_fn)(void *ctx, size_t i);
  * have run. */
 void parallel_for(size_t n, int jobs, parallel_item_fn fn, void *ctx);
 
+/* The same, fn also told which thread runs item i: worker 0 is the
+ * calling thread, the others 1 .. jobs-1, each one thread; so a caller
+ * keeps per-thread scratch (buffers, counters) in slot `worker` of an
+ * array of max(jobs, 1), read once the call returns. */
+typedef void (*parallel_worker_fn)(void *ctx, size_t worker, size_t i);
+void parallel_for_workers(size_t n, int jobs, parallel_worker_fn fn, void *ctx);
+
 /* One task beside the caller's own work: fn(arg) on a thread of its own
  * when threaded and a thread can be started, else at once on the calling
  * thread. parallel_task_finish waits for it (nothing to wait for when it

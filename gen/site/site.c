@@ -6,7 +6,6 @@
 #include "gen/base/parallel.h"
 
 #include <errno.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,28 +51,6 @@ static const site_writer whole_site_pages[] = {site_write_report, site_write_ale
                                                site_write_index};
 enum { NWHOLE = sizeof whole_site_pages / sizeof whole_site_pages[0] };
 
-typedef struct {
-    pthread_mutex_t lock;
-    size_t next, njobs;
-    bool failed;
-} job_queue;
-
-typedef struct {
-    site_ctx ctx;
-    job_queue *queue;
-    pthread_t thread;
-} worker;
-
-static bool take_job(job_queue *q, size_t *job)
-{
-    pthread_mutex_lock(&q->lock);
-    bool ok = !q->failed && q->next < q->njobs;
-    if (ok)
-        *job = q->next++;
-    pthread_mutex_unlock(&q->lock);
-    return ok;
-}
-
 /* Job j: the whole-site pages, the clusters' reports (long when drawn,
  * so early), the campaigns, the cluster pages. */
 static bool run_job(site_ctx *c, size_t j)
@@ -88,19 +65,18 @@ static bool run_job(site_ctx *c, size_t j)
     return site_write_cluster(c, j - ncamps);
 }
 
-static void *work(void *arg)
+/* The page writers: one context per thread (its scratch and counts);
+ * after a failure the jobs left are skipped. */
+typedef struct {
+    site_ctx *workers;
+    bool failed; /* atomic */
+} page_jobs;
+
+static void run_page_job(void *ctx, size_t worker, size_t job)
 {
-    worker *w = arg;
-    size_t job;
-    while (take_job(w->queue, &job)) {
-        bool ok = run_job(&w->ctx, job);
-        if (!ok) {
-            pthread_mutex_lock(&w->queue->lock);
-            w->queue->failed = true;
-            pthread_mutex_unlock(&w->queue->lock);
-        }
-    }
-    return NULL;
+    page_jobs *p = ctx;
+    if (!__atomic_load_n(&p->failed, __ATOMIC_RELAXED) && !run_job(&p->workers[worker], job))
+        __atomic_store_n(&p->failed, true, __ATOMIC_RELAXED);
 }
 
 static size_t thread_count(const site_options *opt)
@@ -109,42 +85,32 @@ static size_t thread_count(const site_options *opt)
     return n < 1 ? 1 : n > 16 ? 16 : (size_t)n;
 }
 
-/* Run the report and every page on the workers; c gets their counts. */
+/* Run the report and every page on the build's threads; c gets their
+ * counts. */
 static bool write_parallel(site_ctx *c, size_t nthreads)
 {
-    job_queue q = {.njobs = NWHOLE + c->data->ncamps + 2 * c->data->nclusters};
-    pthread_mutex_init(&q.lock, NULL);
-    worker *w = calloc(nthreads, sizeof *w);
-    size_t started = 0;
-    for (size_t i = 0; w && i < nthreads; i++) {
-        w[i].ctx = (site_ctx){.out = c->out, .tpl = c->tpl, .data = c->data,
-                              .base_url = c->base_url, .previous_dir = c->previous_dir,
-                              .page_seed = c->page_seed, .program_key = c->program_key};
-        rbuf_init(&w[i].ctx.html);
-        rbuf_init(&w[i].ctx.page);
-        w[i].queue = &q;
-        /* The first worker is this thread; the others are started. */
-        if (i == 0 || pthread_create(&w[i].thread, NULL, work, &w[i]) == 0)
-            started++;
-        else
-            break;
+    page_jobs p = {calloc(nthreads, sizeof *p.workers), false};
+    if (!p.workers)
+        return false;
+    for (size_t i = 0; i < nthreads; i++) {
+        p.workers[i] = (site_ctx){.out = c->out, .tpl = c->tpl, .data = c->data,
+                                  .base_url = c->base_url, .previous_dir = c->previous_dir,
+                                  .page_seed = c->page_seed, .program_key = c->program_key};
+        rbuf_init(&p.workers[i].html);
+        rbuf_init(&p.workers[i].page);
     }
-    if (w && started)
-        work(&w[0]);
-    for (size_t i = 0; w && i < started; i++) {
-        if (i > 0)
-            pthread_join(w[i].thread, NULL);
-        c->pages += w[i].ctx.pages;
-        c->pages_rendered += w[i].ctx.pages_rendered;
-        c->charts += w[i].ctx.charts;
-        c->charts_drawn += w[i].ctx.charts_drawn;
-        rbuf_free(&w[i].ctx.html);
-        rbuf_free(&w[i].ctx.page);
+    size_t njobs = NWHOLE + c->data->ncamps + 2 * c->data->nclusters;
+    parallel_for_workers(njobs, (int)nthreads, run_page_job, &p);
+    for (size_t i = 0; i < nthreads; i++) {
+        c->pages += p.workers[i].pages;
+        c->pages_rendered += p.workers[i].pages_rendered;
+        c->charts += p.workers[i].charts;
+        c->charts_drawn += p.workers[i].charts_drawn;
+        rbuf_free(&p.workers[i].html);
+        rbuf_free(&p.workers[i].page);
     }
-    bool ok = w && started && !q.failed && q.next >= q.njobs;
-    free(w);
-    pthread_mutex_destroy(&q.lock);
-    return ok;
+    free(p.workers);
+    return !p.failed;
 }
 
 static bool write_pages(site_ctx *c, const char *css, size_t nthreads)
