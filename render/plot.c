@@ -888,12 +888,19 @@ static bool make_layout(const plot_spec *s, layout *lay, char *err, size_t errle
     return true;
 }
 
+/* make_layout under the drawing lock: it measures text. */
+static bool layout_locked(const plot_spec *s, layout *lay, char *err, size_t errlen)
+{
+    drawlock_enter();
+    bool ok = make_layout(s, lay, err, errlen);
+    drawlock_leave();
+    return ok;
+}
+
 bool plot_measure(const plot_spec *spec, int *height, char *err, size_t errlen)
 {
     layout lay;
-    drawlock_enter();
-    bool ok = make_layout(spec, &lay, err, errlen);
-    drawlock_leave();
+    bool ok = layout_locked(spec, &lay, err, errlen);
     *height = ok ? lay.height : 0;
     return ok;
 }
@@ -1147,10 +1154,7 @@ bool plot_draw(const plot_spec *spec, cairo_t *cr, int *height, char *err, size_
 bool plot_render(const plot_spec *spec, plot_format format, rbuf *out, char *err, size_t errlen)
 {
     layout lay;
-    drawlock_enter();
-    bool ok = make_layout(spec, &lay, err, errlen);
-    drawlock_leave();
-    if (!ok)
+    if (!layout_locked(spec, &lay, err, errlen))
         return false;
     return format == PLOT_SVG ? render_svg(spec, &lay, out, err, errlen)
                               : render_png(spec, &lay, out, err, errlen);

@@ -24,6 +24,10 @@
  *
  * Output is deterministic: the same spec gives the same bytes (the SVG's
  * process-wide surface ids are renumbered from 1).
+ *
+ * Threads: charts may be drawn on several threads at once; text (Cairo's
+ * shared fonts) is measured and drawn under the drawing lock
+ * (render/drawlock.h), the graphics without it.
  */
 #ifndef PERFCAST_RENDER_PLOT_H
 #define PERFCAST_RENDER_PLOT_H
