@@ -6,10 +6,12 @@
  * The race the lock prevents (Cairo 1.16 aborts when one thread drops
  * the last reference to a scaled font while another takes it back from
  * the shared cache) is too rare to catch in a test's time through
- * perfcast's functions: a bare loop of four threads selecting fonts
- * aborts about once in 25 s on the CI machine, a loop of charts not once
- * in minutes. So the rule itself is checked: this test is linked with
- * -Wl,--wrap (tests/module.mk) for Cairo's font calls and for the lock,
+ * perfcast's functions: a bare C loop of four threads selecting fonts
+ * and drawing text aborts in about one run in five of a few seconds on
+ * the 2-core machine; a loop of charts with the lock disabled did not
+ * abort in about 30 s of runs. So the rule itself is checked: this test
+ * is linked with -Wl,--wrap (tests/module.mk) for Cairo's font calls and
+ * for the lock,
  * and every font call render/ makes is counted as made with or without
  * the lock held by the calling thread. A text call moved outside
  * text_begin/text_end in plot.c, or a pdfdoc function that forgets the
