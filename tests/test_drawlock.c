@@ -11,9 +11,8 @@
  * the 2-core machine; a loop of charts with the lock disabled did not
  * abort in about 30 s of runs. So the rule itself is checked: this test
  * is linked with -Wl,--wrap (tests/module.mk) for Cairo's font calls and
- * for the lock,
- * and every font call render/ makes is counted as made with or without
- * the lock held by the calling thread. A text call moved outside
+ * for the lock, and every font call render/ makes is counted as made with
+ * or without the lock held by the calling thread. A text call moved outside
  * text_begin/text_end in plot.c, or a pdfdoc function that forgets the
  * lock, fails it (checked by removing each in turn). The threads'
  * drawings are also compared with a lone thread's, byte for byte.
