@@ -334,17 +334,28 @@ static void test_concurrent_writers(void)
     mgbt_remove_dir(dir);
 }
 
-/* Three mgbench jobs append to one campaign at once. */
+/* Three mgbench jobs append to one campaign at once. Each launcher gets
+ * a temporary folder of its own: mpiruns started together share Open MPI's
+ * session folder under TMPDIR, and one that removes it as it exits can make
+ * another fail to start ("orte_session_dir failed", seen about once in 40
+ * tries on a loaded 2-core machine), which is Open MPI's race, not the
+ * writers'. Every job must succeed (a bare `wait` hid a job that never
+ * ran). */
 static void test_concurrent_mgbench_runs(void)
 {
     char dir[256], cmd[4096];
     CU_ASSERT_FATAL(mgbt_temp_dir(dir, sizeof dir) == 0);
     const char *common = "--na 64 --nb 64 --cycles 3 --reps 4 --cluster ci-2core --campaign c";
     snprintf(cmd, sizeof cmd,
-             "for k in 1 2 3; do %s -n 1 %s %s --archive %s --note job$k & done; wait",
-             mgbt_mpirun(), mgbt_mgbench(), common, dir);
+             "pids=; for k in 1 2 3; do mkdir -p %s/tmp$k && "
+             "{ TMPDIR=%s/tmp$k %s -n 1 %s %s --archive %s --note job$k & pids=\"$pids $!\"; }; "
+             "done; rc=0; for p in $pids; do wait $p || rc=1; done; exit $rc",
+             dir, dir, mgbt_mpirun(), mgbt_mgbench(), common, dir);
     char *out = NULL;
-    CU_ASSERT(mgbt_run(cmd, &out) == 0);
+    int rc = mgbt_run(cmd, &out);
+    CU_ASSERT(rc == 0);
+    if (rc != 0)
+        fprintf(stderr, "\n%s\n", out ? out : "");
     char path[512];
     snprintf(path, sizeof path, "%s/c/runs.csv", dir);
     char *text = mgbt_read_file(path, NULL);
