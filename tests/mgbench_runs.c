@@ -336,9 +336,9 @@ static void test_concurrent_writers(void)
 
 /* Three mgbench jobs append to one campaign at once. Each launcher gets
  * a temporary folder of its own: mpiruns started together share Open MPI's
- * session folder under TMPDIR, and one that removes it as it exits can make
- * another fail to start ("orte_session_dir failed", seen about once in 40
- * tries on a loaded 2-core machine), which is Open MPI's race, not the
+ * session folder under TMPDIR, and one can fail to set it up and never
+ * start mgbench ("orte_session_dir failed", seen about once in 40 tries on
+ * a loaded 2-core machine; 0 in 80 with separate folders): Open MPI's, not the
  * writers'. Every job must succeed (a bare `wait` hid a job that never
  * ran). */
 static void test_concurrent_mgbench_runs(void)
