@@ -203,6 +203,80 @@ static void test_cluster_costs(void)
     testutil_remove_dir(dir);
 }
 
+/* Whether the runs of runs.csv on cluster whose cells match every
+ * "name=value" of label (", "-separated, as cost.csv's configuration)
+ * all hold one problem size N and one class: then the label names one
+ * job. Read with the test's CSV reader, the columns named from the
+ * paper's Table 2 (a class is a size), not from the writer's choice. */
+static bool label_names_one_job(const csv_doc *runs, const char *cluster, const char *label)
+{
+    char text[256], *pairs[8];
+    size_t npairs = 0;
+    snprintf(text, sizeof text, "%s", label);
+    for (char *p = strtok(text, ","); p && npairs < 8; p = strtok(NULL, ","))
+        pairs[npairs++] = p + strspn(p, " ");
+    const char *n = NULL, *cls = NULL;
+    size_t matched = 0;
+    for (size_t r = 0; r + 1 < runs->nrows; r++) {
+        bool all = strcmp(testutil_csv_cell(runs, r, "cluster"), cluster) == 0;
+        for (size_t k = 0; k < npairs && all; k++) {
+            char *eq = strchr(pairs[k], '=');
+            *eq = '\0';
+            all = strcmp(testutil_csv_cell(runs, r, pairs[k]), eq + 1) == 0;
+            *eq = '=';
+        }
+        if (!all)
+            continue;
+        const char *rn = testutil_csv_cell(runs, r, "N"), *rc = testutil_csv_cell(runs, r, "tag_class");
+        if (matched++ && (strcmp(rn, n) != 0 || strcmp(rc, cls) != 0))
+            return false;
+        n = rn, cls = rc;
+    }
+    return matched > 0;
+}
+
+/* A cost table names a job the same way whichever experiment predicts
+ * it, and never two jobs alike: Table 2's class A and class B
+ * experiments each hold their class constant, and were both named
+ * "np=12, P=12" (and "all configurations") while Table 4 named class B
+ * at 8 processes with N and the class; the one name now comes from the
+ * campaign's runs. */
+static void test_cost_job_names(void)
+{
+    char *out = NULL, path[512];
+    CU_ASSERT_TRUE_FATAL(testutil_temp_dir(dir, sizeof dir));
+    CU_ASSERT_EQUAL_FATAL(testutil_perfcast_run(&out, "build --archive archive --out %s/site", dir),
+                          0);
+    free(out);
+    csv_doc runs, cost;
+    CU_ASSERT_TRUE_FATAL(testutil_csv_load("archive/scopred-ep/runs.csv", &runs));
+    snprintf(path, sizeof path, "%s/site/clusters/scopred-local16/cost.csv", dir);
+    CU_ASSERT_TRUE_FATAL(testutil_csv_load(path, &cost));
+    const char *t3 = NULL, *t4 = NULL;
+    size_t ep = 0;
+    for (size_t r = 0; r + 1 < cost.nrows; r++) {
+        const char *exp = testutil_csv_cell(&cost, r, "experiment"),
+                   *config = testutil_csv_cell(&cost, r, "configuration");
+        if (strcmp(testutil_csv_cell(&cost, r, "campaign"), "scopred-ep") != 0)
+            continue;
+        ep++;
+        CU_ASSERT(label_names_one_job(&runs, "scopred-local16", config));
+        CU_ASSERT_PTR_NULL(strstr(testutil_csv_cell(&cost, r, "job"), "all configurations"));
+        bool np8_b = strncmp(config, "np=8,", 5) == 0 && strstr(config, "tag_class=B");
+        if (np8_b && strcmp(exp, "table3_np8") == 0)
+            t3 = config;
+        if (np8_b && strcmp(exp, "table4") == 0)
+            t4 = config;
+    }
+    CU_ASSERT(ep >= 12);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(t3);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(t4);
+    CU_ASSERT_STRING_EQUAL(t3, t4);
+    csv_doc_free(&runs);
+    csv_doc_free(&cost);
+    testutil_remove_dir(dir);
+}
+
 static int by_double(const void *pa, const void *pb)
 {
     double a = *(const double *)pa, b = *(const double *)pb;
@@ -317,6 +391,7 @@ int main(void)
     static const testutil_test tests[] = {
         {"every predicted job with its interval, as predict says", test_estimates},
         {"cluster cost tables: intervals, verdicts, oversubscription", test_cluster_costs},
+        {"cost tables: one name per job, whichever experiment", test_cost_job_names},
         {"the index's median errors and widths, from every predictions CSV",
          test_accuracy_medians},
         {NULL, NULL},

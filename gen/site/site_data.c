@@ -308,10 +308,30 @@ static bool fit_experiments(site_data *d, site_campaign *sc, site_fit_fn fit, vo
     return true;
 }
 
+/* The columns that name the campaign's jobs (site_campaign.job_cols):
+ * chosen over all its runs, not per experiment, since two experiments
+ * that each hold one column constant (class A in one, class B in the
+ * other) would otherwise name different jobs alike. */
+static bool choose_job_columns(site_campaign *sc)
+{
+    size_t n = sc->camp->runs.nrows;
+    size_t *rows = malloc((n ? n : 1) * sizeof *rows);
+    bool *varies = NULL;
+    for (size_t i = 0; rows && i < n; i++)
+        rows[i] = i;
+    bool ok = rows && site_shown_columns(sc->camp, rows, n, &sc->job_cols, &varies,
+                                         &sc->njob_cols);
+    free(rows);
+    free(varies);
+    return ok;
+}
+
 /* What the pages show of a fitted campaign's experiments, from their
  * results alone: anchors, columns, verdicts. */
 static bool judge_experiments(site_campaign *sc)
 {
+    if (!choose_job_columns(sc))
+        return false;
     for (size_t i = 0; i < sc->nexps; i++) {
         site_experiment *e = &sc->exps[i];
         if (!(e->anchor = make_anchor(e->info->name)) || !choose_columns(e) ||
@@ -539,18 +559,18 @@ static void label_option(void *ctx, size_t i)
      * bytes or more on a thousand campaigns. */
     rbuf b;
     rbuf_init(&b);
-    site_config_label(e, row, false, -1, &b);
+    site_columns_label(&sc->camp->runs, sc->job_cols, sc->njob_cols, row, false, -1, &b);
     o->config = copy_text(&b);
     rbuf_puts(&b, sc->name);
     rbuf_puts(&b, ": ");
     size_t before = b.len;
-    site_columns_words(sc->camp, e->shown, e->nshown, row, -1, 0, &b);
+    site_columns_words(sc->camp, sc->job_cols, sc->njob_cols, row, -1, 0, &b);
     if (b.len == before)
         rbuf_puts(&b, "all configurations");
     o->problem_label = copy_text(&b);
     rbuf_puts(&b, sc->name);
     rbuf_puts(&b, ": ");
-    site_columns_words(sc->camp, e->shown, e->nshown, row, -1, SITE_WORDS_PROCESSES, &b);
+    site_columns_words(sc->camp, sc->job_cols, sc->njob_cols, row, -1, SITE_WORDS_PROCESSES, &b);
     o->job_label = copy_text(&b);
     job_key(sc, row, true, &b);
     o->job = copy_text(&b);
@@ -835,6 +855,7 @@ void site_data_free(site_data *d)
         verdict_free(&sc->verdict);
         compare_result_free(&sc->compare);
         free(sc->exps);
+        free(sc->job_cols);
         free(sc->slug);
         free_strings(sc->problems, sc->nproblems);
     }

@@ -53,6 +53,11 @@ typedef struct {
     size_t nmeasured;       /* measured runs */
     site_experiment *exps;
     size_t nexps;
+    size_t *job_cols;       /* identifying columns that differ between its runs
+                               (cluster and np always), in table order: the one
+                               naming of its jobs in cost tables, whichever
+                               experiment predicts them */
+    size_t njob_cols;
     char **problems;        /* "runs.csv:3:4: message", relative to the campaign */
     size_t nproblems;
     verdict verdict;        /* worst of its verified experiments' (gen/fit/verdict.h) */
