@@ -153,11 +153,20 @@ static void columns_free(columns *c)
     free(c->x), free(c->y), free(c->lo), free(c->hi), free(c->start);
 }
 
+/* Group g's marker: g's own among the first PLOT_PALETTE_SIZE groups,
+ * then moved one on per round of the palette, so that groups g and
+ * g + PLOT_PALETTE_SIZE (one colour) differ in shape: no two of the first
+ * PLOT_PALETTE_SIZE * MARK_COUNT groups look alike. */
+static plot_marker group_marker(size_t g)
+{
+    return (plot_marker)((g + g / PLOT_PALETTE_SIZE) % MARK_COUNT);
+}
+
 /* A layer over group g's slice of the columns. */
 static plot_layer slice(plot_layer_kind kind, const columns *c, size_t g)
 {
     size_t from = c->start[g];
-    return (plot_layer){.kind = kind, .color = (int)g, .marker = (plot_marker)(g % MARK_COUNT),
+    return (plot_layer){.kind = kind, .color = (int)g, .marker = group_marker(g),
                         .x = c->x + from, .y = c->y + from, .lo = c->lo + from,
                         .hi = c->hi + from, .n = c->start[g + 1] - from};
 }

@@ -682,6 +682,78 @@ static void test_size_only(void)
     chart_files_free(&drawn), chart_files_free(&measured);
 }
 
+/* A marker's look: its palette fill (the CSS variable) and its outline,
+ * every coordinate pair of d taken relative to the first (so one shape
+ * anywhere on the chart reads the same), to 0.1 px. */
+static void marker_look(const char *style, const char *d, char *out, size_t size)
+{
+    const char *var = strstr(style, "fill:var(--c");
+    size_t len = snprintf(out, size, "%.*s|", var ? 14 : 0, var ? var : "");
+    double x0 = NAN, y0 = NAN;
+    for (const char *p = d; *p && len < size;) {
+        char *end;
+        if (!(*p == '-' || (*p >= '0' && *p <= '9') || *p == '.')) {
+            p++;
+            continue;
+        }
+        double x = strtod(p, &end), y = strtod(end, &end);
+        p = end;
+        if (isnan(x0))
+            x0 = x, y0 = y;
+        len += snprintf(out + len, size - len, "%.1f,%.1f ", x - x0 + 0.0, y - y0 + 0.0);
+    }
+}
+
+/* The distinct looks of the filled palette markers under n (paths at
+ * most 12 px wide whose fill is a palette colour), added to looks. */
+static void collect_looks(xmlNode *n, char looks[][256], size_t *nlooks, size_t max)
+{
+    for (; n; n = n->next) {
+        if (is(n, "path")) {
+            char *style = prop(n, "style"), *d = prop(n, "d");
+            path_extent e = d ? path_extent_of(d) : (path_extent){0, INFINITY, 0};
+            if (style && d && strstr(style, "fill:var(--c") && e.x_hi - e.x_lo <= 12) {
+                char look[256];
+                marker_look(style, d, look, sizeof look);
+                bool seen = false;
+                for (size_t i = 0; i < *nlooks && !seen; i++)
+                    seen = strcmp(looks[i], look) == 0;
+                if (!seen && *nlooks < max)
+                    snprintf(looks[(*nlooks)++], 256, "%s", look);
+            }
+            xmlFree(style), xmlFree(d);
+        }
+        collect_looks(n->children, looks, nlooks, max);
+    }
+}
+
+/* A cost chart of 20 jobs (more than the palette's 8 colours) draws
+ * every job's markers with a look of its own, read back from the SVG:
+ * jobs 1, 9 and 17 were one colour and one shape. */
+static void test_cost_series_apart(void)
+{
+    chart_cost_point p[40];
+    char groups[20][16];
+    for (size_t i = 0; i < 40; i++) {
+        snprintf(groups[i / 2], sizeof groups[i / 2], "job-%02zu", i / 2);
+        p[i] = (chart_cost_point){groups[i / 2], 10.0 * (double)(i + 1), 2.0 + (double)i};
+    }
+    char err[128], path[512];
+    chart_files files;
+    chart_files_init(&files);
+    CU_ASSERT_TRUE_FATAL(chart_cost_time("t", "cost", p, 40, &files, err, sizeof err));
+    CU_ASSERT_TRUE_FATAL(write("cost20.svg", rbuf_str(&files.svg)));
+    chart_files_free(&files);
+    snprintf(path, sizeof path, "%s/cost20.svg", work);
+    xmlDoc *doc = read_svg(path);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(doc);
+    static char looks[64][256];
+    size_t nlooks = 0;
+    collect_looks(xmlDocGetRootElement(doc), looks, &nlooks, 64);
+    xmlFreeDoc(doc);
+    CU_ASSERT_EQUAL(nlooks, 20);
+}
+
 /* A legend entry wider than the drawing breaks after a comma onto a second
  * line (the drawing grows by one legend row, 17 px) instead of being cut. */
 static void test_long_legend_wraps(void)
@@ -733,6 +805,7 @@ int main(void)
         {"small archive: every SVG", test_small_archive_svgs},
         {"embedded site: every SVG", test_embedded_site_svgs},
         {"a chart measured only: its drawing's height, nothing drawn", test_size_only},
+        {"a cost chart of 20 jobs: each job's markers look its own", test_cost_series_apart},
         {"a long legend entry wraps (draws last: it releases the fonts)", test_long_legend_wraps},
         {NULL, NULL}};
     static const testutil_suite suites[] = {{"charts", tests}, {NULL, NULL}};
