@@ -33,6 +33,10 @@ static void test_durations(void)
     expect_fmt(site_fmt_duration, 3599.6, "1 h 00 min");
     expect_fmt(site_fmt_duration, 2 * 3600 + 5 * 60 + 10, "2 h 05 min");
     expect_fmt(site_fmt_duration, 100 * 3600 + 29.9 * 60, "100 h 30 min");
+    expect_fmt(site_fmt_duration, 99999 * 3600.0, "99999 h 00 min");
+    expect_fmt(site_fmt_duration, 123456 * 3600.0, "123456 h");
+    expect_fmt(site_fmt_duration, 1e21, "2.778 \xC3\x97 10\xC2\xB9\xE2\x81\xB7 h"); /* past LONG_MAX minutes */
+    expect_fmt(site_fmt_duration, -1e21, "\xE2\x88\x92" "2.778 \xC3\x97 10\xC2\xB9\xE2\x81\xB7 h");
     expect_fmt(site_fmt_duration, 0, "0 s");
     expect_fmt(site_fmt_duration, -90, "\xE2\x88\x92" "1 min 30 s");
     expect_fmt(site_fmt_duration, NAN, "\xE2\x80\x94");

@@ -334,6 +334,14 @@ void site_fmt_duration(rbuf *out, double seconds)
         rbuf_printf(out, "%ld min %ld s", total / 60, total % 60);
         return;
     }
+    /* Beyond 100,000 hours (11 years) minutes say nothing, and past
+     * LONG_MAX minutes lround is undefined (a 1e21 s time printed as a
+     * negative count of hours): hours to 4 significant digits. */
+    if (seconds >= 1e5 * 3600) {
+        site_fmt(out, seconds / 3600);
+        rbuf_puts(out, " h");
+        return;
+    }
     long minutes = lround(seconds / 60);
     rbuf_printf(out, "%ld h %02ld min", minutes / 60, minutes % 60);
 }

@@ -145,7 +145,8 @@ extern const char site_clip_note[];
  * finite. */
 void site_fmt_money(rbuf *out, double v, const char *currency);
 /* A duration for people: "0.4789 s" and "12.5 s" under a minute (4
- * significant digits), "16 min 24 s" under an hour, "2 h 05 min" above;
+ * significant digits), "16 min 24 s" under an hour, "2 h 05 min" above,
+ * hours alone from 100,000 h ("123456 h", "2.778 × 10¹⁷ h": site_fmt);
  * "—" when not finite. Pages only: CSV files keep seconds. */
 void site_fmt_duration(rbuf *out, double seconds);
 /* Table cells: a number as site_fmt writes it, a percentage as
