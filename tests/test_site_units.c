@@ -87,7 +87,11 @@ static void test_money(void)
     expect_money(4.6133, "4.61 EUR");
     expect_money(2.312e-04, "0.00023 EUR"); /* the cost, no e-notation */
     expect_money(0.009824, "0.0098 EUR");
-    expect_money(0.01, "0.01 EUR");
+    expect_money(0.01, "0.010 EUR");
+    expect_money(0.01898, "0.019 EUR"); /* and its bounds, two digits too: */
+    expect_money(0.01258, "0.013 EUR");
+    expect_money(0.09543, "0.095 EUR");
+    expect_money(0.1, "0.10 EUR");
     expect_money(0, "0.00 EUR");
     expect_money(NAN, "\xE2\x80\x94");
 }

@@ -103,11 +103,10 @@ static void memory_text(const advise_option *o, rbuf *out)
     }
 }
 
+/* As money, like the cost interval beside it (site_advice_pi). */
 static void cost_text(const advise_option *o, rbuf *out)
 {
-    site_fmt(out, o->cost.cost);
-    if (isfinite(o->cost.cost))
-        rbuf_printf(out, " %s", o->cost.currency ? o->cost.currency : "units");
+    site_fmt_money(out, o->cost.cost, o->cost.currency ? o->cost.currency : "units");
 }
 
 /* The lowest cost of the ranked options (whatever their mesh). */

@@ -353,9 +353,10 @@ void site_fmt_money(rbuf *out, double v, const char *currency)
         return;
     }
     double a = fabs(v);
-    /* Two decimals, as money is written; a cost under a hundredth keeps
-     * two significant digits, still in fixed notation. */
-    int decimals = a == 0 || a >= 0.01 ? 2 : 1 - (int)floor(log10(a));
+    /* Two decimals, as money is written; a cost under a tenth keeps two
+     * significant digits, still in fixed notation (0.01898 and its bounds
+     * 0.01258 and 0.02865 were "0.02, 0.01 – 0.03": the bound 20% off). */
+    int decimals = a == 0 || a >= 0.1 ? 2 : 1 - (int)floor(log10(a));
     char s[64];
     snprintf(s, sizeof s, "%.*f", decimals > 12 ? 12 : decimals, v);
     rbuf_puts(out, strspn(s, "-0.") == strlen(s) ? "0.00" : s);

@@ -141,7 +141,7 @@ void site_fmt_interval(rbuf *out, double lo, double hi, bool *clipped);
 extern const char site_clip_note[];
 
 /* A cost for people, with its currency: "44.96 units", "0.00023 units"
- * (two decimals, or two significant digits under 0.01), "—" when not
+ * (two decimals, or two significant digits under 0.1), "—" when not
  * finite. */
 void site_fmt_money(rbuf *out, double v, const char *currency);
 /* A duration for people: "0.4789 s" and "12.5 s" under a minute (4
