@@ -35,6 +35,7 @@
 #include "gen/site/site_history.h"
 #include "render/escape.h"
 #include "render/markdown.h"
+#include "render/numtext.h"
 
 /* One alert with what the page shows of it. */
 typedef struct {
@@ -157,9 +158,56 @@ static void feed_date(const site_data *d, const char *date, rbuf *out)
     rbuf_printf(out, "%sT00:00:00Z", day);
 }
 
+/* How many significant digits in seconds the measured value and the end
+ * of the interval it lies beyond need to read apart: 0 when the page's
+ * durations already differ (a measured 1.07533 s beyond an upper end of
+ * 1.074816 s read "1.075 s" and "0.6394 s – 1.075 s"). */
+static int digits_apart(const site_alert *a)
+{
+    double end = a->measured > a->high ? a->high : a->low;
+    rbuf x, y;
+    rbuf_init(&x), rbuf_init(&y);
+    site_fmt_duration(&x, a->measured), site_fmt_duration(&y, end);
+    int sig = 0;
+    for (int k = 5; k <= 12 && a->measured != end && strcmp(rbuf_str(&x), rbuf_str(&y)) == 0;
+         k++) {
+        rbuf_clear(&x), rbuf_clear(&y);
+        numtext_value(&x, a->measured, k), numtext_value(&y, end, k);
+        sig = k;
+    }
+    rbuf_free(&x), rbuf_free(&y);
+    return sig;
+}
+
+/* v as a page's duration, or in seconds to sig digits (digits_apart). */
+static void duration_apart(rbuf *out, double v, int sig)
+{
+    if (!sig || !isfinite(v)) {
+        site_fmt_duration(out, v);
+        return;
+    }
+    numtext_value(out, v, sig);
+    rbuf_puts(out, " s");
+}
+
+/* The interval, its ends as the pages write them unless the measured
+ * value reads as one of them (then both ends to digits_apart's digits). */
 static void interval_text(const site_alert *a, rbuf *out, bool *clipped)
 {
-    site_fmt_interval(out, a->low, a->high, clipped);
+    int sig = digits_apart(a);
+    if (!sig || !(a->low >= 0)) {
+        site_fmt_interval(out, a->low, a->high, clipped);
+        return;
+    }
+    duration_apart(out, a->low, sig);
+    rbuf_puts(out, " \xE2\x80\x93 ");
+    duration_apart(out, a->high, sig);
+}
+
+/* The measured mean, to as many digits as the interval's ends. */
+static void measured_text(const site_alert *a, rbuf *out)
+{
+    duration_apart(out, a->measured, digits_apart(a));
 }
 
 static void runs_outside(const site_alert *a, rbuf *out)
@@ -219,7 +267,9 @@ static void common_cells(const config_alert *g, md_table *t, bool *clipped)
     config_words(g, &cell);
     md_table_text(t, rbuf_str(&cell));
     site_md_cell_pct(t, error_pct(g));
-    site_md_cell_duration(t, g->a->measured);
+    rbuf_clear(&cell);
+    measured_text(g->a, &cell);
+    md_table_text(t, rbuf_str(&cell));
     site_md_cell_duration(t, g->a->estimate);
     rbuf_clear(&cell);
     interval_text(g->a, &cell, clipped);
@@ -379,8 +429,9 @@ static void entry_summary(const config_alert *g, rbuf *text)
 {
     const site_alert *a = g->a;
     rbuf_puts(text, "Measured ");
-    site_fmt_duration(text, a->measured);
-    rbuf_printf(text, " (mean of %zu runs), predicted ", a->runs_measured);
+    measured_text(a, text);
+    rbuf_printf(text, " (mean of %zu run%s), predicted ", a->runs_measured,
+                a->runs_measured == 1 ? "" : "s");
     site_fmt_duration(text, a->estimate);
     rbuf_puts(text, ", error ");
     site_fmt_pct(text, error_pct(g));
