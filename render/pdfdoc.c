@@ -418,11 +418,14 @@ static cairo_status_t write_to_rbuf(void *closure, const unsigned char *data, un
 }
 
 /* The metadata's dates, "YYYY-MM-DDT00:00:00Z": Cairo otherwise writes
- * the current time, and two runs would differ. */
+ * the current time, and two runs would differ. Without a date none is
+ * written (Cairo drops a date it cannot read, "" included): a report of
+ * undated runs was dated 1 January 1970, which readers took for a fault. */
 static void set_dates(cairo_surface_t *surface, const char *date)
 {
-    char iso[32];
-    snprintf(iso, sizeof iso, "%.10sT00:00:00Z", date && strlen(date) == 10 ? date : "1970-01-01");
+    char iso[32] = "";
+    if (date && strlen(date) == 10)
+        snprintf(iso, sizeof iso, "%.10sT00:00:00Z", date);
     cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_CREATE_DATE, iso);
     cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_MOD_DATE, iso);
 }

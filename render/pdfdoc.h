@@ -47,7 +47,7 @@ typedef struct pdfdoc pdfdoc;
 
 /* Start a document whose PDF bytes go to out. title is its metadata
  * title and the footer's text; date ("YYYY-MM-DD", or "" for none: then
- * 1970-01-01) its creation and modification date. NULL with a reason in
+ * the PDF has no date) its creation and modification date. NULL with a reason in
  * err when Cairo cannot make the surface. */
 pdfdoc *pdfdoc_begin(rbuf *out, const char *title, const char *date, char *err, size_t errlen);
 

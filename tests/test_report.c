@@ -562,6 +562,11 @@ static void test_rebuild_keeps(void)
     CU_ASSERT_PTR_NOT_NULL(b && strcmp(b, "2025-03-02") == 0 ? b : NULL);
     free(a);
     free(b);
+    /* gamma-idle has no runs and the build no SOURCE_DATE_EPOCH: no date
+     * at all (it was 1970-01-01). */
+    char *none = report_date("night", "gamma-idle");
+    CU_ASSERT_PTR_NULL(none);
+    free(none);
     /* Kept or made, each report has the bytes of a build from nothing. */
     CU_ASSERT_EQUAL_FATAL(testutil_perfcast_run(NULL, "build --archive %s/arch --out %s/fresh "
                                                 "--quiet", dir, dir), 0);
