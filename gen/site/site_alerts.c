@@ -149,13 +149,19 @@ static config_alert *order_alerts(const site_ctx *c)
     return all;
 }
 
+/* An entry's day: its newest run's, else the archive's newest, else the
+ * build's (Atom requires one). */
+static const char *feed_day(const site_data *d, const char *date)
+{
+    return date && strlen(date) == 10 ? date
+           : d->last_date[0]          ? d->last_date
+           : d->build_date[0]         ? d->build_date
+                                      : "1970-01-01";
+}
+
 static void feed_date(const site_data *d, const char *date, rbuf *out)
 {
-    const char *day = date && strlen(date) == 10 ? date
-                      : d->last_date[0]          ? d->last_date
-                      : d->build_date[0]         ? d->build_date
-                                                 : "1970-01-01";
-    rbuf_printf(out, "%sT00:00:00Z", day);
+    rbuf_printf(out, "%sT00:00:00Z", feed_day(d, date));
 }
 
 /* How many significant digits in seconds the measured value and the end
@@ -486,11 +492,14 @@ static bool feed(site_ctx *c, const config_alert *groups, size_t n)
     }
     rbuf_puts(&x, ">\n<title>perfcast alerts: configurations measured outside their prediction "
                   "interval</title>\n<id>urn:perfcast:alerts</id>\n<updated>");
-    /* The feed changes when its newest entry does. */
+    /* The feed changes when its newest entry does, undated entries (the
+     * archive's day) included: the feed was older than its own entries. */
     const char *newest = NULL;
-    for (size_t i = 0; i < n; i++)
-        if (groups[i].a->newest[0] && (!newest || strcmp(groups[i].a->newest, newest) > 0))
-            newest = groups[i].a->newest;
+    for (size_t i = 0; i < n; i++) {
+        const char *day = feed_day(d, groups[i].a->newest);
+        if (!newest || strcmp(day, newest) > 0)
+            newest = day;
+    }
     feed_date(d, newest, &x);
     rbuf_puts(&x, "</updated>\n<author><name>perfcast</name></author>\n"
                   "<link rel=\"alternate\" type=\"text/html\" ");
