@@ -404,7 +404,7 @@ static void test_alerts_base_url_and_new(void)
     CU_ASSERT_TRUE_FATAL(site_write(&d, &opt, &st, err, sizeof err));
     md = read_in("site-feed", "alerts.md");
     CU_ASSERT_EQUAL(count(md, " | 2024-03-06 |  | new |\n"), 1);
-    CU_ASSERT_PTR_NOT_NULL(strstr(md, "1 of the 4 open alerts are new since the previous build."));
+    CU_ASSERT_PTR_NOT_NULL(strstr(md, "1 of the 4 open alerts is new since the previous build."));
     free(md);
     site_data_free(&d);
 }

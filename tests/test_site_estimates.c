@@ -274,6 +274,26 @@ static void test_cost_job_names(void)
     CU_ASSERT_STRING_EQUAL(t3, t4);
     csv_doc_free(&runs);
     csv_doc_free(&cost);
+    /* A CSV cell with nothing to say is empty: no currency beside no cost
+     * (it said "units"), no dash for an interconnect clusters.csv lacks. */
+    snprintf(path, sizeof path, "%s/site/estimates.csv", dir);
+    csv_doc est;
+    CU_ASSERT_TRUE_FATAL(testutil_csv_load(path, &est));
+    size_t costless = 0;
+    for (size_t r = 0; r + 1 < est.nrows; r++)
+        if (!*testutil_csv_cell(&est, r, "cost")) {
+            costless++;
+            testutil_assert_cell(&est, r, "currency", "");
+        }
+    CU_ASSERT(costless > 0);
+    csv_doc_free(&est);
+    csv_doc facts;
+    snprintf(path, sizeof path, "%s/site/clusters/ci-2core/cluster.csv", dir);
+    CU_ASSERT_TRUE_FATAL(testutil_csv_load(path, &facts));
+    for (size_t r = 0; r + 1 < facts.nrows; r++)
+        if (strcmp(testutil_csv_cell(&facts, r, "property"), "interconnect") == 0)
+            testutil_assert_cell(&facts, r, "value", "");
+    csv_doc_free(&facts);
     testutil_remove_dir(dir);
 }
 

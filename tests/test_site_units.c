@@ -114,6 +114,15 @@ static void test_concise_alt(void)
     /* ... the whole description follows as text, then the data link. */
     CU_ASSERT_PTR_NOT_NULL(strstr(md_text, "predicted curve and 95% prediction interval."));
     CU_ASSERT_PTR_NOT_NULL(strstr(md_text, "[x.csv](x.csv)"));
+    /* A comma inside parentheses is no clause boundary: the site's own
+     * scaling alt was cut to "... (training runs filled circles". */
+    rbuf_clear(&md);
+    site_md_chart(&md, "z", "time (s) against processes (np) for experiment table2a: measured runs "
+                            "with their spread (training runs filled circles, held-out runs "
+                            "hollow squares), the fitted curve", "z.csv");
+    CU_ASSERT_PTR_NOT_NULL(strstr(rbuf_str(&md), "![time (s) against processes (np) for experiment "
+                                                 "table2a: measured runs with their spread]"
+                                                 "(z.svg)"));
     rbuf_clear(&md);
     site_md_chart(&md, "y", "Cost against time", "y.csv");
     CU_ASSERT_PTR_NOT_NULL(strstr(rbuf_str(&md), "![Cost against time](y.svg)\n\nChart as"));

@@ -341,8 +341,8 @@ static void count_line(const config_alert *all, size_t nopen, size_t nack, rbuf 
                        "after them); %zu acknowledged.",
                 nopen, nopen == 1 ? "" : "s", nopen - known, known, nack);
     if (fresh)
-        rbuf_printf(&line, " %zu of the %zu open alerts are new since the previous build.", fresh,
-                    nopen);
+        rbuf_printf(&line, " %zu of the %zu open alerts %s new since the previous build.", fresh,
+                    nopen, fresh == 1 ? "is" : "are");
     md_text(md, rbuf_str(&line));
     md_end_paragraph(md);
     rbuf_free(&line);

@@ -70,7 +70,7 @@ static bool facts(site_ctx *c, const site_cluster *k, const char *dir, rbuf *md)
     fact_row(&t, &csv, "nodes", NULL, ci->nodes);
     fact_row(&t, &csv, "cores per node", NULL, ci->cores_per_node);
     fact_row(&t, &csv, "memory per core (GB)", NULL, ci->mem_per_core_gb);
-    fact_row(&t, &csv, "interconnect", ci->interconnect ? ci->interconnect : "\xE2\x80\x94", NAN);
+    fact_row(&t, &csv, "interconnect", ci->interconnect, NAN); /* "—" on the page, empty in the CSV */
     fact_row(&t, &csv, "rate per core-hour", NULL, ci->rate_per_core_hour);
     fact_row(&t, &csv, "currency", currency_of(ci), NAN);
     md_table_end(&t);

@@ -101,7 +101,9 @@ static void csv_row(const site_data *d, const site_option *o, rbuf *csv, rbuf *c
                   site_option_cost_at(o, o->cal_low), site_option_cost_at(o, o->cal_high)};
     for (size_t i = 0; i < sizeof v / sizeof v[0]; i++)
         site_csv_num(csv, v[i]), rbuf_putc(csv, ',');
-    site_csv_text(csv, currency ? currency : "units"), rbuf_putc(csv, ',');
+    /* No cost, no currency (a cluster without a rate said "units"). */
+    site_csv_text(csv, !isfinite(o->cost) ? "" : currency ? currency : "units");
+    rbuf_putc(csv, ',');
     site_csv_text(csv, verdict_name(experiment_of(d, o)->verdict.level));
     site_option_csv_flags(o, csv);
 }

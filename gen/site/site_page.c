@@ -219,20 +219,24 @@ bool site_chart(site_ctx *c, const char *path, uint64_t key, site_draw_fn draw,
 enum { ALT_MAX = 145 };
 
 /* The length of alt's first clauses that fit in ALT_MAX bytes: it ends
- * before ", ", "; ", ": " or " (", else at a space; all of alt when short. */
+ * before ", ", "; ", ": " or " (" outside parentheses (a cut inside one
+ * left "(training runs filled circles" open), else at a space; all of alt
+ * when short. */
 static size_t concise_length(const char *alt)
 {
     size_t n = strlen(alt);
     if (n < ALT_MAX)
         return n;
     size_t clause = 0, word = 0;
+    int depth = alt[0] == '(';
     for (size_t i = 1; i < ALT_MAX; i++) {
-        if (alt[i] == ' ' && strchr(",;:", alt[i - 1]))
+        if (depth == 0 && alt[i] == ' ' && strchr(",;:", alt[i - 1]))
             clause = i - 1;
-        else if (alt[i] == ' ' && alt[i + 1] == '(')
+        else if (depth == 0 && alt[i] == ' ' && alt[i + 1] == '(')
             clause = i;
         if (alt[i] == ' ')
             word = i;
+        depth += (alt[i] == '(') - (alt[i] == ')' && depth > 0);
     }
     return clause ? clause : word ? word : ALT_MAX - 1;
 }
