@@ -113,6 +113,21 @@ static void test_fit_text(void)
     free(out);
 }
 
+/* The notes under predict's table are for people too, the range beyond
+ * training included, and a whole number in it is written whole (Table 3's
+ * class B, N = 2^30, read "N 1.07374e+09 = 4x max trained 2.68435e+08"). */
+static void test_predict_beyond_text(void)
+{
+    char *out = NULL;
+    CU_ASSERT_EQUAL_FATAL(testutil_perfcast_run(&out, "predict scopred-ep table3_np2"), 0);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(out);
+    char *notes = strstr(out, "\n[1] ");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(notes);
+    CU_ASSERT_FALSE(has_e_notation(notes));
+    CU_ASSERT_PTR_NOT_NULL(strstr(notes, "N 1073741824 = 4x max trained 268435456"));
+    free(out);
+}
+
 int main(void)
 {
     static const testutil_test tests[] = {
@@ -120,6 +135,8 @@ int main(void)
         {"predict: a model's interval below zero marked and explained", test_predict_below_zero},
         {"compare: aligned, absurd widths named", test_compare_text},
         {"fit: no e-notation", test_fit_text},
+        {"predict: the range beyond training for people, whole numbers whole",
+         test_predict_beyond_text},
         {NULL, NULL},
     };
     static const testutil_suite suites[] = {{"cli text", tests}, {NULL, NULL}};

@@ -377,7 +377,7 @@ static void print_fit_summary(const experiment_result *res, out_format f, FILE *
         fprintf(out, "engine:    %s\n", run_engine_describe(&engines, text, sizeof text));
         fprintf(out, "formula:   %s\n", r->formula ? r->formula : "(the model's own)");
         if (r->equation)
-            fprintf(out, "fitted:    %s\n", r->equation);
+            fprintf(out, "fitted:    %s\n", r->equation); /* a formula to copy: as computed */
         fprintf(out, "intervals: %s\n", interval_method(e->model));
         if (r->interval_method)
             fprintf(out, "calibrated interval: %s\n", r->interval_method);
@@ -590,9 +590,13 @@ static void print_predictions_text(const experiment_result *res, FILE *out)
             continue;
         rbuf_clear(&b);
         numtext_humanize(&b, note ? p->note : "");
-        fprintf(out, "%s[%zu] %s%s%s%s\n", nnotes ? "" : "\n", nnotes + 1, rbuf_str(&b),
-                note && beyond ? "; " : "", beyond ? "beyond the training range: " : "",
-                beyond ? p->beyond : "");
+        if (note && beyond)
+            rbuf_puts(&b, "; ");
+        if (beyond) {
+            rbuf_puts(&b, "beyond the training range: ");
+            numtext_humanize(&b, p->beyond);
+        }
+        fprintf(out, "%s[%zu] %s\n", nnotes ? "" : "\n", nnotes + 1, rbuf_str(&b));
         nnotes++;
     }
     if (below_zero)

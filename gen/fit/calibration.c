@@ -172,7 +172,7 @@ static double row_distance(const calib_ctx *c, size_t row, const double *lo, con
         if (text && used < len) {
             bool above = v > hi[i];
             double edge = above ? hi[i] : lo[i];
-            used += (size_t)snprintf(text + used, len - used, "%s%s %.6g = %.3gx %s trained %.6g",
+            used += (size_t)snprintf(text + used, len - used, "%s%s %.15g = %.3gx %s trained %.15g",
                                      used ? "; " : "", c->in->camp->runs.cols[c->cols[i]].name, v,
                                      v / edge, above ? "max" : "min", edge);
         }
@@ -927,7 +927,7 @@ static size_t level_text(const calib_ctx *c, size_t row, double at, double most,
 {
     char words[80];
     level_words(c, row, at, words, sizeof words);
-    int n = snprintf(buf, len, "%snetwork level %.6g (%s) > max trained %.6g",
+    int n = snprintf(buf, len, "%snetwork level %.15g (%s) > max trained %.15g",
                      sep, at, words, most);
     return n > 0 ? (size_t)n : 0;
 }
@@ -973,9 +973,9 @@ static size_t regime_distance(const calib_ctx *c, size_t row, const double at[MA
     *d = fmax(*d, isnan(top) ? 1.0 : log2(at[1] / top));
     char words[80];
     level_words(c, row, at[2], words, sizeof words);
-    int n = isnan(top) ? snprintf(buf, len, "%snetwork level %.6g (%s): no training run there",
+    int n = isnan(top) ? snprintf(buf, len, "%snetwork level %.15g (%s): no training run there",
                                   sep, at[2], words)
-                       : snprintf(buf, len, "%snodes %.6g = %.3gx max trained %.6g in %s",
+                       : snprintf(buf, len, "%snodes %.15g = %.3gx max trained %.15g in %s",
                                   sep, at[1], at[1] / top, top, words);
     return n > 0 ? (size_t)n : 0;
 }
@@ -1005,7 +1005,7 @@ static void machine_distance(const calib_ctx *c, const double most[MACHINE_DIMS]
         if (j == 2)
             used += level_text(c, row, at[j], most[j], used ? "; " : "", text + used, len - used);
         else
-            used += (size_t)snprintf(text + used, len - used, "%s%s %.6g = %.3gx max trained %.6g",
+            used += (size_t)snprintf(text + used, len - used, "%s%s %.15g = %.3gx max trained %.15g",
                                      used ? "; " : "", words[j], at[j], at[j] / most[j], most[j]);
     }
     if (level_regimes && !is_scale_named(c, names[2]))
