@@ -52,6 +52,8 @@ static void test_did_you_mean(void)
         {"predict scopred-epp table2a", "no usable campaign 'scopred-epp' in archive; did you mean 'scopred-ep'?", 1},
         {"fit scopred-ep tabel2a", "no experiment 'tabel2a' in scopred-ep; did you mean 'table2a'?", 1},
         {"list scoprde-ft", "did you mean 'scopred-ft'?", 1},
+        {"compare scopred-pe", "no usable campaign 'scopred-pe' in archive; did you mean 'scopred-ep'?", 1},
+        {"compare scopred-ep tabel2a", "no experiment 'tabel2a' in scopred-ep; did you mean 'table2a'?", 1},
         {"advise --free wrg3-myrinett:4 --size 1024x1024",
          "no cluster 'wrg3-myrinett' in clusters.csv; did you mean 'wrg3-myrinet'?", 1},
         {"prdict", "unknown command 'prdict' (did you mean 'predict'?)", 2},

@@ -3,6 +3,7 @@
  */
 #include "gen/cli/cli.h"
 
+#include "gen/ingest/namelist.h"
 #include "render/plot.h"
 
 #include <ctype.h>
@@ -171,6 +172,30 @@ void cli_print_unknown(const char *what, const char *typed, const char *const *n
     else if (near)
         fprintf(stderr, "; did you mean '%s'?", near);
     fputc('\n', stderr);
+}
+
+const campaign *cli_find_campaign(const archive *a, const char *name, const char *archive_dir)
+{
+    const campaign *c = archive_campaign(a, name);
+    if (!c) {
+        size_t n;
+        const char **names = namelist_campaigns(a, &n);
+        cli_print_unknown("usable campaign", name, names, n, archive_dir);
+        free(names);
+    }
+    return c;
+}
+
+const experiment_info *cli_find_experiment(const campaign *c, const char *name)
+{
+    const experiment_info *e = campaign_experiment(c, name);
+    if (!e) {
+        size_t n;
+        const char **names = namelist_experiments(c, &n);
+        cli_print_unknown("experiment", name, names, n, c->name);
+        free(names);
+    }
+    return e;
 }
 
 long long cli_env_number(const char *cmd, const char *name, long long fallback)

@@ -10,6 +10,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include "gen/ingest/archive.h"
 
 typedef struct {
     const char *archive;
@@ -38,6 +39,15 @@ const char *cli_suggest(const char *typed, const char *const *names, size_t n);
  * (where may be NULL; the suggestion only when cli_suggest finds one). */
 void cli_print_unknown(const char *what, const char *typed, const char *const *names, size_t n,
                        const char *where);
+
+/* The campaign of a named name, or NULL after saying on stderr that a
+ * has no usable one of that name, with the nearest (cli_print_unknown;
+ * archive_dir names the archive). The result is borrowed from a. */
+const campaign *cli_find_campaign(const archive *a, const char *name, const char *archive_dir);
+
+/* The experiment of c named name, or NULL after saying so on stderr with
+ * the nearest. The result is borrowed from c. */
+const experiment_info *cli_find_experiment(const campaign *c, const char *name);
 
 /* One option of cli_parse_options: --name VALUE stores VALUE in *value;
  * a flag --name (value NULL) sets *flag. */

@@ -222,15 +222,10 @@ int cmd_compare(int argc, char **argv)
     archive_load(args.archive, &a, &diags);
     diag_print(&diags, stderr);
     diag_free(&diags);
-    const campaign *c = archive_campaign(&a, args.positional[0]);
+    const campaign *c = cli_find_campaign(&a, args.positional[0], args.archive);
     const char *only = args.npositional > 1 ? args.positional[1] : NULL;
     int status = 1;
-    if (!c)
-        fprintf(stderr, "perfcast: no usable campaign '%s' in %s\n", args.positional[0],
-                args.archive);
-    else if (only && !campaign_experiment(c, only))
-        fprintf(stderr, "perfcast: campaign '%s' has no experiment '%s'\n", c->name, only);
-    else {
+    if (c && (!only || cli_find_experiment(c, only))) {
         bool csv = strcmp(args.format, "csv") == 0;
         text_out text;
         bool right[NTEXT] = {false, false, true, true, true, true, true, true, true};

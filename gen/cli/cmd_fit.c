@@ -19,7 +19,6 @@
 #include "gen/fit/experiment_run.h"
 #include "gen/ingest/archive.h"
 #include "gen/ingest/experiment.h"
-#include "gen/ingest/namelist.h"
 #include "gen/site/site_pages.h"
 #include "render/numtext.h"
 
@@ -78,23 +77,14 @@ static int run_named(const cli_args *args, const char *usage, archive *a, experi
     diag_list diags;
     diag_init(&diags);
     archive_load(args->archive, a, &diags);
-    const campaign *c = archive_campaign(a, args->positional[0]);
     diag_print(&diags, stderr);
     diag_free(&diags);
-    size_t n;
-    if (!c) {
-        const char **names = namelist_campaigns(a, &n);
-        cli_print_unknown("usable campaign", args->positional[0], names, n, args->archive);
-        free(names);
+    const campaign *c = cli_find_campaign(a, args->positional[0], args->archive);
+    if (!c)
         return 1;
-    }
-    const experiment_info *e = campaign_experiment(c, args->positional[1]);
-    if (!e) {
-        const char **names = namelist_experiments(c, &n);
-        cli_print_unknown("experiment", args->positional[1], names, n, c->name);
-        free(names);
+    const experiment_info *e = cli_find_experiment(c, args->positional[1]);
+    if (!e)
         return 1;
-    }
     if (e->problem) { /* printed above with the archive's problems */
         fprintf(stderr, "perfcast: %s/%s has a problem and is not run\n", c->name, e->name);
         return 1;
