@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static size_t count_lines(const char *s)
 {
@@ -87,6 +88,35 @@ static void test_did_you_mean(void)
     CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "'camp' is there but was left out: see the problems "
                                               "above"));
     CU_ASSERT_PTR_NULL(out ? strstr(out, "did you mean") : NULL);
+    free(out);
+    testutil_remove_dir(dir);
+}
+
+/* A perfcast copied away from its tree (and not installed) finds no
+ * shipped error prior and says so, since its intervals then differ; in
+ * its tree, or told PERFCAST_ERROR_PRIOR=none, it says nothing. */
+static void test_missing_prior_warned(void)
+{
+    if (access("/usr/local/share/perfcast/error_prior.tsv", F_OK) == 0 ||
+        access("/usr/share/perfcast/error_prior.tsv", F_OK) == 0)
+        return; /* installed on this machine: a copy finds that one */
+    char dir[256], *out = NULL;
+    CU_ASSERT_TRUE_FATAL(testutil_temp_dir(dir, sizeof dir));
+    CU_ASSERT_EQUAL_FATAL(testutil_run_commandf(NULL, "cp '%s' %s/perfcast", testutil_perfcast(),
+                                                dir), 0);
+    static const char warning[] = "warning: the shipped error prior (error_prior.tsv) is not";
+    CU_ASSERT_EQUAL(testutil_run_commandf(&out, "env -u PERFCAST_ERROR_PRIOR %s/perfcast predict "
+                                                "scopred-ep table2a 2>&1 >/dev/null", dir), 0);
+    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, warning));
+    free(out);
+    CU_ASSERT_EQUAL(testutil_run_commandf(&out, "PERFCAST_ERROR_PRIOR=none %s/perfcast predict "
+                                                "scopred-ep table2a 2>&1 >/dev/null", dir), 0);
+    CU_ASSERT_PTR_NULL(out ? strstr(out, warning) : NULL);
+    free(out);
+    CU_ASSERT_EQUAL(testutil_run_commandf(&out, "env -u PERFCAST_ERROR_PRIOR '%s' predict "
+                                                "scopred-ep table2a 2>&1 >/dev/null",
+                                          testutil_perfcast()), 0);
+    CU_ASSERT_PTR_NULL(out ? strstr(out, warning) : NULL);
     free(out);
     testutil_remove_dir(dir);
 }
@@ -170,6 +200,7 @@ int main(void)
         {"--version", test_version},
         {"list and list CAMPAIGN", test_list},
         {"did you mean", test_did_you_mean},
+        {"a copy away from its tree warns that it has no error prior", test_missing_prior_warned},
         {"one-line usage errors", test_one_line_usage_errors},
         {"make install: man page and bash completion", test_install_man_and_completion},
         {NULL, NULL},

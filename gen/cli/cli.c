@@ -3,6 +3,7 @@
  */
 #include "gen/cli/cli.h"
 
+#include "gen/fit/error_prior.h"
 #include "gen/ingest/namelist.h"
 #include "render/plot.h"
 
@@ -227,4 +228,14 @@ void cli_warn_missing_font(const char *cmd)
         fprintf(stderr, "perfcast %s: warning: the charts' font DejaVu Sans is not installed "
                 "(fontconfig finds no font at all): the charts and PDFs have no text (Debian: "
                 "apt-get install fonts-dejavu-core)\n", cmd);
+}
+
+void cli_warn_missing_prior(const char *cmd)
+{
+    if (error_prior_missing())
+        fprintf(stderr, "perfcast %s: warning: the shipped error prior (" ERROR_PRIOR_FILE ") "
+                "is not next to this executable nor in /usr/local/share/perfcast or "
+                "/usr/share/perfcast: calibrated intervals are made without it and differ from "
+                "an installed perfcast's (install with make install, or name the file in "
+                ERROR_PRIOR_ENV "; " ERROR_PRIOR_ENV "=none to do without it)\n", cmd);
 }

@@ -75,4 +75,9 @@ long long cli_env_number(const char *cmd, const char *name, long long fallback);
  * laid out with another font, or has no text at all. */
 void cli_warn_missing_font(const char *cmd);
 
+/* Warn on stderr when the shipped error prior is not found
+ * (gen/fit/error_prior.h, error_prior_missing): the calibrated intervals
+ * then differ from those of an installed perfcast. */
+void cli_warn_missing_prior(const char *cmd);
+
 #endif

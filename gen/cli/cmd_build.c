@@ -224,6 +224,8 @@ int cmd_build(int argc, char **argv)
                 opt.out_dir);
     if (st.charts_drawn)
         cli_warn_missing_font("build");
+    if (st.experiments_fitted)
+        cli_warn_missing_prior("build");
     bool verified = !verify || verify_site(opt.out_dir, quiet);
     plot_release_fonts(); /* nothing is drawn after this */
     if (!verified)

@@ -226,6 +226,7 @@ int cmd_compare(int argc, char **argv)
     const char *only = args.npositional > 1 ? args.positional[1] : NULL;
     int status = 1;
     if (c && (!only || cli_find_experiment(c, only))) {
+        cli_warn_missing_prior("compare");
         bool csv = strcmp(args.format, "csv") == 0;
         text_out text;
         bool right[NTEXT] = {false, false, true, true, true, true, true, true, true};

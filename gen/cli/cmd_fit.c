@@ -85,6 +85,7 @@ static int run_named(const cli_args *args, const char *usage, archive *a, experi
     const experiment_info *e = cli_find_experiment(c, args->positional[1]);
     if (!e)
         return 1;
+    cli_warn_missing_prior(usage == fit_usage ? "fit" : "predict");
     if (e->problem) { /* printed above with the archive's problems */
         fprintf(stderr, "perfcast: %s/%s has a problem and is not run\n", c->name, e->name);
         return 1;

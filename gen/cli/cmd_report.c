@@ -101,7 +101,7 @@ int cmd_report(int argc, char **argv)
         fprintf(stderr, "perfcast report: %s\n", err);
     ok = ok && write_report(&d, cluster, out);
     if (ok)
-        cli_warn_missing_font("report");
+        cli_warn_missing_font("report"), cli_warn_missing_prior("report");
     site_data_free(&d);
     plot_release_fonts(); /* nothing is drawn after this */
     return ok ? 0 : 1;

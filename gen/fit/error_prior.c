@@ -166,6 +166,13 @@ bool error_prior_load(error_prior **out, char *err, size_t errlen)
     return *out != NULL;
 }
 
+bool error_prior_missing(void)
+{
+    const char *env = getenv(ERROR_PRIOR_ENV);
+    char dir[PATH_MAX];
+    return !(env && *env) && !share_path_find("", "gen/fit/prior", ERROR_PRIOR_FILE, dir, sizeof dir);
+}
+
 calibrate_status error_prior_model(const error_prior *prior, const char *family, size_t bin,
                                    double level, calibrate_model *out)
 {

@@ -75,6 +75,12 @@ error_prior *error_prior_parse(const char *name, const char *text, size_t len, c
  * prior the user did not mean). */
 bool error_prior_load(error_prior **out, char *err, size_t errlen);
 
+/* Whether error_prior_load would load no prior because none is found
+ * (neither $PERFCAST_ERROR_PRIOR nor a shipped file; "none" is a choice,
+ * not a miss): then every calibrated interval is made without the
+ * shipped prior, as a build copied away from its tree makes them. */
+bool error_prior_missing(void);
+
 void error_prior_free(error_prior *prior);
 
 /* The prior of family at distance bin (CALIBRATE_POOL_BINS: all): its
