@@ -10,6 +10,7 @@
 
 #include "gen/advice/runnable.h"
 #include "gen/base/words.h"
+#include "gen/fit/experiment_run.h"
 #include "gen/fit/meshrows.h"
 #include "gen/fit/multicluster_pi.h"
 #include "gen/fit/pooled_width.h"
@@ -319,6 +320,31 @@ static double placed_ppn(const cluster_info *c, double np)
     return c->cores_per_node > 0 ? fmin(np, c->cores_per_node) : NAN;
 }
 
+/* Whether a strip law's time for np processes of rows rows each on
+ * cluster c is a prediction (experiment_time_holds); when not, why in
+ * o->source: the time, and which part of the law went below zero (the
+ * overhead law's gamma x work can outweigh Tcomp once the work is far
+ * beyond the training runs'). who names the law ("the strip model"). */
+static bool strip_time_holds(advise_option *o, const char *who, const cluster_info *c,
+                             double np, double rows, const strip_prediction *p)
+{
+    if (experiment_time_holds(p->time_s))
+        return true;
+    char gives[40] = "no finite time", part[160] = "";
+    if (isfinite(p->time_s))
+        snprintf(gives, sizeof gives, "%.4g s", p->time_s);
+    if (isfinite(p->tcomm_s) && p->tcomm_s < 0 && isfinite(p->tcomp_s))
+        snprintf(part, sizeof part, " (its overhead law goes below zero there: %.3g s against "
+                 "a Tcomp of %.3g s)", p->tcomm_s, p->tcomp_s);
+    else if (isfinite(p->tcomp_s) && p->tcomp_s <= 0)
+        snprintf(part, sizeof part, " (its Tcomp goes below zero there: %.3g s)", p->tcomp_s);
+    snprintf(o->source, sizeof o->source, "%s gives %s on %.60s at %.6g rows per process on "
+             "%.6g processes, %s%s", who, gives, c->name, rows, np,
+             isfinite(p->time_s) ? EXPERIMENT_NONPOSITIVE_TIME
+                                 : "no time: the model does not hold at this target", part);
+    return false;
+}
+
 static bool model_single(advise_ctx *ctx, advise_option *o)
 {
     const stripfit *f = stripfits_get(&ctx->fits, o->cluster[0]->name, ctx->code, o->nb);
@@ -332,6 +358,8 @@ static bool model_single(advise_ctx *ctx, advise_option *o)
         snprintf(o->source, sizeof o->source, "no Tcomp for %gx%g per process", o->rows[0], o->nb);
         return false;
     }
+    if (!strip_time_holds(o, "the strip model", o->cluster[0], o->np[0], o->rows[0], &p))
+        return false;
     o->time_s = p.time_s;
     o->time_from = ADVISE_TIME_MODEL;
     snprintf(o->source, sizeof o->source, "strip model on %zu configurations; Tcomp %s%s",
@@ -422,6 +450,23 @@ static void crowded_text(const multicluster_prediction *p, char *text, size_t le
     }
 }
 
+/* Whether the split's time is a prediction: each side's strip law must
+ * give one (T = max(TA, TB) can stay above zero while one side's law has
+ * gone below it, and then the model does not hold either). False with why
+ * in o->source. */
+static bool split_time_holds(advise_option *o, const multicluster_prediction *p)
+{
+    static const char *const who[2] = {"side A's strip model", "side B's strip model"};
+    for (int i = 0; i < 2; i++)
+        if (!strip_time_holds(o, who[i], o->cluster[i], o->np[i], p->rows[i], &p->side[i]))
+            return false;
+    if (experiment_time_holds(p->time_s))
+        return true;
+    snprintf(o->source, sizeof o->source, "the multi-cluster model gives no time above zero for "
+             "this split: the model does not hold at this target");
+    return false;
+}
+
 /* The multi-cluster model with the balanced split (for mgbench, the best
  * split it can run); false with the reason, and *excluded set when the
  * option cannot be run at all. */
@@ -459,6 +504,8 @@ static bool model_split(advise_ctx *ctx, advise_option *o, bool *too_big, const 
         *excluded = o->source;
         return false;
     }
+    if (!split_time_holds(o, &p))
+        return false;
     o->rows[0] = p.rows[0];
     o->rows[1] = p.rows[1];
     o->time_s = p.time_s;

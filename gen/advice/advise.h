@@ -16,7 +16,9 @@
  *      strip model's default (the roofline where clusters.csv gives
  *      mbw_core_gbs and mbw_read_gbs, none elsewhere) at the processes
  *      per node a batch system gives np processes: whole nodes, up to
- *      cores_per_node;
+ *      cores_per_node; a model time of zero or less is none (the model
+ *      does not hold there, experiment_time_holds: for a split, either
+ *      side's), and the reason says which part of the law went below zero;
  *   2. a prediction a paper printed for exactly that configuration
  *      (published_prediction_s of a run row), labelled as such;
  *   3. none: the option is listed with the reason.

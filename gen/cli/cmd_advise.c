@@ -38,6 +38,8 @@ static const char usage[] =
     "and where its width came from. Options ranked fastest first and\n"
     "cheapest first; infeasible ones (memory per process above the cluster's\n"
     "memory per core, over the deadline or the budget) listed with the reason.\n"
+    "A model time of zero or less is no prediction: the model does not hold\n"
+    "there, and the option is listed under \"No prediction\" with why, unranked.\n"
     "\n"
     "  --free C:N,...        free processes per cluster (clusters of clusters.csv)\n"
     "  --size NAxNB          the problem: NA rows of NB points (Scenario 1)\n"

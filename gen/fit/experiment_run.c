@@ -68,6 +68,14 @@ const campaign *experiment_lender_campaign(const archive *a, const experiment_in
     return lender_of(a, e, &lender) ? lender.camp : NULL;
 }
 
+bool experiment_time_holds(double time_s)
+{
+    return isfinite(time_s) && time_s > 0;
+}
+
+const char EXPERIMENT_NONPOSITIVE_TIME[] =
+    "a time of zero or less: the model does not hold at this target";
+
 /* A time of zero or less is no prediction: say so beside each such
  * estimate and once among the warnings (a response that is no time,
  * experiment_response_is_time, may be negative). False when out of
@@ -80,10 +88,10 @@ static bool flag_nonpositive_times(experiment_result *res)
     bool ok = true;
     for (size_t i = 0; ok && i < res->rep.npreds; i++) {
         report_prediction *p = &res->rep.preds[i];
-        if (!(isfinite(p->estimate) && p->estimate <= 0))
+        if (!isfinite(p->estimate) || experiment_time_holds(p->estimate))
             continue;
         n++;
-        ok = report_append_note(p, "a time of zero or less: the model does not hold at this target");
+        ok = report_append_note(p, EXPERIMENT_NONPOSITIVE_TIME);
     }
     char line[200];
     snprintf(line, sizeof line,

@@ -61,6 +61,15 @@ bool experiment_fill_pool(const archive *a, const campaign *skip, backtest_cache
  * backtests_from), NULL when none does: e's results depend on its runs. */
 const campaign *experiment_lender_campaign(const archive *a, const experiment_info *e);
 
+/* Whether a predicted time is a prediction: no run takes zero seconds or
+ * less, so an estimate there says the model does not hold at that target
+ * (and NAN or an infinity is no time at all). predict notes such an
+ * estimate beside it; advise gives no time in its place. */
+bool experiment_time_holds(double time_s);
+
+/* The words for such an estimate, the same wherever it is reported. */
+extern const char EXPERIMENT_NONPOSITIVE_TIME[];
+
 /* The adapter for a model name, or NULL when the model is unknown. */
 model_adapter_fn experiment_adapter(const char *model);
 
