@@ -877,6 +877,52 @@ static void test_nonpositive_embedded(void)
     }
 }
 
+/* A campaign or code the archive lacks is an input error naming the
+ * nearest known one, not a list of options without predictions (and a
+ * memory per point printed as "nan"); advice.csv's scenarios say it too,
+ * at the cell. A known campaign whose runs tell nothing of the memory
+ * says "unknown", never "nan". */
+static void test_unknown_campaign_or_code(void)
+{
+    static const struct {
+        const char *ask, *says;
+    } cases[] = {
+        {"--code nosuch", "no code 'nosuch' in archive"},
+        {"--campaign nosuch", "no campaign 'nosuch' in archive"},
+        {"--campaign mgbench-strp", "no campaign 'mgbench-strp' in archive; did you mean "
+                                    "'mgbench-strip'?"},
+        {"--code mgbnch", "did you mean 'mgbench'?"},
+        {"--campaign rj-strip --code mgbench", "no code 'mgbench' in the runs of campaign "
+                                               "rj-strip"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char *out = NULL;
+        CU_ASSERT_EQUAL(testutil_perfcast_run(&out, "advise --size 4096x4096 --free ci-2core:8 %s",
+                                              cases[i].ask), 1);
+        CU_ASSERT_PTR_NOT_NULL(out && strstr(out, cases[i].says));
+        CU_ASSERT_PTR_NULL(out ? strstr(out, "nan") : "no output");
+        free(out);
+    }
+    static const char *const formats[] = {"text", "csv", "json"};
+    for (size_t i = 0; i < 3; i++) {
+        char *out = NULL;
+        CU_ASSERT_EQUAL(testutil_perfcast_run(&out, "advise --size 4096x4096 --free ci-2core:8 "
+                                                    "--campaign rj-strip --format %s", formats[i]),
+                        0);
+        CU_ASSERT_PTR_NULL(out ? strstr(out, "nan") : "no output");
+        free(out);
+    }
+    char dir[256], path[512], *out = NULL;
+    CU_ASSERT_TRUE_FATAL(make_archive(dir, sizeof dir));
+    snprintf(path, sizeof path, "%s/advice.csv", dir);
+    CU_ASSERT_TRUE_FATAL(testutil_write_file(path, "scenario,name,title,free,size,campaign,code,"
+                                                   "note\n1,typo,Typo,F:16,4096x1024,,mgg,\n"));
+    CU_ASSERT_EQUAL(testutil_perfcast_run(&out, "check --archive %s", dir), 1);
+    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "advice.csv:2:29: scenario 'typo': no code 'mgg'"));
+    free(out);
+    testutil_remove_dir(dir);
+}
+
 int main(void)
 {
     static const testutil_test tests[] = {
@@ -887,6 +933,7 @@ int main(void)
         {"mgbench: a split pays the link between the clusters", test_mgbench_split_with_link},
         {"mgbench: the link measured by ping-pong", test_mgbench_split_with_measured_link},
         {"usage and input errors", test_usage_and_input_errors},
+        {"an unknown campaign or code: exit 1, did you mean", test_unknown_campaign_or_code},
         {"models, ranking, deadline, budget, memory", test_models_rank_and_limits},
         {"each ranked time has its interval", test_intervals},
         {"node contention", test_contention},

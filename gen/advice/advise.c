@@ -14,6 +14,7 @@
 #include "gen/fit/meshrows.h"
 #include "gen/fit/multicluster_pi.h"
 #include "gen/fit/pooled_width.h"
+#include "gen/ingest/namelist.h"
 #include "gen/ingest/pair_link.h"
 #include "models/multicluster.h"
 
@@ -172,11 +173,35 @@ static double runs_cycles(const advise_ctx *ctx)
     return cycles;
 }
 
+const char *advise_unknown_name(const advise_request *req)
+{
+    const campaign *only = req->campaign ? archive_campaign(req->arch, req->campaign) : NULL;
+    if (req->campaign && !only)
+        return "campaign";
+    if (!req->code)
+        return NULL;
+    size_t n;
+    const char **codes = namelist_codes(req->arch, only, &n);
+    bool known = !codes; /* out of memory: advise_open fails on its own */
+    for (size_t i = 0; i < n; i++)
+        known = known || strcmp(codes[i], req->code) == 0;
+    free(codes);
+    return known ? NULL : "code";
+}
+
 bool advise_open(const advise_request *req, const char *const *clusters, size_t nclusters,
                  advise_ctx *ctx, char *err, size_t errlen)
 {
     memset(ctx, 0, sizeof *ctx);
     ctx->req = *req;
+    const char *unknown = advise_unknown_name(req);
+    if (unknown) {
+        bool camp = strcmp(unknown, "campaign") == 0;
+        snprintf(err, errlen, "no %s '%.100s' in the archive%s%.100s%s", unknown,
+                 camp ? req->campaign : req->code, !camp && req->campaign ? " (campaign " : "",
+                 !camp && req->campaign ? req->campaign : "", !camp && req->campaign ? ")" : "");
+        return false;
+    }
     if (!choose_code(ctx, clusters, nclusters, err, errlen))
         return false;
     if (!gather_runs(ctx)) {

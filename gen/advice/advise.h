@@ -111,8 +111,16 @@ typedef struct {
                               Scenario 1 the problem's rows na */
 } advise_list;
 
+/* What the request names that the archive does not have: "campaign" when
+ * req->campaign is no loaded campaign, "code" when no run (of that
+ * campaign, else of any) names req->code; NULL when both are known or not
+ * given. Every option would otherwise have no prediction, for a reason
+ * no option says. */
+const char *advise_unknown_name(const advise_request *req);
+
 /* Gather the runs, choose the code and the memory per point. False with
- * err when the code is ambiguous (several, none chosen) or out of memory.
+ * err when the campaign or the code is unknown (advise_unknown_name), the
+ * code is ambiguous (several, none chosen) or out of memory.
  * clusters lists the free clusters' names (for choosing the code). */
 bool advise_open(const advise_request *req, const char *const *clusters, size_t nclusters,
                  advise_ctx *ctx, char *err, size_t errlen);

@@ -80,8 +80,11 @@ void advise_print_text(FILE *out, const advise_ctx *ctx, const advise_list *l, b
     else
         fprintf(out, "Scenario 1: a %gx%g mesh (%g rows of %g points)\n", l->items[0].na,
                 l->items[0].nb, l->items[0].na, l->items[0].nb);
-    fprintf(out, "code %s; memory per mesh point %.4g bytes (%s)\n",
-            ctx->code ? ctx->code : "(none)", ctx->mb_per_point * 1048576, ctx->mb_source);
+    fprintf(out, "code %s; memory per mesh point ", ctx->code ? ctx->code : "(none)");
+    if (isfinite(ctx->mb_per_point))
+        fprintf(out, "%.4g bytes (%s)\n", ctx->mb_per_point * 1048576, ctx->mb_source);
+    else /* mb_source says "unknown: why" */
+        fprintf(out, "%s\n", ctx->mb_source);
     fputs(maximize ? "\nLargest mesh first, then fastest:\n" : "\nFastest first:\n", out);
     for (size_t k = 0; k < nfast; k++)
         text_option(out, l, fast[k], k + 1, cheapest);

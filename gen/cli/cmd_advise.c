@@ -61,7 +61,8 @@ static const char usage[] =
     "enough for mgbench's direct solve; the splits left out are counted, one line\n"
     "each kind, and options that cannot run are listed as infeasible with the\n"
     "reason.\n"
-    "Exit status: 0 ok, 1 input problems (unknown cluster, ambiguous code), 2 usage.\n";
+    "Exit status: 0 ok, 1 input problems (unknown cluster, campaign or code;\n"
+    "ambiguous code), 2 usage.\n";
 
 #define MAX_FREE 16
 
@@ -141,6 +142,28 @@ static int resolve_free(const archive *a, const rjopts_resource *res, size_t n,
     return 0;
 }
 
+/* The campaign or code the request names that the archive lacks, with
+ * the nearest known name; false when it names none such. */
+static bool print_unknown_name(const advise_request *req, const char *dir)
+{
+    const char *what = advise_unknown_name(req);
+    if (!what)
+        return false;
+    bool camp = strcmp(what, "campaign") == 0;
+    const campaign *only = req->campaign ? archive_campaign(req->arch, req->campaign) : NULL;
+    size_t n;
+    const char **known = camp ? namelist_campaigns(req->arch, &n)
+                              : namelist_codes(req->arch, only, &n);
+    char where[300];
+    if (camp || !only)
+        snprintf(where, sizeof where, "%s", dir);
+    else
+        snprintf(where, sizeof where, "the runs of campaign %s", only->name);
+    cli_print_unknown(what, camp ? req->campaign : req->code, known, n, where);
+    free(known);
+    return true;
+}
+
 static int advise(const advise_args *a, const rjopts_resource *res, size_t nres, long na,
                   long nb, double deadline, double budget, double bytes, double quantum)
 {
@@ -169,7 +192,8 @@ static int advise(const advise_args *a, const rjopts_resource *res, size_t nres,
     advise_request req = {&arch, a->campaign, a->code, bytes / 1048576, quantum,
                           backtest_cache_pool(cache)};
     if (rc == 0 && !advise_open(&req, names, nres, &ctx, err, sizeof err)) {
-        fprintf(stderr, "perfcast advise: %s\n", err);
+        if (!print_unknown_name(&req, a->archive ? a->archive : "archive"))
+            fprintf(stderr, "perfcast advise: %s\n", err);
         rc = 1;
     }
     if (rc != 0) {

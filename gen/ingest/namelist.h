@@ -18,4 +18,9 @@ const char **namelist_campaigns(const archive *a, size_t *n);
 const char **namelist_experiments(const campaign *c, size_t *n);
 const char **namelist_clusters(const archive *a, size_t *n);
 
+/* The codes the runs name (their `code` cells, each once, in the order
+ * first met): of campaign only, or of every loaded campaign when only is
+ * NULL. */
+const char **namelist_codes(const archive *a, const campaign *only, size_t *n);
+
 #endif
