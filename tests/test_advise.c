@@ -160,6 +160,18 @@ static void test_usage_and_input_errors(void)
     CU_ASSERT_EQUAL(testutil_perfcast_run(&out, "advise --free nosuch:4 --size 8x8"), 1);
     CU_ASSERT_PTR_NOT_NULL(strstr(out, "no cluster 'nosuch'"));
     free(out);
+    /* A quantum is a whole number of rows: a fraction was taken as 1. */
+    static const char *const quanta[] = {"2.5", "0", "-4", "1e10", "4x"};
+    for (size_t i = 0; i < sizeof quanta / sizeof quanta[0]; i++) {
+        CU_ASSERT_EQUAL(testutil_perfcast_run(&out, "advise --free ci-2core:8 --size 4096x1024 "
+                                                    "--quantum %s", quanta[i]), 2);
+        CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "--quantum takes a whole number of rows from "
+                                                  "1 to 1000000000"));
+        free(out);
+    }
+    CU_ASSERT_EQUAL(testutil_perfcast_run(&out, "advise --free ci-2core:8 --size 4096x1024 "
+                                                "--quantum 4"), 0);
+    free(out);
     /* The WRG clusters ran m1 and ehl: the code must be chosen. */
     CU_ASSERT_EQUAL(testutil_perfcast_run(&out, "advise --free wrg2-myrinet:4 --size 8x8"), 1);
     CU_ASSERT_PTR_NOT_NULL(strstr(out, "--code"));

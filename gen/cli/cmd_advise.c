@@ -51,7 +51,8 @@ static const char usage[] =
     "  --campaign NAME       use only this campaign's runs (default: all)\n"
     "  --bytes-per-point B   memory per mesh point (default: from the runs' work_mb,\n"
     "                        else from the memory per process printed by a paper)\n"
-    "  --quantum Q           rows per process of a split are multiples of Q (default 1)\n"
+    "  --quantum Q           rows per process of a split are multiples of Q, a whole\n"
+    "                        number of rows (default 1)\n"
     "  --archive DIR         the archive folder (default: archive)\n"
     "  --format F            text (default), csv or json\n"
     "  --help                this text\n"
@@ -102,6 +103,15 @@ static bool positive(const char *text, double *out)
     char err[200];
     *out = NAN;
     return !text || rjopts_number_list(text, out, 1, &n, err, sizeof err);
+}
+
+/* --quantum (1 when absent): rows per process of a split are whole
+ * multiples of it, so it is a whole number of rows itself; a fraction
+ * would make no split a multiple of it and every one fall back to 1. */
+static bool quantum_of(const char *text, double *q)
+{
+    *q = 1;
+    return !text || (positive(text, q) && *q == floor(*q) && *q >= 1 && *q <= 1e9);
 }
 
 /* Deadline and budget turn options infeasible. */
@@ -254,8 +264,10 @@ int cmd_advise(int argc, char **argv)
     if (a.format && strcmp(a.format, "text") && strcmp(a.format, "csv") && strcmp(a.format, "json"))
         return usage_error("unknown format", a.format);
     if (!positive(a.deadline, &deadline) || !positive(a.budget, &budget) ||
-        !positive(a.bytes, &bytes) || !positive(a.quantum, &quantum))
-        return usage_error("--deadline, --budget, --bytes-per-point and --quantum take a "
-                           "number > 0", NULL);
-    return advise(&a, res, nres, na, nb, deadline, budget, bytes, isfinite(quantum) ? quantum : 1);
+        !positive(a.bytes, &bytes))
+        return usage_error("--deadline, --budget and --bytes-per-point take a number > 0", NULL);
+    if (!quantum_of(a.quantum, &quantum))
+        return usage_error("--quantum takes a whole number of rows from 1 to 1000000000, not",
+                           a.quantum);
+    return advise(&a, res, nres, na, nb, deadline, budget, bytes, quantum);
 }
