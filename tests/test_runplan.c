@@ -410,6 +410,52 @@ static void test_cli_usage(void)
     free(out);
 }
 
+/* A value out of range or not a whole number is named as such, with the
+ * range the option takes, not as a missing option ("strip needs --np N"
+ * for --np 0 sent the user looking for an --np that was there). */
+static void test_cli_usage_messages(void)
+{
+    static const struct {
+        const char *args, *says;
+    } cases[] = {
+        {"strip --target 4096x4096 --np 0", "--np: 0 is out of range (expected N, a whole "
+                                            "number from 1 to 1000000000)"},
+        {"strip --target 4096x4096 --np -4", "--np: -4 is out of range"},
+        {"strip --target 4096x4096 --np 16x", "--np: '16x' is not a whole number (expected N"},
+        {"strip --target 4096x4096 --np 1000000001", "--np: 1000000001 is out of range"},
+        {"strip --target 4096x4096 --np 2.5", "--np: '2.5' is not a whole number"},
+        {"strip --target 4096x4096 --np 4,8", "--np: expected N, a whole number from 1 to "
+                                              "1000000000, got '4,8'"},
+        {"strip --target 4096x4096", "strip needs --np N"},
+        {"block --target 4096x4096 --grid 0x4", "--grid: 0 is out of range (expected AxB, whole "
+                                                "numbers from 1 to 1000000000)"},
+        {"block --target 4096x4096 --grid 4x4x4", "--grid: expected AxB"},
+        {"multicluster --target 4096x4096 --np 8,8 --rows 4096,0",
+         "--rows: 0 is out of range (expected RA,RB, whole numbers from 1 to 1000000000)"},
+        {"multicluster --target 4096x4096 --np 8,8 --rows 2048", "--rows: expected RA,RB"},
+        {"multicluster --target 4096x4096 --np 8,0", "--np: 0 is out of range (expected NA,NB"},
+        {"strip --target 0x4096 --np 4", "--target: 0 is out of range (expected NAxNB"},
+        {"strip --target 4096x4096 --np 16 --np0 1,4", "--np0: 1 is out of range"},
+        {"block --target 4096x4096 --grid 4x4 --nps 2", "--nps: 2 is out of range"},
+        {"strip --target 4096x4096 --np 16 --levels 0", "--levels: 0 is out of range"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char *out = NULL;
+        int rc = testutil_perfcast_run(&out, "plan --model %s", cases[i].args);
+        bool says = out && strstr(out, cases[i].says);
+        if (rc != 2 || !says)
+            fprintf(stderr, "\nplan --model %s: exit %d, '%s'\n", cases[i].args, rc,
+                    out ? out : "");
+        CU_ASSERT_EQUAL(rc, 2);
+        CU_ASSERT_TRUE(says);
+        free(out);
+    }
+    char *out = NULL; /* a size's X in either case, blanks around a number */
+    CU_ASSERT_EQUAL(testutil_perfcast_run(&out, "plan --model strip --target 4096X4096 --np ' 16'"),
+                    0);
+    free(out);
+}
+
 /* A plan for a cluster with fewer cores than its runs ask: the embedded
  * archive's ci-2core has 1 node of 2 cores (clusters.csv), so the strip
  * runs at np0 = 4 and 8 are marked oversubscribed, in the table and in the
@@ -565,6 +611,7 @@ int main(void)
         {"CLI: block plan -> fit -> predict", test_cli_block_plan_fit},
         {"CLI: Slurm script", test_cli_slurm_script},
         {"CLI: usage", test_cli_usage},
+        {"CLI: usage messages name the range", test_cli_usage_messages},
         {"CLI: plan marks oversubscribed runs", test_cli_plan_crowding},
         {"node runs: fill a node, span two", test_node_runs},
         {"network level runs: a torus dimension each", test_network_level_runs},

@@ -48,7 +48,8 @@ static const char usage[] =
     "                      (default: half of NA each, as in seed 000)\n"
     "  --cluster C         the cluster the runs are for (multicluster: CA,CB)\n"
     "Runs:\n"
-    "  --np0 4,8           strip/multicluster: parallel process counts (default 4,8)\n"
+    "  --np0 4,8           strip/multicluster: parallel process counts, each at\n"
+    "                      least 2 (default 4,8)\n"
     "  --nps 4,8,16        block: strip process counts above 2 (default 4,8,16)\n"
     "                      Without them, a strip or block plan for a --cluster that\n"
     "                      clusters.csv describes also runs one node full (np0 =\n"
@@ -179,18 +180,70 @@ static int parse_args(int argc, char **argv, plan_args *a)
  * small enough that every product of two stays inside a long. */
 #define MAX_WHOLE 1e9
 
-/* Whole numbers from "4,8,16" into out (at most max). */
-static bool long_list(const char *text, long *out, size_t max, size_t *n, char *err, size_t len)
+/* Whether item (len bytes, not NUL-terminated) is written as a decimal
+ * number: digits with an optional sign, point and exponent; no hex, inf,
+ * nan or blanks, which strtod would take. */
+static bool decimal_text(const char *item, size_t len)
 {
-    double v[32];
-    if (!rjopts_number_list(text, v, max < 32 ? max : 32, n, err, len))
-        return false;
-    for (size_t i = 0; i < *n; i++) {
-        if (!(v[i] <= MAX_WHOLE) || v[i] != floor(v[i])) {
-            snprintf(err, len, "expected whole numbers up to %.0f, got '%s'", MAX_WHOLE, text);
+    for (size_t i = 0; i < len; i++)
+        if (!strchr("0123456789+-.eE", item[i]))
+            return false;
+    return len > 0;
+}
+
+/* What one whole-number option takes, for its messages: its name, the
+ * form of its value ("N", "NA,NB", "AxB"), the separators of its items
+ * (a size's x in either case, as everywhere else), how many it takes (min
+ * to max) and the least value. */
+typedef struct {
+    const char *name, *form, *sep;
+    size_t min, max;
+    long lo;
+} whole_spec;
+
+/* The items of text as whole numbers from spec->lo to MAX_WHOLE into out
+ * (room for spec->max); false with err saying which item is at fault and
+ * why (not a whole number, out of range, too few or too many), naming the
+ * form and the range the option takes. */
+static bool whole_items(const whole_spec *spec, const char *text, long *out, size_t *n,
+                        char *err, size_t len)
+{
+    char range[160];
+    snprintf(range, sizeof range, "expected %s, %s from %ld to %.0f", spec->form,
+             spec->max == 1 ? "a whole number" : "whole numbers", spec->lo, MAX_WHOLE);
+    *n = 0;
+    for (const char *p = text;; p++) {
+        size_t k = strcspn(p, spec->sep), at = strspn(p, " \t");
+        size_t used = at < k ? k - at : 0;
+        while (used > 0 && (p[at + used - 1] == ' ' || p[at + used - 1] == '\t'))
+            used--; /* blanks around an item are no part of it */
+        char item[64] = "", *end = item;
+        bool decimal = decimal_text(p + at, used);
+        if (decimal && used < sizeof item)
+            memcpy(item, p + at, used);
+        /* 64 digits or more: a number, far out of range */
+        double v = decimal && used >= sizeof item ? INFINITY : item[0] ? strtod(item, &end) : NAN;
+        if (*n == spec->max) {
+            snprintf(err, len, "%s: %s, got '%s'", spec->name, range, text);
             return false;
         }
-        out[i] = (long)v[i];
+        if (*end || isnan(v) || (isfinite(v) && v != floor(v))) {
+            snprintf(err, len, "%s: '%.*s' is not a whole number (%s)", spec->name, (int)k, p,
+                     range);
+            return false;
+        }
+        if (v < (double)spec->lo || v > MAX_WHOLE) {
+            snprintf(err, len, "%s: %.*s is out of range (%s)", spec->name, (int)k, p, range);
+            return false;
+        }
+        out[(*n)++] = (long)v;
+        p += k;
+        if (!*p)
+            break;
+    }
+    if (*n < spec->min) {
+        snprintf(err, len, "%s: %s, got '%s'", spec->name, range, text);
+        return false;
     }
     return true;
 }
@@ -243,55 +296,90 @@ static void node_of(const plan_args *a, const archive *arch, runplan_options *o,
     network_levels(arch, ci, o, level_nodes);
 }
 
-/* Build the plan the arguments ask for; 0, 1 (cannot plan) or 2 (usage). */
-static int build_plan(const plan_args *a, const archive *arch, runplan *p)
+/* The whole-number options (whole_items). */
+static const whole_spec TARGET = {"--target", "NAxNB", "xX", 2, 2, 1};
+static const whole_spec STRIP_NP = {"--np", "N", ",", 1, 1, 1};
+static const whole_spec GRID = {"--grid", "AxB", "xX", 2, 2, 1};
+static const whole_spec SIDES_NP = {"--np", "NA,NB", ",", 2, 2, 1};
+static const whole_spec ROWS = {"--rows", "RA,RB", ",", 2, 2, 1};
+static const whole_spec NP0 = {"--np0", "a list like 4,8 (at most 32)", ",", 1, 32, 2};
+static const whole_spec NPS = {"--nps", "a list like 4,8,16 (at most 32)", ",", 1, 32, 3};
+static const whole_spec LEVELS = {"--levels", "a list like 1,4 (at most 32)", ",", 1, 32, 1};
+
+/* The rows of each side (--rows, else half of na each) into rows; 0, 1
+ * (they do not add up or divide) or 2 (usage). */
+static int side_rows(const plan_args *a, long na, const long np[2], long rows[2])
+{
+    char err[ERR_LEN];
+    size_t n;
+    rows[0] = rows[1] = na / 2;
+    if (a->rows && !whole_items(&ROWS, a->rows, rows, &n, err, sizeof err))
+        return usage_error("%s", err);
+    if (rows[0] % np[0] || rows[1] % np[1] || rows[0] + rows[1] != na) {
+        fprintf(stderr, "perfcast plan: the rows %ld,%ld must add up to %ld and divide by "
+                        "the processes %ld,%ld\n", rows[0], rows[1], na, np[0], np[1]);
+        return 1;
+    }
+    return 0;
+}
+
+/* The model's runs for the target na x nb; 0, 1 (cannot plan) or 2. */
+static int model_runs(const plan_args *a, long na, long nb, const runplan_options *o,
+                      runplan *p)
 {
     char err[ERR_LEN] = "";
-    long na, nb, nps[32], levels[32], pair[2] = {0, 0}, rows[2], reps;
-    size_t nnps = 0, nlevels = 0, npair = 0;
-    const char *list = strcmp(a->model, "block") == 0 ? a->nps : a->np0;
-    if (!rjopts_size(a->target, &na, &nb, err, sizeof err) ||
-        (list && !long_list(list, nps, 32, &nnps, err, sizeof err)) ||
-        (a->levels && !long_list(a->levels, levels, 32, &nlevels, err, sizeof err)))
-        return usage_error("%s", err);
-    if (!reps_of(a->reps, &reps))
-        return usage_error("--reps: expected a whole number from 1 to %s", "1000");
-    if (na > MAX_WHOLE || nb > MAX_WHOLE)
-        return usage_error("--target: at most %s x 1000000000", "1000000000");
-    runplan_options o = {.nps = nnps ? nps : NULL, .nnps = nnps,
-                         .levels = nlevels ? levels : NULL, .nlevels = nlevels, .reps = reps};
-    long level_nodes[TOPOLOGY_MAX_DIMS];
-    node_of(a, arch, &o, level_nodes);
+    long pair[2] = {0, 0}, rows[2];
+    size_t n;
     bool ok;
+    int rc;
     if (strcmp(a->model, "strip") == 0) {
-        if (!a->np || !long_list(a->np, pair, 1, &npair, err, sizeof err))
+        if (!a->np)
             return usage_error("%s", "strip needs --np N");
-        ok = runplan_strip(na, nb, pair[0], &o, p, err, sizeof err);
+        if (!whole_items(&STRIP_NP, a->np, pair, &n, err, sizeof err))
+            return usage_error("%s", err);
+        ok = runplan_strip(na, nb, pair[0], o, p, err, sizeof err);
     } else if (strcmp(a->model, "block") == 0) {
-        if (!a->grid || !rjopts_size(a->grid, &pair[0], &pair[1], err, sizeof err) ||
-            pair[0] > MAX_WHOLE || pair[1] > MAX_WHOLE)
+        if (!a->grid)
             return usage_error("%s", "block needs --grid AxB");
-        ok = runplan_block(na, nb, pair[0], pair[1], &o, p, err, sizeof err);
+        if (!whole_items(&GRID, a->grid, pair, &n, err, sizeof err))
+            return usage_error("%s", err);
+        ok = runplan_block(na, nb, pair[0], pair[1], o, p, err, sizeof err);
     } else if (strcmp(a->model, "multicluster") == 0) {
-        if (!a->np || !long_list(a->np, pair, 2, &npair, err, sizeof err) || npair != 2)
+        if (!a->np)
             return usage_error("%s", "multicluster needs --np NA,NB");
-        size_t nrows = 2;
-        rows[0] = rows[1] = na / 2;
-        if (a->rows && (!long_list(a->rows, rows, 2, &nrows, err, sizeof err) || nrows != 2))
-            return usage_error("%s", "--rows: expected RA,RB");
-        if (rows[0] % pair[0] || rows[1] % pair[1] || rows[0] + rows[1] != na) {
-            fprintf(stderr, "perfcast plan: the rows %ld,%ld must add up to %ld and divide by "
-                            "the processes %ld,%ld\n", rows[0], rows[1], na, pair[0], pair[1]);
-            return 1;
-        }
+        if (!whole_items(&SIDES_NP, a->np, pair, &n, err, sizeof err))
+            return usage_error("%s", err);
+        if ((rc = side_rows(a, na, pair, rows)) != 0)
+            return rc;
         long per[2] = {rows[0] / pair[0], rows[1] / pair[1]};
-        ok = runplan_multicluster(nb, pair, per, &o, p, err, sizeof err);
+        ok = runplan_multicluster(nb, pair, per, o, p, err, sizeof err);
     } else {
         return usage_error("unknown model '%s' (expected strip, block or multicluster)", a->model);
     }
     if (!ok)
         fprintf(stderr, "perfcast plan: %s\n", err);
     return ok ? 0 : 1;
+}
+
+/* Build the plan the arguments ask for; 0, 1 (cannot plan) or 2 (usage). */
+static int build_plan(const plan_args *a, const archive *arch, runplan *p)
+{
+    char err[ERR_LEN] = "";
+    long target[2], nps[32], levels[32], reps;
+    size_t n, nnps = 0, nlevels = 0;
+    bool block = strcmp(a->model, "block") == 0;
+    const char *list = block ? a->nps : a->np0;
+    if (!whole_items(&TARGET, a->target, target, &n, err, sizeof err) ||
+        (list && !whole_items(block ? &NPS : &NP0, list, nps, &nnps, err, sizeof err)) ||
+        (a->levels && !whole_items(&LEVELS, a->levels, levels, &nlevels, err, sizeof err)))
+        return usage_error("%s", err);
+    if (!reps_of(a->reps, &reps))
+        return usage_error("--reps: expected a whole number from 1 to %s", "1000");
+    runplan_options o = {.nps = nnps ? nps : NULL, .nnps = nnps,
+                         .levels = nlevels ? levels : NULL, .nlevels = nlevels, .reps = reps};
+    long level_nodes[TOPOLOGY_MAX_DIMS];
+    node_of(a, arch, &o, level_nodes);
+    return model_runs(a, target[0], target[1], &o, p);
 }
 
 /* The cluster of each side, whole (never cut: a name may be any length
@@ -367,13 +455,14 @@ static const char LINK_RUN_WHY[] =
  * multi-cluster model, or no target and two process counts). */
 static bool plan_link_run(const plan_args *a, const plan_clusters *cl, link_run *r)
 {
-    long na;
+    long target[2];
     size_t n = 0;
     char err[ERR_LEN];
     if (strcmp(a->model, "multicluster") != 0 || !a->target || !a->np ||
-        !rjopts_size(a->target, &na, &r->nb, err, sizeof err) ||
-        !long_list(a->np, r->np, 2, &n, err, sizeof err) || n != 2)
+        !whole_items(&TARGET, a->target, target, &n, err, sizeof err) ||
+        !whole_items(&SIDES_NP, a->np, r->np, &n, err, sizeof err))
         return false;
+    r->nb = target[1];
     r->na = 2 * (r->np[0] + r->np[1]);
     r->side[0] = cl->side[0][0] ? cl->side[0] : "A";
     r->side[1] = cl->side[1][0] ? cl->side[1] : "B";
