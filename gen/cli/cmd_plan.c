@@ -2,7 +2,9 @@
  * cmd_plan.c — `perfcast plan`: the exact list of small runs a model needs
  * for a target (models/runplan.h), as a table, as CSV in the archive's
  * runs.csv columns, as mpirun command lines for mgbench, or as a Slurm
- * batch script. Pure computation from the command line: no archive is read.
+ * batch script. The archive is only looked up: a --cluster's cores and
+ * network, a --campaign's measured runs; a name it lacks is warned about,
+ * never refused (plan lists the first runs of a new cluster or campaign).
  *
  * A portal may build the command line from what a user typed, so every
  * value is checked before anything is written (plan_batch_text_ok: no
@@ -23,6 +25,7 @@
 #include "gen/cli/cli.h"
 #include "gen/fit/rjopts.h"
 #include "gen/ingest/archive.h"
+#include "gen/ingest/namelist.h"
 #include "gen/ingest/run_layout.h"
 #include "models/runplan.h"
 
@@ -46,7 +49,8 @@ static const char usage[] =
     "  --np NA,NB          multicluster: processes on cluster A and on cluster B\n"
     "  --rows RA,RB        multicluster: mesh rows given to each side\n"
     "                      (default: half of NA each, as in seed 000)\n"
-    "  --cluster C         the cluster the runs are for (multicluster: CA,CB)\n"
+    "  --cluster C         the cluster the runs are for (multicluster: CA,CB); one\n"
+    "                      clusters.csv lacks is warned about (did you mean)\n"
     "Runs:\n"
     "  --np0 4,8           strip/multicluster: parallel process counts, each at\n"
     "                      least 2 (default 4,8)\n"
@@ -68,7 +72,8 @@ static const char usage[] =
     "                      (an sbatch script) or pbs (a PBS/Torque qsub script)\n"
     "  --code NAME         code column of csv output (default mgbench)\n"
     "  --campaign NAME     mpirun/slurm/pbs: append the runs to ARCHIVE/NAME/runs.csv;\n"
-    "                      its measured runs also time the batch script (below)\n"
+    "                      its measured runs also time the batch script (below); a\n"
+    "                      new one is warned about (did you mean), then started\n"
     "  --archive DIR       archive folder (default archive): clusters.csv gives\n"
     "                      cores_per_node of --cluster; runs asking more processes\n"
     "                      than its nodes x cores are marked oversubscribed\n"
@@ -599,6 +604,21 @@ static int batch_numbers(const plan_args *a, double *ppn, double *cores, double 
     return 0;
 }
 
+/* Why the time limit is the default one hour: no campaign given, the
+ * campaign has no runs yet (it is new), or none of its runs is measured. */
+static void default_time_note(const char *name, const campaign *c, char *note, size_t len)
+{
+    if (!name)
+        snprintf(note, len, "a default: no measured runs to predict it from (give --campaign "
+                            "with measured runs, or --time)");
+    else if (!c)
+        snprintf(note, len, "a default: campaign %s has no runs yet to predict it from (these "
+                            "runs start it; give --time)", name);
+    else
+        snprintf(note, len, "a default: campaign %s has no measured runs to predict it from "
+                            "(give --time)", name);
+}
+
 /* The batch settings: options first, then what the archive knows (cores
  * per node of the cluster, measured runs of the campaign to time the plan).
  * 0, 1 (memory per CPU beyond the limit) or 2 (usage). */
@@ -644,8 +664,8 @@ static int batch_settings(const plan_args *a, const runplan *p, int side, const 
         b->time_note = note;
     } else {
         b->time = "01:00:00";
-        b->time_note = "a default: no measured runs to predict it from (give --campaign with "
-                       "measured runs, or --time)";
+        default_time_note(a->campaign, c, note, note_len);
+        b->time_note = note;
     }
     return 0;
 }
@@ -655,7 +675,7 @@ static int print_batch(const plan_args *a, const archive *arch, const plan_clust
                        const runplan *p, const char *format, int side, FILE *out)
 {
     plan_batch b;
-    char time_buf[16], note[300], err[ERR_LEN];
+    char time_buf[16], note[ERR_LEN], err[ERR_LEN]; /* the note may name the campaign */
     int rc = batch_settings(a, p, side, arch, cl, &b, time_buf, note, sizeof note);
     bool ok = true;
     if (rc == 0 && strcmp(format, "mpirun") == 0)
@@ -717,6 +737,81 @@ static int print_plan(const plan_args *a, const archive *arch, const runplan *p,
     return rc;
 }
 
+/* " (did you mean 'X'?)" for the name of names nearest typed, "" when
+ * none is near, into buf. */
+static const char *near_text(const char *typed, const char **names, size_t n, char *buf,
+                             size_t len)
+{
+    const char *near = names ? cli_suggest(typed, names, n) : NULL;
+    snprintf(buf, len, "%s%s%s", near ? " (did you mean '" : "", near ? near : "",
+             near ? "'?)" : "");
+    return buf;
+}
+
+/* A --cluster clusters.csv does not describe is allowed (plan also plans
+ * for a cluster not yet described), but a typo would silently drop what a
+ * described cluster gives the plan: said on stderr, with the nearest name. */
+static void warn_unknown_cluster(const plan_args *a, const archive *arch, const char *name)
+{
+    size_t n;
+    const char **names = namelist_clusters(arch, &n);
+    char near[ERR_LEN];
+    bool node_runs = strcmp(a->model, "multicluster") != 0 &&
+                     !(strcmp(a->model, "block") == 0 ? a->nps : a->np0);
+    fprintf(stderr, "perfcast plan: warning: no cluster '%s' in %s/clusters.csv%s: %sno run is "
+                    "checked against its cores (describe it in clusters.csv for %s)\n",
+            name, a->archive ? a->archive : "archive",
+            near_text(name, names, n, near, sizeof near),
+            node_runs ? "the plan has no run that fills a node or spans two, and " : "",
+            node_runs ? "them" : "that");
+    free(names);
+}
+
+/* A --campaign the archive lacks is allowed (the runs start a new one),
+ * but a typo would start a second campaign beside the one meant: said on
+ * stderr, with the nearest name, for the formats that write to it. */
+static void warn_unknown_campaign(const plan_args *a, const archive *arch)
+{
+    size_t n;
+    const char **names = namelist_campaigns(arch, &n);
+    const char *dir = a->archive ? a->archive : "archive";
+    const char *near = names ? cli_suggest(a->campaign, names, n) : NULL;
+    char text[ERR_LEN];
+    if (near && strcmp(near, a->campaign) == 0) /* there, but left out for its problems */
+        fprintf(stderr, "perfcast plan: warning: campaign '%s' did not load (perfcast check "
+                        "--archive %s says why): the runs append to %s/%s/runs.csv, but none "
+                        "of its runs times the script\n", a->campaign, dir, dir, a->campaign);
+    else
+        fprintf(stderr, "perfcast plan: warning: no campaign '%s' in %s%s: the runs will start "
+                        "it in %s/%s/runs.csv\n", a->campaign, dir,
+                near_text(a->campaign, names, n, text, sizeof text), dir, a->campaign);
+    free(names);
+}
+
+/* The warnings on --cluster and --campaign names the archive lacks (each
+ * side's cluster once). */
+static void warn_unknown_names(const plan_args *a, const archive *arch, bool loaded,
+                               const char *format)
+{
+    const char *dir = a->archive ? a->archive : "archive";
+    bool writes = strcmp(format, "table") != 0 && strcmp(format, "csv") != 0;
+    if (!loaded) {
+        fprintf(stderr, "perfcast plan: warning: the archive %s could not be read (perfcast "
+                        "check --archive %s says why): --cluster and --campaign are taken as "
+                        "names it does not have\n", dir, dir);
+        return;
+    }
+    plan_clusters cl = {{NULL, NULL}};
+    if (a->cluster && plan_clusters_split(a->cluster, &cl))
+        for (int i = 0; i < 2; i++)
+            if (cl.side[i][0] && !archive_cluster(arch, cl.side[i]) &&
+                (i == 0 || strcmp(cl.side[0], cl.side[1]) != 0))
+                warn_unknown_cluster(a, arch, cl.side[i]);
+    plan_clusters_free(&cl);
+    if (a->campaign && writes && !archive_campaign(arch, a->campaign))
+        warn_unknown_campaign(a, arch);
+}
+
 int cmd_plan(int argc, char **argv)
 {
     static const char *const formats[] = {"table", "csv", "mpirun", "slurm", "pbs", NULL};
@@ -744,12 +839,14 @@ int cmd_plan(int argc, char **argv)
     diag_list diags;
     diag_init(&diags);
     archive arch = {0};
-    if (a.cluster || a.campaign)
-        archive_load(a.archive ? a.archive : "archive", &arch, &diags);
+    bool loaded = (a.cluster || a.campaign) &&
+                  archive_load(a.archive ? a.archive : "archive", &arch, &diags);
     diag_free(&diags); /* plan works without an archive: it only looks things up */
     runplan p;
     rc = build_plan(&a, &arch, &p);
     if (rc == 0) {
+        if (a.cluster || a.campaign)
+            warn_unknown_names(&a, &arch, loaded, format);
         rc = print_plan(&a, &arch, &p, format, side);
         runplan_free(&p);
     }
