@@ -42,6 +42,45 @@ void runplan_free(runplan *p)
     memset(p, 0, sizeof *p);
 }
 
+/* The same run: everything mgbench is told, and how often. */
+static bool same_run(const runplan_run *a, const runplan_run *b)
+{
+    return a->role == b->role && a->np == b->np && a->npa == b->npa && a->npb == b->npb &&
+           a->na == b->na && a->nb == b->nb && a->level == b->level && a->reps == b->reps &&
+           a->seq_of_np == b->seq_of_np;
+}
+
+size_t runplan_share_sides(runplan *p)
+{
+    size_t kept = 0, dropped = 0;
+    for (size_t i = 0; i < p->nruns; i++) {
+        runplan_run *r = &p->runs[i];
+        runplan_run *twin = NULL;
+        for (size_t k = 0; r->side == 1 && !twin && k < kept; k++)
+            if (p->runs[k].side == 0 && same_run(&p->runs[k], r))
+                twin = &p->runs[k];
+        if (twin) {
+            twin->shared = true;
+            dropped++;
+        } else {
+            p->runs[kept++] = *r;
+        }
+    }
+    p->nruns = kept;
+    return dropped;
+}
+
+bool runplan_on_side(const runplan_run *r, int side)
+{
+    return side < 0 || r->side == side || r->shared;
+}
+
+bool runplan_above_target(const runplan *p, const runplan_run *r)
+{
+    long target = p->target_np[r->side ? 1 : 0];
+    return target > 0 && r->np > target;
+}
+
 long runplan_max_np(const runplan *p)
 {
     long m = 0;
@@ -156,14 +195,14 @@ static bool strip_side(long rows, long nb, long np, int side, const runplan_opti
         long r = divide(rows, o->levels[l], "rows per process", err, errlen);
         if (!r || !add(out, (runplan_run){RUNPLAN_TCOMP, RUNPLAN_WHY_MODEL, side, 1, 1, 1, r,
                                           nb, o->levels[l], o->reps,
-                                          o->levels[l] == 1 ? np : 0}))
+                                          o->levels[l] == 1 ? np : 0, false}))
             return false;
     }
     for (size_t k = 0; k < o->nnps; k++)
         for (size_t l = 0; l < o->nlevels; l++) {
             long np0 = o->nps[k], r = rows / o->levels[l];
             if (!add(out, (runplan_run){RUNPLAN_STRIP_OVERHEAD, why_of(o, np0), side, np0, np0,
-                                        1, np0 * r, nb, o->levels[l], o->reps, 0}))
+                                        1, np0 * r, nb, o->levels[l], o->reps, 0, false}))
                 return false;
         }
     return true;
@@ -187,10 +226,17 @@ bool runplan_strip(long na, long nb, long np, const runplan_options *opt, runpla
         snprintf(err, errlen, "the target mesh and np must be positive");
         return false;
     }
+    if (np < 2) {
+        snprintf(err, errlen, "a target on one process is itself the sequential run the strip "
+                              "model starts from (its step 1): measure it, nothing smaller "
+                              "predicts it; plan a target on 2 or more processes");
+        return false;
+    }
     if (na % np != 0) {
         snprintf(err, errlen, "na = %ld is not divisible by np = %ld", na, np);
         return false;
     }
+    out->target_np[0] = np;
     long buf[MAX_NPS];
     if (!resolve(opt, STRIP_NPS, 2, STRIP_LEVELS, 2, 2, np, buf, &o, err, errlen))
         return false;
@@ -209,7 +255,7 @@ static bool block_direction(bool along_a, long pa, long pb, const runplan_option
             runplan_run run = {k == 0 ? RUNPLAN_BLOCK_BASE : RUNPLAN_BLOCK_STRIP,
                                why_of(o, np), 0, np, along_a ? np : 1, along_a ? 1 : np,
                                along_a ? np * r : pa, along_a ? pb : np * r,
-                               o->levels[l], o->reps, 0};
+                               o->levels[l], o->reps, 0, false};
             if (!r || !add(out, run))
                 return false;
         }
@@ -227,6 +273,12 @@ bool runplan_block(long na, long nb, long npa, long npb, const runplan_options *
         snprintf(err, errlen, "the target mesh and grid must be positive");
         return false;
     }
+    if (npa * npb < 2) {
+        snprintf(err, errlen, "a target on one process is itself a sequential run, which the "
+                              "block model does not predict: measure it; plan a grid of 2 or "
+                              "more processes");
+        return false;
+    }
     if (na % npa != 0 || nb % npb != 0) {
         snprintf(err, errlen, "the mesh %ldx%ld does not divide into the grid %ldx%ld", na, nb,
                  npa, npb);
@@ -235,9 +287,10 @@ bool runplan_block(long na, long nb, long npa, long npb, const runplan_options *
     long buf[MAX_NPS];
     if (!resolve(opt, BLOCK_NPS, 3, BLOCK_LEVELS, 3, 3, npa * npb, buf, &o, err, errlen))
         return false;
+    out->target_np[0] = npa * npb;
     long pa = na / npa, pb = nb / npb;
     bool ok = add(out, (runplan_run){RUNPLAN_BLOCK_REFERENCE, RUNPLAN_WHY_MODEL, 0, 4, 2, 2,
-                                     2 * pa, 2 * pb, 1, o.reps, 0});
+                                     2 * pa, 2 * pb, 1, o.reps, 0, false});
     if (ok && npa > 2)
         ok = block_direction(true, pa, pb, &o, out, err, errlen);
     if (ok && npb > 2)
@@ -262,6 +315,8 @@ bool runplan_multicluster(long n_msg, const long np[2], const long rows[2],
     long buf[MAX_NPS];
     if (!resolve(&one, STRIP_NPS, 2, STRIP_LEVELS, 2, 2, 0, buf, &o, err, errlen))
         return false;
+    out->target_np[0] = np[0];
+    out->target_np[1] = np[1];
     for (int side = 0; side < 2; side++)
         if (!strip_side(rows[side], n_msg, np[side], side, &o, out, err, errlen))
             return fail_nomem(out, err, errlen);

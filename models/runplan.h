@@ -49,11 +49,15 @@ typedef struct {
     long reps;         /* repetitions to run */
     long seq_of_np;    /* sequential run at a target's per-process mesh: that target's
                           np (mgbench column seq_of_np); 0 otherwise */
+    bool shared;       /* multicluster on one cluster: a side-A run side B needs too,
+                          listed once (runplan_share_sides) */
 } runplan_run;
 
 typedef struct {
     runplan_run *runs;
     size_t nruns;
+    long target_np[2]; /* the target's processes (multicluster: on each side), which a
+                          run may pass: runplan_above_target */
 } runplan;
 
 /* Which runs, and how often. Lists are borrowed. */
@@ -83,11 +87,14 @@ const char *runplan_role_text(runplan_role r);
  * node: its memory-bandwidth contention", ...). */
 const char *runplan_why_text(runplan_why w);
 
-/* Strip model runs for an na x nb target on np processes (grid np x 1). */
+/* Strip model runs for an na x nb target on np processes (grid np x 1);
+ * np >= 2: a target on one process is itself the sequential run the
+ * model starts from, which nothing smaller predicts. */
 bool runplan_strip(long na, long nb, long np, const runplan_options *opt, runplan *out,
                    char *err, size_t errlen);
 
-/* Block model runs for an na x nb target on an npa x npb grid. */
+/* Block model runs for an na x nb target on an npa x npb grid of 2 or
+ * more processes (as strip: one process is a sequential run). */
 bool runplan_block(long na, long nb, long npa, long npb, const runplan_options *opt,
                    runplan *out, char *err, size_t errlen);
 
@@ -95,6 +102,23 @@ bool runplan_block(long na, long nb, long npa, long npb, const runplan_options *
  * side i having np[i] processes of rows[i] rows each (grids np x 1). */
 bool runplan_multicluster(long n_msg, const long np[2], const long rows[2],
                           const runplan_options *opt, runplan *out, char *err, size_t errlen);
+
+/* Both sides of a multicluster plan run on one cluster, whose strip
+ * runs serve both sides' models: each side-B run that repeats a side-A
+ * run (same grid, mesh, level, repetitions and seq_of_np) is dropped and
+ * the side-A run marked shared. Returns how many were dropped. */
+size_t runplan_share_sides(runplan *p);
+
+/* Whether a script for side (0 A, 1 B, -1 every run) runs r: its own
+ * side's runs, and a shared run on both (each side's script stands
+ * alone). */
+bool runplan_on_side(const runplan_run *r, int side);
+
+/* Whether run r has more processes than the target of its side: the
+ * model's steps ask their process counts (the papers' np0 = 4, 8; block's
+ * 4, 8, 16) whatever the target, so a small target's plan holds runs
+ * larger than itself. */
+bool runplan_above_target(const runplan *p, const runplan_run *r);
 
 /* The largest np of any run (for a batch script's task count). */
 long runplan_max_np(const runplan *p);

@@ -233,6 +233,125 @@ static void test_plan_errors(void)
     runplan_free(&p);
 }
 
+/* A plan never lists one run twice, and says why a run is larger than
+ * its target: both sides of a multi-cluster plan on one cluster share
+ * their equal runs (each side's script still runs them), a one-process
+ * target is no plan, and a 2-process strip target's np0 = 4, 8 runs are
+ * marked as above it. */
+static void test_plan_repeats_and_size(void)
+{
+    runplan p;
+    char err[300];
+    runplan_options opt = {NULL, 0, NULL, 0, 1, 0, 0, NULL, 0};
+    const long np[2] = {8, 8}, rows[2] = {256, 256}, rows_b[2] = {256, 128};
+    CU_ASSERT_TRUE_FATAL(runplan_multicluster(4096, np, rows, &opt, &p, err, sizeof err));
+    size_t both = p.nruns;
+    CU_ASSERT_EQUAL(runplan_share_sides(&p), both / 2);
+    CU_ASSERT_EQUAL(p.nruns, both / 2);
+    for (size_t i = 0; i < p.nruns; i++) {
+        CU_ASSERT_TRUE(p.runs[i].shared && p.runs[i].side == 0);
+        CU_ASSERT_TRUE(runplan_on_side(&p.runs[i], 1));
+    }
+    runplan_free(&p);
+    /* Other rows per process on B: nothing to share. */
+    CU_ASSERT_TRUE_FATAL(runplan_multicluster(4096, np, rows_b, &opt, &p, err, sizeof err));
+    both = p.nruns;
+    CU_ASSERT_EQUAL(runplan_share_sides(&p), 0);
+    CU_ASSERT_EQUAL(p.nruns, both);
+    CU_ASSERT_FALSE(runplan_on_side(&p.runs[0], 1));
+    runplan_free(&p);
+    CU_ASSERT_FALSE(runplan_strip(4096, 4096, 1, &opt, &p, err, sizeof err));
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "a target on one process is itself the sequential run"));
+    CU_ASSERT_FALSE(runplan_block(4096, 4096, 1, 1, &opt, &p, err, sizeof err));
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "a target on one process"));
+    CU_ASSERT_TRUE_FATAL(runplan_strip(4096, 4096, 2, &opt, &p, err, sizeof err));
+    size_t above = 0;
+    for (size_t i = 0; i < p.nruns; i++) {
+        CU_ASSERT_EQUAL(runplan_above_target(&p, &p.runs[i]), p.runs[i].np > 2);
+        above += runplan_above_target(&p, &p.runs[i]);
+    }
+    CU_ASSERT_EQUAL(above, 4); /* np0 = 4 and 8 at levels 1 and 4 */
+    runplan_free(&p);
+}
+
+/* The configurations of `plan --format csv` (each rep's row once), and
+ * whether one of them comes twice. */
+static bool csv_repeats(const char *csv, size_t *nconfigs)
+{
+    char seen[64][160];
+    size_t n = 0;
+    bool twice = false;
+    for (const char *line = csv ? strchr(csv, '\n') : NULL; line && line[1];
+         line = strchr(line + 1, '\n')) {
+        const char *rep = line + 1;
+        for (int commas = 0; *rep && *rep != '\n' && commas < 8; rep++)
+            commas += *rep == ',';
+        const char *end = strchr(line + 1, '\n');
+        bool pingpong = strstr(line + 1, ",pingpong,") &&
+                        strstr(line + 1, ",pingpong,") < (end ? end : rep + strlen(rep));
+        if (strncmp(rep, "1,", 2) != 0 || pingpong)
+            continue; /* one row per solve configuration: its first repetition */
+        char config[160];
+        snprintf(config, sizeof config, "%.*s", (int)(rep - line - 1), line + 1);
+        for (size_t i = 0; i < n; i++)
+            twice = twice || strcmp(seen[i], config) == 0;
+        if (n < 64)
+            snprintf(seen[n++], sizeof seen[0], "%s", config);
+    }
+    *nconfigs = n;
+    return twice;
+}
+
+static void test_cli_no_repeats(void)
+{
+    char *out = NULL;
+    size_t n = 0;
+    CU_ASSERT_EQUAL(testutil_perfcast_run(&out, "plan --model strip --target 4096x4096 --np 16 "
+                                                "--np0 4,4,8"), 2);
+    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "--np0: 4 is listed twice"));
+    free(out);
+    CU_ASSERT_EQUAL(testutil_perfcast_run(&out, "plan --model block --target 4096x4096 --grid "
+                                                "8x8 --nps 4,8,4"), 2);
+    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "--nps: 4 is listed twice"));
+    free(out);
+    CU_ASSERT_EQUAL(testutil_perfcast_run(&out, "plan --model strip --target 4096x4096 --np 16 "
+                                                "--levels 1,4,1"), 2);
+    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "--levels: 1 is listed twice"));
+    free(out);
+    CU_ASSERT_EQUAL(testutil_perfcast_run(&out, "plan --model multicluster --target 4096x4096 "
+                                                "--np 8,8 --cluster ci-2core,ci-2core --format "
+                                                "csv 2>/dev/null"), 0);
+    CU_ASSERT_FALSE(csv_repeats(out, &n));
+    CU_ASSERT_EQUAL(n, 6); /* Tcomp and np0 = 4, 8 at levels 1 and 4, once */
+    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "side B's run too (one cluster for both sides)"));
+    free(out);
+    /* Side B's script stands alone: it runs the shared runs too. */
+    CU_ASSERT_EQUAL(testutil_run_commandf(&out, "%s plan --model multicluster --target 4096x4096 "
+                                                "--np 8,8 --cluster ci-2core,ci-2core --format "
+                                                "slurm --side B 2>/dev/null | grep -c "
+                                                "'^run_step '", testutil_perfcast()), 0);
+    CU_ASSERT_EQUAL(out ? atoi(out) : 0, 6);
+    free(out);
+    /* Two clusters: each side its own runs, even where they look alike. */
+    CU_ASSERT_EQUAL(testutil_perfcast_run(&out, "plan --model multicluster --target 4096x4096 "
+                                                "--np 8,8 --cluster ci-2core,dev-16core --format "
+                                                "csv 2>/dev/null"), 0);
+    CU_ASSERT_FALSE(csv_repeats(out, &n));
+    CU_ASSERT_EQUAL(n, 12);
+    free(out);
+    CU_ASSERT_EQUAL(testutil_perfcast_run(&out, "plan --model strip --target 4096x4096 --np 1"),
+                    1);
+    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "a target on one process is itself the sequential "
+                                              "run the strip model starts from"));
+    free(out);
+    CU_ASSERT_EQUAL(testutil_perfcast_run(&out, "plan --model strip --target 4096x4096 --np 2 "
+                                                "--format csv"), 0);
+    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, ",8,8,1,16384,4096,,1,,strip overhead level 1; "
+                                              "more processes than the target's 2: the model's "
+                                              "step asks this np0 whatever the target"));
+    free(out);
+}
+
 /* ---- The command line: perfcast plan -> fabricated runs -> perfcast fit/predict. */
 
 /* The law behind the fabricated runs of the CLI tests. */
@@ -650,6 +769,8 @@ int main(void)
         {"block plan with npa <= 2", test_block_plan_small_direction},
         {"multicluster plan -> fits", test_multicluster_plan_fit},
         {"plan errors", test_plan_errors},
+        {"no run twice; a run above the target says so", test_plan_repeats_and_size},
+        {"CLI: no configuration twice, np = 1 refused", test_cli_no_repeats},
         {"CLI: strip plan -> fit -> predict", test_cli_strip_plan_fit},
         {"CLI: block plan -> fit -> predict", test_cli_block_plan_fit},
         {"CLI: Slurm script", test_cli_slurm_script},

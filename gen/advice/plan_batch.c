@@ -128,7 +128,7 @@ bool plan_batch_check(const plan_batch *b, char *err, size_t len)
 
 static bool in_side(const plan_batch *b, const runplan_run *r)
 {
-    return b->side < 0 || r->side == b->side;
+    return runplan_on_side(r, b->side);
 }
 
 /* mgbench's arguments for one planned run (after the program name). */
@@ -356,7 +356,7 @@ double plan_batch_max_work_mb(const runplan *p, int side, double bytes_per_point
     double most = 0;
     for (size_t i = 0; i < p->nruns; i++) {
         const runplan_run *r = &p->runs[i];
-        if (side >= 0 && r->side != side)
+        if (!runplan_on_side(r, side))
             continue;
         double points = (double)(r->na / r->npa) * (double)(r->nb / r->npb);
         most = fmax(most, points * bytes_per_point / 1048576.0);
@@ -419,7 +419,7 @@ bool plan_batch_time_limit(const runplan *p, int side, const table *runs, const 
     double total = 0;
     for (size_t i = 0; i < p->nruns; i++) {
         const runplan_run *r = &p->runs[i];
-        if (side >= 0 && r->side != side)
+        if (!runplan_on_side(r, side))
             continue;
         double s = run_seconds(r, runs, &c);
         if (isnan(s))

@@ -40,6 +40,9 @@ static const char usage[] =
     "for multicluster the strip runs of each side at its own rows per process.\n"
     "Meshes follow mgbench and archive/README.md: an na x nb mesh on an npa x npb\n"
     "grid gives each process na/npa rows of nb/npb points; a strip is np x 1.\n"
+    "No run is listed twice (a multicluster plan on one cluster lists a run both\n"
+    "sides need once); a run larger than the target says why in its note; a\n"
+    "target on one process is no plan (it is the sequential run itself).\n"
     "\n"
     "Target:\n"
     "  --model M           strip, block or multicluster\n"
@@ -204,6 +207,7 @@ typedef struct {
     const char *name, *form, *sep;
     size_t min, max;
     long lo;
+    bool distinct; /* each value once: a list of runs, where a repeat is the same run */
 } whole_spec;
 
 /* The items of text as whole numbers from spec->lo to MAX_WHOLE into out
@@ -241,6 +245,12 @@ static bool whole_items(const whole_spec *spec, const char *text, long *out, siz
             snprintf(err, len, "%s: %.*s is out of range (%s)", spec->name, (int)k, p, range);
             return false;
         }
+        for (size_t i = 0; spec->distinct && i < *n; i++)
+            if (out[i] == (long)v) {
+                snprintf(err, len, "%s: %ld is listed twice (each once; --reps repeats the runs)",
+                         spec->name, out[i]);
+                return false;
+            }
         out[(*n)++] = (long)v;
         p += k;
         if (!*p)
@@ -302,14 +312,23 @@ static void node_of(const plan_args *a, const archive *arch, runplan_options *o,
 }
 
 /* The whole-number options (whole_items). */
-static const whole_spec TARGET = {"--target", "NAxNB", "xX", 2, 2, 1};
-static const whole_spec STRIP_NP = {"--np", "N", ",", 1, 1, 1};
-static const whole_spec GRID = {"--grid", "AxB", "xX", 2, 2, 1};
-static const whole_spec SIDES_NP = {"--np", "NA,NB", ",", 2, 2, 1};
-static const whole_spec ROWS = {"--rows", "RA,RB", ",", 2, 2, 1};
-static const whole_spec NP0 = {"--np0", "a list like 4,8 (at most 32)", ",", 1, 32, 2};
-static const whole_spec NPS = {"--nps", "a list like 4,8,16 (at most 32)", ",", 1, 32, 3};
-static const whole_spec LEVELS = {"--levels", "a list like 1,4 (at most 32)", ",", 1, 32, 1};
+static const whole_spec TARGET = {"--target", "NAxNB", "xX", 2, 2, 1, false};
+static const whole_spec STRIP_NP = {"--np", "N", ",", 1, 1, 1, false};
+static const whole_spec GRID = {"--grid", "AxB", "xX", 2, 2, 1, false};
+static const whole_spec SIDES_NP = {"--np", "NA,NB", ",", 2, 2, 1, false};
+static const whole_spec ROWS = {"--rows", "RA,RB", ",", 2, 2, 1, false};
+static const whole_spec NP0 = {"--np0", "a list like 4,8 (at most 32)", ",", 1, 32, 2, true};
+static const whole_spec NPS = {"--nps", "a list like 4,8,16 (at most 32)", ",", 1, 32, 3, true};
+static const whole_spec LEVELS = {"--levels", "a list like 1,4 (at most 32)", ",", 1, 32, 1, true};
+
+/* Whether --cluster CA,CB names one cluster for both sides, whose strip
+ * runs then serve both (runplan_share_sides). */
+static bool one_cluster(const char *cluster)
+{
+    const char *comma = cluster ? strchr(cluster, ',') : NULL;
+    size_t n = comma ? (size_t)(comma - cluster) : 0;
+    return n > 0 && strlen(comma + 1) == n && strncmp(cluster, comma + 1, n) == 0;
+}
 
 /* The rows of each side (--rows, else half of na each) into rows; 0, 1
  * (they do not add up or divide) or 2 (usage). */
@@ -358,6 +377,8 @@ static int model_runs(const plan_args *a, long na, long nb, const runplan_option
             return rc;
         long per[2] = {rows[0] / pair[0], rows[1] / pair[1]};
         ok = runplan_multicluster(nb, pair, per, o, p, err, sizeof err);
+        if (ok && one_cluster(a->cluster))
+            runplan_share_sides(p);
     } else {
         return usage_error("unknown model '%s' (expected strip, block or multicluster)", a->model);
     }
@@ -425,15 +446,32 @@ static const char *crowding(const archive *arch, const char *cluster, long np, c
 }
 
 /* What a reader should know of a run beyond its role: why it is there
- * when not for the model's own steps (it fills a node, it spans two), and
+ * when not for the model's own steps (it fills a node, it spans two),
+ * why it is larger than the target, that it serves both sides, and
  * whether it oversubscribes its cluster; "" when nothing. */
-static const char *run_note(const archive *arch, const char *cluster, const runplan_run *r,
-                            char *buf, size_t len)
+static const char *run_note(const archive *arch, const char *cluster, const runplan *p,
+                            const runplan_run *r, char *buf, size_t len)
 {
-    char crowd[96];
+    char crowd[96], above[200] = "";
     crowding(arch, cluster, r->np, crowd, sizeof crowd);
-    const char *why = r->why != RUNPLAN_WHY_MODEL ? runplan_why_text(r->why) : "";
-    snprintf(buf, len, "%s%s%s", why, why[0] && crowd[0] ? "; " : "", crowd);
+    if (runplan_above_target(p, r))
+        snprintf(above, sizeof above, "more processes than the target's %ld: %s",
+                 p->target_np[r->side ? 1 : 0],
+                 r->role == RUNPLAN_BLOCK_REFERENCE
+                     ? "the model's (2,2) reference, whatever the target"
+                     : r->role == RUNPLAN_STRIP_OVERHEAD
+                           ? "the model's step asks this np0 whatever the target (--np0 "
+                             "chooses others)"
+                           : "the model's step asks this strip whatever the target (--nps "
+                             "chooses others)");
+    const char *parts[] = {r->why != RUNPLAN_WHY_MODEL ? runplan_why_text(r->why) : "", above,
+                           r->shared ? "side B's run too (one cluster for both sides)" : "",
+                           crowd};
+    size_t used = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; i < sizeof parts / sizeof parts[0] && used < len; i++)
+        if (parts[i][0])
+            used += (size_t)snprintf(buf + used, len - used, "%s%s", used ? "; " : "", parts[i]);
     return buf;
 }
 
@@ -522,8 +560,8 @@ static void print_table(const archive *arch, const plan_clusters *cl, const runp
         snprintf(mesh, sizeof mesh, "%ldx%ld", r->na, r->nb);
         snprintf(per, sizeof per, "%ldx%ld", r->na / r->npa, r->nb / r->npb);
         snprintf(seq, sizeof seq, "%ld", r->seq_of_np);
-        char note[200], crowd[96];
-        run_note(arch, c, r, note, sizeof note);
+        char note[600], crowd[96];
+        run_note(arch, c, p, r, note, sizeof note);
         fprintf(out, "%-3zu %-19s %-14s %5ld %7s %-15s %-13s %5ld %4ld %9s  %s\n", i + 1,
                 runplan_role_text(r->role), c[0] ? c : "-", r->np, grid, mesh, per, r->level,
                 r->reps, r->seq_of_np ? seq : "-", note[0] ? note : "-");
@@ -559,8 +597,8 @@ static void print_csv(const plan_args *a, const archive *arch, const plan_cluste
             fprintf(out, ",%ld,%ld,%ld,%ld,%ld,", r->np, r->npa, r->npb, r->na, r->nb);
             if (r->seq_of_np)
                 fprintf(out, "%ld", r->seq_of_np);
-            char note[200];
-            run_note(arch, cl->side[r->side ? 1 : 0], r, note, sizeof note);
+            char note[600];
+            run_note(arch, cl->side[r->side ? 1 : 0], p, r, note, sizeof note);
             fprintf(out, ",%ld,,%s level %ld%s%s%s%s\n", rep, runplan_role_text(r->role),
                     r->level,
                     strcmp(a->model, "multicluster") != 0 ? "" : r->side ? " side B" : " side A",
