@@ -6,6 +6,7 @@
 #include "models/costing.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -30,6 +31,14 @@ const char *mesh_match_text(mesh_match m)
     case MESH_NONE: return "no usable run";
     }
     return "?";
+}
+
+void mesh_match_pair_text(mesh_match a, mesh_match b, char *buf, size_t len)
+{
+    if (a == b)
+        snprintf(buf, len, "%s on both sides", mesh_match_text(a));
+    else
+        snprintf(buf, len, "%s on A, %s on B", mesh_match_text(a), mesh_match_text(b));
 }
 
 /* Does run r repeat run first (the first run of a configuration)? */

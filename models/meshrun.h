@@ -69,6 +69,12 @@ typedef enum {
 /* Text for a match kind: "exact", "same work", "interpolated in work", ... */
 const char *mesh_match_text(mesh_match m);
 
+/* The two sides' matches of a split job in words, into buf[0..len):
+ * "extrapolated in work on both sides" when they agree, else
+ * "exact per-process mesh on A, extrapolated in work on B" (one kind said
+ * twice read "extrapolated in work and extrapolated in work"). */
+void mesh_match_pair_text(mesh_match a, mesh_match b, char *buf, size_t len);
+
 typedef struct {
     mesh_match match;
     double time_s;

@@ -79,11 +79,22 @@ static void test_lookup(void)
     mesh_configs_free(&cs);
 }
 
+/* A split's two sides in words: one kind once, two kinds each named. */
+static void test_pair_text(void)
+{
+    char buf[160];
+    mesh_match_pair_text(MESH_EXTRAPOLATED, MESH_EXTRAPOLATED, buf, sizeof buf);
+    CU_ASSERT_STRING_EQUAL(buf, "extrapolated in work on both sides");
+    mesh_match_pair_text(MESH_EXACT, MESH_INTERPOLATED, buf, sizeof buf);
+    CU_ASSERT_STRING_EQUAL(buf, "exact per-process mesh on A, interpolated in work on B");
+}
+
 int main(void)
 {
     static const testutil_test tests[] = {
         {"repetitions grouped", test_grouping},
         {"reference-time lookup", test_lookup},
+        {"a split's two matches in words", test_pair_text},
         {NULL, NULL},
     };
     static const testutil_suite suites[] = {{"meshrun", tests}, {NULL, NULL}};

@@ -538,15 +538,14 @@ static bool model_split(advise_ctx *ctx, advise_option *o, bool *too_big, const 
     multicluster_pi_input pin = {sides, {o->cluster[0]->name, o->cluster[1]->name}, o->nb, &p,
                                  link, &pl, ctx->req.pool ? advise_pooled_width : NULL, ctx};
     multicluster_pi(&pin, &o->time_low, &o->time_high, o->interval, sizeof o->interval);
-    char more[256], parts[200];
+    char more[256], parts[200], tcomp[160];
     split_text(sides, o, &p, link, measured, more, sizeof more);
     multicluster_parts_text(&p, parts, sizeof parts);
+    mesh_match_pair_text(p.side[0].tcomp_match, p.side[1].tcomp_match, tcomp, sizeof tcomp);
     snprintf(o->source, sizeof o->source,
-             "multi-cluster model, balanced split%s (%s)%s; Tcomp %s and %s%s",
+             "multi-cluster model, balanced split%s (%s)%s; Tcomp %s%s",
              mgbench ? " among the splits mgbench can run" : "", parts,
-             p.uneven && !mgbench ? ", rows uneven across processes" : "",
-             mesh_match_text(p.side[0].tcomp_match), mesh_match_text(p.side[1].tcomp_match),
-             more);
+             p.uneven && !mgbench ? ", rows uneven across processes" : "", tcomp, more);
     crowded_text(&p, o->source, sizeof o->source);
     return true;
 }

@@ -307,7 +307,7 @@ static bool predict_target(const experiment_input *in, const mc_settings *s, str
                  "per-process mesh (tcomp=exact)", t.line);
         return false;
     }
-    char bal[300], lt[600], parts[200], pi_words[1300], note[3000];
+    char bal[300], lt[600], parts[200], pi_words[1300], note[3000], tcomp[160];
     balance_text(in->arch, s, &t, sides, link, bal, sizeof bal);
     link_text(&p, link, source, lt, sizeof lt);
     multicluster_parts_text(&p, parts, sizeof parts);
@@ -315,13 +315,13 @@ static bool predict_target(const experiment_input *in, const mc_settings *s, str
                                  in->pooled_width, in->pooled_ctx};
     double pi[2];
     multicluster_pi(&pin, &pi[0], &pi[1], pi_words, sizeof pi_words);
+    mesh_match_pair_text(p.side[0].tcomp_match, p.side[1].tcomp_match, tcomp, sizeof tcomp);
     snprintf(note, sizeof note,
              "%s; %s (A on %s, B on %s)%s; %s; %g and %g rows per process, "
-             "memory per process %.4g MB and %.4g MB; Tcomp %s and %s%s",
+             "memory per process %.4g MB and %.4g MB; Tcomp %s%s",
              pi_words, parts, t.cluster[0], t.cluster[1], lt,
              p.dominant < 0 ? "the sides tie" : p.dominant == 0 ? "A is slower" : "B is slower",
-             t.rows[0], t.rows[1], p.mem_mb[0], p.mem_mb[1],
-             mesh_match_text(p.side[0].tcomp_match), mesh_match_text(p.side[1].tcomp_match), bal);
+             t.rows[0], t.rows[1], p.mem_mb[0], p.mem_mb[1], tcomp, bal);
     bool extra = p.side[0].extrapolation || p.side[1].extrapolation;
     report_prediction pred = {.config = k, .estimate = p.time_s, .ci_low = NAN, .ci_high = NAN,
                               .pi_low = pi[0], .pi_high = pi[1], .extrapolation = extra,
