@@ -287,6 +287,20 @@ static void test_metric_units(void)
                sizeof path);
     import_refused(path, "", "furlongs.txt:5:1: metric 'time [furlongs]' is a time in a unit "
                              "perfcast does not know, 'furlongs'");
+    /* Spellings of a known unit in any case are converted (they were
+     * taken as seconds: time_s = 1000); an unknown unit word is refused. */
+    write_text("usec.txt",
+               "PARAMETER p\nPOINTS 2 4\nREGION a\nMETRIC time_usec\nDATA 1000\nDATA 500\n"
+               "REGION b\nMETRIC Runtime_MS\nDATA 1000\nDATA 500\n",
+               path, sizeof path);
+    import_ok(path, "usec", "", &doc);
+    assert_cell(&doc, np2, "time_a_s", "0.001");
+    assert_cell(&doc, np2, "time_b_s", "1");
+    csv_doc_free(&doc);
+    write_text("days.txt", "PARAMETER p\nPOINTS 2 4\nMETRIC time_days\nDATA 1\nDATA 2\n", path,
+               sizeof path);
+    import_refused(path, "", "days.txt:4:1: metric 'time_days' is a time whose name carries "
+                             "'days'");
 }
 
 /* Many regions and points: every cell lands in its own row and column

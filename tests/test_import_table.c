@@ -150,6 +150,18 @@ static void test_header_units(void)
         {"time (s)", "12.5", "time_s", "12.5"},
         {"runtime", "12.5", "time_s", "12.5"},
         {"comm_time", "0.5", "time_comm_s", "0.5"},
+        /* Spellings once taken as seconds unconverted (time_usec_s = 1000). */
+        {"time_usec", "1000", "time_s", "0.001"},
+        {"time_nsec", "1000", "time_s", "0.000001"},
+        {"time_millis", "1000", "time_s", "1"},
+        {"TIME_MS", "1000", "time_s", "1"},
+        {"Runtime_MS", "1000", "time_s", "1"},
+        {"time-ms", "1000", "time_s", "1"},
+        {"time.ms", "1000", "time_s", "1"},
+        {"time_ms_avg", "1000", "time_avg_s", "1"},
+        {"time_ms_total", "1000", "time_total_s", "1"},
+        {"time [msec]", "1000", "time_s", "1"},
+        {"time [S]", "1000", "time_s", "1000"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char text[256], path[1024], campaign[32];
@@ -226,6 +238,11 @@ static void test_unknown_unit_and_clashes(void)
     write_input(path, sizeof path, "furlongs.txt",
                 "result:\n| tasks | solve_time[parsec] |\n|---|---|\n| 2 | 3 |\n");
     import_refused("jube", path, "fur", "", "furlongs.txt:2:11: 'solve_time[parsec]': a time");
+    /* A unit-like word the rule does not know: refused, not seconds. */
+    write_input(path, sizeof path, "ps.csv", "np,time_ps\n2,3\n4,2\n");
+    import_refused("csv", path, "ps", "",
+                   "ps.csv:1:4: 'time_ps': a time whose name carries 'ps', which reads as a unit "
+                   "perfcast does not know");
     write_input(path, sizeof path, "twotimes.csv", "np,time,time_ms\n2,3,3000\n");
     import_refused("csv", path, "two", "",
                    "twotimes.csv:1:9: 'time_ms' and 'time' (column 2) would both be the column "
@@ -280,6 +297,34 @@ static void test_jube_results_measured(void)
     testutil_assert_cell(&doc, 1, "metric_mem_MB", "160");
     testutil_assert_cell(&doc, 1, "metric_iters_max", "13");
     testutil_assert_cell(&doc, 1, "time_s", "2");
+    csv_doc_free(&doc);
+}
+
+/* JUBE's _min/_max/_avg statistics of a pattern are statistics, never a
+ * unit: runtime_min 9 is time_min_s 9 (it was minutes: 540 s). In a CSV
+ * too when a sibling _max/_avg says so; a lone walltime_min is minutes. */
+static void test_min_statistic(void)
+{
+    char path[1024];
+    write_input(path, sizeof path, "stats.csv",
+                "tasks,runtime_avg,runtime_min,runtime_max\n2,10,9,11\n4,5,4,6\n");
+    import_ok("jube", path, "jmin", "");
+    import_ok("csv", path, "cmin", "");
+    const char *const campaigns[] = {"jmin", "cmin"};
+    for (size_t i = 0; i < 2; i++) {
+        csv_doc doc;
+        CU_ASSERT_TRUE_FATAL(load_runs(campaigns[i], &doc));
+        testutil_assert_cell(&doc, 0, "time_min_s", "9");
+        testutil_assert_cell(&doc, 0, "time_avg_s", "10");
+        testutil_assert_cell(&doc, 0, "time_max_s", "11");
+        CU_ASSERT_FALSE(testutil_csv_has_column(&doc, "time_s"));
+        csv_doc_free(&doc);
+    }
+    write_input(path, sizeof path, "wall.csv", "np,walltime_min\n2,2\n4,1\n");
+    import_ok("csv", path, "wmin", "");
+    csv_doc doc;
+    CU_ASSERT_TRUE_FATAL(load_runs("wmin", &doc));
+    testutil_assert_cell(&doc, 0, "time_s", "120");
     csv_doc_free(&doc);
 }
 
@@ -429,6 +474,7 @@ int main(void)
          test_unknown_unit_and_clashes},
         {"--time-unit for times given without a unit", test_time_unit_option},
         {"JUBE results and CSV results are measured columns", test_jube_results_measured},
+        {"_min beside _max or in JUBE is a statistic", test_min_statistic},
         {"a pandas index is left out", test_pandas_index},
         {"a pandas index in any order, cells in their places", test_streamed_index_and_places},
         {"';' separators and decimal commas", test_semicolon_decimal_comma},

@@ -36,6 +36,25 @@ static void test_headers(void)
         {"runtime", UNITS_NONE, "runtime", NAN},
         {"ms", UNITS_NONE, "ms", NAN},
         {"nodes", UNITS_NONE, "nodes", NAN},
+        /* The spellings tools write, in any case, after '_', '-', '.' or
+         * ' ', bracketed, or right after the duration word before a
+         * statistic: each was once published as seconds unconverted. */
+        {"time_usec", UNITS_TIME, "time", 1e-6},
+        {"time_nsec", UNITS_TIME, "time", 1e-9},
+        {"time_millis", UNITS_TIME, "time", 1e-3},
+        {"TIME_MS", UNITS_TIME, "TIME", 1e-3},
+        {"Runtime_MS", UNITS_TIME, "Runtime", 1e-3},
+        {"time-ms", UNITS_TIME, "time", 1e-3},
+        {"time.ms", UNITS_TIME, "time", 1e-3},
+        {"time_ms_avg", UNITS_TIME, "time_avg", 1e-3},
+        {"time_ms_total", UNITS_TIME, "time_total", 1e-3},
+        {"time [msec]", UNITS_TIME, "time", 1e-3},
+        {"time [S]", UNITS_TIME, "time", 1},
+        {"elapsed_microseconds", UNITS_TIME, "elapsed", 1e-6},
+        {"walltime_Hours", UNITS_TIME, "walltime", 3600},
+        {"time_\xc2\xb5s", UNITS_TIME, "time", 1e-6},
+        {"conductance [S]", UNITS_UNKNOWN, "conductance", NAN}, /* siemens */
+        {"size_avg", UNITS_NONE, "size_avg", NAN},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char stem[64];
@@ -60,7 +79,26 @@ static void test_unit_fields(void)
     CU_ASSERT_TRUE(units_time_factor("min", &f) && f == 60);
     CU_ASSERT_FALSE(units_time_factor("MB/s", &f));
     CU_ASSERT_FALSE(units_time_factor("", &f));
-    CU_ASSERT_FALSE(units_time_factor("S", &f)); /* siemens, not seconds: as written only */
+    CU_ASSERT_FALSE(units_time_factor("S", &f)); /* siemens: no name here says duration */
+    CU_ASSERT_TRUE(units_time_factor("MS", &f) && f == 1e-3);
+    CU_ASSERT_TRUE(units_time_factor("msec", &f) && f == 1e-3);
+    CU_ASSERT_TRUE(units_time_factor("Seconds", &f) && f == 1);
+}
+
+/* Words that read as a unit of time no rule converts: a time named with
+ * one is refused by its importer, never published as seconds. */
+static void test_unknown_words(void)
+{
+    const char *w;
+    size_t n;
+    CU_ASSERT_TRUE(units_unknown_word("time_ps", &w, &n) && n == 2 && strncmp(w, "ps", 2) == 0);
+    CU_ASSERT_TRUE(units_unknown_word("time_days", &w, &n) && strncmp(w, "days", n) == 0);
+    CU_ASSERT_TRUE(units_unknown_word("time-kilosec", &w, &n));
+    CU_ASSERT_TRUE(units_unknown_word("time ticks", &w, &n));
+    CU_ASSERT_FALSE(units_unknown_word("time_ms", &w, &n));
+    CU_ASSERT_FALSE(units_unknown_word("time_total", &w, &n));
+    CU_ASSERT_FALSE(units_unknown_word("comm_time", &w, &n));
+    CU_ASSERT_FALSE(units_unknown_word("days", &w, &n)); /* a name, not a unit */
 }
 
 /* Converted by a whole divisor below a second: 9 ms is the double
@@ -129,6 +167,7 @@ int main(void)
     static const testutil_test tests[] = {
         {"units in headers", test_headers},
         {"unit fields", test_unit_fields},
+        {"unit words no rule converts", test_unknown_words},
         {"values in seconds", test_in_seconds},
         {"bracketed units", test_bracketed},
         {"names that say duration", test_duration_names},

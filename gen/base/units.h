@@ -4,10 +4,18 @@
  * name the column time_<part>_s (gen/base/column_rules.h); a time whose
  * unit is not known is refused, never guessed.
  *
- * Known units (case as written; "sec" and "seconds" spelled out too):
- *   ns, us, µs (U+00B5 or U+03BC), ms, s, min, h.
+ * Known units, in any case, with the spellings tools write:
+ *   ns (nsec, nanoseconds, ...), us (µs with U+00B5 or U+03BC, usec,
+ *   micros, microseconds, ...), ms (msec, millis, milliseconds, ...),
+ *   s (sec, secs, seconds), min (mins, minutes), h (hr, hrs, hours).
+ * A lone capital letter ("S", "H": siemens, henry) is a time unit only
+ * in a header whose name says duration ("time [S]"), never in a unit
+ * field, where no name says so.
  * A unit stands in a header as "name (U)", "name(U)", "name [U]",
- * "name[U]", or as a last "_U" or " U" word ("time_ms", "elapsed us").
+ * "name[U]", as a last word after '_', '-', '.' or ' ' ("time_ms",
+ * "time-ms", "time.ms", "elapsed us"), or as the word right after a
+ * duration word ("time_ms_avg", "time_ms_total": a unit, then a
+ * statistic).
  *
  * Pure: no I/O, no allocation.
  */
@@ -18,7 +26,9 @@
 #include <stddef.h>
 
 /* The units, as a message lists them for someone who wrote another. */
-#define UNITS_KNOWN "ns, us, \xc2\xb5s, ms, s, min, h"
+#define UNITS_KNOWN                                                                  \
+    "ns, us, \xc2\xb5s, ms, s, min, h, and their spellings (nsec, usec, msec, millis, "  \
+    "sec, seconds, minutes, hours, ...)"
 
 /* The factor that turns a value in unit into seconds (1e-3 for "ms");
  * false when unit is not a known time unit. */
@@ -36,13 +46,20 @@ typedef enum {
 } units_found;
 
 /* The unit written in a header, and the header without it (trimmed of
- * blanks and a trailing '_' or ' ') into stem (always terminated, cut to
- * stem_len). A last "_U"/" U" word counts only when U is a known time
- * unit ("time_s" is a time, "block_size" has no unit); a bracketed unit is
- * always reported, known or not (*unit points at its text inside header,
- * unit_len bytes). */
+ * blanks and separators; "time_ms_avg" has the stem "time_avg") into stem
+ * (always terminated, cut to stem_len). A unit word counts only when it
+ * is a known time unit ("time_s" is a time, "block_size" has no unit); a
+ * bracketed unit is always reported, known or not (*unit points at its
+ * text inside header, unit_len bytes). */
 units_found units_in_header(const char *header, char *stem, size_t stem_len, double *to_seconds,
                             const char **unit, size_t *unit_len);
+
+/* Whether a word of header after its first ("time_fortnight_ps": "ps")
+ * reads as a unit of time that no rule here converts: a picosecond, a
+ * tick, a day, a "...sec" word. *word and *len say which. A caller
+ * refuses such a word on a name that says duration, never publishing
+ * its value as seconds. */
+bool units_unknown_word(const char *header, const char **word, size_t *len);
 
 /* Whether header ends in a bracketed part, "(U)" or "[U]" (blanks after
  * it aside): a unit there is meant as one ("latency [us]"), where a last

@@ -622,9 +622,21 @@ static bool classify_metric(const import_request *req, extrap_reader *r, size_t 
         *kind = (metric_kind){true, import_unitless_time(req), true};
     if (found == UNITS_TIME && units_unit_makes_time(metric, stem, to_seconds))
         *kind = (metric_kind){true, to_seconds, false};
+    const char *word;
+    size_t word_len;
+    char message[700];
+    if (names_time && found != UNITS_UNKNOWN && !units_name_is_instant(stem) &&
+        units_unknown_word(stem, &word, &word_len)) {
+        snprintf(message, sizeof message,
+                 "metric '%s' is a time whose name carries '%.*s', which reads as a unit "
+                 "perfcast does not know (it knows " UNITS_KNOWN "): it is not guessed; name "
+                 "the metric with its unit ('METRIC time [ms]')",
+                 metric, (int)word_len, word);
+        report(r, r->series_at[s], "%s", message);
+        return false;
+    }
     if (found != UNITS_UNKNOWN || !names_time)
         return true;
-    char message[700];
     snprintf(message, sizeof message,
              "metric '%s' is a time in a unit perfcast does not know, '%.*s' (it knows "
              UNITS_KNOWN "): it is not guessed; name the metric with one of these",

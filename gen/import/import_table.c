@@ -280,11 +280,40 @@ typedef struct {
     bool counts; /* a time unit that converts (see rule 5) */
 } header_unit;
 
-static void read_unit(const char *header, header_unit *u)
+/* Whether the "_min" that ends header is a statistic, not minutes: always
+ * in a JUBE table (JUBE derives _min/_max/_avg for patterns), and in any
+ * table with a sibling column of the same stem ending _max, _avg or _mean
+ * ("runtime_min" beside "runtime_max": 9 is the least time, not 540 s). */
+static bool min_is_statistic(const table *tb, const char *header)
+{
+    static const char *const min_word[] = {"min", NULL};
+    static const char *const siblings[] = {"max", "avg", "mean"};
+    size_t n = strlen(header);
+    if (units_bracketed(header) || !words_last_in(header, min_word) || n < 4 ||
+        strcasecmp(header + n - 4, "_min") != 0)
+        return false;
+    if (tb->jube)
+        return true;
+    for (size_t c = 0; c < tb->head->nfields; c++) {
+        const char *other = tb->head->fields[c].text;
+        for (size_t k = 0; k < sizeof siblings / sizeof siblings[0]; k++)
+            if (strncasecmp(other, header, n - 3) == 0 && strcasecmp(other + n - 3, siblings[k]) == 0)
+                return true;
+    }
+    return false;
+}
+
+static void read_unit(const table *tb, const char *header, header_unit *u)
 {
     u->to_seconds = 1;
     u->found = units_in_header(header, u->stem, sizeof u->stem, &u->to_seconds, &u->unit,
                                &u->unit_len);
+    if (u->found == UNITS_TIME && min_is_statistic(tb, header)) {
+        u->found = UNITS_NONE; /* the name is the stem: runtime_min -> time_min_s */
+        snprintf(u->stem, sizeof u->stem, "%s", header);
+        u->unit = NULL;
+        u->unit_len = 0;
+    }
     u->counts = u->found == UNITS_TIME && units_unit_makes_time(header, u->stem, u->to_seconds);
     if (u->found != UNITS_TIME)
         u->to_seconds = 1;
@@ -321,6 +350,18 @@ static bool plan_by_content(const table *tb, size_t col, const header_unit *u, c
     if (u->found == UNITS_UNKNOWN && units_name_is_duration(u->stem))
         return time_unit(tb, col, u, p); /* refused: an unknown unit on a time */
     const char *header = tb->head->fields[col].text;
+    const char *word;
+    size_t word_len;
+    if (units_name_is_duration(u->stem) && !units_name_is_instant(u->stem) &&
+        units_unknown_word(u->stem, &word, &word_len)) {
+        char why[512];
+        snprintf(why, sizeof why,
+                 "a time whose name carries '%.*s', which reads as a unit perfcast does not "
+                 "know (it knows " UNITS_KNOWN "): it is not guessed; say what the column is "
+                 "with --map '%s'=time_s and its unit with --time-unit U",
+                 (int)word_len, word, header);
+        return refuse(tb, col, why, header);
+    }
     char *id = import_identifier(header);
     if (!id)
         return false;
@@ -347,7 +388,7 @@ static bool plan_column(const table *tb, size_t col, column_plan *p)
     const char *header = tb->head->fields[col].text;
     const char *mapped = import_mapped(tb->req, header);
     header_unit u;
-    read_unit(header, &u);
+    read_unit(tb, header, &u);
     p->to_seconds = 1;
     p->number = tb->facts->number[col];
     if (mapped != header) {
