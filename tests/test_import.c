@@ -462,6 +462,74 @@ static void test_time_s_only_when_used(void)
     free(more);
 }
 
+/* Experiment names of campaign's experiments.csv, one per line (caller frees). */
+static char *experiments_text(const char *campaign)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/a/%s/experiments.csv", tmp, campaign);
+    return testutil_read_file(path);
+}
+
+/* Import text (a CSV) into campaign with extra options; exit 0. */
+static void import_text(const char *text, const char *campaign, const char *extra)
+{
+    char path[1024], *out = NULL;
+    snprintf(path, sizeof path, "%s/two.csv", tmp);
+    CU_ASSERT_TRUE_FATAL(testutil_write_file(path, text));
+    int rc = testutil_import(&out, tmp, "csv", path, campaign, extra);
+    if (rc != 0)
+        fprintf(stderr, "\n%s\n", out ? out : "");
+    CU_ASSERT_EQUAL(rc, 0);
+    free(out);
+}
+
+/* A later import adding a second configuration (input=128 beside 64, or a
+ * second cluster) replaced the first import's unfiltered `scaling`, which
+ * went on fitting both as one (27.5 s predicted for each, +450% / -45%);
+ * an edited `scaling` is the user's: kept, with a warning. */
+static void test_second_configuration(void)
+{
+    const char *a = "np,runtime,input\n2,40,64\n4,20,64\n8,10,64\n16,5,64\n";
+    const char *b = "np,runtime,input\n2,400,128\n4,200,128\n8,100,128\n16,50,128\n";
+    import_text(a, "two", "");
+    import_text(b, "two", "");
+    char *e = experiments_text("two");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(e);
+    CU_ASSERT_PTR_NULL(strstr(e, "\nscaling,"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(e, "\nscaling-1,"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(e, "\nscaling-2,"));
+    free(e);
+    assert_checks_and_predicts("two");
+    CU_ASSERT_TRUE(testutil_import_readme_has(tmp, "two", "it was replaced by one experiment "
+                                                         "per configuration"));
+    import_text(a, "clu", "--cluster fast");
+    import_text(a, "clu", "--cluster slow");
+    e = experiments_text("clu");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(e);
+    CU_ASSERT_PTR_NULL(strstr(e, "\nscaling,"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(e, "\nscaling-2,"));
+    free(e);
+    /* Edited (its title changed): kept, and the import says so. */
+    import_text(a, "ed", "");
+    char path[1024];
+    snprintf(path, sizeof path, "%s/a/ed/experiments.csv", tmp);
+    CU_ASSERT_TRUE_FATAL(testutil_write_file(
+        path, "name,model,response,formula,train,target,title,options\n"
+              "scaling,scopred,time_s,1/np,np < 16,np == 16,my own title,\n"));
+    char csv[1024], *out = NULL;
+    snprintf(csv, sizeof csv, "%s/two.csv", tmp);
+    CU_ASSERT_TRUE_FATAL(testutil_write_file(csv, b));
+    CU_ASSERT_EQUAL(testutil_import(&out, tmp, "csv", csv, "ed", ""), 0);
+    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "experiments.csv:2:1: warning: experiment "
+                                              "'scaling' fits `time_s` without a configuration "
+                                              "filter"));
+    free(out);
+    e = experiments_text("ed");
+    CU_ASSERT_PTR_NOT_NULL(e && strstr(e, "\nscaling,scopred,time_s,1/np,np < 16,np == 16,my own "
+                                          "title,\n"));
+    free(e);
+}
+
 static void test_usage(void)
 {
     char *out = NULL;
@@ -489,6 +557,8 @@ int main(void)
         {"extending a campaign never changes its rows", test_extend_never_overwrites},
         {"bad inputs: FILE:LINE:COL, nothing written", test_bad_inputs_positioned},
         {"time_s only where an experiment uses it", test_time_s_only_when_used},
+        {"a second configuration replaces the unfiltered default",
+         test_second_configuration},
         {"valgrind-clean", test_valgrind_clean},
         {"usage errors", test_usage},
         {NULL, NULL},

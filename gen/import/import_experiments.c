@@ -276,9 +276,100 @@ static bool add_group(const import_request *req, import_rows *rows, const import
     return ok && !oom;
 }
 
+/* ------------------------------------------------------------------ */
+/* The one-configuration default, once the runs have several           */
+
+/* The cell of row r in column name, "" when there is no such column. */
+static const char *cell_of(const csv_text *e, size_t r, const char *name)
+{
+    long c = csv_text_column(e, name);
+    return c < 0 ? "" : e->rows[r][c];
+}
+
+/* "PROCS < X" / "PROCS == X" with the same X, or no train and "PROCS >= 1":
+ * the split experiment_values writes for one configuration. */
+static bool default_split(const char *train, const char *target, const char *procs)
+{
+    size_t n = strlen(procs);
+    if (!train[0])
+        return strncmp(target, procs, n) == 0 && strcmp(target + n, " >= 1") == 0;
+    return strncmp(train, procs, n) == 0 && strncmp(train + n, " < ", 3) == 0 &&
+           strncmp(target, procs, n) == 0 && strncmp(target + n, " == ", 4) == 0 &&
+           strcmp(train + n + 3, target + n + 4) == 0;
+}
+
+/* Whether row r of e is, cell for cell, what an import writes as the one
+ * default experiment of response resp (no configuration filter): then no
+ * one has edited it, and it may be replaced. Any other cell filled, or
+ * any of these changed, makes it the user's. */
+static bool is_untouched_default(const csv_text *e, size_t r, const char *resp, const char *procs)
+{
+    char formula[128], title[256];
+    snprintf(formula, sizeof formula, "1/%s", procs);
+    snprintf(title, sizeof title, "%s against the process count (imported from ", resp);
+    const char *f = cell_of(e, r, "formula"), *t = cell_of(e, r, "title");
+    const char *o = cell_of(e, r, "options");
+    size_t tn = strlen(title), tl = strlen(t);
+    bool ok = strcmp(cell_of(e, r, "model"), "scopred") == 0 &&
+              strcmp(cell_of(e, r, "response"), resp) == 0 &&
+              (strcmp(f, formula) == 0 || strcmp(f, procs) == 0) &&
+              default_split(cell_of(e, r, "train"), cell_of(e, r, "target"), procs) &&
+              strncmp(t, title, tn) == 0 && tl > tn + 1 && t[tl - 1] == ')' &&
+              strspn(t + tn, "abcdefghijklmnopqrstuvwxyz") == tl - tn - 1 &&
+              (!o[0] || strcmp(o, "scaling=strong") == 0 || strcmp(o, "scaling=weak") == 0);
+    for (size_t c = 0; ok && c < e->ncols; c++) {
+        bool known_key = false;
+        for (size_t k = 0; k < 8; k++)
+            known_key |= strcmp(e->header[c], keys[k]) == 0;
+        ok = known_key || !e->rows[r][c][0];
+    }
+    return ok;
+}
+
+static void remove_row(csv_text *e, size_t r)
+{
+    csv_text_free_row(e->rows[r], e->ncols);
+    memmove(e->rows + r, e->rows + r + 1, (e->nrows - r - 1) * sizeof *e->rows);
+    e->nrows--;
+}
+
+/* Runs of resp now form several configurations: the default an earlier
+ * import wrote when they formed one ("scaling", no filter) would fit them
+ * all as one. Removed when untouched (scaling-1, scaling-2, ... take its
+ * place); an edited one is the user's: kept, with a warning. */
+static bool retire_single_default(const char *resp, const char *procs, csv_text *e,
+                                  long name_col, import_rows *rows, bool *changed,
+                                  const char *exps_path, diag_list *diags)
+{
+    char name[256];
+    snprintf(name, sizeof name, "%s%s", strcmp(resp, "time_s") == 0 ? "scaling" : "scaling-",
+             strcmp(resp, "time_s") == 0 ? "" : resp);
+    for (size_t r = 0; r < e->nrows; r++) {
+        if (strcmp(e->rows[r][name_col], name) != 0)
+            continue;
+        if (is_untouched_default(e, r, resp, procs)) {
+            remove_row(e, r);
+            *changed = true;
+            return import_rows_note(rows, "The default experiment `%s` fitted the runs of `%s` "
+                                    "as one configuration; they now form several, so it was "
+                                    "replaced by one experiment per configuration.", name, resp);
+        }
+        diag_add(diags, exps_path, (long)r + 2, 1,
+                 "warning: experiment '%s' fits `%s` without a configuration filter, and the "
+                 "runs now form several configurations: it was edited, so it is kept; give it "
+                 "a filter (or remove it) so that no fit spans two configurations",
+                 name, resp);
+        return import_rows_note(rows, "The experiment `%s` fits `%s` over several "
+                                "configurations; it was edited, so the import kept it.", name,
+                                resp);
+    }
+    return true;
+}
+
 bool import_default_experiments(const import_request *req, import_rows *rows,
                                 const import_groups *g, const char *procs,
-                                csv_text *experiments, diag_list *diags)
+                                csv_text *experiments, bool *changed, const char *exps_path,
+                                diag_list *diags)
 {
     bool ok = true;
     for (size_t i = 0; ok && !experiments->exists && i < 8; i++)
@@ -297,8 +388,13 @@ bool import_default_experiments(const import_request *req, import_rows *rows,
                                   g->header[rg->column], IMPORT_MAX_GROUPS);
             continue;
         }
+        if (rg->ngroups > 1)
+            ok = retire_single_default(g->header[rg->column], procs, experiments, name_col,
+                                       rows, changed, exps_path, diags);
+        size_t before = experiments->nrows;
         for (size_t i = 0; ok && i < rg->ngroups; i++)
             ok = add_group(req, rows, g, rg, i, procs, experiments, name_col);
+        *changed |= experiments->nrows > before;
     }
     if (!ok)
         diag_add(diags, "experiments.csv", 0, 0, "out of memory");

@@ -13,7 +13,8 @@
  * there are several; with --scaling (import_request.scaling) its options
  * say scaling=strong or weak. More than IMPORT_MAX_GROUPS groups get no default
  * experiment, and a README note says so. An experiment already there (by
- * name) is kept as it is.
+ * name) is kept as it is, but for the unfiltered one-group default once a
+ * later import adds a second configuration (never one fit over both).
  *
  * The rows are seen one at a time as runs.csv is written
  * (import_groups_add), so no copy of the runs is kept: only each group's
@@ -46,11 +47,17 @@ void import_groups_free(import_groups *g);
  * when out of memory. */
 bool import_groups_add(import_groups *g, const char *const *cells);
 
-/* Add to experiments (experiments.csv as loaded, header made when new)
- * the default experiments of every response, one per group. False when
- * out of memory (recorded in diags). */
+/* Add to experiments (experiments.csv as loaded from exps_path, header
+ * made when new) the default experiments of every response, one per
+ * group. When a response's runs now form several groups, the one default
+ * an earlier import wrote for a single group ("scaling", no filter) is
+ * removed if it is exactly as an import writes it, or kept with a warning
+ * in diags (the import still succeeds) when someone edited it. *changed
+ * is set when experiments gained or lost a row. False when out of memory
+ * (recorded in diags). */
 bool import_default_experiments(const import_request *req, import_rows *rows,
                                 const import_groups *g, const char *procs,
-                                csv_text *experiments, diag_list *diags);
+                                csv_text *experiments, bool *changed, const char *exps_path,
+                                diag_list *diags);
 
 #endif

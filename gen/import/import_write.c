@@ -365,10 +365,11 @@ static long build_files(const import_request *req, import_rows *rows, const char
               csv_text_load(exps_path, &exps, diags);
     ok = ok && merge_clusters(req, rows, &clusters, &f->changed[F_CLUSTERS], clusters_path, diags);
     long added = ok ? build_runs(req, rows, dir, procs, f, &groups, diags) : -1;
-    size_t old_experiments = exps.nrows;
-    ok = added >= 0 && import_default_experiments(req, rows, groups, procs, &exps, diags);
-    /* Like clusters.csv: changed when new, or when it gained rows. */
-    f->changed[F_EXPERIMENTS] = ok && (!exps.exists || exps.nrows > old_experiments);
+    bool exps_changed = false;
+    ok = added >= 0 && import_default_experiments(req, rows, groups, procs, &exps, &exps_changed,
+                                                  exps_path, diags);
+    /* Like clusters.csv: changed when new, or when its rows changed. */
+    f->changed[F_EXPERIMENTS] = ok && (!exps.exists || exps_changed);
     ok = ok && csv_text_serialize(&clusters, &f->text[F_CLUSTERS]) &&
          csv_text_serialize(&exps, &f->text[F_EXPERIMENTS]) &&
          build_readme(req, rows, dir, source, added, &f->text[F_README], &f->changed[F_README]);
