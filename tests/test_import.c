@@ -544,6 +544,42 @@ static void test_usage(void)
     free(out);
     CU_ASSERT_EQUAL(testutil_perfcast_run(&out, "import csv f.csv --campaign ../x"), 1);
     free(out);
+    /* A second value would silently win; a FROM mapped two ways contradicts. */
+    CU_ASSERT_EQUAL(
+        testutil_perfcast_run(&out, "import csv f.csv --campaign c --time-unit ms --time-unit s"),
+        2);
+    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "given twice: --time-unit"));
+    free(out);
+    CU_ASSERT_EQUAL(testutil_perfcast_run(&out, "import csv f.csv --campaign c --map procs=np "
+                                                "--map procs=time_s"),
+                    2);
+    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "--map procs=time_s contradicts --map procs=np"));
+    free(out);
+}
+
+/* --response must name a result column of the imported runs: `input` (a
+ * configuration) was made a result, merging the configurations ("imported
+ * 0 new runs of 4" of a second file), and `nosuch` was ignored. Usage
+ * errors (exit 2), nothing written. */
+static void test_response_checked(void)
+{
+    char path[1024], *out = NULL;
+    snprintf(path, sizeof path, "%s/resp.csv", tmp);
+    CU_ASSERT_TRUE_FATAL(
+        testutil_write_file(path, "np,runtime,input\n2,40,64\n4,20,64\n8,10,64\n"));
+    CU_ASSERT_EQUAL(testutil_import(&out, tmp, "csv", path, "resp", "--response input"), 2);
+    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "'input' is a configuration column"));
+    free(out);
+    CU_ASSERT_EQUAL(testutil_import(&out, tmp, "csv", path, "resp", "--response time"), 2);
+    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "no result column 'time' in the imported runs "
+                                              "(--response); did you mean 'time_s'?"));
+    free(out);
+    char dir[1024];
+    struct stat st;
+    snprintf(dir, sizeof dir, "%s/a/resp", tmp);
+    CU_ASSERT_NOT_EQUAL(stat(dir, &st), 0);
+    CU_ASSERT_EQUAL(testutil_import(&out, tmp, "csv", path, "resp", "--response time_s"), 0);
+    free(out);
 }
 
 int main(void)
@@ -561,6 +597,7 @@ int main(void)
          test_second_configuration},
         {"valgrind-clean", test_valgrind_clean},
         {"usage errors", test_usage},
+        {"--response names a result column", test_response_checked},
         {NULL, NULL},
     };
     static const testutil_suite suites[] = {{"import", tests}, {NULL, NULL}};

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gen/base/column_rules.h"
 #include "gen/base/units.h"
 #include "gen/cli/cli.h"
 #include "gen/fit/scaling_option.h"
@@ -43,7 +44,8 @@ static const char import_usage[] =
     "                      a cluster clusters.csv lacks is added to it\n"
     "  --map FROM=TO       source column/parameter FROM becomes runs.csv column TO\n"
     "                      (e.g. --map procs=np,runtime=time_s; repeatable)\n"
-    "  --response COLUMN   the column the default experiment predicts\n"
+    "  --response COLUMN   the column the default experiment predicts: a result\n"
+    "                      (time_* or metric_*) of the imported runs\n"
     "  --delimiter C       csv/jube: the field separator (default: detected, ',' or ';')\n"
     "  --decimal-comma     csv/jube: numbers are written 1,5 (default: detected with ';')\n"
     "  --time-unit U       times the source gives without a unit (an Extra-P time\n"
@@ -67,19 +69,40 @@ typedef struct {
     size_t nfiles;
 } import_args;
 
-/* "a=b,c=d" into maps; false on a pair without '='. The text is split in place. */
-static bool parse_maps(char *text, import_args *a)
+/* A FROM mapped before to another column (procs=np, procs=time_s): a
+ * contradiction; the same pair again is harmless. The earlier TO, or NULL. */
+static const char *map_conflict(const import_args *a, const char *from, const char *to)
 {
+    for (size_t i = 0; i < a->req.nmaps; i++)
+        if (strcmp(a->maps[i].from, from) == 0 && strcmp(a->maps[i].to, to) != 0)
+            return a->maps[i].to;
+    return NULL;
+}
+
+/* "a=b,c=d" into maps (the text is split in place). -1 when parsed, else
+ * the usage error's exit status (printed): a pair without '=', or one
+ * contradicting an earlier pair. */
+static int parse_maps(char *text, import_args *a)
+{
+    const char *given = text;
+    char copy[512];
+    snprintf(copy, sizeof copy, "%s", given);
     for (char *pair = strtok(text, ","); pair; pair = strtok(NULL, ",")) {
         char *eq = strchr(pair, '=');
         if (!eq || eq == pair || !eq[1] || a->req.nmaps == sizeof a->maps / sizeof a->maps[0])
-            return false;
+            return cli_usage_error("import", "--map wants FROM=TO pairs, got", copy);
         *eq = '\0';
+        const char *before = map_conflict(a, pair, eq + 1);
+        if (before) {
+            fprintf(stderr, "perfcast: --map %s=%s contradicts --map %s=%s; see perfcast "
+                            "import --help\n", pair, eq + 1, pair, before);
+            return 2;
+        }
         a->maps[a->req.nmaps].from = pair;
         a->maps[a->req.nmaps].to = eq + 1;
         a->req.nmaps++;
     }
-    return true;
+    return -1;
 }
 
 /* An option the format's reader never reads is refused, not ignored: a
@@ -105,7 +128,6 @@ static int refuse_unread_options(const import_args *a)
 static int parse_args(int argc, char **argv, import_args *a)
 {
     memset(a, 0, sizeof *a);
-    a->req.archive = "archive";
     a->req.maps = a->maps;
     const char *format = NULL;
     for (int i = 1; i < argc; i++) {
@@ -128,6 +150,9 @@ static int parse_args(int argc, char **argv, import_args *a)
             a->req.allow_truncated = true;
         } else if ((slot || is_map || is_delim) && i + 1 >= argc) {
             return cli_usage_error("import", "missing value after", arg);
+        } else if (slot && *slot) {
+            /* the last of two would win silently: which did the user mean? */
+            return cli_usage_error("import", "given twice:", arg);
         } else if (slot) {
             *slot = argv[++i];
         } else if (is_delim) {
@@ -139,8 +164,9 @@ static int parse_args(int argc, char **argv, import_args *a)
                                        argv[i]);
             a->req.delimiter = d[0];
         } else if (is_map) {
-            if (!parse_maps(argv[++i], a))
-                return cli_usage_error("import", "--map wants FROM=TO pairs, got", argv[i]);
+            int status = parse_maps(argv[++i], a);
+            if (status >= 0)
+                return status;
         } else if (arg[0] == '-' && arg[1]) {
             return cli_usage_error("import", "unknown option", arg);
         } else if (!format) {
@@ -151,6 +177,8 @@ static int parse_args(int argc, char **argv, import_args *a)
             return cli_usage_error("import", "too many files at", arg);
         }
     }
+    if (!a->req.archive)
+        a->req.archive = "archive";
     a->req.format = format;
     if (!format)
         return cli_usage_error("import", "expected FORMAT and FILE...", NULL);
@@ -185,6 +213,31 @@ static import_reader reader_for(const char *format)
     return NULL;
 }
 
+/* --response names a column the rows have and that is a result (a time,
+ * a metric_*: gen/base/column_rules.h): a configuration column made the
+ * response would leave the configurations and merge runs that differ in
+ * it, and a name that is not there would be ignored. False (printed, with
+ * the nearest result column) otherwise. */
+static bool response_is_result(const char *response, const import_rows *rows)
+{
+    const char *results[256];
+    size_t n = 0;
+    for (size_t c = 0; c < rows->ncols && n < sizeof results / sizeof results[0]; c++)
+        if (column_is_measured(rows->names[c]))
+            results[n++] = rows->names[c];
+    long col = import_rows_column(rows, response);
+    if (col >= 0 && column_is_measured(response))
+        return true;
+    if (col >= 0)
+        fprintf(stderr, "perfcast: --response %s: '%s' is a configuration column of the "
+                        "imported runs, not a result (a time_* or metric_* column)\n",
+                response, response);
+    else
+        cli_print_unknown("result column", response, results, n,
+                          "the imported runs (--response)");
+    return false;
+}
+
 /* Every file read cleanly into rows; problems printed otherwise. */
 static bool read_all(const import_args *a, import_reader read, import_rows *rows, char *source,
                      size_t source_len)
@@ -201,20 +254,29 @@ static bool read_all(const import_args *a, import_reader read, import_rows *rows
         snprintf(source + used, source_len - used, "%s`%s`", i ? ", " : "",
                  base ? base + 1 : a->files[i]);
     }
-    if (ok && a->req.response && !import_rows_add_response(rows, a->req.response))
-        ok = false;
-    if (ok && a->req.response) {
-        /* The chosen response first: it is the experiment people look at. */
-        for (size_t i = rows->nresponses - 1; i > 0; i--)
-            if (strcmp(rows->responses[i], a->req.response) == 0) {
-                char *chosen = rows->responses[i];
-                memmove(rows->responses + 1, rows->responses, i * sizeof *rows->responses);
-                rows->responses[0] = chosen;
-            }
-    }
     diag_print(&diags, stderr);
     diag_free(&diags);
     return ok;
+}
+
+/* --response made the first response: it is the experiment people look
+ * at. 0, 1 when out of memory, 2 when it names no result column (a usage
+ * error: the files are fine, the option is not). */
+static int choose_response(const char *response, import_rows *rows)
+{
+    if (!response)
+        return 0;
+    if (!response_is_result(response, rows))
+        return 2;
+    if (!import_rows_add_response(rows, response))
+        return 1;
+    for (size_t i = rows->nresponses - 1; i > 0; i--)
+        if (strcmp(rows->responses[i], response) == 0) {
+            char *chosen = rows->responses[i];
+            memmove(rows->responses + 1, rows->responses, i * sizeof *rows->responses);
+            rows->responses[0] = chosen;
+        }
+    return 0;
 }
 
 int cmd_import(int argc, char **argv)
@@ -230,6 +292,8 @@ int cmd_import(int argc, char **argv)
     import_rows_init(&rows);
     char source[2048];
     status = read_all(&a, read, &rows, source, sizeof source) ? 0 : 1;
+    if (status == 0)
+        status = choose_response(a.req.response, &rows);
     if (status == 0) {
         diag_list diags;
         diag_init(&diags);
