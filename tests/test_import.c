@@ -530,6 +530,20 @@ static void test_second_configuration(void)
     free(e);
 }
 
+/* A row already there is not added twice when its cells are equal as
+ * numbers (2.0, 2, 2e0; 0.50, 5e-1), within one file too: three files
+ * of the same two runs gave six rows. */
+static void test_numeric_duplicates(void)
+{
+    import_text("np,time\n2.0,1\n4,0.5\n", "dup", "");
+    import_text("np,time\n2,1\n4,0.50\n", "dup", "");
+    import_text("np,time\n2e0,1.0\n4,5e-1\n4,0.5\n", "dup", "");
+    csv_doc doc;
+    CU_ASSERT_TRUE_FATAL(load_runs("dup", &doc));
+    CU_ASSERT_EQUAL(doc.nrows, 3); /* the header and two runs */
+    csv_doc_free(&doc);
+}
+
 static void test_usage(void)
 {
     char *out = NULL;
@@ -597,6 +611,7 @@ int main(void)
          test_second_configuration},
         {"valgrind-clean", test_valgrind_clean},
         {"usage errors", test_usage},
+        {"numerically equal rows are one row", test_numeric_duplicates},
         {"--response names a result column", test_response_checked},
         {NULL, NULL},
     };

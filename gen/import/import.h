@@ -9,8 +9,9 @@
  *
  *   - the campaign folder is created when absent;
  *   - runs.csv gets the new rows after the old ones; a row equal to one
- *     already there, or to an earlier one of the same import (same text in
- *     every column), is not added twice, so importing a file again adds
+ *     already there, or to an earlier one of the same import (the same
+ *     cell in every column, numbers compared as numbers: 2.0 is 2), is not
+ *     added twice, so importing a file again adds
  *     nothing; rows already there are never changed. New columns come last,
  *     empty in the old rows;
  *   - experiments.csv gets the default experiments (gen/import/import_experiments.h:

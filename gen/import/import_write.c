@@ -22,6 +22,7 @@
 #include "gen/base/csvread.h"
 #include "gen/base/fileio.h"
 #include "gen/import/import_csvtext.h"
+#include "gen/base/textout.h"
 #include "gen/import/import_experiments.h"
 #include "gen/import/import_lines.h"
 #include "gen/import/import_rowset.h"
@@ -136,6 +137,11 @@ typedef struct {
     const char **cells;      /* scratch: one row's cells in header order */
     rbuf *out;               /* the new runs.csv */
     rbuf line;               /* scratch: one imported row's line */
+    rbuf canon;              /* every kept row's line with its numbers made
+                                canonical (2.0, 2e0 -> 2): what seen indexes */
+    rbuf canon_line;         /* scratch: one row's canonical line */
+    const char **canon_cells; /* scratch: its cells */
+    char (*numbers)[32];     /* scratch: their canonical number texts */
     import_rowset seen;
     import_groups *groups;
     bool started;            /* the header is written */
@@ -168,6 +174,8 @@ static bool start_runs(runs_merge *m, const csv_row *old_header)
         if (strcmp(m->rows->names[c], "np") != 0) /* the process count: procs */
             ok = add_header_name(m, m->rows->names[c]);
     ok = ok && (m->cells = calloc(m->ncols ? m->ncols : 1, sizeof *m->cells)) &&
+         (m->canon_cells = calloc(m->ncols ? m->ncols : 1, sizeof *m->canon_cells)) &&
+         (m->numbers = calloc(m->ncols ? m->ncols : 1, sizeof *m->numbers)) &&
          csv_text_put_row(m->out, (const char *const *)m->header, m->ncols) &&
          (m->groups = import_groups_new(m->header, m->ncols, m->procs, m->rows->responses,
                                         m->rows->nresponses));
@@ -175,12 +183,44 @@ static bool start_runs(runs_merge *m, const csv_row *old_header)
     return ok;
 }
 
-/* Write the line of cells at the end of the new text and remember it. */
+/* m->cells as a line whose numbers are in one canonical text (the
+ * shortest that reads back as the same double), into m->canon_line: a
+ * row is already there when its cells are equal as numbers (2.0, 2, 2e0;
+ * 0.50, 5e-1), not only as text. */
+static bool canonical_line(runs_merge *m)
+{
+    double v;
+    for (size_t c = 0; c < m->ncols; c++) {
+        m->canon_cells[c] = m->cells[c];
+        if (m->cells[c][0] && import_number(m->cells[c], &v)) {
+            textout_shortest_number(m->numbers[c], sizeof m->numbers[c], v == 0 ? 0 : v);
+            m->canon_cells[c] = m->numbers[c];
+        }
+    }
+    rbuf_clear(&m->canon_line);
+    return csv_text_put_row(&m->canon_line, m->canon_cells, m->ncols);
+}
+
+/* Whether a row equal to m->cells (as canonical_line compares them) is
+ * kept already; m->canon_line holds its canonical line after. */
+static bool already_kept(runs_merge *m, bool *kept)
+{
+    if (!canonical_line(m))
+        return false;
+    *kept = import_rowset_has(&m->seen, rbuf_str(&m->canon), m->canon.len,
+                              rbuf_str(&m->canon_line), m->canon_line.len);
+    return true;
+}
+
+/* Write the line of cells at the end of the new text and remember it
+ * (m->canon_line: its canonical line, from already_kept). */
 static bool keep_line(runs_merge *m, const char *text, size_t len)
 {
-    size_t at = m->out->len;
+    size_t at = m->canon.len;
     return rbuf_put(m->out, text, len) && !m->out->oom &&
-           import_rowset_add(&m->seen, rbuf_str(m->out), m->out->len, at, len) &&
+           rbuf_put(&m->canon, rbuf_str(&m->canon_line), m->canon_line.len) && !m->canon.oom &&
+           import_rowset_add(&m->seen, rbuf_str(&m->canon), m->canon.len, at,
+                             m->canon_line.len) &&
            import_groups_add(m->groups, m->cells);
 }
 
@@ -194,7 +234,7 @@ static bool old_row(void *ctx, const csv_row *row)
     for (size_t c = 0; c < m->ncols; c++)
         m->cells[c] = c < m->old_ncols && c < row->nfields ? row->fields[c].text : "";
     rbuf_clear(&m->line);
-    return csv_text_put_row(&m->line, m->cells, m->ncols) &&
+    return csv_text_put_row(&m->line, m->cells, m->ncols) && canonical_line(m) &&
            keep_line(m, rbuf_str(&m->line), m->line.len);
 }
 
@@ -236,9 +276,9 @@ static bool new_rows(runs_merge *m)
             m->cells[c] = v ? v : "";
         }
         rbuf_clear(&m->line);
-        ok = csv_text_put_row(&m->line, m->cells, m->ncols);
-        if (ok && !import_rowset_has(&m->seen, rbuf_str(m->out), m->out->len,
-                                     rbuf_str(&m->line), m->line.len)) {
+        bool kept = false;
+        ok = csv_text_put_row(&m->line, m->cells, m->ncols) && already_kept(m, &kept);
+        if (ok && !kept) {
             ok = keep_line(m, rbuf_str(&m->line), m->line.len);
             m->added++;
         }
@@ -258,7 +298,8 @@ static bool reserve(runs_merge *m, const char *data, size_t len)
         lines++;
     text += import_rows_text_bytes(m->rows);
     return rbuf_reserve(m->out, text + m->rows->nrows + 1024) &&
-           import_rowset_reserve(&m->seen, rbuf_str(m->out), m->out->len,
+           rbuf_reserve(&m->canon, text + m->rows->nrows + 1024) &&
+           import_rowset_reserve(&m->seen, rbuf_str(&m->canon), m->canon.len,
                                  lines + m->rows->nrows);
 }
 
@@ -289,7 +330,11 @@ static void runs_merge_free(runs_merge *m)
         free(m->header[c]);
     free(m->header);
     free(m->cells);
+    free(m->canon_cells);
+    free(m->numbers);
     rbuf_free(&m->line);
+    rbuf_free(&m->canon);
+    rbuf_free(&m->canon_line);
     import_rowset_free(&m->seen);
     import_groups_free(m->groups);
 }
@@ -337,6 +382,8 @@ static long build_runs(const import_request *req, const import_rows *rows, const
     char *path = fileio_join(dir, "runs.csv");
     runs_merge m = {.req = req, .rows = rows, .procs = procs, .out = &f->text[F_RUNS]};
     rbuf_init(&m.line);
+    rbuf_init(&m.canon);
+    rbuf_init(&m.canon_line);
     import_rowset_init(&m.seen);
     bool existed = false;
     bool ok = path && merge_old_runs(&m, path, &existed, diags) &&
