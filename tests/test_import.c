@@ -558,6 +558,21 @@ static void test_usage(void)
     free(out);
     CU_ASSERT_EQUAL(testutil_perfcast_run(&out, "import csv f.csv --campaign ../x"), 1);
     free(out);
+    /* A campaign folder named like the archive's own file hid it: the
+     * archive then failed `perfcast check`. */
+    char path[1024];
+    snprintf(path, sizeof path, "%s/reserved.csv", tmp);
+    CU_ASSERT_TRUE_FATAL(testutil_write_file(path, "np,time\n2,1\n4,0.5\n"));
+    const char *const reserved[] = {"advice.csv", "acknowledgements.csv", "Clusters.csv"};
+    for (size_t i = 0; i < 3; i++) {
+        CU_ASSERT_EQUAL(testutil_import(&out, tmp, "csv", path, reserved[i], ""), 1);
+        CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "not a usable campaign name"));
+        free(out);
+        char dir[1024];
+        struct stat st;
+        snprintf(dir, sizeof dir, "%s/a/%s", tmp, reserved[i]);
+        CU_ASSERT_NOT_EQUAL(stat(dir, &st), 0);
+    }
     /* A second value would silently win; a FROM mapped two ways contradicts. */
     CU_ASSERT_EQUAL(
         testutil_perfcast_run(&out, "import csv f.csv --campaign c --time-unit ms --time-unit s"),

@@ -13,6 +13,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "gen/ingest/archive.h"
+
 #include "gen/base/fileio.h"
 
 #define STAGE_PREFIX ".perfcast-import-"
@@ -30,7 +32,7 @@ static const struct {
 bool import_txn_name_ok(const char *name)
 {
     size_t n = strlen(name);
-    if (n == 0 || n > 255 || name[0] == '.')
+    if (n == 0 || n > 255 || name[0] == '.' || archive_is_reserved_name(name))
         return false;
     for (const char *s = name; *s; s++)
         if (*s == '/' || *s == '\\' || (unsigned char)*s < 0x20 || *s == 0x7f)
@@ -202,7 +204,9 @@ bool import_txn_begin(import_txn *t, const char *archive, const char *campaign,
     if (!import_txn_name_ok(campaign)) {
         diag_add(diags, campaign, 0, 0,
                  "not a usable campaign name (it names a folder: not empty, no '/', no control "
-                 "characters, not starting with '.', at most 255 bytes)");
+                 "characters, not starting with '.', at most 255 bytes, and none of the "
+                 "archive's own files: clusters.csv, advice.csv, acknowledgements.csv, "
+                 "README.md)");
         return false;
     }
     t->archive = strdup(archive);

@@ -77,7 +77,8 @@ void import_txn_end(import_txn *t, bool committed);
 
 /* Whether name is usable as a campaign folder name: not empty, not '.'-first
  * (".", "..", ".git" and the staging folders are reserved), no '/', '\\'
- * or control character, at most 255 bytes. */
+ * or control character, at most 255 bytes, and not a file the archive
+ * keeps for itself (archive_is_reserved_name: advice.csv, ...). */
 bool import_txn_name_ok(const char *name);
 
 #endif

@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 
 #include "gen/base/csvread.h"
@@ -372,6 +373,16 @@ static bool load_campaign(const archive *a, const char *name, campaign *c, diag_
     free(exps);
     free(readme);
     return d->count - before == in_rows;
+}
+
+bool archive_is_reserved_name(const char *name)
+{
+    static const char *const reserved[] = {"clusters.csv", "advice.csv", "acknowledgements.csv",
+                                           "README.md"};
+    for (size_t i = 0; i < sizeof reserved / sizeof reserved[0]; i++)
+        if (strcasecmp(name, reserved[i]) == 0)
+            return true;
+    return false;
 }
 
 static int compare_names(const void *x, const void *y)

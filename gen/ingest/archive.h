@@ -86,6 +86,13 @@ bool archive_load_jobs(const char *dir, archive *a, diag_list *diags, int jobs);
 
 void archive_free(archive *a);
 
+/* Whether name is one of the files the archive's top folder holds for
+ * itself (clusters.csv, advice.csv, acknowledgements.csv, README.md, in
+ * any case: a case-blind file system makes Advice.csv the same file): a
+ * campaign folder of that name hides the file and fails `perfcast check`,
+ * so no campaign may take it. */
+bool archive_is_reserved_name(const char *name);
+
 /* Lookups; NULL when absent. */
 const cluster_info *archive_cluster(const archive *a, const char *name);
 const campaign *archive_campaign(const archive *a, const char *name);
