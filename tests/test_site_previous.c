@@ -217,10 +217,11 @@ static void test_refusals(void)
     CU_ASSERT_EQUAL(sh(NULL, "test ! -e new1"), 0);
     refused("s1/inside", "--previous s1", "overlap");
     CU_ASSERT_EQUAL(sh(NULL, "test ! -e s1/inside"), 0);
-    /* Another build holds the previous site (its exclusive lock). */
+    /* Another build holds the previous site (the exclusive lock on its
+     * lock file, .s1.lock beside it). */
     char *out = NULL;
-    CU_ASSERT_EQUAL(testutil_run_commandf(&out, "flock -x %1$s/s1 %2$s build --archive %1$s/A "
-                                                "--out %1$s/new2 --previous %1$s/s1",
+    CU_ASSERT_EQUAL(testutil_run_commandf(&out, "flock -x %1$s/.s1.lock %2$s build --archive "
+                                                "%1$s/A --out %1$s/new2 --previous %1$s/s1",
                                           dir, testutil_perfcast()),
                     1);
     CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "another perfcast build is writing"));

@@ -414,14 +414,24 @@ static void test_exit_status(void)
     CU_ASSERT_EQUAL(testutil_perfcast_run(NULL, "build --archive %s --out '%s' > /dev/full",
                                           fixture, site), 1);
     CU_ASSERT_EQUAL(build(NULL, fixture, site, "--bogus"), 2);
-    /* Another build holds the site (flock(1) stands for it): exit 1, with
-     * why, and the site is left to it. */
+    /* Another build holds the site (flock(1) on its lock file, .never.lock
+     * beside it, stands for it): exit 1, with why, and the site is left to
+     * it. */
     CU_ASSERT_EQUAL_FATAL(build(NULL, fixture, site, "--quiet"), 0);
-    CU_ASSERT_EQUAL(testutil_run_commandf(&out, "flock '%s' %s build --archive %s --out '%s'",
-                                          site, testutil_perfcast(), fixture, site), 1);
+    CU_ASSERT_EQUAL(testutil_run_commandf(&out, "flock '%s/.never.lock' %s build --archive %s "
+                                                "--out '%s'",
+                                          work, testutil_perfcast(), fixture, site), 1);
     CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "another perfcast build is writing"));
     free(out);
     CU_ASSERT_EQUAL(build(NULL, fixture, site, "--quiet"), 0);
+    /* A build into a folder not made yet locked the parent folder, so
+     * every build into a new folder of one parent (of /tmp) waited for
+     * every other: with the parent locked (as such a build did), a build
+     * into a new folder beside the site goes ahead. */
+    CU_ASSERT_EQUAL(testutil_run_commandf(&out, "flock '%s' %s build --archive %s --out "
+                                                "'%s/other' --quiet",
+                                          work, testutil_perfcast(), fixture, work), 0);
+    free(out);
 }
 
 /* An output folder that is the archive, inside it (even one not made

@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "gen/base/fileio.h"
+#include "gen/base/lockfile.h"
 #include "gen/site/site_manifest.h"
 #include "gen/site/site_out_commit.h"
 
@@ -41,8 +42,8 @@ struct site_out {
     long moves;          /* moved into place, for kill_after_moves */
     char made_dir[4096]; /* the last folder known to exist in tmp_dir */
     char error[1024];
-    int lock_fd;         /* holds the lock on the output folder (lock_output) */
-    int previous_fd;     /* holds a shared lock on opt.previous_dir (use_previous) */
+    lockfile out_lock;      /* the output folder's, exclusive (lock_output) */
+    lockfile previous_lock; /* opt.previous_dir's, shared (use_previous) */
     pthread_mutex_t lock; /* page writers run in several threads */
     pthread_t checker;   /* site_out_check_ahead's thread, while checking */
     bool checking;       /* the checker was started and not yet joined */
@@ -582,6 +583,20 @@ static void split_out_dir(const char *out, char *parent, size_t plen, const char
     }
 }
 
+/* Take the lock of the site folder dir (exclusive, or shared to read it):
+ * the lock file PARENT/.BASE.lock beside it (gen/base/lockfile.h), not
+ * the folder itself, since a folder not made yet cannot be locked, and
+ * locking its parent instead made every build into a new folder of /tmp
+ * wait for every other. False when another build's lock excludes it. */
+static bool lock_site_folder(const char *dir, bool exclusive, lockfile *out)
+{
+    char parent[4096], path[4096 + 600];
+    const char *base;
+    split_out_dir(dir, parent, sizeof parent, &base);
+    snprintf(path, sizeof path, "%s/.%s.lock", parent, base);
+    return lockfile_take(path, exclusive, out) != LOCKFILE_BUSY;
+}
+
 /* Remove ".BASE.build-PID" staging folders of builds no longer running,
  * when they carry the staging mark (so a user's folder of that name is
  * never taken for one). */
@@ -649,6 +664,27 @@ static void check_output(site_out *o)
  * build from replacing its files while they are linked), never written. */
 static void use_previous(site_out *o, const char *previous_dir)
 {
+    int dir_fd = open(o->old_dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (dir_fd < 0) {
+        fail(o, "cannot use the previous site %s: %s", previous_dir, strerror(errno));
+        return;
+    }
+    close(dir_fd);
+    if (!lock_site_folder(o->old_dir, false, &o->previous_lock))
+        fail(o, "another perfcast build is writing %s; try again when it is done", o->old_dir);
+    else if (!site_manifest_load(o->old_dir, &o->old))
+        fail(o, "out of memory");
+    else if (o->old.n == 0)
+        fail(o, "%s is not a perfcast site (no %s)", previous_dir, site_manifest_name);
+    o->has_old = o->link_kept = !failed(o);
+}
+
+/* The refusals of a build from a previous site that its paths alone
+ * decide, made before any lock (a lock file is written beside the output
+ * folder, which may lie inside the previous site): the output must be a
+ * new folder outside it. Sets old_dir. */
+static void check_previous_paths(site_out *o, const char *previous_dir)
+{
     bool exists;
     if (o->out_exists) {
         fail(o, "%s exists: a build from the previous site %s makes a new folder", o->out_dir,
@@ -659,32 +695,17 @@ static void use_previous(site_out *o, const char *previous_dir)
         fail(o, "out of memory");
         return;
     }
-    /* Before the lock: the output's parent, locked by lock_output, may
-     * be the previous site itself. */
-    if (fileio_folders_overlap(o->old_dir, o->out_dir)) {
+    if (fileio_folders_overlap(o->old_dir, o->out_dir))
         fail(o, "the output folder %s and the previous site %s overlap (one is inside the "
              "other)", o->out_dir, previous_dir);
-        return;
-    }
-    o->previous_fd = open(o->old_dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (o->previous_fd < 0)
-        fail(o, "cannot use the previous site %s: %s", previous_dir, strerror(errno));
-    else if (flock(o->previous_fd, LOCK_SH | LOCK_NB) != 0 && errno == EWOULDBLOCK)
-        fail(o, "another perfcast build is writing %s; try again when it is done", o->old_dir);
-    else if (!site_manifest_load(o->old_dir, &o->old))
-        fail(o, "out of memory");
-    else if (o->old.n == 0)
-        fail(o, "%s is not a perfcast site (no %s)", previous_dir, site_manifest_name);
-    o->has_old = o->link_kept = !failed(o);
 }
 
-/* One build at a time per output folder: an exclusive lock on the folder
- * (on its parent while it does not exist), held until commit or abort.
- * Where the file system has no such locks, builds are not serialised. */
-static void lock_output(site_out *o, const char *parent)
+/* One build at a time per output folder: an exclusive lock, held until
+ * commit or abort (lock_site_folder). Where the file system has no such
+ * locks, builds are not serialised. */
+static void lock_output(site_out *o)
 {
-    o->lock_fd = open(o->out_exists ? o->out_dir : parent, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (o->lock_fd >= 0 && flock(o->lock_fd, LOCK_EX | LOCK_NB) != 0 && errno == EWOULDBLOCK)
+    if (!lock_site_folder(o->out_dir, true, &o->out_lock))
         fail(o, "another perfcast build is writing %s; try again when it is done", o->out_dir);
 }
 
@@ -697,13 +718,16 @@ site_out *site_out_begin(const char *out_dir, const site_out_options *opt, char 
         snprintf(err, errlen, "out of memory");
         return NULL;
     }
-    o->lock_fd = o->previous_fd = -1;
+    o->out_lock.fd = o->previous_lock.fd = -1;
     pthread_mutex_init(&o->lock, NULL);
     o->opt = opt ? *opt : (site_out_options){.fail_after = -1};
     char parent[4096];
     const char *base;
     split_out_dir(o->out_dir, parent, sizeof parent, &base);
-    lock_output(o, parent);
+    if (o->opt.previous_dir)
+        check_previous_paths(o, o->opt.previous_dir);
+    if (!failed(o))
+        lock_output(o);
     if (o->opt.previous_dir && !failed(o))
         use_previous(o, o->opt.previous_dir);
     else if (o->out_exists && !failed(o))
@@ -735,10 +759,8 @@ site_out *site_out_begin(const char *out_dir, const site_out_options *opt, char 
 static void release(site_out *o)
 {
     stop_checker(o);
-    if (o->lock_fd >= 0)
-        close(o->lock_fd); /* and with it the lock */
-    if (o->previous_fd >= 0)
-        close(o->previous_fd);
+    lockfile_release(&o->out_lock);
+    lockfile_release(&o->previous_lock);
     pthread_mutex_destroy(&o->lock);
     site_manifest_free(&o->old);
     site_manifest_free(&o->now);
