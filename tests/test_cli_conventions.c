@@ -127,6 +127,11 @@ static void test_one_line_usage_errors(void)
     static const char *const cases[] = {
         "check --bogus", "build --bogus", "fit --bogus", "predict --bogus", "advise --bogus",
         "plan --bogus", "import --bogus", "list --bogus",
+        /* An option with a value given twice: the last silently won. */
+        "build --out a --out b", "predict --format csv --format json scopred-ep table2a",
+        "list --archive archive --archive x", "report --out a.pdf --out b.pdf",
+        "advise --size 4096x4096 --free ci-2core:8 --free dev-16core:16",
+        "plan --model strip --target 4096x4096 --np 16 --np 8",
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char *out = NULL;

@@ -43,11 +43,16 @@ bool cli_parse(int argc, char **argv, const char *const *formats, int max_positi
     out->archive = "archive";
     out->format = formats ? formats[0] : NULL;
     const char *cmd = argv[0];
+    bool archive_given = false, format_given = false;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
             out->help = true;
         } else if (strcmp(a, "--archive") == 0 || (formats && strcmp(a, "--format") == 0)) {
+            bool *given = a[2] == 'a' ? &archive_given : &format_given;
+            if (*given) /* the last one silently won */
+                return usage_error(cmd, usage, "option given twice:", a);
+            *given = true;
             if (i + 1 >= argc)
                 return usage_error(cmd, usage, "missing value after", a);
             if (strcmp(a, "--archive") == 0)
@@ -83,24 +88,29 @@ static const cli_option *option_named(const cli_option *options, const char *arg
 }
 
 const char *cli_parse_options(int argc, char **argv, const cli_option *options, bool *help,
-                              bool *missing_value)
+                              const char **why)
 {
-    *missing_value = false;
+    bool seen[64] = {false}; /* per option of the table (commands have ~30) */
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i];
         const cli_option *o = option_named(options, arg);
+        size_t k = o ? (size_t)(o - options) : 0;
         if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
             *help = true;
-        } else if (!o) {
-            return arg;
-        } else if (!o->value) {
-            *o->flag = true;
-        } else if (i + 1 < argc) {
-            *o->value = argv[++i];
-        } else {
-            *missing_value = true;
-            return arg;
+            continue;
         }
+        *why = !o ? (arg[0] == '-' ? "unknown option" : "unexpected argument")
+               : o->value && k < 64 && seen[k] ? "option given twice:"
+               : o->value && i + 1 >= argc ? "missing value after"
+                                           : NULL;
+        if (*why)
+            return arg;
+        if (k < 64)
+            seen[k] = true;
+        if (o->value)
+            *o->value = argv[++i];
+        else
+            *o->flag = true;
     }
     return NULL;
 }

@@ -58,11 +58,14 @@ typedef struct {
 } cli_option;
 
 /* Parse argv[1..argc-1]: --help or -h sets *help, the rest must be options
- * of the table. Returns NULL, or the argument at fault (borrowed from argv)
- * with *missing_value true when it is an option whose value is missing,
- * false when it is unknown. Options not given keep their values. */
+ * of the table, each with a value at most once (a second --free silently
+ * replaced the first; a flag may repeat). Returns NULL, or the argument at
+ * fault (borrowed from argv) with
+ * *why the words to put before it: "unknown option", "unexpected
+ * argument", "missing value after" or "option given twice:". Options not
+ * given keep their values. */
 const char *cli_parse_options(int argc, char **argv, const cli_option *options, bool *help,
-                              bool *missing_value);
+                              const char **why);
 
 /* The whole number >= 0 in the environment variable name
  * (SOURCE_DATE_EPOCH), or fallback when it is unset or empty; when it is

@@ -89,10 +89,10 @@ static int parse_args(int argc, char **argv, advise_args *a)
         {"archive", &a->archive, NULL},   {"format", &a->format, NULL},
         {"maximize-size", NULL, &a->maximize}, {NULL, NULL, NULL},
     };
-    bool missing;
-    const char *bad = cli_parse_options(argc, argv, options, &a->help, &missing);
+    const char *why;
+    const char *bad = cli_parse_options(argc, argv, options, &a->help, &why);
     if (bad)
-        return usage_error(missing ? "missing value after" : bad[0] == '-' ? "unknown option" : "unexpected argument", bad);
+        return usage_error(why, bad);
     return 0;
 }
 

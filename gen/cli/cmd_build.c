@@ -127,43 +127,29 @@ static int usage_error(const char *what, const char *arg)
 int cmd_build(int argc, char **argv)
 {
     site_options opt = {.archive_dir = "archive", .out_dir = "site", .templates_dir = NULL};
-    bool strict = false, quiet = false, verify = false, ask_current = false;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        const char **value = !strcmp(a, "--archive")     ? &opt.archive_dir
-                             : !strcmp(a, "--out")       ? &opt.out_dir
-                             : !strcmp(a, "--templates") ? &opt.templates_dir
-                             : !strcmp(a, "--base-url")  ? &opt.base_url
-                             : !strcmp(a, "--previous")  ? &opt.previous_dir
-                                                         : NULL;
-        if (value) {
-            if (i + 1 >= argc)
-                return usage_error("missing value after", a);
-            *value = argv[++i];
-        } else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-            fputs(usage, stdout);
-            return 0;
-        } else if (!strcmp(a, "--strict")) {
-            strict = true;
-        } else if (!strcmp(a, "--quiet")) {
-            quiet = true;
-        } else if (!strcmp(a, "--verify")) {
-            verify = true;
-        } else if (!strcmp(a, "--refresh-pool")) {
-            opt.refresh_pool = true;
-        } else if (!strcmp(a, "--up-to-date")) {
-            ask_current = true;
-        } else if (!strcmp(a, "--jobs")) {
-            char *end;
-            long n = i + 1 < argc ? strtol(argv[i + 1], &end, 10) : 0;
-            if (i + 1 >= argc || *end || n < 1 || n > 64)
-                return usage_error("--jobs needs a number from 1 to 64, not",
-                                   i + 1 < argc ? argv[i + 1] : "nothing");
-            opt.jobs = (int)n;
-            i++;
-        } else {
-            return usage_error(a[0] == '-' ? "unknown option" : "unexpected argument", a);
-        }
+    bool strict = false, quiet = false, verify = false, ask_current = false, help = false;
+    const char *jobs = NULL, *why;
+    const cli_option options[] = {
+        {"archive", &opt.archive_dir, NULL},   {"out", &opt.out_dir, NULL},
+        {"templates", &opt.templates_dir, NULL}, {"base-url", &opt.base_url, NULL},
+        {"previous", &opt.previous_dir, NULL}, {"jobs", &jobs, NULL},
+        {"strict", NULL, &strict},             {"quiet", NULL, &quiet},
+        {"verify", NULL, &verify},             {"refresh-pool", NULL, &opt.refresh_pool},
+        {"up-to-date", NULL, &ask_current},    {NULL, NULL, NULL},
+    };
+    const char *bad = cli_parse_options(argc, argv, options, &help, &why);
+    if (bad)
+        return usage_error(why, bad);
+    if (help) {
+        fputs(usage, stdout);
+        return 0;
+    }
+    if (jobs) {
+        char *end;
+        long n = strtol(jobs, &end, 10);
+        if (!*jobs || *end || n < 1 || n > 64)
+            return usage_error("--jobs needs a number from 1 to 64, not", jobs);
+        opt.jobs = (int)n;
     }
     if (opt.base_url && strncmp(opt.base_url, "https://", 8) != 0 &&
         strncmp(opt.base_url, "http://", 7) != 0)

@@ -170,16 +170,13 @@ static int parse_args(int argc, char **argv, plan_args *a)
         {"launcher", &a->launcher, NULL}, {"mpi", &a->mpi, NULL},
         {"job-name", &a->job_name, NULL}, {NULL, NULL, NULL},
     };
-    bool missing;
-    const char *bad = cli_parse_options(argc, argv, options, &a->help, &missing);
+    const char *why;
+    const char *bad = cli_parse_options(argc, argv, options, &a->help, &why);
     if (bad) {
         char err[ERR_LEN];
         if (!plan_batch_text_ok(bad, "an argument", err, sizeof err))
             return usage_error("%s", err);
-        return usage_error(missing        ? "missing value after %s"
-                           : bad[0] == '-' ? "unknown option %s"
-                                           : "unexpected argument %s",
-                           bad);
+        return cli_usage_error("plan", why, bad);
     }
     return check_values(options);
 }

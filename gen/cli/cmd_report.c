@@ -79,11 +79,11 @@ int cmd_report(int argc, char **argv)
                                   {"out", &out, NULL},
                                   {"cluster", &cluster, NULL},
                                   {NULL, NULL, NULL}};
-    bool help = false, missing = false;
-    const char *bad = cli_parse_options(argc, argv, options, &help, &missing);
+    bool help = false;
+    const char *why;
+    const char *bad = cli_parse_options(argc, argv, options, &help, &why);
     if (bad)
-        return cli_usage_error("report", missing ? "missing value after" : "unknown option",
-                               bad);
+        return cli_usage_error("report", why, bad);
     if (help) {
         fputs(usage, stdout);
         return 0;
