@@ -7,6 +7,7 @@
 
 #include <gsl/gsl_errno.h>
 
+#include "gen/base/suggest.h"
 #include "gen/cli/cli.h"
 #include "gen/cli/commands.h"
 
@@ -82,7 +83,7 @@ int main(int argc, char **argv)
             return finish(commands[i].run(argc - 1, argv + 1));
         names[i] = commands[i].name;
     }
-    const char *near = cli_suggest(argv[1], names, NCOMMANDS);
+    const char *near = suggest_name(argv[1], names, NCOMMANDS);
     fprintf(stderr, "perfcast: unknown command '%s'%s%s%s; see perfcast --help\n", argv[1],
             near ? " (did you mean '" : "", near ? near : "", near ? "'?)" : "");
     return 2;

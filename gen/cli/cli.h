@@ -30,13 +30,9 @@ bool cli_parse(int argc, char **argv, const char *const *formats, int max_positi
  * --help" (arg may be NULL), and return 2, the usage exit status. */
 int cli_usage_error(const char *cmd, const char *what, const char *arg);
 
-/* The name of names[0..n) closest to typed (a typo: one to three edits,
- * by length, ignoring case; or typed is a prefix of it), or NULL. The
- * result is borrowed from names. */
-const char *cli_suggest(const char *typed, const char *const *names, size_t n);
-
 /* "perfcast: no WHAT 'TYPED' in WHERE; did you mean 'NAME'?" on stderr
- * (where may be NULL; the suggestion only when cli_suggest finds one). */
+ * (where may be NULL; the suggestion only when suggest_name finds one,
+ * gen/base/suggest.h). */
 void cli_print_unknown(const char *what, const char *typed, const char *const *names, size_t n,
                        const char *where);
 

@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "gen/advice/plan_batch.h"
+#include "gen/base/suggest.h"
 #include "gen/base/textout.h"
 #include "gen/cli/cli.h"
 #include "gen/fit/rjopts.h"
@@ -777,7 +778,7 @@ static int print_plan(const plan_args *a, const archive *arch, const runplan *p,
 static const char *near_text(const char *typed, const char **names, size_t n, char *buf,
                              size_t len)
 {
-    const char *near = names ? cli_suggest(typed, names, n) : NULL;
+    const char *near = names ? suggest_name(typed, names, n) : NULL;
     snprintf(buf, len, "%s%s%s", near ? " (did you mean '" : "", near ? near : "",
              near ? "'?)" : "");
     return buf;
@@ -810,7 +811,7 @@ static void warn_unknown_campaign(const plan_args *a, const archive *arch)
     size_t n;
     const char **names = namelist_campaigns(arch, &n);
     const char *dir = a->archive ? a->archive : "archive";
-    const char *near = names ? cli_suggest(a->campaign, names, n) : NULL;
+    const char *near = names ? suggest_name(a->campaign, names, n) : NULL;
     char text[ERR_LEN];
     if (near && strcmp(near, a->campaign) == 0) /* there, but left out for its problems */
         fprintf(stderr, "perfcast plan: warning: campaign '%s' did not load (perfcast check "
