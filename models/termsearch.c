@@ -1112,6 +1112,8 @@ static void search_free(search *s)
 static bool search_init(search *s, const termdata *d, const termsearch_options *opt)
 {
     size_t max_terms = opt->max_terms ? opt->max_terms : 3;
+    if (max_terms > TERMSEARCH_MAX_TERMS)
+        max_terms = TERMSEARCH_MAX_TERMS; /* before any sum with it can wrap */
     if (max_terms + 3 > d->n)
         max_terms = d->n > 3 ? d->n - 3 : 0; /* keep two residual degrees of freedom */
     if (max_terms == 0)

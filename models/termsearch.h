@@ -197,6 +197,13 @@
 #define TERMSEARCH_NESTED_FOLDS 5
 #define TERMSEARCH_MANY_CONFIGS 500
 
+/* Most terms a caller may ask for (termsearch_options.max_terms; a larger
+ * request is taken as this). Beyond a handful of terms a fitted law of
+ * scaling runs is a fit of their noise, and every term must pass its own
+ * Bonferroni-corrected test anyway; the bound keeps the search's buffers,
+ * sized by it, small whatever a caller passes. */
+#define TERMSEARCH_MAX_TERMS 10
+
 /* The average of laws (AVERAGED LAWS): at most this many laws, each of at
  * least this weight, and one law alone when it takes this much. */
 #define TERMSEARCH_MAX_LAWS 4
@@ -226,7 +233,8 @@ typedef enum {
 } termsearch_scale;
 
 typedef struct {
-    size_t max_terms;   /* most terms in the formula; 0 = 3 */
+    size_t max_terms;   /* most terms in the formula; 0 = 3; at most
+                           TERMSEARCH_MAX_TERMS */
     double min_gain;    /* relative fall of the LOO mean squared error needed
                            to add a term; 0 = TERMSEARCH_MIN_GAIN */
     double alpha;       /* significance level of an added term; 0 = TERMSEARCH_ALPHA */

@@ -12,6 +12,7 @@
 #include "tests/testutil.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -306,6 +307,28 @@ static void test_always_answers(void)
     termsearch_free(&r);
 }
 
+/* A request beyond TERMSEARCH_MAX_TERMS is taken as the bound: SIZE_MAX
+ * (what strtoul makes of "-1") once wrapped a buffer's size to nothing
+ * and the search wrote past it. */
+static void test_max_terms_bound(void)
+{
+    scenario sc;
+    log_squared(&sc, 3);
+    const size_t asked[] = {SIZE_MAX, SIZE_MAX - 2, TERMSEARCH_MAX_TERMS + 1};
+    termsearch_options bound = {.max_terms = TERMSEARCH_MAX_TERMS};
+    termsearch_result want;
+    CU_ASSERT_TRUE_FATAL(termsearch_run(sc.names, sc.params, sc.n, sc.m, sc.y, &bound, &want));
+    for (size_t i = 0; i < sizeof asked / sizeof *asked; i++) {
+        termsearch_options opt = {.max_terms = asked[i]};
+        termsearch_result r;
+        CU_ASSERT_TRUE_FATAL(termsearch_run(sc.names, sc.params, sc.n, sc.m, sc.y, &opt, &r));
+        CU_ASSERT_STRING_EQUAL(r.formula, want.formula);
+        CU_ASSERT_EQUAL(r.nterms, want.nterms);
+        termsearch_free(&r);
+    }
+    termsearch_free(&want);
+}
+
 /* Four configurations of strong scaling, 2% noise (the regions where the
  * old search refused to predict): the restricted family finds 1/P and
  * predicts the next doubling within 5%; the nested error is computed by
@@ -574,6 +597,7 @@ int main(void)
         {"Linpack: N^3*P^(-1)*Q^(-1), ten draws", test_three_parameters},
         {"noise-free data", test_exact_data},
         {"always an answer, with its confidence", test_always_answers},
+        {"max_terms beyond the bound is taken as it", test_max_terms_bound},
         {"four configurations: the restricted family", test_four_configurations},
         {"nested error by hand", test_nested_by_hand},
         {"candidate exponents option", test_exponent_option},
