@@ -204,6 +204,44 @@ static void test_fit_time_failures(void)
                    "c1/experiments.csv:2:1: experiment 'e1': strip fit for cluster k1");
 }
 
+/* An experiment (no formula: the term search) with the given options:
+ * check, fit and predict each exit 1 naming want, a problem at the options
+ * cell (column 37: "e1,scopred,time_s,,np <= 4,np == 8,," is 36). */
+static void expect_bad_option(const char *options, const char *want)
+{
+    char row[400], full[4800];
+    snprintf(row, sizeof row, "e1,scopred,time_s,,np <= 4,np == 8,,%s\n", options);
+    snprintf(full, sizeof full, "c1/experiments.csv:2:37: %s", want);
+    expect_problem(row, NULL, full);
+    char dir[4096];
+    CU_ASSERT_TRUE_FATAL(write_archive(dir, sizeof dir, row, NULL));
+    snprintf(full, sizeof full, "%s/c1/experiments.csv:2:37: %s", dir, want);
+    const char *commands[] = {"fit", "predict"};
+    for (size_t i = 0; i < 2; i++) {
+        char *out = NULL;
+        CU_ASSERT_EQUAL(testutil_perfcast_run(&out, "%s --archive %s c1 e1", commands[i], dir), 1);
+        bool found = out && strstr(out, full);
+        if (!found)
+            fprintf(stderr, "\n%s: want '%s', got:\n%.2000s\n", commands[i], full,
+                    out ? out : "(nothing)");
+        CU_ASSERT_TRUE(found);
+        free(out);
+    }
+    testutil_remove_dir(dir);
+}
+
+/* The values of the term search's options, refused where they are
+ * written; max_terms=-1 crashed all three commands. */
+static void test_option_values(void)
+{
+    expect_clean("e1,scopred,time_s,,np <= 4,np == 8,,max_terms=2\n");
+    expect_bad_option("max_terms=-1", "option max_terms=-1: expected a whole number from 1 to 10");
+    expect_bad_option("max_terms=99999999999999999999",
+                      "option max_terms=99999999999999999999: expected a whole number from 1 "
+                      "to 10");
+    expect_bad_option("max_terms=1.5", "option max_terms=1.5: expected a whole number from 1 to 10");
+}
+
 /* `fit` names the same FILE:LINE:COL as `check`, and so does the campaign
  * page `build` writes (relative to the campaign folder). */
 static void test_fit_positions(void)
@@ -250,6 +288,7 @@ int main(void)
         {"hostile nesting: exit 1, positioned, build survives", test_hostile_nesting},
         {"fit-time failures found by check", test_fit_time_failures},
         {"fit prints the same position", test_fit_positions},
+        {"option values: check, fit and predict refuse them at the cell", test_option_values},
         {"advice.csv scenarios", test_advice},
         {NULL, NULL},
     };

@@ -190,6 +190,20 @@ static void test_term_search(void)
     expect_error("", "min_gain=x", "options: min_gain=x: must be a number", "options", 0);
     expect_error("", "exponents=1,0.1", "options: exponents=1,0.1: exponent '0.1'",
                  "options", 0);
+    /* max_terms: "-1" once became SIZE_MAX through strtoul and crashed the
+     * search; "abc" and "1.5" were read as 0 and 1 without a word. */
+    const char *bad_counts[] = {"-1", "-2", "-1000", "0", "11", "abc", "1.5",
+                                "99999999999999999999"};
+    for (size_t i = 0; i < sizeof bad_counts / sizeof *bad_counts; i++) {
+        char options[64], want[160];
+        snprintf(options, sizeof options, "max_terms=%s", bad_counts[i]);
+        snprintf(want, sizeof want, "option %s: expected a whole number from 1 to 10", options);
+        expect_error("", options, want, "options", 0);
+    }
+    ep_fixture(&fx, "", "time_s", "max_terms=1", NULL);
+    CU_ASSERT_TRUE_FATAL(run(&fx, &res));
+    CU_ASSERT_STRING_EQUAL(res.rep.formula, "N*P^(-1)");
+    done(&fx, &res);
 }
 
 /* A calibration refit (estimates_only) gives the full fit's estimates, bit

@@ -1,11 +1,13 @@
 /*
  * test_rjopts.c — the option formats of the Romanazzi-Jimack adapters and
- * commands: key=value lists, number lists, sizes and free resources.
+ * commands: key=value lists, number lists, sizes and free resources; the
+ * whole numbers in a range every model's counting options take.
  */
 #include "gen/fit/rjopts.h"
 #include "tests/testutil.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 static void test_key_values(void)
@@ -88,6 +90,41 @@ static void test_lists_sizes_resources(void)
 
 /* contention=roofline|none; absent means AUTO (roofline where the cluster
  * gives both bandwidths); anything else is refused, naming the value. */
+/* Whole numbers in a range: what strtoul would turn into a huge count
+ * ("-1", "99999999999999999999") or read a prefix of ("1.5", "4abc") is
+ * refused, with the key, the text and the range. */
+static void test_whole_numbers(void)
+{
+    static const struct {
+        const char *text;
+        bool ok;
+        long want;
+    } cases[] = {
+        {"3", true, 3},   {" 10 ", true, 10}, {"+1", true, 1}, {"1", true, 1},
+        {"0", false, 0},  {"11", false, 0},   {"-1", false, 0}, {"-1000", false, 0},
+        {"1.5", false, 0}, {"abc", false, 0}, {"4abc", false, 0}, {"", false, 0},
+        {" ", false, 0},  {"0x4", false, 0},  {"- 1", false, 0}, {"1e1", false, 0},
+        {"99999999999999999999", false, 0},   {"-99999999999999999999", false, 0},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        char err[300] = "";
+        long v = -7;
+        bool ok = rjopts_whole("max_terms", cases[i].text, 1, 10, &v, err, sizeof err);
+        CU_ASSERT_EQUAL(ok, cases[i].ok);
+        if (ok != cases[i].ok)
+            fprintf(stderr, "'%s': %s\n", cases[i].text, ok ? "accepted" : err);
+        if (ok) {
+            CU_ASSERT_EQUAL(v, cases[i].want);
+        } else {
+            char want[200];
+            snprintf(want, sizeof want,
+                     "option max_terms=%s: expected a whole number from 1 to 10", cases[i].text);
+            CU_ASSERT_STRING_EQUAL(err, want);
+            CU_ASSERT_EQUAL(v, -7);
+        }
+    }
+}
+
 static void test_contention_option(void)
 {
     rjopts o;
@@ -125,6 +162,7 @@ int main(void)
         {"key=value options", test_key_values},
         {"contention=roofline|none", test_contention_option},
         {"lists, sizes, resources", test_lists_sizes_resources},
+        {"whole numbers in a range", test_whole_numbers},
         {NULL, NULL},
     };
     static const testutil_suite suites[] = {{"rjopts", tests}, {NULL, NULL}};

@@ -39,6 +39,7 @@
  *   diagnostics  the fit's convergence line and one Table II line per group.
  */
 #include "gen/fit/model_adapters.h"
+#include "gen/fit/rjopts.h"
 #include "gen/fit/scaling_option.h"
 #include "gen/ingest/run_layout.h"
 
@@ -78,17 +79,14 @@ static bool parse_option(const char *s, size_t len, multicore_options *o, char *
     size_t klen = (size_t)(eq - s), vlen = len - klen - 1;
     char value[32];
     snprintf(value, sizeof value, "%.*s", (int)(vlen < sizeof value ? vlen : sizeof value - 1), eq + 1);
+    long v;
     if (klen == 6 && strncmp(s, "starts", 6) == 0) {
-        char *end;
-        long v = strtol(value, &end, 10);
-        if (*end || end == value || v < 1 || v > 1000)
-            return failf(err, errlen, "option starts=%s: expected a whole number from 1 to 1000", value);
+        if (!rjopts_whole("starts", value, 1, 1000, &v, err, errlen))
+            return false;
         o->starts = (size_t)v;
     } else if (klen == 8 && strncmp(s, "max_iter", 8) == 0) {
-        char *end;
-        long v = strtol(value, &end, 10);
-        if (*end || end == value || v < 1 || v > 100000)
-            return failf(err, errlen, "option max_iter=%s: expected a whole number from 1 to 100000", value);
+        if (!rjopts_whole("max_iter", value, 1, 100000, &v, err, errlen))
+            return false;
         o->max_iter = (size_t)v;
     } else if (klen == 9 && strncmp(s, "residuals", 9) == 0) {
         if (strcmp(value, "relative") == 0)

@@ -38,7 +38,8 @@
  *   formula_<response>=F   formula for one component
  *   params=N,P             parameters the term search may use (default: every
  *                          numeric identifying column that varies)
- *   max_terms=K            most terms the term search may choose (default 3)
+ *   max_terms=K            most terms the term search may choose, a whole
+ *                          number from 1 to TERMSEARCH_MAX_TERMS (10; default 3)
  *   alpha=A                significance level of a term the search adds, before
  *                          its Bonferroni correction (default 0.05)
  *   min_gain=G             relative fall of the cross-validation error a term
@@ -69,6 +70,7 @@
  */
 #include "gen/base/config_index.h"
 #include "gen/fit/model_adapters.h"
+#include "gen/fit/rjopts.h"
 #include "gen/fit/scaling_option.h"
 #include "gen/fit/trend_line.h"
 
@@ -207,9 +209,13 @@ static bool search_options(const char *options, termsearch_options *opt, char *e
     char *exponents = option(options, "exponents", &nomem);
     char *selection = option(options, "selection", &nomem);
     char *scale = option(options, "scale", &nomem);
-    opt->max_terms = max_text ? strtoul(max_text, NULL, 10) : 0;
     char why[160];
+    long max_terms = 0;
     bool ok = !nomem || fail(err, errlen, "out of memory");
+    /* 0, the term search's default, is left to it: not a count to type. */
+    if (ok && max_text)
+        ok = rjopts_whole("max_terms", max_text, 1, TERMSEARCH_MAX_TERMS, &max_terms, err, errlen);
+    opt->max_terms = (size_t)max_terms;
     if (ok && exponents && !termsearch_parse_exponents(exponents, opt, why, sizeof why))
         ok = fail(err, errlen, "options: exponents=%s: %s", exponents, why);
     if (ok && selection && strcmp(selection, "forward") == 0)

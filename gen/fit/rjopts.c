@@ -156,6 +156,24 @@ bool rjopts_number(const rjopts *o, const char *key, double def, double *out, ch
     return false;
 }
 
+bool rjopts_whole(const char *key, const char *text, long lo, long hi, long *out, char *err,
+                  size_t errlen)
+{
+    const char *s = text + strspn(text, " \t");
+    const char *digits = s + (*s == '+' || *s == '-');
+    char *end = (char *)s;
+    errno = 0;
+    long v = isdigit((unsigned char)*digits) ? strtol(s, &end, 10) : 0;
+    end += strspn(end, " \t");
+    if (end == s || *end || errno || v < lo || v > hi) {
+        snprintf(err, errlen, "option %s=%s: expected a whole number from %ld to %ld", key, text,
+                 lo, hi);
+        return false;
+    }
+    *out = v;
+    return true;
+}
+
 bool rjopts_either(const rjopts *o, const char *key, const char *no, const char *yes, bool def,
                    bool *out, char *err, size_t errlen)
 {

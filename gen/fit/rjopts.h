@@ -1,7 +1,8 @@
 /*
  * rjopts.h — the small text formats of the Romanazzi-Jimack adapters and
  * commands: experiment options "key=value;key=value", number lists
- * "4,8,16", sizes "65536x65536" and resource lists "wrg2-ethernet:64,...".
+ * "4,8,16", sizes "65536x65536" and resource lists "wrg2-ethernet:64,...";
+ * and the whole-number rule every model's options share (rjopts_whole).
  *
  * Ownership: rjopts_parse fills an rjopts released by rjopts_free; the
  * getters return pointers into it. Errors come back as one line in err.
@@ -43,6 +44,15 @@ const char *rjopts_get(const rjopts *o, const char *key);
  * when it is not a number. */
 bool rjopts_number(const rjopts *o, const char *key, double def, double *out, char *err,
                    size_t errlen);
+
+/* Option key's value text as a whole number from lo to hi (decimal
+ * digits, an optional sign, blanks around them): *out. False with err
+ * "option KEY=TEXT: expected a whole number from LO to HI" on anything
+ * else, a number out of range included (strtoul reads "-1" as the
+ * largest unsigned long). The one rule of every model's counting options
+ * (scopred's max_terms, multicore's starts and max_iter). */
+bool rjopts_whole(const char *key, const char *text, long lo, long hi, long *out, char *err,
+                  size_t errlen);
 
 /* An option whose value is one of two words: *out is true for `yes`,
  * false for `no`, def when the option is absent; false with err on
