@@ -166,12 +166,39 @@ static void test_many_configurations(void)
     unload(&a, &d);
 }
 
+/* The response cell's names: '+'-joined, blanks around each ignored,
+ * empty components skipped. */
+static void test_response_names(void)
+{
+    static const struct {
+        const char *cell;
+        const char *names[4];
+    } cases[] = {
+        {"time_s", {"time_s"}},
+        {" time_a_s + time_b_s ", {"time_a_s", "time_b_s"}},
+        {"+a++ b\t+\n+c d+", {"a", "b", "c d"}},
+        {" + \t", {NULL}},
+        {"", {NULL}},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        size_t k = 0, len;
+        for (const char *s = cases[i].cell; (s = experiment_response_next(s, &len)); s += len) {
+            CU_ASSERT_FATAL(k < 3 && cases[i].names[k]);
+            CU_ASSERT_EQUAL(len, strlen(cases[i].names[k]));
+            CU_ASSERT_NSTRING_EQUAL(s, cases[i].names[k], len);
+            k++;
+        }
+        CU_ASSERT_PTR_NULL(cases[i].names[k]);
+    }
+}
+
 int main(void)
 {
     static const testutil_test tests[] = {
         {"selection, grouping, means, errors", test_selection_and_means},
         {"identifying columns", test_identifying_columns},
         {"many configurations, repetitions interleaved", test_many_configurations},
+        {"the names of a response cell", test_response_names},
         {NULL, NULL},
     };
     static const testutil_suite suites[] = {{"experiment", tests}, {NULL, NULL}};

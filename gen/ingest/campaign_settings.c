@@ -11,6 +11,7 @@
 #include "gen/base/config_index.h"
 #include "gen/base/csvread.h"
 #include "gen/base/fileio.h"
+#include "gen/ingest/experiment_info.h"
 
 static const column_spec setting_columns[] = {
     {"setting", RULE_TEXT, true, true, "the setting's name (procs)"},
@@ -137,17 +138,12 @@ column_spec *campaign_settings_run_columns(const column_spec *base, const campai
 
 void campaign_mark_response(table *runs, const char *response)
 {
-    const char *s = response;
-    while (*s) {
-        s += strspn(s, " \t+");
-        size_t n = strcspn(s, "+"), len = n;
-        while (len > 0 && isspace((unsigned char)s[len - 1]))
-            len--;
-        char *name = len ? strndup(s, len) : NULL;
+    size_t len;
+    for (const char *s = response; (s = experiment_response_next(s, &len)); s += len) {
+        char *name = strndup(s, len);
         int col = name ? table_find(runs, name) : -1;
         if (col >= 0 && runs->cols[col].kind == COL_NUMBER)
             runs->cols[col].result = true;
         free(name);
-        s += n;
     }
 }

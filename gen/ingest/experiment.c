@@ -4,7 +4,6 @@
  */
 #include "gen/ingest/experiment.h"
 
-#include <ctype.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -54,22 +53,15 @@ void experiment_error_text(const campaign *c, const experiment_result *res, char
 /* Split "a + b" into trimmed names. */
 static bool split_responses(const char *text, experiment_input *in)
 {
-    const char *s = text;
-    while (*s) {
-        s += strspn(s, " \t+");
-        size_t n = strcspn(s, "+"), len = n;
-        while (len > 0 && isspace((unsigned char)s[len - 1]))
-            len--;
-        if (len > 0) {
-            char **more = realloc(in->responses, (in->nresponses + 1) * sizeof *more);
-            if (!more)
-                return false;
-            in->responses = more;
-            if (!(in->responses[in->nresponses] = strndup(s, len)))
-                return false;
-            in->nresponses++;
-        }
-        s += n;
+    size_t len;
+    for (const char *s = text; (s = experiment_response_next(s, &len)); s += len) {
+        char **more = realloc(in->responses, (in->nresponses + 1) * sizeof *more);
+        if (!more)
+            return false;
+        in->responses = more;
+        if (!(in->responses[in->nresponses] = strndup(s, len)))
+            return false;
+        in->nresponses++;
     }
     return in->nresponses > 0;
 }

@@ -102,16 +102,8 @@ static void check_response(const cell_ctx *x)
     const csv_field *f = cell(x, "response");
     if (!f)
         return;
-    const char *s = f->text;
-    while (*s) {
-        size_t skip = strspn(s, " \t+");
-        s += skip;
-        size_t n = strcspn(s, "+");
-        size_t len = n;
-        while (len > 0 && isspace((unsigned char)s[len - 1]))
-            len--;
-        if (len == 0)
-            break;
+    size_t len;
+    for (const char *s = f->text; (s = experiment_response_next(s, &len)); s += len) {
         char *name = strndup(s, len);
         int col = name ? table_find(x->runs, name) : -1;
         if (name && (col < 0 || x->runs->cols[col].kind != COL_NUMBER))
@@ -119,7 +111,6 @@ static void check_response(const cell_ctx *x)
                      "unknown response column '%s' (expected a numeric column of runs.csv, e.g. time_s)",
                      name);
         free(name);
-        s += n;
     }
 }
 

@@ -3,6 +3,7 @@
  */
 #include "gen/ingest/experiment_info.h"
 
+#include <ctype.h>
 #include <string.h>
 
 long experiment_cell_column(const experiment_info *e, const char *cell, int offset)
@@ -33,4 +34,18 @@ long experiment_cell_column(const experiment_info *e, const char *cell, int offs
         return column;
     }
     return 1;
+}
+
+const char *experiment_response_next(const char *s, size_t *len)
+{
+    while (*(s += strspn(s, " \t+"))) {
+        size_t n = strcspn(s, "+");
+        *len = n;
+        while (*len > 0 && isspace((unsigned char)s[*len - 1]))
+            (*len)--;
+        if (*len > 0)
+            return s;
+        s += n; /* blanks of another kind before a '+' */
+    }
+    return NULL;
 }

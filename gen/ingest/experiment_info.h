@@ -10,6 +10,8 @@
 #ifndef PERFCAST_EXPERIMENT_INFO_H
 #define PERFCAST_EXPERIMENT_INFO_H
 
+#include <stddef.h>
+
 /* Column in experiments.csv of the first character of each cell's value:
  * after the opening quote of a quoted field and the leading blanks that the
  * loaded value leaves out; 0 when the column is absent. */
@@ -42,5 +44,12 @@ typedef struct {
  * the file are counted, so the column is the one an editor shows (within
  * the cell's first line). */
 long experiment_cell_column(const experiment_info *e, const char *cell, int offset);
+
+/* The response columns of a response cell's text ("time_a_s + time_b_s",
+ * names joined by '+', blanks around them ignored): the first name at or
+ * after s, its length in *len; NULL when none is left. The next is found
+ * from the returned pointer + *len. The one reading of a response cell,
+ * for the fit, the check and the columns it marks as results. */
+const char *experiment_response_next(const char *s, size_t *len);
 
 #endif
