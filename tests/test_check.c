@@ -230,8 +230,8 @@ static void expect_bad_option(const char *options, const char *want)
     testutil_remove_dir(dir);
 }
 
-/* The values of the term search's options, refused where they are
- * written; max_terms=-1 crashed all three commands. */
+/* The values of scopred's options, refused where they are written;
+ * max_terms=-1 crashed all three commands. */
 static void test_option_values(void)
 {
     expect_clean("e1,scopred,time_s,,np <= 4,np == 8,,max_terms=2\n");
@@ -240,6 +240,14 @@ static void test_option_values(void)
                       "option max_terms=99999999999999999999: expected a whole number from 1 "
                       "to 10");
     expect_bad_option("max_terms=1.5", "option max_terms=1.5: expected a whole number from 1 to 10");
+    /* params and formula_<response> naming what the fit would drop
+     * without a word (params: then the constant model). */
+    expect_clean("e1,scopred,time_s,,np <= 4,np == 8,,params=np\n");
+    expect_bad_option("params=nosuch", "options: unknown column 'nosuch' in params");
+    expect_bad_option("params=nq", "options: unknown column 'nq' in params; did you mean 'np'?");
+    expect_bad_option("params=tag_size", "options: 'tag_size' in params is not a numeric column");
+    expect_bad_option("formula_na=np", "options: unknown key 'formula_na': 'na' is not a "
+                      "response of the experiment, which predicts time_s");
 }
 
 /* `fit` names the same FILE:LINE:COL as `check`, and so does the campaign

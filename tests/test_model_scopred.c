@@ -107,6 +107,21 @@ static void test_bad_formulas(void)
     expect_error("N/P", "formula_time_s=N/", "options formula_time_s:3: ", "options", 0);
     expect_error("N/P", "colour=red", "options: unknown key 'colour'", "options", 0);
     expect_error("N/P", "formula_nosuch=N", "options: unknown key 'formula_nosuch'", "options", 0);
+    /* A formula for a column that is not a response was ignored without a
+     * word. */
+    expect_error("N/P", "formula_time_a_s=N", "options: unknown key 'formula_time_a_s': "
+                 "'time_a_s' is not a response of the experiment, which predicts time_s",
+                 "options", 0);
+    expect_error("N/P", "formula_N=N", "'N' is not a response", "options", 0);
+    expect_error("N/P", "max_term=2", "options: unknown key 'max_term' (scopred knows "
+                 "formula_<response column>, params, max_terms, alpha, min_gain, exponents, "
+                 "selection, scale, total, trend, scaling); did you mean 'max_terms'?",
+                 "options", 0);
+    /* The first of two was read, the second ignored. */
+    expect_error("", "max_terms=2; max_terms =-1", "options: max_terms is given twice",
+                 "options", 0);
+    expect_error("N/P", "formula_time_s=N/P;formula_time_s=N", "formula_time_s is given twice",
+                 "options", 0);
 }
 
 static const report_stat *stat(const report *r, const char *name)
@@ -190,6 +205,19 @@ static void test_term_search(void)
     expect_error("", "min_gain=x", "options: min_gain=x: must be a number", "options", 0);
     expect_error("", "exponents=1,0.1", "options: exponents=1,0.1: exponent '0.1'",
                  "options", 0);
+    /* params: each name a numeric parameter of the runs; an unknown or
+     * unusable one was dropped without a word, and with none left the
+     * search fitted the constant model. */
+    expect_error("", "params=nosuch", "options: unknown column 'nosuch' in params", "options", 0);
+    expect_error("", "params=N, p", "options: unknown column 'p' in params; did you mean 'P'?",
+                 "options", 0);
+    expect_error("", "params=time_a_s", "options: 'time_a_s' in params is a response or "
+                 "measurement column, not a parameter", "options", 0);
+    expect_error("", "params= , ", "options: params names no column", "options", 0);
+    ep_fixture(&fx, "", "time_s", "params=\tN , P\t", NULL);
+    CU_ASSERT_TRUE_FATAL(run(&fx, &res));
+    CU_ASSERT_STRING_EQUAL(res.rep.formula, "N*P^(-1)");
+    done(&fx, &res);
     /* max_terms: "-1" once became SIZE_MAX through strtoul and crashed the
      * search; "abc" and "1.5" were read as 0 and 1 without a word. */
     const char *bad_counts[] = {"-1", "-2", "-1000", "0", "11", "abc", "1.5",
@@ -280,8 +308,10 @@ static void test_components(void)
     ep_fixture(&fx, "N/P", "time_a_s+time_b_s", "formula_time_b_s=N/P + N", NULL);
     CU_ASSERT_TRUE_FATAL(run(&fx, &whole));
     fx.exp.response = "time_a_s";
+    fx.exp.options = NULL; /* formula_time_b_s is no key of this experiment */
     CU_ASSERT_TRUE_FATAL(run(&fx, &a));
     fx.exp.response = "time_b_s";
+    fx.exp.options = "formula_time_b_s=N/P + N";
     CU_ASSERT_TRUE_FATAL(run(&fx, &b));
     CU_ASSERT_STRING_EQUAL(b.rep.formula, "N/P + N");
     CU_ASSERT_STRING_EQUAL(whole.rep.formula, "time_a_s: N/P; time_b_s: N/P + N");

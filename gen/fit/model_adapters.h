@@ -34,7 +34,8 @@ bool model_multicluster_lender(const char *options, model_lender *out);
 
 /* Option checks the adapters run first, also used by `perfcast check`
  * (through model_check_options). Each returns false with a message. */
-bool model_scopred_check_options(const table *runs, const char *options, char *err, size_t errlen);
+bool model_scopred_check_options(const table *runs, const experiment_info *e, char *err,
+                                 size_t errlen);
 bool model_multicore_parse_options(const char *options, multicore_options *out, char *err,
                                    size_t errlen);
 

@@ -16,7 +16,7 @@ bool model_check_options(const campaign *c, const experiment_info *e, char *err,
     if (!scaling_option_weak(e->options, &weak, err, errlen))
         return false; /* the one option of every model, checked once here */
     if (strcmp(e->model, "scopred") == 0)
-        return model_scopred_check_options(&c->runs, e->options, err, errlen);
+        return model_scopred_check_options(&c->runs, e, err, errlen);
     if (strcmp(e->model, "multicore") == 0) {
         multicore_options o;
         return model_multicore_parse_options(e->options, &o, err, errlen);

@@ -35,9 +35,11 @@
  * estimate). The paper's tables use the default, total=sum.
  *
  * Options (key=value;key=value):
- *   formula_<response>=F   formula for one component
- *   params=N,P             parameters the term search may use (default: every
- *                          numeric identifying column that varies)
+ *   formula_<response>=F   formula for one component (a response of the
+ *                          experiment); every key at most once
+ *   params=N,P             parameters the term search may use, each a numeric
+ *                          column that identifies a configuration (default:
+ *                          every such column that varies)
  *   max_terms=K            most terms the term search may choose, a whole
  *                          number from 1 to TERMSEARCH_MAX_TERMS (10; default 3)
  *   alpha=A                significance level of a term the search adds, before
@@ -69,6 +71,7 @@
  *                          bound"). Given formulas are never held.
  */
 #include "gen/base/config_index.h"
+#include "gen/base/suggest.h"
 #include "gen/fit/model_adapters.h"
 #include "gen/fit/rjopts.h"
 #include "gen/fit/scaling_option.h"
@@ -150,37 +153,73 @@ static void component_free(component *c)
 /* ------------------------------------------------------------------ */
 /* Options                                                             */
 
+/* The next "key=value" item of options at or after s, NULL when none is
+ * left: *item_len its length, *key_len its key's (blanks after it left
+ * out; the whole item when it has no '='). */
+static const char *next_item(const char *s, size_t *key_len, size_t *item_len)
+{
+    s += strspn(s, " \t;");
+    if (!*s)
+        return NULL;
+    *item_len = strcspn(s, ";");
+    *key_len = strcspn(s, "=;");
+    while (*key_len > 0 && (s[*key_len - 1] == ' ' || s[*key_len - 1] == '\t'))
+        (*key_len)--;
+    return s;
+}
+
 /* The value of key in "k=v;k=v" as a new string; NULL when absent or out of
  * memory (*nomem tells which). */
 static char *option(const char *options, const char *key, bool *nomem)
 {
-    size_t klen = strlen(key);
-    for (const char *s = options; s && *s;) {
-        s += strspn(s, " \t;");
-        size_t len = strcspn(s, ";");
+    size_t klen = strlen(key), name_len, len;
+    for (const char *s = options ? options : ""; (s = next_item(s, &name_len, &len)); s += len) {
         const char *eq = memchr(s, '=', len);
-        size_t name_len = eq ? (size_t)(eq - s) : len;
-        while (name_len > 0 && (s[name_len - 1] == ' ' || s[name_len - 1] == '\t'))
-            name_len--;
         if (eq && name_len == klen && strncmp(s, key, klen) == 0) {
             char *v = strndup(eq + 1, len - (size_t)(eq + 1 - s));
             *nomem = v == NULL;
             return v;
         }
-        s += len;
     }
     return NULL;
 }
 
-static bool search_option_known(const char *key, size_t len)
+/* The keys scopred reads, but formula_<response> and scaling (every
+ * model's, gen/fit/scaling_option.h). */
+static const char *const scopred_keys[] = {"params",    "max_terms", "alpha",
+                                           "min_gain",  "exponents", "selection",
+                                           "scale",     "total",     "trend"};
+#define NKEYS (sizeof scopred_keys / sizeof *scopred_keys)
+
+static bool key_listed(const char *key, size_t len)
 {
-    return (len == 5 && strncmp(key, "alpha", 5) == 0) ||
-           (len == 8 && strncmp(key, "min_gain", 8) == 0) ||
-           (len == 9 && strncmp(key, "exponents", 9) == 0) ||
-           (len == 9 && strncmp(key, "selection", 9) == 0) ||
-           (len == 5 && strncmp(key, "scale", 5) == 0) ||
-           (len == 5 && strncmp(key, "total", 5) == 0) ||
-           (len == 5 && strncmp(key, "trend", 5) == 0);
+    for (size_t i = 0; i < NKEYS; i++)
+        if (strlen(scopred_keys[i]) == len && strncmp(key, scopred_keys[i], len) == 0)
+            return true;
+    return false;
+}
+
+/* The next name of a comma-separated list (params=N,P) at or after p, its
+ * length in *len; NULL when none is left. */
+static const char *next_name(const char *p, size_t *len)
+{
+    while (*(p += strspn(p, " \t,"))) {
+        size_t n = strcspn(p, ",");
+        *len = n;
+        while (*len > 0 && (p[*len - 1] == ' ' || p[*len - 1] == '\t'))
+            (*len)--;
+        if (*len > 0)
+            return p;
+        p += n;
+    }
+    return NULL;
+}
+
+/* A column the term search can take as a parameter: a number that
+ * identifies a configuration (not a response or a measurement). */
+static bool parameter_column(const table_column *col)
+{
+    return col->kind == COL_NUMBER && config_column_identifies(col);
 }
 
 /* A number in (0, 1) from option key, or 0 when absent. */
@@ -266,34 +305,116 @@ static bool trend_option(const char *options, bool *bound, char *err, size_t err
     return ok;
 }
 
-/* Every key of options must be one we know. */
-bool model_scopred_check_options(const table *runs, const char *options, char *err, size_t errlen)
+/* Is name[0..len) one of e's responses (the response cell, '+'-joined)? */
+static bool is_response(const experiment_info *e, const char *name, size_t len)
 {
-    for (const char *s = options; s && *s;) {
-        s += strspn(s, " \t;");
-        size_t len = strcspn(s, ";");
-        size_t name_len = strcspn(s, "=;");
-        while (name_len > 0 && (s[name_len - 1] == ' ' || s[name_len - 1] == '\t'))
-            name_len--;
-        bool known = (name_len == 6 && strncmp(s, "params", 6) == 0) ||
-                     (name_len == 9 && strncmp(s, "max_terms", 9) == 0) ||
-                     search_option_known(s, name_len) || scaling_option_is_key(s, name_len);
-        if (!known && name_len > 8 && strncmp(s, "formula_", 8) == 0) {
-            char column[128];
-            snprintf(column, sizeof column, "%.*s", (int)(name_len - 8), s + 8);
-            known = table_find(runs, column) >= 0;
-        }
-        if (len > 0 && !known)
-            return fail(err, errlen,
-                        "options: unknown key '%.*s' (scopred knows formula_<response column>, "
-                        "params, max_terms, alpha, min_gain, exponents, selection, scale, total, "
-                        "trend, scaling)",
-                        (int)name_len, s);
-        s += len;
+    size_t n;
+    for (const char *s = e->response ? e->response : "time_s";
+         (s = experiment_response_next(s, &n)); s += n)
+        if (n == len && strncmp(s, name, len) == 0)
+            return true;
+    return false;
+}
+
+/* One key of e's options: known, or false with why; a misspelt one gets
+ * the nearest known key. */
+static bool check_key(const experiment_info *e, const char *key, size_t len, char *err,
+                      size_t errlen)
+{
+    if (key_listed(key, len) || scaling_option_is_key(key, len) ||
+        (len > 8 && strncmp(key, "formula_", 8) == 0 && is_response(e, key + 8, len - 8)))
+        return true;
+    if (len > 8 && strncmp(key, "formula_", 8) == 0)
+        return fail(err, errlen,
+                    "options: unknown key '%.*s': '%.*s' is not a response of the experiment, "
+                    "which predicts %s",
+                    (int)len, key, (int)(len - 8), key + 8, e->response ? e->response : "time_s");
+    char typed[64], keys[200] = "";
+    snprintf(typed, sizeof typed, "%.*s", (int)len, key);
+    const char *near = suggest_name(typed, scopred_keys, NKEYS);
+    for (size_t i = 0, used = 0; i < NKEYS && used < sizeof keys; i++)
+        used += (size_t)snprintf(keys + used, sizeof keys - used, "%s, ", scopred_keys[i]);
+    return fail(err, errlen,
+                "options: unknown key '%.*s' (scopred knows formula_<response column>, %sscaling)"
+                "%s%s%s",
+                (int)len, key, keys, near ? "; did you mean '" : "", near ? near : "",
+                near ? "'?" : "");
+}
+
+/* Key key[0..len) is given again after the item at `after`? (The options
+ * are read by their first item: a second would be ignored silently.) */
+static bool given_again(const char *after, const char *key, size_t len)
+{
+    size_t name_len, item_len;
+    for (const char *s = after; (s = next_item(s, &name_len, &item_len)); s += item_len)
+        if (name_len == len && strncmp(s, key, len) == 0)
+            return true;
+    return false;
+}
+
+/* One name of params: a numeric parameter of the runs, or false naming
+ * the nearest one. Else the term search would leave it out without a word
+ * and, with none left, fit the constant model. */
+static bool check_param(const table *runs, const char *name, size_t len, char *err,
+                        size_t errlen)
+{
+    char typed[128];
+    snprintf(typed, sizeof typed, "%.*s", (int)len, name);
+    int c = len < sizeof typed ? table_find(runs, typed) : -1;
+    if (c >= 0 && parameter_column(&runs->cols[c]))
+        return true;
+    if (c >= 0 && runs->cols[c].kind != COL_NUMBER)
+        return fail(err, errlen, "options: '%s' in params is not a numeric column (the term "
+                    "search takes numeric parameters)", typed);
+    if (c >= 0)
+        return fail(err, errlen, "options: '%s' in params is a response or measurement column, "
+                    "not a parameter that identifies a configuration", typed);
+    const char **names = malloc((runs->ncols + 1) * sizeof *names);
+    size_t n = 0;
+    for (size_t j = 0; names && j < runs->ncols; j++)
+        if (parameter_column(&runs->cols[j]))
+            names[n++] = runs->cols[j].name;
+    const char *near = names ? suggest_name(typed, names, n) : NULL;
+    fail(err, errlen, "options: unknown column '%s' in params%s%s%s", typed,
+         near ? "; did you mean '" : "", near ? near : "", near ? "'?" : "");
+    free(names);
+    return false;
+}
+
+/* Option params: one or more parameters, each a column check_param takes. */
+static bool check_params(const table *runs, const char *options, char *err, size_t errlen)
+{
+    bool nomem = false, ok = true;
+    char *params = option(options, "params", &nomem);
+    size_t len, named = 0;
+    for (const char *p = params; ok && p && (p = next_name(p, &len)); p += len, named++)
+        ok = check_param(runs, p, len, err, errlen);
+    if (nomem)
+        ok = fail(err, errlen, "out of memory");
+    else if (ok && params && named == 0)
+        ok = fail(err, errlen, "options: params names no column (expected numeric columns "
+                  "separated by commas, e.g. params=N,np)");
+    free(params);
+    return ok;
+}
+
+/* Every key of e's options must be one we know, given once, its value
+ * well formed. */
+bool model_scopred_check_options(const table *runs, const experiment_info *e, char *err,
+                                 size_t errlen)
+{
+    const char *options = e->options;
+    size_t name_len, len;
+    for (const char *s = options ? options : ""; (s = next_item(s, &name_len, &len)); s += len) {
+        if (!check_key(e, s, name_len, err, errlen))
+            return false;
+        if (given_again(s + len, s, name_len))
+            return fail(err, errlen, "options: %.*s is given twice", (int)name_len, s);
     }
     termsearch_options opt;
     bool reconcile, bound;
-    return search_options(options, &opt, err, errlen) &&
+    return check_params(runs, options, err, errlen) &&
+           search_options(options, &opt, err, errlen) &&
            total_option(options, &reconcile, err, errlen) &&
            trend_option(options, &bound, err, errlen);
 }
@@ -401,17 +522,10 @@ static bool build_design(const experiment_input *in, component *c, char *err, si
 /* Is name one of the comma-separated names in list? */
 static bool listed(const char *list, const char *name)
 {
-    size_t len = strlen(name);
-    for (const char *p = list; *p;) {
-        p += strspn(p, " ,");
-        size_t n = strcspn(p, ",");
-        size_t trimmed = n;
-        while (trimmed > 0 && p[trimmed - 1] == ' ')
-            trimmed--;
-        if (trimmed == len && strncmp(p, name, len) == 0)
+    size_t len, want = strlen(name);
+    for (const char *p = list; (p = next_name(p, &len)); p += len)
+        if (len == want && strncmp(p, name, len) == 0)
             return true;
-        p += n;
-    }
     return false;
 }
 
@@ -422,12 +536,12 @@ static bool search_column(const experiment_input *in, size_t c, const char *para
 {
     const table *runs = &in->camp->runs;
     const table_column *col = &runs->cols[c];
-    if (col->kind != COL_NUMBER || !config_column_identifies(col))
+    if (!parameter_column(col))
         return false;
     if (params)
         return listed(params, col->name);
     for (size_t d = 0; d < c; d++) {
-        if (runs->cols[d].kind != COL_NUMBER || !config_column_identifies(&runs->cols[d]))
+        if (!parameter_column(&runs->cols[d]))
             continue;
         bool same = true;
         for (size_t i = 0; same && i < in->ntrain; i++)
@@ -1030,7 +1144,7 @@ static bool predict_target(const experiment_input *in, const component *cs, size
 
 bool model_scopred_run(const experiment_input *in, report *out, char *err, size_t errlen)
 {
-    if (!model_scopred_check_options(&in->camp->runs, in->exp->options, err, errlen)) {
+    if (!model_scopred_check_options(&in->camp->runs, in->exp, err, errlen)) {
         experiment_point_at(in, "options", 0);
         return false;
     }
