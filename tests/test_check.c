@@ -248,6 +248,13 @@ static void test_option_values(void)
     expect_bad_option("params=tag_size", "options: 'tag_size' in params is not a numeric column");
     expect_bad_option("formula_na=np", "options: unknown key 'formula_na': 'na' is not a "
                       "response of the experiment, which predicts time_s");
+    /* The mesh models' values are checked as their keys are, at the cell
+     * (they were named at the row by the fit, or not at all: block took a
+     * negative work_tol). "e1,block,time_s,,np <= 4,np == 8,," is 34. */
+    expect_problem("e1,block,time_s,,np <= 4,np == 8,,work_tol=-1\n", NULL,
+                   "c1/experiments.csv:2:35: option work_tol=-1: expected a number >= 0");
+    expect_problem("e1,strip,time_s,,np <= 4,np == 8,,tcomp=maybe\n", NULL,
+                   "c1/experiments.csv:2:35: option tcomp=maybe: expected exact or interpolate");
 }
 
 /* `fit` names the same FILE:LINE:COL as `check`, and so does the campaign

@@ -217,6 +217,46 @@ static void expect_failure(const char *experiments, const char *name, const char
     testutil_remove_dir(dir);
 }
 
+/* An option's value refused, the failure pointed at the options cell. */
+static void expect_option_failure(const char *experiments, const char *message)
+{
+    make_strip_archive(experiments);
+    archive a;
+    experiment_result res;
+    CU_ASSERT_FALSE(run_experiment("x", &res, &a));
+    if (!strstr(res.error, message))
+        fprintf(stderr, "error '%s' lacks '%s'\n", res.error, message);
+    CU_ASSERT_PTR_NOT_NULL(strstr(res.error, message));
+    CU_ASSERT_PTR_NOT_NULL(res.where.cell);
+    CU_ASSERT_STRING_EQUAL(res.where.cell ? res.where.cell : "", "options");
+    experiment_result_free(&res);
+    archive_free(&a);
+    testutil_remove_dir(dir);
+}
+
+/* work_tol takes the same values in the three models (block read any
+ * number, a negative tolerance included), and every option failure points
+ * at the options cell (it pointed at the row). */
+static void test_option_values(void)
+{
+    const char *head = "name,model,train,target,options\n";
+    const char *rows[][2] = {
+        {"x,strip,np <= 8,np >= 64,work_tol=-1\n", "option work_tol=-1: expected a number >= 0"},
+        {"x,block,np <= 8,np >= 64,work_tol=-1\n", "option work_tol=-1: expected a number >= 0"},
+        {"x,block,np <= 8,np >= 64,work_tol=abc\n", "option work_tol=abc: expected a number >= 0"},
+        {"x,multicluster,np <= 8,np >= 64,work_tol=-0.5\n",
+         "option work_tol=-0.5: expected a number >= 0"},
+        {"x,multicluster,np <= 8,np >= 64,quantum=0\n", "option quantum=0: expected a number >= 1"},
+        {"x,strip,np <= 8,np >= 64,np0=4;np0=8\n", "given twice"},
+        {"x,block,np <= 8,np >= 64,\"nps=2,x\"\n", "expected a list of positive numbers"},
+    };
+    for (size_t i = 0; i < sizeof rows / sizeof *rows; i++) {
+        char text[300];
+        snprintf(text, sizeof text, "%s%s", head, rows[i][0]);
+        expect_option_failure(text, rows[i][1]);
+    }
+}
+
 static void test_adapter_errors(void)
 {
     expect_failure("name,model,train,target,options\nx,strip,np <= 8,np >= 64,bogus=1\n", "x",
@@ -352,6 +392,7 @@ int main(void)
         {"block adapter", test_block_adapter},
         {"block backtests score the strip law", test_block_backtests},
         {"adapter errors", test_adapter_errors},
+        {"option values: one rule, at the options cell", test_option_values},
         {NULL, NULL},
     };
     static const testutil_suite suites[] = {{"rj adapters", tests}, {NULL, NULL}};

@@ -19,12 +19,17 @@ static void test_key_values(void)
     CU_ASSERT_EQUAL(o.n, 2);
     CU_ASSERT_STRING_EQUAL(rjopts_get(&o, "np0"), "4,8");
     double v;
-    CU_ASSERT_TRUE(rjopts_number(&o, "work_tol", 1, &v, err, sizeof err));
+    CU_ASSERT_TRUE(rjopts_number(&o, "work_tol", 1, 0, &v, err, sizeof err));
     CU_ASSERT_DOUBLE_EQUAL(v, 0.05, 0);
-    CU_ASSERT_TRUE(rjopts_number(&o, "absent", 7, &v, err, sizeof err));
+    CU_ASSERT_TRUE(rjopts_number(&o, "absent", 7, 0, &v, err, sizeof err));
     CU_ASSERT_DOUBLE_EQUAL(v, 7, 0);
-    CU_ASSERT_FALSE(rjopts_number(&o, "np0", 1, &v, err, sizeof err));
+    CU_ASSERT_FALSE(rjopts_number(&o, "np0", 1, 0, &v, err, sizeof err));
     CU_ASSERT_PTR_NOT_NULL(strstr(err, "np0=4,8: expected a number"));
+    /* Below the bound: refused, *out left alone. */
+    v = 3;
+    CU_ASSERT_FALSE(rjopts_number(&o, "work_tol", 1, 0.1, &v, err, sizeof err));
+    CU_ASSERT_STRING_EQUAL(err, "option work_tol=0.05: expected a number >= 0.1");
+    CU_ASSERT_DOUBLE_EQUAL(v, 3, 0);
     bool exact = true;
     CU_ASSERT_TRUE(rjopts_exact(&o, "tcomp", &exact, err, sizeof err));
     CU_ASSERT_FALSE(exact);

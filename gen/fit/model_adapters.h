@@ -38,6 +38,9 @@ bool model_scopred_check_options(const table *runs, const experiment_info *e, ch
                                  size_t errlen);
 bool model_multicore_parse_options(const char *options, multicore_options *out, char *err,
                                    size_t errlen);
+bool model_strip_check_options(const char *options, char *err, size_t errlen);
+bool model_block_check_options(const char *options, char *err, size_t errlen);
+bool model_multicluster_check_options(const char *options, char *err, size_t errlen);
 
 /* The options of experiment e are valid for its model (keys known, values
  * well formed where the model checks them without data). */

@@ -104,7 +104,7 @@ static bool read_settings(const char *text, block_settings *s, char *err, size_t
     if (!rjopts_parse(text, rjopts_keys("block"), &o, err, errlen))
         return false;
     const char *nps = rjopts_get(&o, "nps");
-    bool ok = rjopts_number(&o, "work_tol", 0.02, &s->work_tol, err, errlen) &&
+    bool ok = rjopts_work_tol(&o, &s->work_tol, err, errlen) &&
               (!nps || rjopts_number_list(nps, s->nps, 32, &s->nnps, err, errlen)) &&
               rjopts_exact(&o, "t22", &s->exact_t22, err, errlen) &&
               rjopts_contention(&o, &s->contention, err, errlen) &&
@@ -116,6 +116,12 @@ static bool read_settings(const char *text, block_settings *s, char *err, size_t
     s->job_np_asked = rjopts_get(&o, "jobnp") != NULL;
     rjopts_free(&o);
     return ok;
+}
+
+bool model_block_check_options(const char *options, char *err, size_t errlen)
+{
+    block_settings s;
+    return read_settings(options, &s, err, errlen);
 }
 
 static block_target target_of(const meshrow *t)
@@ -444,8 +450,10 @@ bool model_block_run(const experiment_input *in, report *out, char *err, size_t 
         err[0] = '\0';
     block_settings s;
     labelled_run *runs = NULL;
-    if (!read_settings(in->exp->options, &s, err, errlen))
+    if (!read_settings(in->exp->options, &s, err, errlen)) {
+        experiment_point_at(in, "options", 0);
         return false;
+    }
     if (in->ntargets == 0) {
         snprintf(err, errlen, "the block model is fitted for a target grid and mesh: the "
                  "experiment needs a target filter");

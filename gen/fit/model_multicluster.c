@@ -119,18 +119,19 @@ static bool read_settings(const char *text, mc_settings *s, char *err, size_t er
     snprintf(s->cluster_b, sizeof s->cluster_b, "%s", b ? b : "");
     const char *lender = rjopts_get(&o, "backtests_from");
     snprintf(s->backtests_from, sizeof s->backtests_from, "%s", lender ? lender : "");
-    bool ok = stripfits_settings(rjopts_get(&o, "np0"), rjopts_get(&o, "work_tol"), &s->fit, err,
-                                 errlen) &&
+    bool ok = stripfits_settings(&o, &s->fit, err, errlen) &&
               rjopts_exact(&o, "tcomp", &s->exact, err, errlen) &&
               rjopts_contention(&o, &s->fit.contention, err, errlen) &&
               read_link(rjopts_get(&o, "link"), &s->link, err, errlen) &&
-              rjopts_number(&o, "quantum", 1, &s->quantum, err, errlen);
-    if (ok && !(s->quantum >= 1)) {
-        snprintf(err, errlen, "option quantum: expected a number >= 1");
-        ok = false;
-    }
+              rjopts_number(&o, "quantum", 1, 1, &s->quantum, err, errlen);
     rjopts_free(&o);
     return ok;
+}
+
+bool model_multicluster_check_options(const char *options, char *err, size_t errlen)
+{
+    mc_settings s;
+    return read_settings(options, &s, err, errlen);
 }
 
 bool model_multicluster_lender(const char *options, model_lender *out)
@@ -353,8 +354,10 @@ bool model_multicluster_run(const experiment_input *in, report *out, char *err, 
         err[0] = '\0';
     mc_settings s;
     labelled_run *runs = NULL;
-    if (!read_settings(in->exp->options, &s, err, errlen))
+    if (!read_settings(in->exp->options, &s, err, errlen)) {
+        experiment_point_at(in, "options", 0);
         return false;
+    }
     if (s.backtests_from[0] && in->arch && !archive_campaign(in->arch, s.backtests_from)) {
         experiment_point_at(in, "options", 0);
         snprintf(err, errlen, "option backtests_from: no campaign '%s' in the archive",

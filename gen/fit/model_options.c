@@ -7,7 +7,6 @@
 
 #include <string.h>
 
-#include "gen/fit/rjopts.h"
 #include "gen/fit/scaling_option.h"
 
 bool model_check_options(const campaign *c, const experiment_info *e, char *err, size_t errlen)
@@ -21,12 +20,12 @@ bool model_check_options(const campaign *c, const experiment_info *e, char *err,
         multicore_options o;
         return model_multicore_parse_options(e->options, &o, err, errlen);
     }
-    const char *const *keys = rjopts_keys(e->model);
-    if (!keys)
-        return true; /* an unknown model is reported on its own */
-    rjopts o;
-    bool ok = rjopts_parse(e->options, keys, &o, err, errlen);
-    if (ok)
-        rjopts_free(&o);
-    return ok;
+    /* Keys and values, as each adapter reads them before it fits. */
+    if (strcmp(e->model, "strip") == 0)
+        return model_strip_check_options(e->options, err, errlen);
+    if (strcmp(e->model, "block") == 0)
+        return model_block_check_options(e->options, err, errlen);
+    if (strcmp(e->model, "multicluster") == 0)
+        return model_multicluster_check_options(e->options, err, errlen);
+    return true; /* an unknown model is reported on its own */
 }

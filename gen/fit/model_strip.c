@@ -57,14 +57,20 @@ static bool read_settings(const char *text, const archive *arch, stripfit_settin
     rjopts o;
     if (!rjopts_parse(text, rjopts_keys("strip"), &o, err, errlen))
         return false;
-    bool ok = stripfits_settings(rjopts_get(&o, "np0"), rjopts_get(&o, "work_tol"), s, err,
-                                 errlen) &&
+    bool ok = stripfits_settings(&o, s, err, errlen) &&
               rjopts_overhead(&o, &s->law, err, errlen) &&
               rjopts_exact(&o, "tcomp", exact, err, errlen) &&
               rjopts_contention(&o, &s->contention, err, errlen);
     s->arch = arch;
     rjopts_free(&o);
     return ok;
+}
+
+bool model_strip_check_options(const char *options, char *err, size_t errlen)
+{
+    stripfit_settings s;
+    bool exact;
+    return read_settings(options, NULL, &s, &exact, err, errlen);
 }
 
 /* The note of a prediction: how it was made, and what the contention law
@@ -255,8 +261,10 @@ bool model_strip_run(const experiment_input *in, report *out, char *err, size_t 
     stripfit_settings s;
     bool exact;
     labelled_run *runs = NULL;
-    if (!read_settings(in->exp->options, in->arch, &s, &exact, err, errlen))
+    if (!read_settings(in->exp->options, in->arch, &s, &exact, err, errlen)) {
+        experiment_point_at(in, "options", 0);
         return false;
+    }
     long nruns = meshrows_training(in, &runs, err, errlen);
     size_t cap = in->ntargets ? in->ntargets : 1;
     meshrow *rows = calloc(cap, sizeof *rows);

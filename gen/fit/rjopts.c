@@ -143,17 +143,22 @@ static bool to_number(const char *s, double *out)
     return true;
 }
 
-bool rjopts_number(const rjopts *o, const char *key, double def, double *out, char *err,
-                   size_t errlen)
+bool rjopts_number(const rjopts *o, const char *key, double def, double lo, double *out,
+                   char *err, size_t errlen)
 {
     const char *v = rjopts_get(o, key);
-    *out = def;
-    if (!v)
-        return true;
-    if (to_number(v, out))
-        return true;
-    snprintf(err, errlen, "option %s=%s: expected a number", key, v);
-    return false;
+    double x = def;
+    if (v && !(to_number(v, &x) && x >= lo)) {
+        snprintf(err, errlen, "option %s=%s: expected a number >= %g", key, v, lo);
+        return false;
+    }
+    *out = x;
+    return true;
+}
+
+bool rjopts_work_tol(const rjopts *o, double *out, char *err, size_t errlen)
+{
+    return rjopts_number(o, "work_tol", 0.02, 0, out, err, errlen);
 }
 
 bool rjopts_whole(const char *key, const char *text, long lo, long hi, long *out, char *err,

@@ -40,10 +40,15 @@ void rjopts_free(rjopts *o);
 /* The value of key, or NULL. */
 const char *rjopts_get(const rjopts *o, const char *key);
 
-/* The value of key as a finite number (def when absent); false with err
- * when it is not a number. */
-bool rjopts_number(const rjopts *o, const char *key, double def, double *out, char *err,
-                   size_t errlen);
+/* The value of key as a finite number of at least lo (def when absent);
+ * false with err "option KEY=TEXT: expected a number >= LO" otherwise. */
+bool rjopts_number(const rjopts *o, const char *key, double def, double lo, double *out,
+                   char *err, size_t errlen);
+
+/* Option work_tol of the strip, block and multi-cluster models: the
+ * relative tolerance when runs are matched by work (default 0.02, at
+ * least 0). The one rule of its value for the three. */
+bool rjopts_work_tol(const rjopts *o, double *out, char *err, size_t errlen);
 
 /* Option key's value text as a whole number from lo to hi (decimal
  * digits, an optional sign, blanks around them): *out. False with err

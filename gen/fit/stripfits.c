@@ -31,22 +31,13 @@ void stripfits_free(stripfits *f)
     memset(f, 0, sizeof *f);
 }
 
-bool stripfits_settings(const char *np0, const char *work_tol, stripfit_settings *s, char *err,
-                        size_t errlen)
+bool stripfits_settings(const rjopts *o, stripfit_settings *s, char *err, size_t errlen)
 {
     memset(s, 0, sizeof *s);
-    s->work_tol = 0.02;
+    const char *np0 = rjopts_get(o, "np0");
     if (np0 && !rjopts_number_list(np0, s->np0, 32, &s->nnp0, err, errlen))
         return false;
-    if (work_tol) {
-        char *end;
-        s->work_tol = strtod(work_tol, &end);
-        if (end == work_tol || *end || !(s->work_tol >= 0) || !isfinite(s->work_tol)) {
-            snprintf(err, errlen, "option work_tol=%s: expected a number >= 0", work_tol);
-            return false;
-        }
-    }
-    return true;
+    return rjopts_work_tol(o, &s->work_tol, err, errlen);
 }
 
 bool stripfits_add_target(stripfits *f, const labelled_run *target)

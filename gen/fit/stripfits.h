@@ -65,11 +65,10 @@ bool stripfits_add_target(stripfits *f, const labelled_run *target);
 const stripfit *stripfits_get(stripfits *f, const char *cluster, const char *code,
                               double msg_len);
 
-/* Parse np0 and work_tol from experiment options already split by rjopts
- * (text values, NULL when absent); false with err on a bad value. The
- * contention fields are left off (NONE, no archive). */
-bool stripfits_settings(const char *np0, const char *work_tol, stripfit_settings *s, char *err,
-                        size_t errlen);
+/* Read np0 and work_tol from experiment options already split by rjopts;
+ * false with err on a bad value. The contention fields are left off
+ * (NONE, no archive). */
+bool stripfits_settings(const rjopts *o, stripfit_settings *s, char *err, size_t errlen);
 
 /* Coefficients, stats, equation part, the contention line and warnings of
  * every successful fit,
