@@ -758,6 +758,7 @@ static void write_adapter_archive(const char *dir)
         "gamma,multicore,procs,cluster == 'gamma',cluster == 'gamma',residuals=absolute\n"
         "badopt,multicore,procs,,,starts=0\n"
         "badkey,multicore,procs,,,colour=blue\n"
+        "twice,multicore,procs,,,starts=4;starts=8\n"
         "default,multicore,,cluster != 'gamma',,\n"
         "short,multicore,procs * nodes * mbw_read * platform,cluster != 'gamma',,starts=1;max_iter=1\n"));
     snprintf(path, sizeof path, "%s/mc/README.md", dir);
@@ -958,6 +959,7 @@ static void test_adapter_errors(void)
         {"nobw", "factor mbw_read needs mbw_read_gbs > 0 in clusters.csv for cluster gamma"},
         {"badopt", "option starts=0: expected a whole number from 1 to 1000"},
         {"badkey", "unknown multicore option 'colour' (known: starts, max_iter, residuals, scaling)"},
+        {"twice", "option 'starts' given twice"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         adapter_case ac;
@@ -965,6 +967,9 @@ static void test_adapter_errors(void)
         if (!strstr(ac.res.error, cases[i].message))
             fprintf(stderr, "%s: got '%s'\n", cases[i].experiment, ac.res.error);
         CU_ASSERT_PTR_NOT_NULL(strstr(ac.res.error, cases[i].message));
+        /* An option's problem is named at its cell (it was named at the row). */
+        if (strncmp(cases[i].message, "option", 6) == 0 || strstr(cases[i].message, " option "))
+            CU_ASSERT_STRING_EQUAL(ac.res.where.cell ? ac.res.where.cell : "", "options");
         adapter_case_free(&ac);
     }
 }

@@ -70,13 +70,31 @@ static bool failf(char *err, size_t errlen, const char *fmt, ...)
     return false;
 }
 
+/* Key s[0..klen) not given before (*seen: a bit per key of the model),
+ * else false: the later value would silently win. */
+static bool first_time(const char *s, size_t klen, unsigned *seen, char *err, size_t errlen)
+{
+    static const char *const keys[] = {"starts", "max_iter", "residuals"};
+    for (unsigned k = 0; k < sizeof keys / sizeof *keys; k++) {
+        if (klen != strlen(keys[k]) || strncmp(s, keys[k], klen) != 0)
+            continue;
+        if (*seen & (1u << k))
+            return failf(err, errlen, "option '%s' given twice", keys[k]);
+        *seen |= 1u << k;
+    }
+    return true;
+}
+
 /* One option "key=value" (len characters at s). */
-static bool parse_option(const char *s, size_t len, multicore_options *o, char *err, size_t errlen)
+static bool parse_option(const char *s, size_t len, multicore_options *o, unsigned *seen,
+                         char *err, size_t errlen)
 {
     const char *eq = memchr(s, '=', len);
     if (!eq)
         return failf(err, errlen, "option '%.*s': expected key=value", (int)len, s);
     size_t klen = (size_t)(eq - s), vlen = len - klen - 1;
+    if (!first_time(s, klen, seen, err, errlen))
+        return false;
     char value[32];
     snprintf(value, sizeof value, "%.*s", (int)(vlen < sizeof value ? vlen : sizeof value - 1), eq + 1);
     long v;
@@ -106,12 +124,13 @@ static bool parse_option(const char *s, size_t len, multicore_options *o, char *
 bool model_multicore_parse_options(const char *text, multicore_options *o, char *err, size_t errlen)
 {
     multicore_options_default(o);
+    unsigned seen = 0;
     for (const char *s = text ? text : ""; *s;) {
         s += strspn(s, " \t;");
         size_t len = strcspn(s, ";");
         while (len > 0 && (s[len - 1] == ' ' || s[len - 1] == '\t'))
             len--;
-        if (len > 0 && !parse_option(s, len, o, err, errlen))
+        if (len > 0 && !parse_option(s, len, o, &seen, err, errlen))
             return false;
         s += strcspn(s, ";");
     }
@@ -476,9 +495,14 @@ bool model_multicore_run(const experiment_input *in, report *out, char *err, siz
     const char *formula = in->exp->formula;
     if (!formula || strspn(formula, " \t") == strlen(formula))
         formula = MULTICORE_DEFAULT_FORMULA;
-    if (!multicore_parse_formula(formula, spec.factors, MULTICORE_NFACTORS, &spec.m, err, errlen) ||
-        !model_multicore_parse_options(in->exp->options, &spec.options, err, errlen))
+    if (!multicore_parse_formula(formula, spec.factors, MULTICORE_NFACTORS, &spec.m, err, errlen)) {
+        experiment_point_at(in, "formula", 0);
         return false;
+    }
+    if (!model_multicore_parse_options(in->exp->options, &spec.options, err, errlen)) {
+        experiment_point_at(in, "options", 0);
+        return false;
+    }
     double *z = malloc((in->ntrain ? in->ntrain : 1) * spec.m * sizeof *z);
     double *y = malloc((in->ntrain ? in->ntrain : 1) * sizeof *y);
     multicore_fit fit;
