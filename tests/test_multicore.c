@@ -759,6 +759,7 @@ static void write_adapter_archive(const char *dir)
         "badopt,multicore,procs,,,starts=0\n"
         "badkey,multicore,procs,,,colour=blue\n"
         "twice,multicore,procs,,,starts=4;starts=8\n"
+        "typo,multicore,procs,,,max_iters=10\n"
         "default,multicore,,cluster != 'gamma',,\n"
         "short,multicore,procs * nodes * mbw_read * platform,cluster != 'gamma',,starts=1;max_iter=1\n"));
     snprintf(path, sizeof path, "%s/mc/README.md", dir);
@@ -960,6 +961,8 @@ static void test_adapter_errors(void)
         {"badopt", "option starts=0: expected a whole number from 1 to 1000"},
         {"badkey", "unknown multicore option 'colour' (known: starts, max_iter, residuals, scaling)"},
         {"twice", "option 'starts' given twice"},
+        {"typo", "unknown multicore option 'max_iters' (known: starts, max_iter, residuals, "
+                 "scaling); did you mean 'max_iter'?"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         adapter_case ac;

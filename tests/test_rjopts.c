@@ -130,6 +130,18 @@ static void test_whole_numbers(void)
     }
 }
 
+/* A misspelt key: the known ones, and the nearest. */
+static void test_unknown_key(void)
+{
+    rjopts o;
+    char err[300];
+    CU_ASSERT_FALSE(rjopts_parse("tcomps=exact", rjopts_keys("strip"), &o, err, sizeof err));
+    CU_ASSERT_STRING_EQUAL(err, "unknown option 'tcomps' (known: np0, work_tol, tcomp, "
+                                "contention, overhead, scaling); did you mean 'tcomp'?");
+    CU_ASSERT_FALSE(rjopts_parse("colour=red", rjopts_keys("strip"), &o, err, sizeof err));
+    CU_ASSERT_PTR_NULL(strstr(err, "did you mean"));
+}
+
 static void test_contention_option(void)
 {
     rjopts o;
@@ -168,6 +180,7 @@ int main(void)
         {"contention=roofline|none", test_contention_option},
         {"lists, sizes, resources", test_lists_sizes_resources},
         {"whole numbers in a range", test_whole_numbers},
+        {"a misspelt key: did you mean", test_unknown_key},
         {NULL, NULL},
     };
     static const testutil_suite suites[] = {{"rjopts", tests}, {NULL, NULL}};

@@ -38,6 +38,7 @@
  *              predictions.
  *   diagnostics  the fit's convergence line and one Table II line per group.
  */
+#include "gen/base/suggest.h"
 #include "gen/fit/model_adapters.h"
 #include "gen/fit/rjopts.h"
 #include "gen/fit/scaling_option.h"
@@ -70,12 +71,15 @@ static bool failf(char *err, size_t errlen, const char *fmt, ...)
     return false;
 }
 
+/* The model's keys, and scaling: every model's (checked apart). */
+static const char *const keys[] = {"starts", "max_iter", "residuals", "scaling"};
+#define NKEYS (sizeof keys / sizeof *keys)
+
 /* Key s[0..klen) not given before (*seen: a bit per key of the model),
  * else false: the later value would silently win. */
 static bool first_time(const char *s, size_t klen, unsigned *seen, char *err, size_t errlen)
 {
-    static const char *const keys[] = {"starts", "max_iter", "residuals"};
-    for (unsigned k = 0; k < sizeof keys / sizeof *keys; k++) {
+    for (unsigned k = 0; k + 1 < NKEYS; k++) {
         if (klen != strlen(keys[k]) || strncmp(s, keys[k], klen) != 0)
             continue;
         if (*seen & (1u << k))
@@ -83,6 +87,17 @@ static bool first_time(const char *s, size_t klen, unsigned *seen, char *err, si
         *seen |= 1u << k;
     }
     return true;
+}
+
+/* An unknown key s[0..klen): the known ones, and the nearest. */
+static bool unknown_key(const char *s, size_t klen, char *err, size_t errlen)
+{
+    char typed[64];
+    snprintf(typed, sizeof typed, "%.*s", (int)klen, s);
+    const char *near = suggest_name(typed, keys, NKEYS);
+    return failf(err, errlen, "unknown multicore option '%.*s' (known: starts, max_iter, "
+                 "residuals, scaling)%s%s%s", (int)klen, s, near ? "; did you mean '" : "",
+                 near ? near : "", near ? "'?" : "");
 }
 
 /* One option "key=value" (len characters at s). */
@@ -114,8 +129,7 @@ static bool parse_option(const char *s, size_t len, multicore_options *o, unsign
         else
             return failf(err, errlen, "option residuals=%s: expected relative or absolute", value);
     } else if (!scaling_option_is_key(s, klen)) { /* every model's, checked apart */
-        return failf(err, errlen, "unknown multicore option '%.*s' (known: starts, max_iter, "
-                     "residuals, scaling)", (int)klen, s);
+        return unknown_key(s, klen, err, errlen);
     }
     return true;
 }

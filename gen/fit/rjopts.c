@@ -3,6 +3,8 @@
  */
 #include "gen/fit/rjopts.h"
 
+#include "gen/base/suggest.h"
+
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
@@ -100,8 +102,13 @@ static bool add_item(rjopts *o, const char *s, size_t n, const char *const *allo
     o->items[o->n++] = (rjopt){key, value};
     if (!allowed_key(allowed, key)) {
         char keys[400];
+        size_t n = 0;
+        while (allowed[n])
+            n++;
+        const char *near = suggest_name(key, allowed, n);
         list_keys(allowed, keys, sizeof keys);
-        snprintf(err, errlen, "unknown option '%s' (known: %s)", key, keys);
+        snprintf(err, errlen, "unknown option '%s' (known: %s)%s%s%s", key, keys,
+                 near ? "; did you mean '" : "", near ? near : "", near ? "'?" : "");
         return false;
     }
     for (size_t i = 0; i + 1 < o->n; i++)
