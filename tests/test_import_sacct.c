@@ -372,6 +372,40 @@ static void test_heterogeneous(void)
     diag_free(&d);
 }
 
+/* `sacct -n ... >> log` appends every job again: a line given twice
+ * unchanged is one step (not repetition 2), even when another job's lines
+ * came between; the same JobID with other values is refused, naming both
+ * lines. */
+static void test_repeated_lines(void)
+{
+    static const char job8[] =
+        "8|a|COMPLETED|00:10|1||2024-01-01T00:00:00\n"
+        "8.0|mg|COMPLETED|05:30|1|4|2024-01-01T00:00:00\n"
+        "8.1|mg|COMPLETED|05:20|1|4|2024-01-01T00:00:00\n";
+    static const char job9[] = "9.0|mg|COMPLETED|01:00|1|2|2024-01-01T00:00:00\n";
+    char text[1024];
+    snprintf(text, sizeof text, HEAD "%s%s%s%s", job8, job8, job9, job8);
+    import_rows rows;
+    diag_list d;
+    CU_ASSERT_TRUE_FATAL(read_text(text, NULL, &rows, &d));
+    CU_ASSERT_EQUAL_FATAL(rows.nrows, 3);
+    assert_row(&rows, 0, "note", "job 8.0");
+    assert_row(&rows, 0, "rep", "1");
+    assert_row(&rows, 1, "note", "job 8.1");
+    assert_row(&rows, 1, "rep", "2");
+    assert_row(&rows, 2, "note", "job 9.0");
+    bool noted = false;
+    for (size_t i = 0; i < rows.nnotes; i++)
+        noted = noted || strstr(rows.notes[i], "6 lines of");
+    CU_ASSERT_TRUE(noted);
+    import_rows_free(&rows);
+    diag_free(&d);
+    snprintf(text, sizeof text, HEAD "%s%s", job8,
+             "8.1|mg|COMPLETED|05:21|1|4|2024-01-01T00:00:00\n");
+    assert_refused(text, 5, 18, "JobID 8.1 again with other values (line 4 has Elapsed '05:20', "
+                                "this line '05:21')");
+}
+
 /* Real sacct output recorded for these tests (see the fixtures README):
  * job 4 is a plan-shaped job whose steps of 1, 1, 2 and 2 tasks slept 4,
  * 4, 2 and 2 s (sacct says 4, 4, 2, 3). Imported end to end, as --parsable2
@@ -431,6 +465,7 @@ int main(void)
         {"Start validated, its day the date", test_start},
         {"hostile files refused, no crash", test_hostile_files},
         {"heterogeneous jobs left out with a note", test_heterogeneous},
+        {"a line given again counts once; other values refused", test_repeated_lines},
         {"real recorded sacct output end to end", test_real_recorded},
         {"a refused file writes nothing", test_refusal_writes_nothing},
         {NULL, NULL},

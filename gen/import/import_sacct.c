@@ -29,6 +29,9 @@
  * YYYY-MM-DDTHH:MM:SS, written as the archive's YYYY-MM-DD. NUL and other
  * control bytes, header columns this reader uses given twice, lines with
  * a different number of fields and a job's lines split apart are refused.
+ * A line given again unchanged (`sacct -n ... >> log` appends every job
+ * each time) counts once, noted in the README; the same JobID and Cluster
+ * with other values is refused, naming both lines.
  * --map NAME=np takes the process count from another column (AllocCPUS).
  */
 #include "gen/import/import.h"
@@ -69,6 +72,7 @@ typedef struct {
     size_t key_len;     /* bytes naming the job: up to the first '+' or '.' */
     line_kind kind;
     bool heterogeneous; /* a component ('+') of a heterogeneous job or step */
+    bool repeated;      /* the same line as an earlier one: counted once */
 } line_info;
 
 /* A run about to be written. */
@@ -83,7 +87,7 @@ typedef struct {
 
 /* What was left out, for the README. */
 typedef struct {
-    size_t not_completed, zero_time, no_np, heterogeneous;
+    size_t not_completed, zero_time, no_np, heterogeneous, repeated;
 } skipped_runs;
 
 static const char *cell(const import_line *l, long c)
@@ -546,6 +550,77 @@ static bool jobs_together(const sacct_reader *r, const line_info *info, const si
     return ok;
 }
 
+/* Lines by their whole JobID, then Cluster: one step or job each. */
+static int id_order(const void *ctx, size_t x, size_t y)
+{
+    const sacct_reader *r = ctx;
+    const import_line *lx = &r->text->lines[x], *ly = &r->text->lines[y];
+    int c = strcmp(cell(lx, r->col.jobid), cell(ly, r->col.jobid));
+    if (c != 0)
+        return c;
+    const char *cx = cell(lx, r->col.cluster), *cy = cell(ly, r->col.cluster);
+    return strcmp(cx ? cx : "", cy ? cy : "");
+}
+
+static bool same_fields(const import_line *a, const import_line *b)
+{
+    for (size_t f = 0; f < a->nfields; f++)
+        if (strcmp(a->fields[f].text, b->fields[f].text) != 0)
+            return false;
+    return a->nfields == b->nfields;
+}
+
+/* The first field where a and b differ (they do). */
+static size_t first_difference(const import_line *a, const import_line *b)
+{
+    size_t f = 0;
+    while (f + 1 < a->nfields && strcmp(a->fields[f].text, b->fields[f].text) == 0)
+        f++;
+    return f;
+}
+
+/* A line given again unchanged (`sacct -n ... >> log` appends every job
+ * each time) is one step, not a repetition: it is marked repeated and
+ * counted once. The same JobID with other values (a step that was running
+ * when one output was taken, sacct -D's incarnations) is refused: which
+ * line holds the measurement is not known. */
+static bool mark_repeated(const sacct_reader *r, line_info *info, skipped_runs *skipped)
+{
+    size_t n = r->text->nlines - 1;
+    size_t *order = malloc((n ? n : 1) * sizeof *order);
+    for (size_t i = 0; order && i < n; i++)
+        order[i] = i + 1;
+    size_t *sorted = order ? sorted_copy(order, n, id_order, r) : NULL;
+    free(order);
+    if (!sorted) {
+        diag_add(r->diags, r->file, 0, 0, "out of memory");
+        return false;
+    }
+    bool ok = true;
+    for (size_t k = 1, first = 0; ok && k < n; k++) {
+        if (id_order(r, sorted[first], sorted[k]) != 0) {
+            first = k;
+            continue;
+        }
+        const import_line *a = &r->text->lines[sorted[first]], *b = &r->text->lines[sorted[k]];
+        if (same_fields(a, b)) {
+            info[sorted[k]].repeated = true;
+            skipped->repeated++;
+            continue;
+        }
+        size_t f = first_difference(a, b);
+        diag_add(r->diags, r->file, b->line, b->fields[f].column,
+                 "JobID %.*s again with other values (line %ld has %s '%.*s', this line '%.*s'): "
+                 "which line holds the measurement is not known",
+                 shown(cell(b, r->col.jobid)), cell(b, r->col.jobid), a->line,
+                 r->text->lines[0].fields[f].text, shown(a->fields[f].text), a->fields[f].text,
+                 shown(b->fields[f].text), b->fields[f].text);
+        ok = false;
+    }
+    free(sorted);
+    return ok;
+}
+
 /* ------------------------------------------------------------------ */
 /* Runs                                                                 */
 
@@ -700,6 +775,8 @@ static bool read_job(const sacct_reader *r, const line_info *info, size_t first,
     size_t steps = 0;
     bool heterogeneous = false;
     for (size_t i = first; i < end; i++) {
+        if (info[i].repeated)
+            continue;
         if (info[i].kind == LINE_ALLOCATION && !alloc)
             alloc = &r->text->lines[i];
         steps += info[i].kind == LINE_SRUN_STEP;
@@ -713,7 +790,8 @@ static bool read_job(const sacct_reader *r, const line_info *info, size_t first,
     bool ok = runs != NULL, one;
     size_t made = 0;
     for (size_t i = first; ok && i < end; i++) {
-        bool use = steps ? info[i].kind == LINE_SRUN_STEP : info[i].kind == LINE_ALLOCATION;
+        bool use = !info[i].repeated &&
+                   (steps ? info[i].kind == LINE_SRUN_STEP : info[i].kind == LINE_ALLOCATION);
         if (use && (ok = read_run(r, &r->text->lines[i], alloc, &runs[made], &one, skipped)))
             made += one;
     }
@@ -727,7 +805,7 @@ static bool read_job(const sacct_reader *r, const line_info *info, size_t first,
 }
 
 /* Every job of the file, in its order; a job is a run of lines sharing
- * the job part of the JobID (and a Cluster). */
+ * the job part of the JobID (and a Cluster), repeated lines passed over. */
 static bool read_jobs(const sacct_reader *r, const line_info *info, import_rows *out,
                       skipped_runs *skipped)
 {
@@ -738,9 +816,13 @@ static bool read_jobs(const sacct_reader *r, const line_info *info, import_rows 
         return false;
     }
     job_order_ctx o = {r, info};
-    for (size_t i = 1; i < n; i++)
-        if (i == 1 || job_order(&o, i - 1, i) != 0)
+    for (size_t i = 1, last = 0; i < n; i++) {
+        if (info[i].repeated)
+            continue;
+        if (!last || job_order(&o, last, i) != 0)
             firsts[nblocks++] = i;
+        last = i;
+    }
     bool ok = jobs_together(r, info, firsts, nblocks);
     for (size_t b = 0; ok && b < nblocks; b++)
         ok = read_job(r, info, firsts[b], b + 1 < nblocks ? firsts[b + 1] : n, out, skipped);
@@ -784,6 +866,10 @@ static bool note_skipped(import_rows *out, const char *path, const skipped_runs 
         ok = import_rows_note(out, "%zu job%s without srun steps and without a process count "
                               "left out of %s (its batch step's one task is the script).",
                               s->no_np, s->no_np == 1 ? "" : "s", path);
+    if (ok && s->repeated)
+        ok = import_rows_note(out, "%zu line%s of %s given again unchanged (appended sacct "
+                              "outputs) counted once.", s->repeated, s->repeated == 1 ? "" : "s",
+                              path);
     if (ok && s->heterogeneous)
         ok = import_rows_note(out, "%zu heterogeneous job%s left out of %s: a step spans "
                               "components whose tasks sacct lists apart.",
@@ -804,8 +890,9 @@ bool import_read_sacct(const import_request *req, const char *path, import_rows 
     bool ok = info != NULL;
     if (!ok)
         diag_add(diags, path, 0, 0, "out of memory");
-    skipped_runs skipped = {0, 0, 0, 0};
-    ok = ok && find_columns(&r) && check_lines(&r, info) && read_jobs(&r, info, out, &skipped);
+    skipped_runs skipped = {0, 0, 0, 0, 0};
+    ok = ok && find_columns(&r) && check_lines(&r, info) && mark_repeated(&r, info, &skipped) &&
+         read_jobs(&r, info, out, &skipped);
     ok = ok && note_skipped(out, path, &skipped) && import_rows_add_response(out, "time_s") &&
          import_rows_note(out, "`time_s` is each srun step's Elapsed time (a job's only when "
                           "it has no srun steps); `np` its %s.", r.np_source);
