@@ -376,7 +376,8 @@ static void test_bad_inputs_positioned(void)
     } cases[] = {
         {"extrap", "extrap_bad_number.txt", "extrap_bad_number.txt:5:10: '2.x' is not a number"},
         {"extrap", "extrap_too_many_data.txt",
-         "extrap_too_many_data.txt:6:1: DATA line 3 of this region and metric, but only 2 POINTS"},
+         "extrap_too_many_data.txt:6:1: DATA line 3 of metric 'time' (from line 3), but only 2 "
+         "POINTS"},
         {"extrap", "extrap_not_whole.txt",
          "extrap_not_whole.txt:2:8: the process count p is 2.5 here"},
         {"reframe", "reframe_bad_tasks.log",

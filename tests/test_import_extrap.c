@@ -220,6 +220,34 @@ static void test_shared_columns_refused(void)
     import_refused(path, "", "zero.txt:5:8: 0 is not a time (time_s must be > 0)");
 }
 
+/* Each DATA line is one point in POINTS order: a REGION/METRIC block with
+ * fewer DATA lines than POINTS (a file cut short, a line lost) is refused
+ * at the line that opened it, not imported in part; more are refused at
+ * the first one too many. "METRIC time" then "REGION r" (no DATA between)
+ * is one block. */
+static void test_partial_blocks_refused(void)
+{
+    char path[1024];
+    write_text("short.txt",
+               "PARAMETER p\nPOINTS ( 2 ) ( 4 ) ( 8 )\nREGION r\nMETRIC time\nDATA 1 1.1\n"
+               "REGION q\nMETRIC time\nDATA 1 1.1\nDATA 0.5 0.51\nDATA 0.3 0.3\n",
+               path, sizeof path);
+    import_refused(path, "", "short.txt:4:1: region 'r', metric 'time': 1 DATA line for 3 POINTS");
+    write_text("cut.txt", "PARAMETER p\nPOINTS ( 2 ) ( 4 ) ( 8 )\nMETRIC time\nREGION r\n"
+                          "DATA 1 1.1\n", path, sizeof path);
+    import_refused(path, "", "cut.txt:4:1: region 'r', metric 'time': 1 DATA line for 3 POINTS");
+    write_text("long.txt", "PARAMETER p\nPOINTS 2 4\nMETRIC time\nREGION r\nDATA 1\nDATA 2\n"
+                           "DATA 3\n", path, sizeof path);
+    import_refused(path, "", "long.txt:7:1: DATA line 3 of region 'r', metric 'time' (from line "
+                             "4), but only 2 POINTS");
+    csv_doc doc;
+    write_text("whole.txt", "PARAMETER p\nPOINTS 2 4\nMETRIC time\nREGION r\nDATA 2\nDATA 1\n"
+                            "REGION r\nDATA 2.2\nDATA 1.1\n", path, sizeof path);
+    import_ok(path, "whole", "", &doc);
+    CU_ASSERT_EQUAL(doc.nrows, 5); /* header + 2 points x 2 repetitions */
+    csv_doc_free(&doc);
+}
+
 /* A metric named with a time unit, or given none under --time-unit, is
  * converted to seconds (1600 ms is 1.6, by hand), the campaign's README
  * says so; a unit on a
@@ -386,6 +414,13 @@ static void test_json_errors_positioned(void)
                "{\"params\": {\"q\": 4}, \"metric\": \"time\", \"value\": 1}\n",
                path, sizeof path);
     import_refused(path, "", "lines.jsonl:3:1: no parameter 'p' here");
+    /* json-c (and Python) keep the last of two equal keys silently. */
+    write_text("twice.jsonl",
+               "{\"params\": {\"p\": 2}, \"metric\": \"time\", \"value\": 1}\n"
+               "{\"params\": {\"p\": 2, \"p\": 4}, \"metric\": \"time\", \"value\": 1}\n",
+               path, sizeof path);
+    import_refused(path, "", "twice.jsonl:2:21: key \"p\" given twice in one object (first at "
+                             "column 13)");
     write_text("negative.json",
                "{\"parameters\": [\"np\"], \"measurements\": {\"solve\": {\"time\": "
                "[{\"point\": [2], \"values\": [1.0, -3]}]}}}\n",
@@ -405,6 +440,8 @@ int main(void)
         {"NUL bytes refused at their position", test_nul_bytes},
         {"shared columns, repeated points, zero times refused", test_shared_columns_refused},
         {"many regions: every cell in its row", test_many_regions},
+        {"a block with fewer or more DATA lines than POINTS refused",
+         test_partial_blocks_refused},
         {"a metric's time unit (or --time-unit) converts, an unknown one is refused",
          test_metric_units},
         {"JSON, current layout", test_json_current},

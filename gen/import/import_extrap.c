@@ -9,7 +9,9 @@
  *   REGION name                 the call path the following DATA lines belong to
  *   METRIC name                 the metric of the following DATA lines
  *   DATA v1 v2 ...              one line per coordinate, in POINTS order: the
- *                               repetitions measured there
+ *                               repetitions measured there; a block (the DATA
+ *                               lines after a REGION or METRIC line) has one
+ *                               per point or none, never part of them
  *   # ...                       a comment
  *
  * Every format fills the same table: parameters, distinct points, series
@@ -155,6 +157,7 @@ typedef struct {
     size_t npoints, points_cap;
     char *region, *metric;
     size_t next_point;
+    long block_line; /* the REGION or METRIC line the current DATA lines follow */
     bool oom;
 } extrap_reader;
 
@@ -430,18 +433,51 @@ static bool on_points(extrap_reader *r, const import_line *l)
     return ok;
 }
 
+/* "region 'R', metric 'M'" of the current block, leaving out what no
+ * line named (a file without REGION lines). */
+static void block_name(const extrap_reader *r, char *out, size_t len)
+{
+    bool region = r->region && r->region[0], metric = r->metric && r->metric[0];
+    snprintf(out, len, "%s%s%s%s%s%s%s", region ? "region '" : "", region ? r->region : "",
+             region ? "'" : "", region && metric ? ", " : "", metric ? "metric '" : "",
+             metric ? r->metric : "", metric ? "'" : "");
+    if (!region && !metric)
+        snprintf(out, len, "the DATA lines");
+}
+
+/* The DATA lines since the last REGION or METRIC line cover every point
+ * or none: each is one point in POINTS order, so fewer leave points
+ * unmeasured (a file cut short) and would import a partial series. None
+ * is fine: "METRIC time" then "REGION r" opens a block only with r. */
+static bool block_complete(extrap_reader *r)
+{
+    if (r->next_point == 0 || r->next_point == r->npoints)
+        return true;
+    char name[512];
+    block_name(r, name, sizeof name);
+    diag_add(r->diags, r->file, r->block_line ? r->block_line : 1, 1,
+             "%s: %zu DATA line%s for %zu POINTS: each DATA line is one point, in POINTS "
+             "order, so every point needs one (a file cut short?)", name, r->next_point,
+             r->next_point == 1 ? "" : "s", r->npoints);
+    return false;
+}
+
 static bool on_data(extrap_reader *r, const import_line *l)
 {
     if (r->next_point >= r->npoints) {
+        char name[512];
+        block_name(r, name, sizeof name);
         diag_add(r->diags, r->file, l->line, 1,
-                 "DATA line %zu of this region and metric, but only %zu POINTS",
-                 r->next_point + 1, r->npoints);
+                 "DATA line %zu of %s (from line %ld), but only %zu POINTS", r->next_point + 1,
+                 name, r->block_line, r->npoints);
         return false;
     }
     if (l->nfields < 2) {
         diag_add(r->diags, r->file, l->line, (long)strlen(l->text) + 1, "DATA without values");
         return false;
     }
+    if (r->block_line == 0) /* DATA before any REGION or METRIC line */
+        r->block_line = l->line;
     size_t n = l->nfields - 1, series;
     double *values = malloc(n * sizeof *values);
     extrap_at *at = malloc(n * sizeof *at);
@@ -480,7 +516,10 @@ static bool on_line(extrap_reader *r, const import_line *l)
     if (strcmp(key, "DATA") == 0)
         return on_data(r, l);
     if (strcmp(key, "REGION") == 0 || strcmp(key, "METRIC") == 0) {
+        if (!block_complete(r))
+            return false;
         r->next_point = 0;
+        r->block_line = l->line;
         if (!set_text(key[0] == 'R' ? &r->region : &r->metric, rest_of_line(l)))
             return out_of_memory(r);
         return true;
@@ -498,6 +537,7 @@ static bool read_text(extrap_reader *r, const char *path)
     bool ok = true;
     for (size_t i = 0; ok && i < text.nlines; i++)
         ok = on_line(r, &text.lines[i]);
+    ok = ok && block_complete(r);
     import_text_free(&text);
     return ok;
 }
