@@ -129,6 +129,111 @@ static bool numbers_of(json_object *a, double *out, size_t n, size_t *bad)
 }
 
 /* ------------------------------------------------------------------ */
+/* Keys given twice: json-c keeps the last silently                     */
+
+/* s[i] is the opening quote of a string of valid JSON: the index past
+ * its closing quote. */
+static size_t past_string(const char *s, size_t i)
+{
+    for (i++; s[i] != '"'; i++)
+        if (s[i] == '\\')
+            i++;
+    return i + 1;
+}
+
+static size_t past_blank(const char *s, size_t i, size_t n)
+{
+    while (i < n && is_blank(s[i]))
+        i++;
+    return i;
+}
+
+/* The key text at s[at] (a string of valid JSON) as json-c reads it,
+ * escapes resolved: "p" and "\u0070" are one key. NULL when out of memory. */
+static json_object *key_text(const char *s, size_t at)
+{
+    json_tokener *tok = json_tokener_new();
+    json_object *o = tok ? json_tokener_parse_ex(tok, s + at, (int)(past_string(s, at) - at))
+                         : NULL;
+    if (tok)
+        json_tokener_free(tok);
+    return o;
+}
+
+/* Whether the keys at s[a] and s[b] are one key. */
+static bool same_key(const char *s, size_t a, size_t b)
+{
+    size_t la = past_string(s, a) - a, lb = past_string(s, b) - b;
+    if (!memchr(s + a, '\\', la) && !memchr(s + b, '\\', lb))
+        return la == lb && memcmp(s + a, s + b, la) == 0;
+    json_object *x = key_text(s, a), *y = key_text(s, b);
+    bool same = x && y && strcmp(json_object_get_string(x), json_object_get_string(y)) == 0;
+    json_object_put(x);
+    json_object_put(y);
+    return same;
+}
+
+/* Walk the valid JSON value at s[*i] (n bytes in all) past its end; the
+ * first key given twice in one object: *dup at it, *first at the earlier
+ * one, and false. Records are lines of a few keys: comparing each key
+ * with the object's earlier ones (its first 64) costs nothing worth a
+ * hash. */
+static bool keys_once(const char *s, size_t *i, size_t n, size_t *dup, size_t *first)
+{
+    size_t at = past_blank(s, *i, n);
+    if (s[at] == '"') {
+        *i = past_string(s, at);
+        return true;
+    }
+    if (s[at] != '{' && s[at] != '[') {
+        while (at < n && !strchr(",]} \t\r\n", s[at]))
+            at++;
+        *i = at;
+        return true;
+    }
+    bool object = s[at] == '{';
+    size_t keys[64], nkeys = 0;
+    at = past_blank(s, at + 1, n);
+    while (s[at] != (object ? '}' : ']')) {
+        if (object) {
+            for (size_t k = 0; k < nkeys; k++)
+                if (same_key(s, keys[k], at)) {
+                    *dup = at, *first = keys[k];
+                    return false;
+                }
+            if (nkeys < sizeof keys / sizeof keys[0])
+                keys[nkeys++] = at;
+            at = past_blank(s, past_string(s, at), n) + 1; /* the ':' */
+        }
+        if (!keys_once(s, &at, n, dup, first))
+            return false;
+        at = past_blank(s, at, n);
+        if (s[at] == ',')
+            at = past_blank(s, at + 1, n);
+    }
+    *i = at + 1;
+    return true;
+}
+
+/* A record with a key twice ({"params": {"p": 2, "p": 4}}) is refused:
+ * a JSON reader keeps one of the two silently, and which point was meant
+ * is not known. data[0..len) is the record's line, which parsed. */
+static bool no_key_twice(const json_reader *j, const char *data, size_t len, long line)
+{
+    size_t i = 0, dup, first;
+    if (keys_once(data, &i, len, &dup, &first))
+        return true;
+    long l, column, first_column;
+    extrap_json_line_col(data, first, &l, &first_column);
+    extrap_json_line_col(data, dup, &l, &column);
+    int klen = (int)(past_string(data, dup) - dup);
+    diag_add(j->diags, j->file, line, column,
+             "key %.*s given twice in one object (first at column %ld): which value is meant "
+             "is not known", klen > 60 ? 60 : klen, data + dup, first_column);
+    return false;
+}
+
+/* ------------------------------------------------------------------ */
 /* JSON Lines                                                          */
 
 static bool line_parameters(json_reader *j, json_object *params, long line)
@@ -210,7 +315,8 @@ static bool read_lines(json_reader *j, const char *data, size_t len)
                 diag_add(j->diags, j->file, line, column, "more after the record on this line");
                 ok = false;
             }
-            ok = ok && line_record(j, o, line);
+            ok = ok && no_key_twice(j, data + start, stop - start, line) &&
+                 line_record(j, o, line);
             json_object_put(o);
         }
         start = stop + 1;
