@@ -247,6 +247,18 @@ static void test_refused_positioned(void)
          "{\"runs\": [{\"testcases\": [{\"display_name\": \"k\", \"num_tasks\": 0,\n"
          "  \"perfvalues\": {\"s:p:t\": [1, 0, null, null, \"s\", \"pass\"]}}]}]}\n",
          "tasks.json:1:61: num_tasks '0' is not a whole number >= 1"},
+        /* A variable that is no time keeps its values as written: one unit
+         * per column, or 10 MB/s and 0.02 GB/s would share metric_bw. */
+        {"units.log",
+         "result|job_completion_time|name|num_tasks|system|partition|environ|bw_value|bw_unit\n"
+         "pass|2024-05-03T10:20:31|k|2|s|p|e|10|MB/s\npass|2024-05-03T10:20:32|k|4|s|p|e|0.02|"
+         "GB/s\n",
+         "units.log:3:36: bw in 'GB/s' here but in 'MB/s' at "},
+        {"units3.log",
+         LINE3 "bw=10|ref=0 (l=null, u=null)|MB/s\n"
+         "2024-05-03T10:20:31+0200|reframe 3.12.0|k %size=1 @s:p+e|jobid=2|num_tasks=4|"
+         "bw=0.02|ref=0 (l=null, u=null)|GB/s\n",
+         "units3.log:2:81: bw in 'GB/s' here but in 'MB/s' at "},
         {"cut.json", "{\"runs\": [{\"testcases\": [\n  {\"display_name\": 1.5e\n",
          "cut.json:3:1: not a readable JSON run report"},
         {"other.json", "{\"name\": \"not a report\"}\n", "other.json:1:1: a JSON file without"},

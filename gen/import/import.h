@@ -40,6 +40,12 @@
 
 typedef struct import_arena import_arena;
 
+/* The unit a column's values were first given in, and where. */
+typedef struct {
+    char *column, *unit, *file;
+    long line, at;
+} import_unit;
+
 typedef struct {
     char **names;   /* column names (runs.csv header), in order of first use */
     size_t ncols;
@@ -48,6 +54,10 @@ typedef struct {
     size_t nresponses;
     char **notes;   /* lines for the campaign README (units, what was skipped) */
     size_t nnotes;
+    char **sources; /* the source's names --map FROM may take (import_rows_source) */
+    size_t nsources;
+    import_unit *units; /* per column whose source gives a unit per value */
+    size_t nunits;
     /* Private to import_rows.c (read cells with import_rows_get). A row's
      * cells are packed one after the other, each ended by its NUL, in an
      * arena: a million rows are millions of cells, and an allocation and a
@@ -125,6 +135,22 @@ size_t import_rows_text_bytes(const import_rows *t);
 /* Record a response column (once) and a README note (printf-formatted). */
 bool import_rows_add_response(import_rows *t, const char *column);
 bool import_rows_note(import_rows *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Record a name of the source (a header column, a parameter, a variable)
+ * that the reader would apply a --map FROM=TO to, once: a FROM that no
+ * reader recorded is a typo (import_unknown_map). False when out of
+ * memory. */
+bool import_rows_source(import_rows *t, const char *name);
+
+/* The first --map whose FROM no reader recorded as a source name, or NULL. */
+const import_map *import_unknown_map(const import_request *req, const import_rows *t);
+
+/* Record that column's values are in unit, given at file:line:at, the
+ * first time; later, a unit that differs sets *other to the first record
+ * (else NULL): one column in two units would mix scales. False when out
+ * of memory. */
+bool import_rows_unit(import_rows *t, const char *column, const char *unit, const char *file,
+                      long line, long at, const import_unit **other);
 
 /* The runs.csv column a source name becomes: the --map target when one is
  * given, else the name itself. Borrowed from req or name. */

@@ -75,6 +75,30 @@ static bool perf_value(const char *var, const char *value, const char *unit, dou
     return true;
 }
 
+/* A variable that is no time keeps its values as written, so they must
+ * all be in one unit: 10 MB/s and 0.02 GB/s in one column would read as
+ * 500 times apart. (Times are converted to seconds, whatever their unit.)
+ * No unit given counts as a unit of its own. False (recorded, naming both
+ * units and where the first was given) otherwise. */
+static bool one_unit(import_rows *out, const char *column, const char *var, const char *unit,
+                     const import_reframe3_at *at)
+{
+    const import_unit *first;
+    if (!import_rows_unit(out, column, unit ? unit : "", at->file, at->line, at->column,
+                          &first)) {
+        diag_add(at->diags, at->file, at->line, at->column, "out of memory");
+        return false;
+    }
+    if (!first)
+        return true;
+    diag_add(at->diags, at->file, at->line, at->column,
+             "%s in '%s' here but in '%s' at %s:%ld:%ld: one column holds one unit and "
+             "perfcast converts only times, so %s is not converted: make the test report "
+             "one unit", var, unit ? unit : "(none)",
+             first->unit[0] ? first->unit : "(none)", first->file, first->line, first->at, var);
+    return false;
+}
+
 bool import_reframe3_set_perf(import_rows *out, const char *var, const char *value,
                               const char *unit, bool only_time, const import_reframe3_at *at)
 {
@@ -98,6 +122,10 @@ bool import_reframe3_set_perf(import_rows *out, const char *var, const char *val
         !perf_value(var, value, unit, timed ? factor : NAN, text, sizeof text, at))
         return false;
     char *column = perf_column(var, timed, only_time);
+    if (column && !timed && !is_missing(value) && !one_unit(out, column, var, unit, at)) {
+        free(column);
+        return false;
+    }
     bool ok = column && import_rows_set(out, column, text[0] ? text : NULL) &&
               import_rows_add_response(out, column) &&
               import_rows_note(out, "`%s`: ReFrame performance variable %s, in %s%s.", column,

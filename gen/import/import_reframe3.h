@@ -49,7 +49,9 @@ bool import_reframe3_unit_is_time(const char *unit);
  * NULL = none given) on the last row of out, as a response with a README
  * note. A time unit makes it time_<var>_s (time_s when only_time: it is the
  * file's only timed variable) converted to seconds, which must be > 0; any
- * other unit metric_<var>, the value unchanged. A variable whose name says
+ * other unit metric_<var>, the value unchanged, and in the unit its
+ * column's first value had (import_rows_unit: two units, from one file or
+ * several, are refused naming both). A variable whose name says
  * it is a duration but whose unit is no time unit (and no rate such as
  * "steps/s") is refused: its scale cannot be known. False after recording
  * the problem at at. */

@@ -82,6 +82,13 @@ void import_rows_free(import_rows *t)
     free_strings(t->names, t->ncols);
     free_strings(t->responses, t->nresponses);
     free_strings(t->notes, t->nnotes);
+    free_strings(t->sources, t->nsources);
+    for (size_t i = 0; i < t->nunits; i++) {
+        free(t->units[i].column);
+        free(t->units[i].unit);
+        free(t->units[i].file);
+    }
+    free(t->units);
     memset(t, 0, sizeof *t);
 }
 
@@ -309,6 +316,51 @@ bool import_rows_note(import_rows *t, const char *fmt, ...)
         ok = push_string(&t->notes, &t->nnotes, line);
     free(line);
     return ok;
+}
+
+bool import_rows_source(import_rows *t, const char *name)
+{
+    for (size_t i = 0; i < t->nsources; i++)
+        if (strcmp(t->sources[i], name) == 0)
+            return true;
+    return push_string(&t->sources, &t->nsources, name);
+}
+
+const import_map *import_unknown_map(const import_request *req, const import_rows *t)
+{
+    for (size_t m = 0; m < req->nmaps; m++) {
+        bool known = false;
+        for (size_t i = 0; i < t->nsources && !known; i++)
+            known = strcmp(t->sources[i], req->maps[m].from) == 0;
+        if (!known)
+            return &req->maps[m];
+    }
+    return NULL;
+}
+
+bool import_rows_unit(import_rows *t, const char *column, const char *unit, const char *file,
+                      long line, long at, const import_unit **other)
+{
+    *other = NULL;
+    for (size_t i = 0; i < t->nunits; i++)
+        if (strcmp(t->units[i].column, column) == 0) {
+            if (strcmp(t->units[i].unit, unit) != 0)
+                *other = &t->units[i];
+            return true;
+        }
+    import_unit u = {strdup(column), strdup(unit), strdup(file), line, at};
+    import_unit *more = u.column && u.unit && u.file
+                            ? realloc(t->units, (t->nunits + 1) * sizeof *more)
+                            : NULL;
+    if (!more) {
+        free(u.column);
+        free(u.unit);
+        free(u.file);
+        return false;
+    }
+    more[t->nunits++] = u;
+    t->units = more;
+    return true;
 }
 
 const char *import_mapped(const import_request *req, const char *name)
