@@ -612,6 +612,48 @@ static void test_response_checked(void)
     free(out);
 }
 
+/* A --map FROM=TO whose FROM the files lack was accepted and ignored
+ * (--map runtme=time_s left the time where it was): a usage error naming
+ * the nearest name the reader would map, nothing written. A FROM that
+ * matches (sacct's columns in any case) imports. */
+static void test_map_from_checked(void)
+{
+    static const struct {
+        const char *format, *name, *text, *maps, *near;
+    } cases[] = {
+        {"csv", "m.csv", "procs,runtime\n2,1.0\n4,0.5\n", "--map runtme=time_s", "runtime"},
+        {"jube", "m.dat", "procs,runtime\n2,1.0\n4,0.5\n", "--map procs=np,runtme=time_s",
+         "runtime"},
+        {"sacct", "m.txt", "JobID|State|Elapsed|NTasks\n1.0|COMPLETED|00:10|2\n",
+         "--map NTask=np", "NTasks"},
+        {"reframe", "m.log",
+         "result|job_completion_time|name|num_tasks|system|partition|environ|t_value|t_unit\n"
+         "pass|2024-05-03T10:20:31|k|2|s|p|e|1|s\n",
+         "--map t_valu=time_s", "t_value"},
+        {"extrap", "m.txt2", "PARAMETER p\nPOINTS 2 4\nREGION r\nMETRIC time\nDATA 1\nDATA 2\n",
+         "--map r:tme=time_s", "r:time"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char path[1024], *out = NULL, want[256];
+        snprintf(path, sizeof path, "%s/%s", tmp, cases[i].name);
+        CU_ASSERT_TRUE_FATAL(testutil_write_file(path, cases[i].text));
+        snprintf(want, sizeof want, "(did you mean '%s'?)", cases[i].near);
+        int rc = testutil_import(&out, tmp, cases[i].format, path, "maps", cases[i].maps);
+        if (rc != 2 || !out || !strstr(out, want))
+            fprintf(stderr, "\n%s: rc %d: %s\n", cases[i].format, rc, out ? out : "");
+        CU_ASSERT_EQUAL(rc, 2);
+        CU_ASSERT_PTR_NOT_NULL(out && strstr(out, want));
+        free(out);
+    }
+    char dir[1024], path[1024], *out = NULL;
+    struct stat st;
+    snprintf(dir, sizeof dir, "%s/a/maps", tmp);
+    CU_ASSERT_NOT_EQUAL(stat(dir, &st), 0);
+    snprintf(path, sizeof path, "%s/m.txt", tmp);
+    CU_ASSERT_EQUAL(testutil_import(&out, tmp, "sacct", path, "maps", "--map ntasks=np"), 0);
+    free(out);
+}
+
 int main(void)
 {
     static const testutil_test tests[] = {
@@ -629,6 +671,7 @@ int main(void)
         {"usage errors", test_usage},
         {"numerically equal rows are one row", test_numeric_duplicates},
         {"--response names a result column", test_response_checked},
+        {"--map FROM the files lack is a usage error", test_map_from_checked},
         {NULL, NULL},
     };
     static const testutil_suite suites[] = {{"import", tests}, {NULL, NULL}};

@@ -43,7 +43,8 @@ static const char import_usage[] =
     "  --cluster NAME      cluster of runs whose source names none (default: imported);\n"
     "                      a cluster clusters.csv lacks is added to it\n"
     "  --map FROM=TO       source column/parameter FROM becomes runs.csv column TO\n"
-    "                      (e.g. --map procs=np,runtime=time_s; repeatable)\n"
+    "                      (e.g. --map procs=np,runtime=time_s; repeatable); a FROM\n"
+    "                      the files lack is refused (sacct: only NAME=np)\n"
     "  --response COLUMN   the column the default experiment predicts: a result\n"
     "                      (time_* or metric_*) of the imported runs\n"
     "  --delimiter C       csv/jube: the field separator (default: detected, ',' or ';')\n"
@@ -118,6 +119,10 @@ static int refuse_unread_options(const import_args *a)
                                "--time-unit applies to extrap, csv and jube (a ReFrame log "
                                "gives every time's unit, sacct its own clock), not to",
                                f);
+    for (size_t m = 0; strcmp(f, "sacct") == 0 && m < a->req.nmaps; m++)
+        if (strcmp(a->maps[m].to, "np") != 0) /* the sacct reader reads no other map */
+            return cli_usage_error("import", "sacct takes only --map NAME=np (the process "
+                                   "count's column), not --map", a->maps[m].from);
     if ((a->req.delimiter || a->req.decimal_comma) && (reframe_or_sacct || !strcmp(f, "extrap")))
         return cli_usage_error("import",
                                "--delimiter and --decimal-comma apply to csv and jube, not to", f);
@@ -259,6 +264,23 @@ static bool read_all(const import_args *a, import_reader read, import_rows *rows
     return ok;
 }
 
+/* A --map FROM=TO whose FROM the files do not have would be ignored:
+ * a usage error (2, printed with the nearest name the readers recorded),
+ * else 0. */
+static int check_maps(const import_request *req, const import_rows *rows)
+{
+    const import_map *unknown = import_unknown_map(req, rows);
+    if (!unknown)
+        return 0;
+    const char *near = cli_suggest(unknown->from, (const char *const *)rows->sources,
+                                   rows->nsources);
+    fprintf(stderr, "perfcast: --map %s=%s: no column, parameter or variable '%s' that the %s "
+                    "reader maps in the files%s%s%s; see perfcast import --help\n",
+            unknown->from, unknown->to, unknown->from, req->format,
+            near ? " (did you mean '" : "", near ? near : "", near ? "'?)" : "");
+    return 2;
+}
+
 /* --response made the first response: it is the experiment people look
  * at. 0, 1 when out of memory, 2 when it names no result column (a usage
  * error: the files are fine, the option is not). */
@@ -292,6 +314,10 @@ int cmd_import(int argc, char **argv)
     import_rows_init(&rows);
     char source[2048];
     status = read_all(&a, read, &rows, source, sizeof source) ? 0 : 1;
+    /* A file refused for a mapped column it lacks (sacct's --map NTask=np)
+     * is a typo in the option: usage. */
+    if (status == 0 || rows.nsources > 0)
+        status = check_maps(&a.req, &rows) ? 2 : status;
     if (status == 0)
         status = choose_response(a.req.response, &rows);
     if (status == 0) {

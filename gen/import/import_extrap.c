@@ -716,6 +716,23 @@ static char *series_column(const import_request *req, const extrap_reader *r, si
     return out;
 }
 
+/* What --map may name: every parameter and every REGION:METRIC pair. */
+static bool record_sources(extrap_reader *r, import_rows *out)
+{
+    bool ok = true;
+    for (size_t i = 0; ok && i < r->nparams; i++)
+        ok = import_rows_source(out, r->params[i]);
+    for (size_t s = 0; ok && s < r->nseries; s++) {
+        size_t n = strlen(r->regions[s]) + strlen(r->metrics[s]) + 2;
+        char *pair = malloc(n);
+        if (pair)
+            snprintf(pair, n, "%s:%s", r->regions[s], r->metrics[s]);
+        ok = pair && import_rows_source(out, pair);
+        free(pair);
+    }
+    return ok || out_of_memory(r);
+}
+
 static bool name_columns(const import_request *req, extrap_reader *r, extrap_columns *c)
 {
     if (!choose_np(req, r, &c->np))
@@ -926,7 +943,8 @@ static bool describe(const import_request *req, extrap_reader *r, const extrap_c
 static bool emit_rows(const import_request *req, extrap_reader *r, import_rows *out)
 {
     extrap_columns c = {0};
-    bool ok = name_columns(req, r, &c) && columns_distinct(r, &c) && describe(req, r, &c, out) &&
+    bool ok = record_sources(r, out) && name_columns(req, r, &c) && columns_distinct(r, &c) &&
+              describe(req, r, &c, out) &&
               emit_cells(r, &c, out);
     columns_free(r, &c);
     return ok;

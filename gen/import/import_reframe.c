@@ -225,6 +225,8 @@ static bool read_table(reframe_table *t, const import_text *text, size_t *i)
         ok = ok && vars[v];
     if (!ok)
         diag_add(t->diags, t->file, t->head->line, 1, "out of memory");
+    for (size_t c = 0; ok && c < t->head->nfields; c++) /* what --map may name */
+        ok = import_rows_source(t->out, header_name(&t->head->fields[c]));
     size_t first = *i + 1;
     for (*i = first; ok && *i < text->nlines; (*i)++) {
         const import_line *l = &text->lines[*i];

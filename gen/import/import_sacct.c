@@ -891,7 +891,14 @@ bool import_read_sacct(const import_request *req, const char *path, import_rows 
     if (!ok)
         diag_add(diags, path, 0, 0, "out of memory");
     skipped_runs skipped = {0, 0, 0, 0, 0};
-    ok = ok && find_columns(&r) && check_lines(&r, info) && mark_repeated(&r, info, &skipped) &&
+    for (size_t c = 0; ok && c < text.lines[0].nfields; c++) /* what --map may name */
+        ok = import_rows_source(out, text.lines[0].fields[c].text);
+    if (!ok && info)
+        diag_add(diags, path, 0, 0, "out of memory");
+    ok = ok && find_columns(&r);
+    /* --map alloccpus=np names AllocCPUS: columns match in any case. */
+    ok = ok && import_rows_source(out, r.np_source);
+    ok = ok && check_lines(&r, info) && mark_repeated(&r, info, &skipped) &&
          read_jobs(&r, info, out, &skipped);
     ok = ok && note_skipped(out, path, &skipped) && import_rows_add_response(out, "time_s") &&
          import_rows_note(out, "`time_s` is each srun step's Elapsed time (a job's only when "

@@ -538,7 +538,10 @@ static bool table_rows(const table *tb, rows_fn rows, void *ctx, import_rows *ou
     const import_line *head = tb->head;
     column_plan *plan = calloc(head->nfields + 1, sizeof *plan);
     size_t before = tb->diags->count;
-    bool ok = plan != NULL && plan_columns(tb, plan) && rows(tb, plan, ctx, out);
+    bool ok = plan != NULL;
+    for (size_t c = 0; ok && c < head->nfields; c++)
+        ok = import_rows_source(out, head->fields[c].text); /* what --map may name */
+    ok = ok && plan_columns(tb, plan) && rows(tb, plan, ctx, out);
     ok = ok && describe(tb, plan, out);
     if (ok && out->nresponses == 0 && !tb->req->response) {
         diag_add(tb->diags, tb->file, head->line, 1,
