@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "gen/base/column_rules.h"
+#include "gen/base/suggest.h"
 #include "gen/base/units.h"
 #include "gen/cli/cli.h"
 #include "gen/fit/scaling_option.h"
@@ -272,7 +273,7 @@ static int check_maps(const import_request *req, const import_rows *rows)
     const import_map *unknown = import_unknown_map(req, rows);
     if (!unknown)
         return 0;
-    const char *near = cli_suggest(unknown->from, (const char *const *)rows->sources,
+    const char *near = suggest_name(unknown->from, (const char *const *)rows->sources,
                                    rows->nsources);
     fprintf(stderr, "perfcast: --map %s=%s: no column, parameter or variable '%s' that the %s "
                     "reader maps in the files%s%s%s; see perfcast import --help\n",
