@@ -678,6 +678,23 @@ static double page_seconds(const char *text)
     return sscanf(text, "%lf s", &a) == 1 ? a : NAN;
 }
 
+/* dir's advice.csv becomes advice (its rows after the header), and the
+ * site of dir is built into pages/site; fatal when the build fails. */
+static void build_with_advice(const char *dir, const char *pages, const char *advice)
+{
+    char path[600], *out = NULL;
+    snprintf(path, sizeof path, "%s/advice.csv", dir);
+    char text[512];
+    snprintf(text, sizeof text, "scenario,name,title,free,size,campaign,code,note\n%s", advice);
+    CU_ASSERT_TRUE_FATAL(testutil_write_file(path, text));
+    int built = testutil_perfcast_run(&out, "build --archive %s --out %s/site --quiet", dir,
+                                      pages);
+    if (built != 0)
+        fprintf(stderr, "build: %s\n", out ? out : "");
+    free(out);
+    CU_ASSERT_EQUAL_FATAL(built, 0);
+}
+
 /* One way to one number (issue 23): the site's advice page and `perfcast
  * advise` give one interval for one configuration. The archive of
  * test_intervals with an advice.csv asking the same question; the page's
@@ -689,16 +706,7 @@ static void test_site_page_same_interval(void)
     char dir[256], pages[256], path[600], *out = NULL, row[C_N][CELL];
     CU_ASSERT_TRUE_FATAL(make_interval_archive(true, dir, sizeof dir));
     CU_ASSERT_TRUE_FATAL(testutil_temp_dir(pages, sizeof pages));
-    snprintf(path, sizeof path, "%s/advice.csv", dir);
-    CU_ASSERT_TRUE_FATAL(testutil_write_file(path, "scenario,name,title,free,size,campaign,code,"
-                                                   "note\n1,two,Two clusters,\"F:16,S:16\","
-                                                   "4096x1024,c,,\n"));
-    int built = testutil_perfcast_run(&out, "build --archive %s --out %s/site --quiet", dir,
-                                      pages);
-    if (built != 0)
-        fprintf(stderr, "build: %s\n", out ? out : "");
-    CU_ASSERT_EQUAL_FATAL(built, 0);
-    free(out);
+    build_with_advice(dir, pages, "1,two,Two clusters,\"F:16,S:16\",4096x1024,c,,\n");
     out = NULL;
     CU_ASSERT_EQUAL_FATAL(testutil_perfcast_run(&out, "advise --archive %s --campaign c --size "
                                                       "4096x1024 --free F:16,S:16 --format csv",
@@ -845,15 +853,7 @@ static void test_nonpositive_time_not_ranked(void)
     CU_ASSERT_PTR_NULL(out ? strstr(out, "1. F:16") : "no output");
     free(out);
     /* The site's advice page answers with the same code: F:16 unranked. */
-    snprintf(path, sizeof path, "%s/advice.csv", dir);
-    CU_ASSERT_TRUE_FATAL(testutil_write_file(path, "scenario,name,title,free,size,campaign,code,"
-                                                   "note\n1,big,Big,\"F:16,S:16\",65536x1024,,,\n"));
-    int built = testutil_perfcast_run(&out, "build --archive %s --out %s/site --quiet", dir,
-                                      pages);
-    if (built != 0)
-        fprintf(stderr, "build: %s\n", out ? out : "");
-    CU_ASSERT_EQUAL_FATAL(built, 0);
-    free(out);
+    build_with_advice(dir, pages, "1,big,Big,\"F:16,S:16\",65536x1024,,,\n");
     csv_doc site;
     snprintf(path, sizeof path, "%s/site/advice/big.csv", pages);
     CU_ASSERT_TRUE_FATAL(testutil_csv_load(path, &site));
