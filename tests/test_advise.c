@@ -894,6 +894,19 @@ static void test_nonpositive_embedded(void)
  * memory per point printed as "nan"); advice.csv's scenarios say it too,
  * at the cell. A known campaign whose runs tell nothing of the memory
  * says "unknown", never "nan". */
+/* The text form writes a mesh's sides whole: 2^20 read "1.04858e+06",
+ * another number. */
+static void test_text_whole_sides(void)
+{
+    char *out = NULL;
+    CU_ASSERT_EQUAL(testutil_perfcast_run(&out, "advise --size 1048576x1048576 --free "
+                                                "dev-16core:1024"), 0);
+    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "Scenario 1: a 1048576x1048576 mesh (1048576 rows "
+                                              "of 1048576 points)"));
+    CU_ASSERT_PTR_NULL(out ? strstr(out, "e+06") : "no output");
+    free(out);
+}
+
 static void test_unknown_campaign_or_code(void)
 {
     static const struct {
@@ -945,6 +958,7 @@ int main(void)
         {"mgbench: a split pays the link between the clusters", test_mgbench_split_with_link},
         {"mgbench: the link measured by ping-pong", test_mgbench_split_with_measured_link},
         {"usage and input errors", test_usage_and_input_errors},
+        {"text: a mesh's sides whole", test_text_whole_sides},
         {"an unknown campaign or code: exit 1, did you mean", test_unknown_campaign_or_code},
         {"models, ranking, deadline, budget, memory", test_models_rank_and_limits},
         {"each ranked time has its interval", test_intervals},

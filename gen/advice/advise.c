@@ -380,7 +380,8 @@ static bool model_single(advise_ctx *ctx, advise_option *o)
     strip_target t = {o->np[0], o->rows[0], o->nb, NAN};
     strip_prediction p;
     if (!strip_predict_contended(&f->model, &t, placed_ppn(o->cluster[0], o->np[0]), &p)) {
-        snprintf(o->source, sizeof o->source, "no Tcomp for %gx%g per process", o->rows[0], o->nb);
+        snprintf(o->source, sizeof o->source, "no Tcomp for %.15gx%.15g per process", o->rows[0],
+                 o->nb);
         return false;
     }
     if (!strip_time_holds(o, "the strip model", o->cluster[0], o->np[0], o->rows[0], &p))

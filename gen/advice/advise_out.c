@@ -38,7 +38,7 @@ static void text_option(FILE *out, const advise_list *l, size_t i, size_t rank, 
         fprintf(out, "  %zu. ", rank);
     else
         fputs("  ", out);
-    fprintf(out, "%s: %gx%g", o->name, o->na, o->nb);
+    fprintf(out, "%s: %.15gx%.15g", o->name, o->na, o->nb);
     if (isfinite(o->time_s))
         fprintf(out, ", %.5g s", o->time_s);
     else
@@ -53,7 +53,7 @@ static void text_option(FILE *out, const advise_list *l, size_t i, size_t rank, 
             fprintf(out, " (%.3gx the cheapest)", o->cost.cost / cheapest);
     }
     fputs("; rows per process ", out);
-    per_side(out, o, o->rows, "%.6g", " / ", "?");
+    per_side(out, o, o->rows, "%.15g", " / ", "?");
     fputs(", memory per process ", out);
     per_side(out, o, o->mem_mb, "%.0f MB", " / ", "?");
     char source[sizeof o->source + sizeof o->no_model + 16];
@@ -78,8 +78,8 @@ void advise_print_text(FILE *out, const advise_ctx *ctx, const advise_list *l, b
     if (maximize)
         fputs("Scenario 2: the largest power-of-two N x N mesh each option's memory holds\n", out);
     else
-        fprintf(out, "Scenario 1: a %gx%g mesh (%g rows of %g points)\n", l->items[0].na,
-                l->items[0].nb, l->items[0].na, l->items[0].nb);
+        fprintf(out, "Scenario 1: a %.15gx%.15g mesh (%.15g rows of %.15g points)\n",
+                l->items[0].na, l->items[0].nb, l->items[0].na, l->items[0].nb);
     fprintf(out, "code %s; memory per mesh point ", ctx->code ? ctx->code : "(none)");
     if (isfinite(ctx->mb_per_point))
         fprintf(out, "%.4g bytes (%s)\n", ctx->mb_per_point * 1048576, ctx->mb_source);
