@@ -232,6 +232,12 @@ static void test_term_search(void)
     CU_ASSERT_TRUE_FATAL(run(&fx, &res));
     CU_ASSERT_STRING_EQUAL(res.rep.formula, "N*P^(-1)");
     done(&fx, &res);
+    /* Blanks around a value are no part of it, as in the other models'
+     * options ("selection = forward" was refused as " forward "). */
+    ep_fixture(&fx, "", "time_s", "selection = forward ; scale = relative ; trend = free", NULL);
+    CU_ASSERT_TRUE(run(&fx, &res));
+    CU_ASSERT_STRING_EQUAL(res.error, "");
+    done(&fx, &res);
 }
 
 /* A calibration refit (estimates_only) gives the full fit's estimates, bit

@@ -168,17 +168,23 @@ static const char *next_item(const char *s, size_t *key_len, size_t *item_len)
     return s;
 }
 
-/* The value of key in "k=v;k=v" as a new string; NULL when absent or out of
- * memory (*nomem tells which). */
+/* The value of key in "k=v;k=v" as a new string, blanks around it left
+ * out as the other models' options do (rjopts_parse: "trend = free" was
+ * refused as " free"); NULL when absent or out of memory (*nomem tells
+ * which). */
 static char *option(const char *options, const char *key, bool *nomem)
 {
     size_t klen = strlen(key), name_len, len;
     for (const char *s = options ? options : ""; (s = next_item(s, &name_len, &len)); s += len) {
         const char *eq = memchr(s, '=', len);
         if (eq && name_len == klen && strncmp(s, key, klen) == 0) {
-            char *v = strndup(eq + 1, len - (size_t)(eq + 1 - s));
-            *nomem = v == NULL;
-            return v;
+            const char *v = eq + 1, *end = s + len;
+            v += strspn(v, " \t");
+            while (end > v && (end[-1] == ' ' || end[-1] == '\t'))
+                end--;
+            char *text = strndup(v, (size_t)(end - v));
+            *nomem = text == NULL;
+            return text;
         }
     }
     return NULL;
