@@ -315,7 +315,7 @@ static bool trend_option(const char *options, bool *bound, char *err, size_t err
 static bool is_response(const experiment_info *e, const char *name, size_t len)
 {
     size_t n;
-    for (const char *s = e->response ? e->response : "time_s";
+    for (const char *s = e->response ? e->response : EXPERIMENT_DEFAULT_RESPONSE;
          (s = experiment_response_next(s, &n)); s += n)
         if (n == len && strncmp(s, name, len) == 0)
             return true;
@@ -334,7 +334,8 @@ static bool check_key(const experiment_info *e, const char *key, size_t len, cha
         return fail(err, errlen,
                     "options: unknown key '%.*s': '%.*s' is not a response of the experiment, "
                     "which predicts %s",
-                    (int)len, key, (int)(len - 8), key + 8, e->response ? e->response : "time_s");
+                    (int)len, key, (int)(len - 8), key + 8,
+                    e->response ? e->response : EXPERIMENT_DEFAULT_RESPONSE);
     char typed[64], keys[200] = "";
     snprintf(typed, sizeof typed, "%.*s", (int)len, key);
     const char *near = suggest_name(typed, scopred_keys, NKEYS);

@@ -275,7 +275,7 @@ static void fill_experiment(experiment_info *e, const table *t, size_t r)
     e->name = dup_or_null(table_text_named(t, r, "name"));
     e->model = dup_or_null(table_text_named(t, r, "model"));
     const char *response = table_text_named(t, r, "response");
-    e->response = strdup(response ? response : "time_s");
+    e->response = strdup(response ? response : EXPERIMENT_DEFAULT_RESPONSE);
     e->formula = dup_or_null(table_text_named(t, r, "formula"));
     e->train = dup_or_null(table_text_named(t, r, "train"));
     e->target = dup_or_null(table_text_named(t, r, "target"));

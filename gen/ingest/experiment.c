@@ -304,7 +304,7 @@ bool experiment_prepare(const archive *a, const campaign *c, const experiment_in
     in->exp = e;
     res->ok = true;
     in->where = &res->where;
-    if (!split_responses(e->response ? e->response : "time_s", in)) {
+    if (!split_responses(e->response ? e->response : EXPERIMENT_DEFAULT_RESPONSE, in)) {
         fail_at(res, "response", 0, "no response column");
         return false;
     }
@@ -312,11 +312,11 @@ bool experiment_prepare(const archive *a, const campaign *c, const experiment_in
      * (time_s by default) is missing, rather than "selects no measured run". */
     for (size_t i = 0; i < in->nresponses; i++)
         if (table_find(&c->runs, in->responses[i]) < 0) {
-            fail_at(res, "response", 0, "the response column '%s' is not in runs.csv%s", in->responses[i],
-                 e->response && strcmp(e->response, "time_s") != 0 ? ""
-                                                                   : " (time_s is the default "
-                                                                     "response; name another "
-                                                                     "in the response column)");
+            bool own = e->response && strcmp(e->response, EXPERIMENT_DEFAULT_RESPONSE) != 0;
+            fail_at(res, "response", 0, "the response column '%s' is not in runs.csv%s",
+                    in->responses[i],
+                    own ? "" : " (" EXPERIMENT_DEFAULT_RESPONSE " is the default response; name "
+                               "another in the response column)");
             return false;
         }
     response_cols rc;

@@ -19,12 +19,15 @@ typedef struct {
     long name, model, response, formula, train, target, options;
 } experiment_cells;
 
+/* The response an experiment predicts when its cell is empty. */
+#define EXPERIMENT_DEFAULT_RESPONSE "time_s"
+
 /* One row of experiments.csv. Empty optional cells are NULL. */
 typedef struct {
     char *name;     /* required; any text without control characters, shown
                        as given (gen/ingest/experiment_names.h) */
     char *model;    /* scopred | strip | block | multicluster | multicore */
-    char *response; /* column(s) to predict: "time_s" (default) or
+    char *response; /* column(s) to predict: EXPERIMENT_DEFAULT_RESPONSE or
                        components joined by '+': "time_setup_s+time_evolve_s" */
     char *formula;  /* model-specific: ScoPred complexity formula, multicore factors */
     char *train;    /* filter over runs: rows used to fit; NULL = all measured rows */
