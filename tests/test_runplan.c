@@ -606,11 +606,20 @@ static void test_cli_unknown_names_warned(void)
                                                 "quite-new 2>&1 >/dev/null"), 0);
     CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "no campaign 'quite-new' in archive: the runs"));
     free(out);
-    /* Known names, or a campaign a table does not write to: nothing said. */
+    /* Known names, or a campaign a table does not write to: nothing said
+     * (on dev-16core, whose one node holds the largest run's 8 processes). */
+    CU_ASSERT_EQUAL(testutil_perfcast_run(&out, "plan --model strip --target 4096x4096 --np 16 "
+                                                "--format slurm --cluster dev-16core --campaign "
+                                                "mgbench16-strip 2>&1 >/dev/null"), 0);
+    CU_ASSERT_STRING_EQUAL(out ? out : "no output", "");
+    free(out);
+    /* A script asking for more nodes than clusters.csv gives: ci-2core has
+     * one node of 2 cores, and its 8-process runs need 4 such nodes. */
     CU_ASSERT_EQUAL(testutil_perfcast_run(&out, "plan --model strip --target 4096x4096 --np 16 "
                                                 "--format slurm --cluster ci-2core --campaign "
                                                 "mgbench-strip 2>&1 >/dev/null"), 0);
-    CU_ASSERT_STRING_EQUAL(out ? out : "no output", "");
+    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "warning: the largest run asks for 4 nodes of 2 "
+                                              "processes, but clusters.csv gives ci-2core 1 node"));
     free(out);
     CU_ASSERT_EQUAL(testutil_perfcast_run(&out, "plan --model strip --target 4096x4096 --np 16 "
                                                 "--campaign quite-new 2>&1 >/dev/null"), 0);

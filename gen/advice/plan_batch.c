@@ -214,6 +214,11 @@ static long nodes_for(long np, long ppn)
     return (np + ppn - 1) / ppn;
 }
 
+long plan_batch_nodes(const plan_batch *b, const runplan *p)
+{
+    return nodes_for(max_np(b, p), ppn_of(b, p));
+}
+
 /* The launch of one run inside the allocation. */
 static void launch(const plan_batch *b, const runplan *p, const runplan_run *r, FILE *out)
 {

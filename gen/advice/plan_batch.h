@@ -94,6 +94,10 @@ bool plan_batch_pbs(const plan_batch *b, const runplan *p, FILE *out, char *err,
 /* Memory of one process of the plan's largest run, MB, at bytes_per_point. */
 double plan_batch_max_work_mb(const runplan *p, int side, double bytes_per_point);
 
+/* The nodes a batch script of b asks for: those of its largest run,
+ * placed b->ppn to a node (all on one node when b->ppn is 0). */
+long plan_batch_nodes(const plan_batch *b, const runplan *p);
+
 /* A time limit for the whole plan from measured runs (runs.csv of a
  * campaign): each planned run takes the mean time_s of the measured runs of
  * its configuration (the process count column procs, npa, npb, na, nb),

@@ -706,6 +706,22 @@ static int batch_settings(const plan_args *a, const runplan *p, int side, const 
     return 0;
 }
 
+/* A batch script that asks for more nodes than clusters.csv gives its
+ * cluster would wait in the queue for ever: say so (the script is still
+ * written: the count may be out of date, or --ppn may be meant). */
+static void warn_nodes(const archive *arch, const plan_clusters *cl, int side,
+                       const plan_batch *b, const runplan *p)
+{
+    const char *name = cl->side[side < 0 ? 0 : side];
+    const cluster_info *ci = name[0] ? archive_cluster(arch, name) : NULL;
+    long need = plan_batch_nodes(b, p);
+    if (ci && ci->nodes >= 1 && (double)need > ci->nodes)
+        fprintf(stderr, "perfcast plan: warning: the largest run asks for %ld nodes of %ld "
+                        "processes, but clusters.csv gives %s %.0f node%s (more processes per "
+                        "node with --ppn, or a smaller --target)\n",
+                need, b->ppn, name, ci->nodes, ci->nodes == 1 ? "" : "s");
+}
+
 /* The script or mpirun lines of format into out; 0, 1 or 2. */
 static int print_batch(const plan_args *a, const archive *arch, const plan_clusters *cl,
                        const runplan *p, const char *format, int side, FILE *out)
@@ -713,6 +729,8 @@ static int print_batch(const plan_args *a, const archive *arch, const plan_clust
     plan_batch b;
     char time_buf[16], note[ERR_LEN], err[ERR_LEN]; /* the note may name the campaign */
     int rc = batch_settings(a, p, side, arch, cl, &b, time_buf, note, sizeof note);
+    if (rc == 0 && strcmp(format, "mpirun") != 0)
+        warn_nodes(arch, cl, side, &b, p);
     bool ok = true;
     if (rc == 0 && strcmp(format, "mpirun") == 0)
         ok = plan_batch_mpirun(&b, p, out, stderr, NULL, err, sizeof err);
