@@ -83,8 +83,8 @@ int main(int argc, char **argv)
             return finish(commands[i].run(argc - 1, argv + 1));
         names[i] = commands[i].name;
     }
-    const char *near = suggest_name(argv[1], names, NCOMMANDS);
-    fprintf(stderr, "perfcast: unknown command '%s'%s%s%s; see perfcast --help\n", argv[1],
-            near ? " (did you mean '" : "", near ? near : "", near ? "'?)" : "");
+    char near[64];
+    fprintf(stderr, "perfcast: unknown command '%s'%s; see perfcast --help\n", argv[1],
+            suggest_aside(argv[1], names, NCOMMANDS, near, sizeof near));
     return 2;
 }

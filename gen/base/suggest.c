@@ -5,6 +5,7 @@
 
 #include <ctype.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -61,4 +62,25 @@ const char *suggest_name(const char *typed, const char *const *names, size_t n)
         }
     }
     return best;
+}
+
+/* The suggestion between open and close, or "". */
+static const char *phrase(const char *typed, const char *const *names, size_t n,
+                          const char *open, const char *close, char *buf, size_t len)
+{
+    const char *near = suggest_name(typed, names, n);
+    snprintf(buf, len, "%s%s%s", near ? open : "", near ? near : "", near ? close : "");
+    return buf;
+}
+
+const char *suggest_clause(const char *typed, const char *const *names, size_t n, char *buf,
+                           size_t len)
+{
+    return phrase(typed, names, n, "; did you mean '", "'?", buf, len);
+}
+
+const char *suggest_aside(const char *typed, const char *const *names, size_t n, char *buf,
+                          size_t len)
+{
+    return phrase(typed, names, n, " (did you mean '", "'?)", buf, len);
 }

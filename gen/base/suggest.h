@@ -17,4 +17,13 @@
  * result is borrowed from names. */
 const char *suggest_name(const char *typed, const char *const *names, size_t n);
 
+/* The suggestion as words, into buf[0..len), returning buf: "" when no
+ * name is near, else "; did you mean 'NAME'?" (suggest_clause, after a
+ * message's last clause) or " (did you mean 'NAME'?)" (suggest_aside,
+ * inside a sentence). One wording for every command and check. */
+const char *suggest_clause(const char *typed, const char *const *names, size_t n, char *buf,
+                           size_t len);
+const char *suggest_aside(const char *typed, const char *const *names, size_t n, char *buf,
+                          size_t len);
+
 #endif

@@ -273,12 +273,12 @@ static int check_maps(const import_request *req, const import_rows *rows)
     const import_map *unknown = import_unknown_map(req, rows);
     if (!unknown)
         return 0;
-    const char *near = suggest_name(unknown->from, (const char *const *)rows->sources,
-                                   rows->nsources);
+    char near[300];
+    suggest_aside(unknown->from, (const char *const *)rows->sources, rows->nsources, near,
+                  sizeof near);
     fprintf(stderr, "perfcast: --map %s=%s: no column, parameter or variable '%s' that the %s "
-                    "reader maps in the files%s%s%s; see perfcast import --help\n",
-            unknown->from, unknown->to, unknown->from, req->format,
-            near ? " (did you mean '" : "", near ? near : "", near ? "'?)" : "");
+                    "reader maps in the files%s; see perfcast import --help\n",
+            unknown->from, unknown->to, unknown->from, req->format, near);
     return 2;
 }
 

@@ -792,14 +792,15 @@ static int print_plan(const plan_args *a, const archive *arch, const runplan *p,
 }
 
 /* " (did you mean 'X'?)" for the name of names nearest typed, "" when
- * none is near, into buf. */
+ * none is near or names is NULL (out of memory), into buf. */
 static const char *near_text(const char *typed, const char **names, size_t n, char *buf,
                              size_t len)
 {
-    const char *near = names ? suggest_name(typed, names, n) : NULL;
-    snprintf(buf, len, "%s%s%s", near ? " (did you mean '" : "", near ? near : "",
-             near ? "'?)" : "");
-    return buf;
+    if (!names) {
+        snprintf(buf, len, "%s", "");
+        return buf;
+    }
+    return suggest_aside(typed, names, n, buf, len);
 }
 
 /* A --cluster clusters.csv does not describe is allowed (plan also plans

@@ -92,12 +92,11 @@ static bool first_time(const char *s, size_t klen, unsigned *seen, char *err, si
 /* An unknown key s[0..klen): the known ones, and the nearest. */
 static bool unknown_key(const char *s, size_t klen, char *err, size_t errlen)
 {
-    char typed[64];
+    char typed[64], near[100];
     snprintf(typed, sizeof typed, "%.*s", (int)klen, s);
-    const char *near = suggest_name(typed, keys, NKEYS);
     return failf(err, errlen, "unknown multicore option '%.*s' (known: starts, max_iter, "
-                 "residuals, scaling)%s%s%s", (int)klen, s, near ? "; did you mean '" : "",
-                 near ? near : "", near ? "'?" : "");
+                 "residuals, scaling)%s", (int)klen, s,
+                 suggest_clause(typed, keys, NKEYS, near, sizeof near));
 }
 
 /* One option "key=value" (len characters at s). */

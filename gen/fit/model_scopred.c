@@ -336,16 +336,14 @@ static bool check_key(const experiment_info *e, const char *key, size_t len, cha
                     "which predicts %s",
                     (int)len, key, (int)(len - 8), key + 8,
                     e->response ? e->response : EXPERIMENT_DEFAULT_RESPONSE);
-    char typed[64], keys[200] = "";
+    char typed[64], keys[200] = "", near[100];
     snprintf(typed, sizeof typed, "%.*s", (int)len, key);
-    const char *near = suggest_name(typed, scopred_keys, NKEYS);
     for (size_t i = 0, used = 0; i < NKEYS && used < sizeof keys; i++)
         used += (size_t)snprintf(keys + used, sizeof keys - used, "%s, ", scopred_keys[i]);
     return fail(err, errlen,
                 "options: unknown key '%.*s' (scopred knows formula_<response column>, %sscaling)"
-                "%s%s%s",
-                (int)len, key, keys, near ? "; did you mean '" : "", near ? near : "",
-                near ? "'?" : "");
+                "%s",
+                (int)len, key, keys, suggest_clause(typed, scopred_keys, NKEYS, near, sizeof near));
 }
 
 /* Key key[0..len) is given again after the item at `after`? (The options
@@ -381,9 +379,10 @@ static bool check_param(const table *runs, const char *name, size_t len, char *e
     for (size_t j = 0; names && j < runs->ncols; j++)
         if (parameter_column(&runs->cols[j]))
             names[n++] = runs->cols[j].name;
-    const char *near = names ? suggest_name(typed, names, n) : NULL;
-    fail(err, errlen, "options: unknown column '%s' in params%s%s%s", typed,
-         near ? "; did you mean '" : "", near ? near : "", near ? "'?" : "");
+    char near[160] = "";
+    if (names)
+        suggest_clause(typed, names, n, near, sizeof near);
+    fail(err, errlen, "options: unknown column '%s' in params%s", typed, near);
     free(names);
     return false;
 }

@@ -101,14 +101,13 @@ static bool add_item(rjopts *o, const char *s, size_t n, const char *const *allo
     o->items = more;
     o->items[o->n++] = (rjopt){key, value};
     if (!allowed_key(allowed, key)) {
-        char keys[400];
+        char keys[400], near[100];
         size_t n = 0;
         while (allowed[n])
             n++;
-        const char *near = suggest_name(key, allowed, n);
         list_keys(allowed, keys, sizeof keys);
-        snprintf(err, errlen, "unknown option '%s' (known: %s)%s%s%s", key, keys,
-                 near ? "; did you mean '" : "", near ? near : "", near ? "'?" : "");
+        snprintf(err, errlen, "unknown option '%s' (known: %s)%s", key, keys,
+                 suggest_clause(key, allowed, n, near, sizeof near));
         return false;
     }
     for (size_t i = 0; i + 1 < o->n; i++)
